@@ -1,0 +1,140 @@
+"""The one home of undefined ratios, averages and exact-count checks.
+
+Every score in :mod:`contingency.formulas` that can meet a zero denominator
+gets the value the caller's ``zero_division`` setting names, decided here or
+in the formula's own docstring, never by a numpy warning.
+
+``zero_division`` is one of:
+
+``"perl"``
+    Statistics::Contingency's conventions (each formula states its own, since
+    Perl's differ per score), with Perl's exact floating-point arithmetic.
+``0.0``, ``1.0``
+    scikit-learn's ``zero_division=0`` / ``1``: the undefined value is that number.
+``"nan"`` (or a float NaN)
+    scikit-learn's ``zero_division=np.nan``: the undefined value is NaN, and
+    averages skip NaN values (NaN only when every value is NaN).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable
+from typing import Literal, Union
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "ZeroDivision",
+    "as_counts",
+    "average",
+    "check_count",
+    "check_zero_division",
+    "divide",
+    "is_perl",
+]
+
+#: What a caller may pass as ``zero_division``.
+ZeroDivision = Union[Literal["perl", "nan"], float]
+
+Floats = NDArray[np.float64]
+
+
+def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDivision:
+    """Return ``value`` normalised to ``"perl"``, ``0.0``, ``1.0`` or ``nan``.
+
+    >>> check_zero_division("perl"), check_zero_division(1), check_zero_division("nan")
+    ('perl', 1.0, nan)
+    >>> check_zero_division(0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: zero_division must be 'perl', 0.0, 1.0 or 'nan', not 0.5
+    """
+    if value == "perl":
+        return "perl"
+    if value == "nan":
+        return math.nan
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        number = float(value)
+        if math.isnan(number) or number in (0.0, 1.0):
+            return number
+    raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {value!r}")
+
+
+def is_perl(zero_division: ZeroDivision) -> bool:
+    """True when ``zero_division`` selects Statistics::Contingency's conventions."""
+    return isinstance(zero_division, str)
+
+
+def divide(numerator: ArrayLike, denominator: ArrayLike, undefined: ArrayLike) -> Floats:
+    """``numerator / denominator`` as float64, with ``undefined`` where the denominator is 0.
+
+    The one place a division by zero is caught: numpy is told not to warn, and
+    the cells it would have filled with NaN or infinity get ``undefined``.
+
+    >>> divide([1, 0, 3], [2, 0, 0], [9.0, 7.0, 5.0]).tolist()
+    [0.5, 7.0, 5.0]
+    """
+    num = np.asarray(numerator, dtype=np.float64)
+    den = np.asarray(denominator, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quotient = num / den
+    return np.where(den == 0, np.asarray(undefined, dtype=np.float64), quotient)
+
+
+def average(
+    values: ArrayLike,
+    weights: ArrayLike | None = None,
+    *,
+    empty: float,
+) -> float:
+    """Weighted mean of ``values``, skipping NaN values (scikit-learn's ``_nanaverage``).
+
+    The sums are exact-rounded (:func:`math.fsum`), so the mean does not depend
+    on the order of the values. ``empty`` is returned when there is nothing to
+    average: no values, all of them NaN, or weights summing to zero.
+
+    >>> average([0.5, 1.0, float("nan")], empty=0.0)
+    0.75
+    >>> average([0.5, 1.0], [3, 1], empty=0.0)
+    0.625
+    >>> average([], empty=1.0)
+    1.0
+    """
+    v = np.asarray(values, dtype=np.float64).ravel()
+    w = np.ones_like(v) if weights is None else np.asarray(weights, dtype=np.float64).ravel()
+    keep = ~np.isnan(v)
+    v, w = v[keep], w[keep]
+    total_weight = math.fsum(w.tolist())
+    if total_weight == 0:
+        return float(empty)
+    if weights is None:
+        return math.fsum(v.tolist()) / total_weight
+    return math.fsum((v * w).tolist()) / total_weight
+
+
+def check_count(value: object, name: str) -> int:
+    """Return ``value`` as an exact non-negative ``int``, or raise ``ValueError`` naming ``name``.
+
+    Python and numpy integers are accepted; bools, floats (even 3.0) and
+    negative numbers are refused, since a count is exact.
+
+    >>> check_count(3, "a")
+    3
+    >>> check_count(2.0, "b")
+    Traceback (most recent call last):
+    ...
+    ValueError: b must be a non-negative integer count, not 2.0
+    """
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        count = int(value)
+        if count >= 0:
+            return count
+    raise ValueError(f"{name} must be a non-negative integer count, not {value!r}")
+
+
+def as_counts(values: Iterable[object], name: str) -> list[int]:
+    """Check every item with :func:`check_count`; the error names ``name[i]``."""
+    return [check_count(v, f"{name}[{i}]") for i, v in enumerate(values)]
