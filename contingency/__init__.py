@@ -9,4 +9,6 @@ try:
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__"]
+from contingency._contingency import Contingency
+
+__all__ = ["Contingency", "__version__"]

@@ -41,7 +41,7 @@ def check_label(label: object, where: str) -> Hashable:
         ) from None
     if isinstance(label, (float, np.floating)) and math.isnan(label):
         raise ValueError(f"{where}: NaN is not a valid label (it is not equal to itself)")
-    return label  # type: ignore[return-value]
+    return label
 
 
 def label_to_json(label: Hashable, where: str = "label") -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import Literal, Union
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -34,10 +34,11 @@ __all__ = [
     "check_zero_division",
     "divide",
     "is_perl",
+    "undefined_value",
 ]
 
 #: What a caller may pass as ``zero_division``.
-ZeroDivision = Union[Literal["perl", "nan"], float]
+ZeroDivision = Literal["perl", "nan"] | float
 
 Floats = NDArray[np.float64]
 
@@ -45,8 +46,11 @@ Floats = NDArray[np.float64]
 def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDivision:
     """Return ``value`` normalised to ``"perl"``, ``0.0``, ``1.0`` or ``nan``.
 
-    >>> check_zero_division("perl"), check_zero_division(1), check_zero_division("nan")
-    ('perl', 1.0, nan)
+    NaN is kept as the string ``"nan"``, so that settings compare equal and
+    survive JSON; ``float("nan")`` turns it back into the number.
+
+    >>> check_zero_division("perl"), check_zero_division(1), check_zero_division(float("nan"))
+    ('perl', 1.0, 'nan')
     >>> check_zero_division(0.5)
     Traceback (most recent call last):
     ...
@@ -55,17 +59,24 @@ def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDi
     if value == "perl":
         return "perl"
     if value == "nan":
-        return math.nan
+        return "nan"
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         number = float(value)
-        if math.isnan(number) or number in (0.0, 1.0):
+        if math.isnan(number):
+            return "nan"
+        if number in (0.0, 1.0):
             return number
     raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {value!r}")
 
 
 def is_perl(zero_division: ZeroDivision) -> bool:
     """True when ``zero_division`` selects Statistics::Contingency's conventions."""
-    return isinstance(zero_division, str)
+    return zero_division == "perl"
+
+
+def undefined_value(zero_division: ZeroDivision, perl: ArrayLike) -> ArrayLike:
+    """The value of an undefined case: ``perl`` in Perl mode, else the mode's number."""
+    return perl if is_perl(zero_division) else float(zero_division)
 
 
 def divide(numerator: ArrayLike, denominator: ArrayLike, undefined: ArrayLike) -> Floats:
@@ -90,29 +101,34 @@ def average(
     *,
     empty: float,
 ) -> float:
-    """Weighted mean of ``values``, skipping NaN values (scikit-learn's ``_nanaverage``).
+    """Weighted mean of ``values``, skipping NaN values, as scikit-learn's ``_nanaverage``.
 
-    The sums are exact-rounded (:func:`math.fsum`), so the mean does not depend
-    on the order of the values. ``empty`` is returned when there is nothing to
-    average: no values, all of them NaN, or weights summing to zero.
+    When the weights of the remaining values sum to zero they are ignored (the
+    plain mean), as in scikit-learn. ``empty`` is returned when there is
+    nothing to average: no values, or all of them NaN. The sums are
+    exact-rounded (:func:`math.fsum`), so the mean does not depend on the
+    order of the values.
 
     >>> average([0.5, 1.0, float("nan")], empty=0.0)
     0.75
     >>> average([0.5, 1.0], [3, 1], empty=0.0)
     0.625
+    >>> average([0.5, 1.0], [0, 0], empty=0.0)
+    0.75
     >>> average([], empty=1.0)
     1.0
     """
     v = np.asarray(values, dtype=np.float64).ravel()
-    w = np.ones_like(v) if weights is None else np.asarray(weights, dtype=np.float64).ravel()
     keep = ~np.isnan(v)
-    v, w = v[keep], w[keep]
-    total_weight = math.fsum(w.tolist())
-    if total_weight == 0:
+    v = v[keep]
+    if v.size == 0:
         return float(empty)
-    if weights is None:
-        return math.fsum(v.tolist()) / total_weight
-    return math.fsum((v * w).tolist()) / total_weight
+    if weights is not None:
+        w = np.asarray(weights, dtype=np.float64).ravel()[keep]
+        total_weight = math.fsum(w.tolist())
+        if total_weight != 0:
+            return math.fsum((v * w).tolist()) / total_weight
+    return math.fsum(v.tolist()) / v.size
 
 
 def check_count(value: object, name: str) -> int:

@@ -24,11 +24,19 @@ The same functions score pair-counting tables of partition comparisons
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._numeric import ZeroDivision, check_zero_division, divide, is_perl
+from contingency.formulas._numeric import (
+    ZeroDivision,
+    average,
+    check_zero_division,
+    divide,
+    is_perl,
+    undefined_value,
+)
 
 __all__ = [
     "accuracy",
@@ -38,7 +46,9 @@ __all__ = [
     "matthews_corrcoef",
     "precision",
     "recall",
+    "samples_average",
     "specificity",
+    "subset_accuracy",
 ]
 
 Floats = NDArray[np.float64]
@@ -54,7 +64,7 @@ def _undefined(zero_division: ZeroDivision, perl: ArrayLike) -> tuple[ZeroDivisi
     ``perl`` is the formula's own Perl-mode value; every other mode uses its number.
     """
     mode = check_zero_division(zero_division)
-    return mode, (perl if is_perl(mode) else mode)
+    return mode, undefined_value(mode, perl)
 
 
 def _share(x: Floats, y: Floats, zero_division: ZeroDivision, undefined: ArrayLike) -> Floats:
@@ -130,6 +140,7 @@ def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: floa
     whenever one of a, b, c is non-zero (it is 0 when ``a == 0``). With
     ``a == b == c == 0`` it is undefined: Perl's F1 is then 1
     (``F1(a,0,0,d) = 1``), otherwise ``zero_division`` (scikit-learn's rule).
+    ``beta = 0`` gives precision and ``beta = inf`` recall.
 
     >>> float(f_beta(2, 1, 1, 0))
     0.6666666666666666
@@ -138,8 +149,10 @@ def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: floa
     >>> float(f_beta(0, 0, 0, 9)), float(f_beta(0, 0, 0, 9, zero_division=0.0))
     (1.0, 0.0)
     """
-    if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
-        raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta >= 0:
+        raise ValueError(f"beta must be a number >= 0, not {beta!r}")
+    if math.isinf(beta):  # the limit: recall alone, as in scikit-learn
+        return recall(a, b, c, d, zero_division=zero_division)
     fa, fb, fc = _as_floats(a, b, c)
     beta2 = float(beta) ** 2
     mode, undefined = _undefined(zero_division, 1.0)
@@ -205,3 +218,53 @@ def matthews_corrcoef(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     # no single product overflows before counts reach about 1e77.
     scale = np.sqrt((fa + fb) * (fa + fc)) * np.sqrt((fd + fb) * (fd + fc))
     return divide(fa * fd - fb * fc, scale, undefined)
+
+
+# Scores of results, from the histogram of result shapes ------------------------------
+#
+# A multi-label result is summed up by three sizes: ``both`` = |assigned ∩ correct|,
+# ``assigned`` = |assigned| and ``correct`` = |correct|. Its own 2x2 table over the
+# categories is a = both, b = assigned - both, c = correct - both. An accumulator
+# keeps how many results had each shape: that histogram is all the per-result
+# scores below need, whatever the number of results.
+
+ScoreFunction = Callable[..., Floats]
+
+
+def samples_average(score: ScoreFunction, both: ArrayLike, assigned: ArrayLike,
+                    correct: ArrayLike, counts: ArrayLike, *,
+                    zero_division: ZeroDivision = "perl") -> float:
+    """Mean over results of ``score`` of each result's own table (scikit-learn's ``average="samples"``).
+
+    ``counts[i]`` results had the shape ``(both[i], assigned[i], correct[i])``.
+    A result's undefined score follows ``zero_division`` like any table's
+    (Perl: a result with nothing assigned and nothing correct has precision,
+    recall and F1 1), and NaN values are skipped in ``"nan"`` mode. With no
+    result at all the mean is the score of an empty table.
+
+    >>> # one result right on 1 of 2 assigned categories, one exactly right on 1
+    >>> samples_average(precision, [1, 1], [2, 1], [1, 1], [1, 1])
+    0.75
+    """
+    fboth, fassigned, fcorrect = _as_floats(both, assigned, correct)
+    zero = np.zeros_like(fboth)
+    values = score(fboth, fassigned - fboth, fcorrect - fboth, zero, zero_division=zero_division)
+    empty = float(score(0, 0, 0, 0, zero_division=zero_division))
+    return average(values, counts, empty=empty)
+
+
+def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
+                    counts: ArrayLike, *, zero_division: ZeroDivision = "perl") -> float:
+    """The share of results whose assigned set equals the correct set (exact match).
+
+    A result is exact when ``both == assigned == correct``. With no result at
+    all it is :func:`accuracy` of an empty table (Perl: 1).
+
+    >>> subset_accuracy([1, 1, 0], [1, 2, 0], [1, 1, 0], [3, 1, 1])
+    0.8
+    """
+    fboth, fassigned, fcorrect, fcounts = _as_floats(both, assigned, correct, counts)
+    exact = (fboth == fassigned) & (fboth == fcorrect)
+    right = math.fsum(fcounts[exact].tolist())
+    wrong = math.fsum(fcounts[~exact].tolist())
+    return float(accuracy(right, wrong, 0, 0, zero_division=zero_division))

@@ -1,0 +1,128 @@
+"""Text renderings of finished numbers. Nothing here computes a score.
+
+- :func:`perl_stats_table`: Statistics::Contingency's ``stats_table``, character for character;
+- :func:`classification_report`: the per-category table scikit-learn users expect;
+- :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["classification_report", "json_numbers", "perl_stats_table", "significant_figures"]
+
+
+def significant_figures(number: float, figs: int) -> str:
+    """Format ``number`` as Statistics::Contingency's ``_sig_figs`` does.
+
+    Perl keeps ``figs - int(log(x) / log(10))`` digits after the point, where
+    ``int`` truncates toward zero: so 0.5 gets ``figs`` decimals, 0.05 gets
+    ``figs + 1``, and 0 gets ``figs``. The quotient of logarithms (not
+    ``log10``) is kept on purpose: it is what Perl computes, and it differs
+    from ``log10`` at exact powers of ten (``log(0.1) / log(10)`` is slightly
+    above -1, so 0.1 gets ``figs`` decimals, not ``figs + 1``).
+
+    >>> significant_figures(0.5, 3), significant_figures(0.05, 3), significant_figures(0.1, 3)
+    ('0.500', '0.0500', '0.100')
+    >>> significant_figures(1.0, 1), significant_figures(0.0, 2)
+    ('1.0', '0.00')
+    """
+    if math.isnan(number):
+        return "nan"
+    magnitude = math.log(number) / math.log(10) if number != 0 else 0.0
+    return f"{number:.{figs - int(magnitude)}f}"
+
+
+def perl_stats_table(values: Sequence[float], figs: int = 3) -> str:
+    """Statistics::Contingency's ``stats_table`` of the seven figures it shows.
+
+    ``values`` are, in order: macro recall, macro precision, macro F1, micro
+    recall, micro precision, micro F1 and micro error. Perl's layout is kept
+    with its quirks: every column is as wide as the widest figure, and when
+    that is narrower than 4 characters the header is wider than the border.
+
+    >>> print(perl_stats_table([1, 0.5, 0.25, 1, 1, 1, 0], 1), end="")
+    +-------------------------------+
+    |  maR  maP maF1   miR  miP miF1   Err |
+    | 1.0 0.5 0.2  1.0 1.0 1.0  0.0 |
+    +-------------------------------+
+    """
+    data = [significant_figures(float(value), figs) for value in values]
+    width = max(len(item) for item in data)
+    pad = " " * (width - 4)
+    border = "+" + "-" * (10 + 7 * width) + "+\n"
+    header = f"| {pad} maR {pad} maP{pad} maF1  {pad} miR {pad} miP{pad} miF1  {pad} Err |\n"
+    r = [item.rjust(width) for item in data]
+    row = f"| {r[0]} {r[1]} {r[2]}  {r[3]} {r[4]} {r[5]}  {r[6]} |\n"
+    return border + header + row + border
+
+
+def json_numbers(value: Any) -> Any:
+    """A copy of nested dicts and lists with every NaN replaced by ``None`` (JSON has no NaN).
+
+    >>> json_numbers({"x": [1.0, float("nan")], "y": None})
+    {'x': [1.0, None], 'y': None}
+    """
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: json_numbers(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_numbers(item) for item in value]
+    return value
+
+
+def _sort_key(row: dict[str, Any]) -> tuple[int, Any]:
+    label = row["category"]
+    if isinstance(label, (int, float)) and not isinstance(label, bool):
+        return (0, label)
+    return (1, str(label))
+
+
+def _number(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
+    """The per-category table with support and every average, sorted by category.
+
+    ``scores`` is :meth:`contingency.Contingency.scores`'s output; numbers are
+    shown with ``digits`` decimals, ``-`` where a value is undefined.
+    Categories sort by value, numbers before text.
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise ValueError(f"digits must be an integer >= 0, not {digits!r}")
+    headers = ("precision", "recall", "f1", "support")
+    rows: list[tuple[str, list[str]]] = []
+    for row in sorted(scores["categories"], key=_sort_key):
+        rows.append((str(row["category"]), [_number(row[name], digits) for name in headers[:3]]
+                     + [str(row["support"])]))
+    averages: list[tuple[str, list[str]]] = []
+    for name in ("micro", "macro", "weighted", "samples"):
+        average = scores["averages"][name]
+        if average is not None:
+            label = f"{name} avg"
+            averages.append((label, [_number(average[h], digits) for h in headers[:3]]
+                             + [str(average["support"])]))
+    name_width = max([len(name) for name, _ in rows + averages] + [12])
+    widths = [max([len(h)] + [len(cells[i]) for _, cells in rows + averages])
+              for i, h in enumerate(headers)]
+
+    def line(name: str, cells: Sequence[str]) -> str:
+        return (name.rjust(name_width) + "  "
+                + "  ".join(cell.rjust(width) for cell, width in zip(cells, widths))).rstrip()
+
+    out = [line("", headers), ""]
+    out += [line(name, cells) for name, cells in rows]
+    out += [""] + [line(name, cells) for name, cells in averages] + [""]
+    mcc = scores["matthews_corrcoef"]
+    macro_mcc = "" if mcc["macro"] is None else f", {_number(mcc['macro'], digits)} (macro)"
+    out.append(
+        f"results: {scores['n_results']}   "
+        f"subset accuracy: {_number(scores['subset_accuracy'], digits)}   "
+        f"hamming loss: {_number(scores['hamming_loss'], digits)}   "
+        f"MCC: {_number(mcc['micro'], digits)} (micro){macro_mcc}"
+    )
+    return "\n".join(out)
