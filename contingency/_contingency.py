@@ -33,7 +33,13 @@ from numpy.typing import NDArray
 from contingency import report as _report
 from contingency._labels import check_label, label_from_json, label_to_json
 from contingency.formulas import classification as _formulas
-from contingency.formulas._numeric import ZeroDivision, average, check_count, check_zero_division
+from contingency.formulas._numeric import (
+    ZeroDivision,
+    average,
+    check_count,
+    check_zero_division,
+    exact,
+)
 
 __all__ = ["Contingency"]
 
@@ -767,11 +773,11 @@ class Contingency:
     def _pooled(self) -> tuple[int, int, int, int]:
         return _pooled(self._shapes, len(self._labels))
 
-    def _cells(self) -> tuple[NDArray[np.float64], ...]:
-        """Per-category cells a, b, c, d as float64 arrays (for scoring only)."""
+    def _cells(self) -> tuple[NDArray[Any], ...]:
+        """Per-category cells a, b, c, d as exact arrays (for scoring only)."""
         n = self.n_results
-        a, b, c = (np.array(column, dtype=np.float64) for column in (self._a, self._b, self._c))
-        return a, b, c, n - a - b - c
+        a, b, c = (exact(column) for column in (self._a, self._b, self._c))
+        return a, b, c, exact(n - a - b - c)
 
     def _micro(self, score: Any) -> float:
         return float(score(*self.micro_table, zero_division=self._zero_division))
@@ -918,7 +924,7 @@ def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.bool_]:
     bad = (matrix != 0) & (matrix != 1)
     if bad.any():
         row, column = (int(x) for x in np.argwhere(bad)[0])
-        raise ValueError(f"{where}[{row}, {column}] is {matrix[row, column]!r}; an indicator "
+        raise ValueError(f"{where}[{row}, {column}] is {matrix[row, column].item()!r}; an indicator "
                          "matrix holds only 0 and 1")
     indicator: NDArray[np.bool_] = matrix == 1
     return indicator

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -33,6 +33,7 @@ __all__ = [
     "check_count",
     "check_zero_division",
     "divide",
+    "exact",
     "is_perl",
     "undefined_value",
 ]
@@ -129,6 +130,34 @@ def average(
         if total_weight != 0:
             return math.fsum((v * w).tolist()) / total_weight
     return math.fsum(v.tolist()) / v.size
+
+
+def exact(values: ArrayLike) -> NDArray[Any]:
+    """``values`` as an array that sums exactly: integers stay integers, floats become float64.
+
+    Integer counts are kept as int64 while four of them cannot overflow it when
+    added (all below 2**60), and as Python ints in an object array beyond that,
+    so that sums of cells are exact before the one rounding to float64, as in
+    Perl, whose integer sums are exact too.
+
+    >>> exact([1, 2]).dtype, exact([2**62, 1]).dtype, exact(0.5).dtype
+    (dtype('int64'), dtype('O'), dtype('float64'))
+    """
+    array = np.asarray(values)
+    if array.dtype.kind == "b":
+        return array.astype(np.int64)
+    if array.dtype.kind in "iu":
+        if array.size and (int(array.max()) >= _EXACT_LIMIT or int(array.min()) <= -_EXACT_LIMIT):
+            return array.astype(object)
+        return array.astype(np.int64)
+    if array.dtype == object:
+        if all(isinstance(v, numbers.Integral) for v in array.flat):
+            return array
+        return array.astype(np.float64)
+    return array.astype(np.float64)
+
+
+_EXACT_LIMIT = 2**60
 
 
 def check_count(value: object, name: str) -> int:

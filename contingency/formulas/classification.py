@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -34,6 +35,7 @@ from contingency.formulas._numeric import (
     average,
     check_zero_division,
     divide,
+    exact,
     is_perl,
     undefined_value,
 )
@@ -52,10 +54,15 @@ __all__ = [
 ]
 
 Floats = NDArray[np.float64]
+_DOUBLE_EXACT = 2.0**53  # every integer below is a double
 
 
 def _as_floats(*cells: ArrayLike) -> list[Floats]:
     return [np.asarray(cell, dtype=np.float64) for cell in cells]
+
+
+def _as_exact(*cells: ArrayLike) -> list[NDArray[Any]]:
+    return [exact(cell) for cell in cells]
 
 
 def _undefined(zero_division: ZeroDivision, perl: ArrayLike) -> tuple[ZeroDivision, ArrayLike]:
@@ -67,8 +74,11 @@ def _undefined(zero_division: ZeroDivision, perl: ArrayLike) -> tuple[ZeroDivisi
     return mode, undefined_value(mode, perl)
 
 
-def _share(x: Floats, y: Floats, zero_division: ZeroDivision, undefined: ArrayLike) -> Floats:
+def _share(x: NDArray[Any], y: NDArray[Any], zero_division: ZeroDivision,
+           undefined: ArrayLike) -> Floats:
     """``x / (x + y)``, with ``undefined`` where ``x + y == 0``.
+
+    ``x + y`` is summed exactly when the counts are integers, then rounded once.
 
     In Perl mode the value is Statistics::Contingency's ``_invert``:
     ``1 / (1 + y / x)``, which is 1 when ``y == 0`` and 0 when ``x == 0 < y``.
@@ -77,8 +87,19 @@ def _share(x: Floats, y: Floats, zero_division: ZeroDivision, undefined: ArrayLi
     """
     if not is_perl(zero_division):
         return divide(x, x + y, undefined)
+    fx, fy = _as_floats(x, y)
     with np.errstate(divide="ignore", invalid="ignore"):
-        inverted = 1.0 / (1.0 + y / x)
+        inverted = 1.0 / (1.0 + fy / fx)
+    if x.dtype.kind in "iuO" and y.dtype.kind in "iuO" and np.any(fy >= _DOUBLE_EXACT):
+        # Perl divides two integers exactly when one divides the other, and then
+        # adds 1 in integer arithmetic; only past 2**53 does that differ from
+        # doubles (Statistics::Contingency on a count of 2**53 + 1, say).
+        divisor = np.where(x == 0, 1, x)
+        quotient, remainder = y // divisor, y % divisor
+        whole = (remainder == 0) & (x != 0)
+        with np.errstate(divide="ignore"):
+            exact_inverted = 1.0 / np.asarray(1 + quotient, dtype=np.float64)
+        inverted = np.where(whole, exact_inverted, inverted)
     perl = np.where(y == 0, 1.0, np.where(x == 0, 0.0, inverted))
     return np.where(x + y == 0, np.asarray(undefined, dtype=np.float64), perl)
 
@@ -97,9 +118,9 @@ def precision(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(precision(0, 0, 2, 1, zero_division=0.0))
     0.0
     """
-    fa, fb, fc = _as_floats(a, b, c)
-    mode, undefined = _undefined(zero_division, np.where(fc > 0, 0.0, 1.0))
-    return _share(fa, fb, mode, undefined)
+    ea, eb, ec = _as_exact(a, b, c)
+    mode, undefined = _undefined(zero_division, np.where(ec > 0, 0.0, 1.0))
+    return _share(ea, eb, mode, undefined)
 
 
 def recall(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -113,9 +134,9 @@ def recall(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(recall(0, 4, 0, 5)), float(recall(0, 4, 0, 5, zero_division="nan"))
     (1.0, nan)
     """
-    fa, fc = _as_floats(a, c)
+    ea, ec = _as_exact(a, c)
     mode, undefined = _undefined(zero_division, 1.0)
-    return _share(fa, fc, mode, undefined)
+    return _share(ea, ec, mode, undefined)
 
 
 def specificity(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -153,9 +174,12 @@ def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: floa
         raise ValueError(f"beta must be a number >= 0, not {beta!r}")
     if math.isinf(beta):  # the limit: recall alone, as in scikit-learn
         return recall(a, b, c, d, zero_division=zero_division)
+    mode, undefined = _undefined(zero_division, 1.0)
+    if beta == 1:  # exact integer x = 2a and y = b + c, as Perl computes them
+        ea, eb, ec = _as_exact(a, b, c)
+        return _share(2 * ea, eb + ec, mode, undefined)
     fa, fb, fc = _as_floats(a, b, c)
     beta2 = float(beta) ** 2
-    mode, undefined = _undefined(zero_division, 1.0)
     return _share((1.0 + beta2) * fa, beta2 * fc + fb, mode, undefined)
 
 
@@ -178,9 +202,9 @@ def accuracy(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(accuracy(1, 1, 0, 2)), float(accuracy(0, 0, 0, 0))
     (0.75, 1.0)
     """
-    fa, fb, fc, fd = _as_floats(a, b, c, d)
+    ea, eb, ec, ed = _as_exact(a, b, c, d)
     _, undefined = _undefined(zero_division, 1.0)
-    return divide(fa + fd, fa + fb + fc + fd, undefined)
+    return divide(ea + ed, ea + eb + ec + ed, undefined)
 
 
 def error(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -192,9 +216,9 @@ def error(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(error(1, 1, 0, 2)), float(error(0, 0, 0, 0))
     (0.25, 0.0)
     """
-    fa, fb, fc, fd = _as_floats(a, b, c, d)
+    ea, eb, ec, ed = _as_exact(a, b, c, d)
     _, undefined = _undefined(zero_division, 0.0)
-    return divide(fb + fc, fa + fb + fc + fd, undefined)
+    return divide(eb + ec, ea + eb + ec + ed, undefined)
 
 
 def matthews_corrcoef(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -246,9 +270,9 @@ def samples_average(score: ScoreFunction, both: ArrayLike, assigned: ArrayLike,
     >>> samples_average(precision, [1, 1], [2, 1], [1, 1], [1, 1])
     0.75
     """
-    fboth, fassigned, fcorrect = _as_floats(both, assigned, correct)
-    zero = np.zeros_like(fboth)
-    values = score(fboth, fassigned - fboth, fcorrect - fboth, zero, zero_division=zero_division)
+    eboth, eassigned, ecorrect = _as_exact(both, assigned, correct)
+    zero = np.zeros_like(eboth)
+    values = score(eboth, eassigned - eboth, ecorrect - eboth, zero, zero_division=zero_division)
     empty = float(score(0, 0, 0, 0, zero_division=zero_division))
     return average(values, counts, empty=empty)
 
@@ -263,8 +287,8 @@ def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
     >>> subset_accuracy([1, 1, 0], [1, 2, 0], [1, 1, 0], [3, 1, 1])
     0.8
     """
-    fboth, fassigned, fcorrect, fcounts = _as_floats(both, assigned, correct, counts)
-    exact = (fboth == fassigned) & (fboth == fcorrect)
-    right = math.fsum(fcounts[exact].tolist())
-    wrong = math.fsum(fcounts[~exact].tolist())
+    eboth, eassigned, ecorrect, ecounts = _as_exact(both, assigned, correct, counts)
+    match = (eboth == eassigned) & (eboth == ecorrect)
+    right = sum(ecounts[match].tolist())
+    wrong = sum(ecounts[~match].tolist())
     return float(accuracy(right, wrong, 0, 0, zero_division=zero_division))

@@ -1,0 +1,494 @@
+"""Contingency: behaviour, invariants and an independent oracle."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from contingency import Contingency
+from tests.strategies import categories, categories_and_results, results
+
+# An independent oracle: Statistics::Contingency 0.09's code, transliterated line by line.
+
+
+def perl_invert(x: float, y: float) -> float:
+    if not y:
+        return 1
+    if not x:
+        return 0
+    return 1 / (1 + y / x)
+
+
+def perl_scores(a: int, b: int, c: int, d: int) -> dict[str, float]:
+    precision = 0 if (c and not a and not b) else perl_invert(a, b)
+    any_cell = a or b or c or d
+    return {
+        "precision": float(precision),
+        "recall": float(perl_invert(a, c)),
+        "f1": float(perl_invert(2 * a, b + c)),
+        "accuracy": float((a + d) / (a + b + c + d)) if any_cell else 1.0,
+        "error": float((b + c) / (a + b + c + d)) if any_cell else 0.0,
+    }
+
+
+def brute_force_tables(cats, stream):
+    """Per-category (a, b, c, d) from the raw results, by the definition."""
+    tables = {}
+    for cat in cats:
+        a = sum(1 for assigned, correct in stream if cat in assigned and cat in correct)
+        b = sum(1 for assigned, correct in stream if cat in assigned and cat not in correct)
+        c = sum(1 for assigned, correct in stream if cat not in assigned and cat in correct)
+        tables[cat] = (a, b, c, len(stream) - a - b - c)
+    return tables
+
+
+def streamed(cats, stream, **options):
+    s = Contingency(cats, **options)
+    for assigned, correct in stream:
+        s.add_result(list(assigned), list(correct))
+    return s
+
+
+def indicators(cats, stream):
+    index = {cat: k for k, cat in enumerate(cats)}
+    predicted = np.zeros((len(stream), len(cats)), dtype=np.int64)
+    truth = np.zeros_like(predicted)
+    for row, (assigned, correct) in enumerate(stream):
+        for cat in assigned:
+            predicted[row, index[cat]] = 1
+        for cat in correct:
+            truth[row, index[cat]] = 1
+    return predicted, truth
+
+
+# Invariants ----------------------------------------------------------------------------------
+
+
+@given(categories_and_results())
+def test_micro_and_macro_equal_perl_code_on_brute_force_tables(case):
+    cats, stream = case
+    s = streamed(cats, stream)
+    tables = brute_force_tables(cats, stream)
+    micro = tuple(sum(t[i] for t in tables.values()) for i in range(4))
+    assert s.micro_table == micro
+    expected = perl_scores(*micro)
+    assert s.micro_precision == expected["precision"]
+    assert s.micro_recall == expected["recall"]
+    assert s.micro_f1 == expected["f1"]
+    assert s.micro_accuracy == expected["accuracy"]
+    assert s.micro_error == expected["error"]
+    per_category = {cat: perl_scores(*t) for cat, t in tables.items()}
+    for name in ("precision", "recall", "f1", "accuracy", "error"):
+        mean = math.fsum(v[name] for v in per_category.values()) / len(cats)
+        assert getattr(s, f"macro_{name}") == pytest.approx(mean, rel=1e-15, abs=1e-15)
+    stats = s.category_stats()
+    for cat, (a, b, c, d) in tables.items():
+        assert (stats[cat]["a"], stats[cat]["b"], stats[cat]["c"], stats[cat]["d"]) == (a, b, c, d)
+        for name, value in per_category[cat].items():
+            assert stats[cat][name] == value
+        assert stats[cat]["support"] == a + c
+
+
+@given(categories_and_results())
+def test_streaming_batch_indicator_and_merged_states_are_identical(case):
+    cats, stream = case
+    one_by_one = streamed(cats, stream)
+    batch = Contingency(cats).add_results([list(a) for a, _ in stream], [list(c) for _, c in stream])
+    predicted, truth = indicators(cats, stream)
+    matrix = Contingency(cats).add_results(predicted, truth)
+    middle = len(stream) // 2
+    merged = streamed(cats, stream[:middle]) + streamed(cats, stream[middle:])
+    assert batch == one_by_one
+    assert matrix == one_by_one
+    assert merged == one_by_one
+    assert merged.to_dict() == one_by_one.to_dict()
+
+
+@given(categories_and_results(single_label=True))
+def test_single_label_fast_path_equals_general_path_and_array_batch(case):
+    cats, stream = case
+    labels = [str(cat) for cat in cats]  # the fast path takes str labels
+    fast = Contingency(labels)
+    general = Contingency(labels)
+    for assigned, correct in stream:
+        fast.add_result(str(assigned), str(correct))
+        general.add_result([str(assigned)], {str(correct): 1})
+    arrays = Contingency(labels).add_results(
+        np.array([str(a) for a, _ in stream], dtype=str), np.array([str(c) for _, c in stream], dtype=str)
+    ) if stream else Contingency(labels)
+    assert fast == general
+    assert arrays == general
+
+
+@given(categories_and_results())
+def test_open_set_equals_declared_set_in_first_seen_order(case):
+    _, stream = case
+    open_set = streamed(None, stream)
+    declared = streamed(list(open_set.categories), stream)
+    assert open_set.to_dict()["scores"] == declared.to_dict()["scores"]
+    for name in ("micro_f1", "micro_error", "samples_f1", "hamming_loss"):
+        assert getattr(open_set, name) == getattr(declared, name)
+
+
+@given(categories_and_results(), st.data())
+def test_remove_undoes_add_at_every_prefix(case, data):
+    cats, stream = case
+    s = Contingency(cats)
+    states = [s.copy()]
+    for assigned, correct in stream:
+        s.add_result(assigned, correct)
+        states.append(s.copy())
+    for k in range(len(stream), 0, -1):
+        s.remove_result(*stream[k - 1])
+        assert s == states[k - 1]
+    assert s == Contingency(cats)
+
+
+@given(categories_and_results(), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+       st.integers(0, 3))
+def test_to_dict_round_trip_is_json_safe_and_identical(case, a, b, c, d):
+    cats, stream = case
+    s = streamed(cats, stream)
+    s.set_entries(a, b, c, d)
+    s.add_result(cats[0], cats[-1])
+    text = json.dumps(s.to_dict(), allow_nan=False)
+    again = Contingency.from_dict(json.loads(text))
+    assert again == s
+    assert again.to_dict() == s.to_dict()
+
+
+@given(categories_and_results(min_results=1))
+def test_every_query_leaves_the_state_alone(case):
+    cats, stream = case
+    s = streamed(cats, stream)
+    before = s.copy()
+    s.report()
+    s.stats_table(4)
+    s.category_stats()
+    s.f_beta(2.0, "samples")
+    s.matthews_corrcoef("macro")
+    assert s == before
+
+
+# Perl parity details -----------------------------------------------------------------------------
+
+
+def test_a_string_is_one_category_and_a_mapping_counts_truthy_keys():
+    s = Contingency(["ab", "a", "b"])
+    s.add_result("ab", {"ab": 1, "a": 0, "b": ""})
+    assert s.category_stats()["ab"]["a"] == 1
+    assert s.category_stats()["a"]["d"] == 1
+    assert s.n_results == 1
+
+
+def test_duplicates_in_a_list_count_once():
+    s = Contingency(["x", "y"])
+    s.add_result(["x", "x", "x"], ["x", "y", "y"])
+    assert s.micro_table == (1, 0, 1, 0)
+
+
+def test_a_mapping_of_categories_declares_its_keys():
+    s = Contingency(OrderedDict([("x", 1), ("y", 0)]))
+    assert s.categories == ("x", "y")
+
+
+def test_empty_declared_set_refuses_results_and_has_no_macro():
+    s = Contingency([])
+    with pytest.raises(ValueError, match="unknown category 'x'"):
+        s.add_result("x", "x")
+    with pytest.raises(ValueError, match=r"^No category information has been recorded$"):
+        _ = s.macro_f1
+    with pytest.raises(ValueError, match=r"^No category information has been recorded$"):
+        s.category_stats()
+    s.set_entries(3, 1, 0, 0)
+    assert s.micro_precision == 0.75
+
+
+def test_set_entries_sets_the_micro_table_and_results_add_to_it():
+    s = Contingency(["x", "y"])
+    s.add_result("x", "y")
+    s.set_entries(5, 0, 0, 5)
+    assert s.micro_table == (5, 0, 0, 5)
+    s.add_result("x", "x")
+    assert s.micro_table == (6, 0, 0, 6)
+    assert s.category_stats()["x"]["a"] == 1  # per-category tables are untouched
+    assert s.n_results == 2
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, 2.0, True, "3", None])
+def test_set_entries_refuses_non_counts(bad):
+    s = Contingency(["x"])
+    with pytest.raises(ValueError, match="must be a non-negative integer count"):
+        s.set_entries(1, bad, 0, 0)
+    assert s.micro_table == (0, 0, 0, 0)
+
+
+def test_set_entries_takes_counts_beyond_int64_exactly():
+    s = Contingency([])
+    s.set_entries(10**30, 10**30, 0, 1)
+    assert s.micro_table == (10**30, 10**30, 0, 1)
+    assert s.micro_precision == 0.5
+
+
+def test_unknown_policies():
+    ignoring = Contingency(["x"], unknown="ignore")
+    ignoring.add_result(["x", "zzz"], "x")
+    assert ignoring.categories == ("x",)
+    assert ignoring.micro_table == (1, 0, 0, 0)
+    adding = Contingency(["x"], unknown="add")
+    adding.add_result(["x", "zzz"], "x")
+    assert adding.categories == ("x", "zzz")
+    assert adding.micro_table == (1, 1, 0, 0)
+    with pytest.raises(ValueError, match="unknown must be"):
+        Contingency(["x"], unknown="skip")
+
+
+def test_verbose_prints_one_line_per_result_naming_it(capsys):
+    s = Contingency(["x", "y"], verbose=True)
+    s.add_result(["x", "y"], "y", name="doc7")
+    s.add_result("x", "x")
+    assert capsys.readouterr().out == "doc7: assigned=(x y) correct=(y)\n: assigned=(x) correct=(x)\n"
+
+
+def test_category_joining_late_counts_d_for_earlier_results():
+    s = Contingency()
+    s.add_result("x", "x")
+    s.add_result("x", "x")
+    s.add_result("y", "x")
+    assert s.category_stats()["y"] == pytest.approx(
+        {"a": 0, "b": 1, "c": 0, "d": 2, "precision": 0.0, "recall": 1.0, "f1": 0.0,
+         "accuracy": 2 / 3, "error": 1 / 3, "support": 0, "specificity": 2 / 3})
+
+
+@pytest.mark.parametrize("figs", [0, -1, 1.0, True, "3"])
+def test_stats_table_refuses_figs_below_one(figs):
+    with pytest.raises(ValueError, match="figs must be an integer >= 1"):
+        Contingency(["x"]).stats_table(figs)
+
+
+# Scores beyond Perl ------------------------------------------------------------------------------
+
+
+def test_zero_division_modes_on_a_category_never_assigned():
+    for mode, expected in (("perl", 0.0), (0.0, 0.0), (1.0, 1.0)):
+        s = Contingency(["x", "y"], zero_division=mode).add_results(["x"], ["y"])
+        assert s.category_stats()["y"]["precision"] == expected
+    s = Contingency(["x", "y"], zero_division="nan").add_results(["x"], ["y"])
+    assert math.isnan(s.category_stats()["y"]["precision"])
+    assert s.macro_precision == 0.0  # NaN values are skipped, as scikit-learn does
+    assert s.scores()["categories"][1]["precision"] is None
+
+
+@pytest.mark.parametrize("mode", ["perl", 0, 1, "nan", float("nan")])
+def test_zero_division_settings_compare_equal(mode):
+    assert Contingency(zero_division=mode) == Contingency(zero_division=mode)
+
+
+@pytest.mark.parametrize("mode", [0.5, "warn", None, True])
+def test_zero_division_refuses_other_values(mode):
+    with pytest.raises(ValueError, match="zero_division must be"):
+        Contingency(zero_division=mode)
+
+
+def test_f_beta_checks_its_arguments_before_anything():
+    s = Contingency(["x"]).add_results(["x"], ["x"])
+    with pytest.raises(ValueError, match="average must be one of"):
+        s.f_beta(1.0, "binary")
+    with pytest.raises(ValueError, match="beta must be a number >= 0"):
+        s.f_beta(-1.0)
+    with pytest.raises(ValueError, match="average must be 'micro' or 'macro'"):
+        s.matthews_corrcoef("weighted")
+
+
+def test_beta_limits_are_precision_and_recall():
+    s = Contingency().add_results([["a", "b"], "a", "c"], ["a", "b", "a"])
+    assert s.f_beta(0.0, "macro") == s.macro_precision
+    assert s.f_beta(math.inf, "macro") == s.macro_recall
+
+
+def test_scores_are_json_and_report_renders_them():
+    s = Contingency(zero_division="nan").add_results([["a", "b"], [], "c"], [["a"], ["b"], "a"])
+    scores = s.scores()
+    json.dumps(scores, allow_nan=False)
+    text = s.report(digits=2)
+    assert text.splitlines()[0].split() == ["precision", "recall", "f1", "support"]
+    assert [line.split()[0] for line in text.splitlines()[2:5]] == ["a", "b", "c"]
+    assert "-" in text.splitlines()[4].split()  # c: never correct, recall undefined in nan mode
+    assert "weighted avg" in text
+    assert "samples avg" in text
+
+
+# Merging, copying, resetting -----------------------------------------------------------------------
+
+
+def test_merge_aligns_categories_and_keeps_left_settings():
+    left = Contingency(["x"], zero_division=0.0)
+    left.add_result("x", "x")
+    right = Contingency(["y", "x"])
+    right.add_result("y", "x")
+    returned = left.merge(right)
+    assert returned is left
+    assert left.categories == ("x", "y")
+    assert left.zero_division == 0.0
+    assert left.category_stats()["y"] == pytest.approx(
+        {"a": 0, "b": 1, "c": 0, "d": 1, "precision": 0.0, "recall": 0.0, "f1": 0.0,
+         "accuracy": 0.5, "error": 0.5, "support": 0, "specificity": 0.5})
+
+
+def test_plus_returns_a_new_accumulator_and_plus_equals_merges_in_place():
+    left = Contingency().add_results(["x"], ["x"])
+    right = Contingency().add_results(["y"], ["x"])
+    total = left + right
+    assert total is not left
+    assert (left.n_results, total.n_results) == (1, 2)
+    alias = left
+    left += right
+    assert alias is left
+    assert left == total
+    with pytest.raises(TypeError, match="can only merge a Contingency"):
+        left.merge({"a": 1})
+
+
+def test_merge_adds_set_entries():
+    left, right = Contingency([]), Contingency([])
+    left.set_entries(1, 2, 3, 4)
+    right.set_entries(10, 20, 30, 40)
+    assert (left + right).micro_table == (11, 22, 33, 44)
+
+
+def test_copy_is_independent_and_reset_restores_declared_categories():
+    s = Contingency(["x"], unknown="add").add_results([["x", "new"]], ["x"])
+    twin = s.copy()
+    s.add_result("x", "x")
+    assert twin.n_results == 1
+    s.set_entries(1, 1, 1, 1)
+    s.reset()
+    assert s == Contingency(["x"], unknown="add")
+    opened = Contingency().add_results(["p"], ["q"])
+    opened.reset()
+    assert opened.categories == ()
+
+
+# Bad input leaves the accumulator unchanged ------------------------------------------------------
+
+
+def _unchanged(s: Contingency, call, error, match):
+    before = s.to_dict()
+    with pytest.raises(error, match=match):
+        call()
+    assert s.to_dict() == before
+
+
+@pytest.fixture
+def used():
+    s = Contingency(["x", "y"])
+    s.add_result("x", "y")
+    s.add_result(["x", "y"], "y")
+    return s
+
+
+def test_unknown_category_names_it(used):
+    _unchanged(used, lambda: used.add_result(["x", "zzz"], "x"), ValueError,
+               r"assigned: unknown category 'zzz'")
+    _unchanged(used, lambda: used.add_result("x", "zzz"), ValueError, r"correct: unknown category")
+
+
+@pytest.mark.parametrize(("label", "error", "match"), [
+    (None, ValueError, r"None is not a valid label"),
+    (float("nan"), ValueError, r"NaN is not a valid label"),
+    ([["x"]], TypeError, r"unhashable"),
+    ({"x": 1, None: 1}, ValueError, r"None is not a valid label"),
+])
+def test_invalid_labels_are_refused_with_their_side_named(used, label, error, match):
+    _unchanged(used, lambda: used.add_result(label, "x"), error, "assigned: .*" + match)
+    _unchanged(Contingency(), lambda: Contingency().add_result("x", label), error, match)
+
+
+def test_batch_is_checked_whole_before_counting(used):
+    _unchanged(used, lambda: used.add_results(["x", "y", "q"], ["x", "y", "y"]), ValueError,
+               r"assigned\[2\]: unknown category 'q'")
+    _unchanged(used, lambda: used.add_results(["x", "y"], ["x"]), ValueError,
+               r"assigned and correct have different lengths \(2 and 1\)")
+    _unchanged(used, lambda: used.add_results(np.array(["x", "q"]), np.array(["x", "y"])),
+               ValueError, r"unknown category 'q'")
+    _unchanged(used, lambda: used.add_results(np.array(["x"]), np.array(["x", "y"])),
+               ValueError, r"different lengths")
+    floats = Contingency([1.0, 2.0]).add_results(np.array([1.0]), np.array([2.0]))
+    _unchanged(floats, lambda: floats.add_results(np.array([1.0, np.nan]), np.array([1.0, 2.0])),
+               ValueError, r"assigned: NaN is not a valid label")
+    _unchanged(used, lambda: used.add_results("xy", "yx"), TypeError,
+               r"assigned must be a sequence of results")
+    _unchanged(used, lambda: used.add_results(np.array([[1, 0], [0, 2]]), np.array([[1, 0], [0, 1]])),
+               ValueError, r"assigned\[1, 1\] is 2")
+    _unchanged(used, lambda: used.add_results(np.ones((2, 3)), np.ones((2, 3))), ValueError,
+               r"indicator matrices have 3 columns but the accumulator has 2 categories")
+
+
+def test_removing_what_was_never_added_is_refused(used):
+    _unchanged(used, lambda: used.remove_result("y", "x"), ValueError,
+               r"category 'y' has no b count left")
+    _unchanged(used, lambda: used.remove_result("q", "x"), ValueError, r"'q' was never recorded")
+    fresh = Contingency(["x"])
+    fresh.set_entries(0, 0, 0, 0)
+    fresh.add_result("x", "x")
+    fresh.set_entries(0, 0, 0, 0)
+    _unchanged(fresh, lambda: fresh.remove_result("x", "x"), ValueError,
+               r"micro table set by set_entries")
+
+
+@pytest.mark.parametrize(("key", "value", "match"), [
+    ("a", [5, 0], r"category 'x' has a \+ b \+ c = 7 but there are only 2 results"),
+    ("b", [0, -1], r"b\[1\] must be a non-negative integer count"),
+    ("a", [1], r"a must be a list of 2 counts"),
+    ("result_shapes", [[1, 1, 1, 2], [1, 1, 1, 1]], r"repeats the shape"),
+    ("result_shapes", [[2, 1, 1, 2]], r"not a possible result shape"),
+    ("micro_offset", [0, 0, 0, -99], r"makes the micro table negative"),
+    ("declared", 3, r"declared is 3 but there are only 2 categories"),
+    ("format", "other/1", r"format must be"),
+    ("categories", ["x", "x"], r"repeated category"),
+    ("zero_division", 0.5, r"zero_division must be"),
+])
+def test_from_dict_refuses_impossible_states(used, key, value, match):
+    data = used.to_dict()
+    data[key] = value
+    with pytest.raises(ValueError, match=match):
+        Contingency.from_dict(data)
+
+
+def test_from_dict_refuses_cells_inconsistent_with_result_shapes(used):
+    data = used.to_dict()
+    data["a"] = [0, 0]
+    with pytest.raises(ValueError, match=r"the a cells add up to 0 but the result shapes say 1"):
+        Contingency.from_dict(data)
+
+
+def test_from_dict_refuses_unknown_and_missing_keys(used):
+    data = used.to_dict()
+    with pytest.raises(ValueError, match=r"unknown keys \['extra'\]"):
+        Contingency.from_dict({**data, "extra": 1})
+    del data["micro_offset"]
+    with pytest.raises(ValueError, match=r"missing keys \['micro_offset'\]"):
+        Contingency.from_dict(data)
+
+
+def test_to_dict_refuses_labels_json_cannot_carry():
+    s = Contingency().add_results([[("a", 1)]], [[("a", 1)]])
+    with pytest.raises(ValueError, match=r"\('a', 1\) cannot be written to JSON"):
+        s.to_dict()
+
+
+@given(results(["x", "y", "z"], max_size=10), categories)
+@example([], ["a"])
+def test_removal_never_leaves_a_partial_update(stream, cats):
+    s = streamed(["x", "y", "z"], stream)
+    before = s.to_dict()
+    try:
+        s.remove_result(["x", "y"], ["z"])
+    except ValueError:
+        assert s.to_dict() == before
