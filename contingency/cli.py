@@ -1,0 +1,68 @@
+"""The command line: ``python -m contingency [FILE]``. Glue only: io reads, the accumulator counts, report prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from typing import TextIO
+
+from contingency._contingency import Contingency
+from contingency.io import read_decisions
+
+__all__ = ["main"]
+
+EXAMPLE = "news.tsv"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="contingency",
+        description="Score category decisions: Statistics::Contingency's stats table and a "
+        "per-category report. Each line of FILE is 'name<TAB>assigned<TAB>correct', several "
+        "categories separated by commas. Without FILE, a bundled example is scored.",
+    )
+    parser.add_argument("file", nargs="?", help="decision file ('-' for standard input)")
+    parser.add_argument("--figs", type=int, default=3,
+                        help="significant figures in the stats table (default 3)")
+    parser.add_argument("--json", action="store_true", help="print every score as JSON instead")
+    return parser
+
+
+def _score(stream: TextIO, source: str) -> Contingency:
+    accumulator = Contingency()
+    for decision in read_decisions(stream, source):
+        accumulator.add_result(decision.assigned, decision.correct, decision.name)
+    return accumulator
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 success, 2 bad input)."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.file is None:
+            source = f"bundled example {EXAMPLE}"
+            with resources.files("contingency.examples").joinpath(EXAMPLE).open(
+                    encoding="utf-8") as stream:
+                accumulator = _score(stream, EXAMPLE)
+        elif args.file == "-":
+            source = "standard input"
+            accumulator = _score(sys.stdin, "<stdin>")
+        else:
+            source = args.file
+            with open(args.file, encoding="utf-8") as stream:
+                accumulator = _score(stream, args.file)
+        if args.json:
+            print(json.dumps(accumulator.to_dict(), indent=2, allow_nan=False))
+            return 0
+        table = accumulator.stats_table(args.figs)
+    except (OSError, ValueError) as problem:
+        print(f"contingency: {problem}", file=sys.stderr)
+        return 2
+    print(f"{accumulator.n_results} results from {source}, "
+          f"{len(accumulator.categories)} categories\n")
+    print(table)
+    print(accumulator.report())
+    return 0
