@@ -1,4 +1,7 @@
-"""The command line: ``python -m contingency [FILE]``. Glue only: io reads, the accumulator counts, report prints."""
+"""The command line: ``python -m contingency [FILE]``.
+
+Glue only: :mod:`contingency.io` reads, the accumulator counts, :mod:`contingency.report` prints.
+"""
 
 from __future__ import annotations
 
