@@ -8,9 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib import resources
-from typing import TextIO
 
 from contingency._contingency import Contingency
 from contingency.io import read_decisions
@@ -34,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _score(stream: TextIO, source: str) -> Contingency:
+def _score(stream: Iterable[str], source: str) -> Contingency:
     accumulator = Contingency()
     for decision in read_decisions(stream, source):
         accumulator.add_result(decision.assigned, decision.correct, decision.name)
