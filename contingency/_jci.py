@@ -168,7 +168,10 @@ def _encode(labels: ArrayLike, name: str) -> tuple[list[Hashable], Codes]:
     elif isinstance(labels, (list, tuple)) and labels and isinstance(labels[0], (str, bytes)):
         return _encode_objects(list(labels), name)  # skip numpy's conversion to strings
     else:
-        array = np.asarray(labels)
+        try:
+            array = np.asarray(labels)
+        except ValueError:  # ragged: sequences of different lengths, e.g. tuples as labels
+            return _encode_objects(list(cast("Iterable[Any]", labels)), name)
         if array.ndim == 0:
             raise ValueError(f"{name} must be a sequence of labels, got {labels!r}")
         if array.ndim > 1 or array.dtype.kind not in "biuf":

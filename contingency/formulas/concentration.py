@@ -220,6 +220,10 @@ def _as_values(values: ArrayLike) -> Floats:
         raise ValueError(f"values must be one-dimensional, got shape {raw.shape}")
     if raw.dtype.kind not in "biufO":
         raise ValueError(f"values must be real numbers, got dtype {raw.dtype}")
+    if raw.dtype.kind == "O":
+        for where, value in enumerate(raw.tolist()):
+            if not isinstance(value, numbers.Real):
+                raise ValueError(f"values must be real numbers, got values[{where}] = {value!r}")
     try:
         array = raw.astype(np.float64)
     except (TypeError, ValueError, OverflowError) as error:
@@ -444,14 +448,13 @@ def jaccard_concentration_index_from_table(
 def _check_table(table: ArrayLike, n_rows: int, n_columns: int) -> Counts:
     """``table`` as an int64 array of non-negative counts of the labels' shape."""
     raw = np.asarray(table)
+    if raw.size == 0 and n_rows * n_columns == 0:  # no labels: nothing counted, whatever dtype
+        return np.zeros((n_rows, n_columns), dtype=np.int64)
     if raw.shape != (n_rows, n_columns):
-        if raw.size == 0 and n_rows * n_columns == 0 and raw.ndim <= 2:
-            raw = raw.reshape(n_rows, n_columns)  # [] for a table without labels
-        else:
-            raise ValueError(
-                f"table must have shape (len(reference_labels), len(model_labels)) = "
-                f"({n_rows}, {n_columns}), got {raw.shape}"
-            )
+        raise ValueError(
+            f"table must have shape (len(reference_labels), len(model_labels)) = "
+            f"({n_rows}, {n_columns}), got {raw.shape}"
+        )
     if raw.dtype.kind == "O":
         flat = raw.ravel().tolist()
         for position, value in enumerate(flat):
