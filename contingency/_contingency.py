@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import copy as _copy
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Set as AbstractSet
+from typing import Any, Literal, cast
 
 import attrs
 import numpy as np
@@ -51,6 +52,7 @@ _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
 _FORMAT = "contingency.Contingency/1"
 _NO_CATEGORY = "No category information has been recorded"
+_PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
 _SCORES = {
@@ -237,8 +239,9 @@ class Contingency:
         >>> s.categories, s.n_results, s.micro_f1
         (('cat', 'dog'), 2, 0.5)
         """
-        # The one-label case of _commit, inlined: it is the hot loop of every
-        # classifier evaluation. test_contingency checks that both give one state.
+        # Fast paths for the common shapes of input, whose labels are all known.
+        # The one-label case of _count is inlined: it is the hot loop of every
+        # classifier evaluation; test_contingency checks both give one state.
         if type(assigned) is str and type(correct) is str and not self.verbose:
             index = self._index
             i = index.get(assigned)
@@ -251,6 +254,16 @@ class Contingency:
                     self._b[i] += 1
                     self._c[j] += 1
                     self._shapes[_MISS] = self._shapes.get(_MISS, 0) + 1
+                return
+        elif type(assigned) in _PLAIN and type(correct) in _PLAIN and not self.verbose:
+            index = self._index
+            try:
+                assigned_set = {index[label] for label in cast("Iterable[Hashable]", assigned)}
+                correct_set = {index[label] for label in cast("Iterable[Hashable]", correct)}
+            except (KeyError, TypeError):
+                pass  # an unknown or invalid label: the general path below decides
+            else:
+                self._count(assigned_set, correct_set, 1)
                 return
         staging = _Staging(self._index, self._unknown, removing=False)
         result = (staging.indices(assigned, "assigned"), staging.indices(correct, "correct"))
@@ -718,12 +731,40 @@ class Contingency:
             self._c.append(0)
 
     def _commit(self, staging: _Staging,
-                results: Sequence[tuple[frozenset[int], frozenset[int]]], weight: int) -> None:
-        """Count ``results`` with ``weight`` (+1 adds, -1 removes): the one path of every update.
+                results: Sequence[tuple[AbstractSet[int], AbstractSet[int]]], weight: int) -> None:
+        """Append the staged new categories, then count ``results`` with ``weight``.
 
-        With a negative weight it first checks that no count would go below
+        A negative weight (removal) is first checked: no count may go below
         zero, so that a failed removal changes nothing.
         """
+        if weight < 0:
+            self._check_removal(results, weight)
+        self._append(staging)
+        for assigned, correct in results:
+            self._count(assigned, correct, weight)
+
+    def _count(self, assigned: AbstractSet[int], correct: AbstractSet[int], weight: int) -> None:
+        """Count one result with ``weight`` (+1 adds, -1 removes): the one path of every update."""
+        a, b, c = self._a, self._b, self._c
+        both = 0
+        for k in assigned:
+            if k in correct:
+                a[k] += weight
+                both += 1
+            else:
+                b[k] += weight
+        for k in correct:
+            if k not in assigned:
+                c[k] += weight
+        shape = (both, len(assigned), len(correct))
+        count = self._shapes.get(shape, 0) + weight
+        if count:
+            self._shapes[shape] = count
+        else:
+            del self._shapes[shape]
+
+    def _check_removal(self, results: Sequence[tuple[AbstractSet[int], AbstractSet[int]]],
+                       weight: int) -> None:
         cell_changes: dict[tuple[int, int], int] = {}
         shape_changes: dict[Shape, int] = {}
         for assigned, correct in results:
@@ -733,21 +774,6 @@ class Contingency:
                     cell_changes[cell, k] = cell_changes.get((cell, k), 0) + weight
             shape = (len(both), len(assigned), len(correct))
             shape_changes[shape] = shape_changes.get(shape, 0) + weight
-        columns = (self._a, self._b, self._c)
-        if weight < 0:
-            self._check_removal(cell_changes, shape_changes)
-        self._append(staging)
-        for (cell, k), change in cell_changes.items():
-            columns[cell][k] += change
-        for shape, change in shape_changes.items():
-            count = self._shapes.get(shape, 0) + change
-            if count:
-                self._shapes[shape] = count
-            else:
-                del self._shapes[shape]
-
-    def _check_removal(self, cell_changes: Mapping[tuple[int, int], int],
-                       shape_changes: Mapping[Shape, int]) -> None:
         columns = (self._a, self._b, self._c)
         for (cell, k), change in cell_changes.items():
             if columns[cell][k] + change < 0:
