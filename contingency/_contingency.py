@@ -886,7 +886,7 @@ class Contingency:
         predicted_sum = predicted.sum(axis=0, dtype=np.int64)
         truth_sum = truth.sum(axis=0, dtype=np.int64)
         shape_codes = _shape_histogram(both_matrix.sum(axis=1), predicted.sum(axis=1),
-                                       truth.sum(axis=1))
+                                       truth.sum(axis=1), k)
         self._add_columns(a, predicted_sum - a, truth_sum - a, shape_codes, _Staging(
             self._index, self._unknown, removing=False), list(range(k)))
         if self.verbose:
@@ -897,22 +897,25 @@ class Contingency:
     def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
         self._check_lengths(len(assigned), len(correct))
         staging = _Staging(self._index, self._unknown, removing=False)
-        uniques_a, codes_a = np.unique(assigned, return_inverse=True)
-        uniques_c, codes_c = np.unique(correct, return_inverse=True)
-        # Resolve each distinct label once; -1 marks an ignored one.
-        lut_a = np.array([_single(staging, label, "assigned") for label in uniques_a.tolist()],
-                         dtype=np.int64)
-        lut_c = np.array([_single(staging, label, "correct") for label in uniques_c.tolist()],
-                         dtype=np.int64)
-        ia = lut_a[codes_a.ravel()] if lut_a.size else np.zeros(0, np.int64)
-        ic = lut_c[codes_c.ravel()] if lut_c.size else np.zeros(0, np.int64)
+        ia = _category_codes(assigned, staging, "assigned")
+        ic = _category_codes(correct, staging, "correct")
         k = len(self._index) + len(staging.new)
-        known_a, known_c = ia >= 0, ic >= 0
-        hit = known_a & (ia == ic)
-        a = np.bincount(ia[hit], minlength=k)
-        b = np.bincount(ia[known_a & ~hit], minlength=k)
-        c = np.bincount(ic[known_c & ~hit], minlength=k)
-        shapes = _shape_histogram(hit, known_a, known_c)
+        n = len(ia)
+        if n and min(int(ia.min()), int(ic.min())) >= 0 and k * k <= max(4 * n, 1 << 20):
+            # Every label known and a k x k confusion matrix is small: one bincount.
+            confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
+            a = confusion.diagonal().copy()
+            b = confusion.sum(axis=1) - a
+            c = confusion.sum(axis=0) - a
+            right = int(a.sum())
+            shapes = {shape: count for shape, count in ((_HIT, right), (_MISS, n - right)) if count}
+        else:
+            known_a, known_c = ia >= 0, ic >= 0
+            hit = known_a & (ia == ic)
+            a = np.bincount(ia[hit], minlength=k)
+            b = np.bincount(ia[known_a & ~hit], minlength=k)
+            c = np.bincount(ic[known_c & ~hit], minlength=k)
+            shapes = _shape_histogram(hit, known_a, known_c, 1)
         self._add_columns(a, b, c, shapes, staging, list(range(k)))
 
     def _add_columns(self, a: NDArray[np.int64], b: NDArray[np.int64], c: NDArray[np.int64],
@@ -956,15 +959,46 @@ def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.bool_]:
     return indicator
 
 
-def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any],
-                     correct: NDArray[Any]) -> dict[Shape, int]:
-    """Count the distinct ``(both, assigned, correct)`` rows of three equal-length vectors."""
+def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
+                     most: int) -> dict[Shape, int]:
+    """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
+
+    Each value is at most ``most``; the triples are coded as one integer and
+    counted with a bincount when the code space is small, else with a sort.
+    """
     if len(both) == 0:
         return {}
-    stacked = np.stack([np.asarray(v, dtype=np.int64) for v in (both, assigned, correct)], axis=1)
-    rows, counts = np.unique(stacked, axis=0, return_counts=True)
-    return {(int(r[0]), int(r[1]), int(r[2])): int(n) for r, n in zip(rows.tolist(),
-                                                                        counts.tolist())}
+    base = most + 1
+    codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
+    if base**3 <= max(4 * len(codes), 1 << 16):
+        counts = np.bincount(codes, minlength=base**3)
+        present = np.flatnonzero(counts)
+        found = counts[present]
+    else:
+        present, found = np.unique(codes, return_counts=True)
+    return {(code // (base * base), code // base % base, code % base): count
+            for code, count in zip(present.tolist(), found.tolist())}
+
+
+def _category_codes(values: NDArray[Any], staging: _Staging, where: str) -> NDArray[np.int64]:
+    """The category index of every label in ``values`` (-1 where ignored), resolving each distinct label once.
+
+    Integer labels in a compact range are looked up through a table (no sort);
+    other labels go through :func:`numpy.unique`.
+    """
+    if values.dtype.kind in "iu" and values.size:
+        low, high = int(values.min()), int(values.max())
+        if high - low <= max(4 * values.size, 1 << 16):
+            shifted = values.astype(np.int64) - low if low else values.astype(np.int64, copy=False)
+            present = np.flatnonzero(np.bincount(shifted))
+            table = np.full(high - low + 1, -1, dtype=np.int64)
+            table[present] = [_single(staging, value + low, where) for value in present.tolist()]
+            if low == 0 and np.array_equal(table, np.arange(len(table))):
+                return shifted  # labels are already the category indices
+            return table[shifted]
+    uniques, inverse = np.unique(values, return_inverse=True)
+    table = np.array([_single(staging, label, where) for label in uniques.tolist()], dtype=np.int64)
+    return table[inverse.ravel()] if table.size else np.zeros(0, dtype=np.int64)
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",
