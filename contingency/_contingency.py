@@ -899,6 +899,8 @@ class Contingency:
         staging = _Staging(self._index, self._unknown, removing=False)
         ia = _category_codes(assigned, staging, "assigned")
         ic = _category_codes(correct, staging, "correct")
+        if staging.new:
+            ia, ic = _first_seen_order(staging, ia, ic)
         k = len(self._index) + len(staging.new)
         n = len(ia)
         if n and min(int(ia.min()), int(ic.min())) >= 0 and k * k <= max(4 * n, 1 << 20):
@@ -978,6 +980,29 @@ def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArra
         present, found = np.unique(codes, return_counts=True)
     return {(code // (base * base), code // base % base, code % base): count
             for code, count in zip(present.tolist(), found.tolist())}
+
+
+def _first_seen_order(staging: _Staging, assigned: NDArray[np.int64],
+                      correct: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Renumber the categories a batch adds in the order an add_result loop meets them.
+
+    The loop reads result 0's assigned side, then its correct side, then result 1's...
+    so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
+    """
+    base = len(staging.index)
+    first: dict[int, int] = {}
+    for side, codes in enumerate((assigned, correct)):
+        uniques, rows = np.unique(codes, return_index=True)
+        for code, row in zip(uniques.tolist(), rows.tolist()):
+            if code >= base:
+                first[code] = min(first.get(code, 2 * row + side), 2 * row + side)
+    order = sorted(first, key=first.__getitem__)
+    table = np.arange(base + len(order) + 1, dtype=np.int64)
+    table[-1] = -1  # ignored labels (-1) stay ignored
+    table[order] = np.arange(base, base + len(order))
+    labels = {position: label for label, position in staging.new.items()}
+    staging.new = {labels[code]: table[code].item() for code in order}
+    return table[assigned], table[correct]
 
 
 def _category_codes(values: NDArray[Any], staging: _Staging, where: str) -> NDArray[np.int64]:

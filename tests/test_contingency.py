@@ -492,3 +492,35 @@ def test_removal_never_leaves_a_partial_update(stream, cats):
         s.remove_result(["x", "y"], ["z"])
     except ValueError:
         assert s.to_dict() == before
+
+
+@given(st.lists(st.tuples(st.integers(-3, 12), st.integers(-3, 12)), max_size=60),
+       st.lists(st.integers(-3, 12), min_size=1, max_size=8, unique=True),
+       st.sampled_from(["ignore", "add"]))
+def test_integer_label_arrays_equal_the_loop_whatever_the_policy(pairs, cats, policy):
+    assigned = np.array([a for a, _ in pairs], dtype=np.int64)
+    correct = np.array([c for _, c in pairs], dtype=np.int64)
+    batch = Contingency(cats, unknown=policy).add_results(assigned, correct)
+    loop = Contingency(cats, unknown=policy)
+    for a, c in pairs:
+        loop.add_result(a, c)
+    assert batch == loop
+
+
+def test_label_arrays_when_the_confusion_matrix_would_be_too_big():
+    k = 3000  # k * k is past the one-bincount limit for 1000 results
+    rng = np.random.default_rng(7)
+    assigned, correct = rng.integers(0, k, 1000), rng.integers(0, k, 1000)
+    batch = Contingency(range(k)).add_results(assigned, correct)
+    loop = Contingency(range(k))
+    for a, c in zip(assigned.tolist(), correct.tolist()):
+        loop.add_result(a, c)
+    assert batch == loop
+
+
+def test_unsigned_and_offset_integer_labels():
+    assigned = np.array([7, 8, 9, 9], dtype=np.uint16)
+    correct = np.array([7, 9, 9, 8], dtype=np.uint16)
+    s = Contingency([9, 8, 7]).add_results(assigned, correct)
+    assert s.category_stats()[9]["a"] == 1
+    assert s.micro_table == (2, 2, 2, 6)
