@@ -1,15 +1,20 @@
 """contingency: incremental, exactly mergeable accumulators for classification and clustering scores."""
 
-from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
-from importlib.metadata import version as _version
-
-try:
-    __version__ = _version("contingency")
-except _PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0+unknown"
-
 from contingency._contingency import Contingency
 from contingency._jci import jaccard_concentration_index
 from contingency.formulas.concentration import concentration
 
 __all__ = ["Contingency", "__version__", "concentration", "jaccard_concentration_index"]
+
+
+def __getattr__(name: str) -> str:
+    # __version__ is read from the installed metadata on first use: importing
+    # importlib.metadata costs about 20 ms, a tenth of `import contingency`.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("contingency")
+        except PackageNotFoundError:  # a source tree that was not installed
+            return "0+unknown"
+    raise AttributeError(f"module 'contingency' has no attribute {name!r}")

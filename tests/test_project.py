@@ -41,3 +41,9 @@ def test_all_lists_exactly_the_public_names():
 def test_changelog_has_an_unreleased_section():
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert "## [Unreleased]" in changelog
+
+
+def test_version_comes_from_the_installed_metadata():
+    from importlib.metadata import version
+
+    assert contingency.__version__ == version("contingency")
