@@ -2,9 +2,30 @@
 
 from contingency._contingency import Contingency
 from contingency._jci import jaccard_concentration_index
+from contingency._partition import PartitionComparison
+from contingency._similarity import (
+    are_subsets_disjoint,
+    get_accuracy,
+    get_accuracy_and_precision,
+    get_distance,
+    get_precision,
+)
 from contingency.formulas.concentration import concentration
+from contingency.formulas.partition import PairConfusion
 
-__all__ = ["Contingency", "__version__", "concentration", "jaccard_concentration_index"]
+__all__ = [
+    "Contingency",
+    "PairConfusion",
+    "PartitionComparison",
+    "__version__",
+    "are_subsets_disjoint",
+    "concentration",
+    "get_accuracy",
+    "get_accuracy_and_precision",
+    "get_distance",
+    "get_precision",
+    "jaccard_concentration_index",
+]
 
 
 def __getattr__(name: str) -> str:

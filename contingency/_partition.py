@@ -40,6 +40,7 @@ into dictionaries only when a single-element update needs them.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -122,12 +123,18 @@ class _Cells(NamedTuple):
 
 
 def _sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:
-    """Labels in sorted order; labels of mixed types by type name, then ``repr``."""
+    """Labels in sorted order; when types are mixed, numbers first, then by type name and ``repr``."""
     values = list(labels)
     try:
         return sorted(values)  # type: ignore[type-var]
     except TypeError:
-        return sorted(values, key=lambda label: (type(label).__name__, repr(label)))
+        return sorted(values, key=_mixed_key)
+
+
+def _mixed_key(label: Hashable) -> tuple[int, str, Any]:
+    if isinstance(label, numbers.Real):
+        return (0, "", label)
+    return (1, type(label).__name__, repr(label))
 
 
 @attrs.define(init=False, eq=False, repr=False)
@@ -431,7 +438,7 @@ class PartitionComparison:
                                          NDArray[np.int64]]:
         """Row (reference) labels, column (model) labels and the counts as a 2-D int64 array.
 
-        Labels are in sorted order (mixed types: by type name, then ``repr``).
+        Labels are in sorted order (mixed types: numbers first, then by type name and ``repr``).
         int64 always holds the counts: N is kept below ``2**63``.
 
         >>> rows, columns, table = PartitionComparison.from_labels(

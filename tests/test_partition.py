@@ -1,0 +1,592 @@
+"""PartitionComparison: agreement with scikit-learn, invariants, bad input, exactness."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from sklearn import metrics
+
+from contingency import PartitionComparison
+from contingency.formulas import partition as formulas
+from tests.strategies_partition import integer_labelings, labelings
+
+AVERAGE_METHODS = ["arithmetic", "geometric", "min", "max"]
+
+
+def streamed(reference, model) -> PartitionComparison:
+    comparison = PartitionComparison()
+    for r, m in zip(reference, model):
+        comparison.add(r, m)
+    return comparison
+
+
+def close(ours: float, theirs: float, tolerance: float = 1e-12) -> bool:
+    """Relative agreement, absolute near zero."""
+    return abs(ours - theirs) <= tolerance * max(1.0, abs(theirs))
+
+
+def sklearn_entropy(labels) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # deprecated in 1.8, still the reference
+        return float(metrics.cluster.entropy(labels))
+
+
+# --- scikit-learn -----------------------------------------------------------------------------
+
+
+@given(integer_labelings)
+@settings(max_examples=150)
+@example(([], []))
+@example(([0], [0]))
+@example(([0, 0, 0], [1, 1, 1]))
+@example(([0, 1, 2, 3], [0, 1, 2, 3]))
+@example(([0, 0, 0, 0], [0, 1, 2, 3]))
+@example(([0, 0, 1, 1], [1, 1, 0, 0]))
+def test_agrees_with_scikit_learn(labeling):
+    reference, model = labeling
+    comparison = PartitionComparison.from_labels(np.array(reference, dtype=np.int64),
+                                                 np.array(model, dtype=np.int64))
+    if not reference:
+        # scikit-learn refuses some empty inputs; our conventions: identical, perfect.
+        assert comparison.rand_index == comparison.adjusted_rand_index == 1.0
+        assert comparison.normalized_mutual_information() == 1.0
+        assert comparison.adjusted_mutual_information() == 1.0
+        assert comparison.v_measure() == comparison.fowlkes_mallows == 1.0
+        assert comparison.variation_of_information() == comparison.mutual_information() == 0.0
+        return
+    truth, predicted = np.array(reference), np.array(model)
+    ss, sro, smo, dd = comparison.pair_confusion()
+    assert metrics.cluster.pair_confusion_matrix(truth, predicted).tolist() == [
+        [2 * dd, 2 * smo], [2 * sro, 2 * ss]]
+    assert close(comparison.rand_index, metrics.rand_score(truth, predicted))
+    assert close(comparison.adjusted_rand_index, metrics.adjusted_rand_score(truth, predicted))
+    assert close(comparison.mutual_information(), metrics.mutual_info_score(truth, predicted))
+    assert close(comparison.entropy_reference(), sklearn_entropy(truth))
+    assert close(comparison.entropy_model(), sklearn_entropy(predicted))
+    for method in AVERAGE_METHODS:
+        nmi = metrics.normalized_mutual_info_score(truth, predicted, average_method=method)
+        assert close(comparison.normalized_mutual_information(method), nmi), method
+        ami = metrics.adjusted_mutual_info_score(truth, predicted, average_method=method)
+        ours = comparison.adjusted_mutual_information(method)
+        expected_mi = comparison._expected
+        normalizer = formulas._normalizer(comparison.entropy_reference(),
+                                          comparison.entropy_model(), method)
+        if abs(normalizer - expected_mi) < 1e-10 < normalizer:
+            # 0/0: E[MI] equals its maximum (every model cluster a singleton, say), and
+            # scikit-learn returns a ratio of two rounding errors. Ours is 1 when the MI
+            # equals the normalizer exactly, as it then does.
+            continue
+        assert close(ours, ami, 1e-9), method
+    for beta in (0.5, 1.0, 2.0):
+        expected = metrics.homogeneity_completeness_v_measure(truth, predicted, beta=beta)
+        ours = (comparison.homogeneity, comparison.completeness, comparison.v_measure(beta))
+        assert all(close(a, b) for a, b in zip(ours, expected)), (ours, expected)
+    fowlkes = metrics.fowlkes_mallows_score(truth, predicted)
+    if ss == 0 and sro == 0 and smo == 0:
+        # The one deliberate difference: identical (all-singleton) partitions score 1.
+        assert comparison.fowlkes_mallows == 1.0
+    else:
+        assert close(comparison.fowlkes_mallows, fowlkes)
+
+
+def test_fowlkes_mallows_of_identical_singletons_is_one_unlike_scikit_learn():
+    labels = [0, 1, 2, 3]
+    assert metrics.fowlkes_mallows_score(labels, labels) == 0.0
+    assert PartitionComparison.from_labels(labels, labels).fowlkes_mallows == 1.0
+
+
+def test_ami_agrees_with_scikit_learn_on_a_larger_table():
+    rng = np.random.default_rng(7)
+    reference = rng.integers(0, 30, 20_000)
+    model = (reference + rng.integers(0, 3, 20_000)) % 40
+    comparison = PartitionComparison.from_labels(reference, model)
+    for method in AVERAGE_METHODS:
+        expected = metrics.adjusted_mutual_info_score(reference, model, average_method=method)
+        assert close(comparison.adjusted_mutual_information(method), expected, 1e-9)
+
+
+def test_article_example_with_scikit_learn_values():
+    # Seed 001: A is the standard, B the algorithm's clusters.
+    standard = [1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3]
+    clusters = [1, 2, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 1, 1, 3, 3, 3]
+    comparison = PartitionComparison.from_labels(standard, clusters)
+    assert comparison.contingency_table()[2].tolist() == [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
+    assert close(comparison.mutual_information(base=2), 0.565445018842856, 1e-14)
+    assert close(comparison.normalized_mutual_information(), 0.36456177185718985, 1e-15)
+    assert comparison.purity == 12 / 17
+    # the article's scikit-learn one-liners
+    assert PartitionComparison.from_labels([0, 0, 1, 1], [0, 0, 1, 1]).adjusted_mutual_information() == 1.0
+    assert PartitionComparison.from_labels([0, 0, 1, 1], [1, 1, 0, 0]).adjusted_mutual_information() == 1.0
+    assert PartitionComparison.from_labels([0, 0, 0, 0], [0, 1, 2, 3]).adjusted_mutual_information() == 0.0
+    assert PartitionComparison.from_labels([0, 0, 1, 1], [1, 1, 0, 0]).rand_index == 1.0
+    assert round(PartitionComparison.from_labels([0, 0, 1, 2], [0, 0, 1, 1]).rand_index, 2) == 0.83
+    assert PartitionComparison.from_labels([0, 0, 1, 1], [1, 1, 0, 0]).adjusted_rand_index == 1.0
+    assert round(PartitionComparison.from_labels([0, 0, 1, 2], [0, 0, 1, 1]).adjusted_rand_index, 2) == 0.57
+    assert PartitionComparison.from_labels([0, 0, 0, 0], [0, 1, 2, 3]).adjusted_rand_index == 0.0
+
+
+# --- conventions ------------------------------------------------------------------------------
+
+SIMILARITIES = ["accuracy", "rand_index", "precision", "recall", "f1", "jaccard", "fowlkes_mallows",
+                "adjusted_rand_index", "homogeneity", "completeness", "purity", "inverse_purity"]
+
+
+def all_similarities(comparison: PartitionComparison) -> dict[str, float]:
+    values = {name: getattr(comparison, name) for name in SIMILARITIES}
+    values["v_measure"] = comparison.v_measure()
+    for method in AVERAGE_METHODS:
+        values[f"nmi_{method}"] = comparison.normalized_mutual_information(method)
+        values[f"ami_{method}"] = comparison.adjusted_mutual_information(method)
+    return values
+
+
+@given(labelings(), st.integers(0, 1000))
+def test_identical_partitions_are_perfect_on_every_similarity(labeling, offset):
+    reference, _ = labeling
+    relabelled = [f"{label}-{offset}" for label in reference]
+    comparison = PartitionComparison.from_labels(reference, relabelled)
+    assert all_similarities(comparison) == dict.fromkeys(all_similarities(comparison), 1.0)
+    assert comparison.distance == 0.0
+    assert comparison.variation_of_information() == 0.0
+    assert comparison.entropy == 0.0
+    assert comparison.mutual_information() == comparison.entropy_reference()
+
+
+def test_empty_partitions_are_identical():
+    comparison = PartitionComparison()
+    assert set(all_similarities(comparison).values()) == {1.0}
+    assert comparison.distance == comparison.variation_of_information() == 0.0
+    assert comparison.entropy == comparison.mutual_information() == 0.0
+    assert comparison.entropy_reference() == comparison.entropy_model() == 0.0
+
+
+def test_single_cluster_partitions():
+    both = PartitionComparison.from_labels(["x"] * 5, [7] * 5)
+    assert both.normalized_mutual_information() == both.adjusted_rand_index == 1.0
+    assert both.adjusted_mutual_information() == 1.0
+    one = PartitionComparison.from_labels(["x"] * 4, [1, 2, 3, 4])
+    assert one.normalized_mutual_information() == one.adjusted_mutual_information() == 0.0
+    assert one.mutual_information() == 0.0
+    assert one.homogeneity == 1.0
+    assert one.completeness == 0.0
+
+
+def test_nmf_entropy_conventions():
+    # R NMF returns NaN for a single class and for no elements; 0.0 here.
+    assert PartitionComparison.from_labels(["x"] * 3, [1, 2, 3]).entropy == 0.0
+    assert PartitionComparison().entropy == 0.0
+    # worst case: every cluster an even mix of the l classes
+    assert PartitionComparison.from_labels([1, 2, 3] * 2, [1, 1, 1, 2, 2, 2]).entropy == 1.0
+
+
+@given(labelings())
+def test_nmf_entropy_matches_r_formula(labeling):
+    reference, model = labeling
+    comparison = PartitionComparison.from_labels(reference, model)
+    _, _, table = comparison.contingency_table()
+    classes = table.shape[0]
+    if classes <= 1:
+        assert comparison.entropy == 0.0
+        return
+    n = table.sum()
+    cluster_sizes = table.sum(axis=0)
+    total = sum(table[j, q] * math.log2(table[j, q] / cluster_sizes[q])
+                for j in range(table.shape[0]) for q in range(table.shape[1]) if table[j, q])
+    assert close(comparison.entropy, -total / (n * math.log2(classes)))
+
+
+@given(labelings())
+def test_swapping_the_partitions(labeling):
+    reference, model = labeling
+    forward = PartitionComparison.from_labels(reference, model)
+    backward = PartitionComparison.from_labels(model, reference)
+    ss, sro, smo, dd = forward.pair_confusion()
+    assert backward.pair_confusion() == (ss, smo, sro, dd)
+    assert forward.precision == backward.recall
+    assert forward.recall == backward.precision
+    assert forward.homogeneity == backward.completeness
+    assert forward.purity == backward.inverse_purity
+    assert forward.entropy_reference() == backward.entropy_model()
+    for name in ["accuracy", "f1", "jaccard", "fowlkes_mallows", "adjusted_rand_index"]:
+        assert getattr(forward, name) == getattr(backward, name), name
+    assert forward.mutual_information() == backward.mutual_information()
+    assert forward.variation_of_information() == backward.variation_of_information()
+    for method in AVERAGE_METHODS:
+        assert (forward.normalized_mutual_information(method)
+                == backward.normalized_mutual_information(method))
+        assert close(forward.adjusted_mutual_information(method),
+                     backward.adjusted_mutual_information(method), 1e-14)
+
+
+def test_pair_scores_are_the_classification_functions():
+    from contingency.formulas import classification
+
+    comparison = PartitionComparison.from_labels([1, 1, 1, 2, 2, 3], [1, 1, 2, 2, 2, 2])
+    a, c, b, d = comparison.pair_confusion()  # (same_same, ref only, model only, neither)
+    assert comparison.precision == float(classification.precision(a, b, c, d))
+    assert comparison.recall == float(classification.recall(a, b, c, d))
+    assert comparison.f1 == float(classification.f1(a, b, c, d))
+    assert comparison.accuracy == float(classification.accuracy(a, b, c, d))
+
+
+# --- invariants -------------------------------------------------------------------------------
+
+
+def assert_same(left: PartitionComparison, right: PartitionComparison) -> None:
+    assert left == right
+    assert left.table_sums() == right.table_sums()
+    assert left.to_dict() == right.to_dict()
+
+
+@given(labelings(), st.data())
+def test_streaming_batch_merge_and_partitions_agree(labeling, data):
+    reference, model = labeling
+    stream = streamed(reference, model)
+    batch = PartitionComparison.from_labels(reference, model)
+    assert_same(stream, batch)
+    assert_same(stream, PartitionComparison().add_many(np.array(reference, dtype=object),
+                                                       np.array(model, dtype=object)))
+    cut = data.draw(st.integers(0, len(reference)))
+    left = PartitionComparison.from_labels(reference[:cut], model[:cut])
+    right = streamed(reference[cut:], model[cut:])
+    assert_same(left + right, stream)
+    assert_same(right + left, stream)
+    mixed = streamed(reference[:cut], model[:cut])
+    mixed += PartitionComparison.from_labels(reference[cut:], model[cut:])
+    assert_same(mixed, stream)
+    # the same elements as lists of subsets
+    elements = range(len(reference))
+    first = [[e for e in elements if reference[e] == label] for label in set(reference)]
+    second = [[e for e in elements if model[e] == label] for label in set(model)]
+    from_partitions = PartitionComparison.from_partitions(first, second, check_validity=True)
+    assert from_partitions.table_sums() == stream.table_sums()
+    # all scores identical, not merely close
+    assert all_similarities(left + right) == all_similarities(stream)
+
+
+@given(labelings())
+def test_every_prefix(labeling):
+    reference, model = labeling
+    comparison = PartitionComparison()
+    for k, (r, m) in enumerate(zip(reference, model), start=1):
+        comparison.add(r, m)
+        assert comparison.table_sums() == PartitionComparison.from_labels(
+            reference[:k], model[:k]).table_sums()
+
+
+@given(labelings())
+def test_running_sums_equal_recomputation_from_the_table(labeling):
+    reference, model = labeling
+    comparison = streamed(reference, model)
+    _, _, table = comparison.contingency_table()
+    assert comparison.table_sums() == formulas.table_sums(table)
+
+
+@given(labelings(), labelings())
+def test_remove_undoes_add(first, second):
+    reference, model = first
+    comparison = PartitionComparison.from_labels(reference, model)
+    before = comparison.copy()
+    for r, m in zip(*second):
+        comparison.add(r, m)
+    for r, m in reversed(list(zip(*second))):
+        comparison.remove(r, m)
+    assert_same(comparison, before)
+    comparison.add_many(*second)
+    comparison.remove_many(*second)
+    assert_same(comparison, before)
+    comparison.remove_many(reference, model)
+    assert_same(comparison, PartitionComparison())
+
+
+@given(labelings(max_size=20), st.lists(st.integers(0, 5), max_size=20))
+def test_weights_are_multiplicities(labeling, raw_weights):
+    reference, model = labeling
+    weights = (raw_weights + [1] * len(reference))[:len(reference)]
+    weighted = PartitionComparison().add_many(reference, model, weights=weights)
+    repeated = PartitionComparison.from_labels(
+        [r for r, w in zip(reference, weights) for _ in range(w)],
+        [m for m, w in zip(model, weights) for _ in range(w)])
+    assert_same(weighted, repeated)
+    assert_same(PartitionComparison().add_many(np.array(reference, dtype=object), model,
+                                               weights=np.array(weights)), repeated)
+    into_stream = streamed(reference[:1], model[:1])
+    into_stream.add_many(reference, model, weights)
+    assert into_stream.n_elements == repeated.n_elements + min(1, len(reference))
+
+
+def test_relabelling_changes_no_score():
+    reference = [1, 1, 2, 2, 3, 3, 3]
+    model = ["a", "b", "b", "b", "c", "c", "a"]
+    original = PartitionComparison.from_labels(reference, model)
+    relabelled = PartitionComparison.from_labels([10 * r for r in reference],
+                                                 [m.upper() for m in model])
+    assert all_similarities(original) == all_similarities(relabelled)
+
+
+def test_numpy_label_kinds_agree_with_lists():
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 5, 200)
+    other = rng.integers(-3, 3, 200)
+    expected = PartitionComparison.from_labels(codes.tolist(), other.tolist())
+    for left in (codes, codes.astype(np.int8), codes.astype(np.uint64), codes.astype(float),
+                 codes.astype(str), codes.astype(object)):
+        got = PartitionComparison.from_labels(left, other.astype(np.int16))
+        assert got.table_sums() == expected.table_sums()
+    wide = codes * 10**12  # too sparse for the dense path
+    assert PartitionComparison.from_labels(wide, other).table_sums() == expected.table_sums()
+    big = codes.astype(np.uint64) + np.uint64(2**63)
+    assert PartitionComparison.from_labels(big, other).table_sums() == expected.table_sums()
+    booleans = codes > 2
+    assert (PartitionComparison.from_labels(booleans, other)
+            == PartitionComparison.from_labels(booleans.tolist(), other.tolist()))
+
+
+def test_mixed_label_types_and_table():
+    comparison = PartitionComparison.from_labels(["x", 1, "x", 2.5], [("t", 1), ("t", 1), 3, 3])
+    rows, columns, table = comparison.contingency_table()
+    assert rows == (1, 2.5, "x")
+    assert set(columns) == {("t", 1), 3}
+    assert table.dtype == np.int64
+    assert table.sum() == 4
+    with pytest.raises(ValueError, match="cannot be written to JSON"):
+        comparison.to_dict()
+
+
+# --- merge, copy, equality, JSON --------------------------------------------------------------
+
+
+def test_merge_copy_reset_and_equality():
+    left = PartitionComparison.from_labels([1, 1, 2], ["a", "b", "b"])
+    right = streamed([2, 3], ["b", "c"])
+    total = left + right
+    assert total == PartitionComparison.from_labels([1, 1, 2, 2, 3], ["a", "b", "b", "b", "c"])
+    assert left.n_elements == 3
+    assert right.n_elements == 2
+    copy = total.copy()
+    copy.add(9, "z")
+    assert copy != total
+    assert total.n_elements == 5
+    assert total.merge(total) is total
+    assert total == PartitionComparison.from_labels([1, 1, 2, 2, 3] * 2,
+                                                    ["a", "b", "b", "b", "c"] * 2)
+    assert total.same_same == 1 + 1 + 6 + 1  # cells of 2, 2, 4 and 2 elements
+    total.reset()
+    assert total == PartitionComparison()
+    assert total.rand_index == 1.0
+    assert (PartitionComparison() == 3) is False
+    with pytest.raises(TypeError, match="can only merge a PartitionComparison"):
+        left.merge([1, 2])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        left + 1  # type: ignore[operator]
+    assert repr(left) == "PartitionComparison(n_elements=3, reference_clusters=2, model_clusters=2)"
+
+
+def test_total_is_exact_beyond_float_precision():
+    comparison = PartitionComparison().add_many(["a", "a", "b"], [1, 2, 2],
+                                                weights=[2**40, 3, 2**40 + 1])
+    big = 2**40
+    assert comparison.n_elements == 2**41 + 4
+    assert comparison.same_same == formulas.pairs(big) + formulas.pairs(3) + formulas.pairs(big + 1)
+    assert comparison.n_pairs == formulas.pairs(2**41 + 4)
+    with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1"):
+        comparison.add_many(["a"], [1], weights=[2**63])
+
+
+@given(labelings())
+def test_json_round_trip(labeling):
+    comparison = streamed(*labeling)
+    state = json.loads(json.dumps(comparison.to_dict()))
+    rebuilt = PartitionComparison.from_dict(state)
+    assert_same(rebuilt, comparison)
+    rebuilt.add("new", "new")  # a rebuilt accumulator keeps streaming
+    assert rebuilt.n_elements == comparison.n_elements + 1
+
+
+VALID = {"format": "contingency.PartitionComparison/1", "reference_labels": ["x", "y"],
+         "model_labels": [1], "cells": [[0, 0, 2], [1, 0, 1]]}
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"format": "other/1"}, "format must be"),
+    ({"cells": [[0, 0, 2]]}, "reference label 'y' has no elements"),
+    ({"cells": [[0, 0, 2], [1, 0, 0]]}, "count 0"),
+    ({"cells": [[0, 0, 2], [1, 1, 1]]}, "outside the 2 x 1 table"),
+    ({"cells": [[0, 0, 2], [0, 0, 1], [1, 0, 1]]}, "repeats the cell"),
+    ({"cells": [[0, 0, -2], [1, 0, 1]]}, "non-negative integer"),
+    ({"cells": [[0, 0, 2.0], [1, 0, 1]]}, "non-negative integer"),
+    ({"cells": [[0, 0], [1, 0, 1]]}, "must be \\[row, column, count\\]"),
+    ({"cells": "no"}, "cells must be a list"),
+    ({"reference_labels": ["x", "x"]}, "repeated label"),
+    ({"reference_labels": ["x", None]}, "is not a label"),
+    ({"model_labels": "1"}, "model_labels must be a list"),
+    ({"cells": [[0, 0, 2**62], [1, 0, 2**62]]}, "more than 2\\*\\*63 - 1 elements"),
+])
+def test_from_dict_refuses_malformed_states(change, message):
+    with pytest.raises(ValueError, match=message):
+        PartitionComparison.from_dict({**VALID, **change})
+
+
+def test_from_dict_refuses_missing_and_unknown_keys():
+    assert PartitionComparison.from_dict(VALID).n_elements == 3
+    with pytest.raises(ValueError, match="missing keys \\['cells'\\]"):
+        PartitionComparison.from_dict({k: v for k, v in VALID.items() if k != "cells"})
+    with pytest.raises(ValueError, match="unknown keys \\['scores'\\]"):
+        PartitionComparison.from_dict({**VALID, "scores": {}})
+    with pytest.raises(TypeError, match="needs a mapping"):
+        PartitionComparison.from_dict([])  # type: ignore[arg-type]
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def accumulators():
+    """One accumulator in each internal form: streamed (dictionaries) and batch (arrays)."""
+    return [streamed(["a", "a", "b"], [1, 2, 2]),
+            PartitionComparison.from_labels(["a", "a", "b"], [1, 2, 2])]
+
+
+BAD_CALLS = [
+    (lambda c: c.add(None, 1), ValueError, "reference: None is not a valid label"),
+    (lambda c: c.add("a", float("nan")), ValueError, "model: NaN is not a valid label"),
+    (lambda c: c.add(["a"], 1), TypeError, "reference: label \\['a'\\] is unhashable"),
+    (lambda c: c.add("a", {1: 2}), TypeError, "model: label \\{1: 2\\} is unhashable"),
+    (lambda c: c.remove("a", 3), ValueError, "remove: no element with reference 'a' and model 3"),
+    (lambda c: c.remove("z", 1), ValueError, "remove: no element with reference 'z' and model 1"),
+    (lambda c: c.add_many(["a", "b"], [1]), ValueError,
+     "reference_labels and model_labels have different lengths \\(2 and 1\\)"),
+    (lambda c: c.add_many(["a", None], [1, 2]), ValueError,
+     "reference_labels\\[1\\]: None is not a valid label"),
+    (lambda c: c.add_many(["a", "b"], [1, [2]]), TypeError,
+     "model_labels\\[1\\]: label \\[2\\] is unhashable"),
+    (lambda c: c.add_many(np.array([1.0, np.nan]), [1, 2]), ValueError,
+     "reference_labels\\[1\\]: NaN is not a valid label"),
+    (lambda c: c.add_many(["a", "b"], [1, float("nan")]), ValueError,
+     "model_labels\\[1\\]: NaN is not a valid label"),
+    (lambda c: c.add_many("ab", [1, 2]), TypeError, "reference_labels must be a sequence"),
+    (lambda c: c.add_many(np.zeros((2, 2)), [1, 2]), ValueError, "one-dimensional"),
+    (lambda c: c.add_many(["a", "b"], [1, 2], weights=[1, -1]), ValueError,
+     "weights\\[1\\] must be a non-negative integer count, not -1"),
+    (lambda c: c.add_many(["a", "b"], [1, 2], weights=[1, 0.5]), ValueError,
+     "weights\\[1\\] must be a non-negative integer count, not 0.5"),
+    (lambda c: c.add_many(["a", "b"], [1, 2], weights=np.array([1, -2])), ValueError,
+     "weights\\[1\\] must be a non-negative integer count, not -2"),
+    (lambda c: c.add_many(["a", "b"], [1, 2], weights=np.array([1.0, 2.0])), ValueError,
+     "weights\\[0\\] must be a non-negative integer count, not 1.0"),
+    (lambda c: c.add_many(["a", "b"], [1, 2], weights=[1]), ValueError,
+     "weights has 1 items but there are 2 labels"),
+    (lambda c: c.remove_many(["a", "a"], [1, 1]), ValueError,
+     "cannot remove 2 element\\(s\\) with reference 'a' and model 1: there are 1"),
+    (lambda c: c.remove_many(["a", "q"], [1, 1]), ValueError,
+     "cannot remove 1 element\\(s\\) with reference 'q' and model 1: there are 0"),
+    (lambda c: c.remove_many(["a"], [1], weights=[-1]), ValueError, "weights\\[0\\]"),
+    (lambda c: c.add_many(["a"], [1], weights=[2**63]), ValueError, "at most 2\\*\\*63 - 1"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), BAD_CALLS)
+def test_bad_input_raises_and_changes_nothing(call, error, message):
+    for comparison in accumulators():
+        before = comparison.to_dict()
+        sums = comparison.table_sums()
+        with pytest.raises(error, match=message):
+            call(comparison)
+        assert comparison.to_dict() == before
+        assert comparison.table_sums() == sums
+        comparison.add("a", 1)  # still usable
+        assert comparison.n_elements == 4
+
+
+def test_bad_scoring_arguments():
+    comparison = PartitionComparison.from_labels([1, 2], [1, 1])
+    with pytest.raises(ValueError, match="average_method must be"):
+        comparison.normalized_mutual_information("mean")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="average_method must be"):
+        comparison.adjusted_mutual_information("median")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="base must be"):
+        comparison.mutual_information(base=1)
+    with pytest.raises(ValueError, match="beta must be"):
+        comparison.v_measure(beta=-1)
+
+
+# --- AMI cache, JCI hook ----------------------------------------------------------------------
+
+
+def test_expected_mutual_information_is_cached_until_the_table_changes():
+    comparison = PartitionComparison.from_labels([1, 1, 1, 2, 3], [1, 2, 2, 3, 3])
+    first = comparison.adjusted_mutual_information()
+    cached = comparison._expected
+    assert cached is not None
+    assert comparison.adjusted_mutual_information("max") != first  # other mean, same cache
+    assert comparison._expected is cached
+    comparison.add(3, 1)
+    assert comparison._expected is None
+    fresh = PartitionComparison.from_labels([1, 1, 1, 2, 3, 3], [1, 2, 2, 3, 3, 1])
+    assert comparison.adjusted_mutual_information() == fresh.adjusted_mutual_information()
+    comparison.remove(3, 1)
+    assert comparison._expected is None
+    assert comparison.adjusted_mutual_information() == first
+    merged = comparison + PartitionComparison.from_labels([4], [4])
+    assert merged._expected is None
+
+
+def test_jaccard_concentration_index_hook_uses_reference_as_truth():
+    from contingency.formulas.concentration import jaccard_concentration_index_from_table
+
+    comparison = PartitionComparison.from_labels(["a"] * 4 + ["b"] * 3 + ["c"], [1] * 4 + [2] * 4)
+    rows, columns, table = comparison.contingency_table()
+    expected = jaccard_concentration_index_from_table(table, rows, columns)
+    assert comparison.jaccard_concentration_index() == expected
+
+
+# --- exactness after long streams ---------------------------------------------------------------
+
+
+def test_running_sums_stay_exact_over_ten_million_updates():
+    """The running sums after 10**7 element updates equal the recomputed ones exactly.
+
+    Exactness holds for any number of updates because each update adds an
+    exact integer (module docstring of contingency._partition). This test
+    exercises both kinds of update of the one update path
+    (``PartitionComparison._update``): about 2 * 10**5 single-element adds
+    and removes streamed through :meth:`add` / :meth:`remove` (a sliding
+    window), and about 10**7 elements moved by weighted updates, which is how
+    :meth:`add_many`, :meth:`remove_many` and :meth:`merge` feed the same
+    method. Streaming 10**7 single elements would only repeat the unit steps
+    at 1 microsecond each.
+    """
+    rng = np.random.default_rng(11)
+    started = time.perf_counter()
+    comparison = PartitionComparison()
+    window = 5_000
+    reference = rng.integers(0, 40, 105_000).tolist()
+    model = rng.integers(0, 40, 105_000).tolist()
+    for k, (r, m) in enumerate(zip(reference, model)):
+        comparison.add(r, m)
+        if k >= window:
+            comparison.remove(reference[k - window], model[k - window])
+    updates = 2 * len(reference) - window
+    moved = 0
+    while moved < 10**7:  # weighted adds and removes: a much longer, coarser sliding window
+        weights = rng.integers(1, 200, 2_000)
+        labels_r, labels_m = rng.integers(0, 40, 2_000), rng.integers(0, 60, 2_000)
+        comparison.add_many(labels_r, labels_m, weights=weights)
+        comparison.remove_many(labels_r, labels_m, weights=weights // 2)
+        moved += int(weights.sum() + (weights // 2).sum())
+        updates += 4_000
+    _, _, table = comparison.contingency_table()
+    recomputed = formulas.table_sums(table)
+    assert comparison.table_sums() == recomputed
+    fresh = PartitionComparison.from_dict(comparison.to_dict())
+    assert all_similarities(comparison) == all_similarities(fresh)
+    assert comparison.mutual_information() == fresh.mutual_information()
+    assert moved >= 10**7
+    assert updates > 10**5
+    assert time.perf_counter() - started < 30
