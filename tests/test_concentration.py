@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from jaccard_concentration_index import concentration as package_concentration
 from jaccard_concentration_index import jaccard_concentration_index as package_jci
 
-from contingency import concentration, jaccard_concentration_index
+from contingency import PartitionComparison, concentration, jaccard_concentration_index
 from contingency.formulas.concentration import jaccard_concentration_index_from_table
 
 PACKAGE_TOLERANCE = 1e-12
@@ -401,22 +401,28 @@ def test_result_types_are_python_types() -> None:
 # Labels: order, unsortable labels, encodings
 
 
-def test_labels_that_cannot_be_sorted_keep_first_seen_order() -> None:
-    """The package raises TypeError for str and int mixed; the score does not need order."""
+def test_labels_that_cannot_be_sorted_follow_the_accumulator_order() -> None:
+    """The package raises TypeError for str and int mixed; the score does not need order.
+
+    Such labels keep the table's order, which PartitionComparison (and so the
+    label-level function) gives by type name, then repr: 1, 2, 'b'.
+    """
     y_true = ["b", 1, "b", 1, 2, 2]
     y_pred = [1, "x", "x", "x", 1, 1]
     with pytest.raises(TypeError):
         quiet(package_jci, y_true, y_pred)
     result = jaccard_concentration_index(y_true, y_pred, return_all=True)
-    # The same table with sortable labels, in the same (first-seen) order.
+    # The same table with sortable labels in that order.
     renamed = jaccard_concentration_index(
-        [{"b": 0, 1: 1, 2: 2}[t] for t in y_true], [{1: 0, "x": 1}[p] for p in y_pred],
+        [{1: 0, 2: 1, "b": 2}[t] for t in y_true], [{1: 0, "x": 1}[p] for p in y_pred],
         return_all=True)
     assert result == renamed
-    assert [c["closest_label_index"] for c in result["cluster_results"]] == [2, 1]
+    assert [c["closest_label_index"] for c in result["cluster_results"]] == [1, 0]
+    # The stream's order does not matter.
+    assert jaccard_concentration_index(y_true[::-1], y_pred[::-1], return_all=True) == result
     with pytest.raises(TypeError, match="these true labels cannot be sorted together"):
         jaccard_concentration_index(y_true, y_pred, return_all=True,
-                                    ordered_labels=["B", "one", "two"])
+                                    ordered_labels=["one", "two", "B"])
     # Without return_all, ordered_labels is not read (as in the package).
     assert jaccard_concentration_index(y_true, y_pred, ordered_labels=["B"]) == result["score"]
 
@@ -485,11 +491,11 @@ def test_every_encoding_gives_the_package_result(y_true: Any, y_pred: Any) -> No
         (lambda: concentration([1, None]), ValueError,
          "values must be real numbers, got values[1] = None"),
         (lambda: jaccard_concentration_index([1, 2, 3], [1, 2]), ValueError,
-         "y_true and y_pred must have the same length, got 3 and 2"),
+         "y_true and y_pred have different lengths (3 and 2)"),
         (lambda: jaccard_concentration_index(np.ones((2, 2)), [1, 2]), ValueError,
-         "y_true must be one-dimensional, got shape (2, 2)"),
-        (lambda: jaccard_concentration_index(3, [1]), ValueError,
-         "y_true must be a sequence of labels, got 3"),
+         "y_true must be one-dimensional, not 2-dimensional"),
+        (lambda: jaccard_concentration_index(3, [1]), TypeError,
+         "y_true must be a sequence of labels, not int"),
         (lambda: jaccard_concentration_index([1, None, 2], [1, 1, 1]), ValueError,
          "y_true[1]: None is not a valid label"),
         (lambda: jaccard_concentration_index([1, 1], np.array([0.5, np.nan])), ValueError,
@@ -533,3 +539,51 @@ def test_empty_table_without_labels() -> None:
         jaccard_concentration_index_from_table(np.zeros((0, 0), dtype=np.int64), [], [])
     with pytest.raises(ValueError, match="the table is empty"):
         jaccard_concentration_index_from_table([], [], [])
+
+
+# ---------------------------------------------------------------------------
+# The accumulator: PartitionComparison.jaccard_concentration_index
+
+
+def _scores(y_true: list[Any], y_pred: list[Any], noise_label: Any, ordered: Any,
+            comparison: PartitionComparison) -> None:
+    """The accumulator's answer equals the function's on the same elements, or both refuse."""
+    options = {"noise_label": noise_label, "return_all": True}
+    if ordered:
+        options["ordered_labels"] = [f"L{i}" for i in range(len(set(y_true)))]
+    if not y_true or all(p == noise_label for p in y_pred):  # empty, or all noise
+        with pytest.raises(ValueError, match="at least one element") as ours:
+            jaccard_concentration_index(y_true, y_pred, **options)
+        with pytest.raises(ValueError) as accumulated:
+            comparison.jaccard_concentration_index(**options)
+        assert str(accumulated.value) == str(ours.value)
+        return
+    expected = jaccard_concentration_index(y_true, y_pred, **options)
+    assert comparison.jaccard_concentration_index(**options) == expected
+    assert comparison.jaccard_concentration_index(noise_label) == expected["score"]
+
+
+@given(labelings(), st.data())
+@example((["b", 1, "b", 2], [1, "x", "x", 1], "x", ()), None)  # mixed types
+def test_accumulator_equals_function_at_every_prefix_after_merges_and_removals(
+    case: tuple[Any, Any, Any, Any], data: Any
+) -> None:
+    y_true, y_pred, noise_label, ordered = case
+    y_true, y_pred = list(y_true), list(y_pred)
+    ordered = bool(len(ordered))
+    streamed = PartitionComparison()
+    _scores([], [], noise_label, ordered, streamed)  # empty: both refuse
+    for k, (t, p) in enumerate(zip(y_true, y_pred)):
+        streamed.add(t, p)
+        _scores(y_true[: k + 1], y_pred[: k + 1], noise_label, ordered, streamed)
+    if data is None:
+        return
+
+    cut = data.draw(st.integers(0, len(y_true)))
+    merged = (PartitionComparison.from_labels(y_true[:cut], y_pred[:cut])
+              + PartitionComparison.from_labels(y_true[cut:], y_pred[cut:]))
+    _scores(y_true, y_pred, noise_label, ordered, merged)
+
+    # Remove the first `cut` elements: labels left without elements stop counting.
+    streamed.remove_many(y_true[:cut], y_pred[:cut])
+    _scores(y_true[cut:], y_pred[cut:], noise_label, ordered, streamed)

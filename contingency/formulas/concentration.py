@@ -343,8 +343,11 @@ def jaccard_concentration_index_from_table(
       ``closest_label_index`` the true labels sorted, as ``numpy.unique`` sorts
       them, whatever order the table is in. *Decided here*: the labels of a side
       that cannot be sorted together (say str and int mixed, where the package
-      raises TypeError) keep the table's order, and ``ordered_labels``, which
-      is defined by the sorted order, is then refused with a TypeError.
+      raises TypeError) keep the table's order, which
+      :meth:`contingency.PartitionComparison.contingency_table` gives by type
+      name, then ``repr``; ``ordered_labels``, which is defined by the sorted
+      order, is then refused with a TypeError. Only the scored clusters are
+      sorted, so a str noise label among int clusters is fine.
     * Ties: ``closest_label_index`` is the first true label in that order with
       the highest Jaccard index.
     * ``noise_label`` is matched by equality (``-1`` matches ``-1.0``); one that
