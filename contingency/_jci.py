@@ -112,8 +112,8 @@ def jaccard_concentration_index(
 
     Inputs must be one-dimensional and of the same length, and every label
     valid (:func:`contingency._labels.check_label`: no None, NaN or unhashable
-    value); mixed types are fine. Empty input, or input that is all noise, raises ValueError: there
-    is no cluster to score. See
+    value); mixed types are fine. Empty input, or input that is all noise,
+    raises ValueError: there is no cluster to score. See
     :func:`~contingency.formulas.concentration.jaccard_concentration_index_from_table`
     for ties, label order (and labels that cannot be sorted) and rounding.
 
