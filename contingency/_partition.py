@@ -645,8 +645,10 @@ class PartitionComparison:
         except TypeError:
             _check_pair(reference, model)  # names the unhashable label
             raise
-        if reference is None or model is None or reference != reference or model != model:
-            _check_pair(reference, model)  # None or NaN
+        if not a or not b:
+            # A label not seen before: refuse None and NaN before it is stored. Labels
+            # already in the table passed this check when they arrived.
+            _check_pair(reference, model)
         cells = self._cells
         if cells is None:
             cells = self._dict_form()
