@@ -980,7 +980,14 @@ def _dense_integer_table(reference: Any, model: Any,
     height, width = high_r - low_r + 1, high_m - low_m + 1
     if max(high_r, high_m) >= 2**63 or height * width > max(4 * reference.size, 1 << 22):
         return None
-    keys = _shifted(reference, low_r) * width + _shifted(model, low_m)
+    # keys = (r - min r) * width + (m - min m), in place: one new array, not three
+    keys = reference.astype(np.int64, copy=True)
+    if low_r:
+        keys -= low_r
+    keys *= width
+    keys += model.astype(np.int64, copy=False)
+    if low_m:
+        keys -= low_m
     if multiplicity is None:
         counts = np.bincount(keys, minlength=height * width)
     else:
