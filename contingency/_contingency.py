@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import repeat
 from typing import Any, Literal, cast
 
 import attrs
@@ -1021,9 +1022,18 @@ def _category_codes(values: NDArray[Any], staging: _Staging, where: str) -> NDAr
             if low == 0 and np.array_equal(table, np.arange(len(table))):
                 return shifted  # labels are already the category indices
             return table[shifted]
-    uniques, inverse = np.unique(values, return_inverse=True)
-    table = np.array([_single(staging, label, where) for label in uniques.tolist()], dtype=np.int64)
-    return table[inverse.ravel()] if table.size else np.zeros(0, dtype=np.int64)
+    # Other labels (strings, floats...): one dictionary look-up each, in C (map over
+    # dict.get), which beats sorting them; labels not yet known are resolved once each.
+    items = values.tolist()
+    codes = np.fromiter(map(staging.index.get, items, repeat(-2)), dtype=np.int64,
+                        count=len(items))
+    unseen = np.flatnonzero(codes == -2)
+    if unseen.size:
+        labels = list(map(items.__getitem__, unseen.tolist()))
+        resolved = {label: _single(staging, label, where) for label in dict.fromkeys(labels)}
+        codes[unseen] = np.fromiter(map(resolved.__getitem__, labels), dtype=np.int64,
+                                    count=len(labels))
+    return codes
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",
