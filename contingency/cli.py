@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from importlib import resources
@@ -57,14 +58,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.file, encoding="utf-8") as stream:
                 accumulator = _score(stream, args.file)
         if args.json:
-            print(json.dumps(accumulator.to_dict(), indent=2, allow_nan=False))
-            return 0
-        table = accumulator.stats_table(args.figs)
+            text = json.dumps(accumulator.to_dict(), indent=2, allow_nan=False) + "\n"
+        else:
+            text = (f"{accumulator.n_results} results from {source}, "
+                    f"{len(accumulator.categories)} categories\n\n"
+                    f"{accumulator.stats_table(args.figs)}\n{accumulator.report()}\n")
     except (OSError, ValueError) as problem:
         print(f"contingency: {problem}", file=sys.stderr)
         return 2
-    print(f"{accumulator.n_results} results from {source}, "
-          f"{len(accumulator.categories)} categories\n")
-    print(table)
-    print(accumulator.report())
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

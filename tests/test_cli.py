@@ -78,3 +78,10 @@ def test_import_is_light():
            "('sklearn', 'scipy', 'pandas', 'matplotlib')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    done = subprocess.run(f"{sys.executable} -m contingency | head -1", shell=True,
+                          capture_output=True, text=True, check=False)
+    assert done.stdout.startswith("20 results")
+    assert done.stderr == ""
