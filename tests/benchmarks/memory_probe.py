@@ -1,0 +1,106 @@
+"""Peak and retained memory of one batch operation, measured in a fresh process.
+
+Run by the suite as ``python -m tests.benchmarks.memory_probe WHAT REFERENCE MODEL``,
+where ``REFERENCE`` and ``MODEL`` are ``.npy`` files of labels the suite wrote
+(loading them makes no temporary copies, so the resident high-water mark
+before the operation is the interpreter, the imports and the inputs), and
+``WHAT`` is one of ``ours`` (``PartitionComparison.from_labels`` then every
+pair-counting and information score except AMI) or ``sklearn``
+(``adjusted_rand_score``). Prints one JSON object:
+
+- ``peak``: the highest memory numpy and Python held during the operation
+  beyond what was held before it (tracemalloc; numpy reports its buffers to
+  tracemalloc), so the input arrays themselves are not counted;
+- ``retained``: what is still held after the operation while its result is
+  alive (the accumulator's state, for ours);
+- ``maxrss_growth``: the resident high-water mark after the operation minus
+  the resident size just before it (Linux ``/proc/self/status``, the mark
+  reset first), a cross-check that sees every allocator; it includes
+  tracemalloc's own bookkeeping, and is ``None`` off Linux;
+- ``cells``: the number of non-empty cells of the table (ours).
+
+Only the library measured is imported, so the other adds nothing to the figures.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tracemalloc
+from typing import Any
+
+import numpy as np
+
+
+def _status(field: str) -> int | None:
+    """A size field of /proc/self/status (``VmRSS``, ``VmHWM``) in bytes; ``None`` off Linux."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _reset_high_water_mark() -> None:
+    """Set VmHWM to the current resident size (Linux 4.0+); harmless where it is not supported.
+
+    ``resource``'s ru_maxrss would not do: a child process inherits its parent's.
+    """
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear_refs:
+            clear_refs.write("5")
+    except OSError:
+        pass
+
+
+def probe(what: str, reference_path: str, model_path: str) -> dict[str, Any]:
+    reference, model = np.load(reference_path), np.load(model_path)
+    if what == "ours":
+        from tests.benchmarks.ours import every_constant_time_score, partition_comparison
+
+        found = partition_comparison()
+        if found is None:
+            return {"skipped": "PartitionComparison not available"}
+        comparison_class = found[0]
+
+        def run(reference: Any, model: Any) -> Any:
+            comparison = comparison_class.from_labels(reference, model)
+            every_constant_time_score(comparison)
+            return comparison
+    elif what == "sklearn":
+        from sklearn.metrics import adjusted_rand_score
+
+        def run(reference: Any, model: Any) -> Any:
+            return adjusted_rand_score(reference, model)
+    else:
+        raise SystemExit(f"unknown probe {what!r}")
+    # A first call on a thousand labels pays the one-time costs (lazy imports, BLAS buffers,
+    # lookup tables), which are not the operation's.
+    run(reference[:1000], model[:1000])
+    _reset_high_water_mark()
+    rss_before = _status("VmRSS")
+    tracemalloc.start()
+    start, _ = tracemalloc.get_traced_memory()
+    result = run(reference, model)
+    retained, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    high = _status("VmHWM")
+    cells = None
+    if what == "ours":
+        cells = int((result.contingency_table()[2] != 0).sum())
+    return {"peak": peak - start, "retained": retained - start,
+            "maxrss_growth": (None if rss_before is None or high is None
+                              else max(0, high - rss_before)), "cells": cells}
+
+
+def main(argv: list[str] | None = None) -> int:
+    what, reference_path, model_path = (sys.argv[1:] if argv is None else argv)
+    print(json.dumps(probe(what, reference_path, model_path)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
