@@ -4,15 +4,20 @@ State, all of it exact integer counts:
 
 - the categories, in order (declared ones first, then as first seen), and how
   many of them were declared (what :meth:`Contingency.reset` goes back to);
-- per category, cells ``a`` (assigned and correct), ``b`` (assigned, not
-  correct) and ``c`` (correct, not assigned). Cell ``d`` is not stored: it is
+- per category, keyed by the category itself: how often it was assigned and
+  correct (cell ``a``), how often assigned, and how often correct. Cells
+  ``b = assigned - a`` and ``c = correct - a`` are derived, and so is ``d``:
   ``n_results - a - b - c``, which is also what makes a category that joins an
-  open set late count as "neither assigned nor correct" for every earlier result;
+  open set late count as "neither assigned nor correct" for every earlier result.
+  Counting the two totals rather than ``b`` and ``c`` lets a multi-label
+  result be counted with one set intersection and three C-level tallies;
 - the histogram of result shapes ``(both, assigned, correct)`` (see
   :mod:`contingency.formulas.classification`): how many results had each.
   It gives the number of results, the pooled micro cells, and every
   per-result score (samples averages, subset accuracy) in time independent
-  of the number of results;
+  of the number of results. One-label results counted by
+  :meth:`Contingency.add_result`'s fast path are kept in two integers
+  (right, wrong) and folded into the histogram before any other update;
 - the micro offset: what :meth:`Contingency.set_entries` added to the micro
   table on top of the pooled per-category cells.
 
@@ -23,10 +28,11 @@ printed tables are :mod:`contingency.report`'s.
 from __future__ import annotations
 
 import copy as _copy
+from collections import _count_elements as _tally  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import repeat
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import attrs
 import numpy as np
@@ -53,6 +59,8 @@ _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
 _FORMAT = "contingency.Contingency/1"
 _NO_CATEGORY = "No category information has been recorded"
+# _tally is Counter.update's helper: mapping[x] = mapping.get(x, 0) + 1 for each x of an
+# iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
@@ -91,7 +99,7 @@ def _members(value: object, where: str) -> Iterable[object]:
 
 
 class _Staging:
-    """Label-to-index resolution for one call, with nothing written until the end.
+    """Label resolution for one call, with nothing written until the end.
 
     Categories met for the first time (``unknown="add"``) get provisional
     indices after the existing ones; :meth:`Contingency._commit` appends them.
@@ -105,7 +113,21 @@ class _Staging:
         self.policy = policy
         self.removing = removing
 
+    def labels(self, value: object, where: str) -> frozenset[Hashable]:
+        """The categories one side of a result names, checked (unknown ones as the policy says)."""
+        found: set[Hashable] = set()
+        for label in _members(value, where):
+            try:
+                known = label in self.index
+            except TypeError:
+                check_label(label, where)  # raises, naming the unhashable label
+                raise
+            if known or self._unseen(label, where) is not None:
+                found.add(label)
+        return frozenset(found)
+
     def indices(self, value: object, where: str) -> frozenset[int]:
+        """The table positions of the categories one side of a result names."""
         found: set[int] = set()
         for label in _members(value, where):
             try:
@@ -182,10 +204,12 @@ class Contingency:
     _labels: list[Hashable]
     _index: dict[Hashable, int]
     _declared: int
-    _a: list[int]
-    _b: list[int]
-    _c: list[int]
+    _a: dict[Hashable, int]  # per category: assigned and correct
+    _p: dict[Hashable, int]  # per category: assigned
+    _t: dict[Hashable, int]  # per category: correct
     _shapes: dict[Shape, int]
+    _right: int  # one-label results counted by add_result's fast path, not yet in _shapes
+    _wrong: int
     _offset: list[int]
     _unknown: Unknown
     _zero_division: ZeroDivision
@@ -219,9 +243,8 @@ class Contingency:
         labels = list(index)
         k = len(labels)
         self._labels, self._index, self._declared = labels, index, k
-        self._a, self._b, self._c = [0] * k, [0] * k, [0] * k
-        self._shapes, self._offset = {}, [0, 0, 0, 0]
         self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
+        self.reset()
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -240,34 +263,59 @@ class Contingency:
         >>> s.categories, s.n_results, s.micro_f1
         (('cat', 'dog'), 2, 0.5)
         """
-        # Fast paths for the common shapes of input, whose labels are all known.
-        # The one-label case of _count is inlined: it is the hot loop of every
-        # classifier evaluation; test_contingency checks both give one state.
-        if type(assigned) is str and type(correct) is str and not self.verbose:
-            index = self._index
-            i = index.get(assigned)
-            j = index.get(correct)
-            if i is not None and j is not None:
-                if i == j:
-                    self._a[i] += 1
-                    self._shapes[_HIT] = self._shapes.get(_HIT, 0) + 1
-                else:
-                    self._b[i] += 1
-                    self._c[j] += 1
-                    self._shapes[_MISS] = self._shapes.get(_MISS, 0) + 1
-                return
-        elif type(assigned) in _PLAIN and type(correct) in _PLAIN and not self.verbose:
-            index = self._index
+        # Fast paths for the common shapes of input, when every label is known. They
+        # are _count with weight 1, specialised: the one-label case is the hot loop
+        # of every classifier evaluation. A label not in the table (or not hashable)
+        # leaves the counts as they were and goes to the general path, which adds,
+        # ignores or refuses it. test_contingency checks that every path gives one state.
+        kind_a, kind_c = type(assigned), type(correct)
+        if kind_a is str and kind_c is str and not self.verbose:
+            p = self._p
             try:
-                assigned_set = {index[label] for label in cast("Iterable[Hashable]", assigned)}
-                correct_set = {index[label] for label in cast("Iterable[Hashable]", correct)}
-            except (KeyError, TypeError):
-                pass  # an unknown or invalid label: the general path below decides
+                p[assigned] += 1
+            except KeyError:
+                pass
             else:
-                self._count(assigned_set, correct_set, 1)
-                return
+                try:
+                    self._t[correct] += 1
+                except KeyError:
+                    p[assigned] -= 1
+                else:
+                    if assigned == correct:
+                        self._a[assigned] += 1
+                        self._right += 1
+                    else:
+                        self._wrong += 1
+                    return
+        elif kind_a in _PLAIN and kind_c in _PLAIN and not self.verbose:
+            chosen: Any = assigned
+            truth: Any = correct
+            try:
+                if kind_a is not set and kind_a is not frozenset:
+                    chosen = set(chosen)  # duplicates count once
+                if kind_c is not set and kind_c is not frozenset:
+                    truth = set(truth)
+            except TypeError:
+                pass  # an unhashable label: the general path names it
+            else:
+                p, t = self._p, self._t
+                k = len(p)
+                _tally(p, chosen)  # an unknown label lands as a new key: the length tells
+                _tally(t, truth)
+                if len(p) == k and len(t) == k:
+                    both = chosen & truth
+                    _tally(self._a, both)
+                    shape = (len(both), len(chosen), len(truth))
+                    self._shapes[shape] = self._shapes.get(shape, 0) + 1
+                    return
+                for column, labels in ((p, chosen), (t, truth)):
+                    for label in labels:
+                        if label in self._index:
+                            column[label] -= 1
+                        else:
+                            column.pop(label, None)
         staging = _Staging(self._index, self._unknown, removing=False)
-        result = (staging.indices(assigned, "assigned"), staging.indices(correct, "correct"))
+        result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         if self.verbose:
             self._say(name, assigned, correct)
         self._commit(staging, [result], 1)
@@ -287,7 +335,7 @@ class Contingency:
         True
         """
         staging = _Staging(self._index, self._unknown, removing=True)
-        result = (staging.indices(assigned, "assigned"), staging.indices(correct, "correct"))
+        result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._commit(staging, [result], -1)
 
     def add_results(self, assigned: Any, correct: Any) -> Contingency:
@@ -326,7 +374,7 @@ class Contingency:
         self._check_lengths(len(assigned_items), len(correct_items))
         staging = _Staging(self._index, self._unknown, removing=False)
         results = [
-            (staging.indices(a, f"assigned[{row}]"), staging.indices(c, f"correct[{row}]"))
+            (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
             for row, (a, c) in enumerate(zip(assigned_items, correct_items))
         ]
         if self.verbose:
@@ -367,15 +415,18 @@ class Contingency:
         """
         if not isinstance(other, Contingency):
             raise TypeError(f"can only merge a Contingency, not {type(other).__name__}")
+        if other is self:
+            other = other.copy()
         staging = _Staging(self._index, "add", removing=False)
-        positions = [staging.indices((label,), "other") for label in other._labels]
-        moved = [next(iter(position)) for position in positions]
+        for label in other._labels:
+            staging.indices((label,), "other")
         self._append(staging)
-        for source, target in enumerate(moved):
-            self._a[target] += other._a[source]
-            self._b[target] += other._b[source]
-            self._c[target] += other._c[source]
-        for shape, count in other._shapes.items():
+        for mine, theirs in ((self._a, other._a), (self._p, other._p), (self._t, other._t)):
+            for label, count in theirs.items():
+                if count:
+                    mine[label] += count
+        self._fold()
+        for shape, count in other._shape_counts().items():
             self._shapes[shape] = self._shapes.get(shape, 0) + count
         self._offset = [mine + theirs for mine, theirs in zip(self._offset, other._offset)]
         return self
@@ -394,11 +445,10 @@ class Contingency:
 
     def reset(self) -> None:
         """Forget every result and ``set_entries``; keep the declared categories and settings."""
-        k = self._declared
-        del self._labels[k:]
+        del self._labels[self._declared:]
         self._index = {label: position for position, label in enumerate(self._labels)}
-        self._a, self._b, self._c = [0] * k, [0] * k, [0] * k
-        self._shapes = {}
+        self._a, self._p, self._t = (dict.fromkeys(self._labels, 0) for _ in range(3))
+        self._shapes, self._right, self._wrong = {}, 0, 0
         self._offset = [0, 0, 0, 0]
 
     def __eq__(self, other: object) -> bool:
@@ -422,7 +472,7 @@ class Contingency:
     @property
     def n_results(self) -> int:
         """The number of results added (not counting :meth:`set_entries`)."""
-        return sum(self._shapes.values())
+        return sum(self._shapes.values()) + self._right + self._wrong
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -597,7 +647,8 @@ class Contingency:
         n = self.n_results
         stats: dict[Hashable, dict[str, float | int]] = {}
         for k, label in enumerate(self._labels):
-            a, b, c = self._a[k], self._b[k], self._c[k]
+            a = self._a[label]
+            b, c = self._p[label] - a, self._t[label] - a
             stats[label] = {"a": a, "b": b, "c": c, "d": n - a - b - c,
                             **{name: columns[name][k] for name in _SCORES},
                             "support": a + c, "specificity": columns["specificity"][k]}
@@ -671,10 +722,11 @@ class Contingency:
             "unknown": self._unknown,
             "zero_division": self._zero_division,
             "verbose": self.verbose,
-            "a": list(self._a),
-            "b": list(self._b),
-            "c": list(self._c),
-            "result_shapes": [[*shape, count] for shape, count in sorted(self._shapes.items())],
+            "a": list(self._a.values()),
+            "b": [p - a for p, a in zip(self._p.values(), self._a.values())],
+            "c": [t - a for t, a in zip(self._t.values(), self._a.values())],
+            "result_shapes": [[*shape, count]
+                              for shape, count in sorted(self._shape_counts().items())],
             "micro_offset": list(self._offset),
             "scores": self.scores(),
         }
@@ -696,8 +748,10 @@ class Contingency:
     # Internals -----------------------------------------------------------------------------------
 
     def _state(self) -> tuple[object, ...]:
-        return (self._labels, self._declared, self._a, self._b, self._c, self._shapes,
-                self._offset, self._unknown, self._zero_division)
+        # The counts in category order: dicts compare without regard to order.
+        return (self._labels, self._declared, list(self._a.values()), list(self._p.values()),
+                list(self._t.values()), self._shape_counts(), self._offset, self._unknown,
+                self._zero_division)
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:
@@ -727,58 +781,70 @@ class Contingency:
         for label in staging.new:
             self._index[label] = len(self._labels)
             self._labels.append(label)
-            self._a.append(0)
-            self._b.append(0)
-            self._c.append(0)
+            self._a[label] = self._p[label] = self._t[label] = 0
+
+    def _fold(self) -> None:
+        """Move the fast path's one-label counts into the shape histogram (before other updates)."""
+        for shape, count in ((_HIT, self._right), (_MISS, self._wrong)):
+            if count:
+                self._shapes[shape] = self._shapes.get(shape, 0) + count
+        self._right = self._wrong = 0
+
+    def _shape_counts(self) -> dict[Shape, int]:
+        """The histogram of result shapes, the fast path's counts included (read-only)."""
+        if not (self._right or self._wrong):
+            return self._shapes
+        shapes = dict(self._shapes)
+        for shape, count in ((_HIT, self._right), (_MISS, self._wrong)):
+            if count:
+                shapes[shape] = shapes.get(shape, 0) + count
+        return shapes
 
     def _commit(self, staging: _Staging,
-                results: Sequence[tuple[AbstractSet[int], AbstractSet[int]]], weight: int) -> None:
+                results: Sequence[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
+                weight: int) -> None:
         """Append the staged new categories, then count ``results`` with ``weight``.
 
         A negative weight (removal) is first checked: no count may go below
         zero, so that a failed removal changes nothing.
         """
+        self._fold()
         if weight < 0:
             self._check_removal(results, weight)
         self._append(staging)
         for assigned, correct in results:
             self._count(assigned, correct, weight)
 
-    def _count(self, assigned: AbstractSet[int], correct: AbstractSet[int], weight: int) -> None:
+    def _count(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable],
+               weight: int) -> None:
         """Count one result with ``weight`` (+1 adds, -1 removes): the one path of every update."""
-        a, b, c = self._a, self._b, self._c
-        both = 0
-        for k in assigned:
-            if k in correct:
-                a[k] += weight
-                both += 1
-            else:
-                b[k] += weight
-        for k in correct:
-            if k not in assigned:
-                c[k] += weight
-        shape = (both, len(assigned), len(correct))
+        both = assigned & correct
+        for column, labels in ((self._a, both), (self._p, assigned), (self._t, correct)):
+            for label in labels:
+                column[label] += weight
+        shape = (len(both), len(assigned), len(correct))
         count = self._shapes.get(shape, 0) + weight
         if count:
             self._shapes[shape] = count
         else:
             del self._shapes[shape]
 
-    def _check_removal(self, results: Sequence[tuple[AbstractSet[int], AbstractSet[int]]],
+    def _check_removal(self, results: Sequence[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
                        weight: int) -> None:
-        cell_changes: dict[tuple[int, int], int] = {}
+        cell_changes: dict[tuple[int, Hashable], int] = {}
         shape_changes: dict[Shape, int] = {}
         for assigned, correct in results:
             both = assigned & correct
             for cell, members in ((0, both), (1, assigned - both), (2, correct - both)):
-                for k in members:
-                    cell_changes[cell, k] = cell_changes.get((cell, k), 0) + weight
+                for label in members:
+                    cell_changes[cell, label] = cell_changes.get((cell, label), 0) + weight
             shape = (len(both), len(assigned), len(correct))
             shape_changes[shape] = shape_changes.get(shape, 0) + weight
-        columns = (self._a, self._b, self._c)
-        for (cell, k), change in cell_changes.items():
-            if columns[cell][k] + change < 0:
-                raise ValueError(f"remove_result: category {self._labels[k]!r} has no "
+        for (cell, label), change in cell_changes.items():
+            a = self._a[label]
+            have = (a, self._p[label] - a, self._t[label] - a)[cell]
+            if have + change < 0:
+                raise ValueError(f"remove_result: category {label!r} has no "
                                  f"{'abc'[cell]} count left to remove; that result was not added")
         for shape, change in shape_changes.items():
             if self._shapes.get(shape, 0) + change < 0:
@@ -793,17 +859,18 @@ class Contingency:
                              "entries left to remove that result")
 
     def _shape_arrays(self) -> tuple[NDArray[np.int64] | list[int], ...]:
-        shapes = sorted(self._shapes.items())
+        shapes = sorted(self._shape_counts().items())
         return ([s[0] for s, _ in shapes], [s[1] for s, _ in shapes],
                 [s[2] for s, _ in shapes], [count for _, count in shapes])
 
     def _pooled(self) -> tuple[int, int, int, int]:
-        return _pooled(self._shapes, len(self._labels))
+        return _pooled(self._shape_counts(), len(self._labels))
 
     def _cells(self) -> tuple[NDArray[Any], ...]:
         """Per-category cells a, b, c, d as exact arrays (for scoring only)."""
         n = self.n_results
-        a, b, c = (exact(column) for column in (self._a, self._b, self._c))
+        a, p, t = (exact(list(column.values())) for column in (self._a, self._p, self._t))
+        b, c = p - a, t - a
         return a, b, c, exact(n - a - b - c)
 
     def _micro(self, score: Any) -> float:
@@ -853,7 +920,7 @@ class Contingency:
                           for label, stats in self.category_stats().items()]
         for average_name in ("micro", "macro", "weighted", "samples"):
             if averages[average_name] is not None:
-                averages[average_name]["support"] = sum(self._a) + sum(self._c)
+                averages[average_name]["support"] = sum(self._t.values())
         return {
             "n_results": self.n_results,
             "categories": categories,
@@ -883,13 +950,10 @@ class Contingency:
         predicted = _indicator(assigned, "assigned")
         truth = _indicator(correct, "correct")
         both_matrix = predicted & truth
-        a = both_matrix.sum(axis=0, dtype=np.int64)
-        predicted_sum = predicted.sum(axis=0, dtype=np.int64)
-        truth_sum = truth.sum(axis=0, dtype=np.int64)
         shape_codes = _shape_histogram(both_matrix.sum(axis=1), predicted.sum(axis=1),
                                        truth.sum(axis=1), k)
-        self._add_columns(a, predicted_sum - a, truth_sum - a, shape_codes, _Staging(
-            self._index, self._unknown, removing=False), list(range(k)))
+        self._add_columns(both_matrix.sum(axis=0), predicted.sum(axis=0), truth.sum(axis=0),
+                          shape_codes, _Staging(self._index, self._unknown, removing=False))
         if self.verbose:
             for row in range(assigned.shape[0]):
                 self._say(row, [self._labels[j] for j in np.flatnonzero(predicted[row])],
@@ -907,27 +971,28 @@ class Contingency:
         if n and min(int(ia.min()), int(ic.min())) >= 0 and k * k <= max(4 * n, 1 << 20):
             # Every label known and a k x k confusion matrix is small: one bincount.
             confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
-            a = confusion.diagonal().copy()
-            b = confusion.sum(axis=1) - a
-            c = confusion.sum(axis=0) - a
+            a = confusion.diagonal()
+            assigned, correct = confusion.sum(axis=1), confusion.sum(axis=0)
             right = int(a.sum())
             shapes = {shape: count for shape, count in ((_HIT, right), (_MISS, n - right)) if count}
         else:
             known_a, known_c = ia >= 0, ic >= 0
             hit = known_a & (ia == ic)
             a = np.bincount(ia[hit], minlength=k)
-            b = np.bincount(ia[known_a & ~hit], minlength=k)
-            c = np.bincount(ic[known_c & ~hit], minlength=k)
+            assigned = np.bincount(ia[known_a], minlength=k)
+            correct = np.bincount(ic[known_c], minlength=k)
             shapes = _shape_histogram(hit, known_a, known_c, 1)
-        self._add_columns(a, b, c, shapes, staging, list(range(k)))
+        self._add_columns(a, assigned, correct, shapes, staging)
 
-    def _add_columns(self, a: NDArray[np.int64], b: NDArray[np.int64], c: NDArray[np.int64],
-                     shapes: dict[Shape, int], staging: _Staging, targets: list[int]) -> None:
+    def _add_columns(self, a: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
+                     shapes: dict[Shape, int], staging: _Staging) -> None:
+        """Add per-category counts given in table order (cell a, times assigned, times correct)."""
         self._append(staging)
-        for column, values in ((self._a, a), (self._b, b), (self._c, c)):
-            for k, value in zip(targets, values.tolist()):
+        self._fold()
+        for column, values in ((self._a, a), (self._p, assigned), (self._t, correct)):
+            for label, value in zip(self._labels, values.tolist()):
                 if value:
-                    column[k] += value
+                    column[label] += value
         for shape, count in shapes.items():
             self._shapes[shape] = self._shapes.get(shape, 0) + count
 
@@ -1094,7 +1159,10 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
                                                    name="from_dict: zero_division"),
                  verbose=data["verbose"])
     result._declared = declared
-    result._a, result._b, result._c = columns
+    a, b, c = columns
+    result._a = dict(zip(labels, a))
+    result._p = {label: x + y for label, x, y in zip(labels, a, b)}
+    result._t = {label: x + y for label, x, y in zip(labels, a, c)}
     result._shapes = shapes
     n = result.n_results
     for position, label in enumerate(labels):

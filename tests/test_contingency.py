@@ -126,6 +126,54 @@ def test_single_label_fast_path_equals_general_path_and_array_batch(case):
     assert arrays == general
 
 
+_SIDE = st.one_of(
+    st.frozensets(st.sampled_from(["x", "y", "z", "new", 7, None, math.nan]), max_size=4),
+    st.sampled_from(["x", "y", "new"]),
+)
+
+
+@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=12), st.sampled_from(["error", "ignore", "add"]))
+@example([(frozenset({"x", "new"}), frozenset({"x"}))], "error")  # unknown on the assigned side
+@example([(frozenset({"x"}), frozenset({"y", "new"}))], "ignore")  # unknown on the correct side
+@example([("x", "new"), ("new", "y")], "add")
+def test_fast_paths_equal_the_general_path_even_with_unknown_or_invalid_labels(stream, policy):
+    """str, set and list results take add_result's fast paths; mappings take the general one.
+
+    A label the table lacks (or None, NaN) must leave the fast path's partial
+    tallies undone, so that both accumulators agree after every call, error or not.
+    """
+    fast = Contingency(["x", "y", "z"], unknown=policy)
+    general = Contingency(["x", "y", "z"], unknown=policy)
+    for assigned, correct in stream:
+        as_given = (assigned if isinstance(assigned, str) else set(assigned),
+                    correct if isinstance(correct, str) else _listed(correct))
+        outcomes = []
+        for accumulator, (a, c) in ((fast, as_given),
+                                    (general, (dict.fromkeys(_listed(assigned), 1),
+                                               dict.fromkeys(_listed(correct), 1)))):
+            try:
+                accumulator.add_result(a, c)
+                outcomes.append(None)
+            except ValueError as error:
+                outcomes.append(str(error).split(":")[0])
+        assert outcomes[0] == outcomes[1]
+        assert fast == general
+        assert fast.to_dict() == general.to_dict()
+
+
+def _listed(side):
+    return [side] if isinstance(side, str) else sorted(side, key=repr)
+
+
+def test_merging_an_accumulator_into_itself_doubles_it():
+    s = Contingency().add_results([["a", "b"], "a"], ["a", "c"])
+    s.add_result("a", "a")
+    doubled = Contingency().add_results([["a", "b"], "a", "a"] * 2, ["a", "c", "a"] * 2)
+    assert s + s == doubled
+    s += s
+    assert s == doubled
+
+
 @given(categories_and_results())
 def test_open_set_equals_declared_set_in_first_seen_order(case):
     _, stream = case
