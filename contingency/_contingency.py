@@ -949,11 +949,13 @@ class Contingency:
                              "Contingency.categories")
         predicted = _indicator(assigned, "assigned")
         truth = _indicator(correct, "correct")
-        both_matrix = predicted & truth
-        shape_codes = _shape_histogram(both_matrix.sum(axis=1), predicted.sum(axis=1),
-                                       truth.sum(axis=1), k)
-        self._add_columns(both_matrix.sum(axis=0), predicted.sum(axis=0), truth.sum(axis=0),
-                          shape_codes, _Staging(self._index, self._unknown, removing=False))
+        matrices = (predicted & truth, predicted, truth)
+        # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
+        per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
+        both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
+        shapes = _shape_histogram(both, assigned_rows, correct_rows, k)
+        a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
+        self._add_columns(a, p, t, shapes, _Staging(self._index, self._unknown, removing=False))
         if self.verbose:
             for row in range(assigned.shape[0]):
                 self._say(row, [self._labels[j] for j in np.flatnonzero(predicted[row])],
@@ -1013,18 +1015,23 @@ def _single(staging: _Staging, label: object, where: str) -> int:
     return next(iter(found)) if found else -1
 
 
-def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.bool_]:
-    if matrix.dtype == np.bool_:
-        return matrix
-    if not (np.issubdtype(matrix.dtype, np.integer) or np.issubdtype(matrix.dtype, np.floating)):
+def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
+    """A checked 0/1 matrix as uint8 (bool is taken as it is, without a copy)."""
+    kind = matrix.dtype.kind
+    if kind == "b":
+        return matrix.view(np.uint8)
+    if kind not in "iuf":
         raise TypeError(f"{where}: an indicator matrix holds 0 and 1, not {matrix.dtype} values")
-    bad = (matrix != 0) & (matrix != 1)
-    if bad.any():
-        row, column = (int(x) for x in np.argwhere(bad)[0])
+    if kind in "iu":
+        # Seen as unsigned, a negative value is huge: one pass, no temporary array.
+        bad = matrix.size and matrix.view(f"u{matrix.dtype.itemsize}").max() > 1
+    else:
+        bad = ((matrix != 0) & (matrix != 1)).any()
+    if bad:
+        row, column = (int(x) for x in np.argwhere((matrix != 0) & (matrix != 1))[0])
         raise ValueError(f"{where}[{row}, {column}] is {matrix[row, column].item()!r}; an indicator "
                          "matrix holds only 0 and 1")
-    indicator: NDArray[np.bool_] = matrix == 1
-    return indicator
+    return matrix.astype(np.uint8)
 
 
 def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],

@@ -110,6 +110,35 @@ def test_streaming_batch_indicator_and_merged_states_are_identical(case):
     assert merged.to_dict() == one_by_one.to_dict()
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float32,
+                                   np.float64])
+@pytest.mark.parametrize("k", [3, 300])  # row sums past 255 need a wider type
+def test_indicator_matrices_of_any_dtype_and_layout_count_alike(dtype, k):
+    rng = np.random.default_rng(k)
+    predicted, truth = (rng.random((40, k)) < 0.5 for _ in range(2))
+    predicted[0], truth[0] = True, True  # a row with every category: k labels on each side
+    expected = Contingency(range(k)).add_results(
+        [np.flatnonzero(row).tolist() for row in predicted],
+        [np.flatnonzero(row).tolist() for row in truth])
+    for layout in ("C", "F"):
+        found = Contingency(range(k)).add_results(np.array(predicted, dtype=dtype, order=layout),
+                                                  np.array(truth, dtype=dtype, order=layout))
+        assert found == expected
+    strided = Contingency(range(k)).add_results(
+        np.repeat(predicted.astype(dtype), 2, axis=1)[:, ::2], truth.astype(dtype))
+    assert strided == expected
+
+
+@pytest.mark.parametrize("bad", [-1, 2, 255, -(2**63)])
+def test_indicator_values_other_than_0_and_1_are_named(used, bad):
+    matrix = np.zeros((3, 2), dtype=np.int64)
+    matrix[2, 1] = bad
+    _unchanged(used, lambda: used.add_results(matrix, np.zeros((3, 2), dtype=np.int64)),
+               ValueError, rf"assigned\[2, 1\] is {bad}; an indicator matrix holds only 0 and 1")
+    _unchanged(used, lambda: used.add_results(np.zeros((3, 2)), np.where(matrix != 0, 0.5, 0.0)),
+               ValueError, r"correct\[2, 1\] is 0.5;")
+
+
 @given(categories_and_results(single_label=True))
 def test_single_label_fast_path_equals_general_path_and_array_batch(case):
     cats, stream = case
