@@ -896,21 +896,94 @@ def _encode(values: Any, name: str) -> tuple[Codes, list[Hashable]]:
                 present = np.bincount(shifted) > 0
                 lookup = np.cumsum(present) - 1
                 return lookup[shifted], (np.flatnonzero(present) + low).tolist()
-        distinct, codes = np.unique(values, return_inverse=True)
-        return codes.astype(np.int64).ravel(), distinct.tolist()
+        if kind in "iubf":
+            uniques, inverse = np.unique(values, return_inverse=True)
+            return inverse.astype(np.int64).ravel(), uniques.tolist()
+        hashed = _encode_strings(values)
+        if hashed is not None:
+            return hashed
+    # Strings and Python objects: hashing beats sorting (np.unique sorts fixed-width
+    # strings slowly). dict.fromkeys and map run in C; only the K distinct labels
+    # pass through Python code.
     items = values.tolist() if isinstance(values, np.ndarray) else values
-    index: dict[Hashable, int] = {}
     try:
-        coded = [index.setdefault(label, len(index)) for label in items]
+        distinct: list[Hashable] = list(dict.fromkeys(items))
     except TypeError:
         for position, label in enumerate(items):
             check_label(label, f"{name}[{position}]")
         raise
-    for label in index:
+    for label in distinct:
         if label is None or label != label:
             position = next(i for i, item in enumerate(items) if item is label)
             check_label(label, f"{name}[{position}]")
-    return np.array(coded, dtype=np.int64), list(index)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "US":
+        distinct.sort()  # type: ignore[call-arg]  # all str or all bytes: np.unique's order
+    index = {label: code for code, label in enumerate(distinct)}
+    codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
+    return codes, distinct
+
+
+def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None:
+    """Codes for a fixed-width string array (numpy ``U`` or ``S``) without making Python strings.
+
+    Sorting fixed-width strings (``np.unique``) and making a Python string of
+    each (``tolist``) both cost far more than hashing them as integers: each
+    string's characters are mixed into one 64-bit hash, and the hashes are
+    coded through a table indexed by a window of their bits (when some window
+    separates the distinct hashes; else by a binary search). Equal strings
+    have equal hashes; distinct strings with equal hashes are caught by
+    comparing every string with its code's representative, in which case
+    ``None`` sends the caller to the dictionary path. Codes follow sorted
+    string order, as ``np.unique`` on the strings gives.
+    """
+    n = len(values)
+    unit = np.uint32 if values.dtype.kind == "U" else np.uint8  # a character's code
+    width = values.dtype.itemsize // np.dtype(unit).itemsize
+    if not (width and n):
+        return None
+    characters = np.ascontiguousarray(values).view(unit).reshape(n, width)
+    hashes = characters[:, 0].astype(np.uint64)
+    for column in range(1, width):  # uint64 arithmetic wraps modulo 2**64, as intended
+        hashes *= np.uint64(0x9E3779B97F4A7C15)
+        hashes ^= characters[:, column]
+    scratch = np.empty_like(hashes)
+    for shift, factor in ((31, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # mix all bits
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=scratch)
+        hashes *= np.uint64(factor)
+    distinct = np.unique(hashes)
+    codes = _hash_codes(hashes, distinct)
+    representative = np.empty(len(distinct), dtype=np.int64)
+    representative[codes] = np.arange(n)
+    labels = values[representative]
+    if not np.array_equal(labels[codes], values):
+        return None  # two distinct strings share a hash
+    order = np.argsort(labels, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], labels[order].tolist()
+
+
+def _hash_codes(hashes: NDArray[np.uint64], distinct: NDArray[np.uint64]) -> Codes:
+    """The position of each hash among the sorted ``distinct`` ones.
+
+    A look-up table indexed by ``bits`` bits of the hash, at the first shift
+    where the distinct hashes fall in distinct slots (likely when the table has
+    many more slots than the square of their number); else a binary search.
+    """
+    k = len(distinct)
+    bits = min(22, max(16, 2 * k.bit_length() + 3))
+    mask = (1 << bits) - 1
+    signed = hashes.view(np.int64)  # signed shifts and indices are numpy's fast paths
+    for shift in range(64 - bits, -1, -7):  # shift + bits <= 64: the window is all hash bits
+        slots = (distinct.view(np.int64) >> shift) & mask
+        if len(np.unique(slots)) == k:
+            table = np.empty(1 << bits, dtype=np.int64)
+            table[slots] = np.arange(k)
+            window = signed >> shift
+            window &= mask
+            found: Codes = table[window]
+            return found
+    return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)
 
 
 def _weights(weights: Any, size: int, where: str) -> NDArray[Any] | None:

@@ -349,6 +349,36 @@ def test_numpy_label_kinds_agree_with_lists():
             == PartitionComparison.from_labels(booleans.tolist(), other.tolist()))
 
 
+_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=6)
+
+
+@given(st.lists(st.tuples(_TEXT, _TEXT), min_size=1, max_size=40))
+@example([("", "a"), ("a", "ab"), ("ab", "a"), ("é", "a"), ("ab", "")])  # prefixes, empty, non-ASCII
+def test_string_arrays_are_coded_like_python_strings(pairs):
+    """numpy str and bytes arrays go through the hashed coding; lists through a dictionary."""
+    reference, model = ([pair[side] for pair in pairs] for side in (0, 1))
+    expected = PartitionComparison.from_labels(reference, model)
+    found = PartitionComparison.from_labels(np.array(reference), np.array(model))
+    assert found == expected
+    assert found.contingency_table()[0] == expected.contingency_table()[0]
+    encoded = [[label.encode() for label in side] for side in (reference, model)]
+    assert (PartitionComparison.from_labels(*(np.array(side, dtype=bytes) for side in encoded))
+            == PartitionComparison.from_labels(*encoded))
+
+
+def test_string_coding_falls_back_when_hashes_collide(monkeypatch):
+    from contingency import _partition
+
+    hashes = np.array([0, 1, 1, 0, 63], dtype=np.uint64)  # equal in every window the table tries
+    distinct = np.unique(hashes)
+    assert _partition._hash_codes(hashes, distinct).tolist() == [0, 1, 1, 0, 2]
+    reference, model = ["b", "a", "b", "c"], ["x", "x", "y", "y"]
+    expected = PartitionComparison.from_labels(reference, model)
+    monkeypatch.setattr(_partition, "_hash_codes", lambda hashes, distinct: np.zeros(
+        len(hashes), dtype=np.int64))  # as if every string had one hash
+    assert PartitionComparison.from_labels(np.array(reference), np.array(model)) == expected
+
+
 def test_mixed_label_types_and_table():
     comparison = PartitionComparison.from_labels(["x", 1, "x", 2.5], [("t", 1), ("t", 1), 3, 3])
     rows, columns, table = comparison.contingency_table()
