@@ -964,13 +964,13 @@ class Contingency:
     def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
         self._check_lengths(len(assigned), len(correct))
         staging = _Staging(self._index, self._unknown, removing=False)
-        ia = _category_codes(assigned, staging, "assigned")
-        ic = _category_codes(correct, staging, "correct")
+        ia, every_assigned = _category_codes(assigned, staging, "assigned")
+        ic, every_correct = _category_codes(correct, staging, "correct")
         if staging.new:
             ia, ic = _first_seen_order(staging, ia, ic)
         k = len(self._index) + len(staging.new)
         n = len(ia)
-        if n and min(int(ia.min()), int(ic.min())) >= 0 and k * k <= max(4 * n, 1 << 20):
+        if n and every_assigned and every_correct and k * k <= max(4 * n, 1 << 20):
             # Every label known and a k x k confusion matrix is small: one bincount.
             confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
             a = confusion.diagonal()
@@ -1078,34 +1078,47 @@ def _first_seen_order(staging: _Staging, assigned: NDArray[np.int64],
     return table[assigned], table[correct]
 
 
-def _category_codes(values: NDArray[Any], staging: _Staging, where: str) -> NDArray[np.int64]:
-    """The category index of every label in ``values`` (-1 where ignored), resolving each distinct label once.
+def _category_codes(values: NDArray[Any], staging: _Staging,
+                    where: str) -> tuple[NDArray[np.int64], bool]:
+    """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
 
-    Integer labels in a compact range are looked up through a table (no sort);
-    other labels go through :func:`numpy.unique`.
+    Each distinct label is resolved once. Integer labels in a compact range are
+    looked up through a table (no sort, no Python loop when the range holds only
+    known categories); other labels through one dictionary look-up each, in C.
     """
+    index = staging.index
     if values.dtype.kind in "iu" and values.size:
         low, high = int(values.min()), int(values.max())
-        if high - low <= max(4 * values.size, 1 << 16):
+        span = high - low + 1
+        if span <= max(4 * values.size, 1 << 16):
             shifted = values.astype(np.int64) - low if low else values.astype(np.int64, copy=False)
-            present = np.flatnonzero(np.bincount(shifted))
-            table = np.full(high - low + 1, -1, dtype=np.int64)
-            table[present] = [_single(staging, value + low, where) for value in present.tolist()]
-            if low == 0 and np.array_equal(table, np.arange(len(table))):
-                return shifted  # labels are already the category indices
-            return table[shifted]
+            if span <= 4 * len(index) + 1024:  # look every integer of the range up, in C
+                table = np.fromiter(map(index.get, range(low, high + 1), repeat(-1)),
+                                    dtype=np.int64, count=span)
+                unresolved = table < 0
+                if unresolved.any():  # only the labels present need resolving
+                    unresolved &= np.bincount(shifted, minlength=span) > 0
+            else:
+                table = np.full(span, -1, dtype=np.int64)
+                unresolved = np.bincount(shifted, minlength=span) > 0
+            for offset in np.flatnonzero(unresolved).tolist():
+                table[offset] = _single(staging, offset + low, where)
+            if low == 0 and np.array_equal(table, np.arange(span)):
+                return shifted, True  # labels are already the category indices
+            codes = table[shifted]
+            return codes, not unresolved.any() or bool(table[unresolved].min() >= 0)
     # Other labels (strings, floats...): one dictionary look-up each, in C (map over
     # dict.get), which beats sorting them; labels not yet known are resolved once each.
     items = values.tolist()
-    codes = np.fromiter(map(staging.index.get, items, repeat(-2)), dtype=np.int64,
-                        count=len(items))
+    codes = np.fromiter(map(index.get, items, repeat(-2)), dtype=np.int64, count=len(items))
     unseen = np.flatnonzero(codes == -2)
-    if unseen.size:
-        labels = list(map(items.__getitem__, unseen.tolist()))
-        resolved = {label: _single(staging, label, where) for label in dict.fromkeys(labels)}
-        codes[unseen] = np.fromiter(map(resolved.__getitem__, labels), dtype=np.int64,
-                                    count=len(labels))
-    return codes
+    if not unseen.size:
+        return codes, True
+    labels = list(map(items.__getitem__, unseen.tolist()))
+    resolved = {label: _single(staging, label, where) for label in dict.fromkeys(labels)}
+    codes[unseen] = np.fromiter(map(resolved.__getitem__, labels), dtype=np.int64,
+                                count=len(labels))
+    return codes, min(resolved.values()) >= 0
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",

@@ -595,6 +595,21 @@ def test_label_arrays_when_the_confusion_matrix_would_be_too_big():
     assert batch == loop
 
 
+@pytest.mark.parametrize("categories", [[0, 1, 2], [0, 5000], [-5, 3, 0]])
+def test_integer_label_arrays_resolve_unknown_labels_as_the_loop_does(categories):
+    """Ranges of known labels, sparse ranges, and ranges holding unknown integers."""
+    assigned = np.array(categories * 2 + [categories[0]])
+    correct = np.array(categories[::-1] * 2 + [7])  # 7 is never a category here
+    for policy in ("ignore", "add"):
+        loop = Contingency(categories, unknown=policy)
+        for a, c in zip(assigned.tolist(), correct.tolist()):
+            loop.add_result(a, c)
+        assert Contingency(categories, unknown=policy).add_results(assigned, correct) == loop
+    refusing = Contingency(categories).add_results(assigned[:-1], correct[:-1])
+    _unchanged(refusing, lambda: refusing.add_results(assigned, correct), ValueError,
+               r"correct: unknown category 7")
+
+
 def test_unsigned_and_offset_integer_labels():
     assigned = np.array([7, 8, 9, 9], dtype=np.uint16)
     correct = np.array([7, 9, 9, 8], dtype=np.uint16)
