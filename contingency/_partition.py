@@ -251,6 +251,33 @@ class PartitionComparison:
 
         Constant time. A ``None``, NaN or unhashable label raises and changes nothing.
         """
+        # The hot loop of streaming evaluation: _update(reference, model, 1) for a cell
+        # whose row and column exist (their labels were checked when they arrived) and
+        # whose counts are within the step table. Anything else takes _update itself.
+        reference_sizes, model_sizes, cells = self._reference_sizes, self._model_sizes, self._cells
+        try:
+            a = reference_sizes.get(reference, 0)
+            b = model_sizes.get(model, 0)
+        except TypeError:
+            a = b = 0
+        if a and b and cells is not None:
+            row = cells[reference]  # a row exists while its reference label has elements
+            n = row.get(model, 0)
+            unit = _UNIT
+            try:
+                cell_step, reference_step, model_step = unit[n], unit[a], unit[b]
+            except IndexError:
+                pass
+            else:
+                row[model] = n + 1
+                reference_sizes[reference] = a + 1
+                model_sizes[model] = b + 1
+                self._cells_sum += cell_step
+                self._reference_sum += reference_step
+                self._model_sum += model_step
+                self._n_elements += 1
+                self._expected = None
+                return
         self._update(reference, model, 1)
 
     def remove(self, reference: Hashable, model: Hashable) -> None:
@@ -654,29 +681,14 @@ class PartitionComparison:
             cells = self._dict_form()
         row = cells.get(reference)
         n = 0 if row is None else row.get(model, 0)
-        if weight == 1:
-            try:
-                cell_step, reference_step, model_step = _UNIT[n], _UNIT[a], _UNIT[b]
-            except IndexError:
-                cell_step, reference_step, model_step = (_unit_step(n), _unit_step(a),
-                                                         _unit_step(b))
-            if row is None:
-                row = cells[reference] = {}
-            row[model] = n + 1
-            reference_sizes[reference] = a + 1
-            model_sizes[model] = b + 1
-            self._cells_sum += cell_step
-            self._reference_sum += reference_step
-            self._model_sum += model_step
-            self._n_elements += 1
-            self._expected = None
-            return
         if weight == 0:
             return
         if n + weight < 0:
             raise ValueError(f"remove: no element with reference {reference!r} and model "
                              f"{model!r} to remove")
-        if weight == -1:
+        if weight == 1:
+            cell_step, reference_step, model_step = _unit_step(n), _unit_step(a), _unit_step(b)
+        elif weight == -1:
             cell_step, reference_step, model_step = (-_unit_step(n - 1), -_unit_step(a - 1),
                                                      -_unit_step(b - 1))
         else:

@@ -579,13 +579,27 @@ def test_jaccard_concentration_index_hook_uses_reference_as_truth():
 # --- exactness after long streams ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize("size", [1, 2**16 - 1, 2**16, 2**16 + 5])
+def test_add_on_large_cells_equals_the_weighted_path(size):
+    """add's fast path covers counts within its step table; past it, _update takes over."""
+    streamed = PartitionComparison().add_many(["x", "y"], [1, 1], weights=[size, 3])
+    streamed.add("x", 1)
+    streamed.add("y", 1)
+    streamed.add("x", 2)
+    weighted = PartitionComparison().add_many(["x", "y", "x"], [1, 1, 2],
+                                              weights=[size + 1, 4, 1])
+    assert streamed == weighted
+    assert streamed.table_sums() == weighted.table_sums()
+
+
 def test_running_sums_stay_exact_over_ten_million_updates():
     """The running sums after 10**7 element updates equal the recomputed ones exactly.
 
     Exactness holds for any number of updates because each update adds an
     exact integer (module docstring of contingency._partition). This test
     exercises both kinds of update of the one update path
-    (``PartitionComparison._update``): about 2 * 10**5 single-element adds
+    (``PartitionComparison._update``, and :meth:`add`'s specialisation of
+    its unit step): about 2 * 10**5 single-element adds
     and removes streamed through :meth:`add` / :meth:`remove` (a sliding
     window), and about 10**7 elements moved by weighted updates, which is how
     :meth:`add_many`, :meth:`remove_many` and :meth:`merge` feed the same
