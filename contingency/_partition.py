@@ -662,7 +662,8 @@ class PartitionComparison:
     def _update(self, reference: Hashable, model: Hashable, weight: int) -> None:
         """Change cell (reference, model) by ``weight`` elements: the one path every change takes.
 
-        Everything that can fail is checked before the first write.
+        (:meth:`add` inlines its unit step for the common case, and comes here
+        for everything else.) Everything that can fail is checked before the first write.
         """
         reference_sizes = self._reference_sizes
         model_sizes = self._model_sizes
