@@ -1,21 +1,21 @@
 """The Jaccard-Concentration Index of two label sequences.
 
-The labels are counted into a contingency table by
+The labels are counted into a contingency table by the batch path of
 :meth:`contingency.PartitionComparison.from_labels` (the library's one path
-from labels to a table), and the table is scored by
+from labels to a table, here with errors naming ``y_true`` and ``y_pred``),
+and the table is scored by
 :func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`,
 the same call :meth:`PartitionComparison.jaccard_concentration_index` makes.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Sequence
 from typing import Any, Literal, overload
 
 from numpy.typing import ArrayLike
 
-from contingency._partition import PartitionComparison
+from contingency._partition import PartitionComparison, _batch
 from contingency.formulas.concentration import JaccardConcentrationResult
 
 __all__ = ["jaccard_concentration_index"]
@@ -126,13 +126,7 @@ def jaccard_concentration_index(
     ...
     ValueError: the Jaccard-Concentration Index needs at least one element: the table is empty
     """
-    try:
-        comparison = PartitionComparison.from_labels(y_true, y_pred)
-    except (TypeError, ValueError) as error:  # name the arguments as this function calls them
-        raise type(error)(_OUR_NAMES.sub(lambda m: _RENAME[m.group()], str(error))) from None
+    # PartitionComparison.from_labels, with errors naming this function's arguments.
+    comparison = PartitionComparison()._add_batch(_batch(
+        y_true, y_pred, None, "jaccard_concentration_index", names=("y_true", "y_pred")))
     return comparison.jaccard_concentration_index(noise_label, return_all, ordered_labels)
-
-
-#: PartitionComparison's argument names in its messages (not inside a quoted label).
-_RENAME = {"reference_labels": "y_true", "model_labels": "y_pred"}
-_OUR_NAMES = re.compile(r"(?<!')\b(reference_labels|model_labels)\b(?!')")

@@ -304,7 +304,9 @@ class PartitionComparison:
         >>> c.n_elements, c.same_same
         (6, 4)
         """
-        batch = _batch(reference_labels, model_labels, weights, "add_many")
+        return self._add_batch(_batch(reference_labels, model_labels, weights, "add_many"))
+
+    def _add_batch(self, batch: _Cells) -> PartitionComparison:
         self._check_room(_total(batch.counts))
         if self._n_elements == 0 and self._arrays is None:
             if batch.counts.size:
@@ -1022,20 +1024,25 @@ def _weights(weights: Any, size: int, where: str) -> NDArray[Any] | None:
     return array.astype(object)
 
 
-def _batch(reference_labels: Any, model_labels: Any, weights: Any, where: str) -> _Cells:
-    """Count a batch into its non-empty cells, checking every input first."""
-    reference_values = _as_labels(reference_labels, "reference_labels")
-    model_values = _as_labels(model_labels, "model_labels")
+def _batch(reference_labels: Any, model_labels: Any, weights: Any, where: str,
+           names: tuple[str, str] = ("reference_labels", "model_labels")) -> _Cells:
+    """Count a batch into its non-empty cells, checking every input first.
+
+    Error messages call the two label arguments by ``names`` (the caller's own).
+    """
+    reference_name, model_name = names
+    reference_values = _as_labels(reference_labels, reference_name)
+    model_values = _as_labels(model_labels, model_name)
     size = len(reference_values)
     if size != len(model_values):
-        raise ValueError(f"reference_labels and model_labels have different lengths "
+        raise ValueError(f"{reference_name} and {model_name} have different lengths "
                          f"({size} and {len(model_values)})")
     multiplicity = _weights(weights, size, where)
     dense = _dense_integer_table(reference_values, model_values, multiplicity)
     if dense is not None:
         return dense
-    rows, reference = _encode(reference_values, "reference_labels")
-    columns, model = _encode(model_values, "model_labels")
+    rows, reference = _encode(reference_values, reference_name)
+    columns, model = _encode(model_values, model_name)
     width = max(len(model), 1)
     keys = rows * width + columns
     if multiplicity is None:
