@@ -15,9 +15,11 @@ State, all of it exact integer counts:
   :mod:`contingency.formulas.classification`): how many results had each.
   It gives the number of results, the pooled micro cells, and every
   per-result score (samples averages, subset accuracy) in time independent
-  of the number of results. One-label results counted by
-  :meth:`Contingency.add_result`'s fast path are kept in two integers
-  (right, wrong) and folded into the histogram before any other update;
+  of the number of results. The shapes of results counted by
+  :meth:`Contingency.add_result`'s fast paths with at most three categories on
+  each side are counted in a list of 64 integers indexed by the shape's
+  code (cheaper than a tuple key), and folded into the histogram before any
+  other update;
 - the micro offset: what :meth:`Contingency.set_entries` added to the micro
   table on top of the pooled per-category cells.
 
@@ -64,6 +66,8 @@ _NO_CATEGORY = "No category information has been recorded"
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
+# Codes of small shapes, (both << 4) | (assigned << 2) | correct, for sides of 0 to 3 categories.
+_HIT_CODE, _MISS_CODE, _SMALL_CODES = 0b010101, 0b000101, 64
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -208,8 +212,7 @@ class Contingency:
     _p: dict[Hashable, int]  # per category: assigned
     _t: dict[Hashable, int]  # per category: correct
     _shapes: dict[Shape, int]
-    _right: int  # one-label results counted by add_result's fast path, not yet in _shapes
-    _wrong: int
+    _pending: list[int]  # small shapes counted by add_result's fast paths, by code
     _offset: list[int]
     _unknown: Unknown
     _zero_division: ZeroDivision
@@ -283,9 +286,9 @@ class Contingency:
                 else:
                     if assigned == correct:
                         self._a[assigned] += 1
-                        self._right += 1
+                        self._pending[_HIT_CODE] += 1
                     else:
-                        self._wrong += 1
+                        self._pending[_MISS_CODE] += 1
                     return
         elif kind_a in _PLAIN and kind_c in _PLAIN and not self.verbose:
             chosen: Any = assigned
@@ -305,8 +308,12 @@ class Contingency:
                 if len(p) == k and len(t) == k:
                     both = chosen & truth
                     _tally(self._a, both)
-                    shape = (len(both), len(chosen), len(truth))
-                    self._shapes[shape] = self._shapes.get(shape, 0) + 1
+                    n_assigned, n_correct = len(chosen), len(truth)
+                    if n_assigned < 4 and n_correct < 4:
+                        self._pending[(len(both) << 4) | (n_assigned << 2) | n_correct] += 1
+                    else:
+                        shape = (len(both), n_assigned, n_correct)
+                        self._shapes[shape] = self._shapes.get(shape, 0) + 1
                     return
                 for column, labels in ((p, chosen), (t, truth)):
                     for label in labels:
@@ -448,7 +455,7 @@ class Contingency:
         del self._labels[self._declared:]
         self._index = {label: position for position, label in enumerate(self._labels)}
         self._a, self._p, self._t = (dict.fromkeys(self._labels, 0) for _ in range(3))
-        self._shapes, self._right, self._wrong = {}, 0, 0
+        self._shapes, self._pending = {}, [0] * _SMALL_CODES
         self._offset = [0, 0, 0, 0]
 
     def __eq__(self, other: object) -> bool:
@@ -472,7 +479,7 @@ class Contingency:
     @property
     def n_results(self) -> int:
         """The number of results added (not counting :meth:`set_entries`)."""
-        return sum(self._shapes.values()) + self._right + self._wrong
+        return sum(self._shapes.values()) + sum(self._pending)
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -784,19 +791,19 @@ class Contingency:
             self._a[label] = self._p[label] = self._t[label] = 0
 
     def _fold(self) -> None:
-        """Move the fast path's one-label counts into the shape histogram (before other updates)."""
-        for shape, count in ((_HIT, self._right), (_MISS, self._wrong)):
-            if count:
-                self._shapes[shape] = self._shapes.get(shape, 0) + count
-        self._right = self._wrong = 0
+        """Move the fast paths' small-shape counts into the shape histogram (before other updates)."""
+        if any(self._pending):
+            self._shapes = self._shape_counts()
+            self._pending = [0] * _SMALL_CODES
 
     def _shape_counts(self) -> dict[Shape, int]:
-        """The histogram of result shapes, the fast path's counts included (read-only)."""
-        if not (self._right or self._wrong):
+        """The histogram of result shapes, the fast paths' counts included (read-only)."""
+        if not any(self._pending):
             return self._shapes
         shapes = dict(self._shapes)
-        for shape, count in ((_HIT, self._right), (_MISS, self._wrong)):
+        for code, count in enumerate(self._pending):
             if count:
+                shape = (code >> 4, (code >> 2) & 3, code & 3)
                 shapes[shape] = shapes.get(shape, 0) + count
         return shapes
 
