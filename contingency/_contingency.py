@@ -119,32 +119,19 @@ class _Staging:
 
     def labels(self, value: object, where: str) -> frozenset[Hashable]:
         """The categories one side of a result names, checked (unknown ones as the policy says)."""
-        found: set[Hashable] = set()
-        for label in _members(value, where):
-            try:
-                known = label in self.index
-            except TypeError:
-                check_label(label, where)  # raises, naming the unhashable label
-                raise
-            if known or self._unseen(label, where) is not None:
-                found.add(label)
-        return frozenset(found)
+        return frozenset(label for label in _members(value, where)
+                         if self.position(label, where) >= 0)
 
-    def indices(self, value: object, where: str) -> frozenset[int]:
-        """The table positions of the categories one side of a result names."""
-        found: set[int] = set()
-        for label in _members(value, where):
-            try:
-                position = self.index.get(label)
-            except TypeError:
-                check_label(label, where)  # raises, naming the unhashable label
-                raise
-            if position is None:
-                position = self._unseen(label, where)
-                if position is None:
-                    continue
-            found.add(position)
-        return frozenset(found)
+    def position(self, label: object, where: str) -> int:
+        """The table position of one label (provisional if new), or -1 if it is ignored."""
+        try:
+            found = self.index.get(label)
+        except TypeError:
+            check_label(label, where)  # raises, naming the unhashable label
+            raise
+        if found is None:
+            found = self._unseen(label, where)
+        return -1 if found is None else found
 
     def _unseen(self, label: object, where: str) -> int | None:
         known = check_label(label, where)
@@ -426,7 +413,7 @@ class Contingency:
             other = other.copy()
         staging = _Staging(self._index, "add", removing=False)
         for label in other._labels:
-            staging.indices((label,), "other")
+            staging.position(label, "other")
         self._append(staging)
         for mine, theirs in ((self._a, other._a), (self._p, other._p), (self._t, other._t)):
             for label, count in theirs.items():
@@ -1017,11 +1004,6 @@ def _pooled(shapes: Mapping[Shape, int], k: int) -> tuple[int, int, int, int]:
     return a, b, c, k * n - a - b - c
 
 
-def _single(staging: _Staging, label: object, where: str) -> int:
-    found = staging.indices((label,), where)
-    return next(iter(found)) if found else -1
-
-
 def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
     """A checked 0/1 matrix as uint8 (bool is taken as it is, without a copy)."""
     kind = matrix.dtype.kind
@@ -1109,7 +1091,7 @@ def _category_codes(values: NDArray[Any], staging: _Staging,
                 table = np.full(span, -1, dtype=np.int64)
                 unresolved = np.bincount(shifted, minlength=span) > 0
             for offset in np.flatnonzero(unresolved).tolist():
-                table[offset] = _single(staging, offset + low, where)
+                table[offset] = staging.position(offset + low, where)
             if low == 0 and np.array_equal(table, np.arange(span)):
                 return shifted, True  # labels are already the category indices
             codes = table[shifted]
@@ -1122,7 +1104,7 @@ def _category_codes(values: NDArray[Any], staging: _Staging,
     if not unseen.size:
         return codes, True
     labels = list(map(items.__getitem__, unseen.tolist()))
-    resolved = {label: _single(staging, label, where) for label in dict.fromkeys(labels)}
+    resolved = {label: staging.position(label, where) for label in dict.fromkeys(labels)}
     codes[unseen] = np.fromiter(map(resolved.__getitem__, labels), dtype=np.int64,
                                 count=len(labels))
     return codes, min(resolved.values()) >= 0

@@ -917,9 +917,9 @@ def _encode(values: Any, name: str) -> tuple[Codes, list[Hashable]]:
         hashed = _encode_strings(values)
         if hashed is not None:
             return hashed
-    # Strings and Python objects: hashing beats sorting (np.unique sorts fixed-width
-    # strings slowly). dict.fromkeys and map run in C; only the K distinct labels
-    # pass through Python code.
+    # Python labels (lists, tuples, object arrays, and string arrays whose hashes
+    # collided): a dictionary, which beats sorting. dict.fromkeys and map run in C;
+    # only the K distinct labels pass through Python code.
     items = values.tolist() if isinstance(values, np.ndarray) else values
     try:
         distinct: list[Hashable] = list(dict.fromkeys(items))
