@@ -20,6 +20,16 @@ State, all of it exact integer counts:
   each side are counted in a list of 64 integers indexed by the shape's
   code (cheaper than a tuple key), and folded into the histogram before any
   other update;
+- per category, the single-label results (one category on each side, both
+  strings) that :meth:`Contingency.add_result`'s fastest path counted, in
+  Statistics::Contingency's own layout: right ones by category (cell ``a``),
+  wrong ones by assigned category (``b``) and by correct category (``c``). A
+  right answer is then one dict increment, a wrong one two, and no shape
+  count: the right and wrong results number ``sum(a)`` and ``sum(b)``. This
+  part and the general part above are only meaningful summed (every reader
+  sums them: :meth:`Contingency._columns` and ``_shape_counts``); removal goes
+  through the general part, whose entries may then be negative where this
+  part makes up for them;
 - the micro offset: what :meth:`Contingency.set_entries` added to the micro
   table on top of the pooled per-category cells.
 
@@ -34,6 +44,7 @@ from collections import _count_elements as _tally  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import repeat
+from operator import add, sub
 from typing import Any, Literal
 
 import attrs
@@ -67,7 +78,7 @@ _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fas
 _HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
 # Codes of small shapes, (both << 4) | (assigned << 2) | correct, for sides of 0 to 3 categories.
-_HIT_CODE, _MISS_CODE, _SMALL_CODES = 0b010101, 0b000101, 64
+_SMALL_CODES = 64  # codes (both << 4) | (assigned << 2) | correct of shapes with sides <= 3
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -200,6 +211,9 @@ class Contingency:
     _t: dict[Hashable, int]  # per category: correct
     _shapes: dict[Shape, int]
     _pending: list[int]  # small shapes counted by add_result's fast paths, by code
+    _right: dict[Hashable, int]  # single-label fast path: right, by category (a)
+    _wrong_assigned: dict[Hashable, int]  # single-label fast path: wrong, by assigned (b)
+    _wrong_correct: dict[Hashable, int]  # single-label fast path: wrong, by correct (c)
     _offset: list[int]
     _unknown: Unknown
     _zero_division: ZeroDivision
@@ -260,23 +274,27 @@ class Contingency:
         # ignores or refuses it. test_contingency checks that every path gives one state.
         kind_a, kind_c = type(assigned), type(correct)
         if kind_a is str and kind_c is str and not self.verbose:
-            p = self._p
-            try:
-                p[assigned] += 1
-            except KeyError:
-                pass
-            else:
+            # The single-label part of the state: as few dict increments as a result has cells.
+            if assigned == correct:
                 try:
-                    self._t[correct] += 1
+                    self._right[assigned] += 1
                 except KeyError:
-                    p[assigned] -= 1
+                    pass
                 else:
-                    if assigned == correct:
-                        self._a[assigned] += 1
-                        self._pending[_HIT_CODE] += 1
-                    else:
-                        self._pending[_MISS_CODE] += 1
                     return
+            else:
+                wrong = self._wrong_assigned
+                try:
+                    wrong[assigned] += 1
+                except KeyError:
+                    pass
+                else:
+                    try:
+                        self._wrong_correct[correct] += 1
+                    except KeyError:
+                        wrong[assigned] -= 1
+                    else:
+                        return
         elif kind_a in _PLAIN and kind_c in _PLAIN and not self.verbose:
             chosen: Any = assigned
             truth: Any = correct
@@ -415,12 +433,15 @@ class Contingency:
         for label in other._labels:
             staging.position(label, "other")
         self._append(staging)
-        for mine, theirs in ((self._a, other._a), (self._p, other._p), (self._t, other._t)):
+        for mine, theirs in ((self._a, other._a), (self._p, other._p), (self._t, other._t),
+                             (self._right, other._right),
+                             (self._wrong_assigned, other._wrong_assigned),
+                             (self._wrong_correct, other._wrong_correct)):
             for label, count in theirs.items():
                 if count:
                     mine[label] += count
         self._fold()
-        for shape, count in other._shape_counts().items():
+        for shape, count in other._general_shapes().items():
             self._shapes[shape] = self._shapes.get(shape, 0) + count
         self._offset = [mine + theirs for mine, theirs in zip(self._offset, other._offset)]
         return self
@@ -443,6 +464,8 @@ class Contingency:
         self._index = {label: position for position, label in enumerate(self._labels)}
         self._a, self._p, self._t = (dict.fromkeys(self._labels, 0) for _ in range(3))
         self._shapes, self._pending = {}, [0] * _SMALL_CODES
+        self._right, self._wrong_assigned, self._wrong_correct = (
+            dict.fromkeys(self._labels, 0) for _ in range(3))
         self._offset = [0, 0, 0, 0]
 
     def __eq__(self, other: object) -> bool:
@@ -466,7 +489,8 @@ class Contingency:
     @property
     def n_results(self) -> int:
         """The number of results added (not counting :meth:`set_entries`)."""
-        return sum(self._shapes.values()) + sum(self._pending)
+        return (sum(self._shapes.values()) + sum(self._pending) + sum(self._right.values())
+                + sum(self._wrong_assigned.values()))
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -640,9 +664,8 @@ class Contingency:
                    for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
         n = self.n_results
         stats: dict[Hashable, dict[str, float | int]] = {}
-        for k, label in enumerate(self._labels):
-            a = self._a[label]
-            b, c = self._p[label] - a, self._t[label] - a
+        for k, (label, a, p, t) in enumerate(zip(self._labels, *self._columns())):
+            b, c = p - a, t - a
             stats[label] = {"a": a, "b": b, "c": c, "d": n - a - b - c,
                             **{name: columns[name][k] for name in _SCORES},
                             "support": a + c, "specificity": columns["specificity"][k]}
@@ -709,6 +732,7 @@ class Contingency:
         True
         """
         labels = [label_to_json(label, "category") for label in self._labels]
+        a, p, t = self._columns()
         return {
             "format": _FORMAT,
             "categories": labels,
@@ -716,9 +740,9 @@ class Contingency:
             "unknown": self._unknown,
             "zero_division": self._zero_division,
             "verbose": self.verbose,
-            "a": list(self._a.values()),
-            "b": [p - a for p, a in zip(self._p.values(), self._a.values())],
-            "c": [t - a for t, a in zip(self._t.values(), self._a.values())],
+            "a": a,
+            "b": list(map(sub, p, a)),
+            "c": list(map(sub, t, a)),
             "result_shapes": [[*shape, count]
                               for shape, count in sorted(self._shape_counts().items())],
             "micro_offset": list(self._offset),
@@ -743,9 +767,8 @@ class Contingency:
 
     def _state(self) -> tuple[object, ...]:
         # The counts in category order: dicts compare without regard to order.
-        return (self._labels, self._declared, list(self._a.values()), list(self._p.values()),
-                list(self._t.values()), self._shape_counts(), self._offset, self._unknown,
-                self._zero_division)
+        return (self._labels, self._declared, self._columns(), self._shape_counts(),
+                self._offset, self._unknown, self._zero_division)
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:
@@ -776,15 +799,16 @@ class Contingency:
             self._index[label] = len(self._labels)
             self._labels.append(label)
             self._a[label] = self._p[label] = self._t[label] = 0
+            self._right[label] = self._wrong_assigned[label] = self._wrong_correct[label] = 0
 
     def _fold(self) -> None:
-        """Move the fast paths' small-shape counts into the shape histogram (before other updates)."""
+        """Move the fast paths' small-shape codes into the shape histogram (before other updates)."""
         if any(self._pending):
-            self._shapes = self._shape_counts()
+            self._shapes = self._general_shapes()
             self._pending = [0] * _SMALL_CODES
 
-    def _shape_counts(self) -> dict[Shape, int]:
-        """The histogram of result shapes, the fast paths' counts included (read-only)."""
+    def _general_shapes(self) -> dict[Shape, int]:
+        """The general part's shape histogram with the small-shape codes added (read-only)."""
         if not any(self._pending):
             return self._shapes
         shapes = dict(self._shapes)
@@ -793,6 +817,30 @@ class Contingency:
                 shape = (code >> 4, (code >> 2) & 3, code & 3)
                 shapes[shape] = shapes.get(shape, 0) + count
         return shapes
+
+    def _shape_counts(self) -> dict[Shape, int]:
+        """The histogram of result shapes of both parts of the state (read-only)."""
+        shapes = self._general_shapes()
+        right, wrong = sum(self._right.values()), sum(self._wrong_assigned.values())
+        if not right and not wrong:
+            return shapes
+        shapes = dict(shapes)
+        for shape, count in ((_HIT, right), (_MISS, wrong)):
+            if count:
+                count += shapes.get(shape, 0)
+                if count:
+                    shapes[shape] = count
+                else:  # removals in the general part, made up for by the single-label part
+                    del shapes[shape]
+        return shapes
+
+    def _columns(self) -> tuple[list[int], list[int], list[int]]:
+        """Per category, in table order: cell ``a``, times assigned, times correct (both parts summed)."""
+        right = list(self._right.values())
+        a = list(map(add, self._a.values(), right))
+        p = list(map(add, self._p.values(), map(add, right, self._wrong_assigned.values())))
+        t = list(map(add, self._t.values(), map(add, right, self._wrong_correct.values())))
+        return a, p, t
 
     def _commit(self, staging: _Staging,
                 results: Sequence[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
@@ -835,16 +883,18 @@ class Contingency:
             shape = (len(both), len(assigned), len(correct))
             shape_changes[shape] = shape_changes.get(shape, 0) + weight
         for (cell, label), change in cell_changes.items():
-            a = self._a[label]
-            have = (a, self._p[label] - a, self._t[label] - a)[cell]
+            right = self._right[label]
+            a = self._a[label] + right
+            have = (a, self._p[label] + right + self._wrong_assigned[label] - a,
+                    self._t[label] + right + self._wrong_correct[label] - a)[cell]
             if have + change < 0:
                 raise ValueError(f"remove_result: category {label!r} has no "
                                  f"{'abc'[cell]} count left to remove; that result was not added")
+        shapes = dict(self._shape_counts())
         for shape, change in shape_changes.items():
-            if self._shapes.get(shape, 0) + change < 0:
+            if shapes.get(shape, 0) + change < 0:
                 raise ValueError("remove_result: no result of that shape (|assigned ∩ correct|, "
                                  f"|assigned|, |correct|) = {shape} was added")
-        shapes = dict(self._shapes)
         for shape, change in shape_changes.items():
             shapes[shape] = shapes.get(shape, 0) + change
         after = _pooled(shapes, len(self._labels))
@@ -863,7 +913,7 @@ class Contingency:
     def _cells(self) -> tuple[NDArray[Any], ...]:
         """Per-category cells a, b, c, d as exact arrays (for scoring only)."""
         n = self.n_results
-        a, p, t = (exact(list(column.values())) for column in (self._a, self._p, self._t))
+        a, p, t = (exact(column) for column in self._columns())
         b, c = p - a, t - a
         return a, b, c, exact(n - a - b - c)
 
@@ -914,7 +964,7 @@ class Contingency:
                           for label, stats in self.category_stats().items()]
         for average_name in ("micro", "macro", "weighted", "samples"):
             if averages[average_name] is not None:
-                averages[average_name]["support"] = sum(self._t.values())
+                averages[average_name]["support"] = sum(self._columns()[2])
         return {
             "n_results": self.n_results,
             "categories": categories,

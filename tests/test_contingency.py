@@ -165,6 +165,8 @@ _SIDE = st.one_of(
 @example([(frozenset({"x", "new"}), frozenset({"x"}))], "error")  # unknown on the assigned side
 @example([(frozenset({"x"}), frozenset({"y", "new"}))], "ignore")  # unknown on the correct side
 @example([("x", "new"), ("new", "y")], "add")
+@example([(frozenset({"x", "new", 7}), frozenset())], "add")  # joins in the set's own order
+@example([(frozenset(), frozenset()), ("x", "x"), (frozenset(), "x")], "error")
 def test_fast_paths_equal_the_general_path_even_with_unknown_or_invalid_labels(stream, policy):
     """str, set and list results take add_result's fast paths; mappings take the general one.
 
@@ -177,9 +179,11 @@ def test_fast_paths_equal_the_general_path_even_with_unknown_or_invalid_labels(s
         as_given = (assigned if isinstance(assigned, str) else set(assigned),
                     correct if isinstance(correct, str) else _listed(correct))
         outcomes = []
-        for accumulator, (a, c) in ((fast, as_given),
-                                    (general, (dict.fromkeys(_listed(assigned), 1),
-                                               dict.fromkeys(_listed(correct), 1)))):
+        # The mappings list the labels in the order the fast path meets them (a set's own
+        # iteration order), since new categories join in the order first seen.
+        as_mappings = tuple(dict.fromkeys([side] if isinstance(side, str) else side, 1)
+                            for side in as_given)
+        for accumulator, (a, c) in ((fast, as_given), (general, as_mappings)):
             try:
                 accumulator.add_result(a, c)
                 outcomes.append(None)
@@ -201,6 +205,64 @@ def test_merging_an_accumulator_into_itself_doubles_it():
     assert s + s == doubled
     s += s
     assert s == doubled
+
+
+def _in_form(side: frozenset, form: str):
+    """One side of a result in one of the forms add_result takes (str only for one label)."""
+    if form == "str" and len(side) == 1:
+        return next(iter(side))
+    if form == "set":
+        return set(side)
+    if form == "mapping":
+        return {**dict.fromkeys(side, 1), "unused": 0}
+    return sorted(side)
+
+
+_WINDOW_SIDE = st.frozensets(st.sampled_from(["x", "y", "z"]), max_size=3)
+_FORM = st.sampled_from(["str", "list", "set", "mapping"])
+
+
+@given(st.lists(st.tuples(_WINDOW_SIDE, _WINDOW_SIDE, _FORM, _FORM), max_size=40),
+       st.integers(1, 5))
+@example([(frozenset("x"), frozenset("x"), "str", "str")] * 3, 1)  # right, then removed
+@example([(frozenset("x"), frozenset("y"), "str", "str"),
+          (frozenset("y"), frozenset("y"), "list", "set")], 1)  # wrong, then removed
+def test_sliding_window_in_every_input_form_equals_the_definition(items, window):
+    """Results added in any form and removed in another always leave the live window's counts.
+
+    Single labels given as strings take add_result's single-label part of the
+    state, removals the general part: only their sum may be observed, by every
+    reader, after a merge and after a round trip through to_dict.
+    """
+    cats = ["x", "y", "z", "unused"]
+    s = Contingency(cats)
+    live: list[tuple[frozenset, frozenset]] = []
+    for assigned, correct, form_assigned, form_correct in items:
+        s.add_result(_in_form(assigned, form_assigned), _in_form(correct, form_correct))
+        live.append((assigned, correct))
+        if len(live) > window:
+            gone_assigned, gone_correct = live.pop(0)
+            s.remove_result(_in_form(gone_assigned, form_correct),
+                            _in_form(gone_correct, form_assigned))
+        tables = brute_force_tables(cats, live)
+        stats = s.category_stats()
+        assert {cat: tuple(stats[cat][cell] for cell in "abcd") for cat in cats} == tables
+        assert s.micro_table == tuple(sum(t[i] for t in tables.values()) for i in range(4))
+        assert s.n_results == len(live)
+        batch = Contingency(cats).add_results([sorted(a) for a, _ in live],
+                                              [sorted(c) for _, c in live])
+        assert s == batch
+        assert s.subset_accuracy == batch.subset_accuracy
+    doubled = Contingency(cats).add_results([sorted(a) for a, _ in live] * 2,
+                                            [sorted(c) for _, c in live] * 2)
+    assert s + s == doubled
+    assert Contingency.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+    for assigned, correct in live:
+        s.remove_result(sorted(assigned), sorted(correct))
+    assert s == Contingency(cats)
+    if live:
+        with pytest.raises(ValueError, match="remove_result"):
+            s.remove_result(*(sorted(side) for side in live[0]))
 
 
 @given(categories_and_results())
