@@ -77,8 +77,11 @@ _NO_CATEGORY = "No category information has been recorded"
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
-# Codes of small shapes, (both << 4) | (assigned << 2) | correct, for sides of 0 to 3 categories.
-_SMALL_CODES = 64  # codes (both << 4) | (assigned << 2) | correct of shapes with sides <= 3
+# The shape (both, assigned, correct) of a result with at most three categories a side
+# has the code (assigned << 4) | (correct << 2) | both, which is _SMALL_CODE[assigned][correct]
+# + both (a list lookup is cheaper than shifts in the hot loop), below _SMALL_CODES.
+_SMALL_CODES = 64
+_SMALL_CODE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -272,8 +275,8 @@ class Contingency:
         # of every classifier evaluation. A label not in the table (or not hashable)
         # leaves the counts as they were and goes to the general path, which adds,
         # ignores or refuses it. test_contingency checks that every path gives one state.
-        kind_a, kind_c = type(assigned), type(correct)
-        if kind_a is str and kind_c is str and not self.verbose:
+        kind_a = type(assigned)
+        if kind_a is str and type(correct) is str and not self.verbose:
             # The single-label part of the state: as few dict increments as a result has cells.
             if assigned == correct:
                 try:
@@ -295,13 +298,13 @@ class Contingency:
                         wrong[assigned] -= 1
                     else:
                         return
-        elif kind_a in _PLAIN and kind_c in _PLAIN and not self.verbose:
+        elif kind_a in _PLAIN and type(correct) in _PLAIN and not self.verbose:
             chosen: Any = assigned
             truth: Any = correct
             try:
                 if kind_a is not set and kind_a is not frozenset:
                     chosen = set(chosen)  # duplicates count once
-                if kind_c is not set and kind_c is not frozenset:
+                if type(truth) is not set and type(truth) is not frozenset:
                     truth = set(truth)
             except TypeError:
                 pass  # an unhashable label: the general path names it
@@ -310,14 +313,13 @@ class Contingency:
                 k = len(p)
                 _tally(p, chosen)  # an unknown label lands as a new key: the length tells
                 _tally(t, truth)
-                if len(p) == k and len(t) == k:
+                if len(p) == k == len(t):
                     both = chosen & truth
                     _tally(self._a, both)
-                    n_assigned, n_correct = len(chosen), len(truth)
-                    if n_assigned < 4 and n_correct < 4:
-                        self._pending[(len(both) << 4) | (n_assigned << 2) | n_correct] += 1
-                    else:
-                        shape = (len(both), n_assigned, n_correct)
+                    try:  # IndexError: more than three categories on a side
+                        self._pending[_SMALL_CODE[len(chosen)][len(truth)] + len(both)] += 1
+                    except IndexError:
+                        shape = (len(both), len(chosen), len(truth))
                         self._shapes[shape] = self._shapes.get(shape, 0) + 1
                     return
                 for column, labels in ((p, chosen), (t, truth)):
@@ -814,7 +816,7 @@ class Contingency:
         shapes = dict(self._shapes)
         for code, count in enumerate(self._pending):
             if count:
-                shape = (code >> 4, (code >> 2) & 3, code & 3)
+                shape = (code & 3, code >> 4, (code >> 2) & 3)
                 shapes[shape] = shapes.get(shape, 0) + count
         return shapes
 
