@@ -276,39 +276,44 @@ class Contingency:
         # leaves the counts as they were and goes to the general path, which adds,
         # ignores or refuses it. test_contingency checks that every path gives one state.
         kind_a = type(assigned)
-        if kind_a is str and type(correct) is str and not self.verbose:
-            # The single-label part of the state: as few dict increments as a result has cells.
-            if assigned == correct:
-                try:
-                    self._right[assigned] += 1
-                except KeyError:
-                    pass
-                else:
-                    return
-            else:
-                wrong = self._wrong_assigned
-                try:
-                    wrong[assigned] += 1
-                except KeyError:
-                    pass
-                else:
+        if kind_a is str:
+            if type(correct) is str and not self.verbose:
+                # The single-label part of the state: one dict increment a cell.
+                if assigned == correct:
                     try:
-                        self._wrong_correct[correct] += 1
+                        self._right[assigned] += 1
                     except KeyError:
-                        wrong[assigned] -= 1
+                        pass
                     else:
                         return
-        elif kind_a in _PLAIN and type(correct) in _PLAIN and not self.verbose:
+                else:
+                    wrong = self._wrong_assigned
+                    try:
+                        wrong[assigned] += 1
+                    except KeyError:
+                        pass
+                    else:
+                        try:
+                            self._wrong_correct[correct] += 1
+                        except KeyError:
+                            wrong[assigned] -= 1
+                        else:
+                            return
+        elif not self.verbose:
+            # Multi-label: two sets, taken as they are (checked first: the common case),
+            # or lists, tuples and frozensets, copied to sets (duplicates count once).
+            # Anything else (a mapping, one label that is not a str) takes the general path.
             chosen: Any = assigned
             truth: Any = correct
-            try:
-                if kind_a is not set and kind_a is not frozenset:
-                    chosen = set(chosen)  # duplicates count once
-                if type(truth) is not set and type(truth) is not frozenset:
-                    truth = set(truth)
-            except TypeError:
-                pass  # an unhashable label: the general path names it
-            else:
+            if kind_a is not set or type(truth) is not set:
+                try:
+                    if kind_a in _PLAIN and type(truth) in _PLAIN:
+                        chosen, truth = set(chosen), set(truth)
+                    else:
+                        chosen = None
+                except TypeError:
+                    chosen = None  # an unhashable label: the general path names it
+            if chosen is not None:
                 p, t = self._p, self._t
                 k = len(p)
                 _tally(p, chosen)  # an unknown label lands as a new key: the length tells
