@@ -449,7 +449,11 @@ class Contingency:
                     mine[label] += count
         self._fold()
         for shape, count in other._general_shapes().items():
-            self._shapes[shape] = self._shapes.get(shape, 0) + count
+            count += self._shapes.get(shape, 0)
+            if count:
+                self._shapes[shape] = count
+            else:  # the other's removals in its general part, made up for by single labels
+                self._shapes.pop(shape, None)
         self._offset = [mine + theirs for mine, theirs in zip(self._offset, other._offset)]
         return self
 
