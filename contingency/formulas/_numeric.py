@@ -89,8 +89,7 @@ def divide(numerator: ArrayLike, denominator: ArrayLike, undefined: ArrayLike) -
     >>> divide([1, 0, 3], [2, 0, 0], [9.0, 7.0, 5.0]).tolist()
     [0.5, 7.0, 5.0]
     """
-    num = np.asarray(numerator, dtype=np.float64)
-    den = np.asarray(denominator, dtype=np.float64)
+    num, den = as_float(numerator), as_float(denominator)
     with np.errstate(divide="ignore", invalid="ignore"):
         quotient = num / den
     return np.where(den == 0, np.asarray(undefined, dtype=np.float64), quotient)
@@ -142,7 +141,12 @@ def exact(values: ArrayLike) -> NDArray[Any]:
 
     >>> exact([1, 2]).dtype, exact([2**62, 1]).dtype, exact(0.5).dtype
     (dtype('int64'), dtype('O'), dtype('float64'))
+    >>> exact(7), exact(2**62).dtype
+    (array(7), dtype('O'))
     """
+    if type(values) is int:  # one count, as in a micro table: no reduction to look at
+        return np.asarray(values, dtype=np.int64 if -_EXACT_LIMIT < values < _EXACT_LIMIT
+                          else object)
     array = np.asarray(values)
     if array.dtype.kind == "b":
         return array.astype(np.int64)
@@ -158,6 +162,21 @@ def exact(values: ArrayLike) -> NDArray[Any]:
 
 
 _EXACT_LIMIT = 2**60
+
+
+def as_float(values: ArrayLike) -> NDArray[np.float64]:
+    """Exact counts (or their sums) rounded once to float64.
+
+    Arithmetic on a 0-d object array (one count of 2**60 or more, see
+    :func:`exact`) gives a plain ``int``, which numpy refuses to convert past
+    int64; ``float`` rounds it correctly.
+
+    >>> float(as_float(2**64 + 1)) == 2.0**64, as_float([1, 2]).dtype
+    (True, dtype('float64'))
+    """
+    if type(values) is int:
+        return np.asarray(float(values))
+    return np.asarray(values, dtype=np.float64)
 
 
 def check_count(value: object, name: str) -> int:

@@ -32,6 +32,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from contingency.formulas._numeric import (
     ZeroDivision,
+    as_float,
     average,
     check_zero_division,
     divide,
@@ -58,11 +59,17 @@ _DOUBLE_EXACT = 2.0**53  # every integer below is a double
 
 
 def _as_floats(*cells: ArrayLike) -> list[Floats]:
-    return [np.asarray(cell, dtype=np.float64) for cell in cells]
+    return [as_float(cell) for cell in cells]
 
 
 def _as_exact(*cells: ArrayLike) -> list[NDArray[Any]]:
-    return [exact(cell) for cell in cells]
+    arrays = [exact(cell) for cell in cells]
+    if any(array.dtype == object for array in arrays):
+        # A count of 2**60 or more: every integer cell becomes a Python int, since a
+        # Python int (what arithmetic on 0-d object arrays gives) and int64 do not mix.
+        arrays = [array.astype(object) if array.dtype.kind in "iu" else array
+                  for array in arrays]
+    return arrays
 
 
 def _undefined(zero_division: ZeroDivision, perl: ArrayLike) -> tuple[ZeroDivision, ArrayLike]:
@@ -87,6 +94,8 @@ def _share(x: NDArray[Any], y: NDArray[Any], zero_division: ZeroDivision,
     """
     if not is_perl(zero_division):
         return divide(x, x + y, undefined)
+    if type(x) is int or type(y) is int:  # a sum of 0-d object arrays (huge counts) is an int
+        x, y = exact(x), exact(y)
     fx, fy = _as_floats(x, y)
     with np.errstate(divide="ignore", invalid="ignore"):
         inverted = 1.0 / (1.0 + fy / fx)
@@ -98,7 +107,7 @@ def _share(x: NDArray[Any], y: NDArray[Any], zero_division: ZeroDivision,
         quotient, remainder = y // divisor, y % divisor
         whole = (remainder == 0) & (x != 0)
         with np.errstate(divide="ignore"):
-            exact_inverted = 1.0 / np.asarray(1 + quotient, dtype=np.float64)
+            exact_inverted = 1.0 / as_float(1 + quotient)
         inverted = np.where(whole, exact_inverted, inverted)
     perl = np.where(y == 0, 1.0, np.where(x == 0, 0.0, inverted))
     return np.where(x + y == 0, np.asarray(undefined, dtype=np.float64), perl)

@@ -1,0 +1,59 @@
+"""contingency.formulas.classification: one table scores alike as scalars and as arrays, at any size."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from contingency import Contingency
+from contingency.formulas import classification as formulas
+
+_SCORES = [formulas.precision, formulas.recall, formulas.f1, formulas.accuracy, formulas.error,
+           formulas.specificity, formulas.matthews_corrcoef]
+# Small counts, counts around 2**53 (where doubles stop being exact) and past 2**60
+# (where exact() keeps Python ints instead of int64).
+_COUNT = st.one_of(st.integers(0, 10), st.integers(2**52, 2**54), st.integers(2**59, 2**70))
+_TABLE = st.tuples(_COUNT, _COUNT, _COUNT, _COUNT)
+_HUGE = (2**62, 2**62 + 1, 3, 2**61)
+
+
+def _same(x: float, y: float) -> bool:
+    return x == y or (math.isnan(x) and math.isnan(y))
+
+
+@given(_TABLE, st.sampled_from(["perl", 0.0, 1.0, "nan"]))
+@example(_HUGE, "perl")  # crashed: a sum of 0-d object arrays is a plain int, with no dtype
+@example(_HUGE, 0.0)  # crashed: a plain int past int64 added to an int64 cell
+def test_a_scalar_table_scores_as_a_one_table_array(table, mode):
+    for score in _SCORES:
+        scalar = float(score(*table, zero_division=mode))
+        (array,) = score(*([cell] for cell in table), zero_division=mode).tolist()
+        assert _same(scalar, array), score.__name__
+
+
+@given(_TABLE)
+@example(_HUGE)
+def test_sums_stay_exact_before_the_one_rounding(table):
+    """scikit-learn's arithmetic on exact integer sums: each side rounded once, then divided."""
+    a, b, c, d = table
+    expected = {
+        formulas.precision: (a, a + b),
+        formulas.recall: (a, a + c),
+        formulas.f1: (2 * a, 2 * a + b + c),
+        formulas.accuracy: (a + d, a + b + c + d),
+        formulas.error: (b + c, a + b + c + d),
+    }
+    for score, (numerator, denominator) in expected.items():
+        value = float(score(a, b, c, d, zero_division=0.0))
+        assert value == (float(numerator) / float(denominator) if denominator else 0.0)
+
+
+def test_micro_scores_of_huge_set_entries():
+    s = Contingency(["x", "y"])
+    s.set_entries(*_HUGE)
+    assert s.micro_table == _HUGE
+    assert (s.micro_precision, s.micro_recall, s.micro_f1) == (0.5, 1.0, 2 / 3)
+    assert (s.micro_accuracy, s.micro_error) == (0.6, 0.4)
+    assert "0.667" in s.stats_table()
