@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 from collections import OrderedDict
 
 import numpy as np
@@ -499,6 +500,21 @@ def test_merge_adds_set_entries():
     left.set_entries(1, 2, 3, 4)
     right.set_entries(10, 20, 30, 40)
     assert (left + right).micro_table == (11, 22, 33, 44)
+
+
+def test_pickle_round_trip_keeps_every_part_of_the_state():
+    """Pickling is how state travels to other processes (Dask workers, say)."""
+    s = Contingency(["x", "y"], unknown="add", zero_division=0.0)
+    s.add_result("x", "x")  # the single-label part
+    s.add_result({"x", "z"}, {"y"})  # the multi-label part, with a new category
+    s.add_results(np.array([[1, 0, 1]]), np.array([[1, 1, 0]]))  # the general part
+    s.remove_result(["x"], ["x"])  # made up for by the single-label part
+    s.set_entries(*(cell + 1 for cell in s.micro_table))
+    twin = pickle.loads(pickle.dumps(s))
+    assert twin == s
+    assert twin.to_dict() == s.to_dict()
+    twin.add_result("y", "x")
+    assert twin != s
 
 
 def test_copy_is_independent_and_reset_restores_declared_categories():

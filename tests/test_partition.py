@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import time
 import warnings
 
@@ -391,6 +392,18 @@ def test_mixed_label_types_and_table():
 
 
 # --- merge, copy, equality, JSON --------------------------------------------------------------
+
+
+def test_pickle_round_trip_in_both_forms_of_the_state():
+    """Pickling is how state travels to other processes (Dask workers, say)."""
+    arrays = PartitionComparison.from_labels(np.array([1, 1, 2]), np.array(["a", "b", "b"]))
+    dicts = streamed([1, 1, 2, 3], ["a", "b", "b", "c"])
+    for comparison in (arrays, dicts):
+        twin = pickle.loads(pickle.dumps(comparison))
+        assert twin == comparison
+        assert twin.to_dict() == comparison.to_dict()
+        twin.add(9, "z")
+        assert twin != comparison
 
 
 def test_merge_copy_reset_and_equality():
