@@ -357,6 +357,13 @@ class PartitionComparison:
         if self._n_elements == 0 and self._arrays is None:
             self._copy_from(other)
             return self
+        theirs = other._n_cells()
+        if 8 * theirs >= self._n_cells():
+            # Tables of comparable size (as in a tree of partial results): add the two
+            # tables with numpy and recompute the sums from the result, in time linear in
+            # the cells, instead of one update per cell. The sums are exact either way.
+            self._set_arrays(_added_cells(self._cell_arrays(), other._cell_arrays()))
+            return self
         for reference, model, count in list(other._triples()):
             self._update(reference, model, count)
         return self
@@ -806,6 +813,12 @@ class PartitionComparison:
                    else cells.columns)
         return rows, columns, np.asarray(cells.counts, dtype=np.int64)
 
+    def _n_cells(self) -> int:
+        if self._cells is not None:
+            return sum(map(len, self._cells.values()))
+        assert self._arrays is not None
+        return len(self._arrays.counts)
+
     def _triples(self) -> Iterable[tuple[Hashable, Hashable, int]]:
         if self._cells is not None:
             for reference, row in self._cells.items():
@@ -1117,6 +1130,30 @@ def _aggregate(keys: Codes, multiplicity: NDArray[Any]) -> tuple[Codes, NDArray[
     ordered = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
     return ordered[starts], np.add.reduceat(multiplicity.astype(np.int64)[order], starts)
+
+
+def _added_cells(first: _Cells, second: _Cells) -> _Cells:
+    """The cells of two tables added, labels matched by value (``first``'s labels first)."""
+    reference, rows = _joined_labels(first.reference_labels, second.reference_labels, second.rows)
+    model, columns = _joined_labels(first.model_labels, second.model_labels, second.columns)
+    width = max(len(model), 1)
+    keys, counts = _aggregate(
+        np.concatenate((first.rows * width + first.columns, rows * width + columns)),
+        np.concatenate((first.counts, second.counts)))
+    return _Cells(reference, model, keys // width, keys % width, counts)
+
+
+def _joined_labels(labels: list[Hashable], more: list[Hashable],
+                   codes: Codes) -> tuple[list[Hashable], Codes]:
+    """``labels`` followed by the labels of ``more`` they lack, and ``codes`` (into ``more``) recoded."""
+    position = {label: index for index, label in enumerate(labels)}
+    joined = list(labels)
+    for label in more:
+        if label not in position:
+            position[label] = len(joined)
+            joined.append(label)
+    recode = np.array([position[label] for label in more], dtype=np.int64)
+    return joined, recode[codes] if codes.size else codes
 
 
 def _compact(cells: _Cells) -> _Cells:

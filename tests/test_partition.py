@@ -394,6 +394,37 @@ def test_mixed_label_types_and_table():
 # --- merge, copy, equality, JSON --------------------------------------------------------------
 
 
+@given(labelings(), labelings(), st.sampled_from(["arrays", "cells"]), st.booleans())
+@example((["a", 1], [1, 1]), (["a"], [1.0]), "arrays", False)  # 1 and 1.0 are one label
+@example(([1], [2]), ([1, 3], [2, 2]), "cells", True)
+def test_merge_adds_the_tables_either_way(first, second, way, huge):
+    """merge adds comparable tables with numpy and a small one cell by cell: one result.
+
+    ``way`` forces one of the two; ``huge`` weights take the total near 2**63 (the
+    limit), where the packed sums are widest.
+    """
+    weight = 2**56 if huge else 1
+    def build(labeling, dict_form):
+        built = PartitionComparison().add_many(*labeling, weights=[weight] * len(labeling[0]))
+        if dict_form and built.n_elements:
+            built.add("x", "x")
+            built.remove("x", "x")  # now in the dictionary form
+        return built
+    expected = PartitionComparison().add_many(
+        first[0] + second[0], first[1] + second[1],
+        weights=[weight] * (len(first[0]) + len(second[0])))
+    for dict_form in (False, True):
+        left, right = build(first, dict_form), build(second, not dict_form)
+        with pytest.MonkeyPatch.context() as patch:
+            if way == "cells":  # the other table looks small: cell by cell
+                patch.setattr(PartitionComparison, "_n_cells",
+                              lambda self, small=right: 0 if self is small else 1)
+            else:  # the other table looks as large: numpy
+                patch.setattr(PartitionComparison, "_n_cells", lambda self: 1)
+            merged = left.copy().merge(right)
+        assert_same(merged, expected)
+
+
 def test_pickle_round_trip_in_both_forms_of_the_state():
     """Pickling is how state travels to other processes (Dask workers, say)."""
     arrays = PartitionComparison.from_labels(np.array([1, 1, 2]), np.array(["a", "b", "b"]))
