@@ -893,11 +893,10 @@ class Contingency:
                     cell_changes[cell, label] = cell_changes.get((cell, label), 0) + weight
             shape = (len(both), len(assigned), len(correct))
             shape_changes[shape] = shape_changes.get(shape, 0) + weight
+        columns = self._columns()
         for (cell, label), change in cell_changes.items():
-            right = self._right[label]
-            a = self._a[label] + right
-            have = (a, self._p[label] + right + self._wrong_assigned[label] - a,
-                    self._t[label] + right + self._wrong_correct[label] - a)[cell]
+            a, p, t = (column[self._index[label]] for column in columns)
+            have = (a, p - a, t - a)[cell]
             if have + change < 0:
                 raise ValueError(f"remove_result: category {label!r} has no "
                                  f"{'abc'[cell]} count left to remove; that result was not added")

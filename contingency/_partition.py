@@ -1134,26 +1134,21 @@ def _aggregate(keys: Codes, multiplicity: NDArray[Any]) -> tuple[Codes, NDArray[
 
 def _added_cells(first: _Cells, second: _Cells) -> _Cells:
     """The cells of two tables added, labels matched by value (``first``'s labels first)."""
-    reference, rows = _joined_labels(first.reference_labels, second.reference_labels, second.rows)
-    model, columns = _joined_labels(first.model_labels, second.model_labels, second.columns)
+    def joined(labels: list[Hashable], more: list[Hashable], codes: Codes,
+               name: str) -> tuple[list[Hashable], Codes]:
+        # first's labels are distinct, so they keep their positions 0..len(labels)-1.
+        positions, union = _encode(labels + more, name)
+        return union, positions[len(labels):][codes]
+
+    reference, rows = joined(first.reference_labels, second.reference_labels, second.rows,
+                             "reference labels")
+    model, columns = joined(first.model_labels, second.model_labels, second.columns,
+                            "model labels")
     width = max(len(model), 1)
     keys, counts = _aggregate(
         np.concatenate((first.rows * width + first.columns, rows * width + columns)),
         np.concatenate((first.counts, second.counts)))
     return _Cells(reference, model, keys // width, keys % width, counts)
-
-
-def _joined_labels(labels: list[Hashable], more: list[Hashable],
-                   codes: Codes) -> tuple[list[Hashable], Codes]:
-    """``labels`` followed by the labels of ``more`` they lack, and ``codes`` (into ``more``) recoded."""
-    position = {label: index for index, label in enumerate(labels)}
-    joined = list(labels)
-    for label in more:
-        if label not in position:
-            position[label] = len(joined)
-            joined.append(label)
-    recode = np.array([position[label] for label in more], dtype=np.int64)
-    return joined, recode[codes] if codes.size else codes
 
 
 def _compact(cells: _Cells) -> _Cells:
