@@ -27,8 +27,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "MAX_COUNT",
     "ZeroDivision",
     "as_counts",
+    "check_room",
     "average",
     "check_count",
     "check_zero_division",
@@ -197,6 +199,26 @@ def check_count(value: object, name: str) -> int:
         if count >= 0:
             return count
     raise ValueError(f"{name} must be a non-negative integer count, not {value!r}")
+
+
+#: The largest count an accumulator holds (results, elements, any cell): int64's largest
+#: value, so that every count fits numpy's int64 and every sum of a table's cells does too.
+#: Every path that raises a count checks it with :func:`check_room`.
+MAX_COUNT = 2**63 - 1
+
+
+def check_room(total: int, change: int, what: str) -> None:
+    """Refuse to take a count of ``what`` from ``total`` past :data:`MAX_COUNT` by adding ``change``.
+
+    >>> check_room(5, 2, "results")
+    >>> check_room(MAX_COUNT, 1, "elements")
+    Traceback (most recent call last):
+    ...
+    ValueError: the accumulator would hold 9223372036854775808 elements; at most 2**63 - 1 are supported
+    """
+    if total + change > MAX_COUNT:
+        raise ValueError(f"the accumulator would hold {total + change} {what}; at most 2**63 - 1 "
+                         "are supported")
 
 
 def as_counts(values: Iterable[object], name: str) -> list[int]:
