@@ -1,50 +1,49 @@
 """Contingency: a streaming accumulator of category decisions (Statistics::Contingency for Python).
 
+Where counts change: :meth:`Contingency._apply`, and nowhere else. Every
+write builds the changes of the per-category cells and of the result shapes
+and hands them to it: a result (weight +1), a removal (the same cells with
+weight -1), a batch of label arrays or indicator matrices (aggregated with
+numpy), a merge (the other's counts), :meth:`Contingency.set_entries` (the
+micro offset), :meth:`Contingency.from_dict` (a merge into an empty
+accumulator). :meth:`Contingency.add_result`'s fast paths are a way of
+calling it: they count into a small :class:`_Tally` (dict increments only),
+which is folded through ``_apply`` before any read and any other write.
+
 State, all of it exact integer counts:
 
-- the categories, in order (declared ones first, then as first seen), and how
-  many of them were declared (what :meth:`Contingency.reset` goes back to);
-- per category, keyed by the category itself: how often it was assigned and
-  correct (cell ``a``), how often assigned, and how often correct. Cells
-  ``b = assigned - a`` and ``c = correct - a`` are derived, and so is ``d``:
-  ``n_results - a - b - c``, which is also what makes a category that joins an
-  open set late count as "neither assigned nor correct" for every earlier result.
-  Counting the two totals rather than ``b`` and ``c`` lets a multi-label
-  result be counted with one set intersection and three C-level tallies;
-- the histogram of result shapes ``(both, assigned, correct)`` (see
-  :mod:`contingency.formulas.classification`): how many results had each.
-  It gives the number of results, the pooled micro cells, and every
-  per-result score (samples averages, subset accuracy) in time independent
-  of the number of results. The shapes of results counted by
-  :meth:`Contingency.add_result`'s fast paths with at most three categories on
-  each side are counted in a list of 64 integers indexed by the shape's
-  code (cheaper than a tuple key), and folded into the histogram before any
-  other update;
-- per category, the single-label results (one category on each side, both
-  strings) that :meth:`Contingency.add_result`'s fastest path counted, in
-  Statistics::Contingency's own layout: right ones by category (cell ``a``),
-  wrong ones by assigned category (``b``) and by correct category (``c``). A
-  right answer is then one dict increment, a wrong one two, and no shape
-  count: the right and wrong results number ``sum(a)`` and ``sum(b)``. This
-  part and the general part above are only meaningful summed (every reader
-  sums them: :meth:`Contingency._columns` and ``_shape_counts``); removal goes
-  through the general part, whose entries may then be negative where this
-  part makes up for them;
-- the micro offset: what :meth:`Contingency.set_entries` added to the micro
-  table on top of the pooled per-category cells.
+- per category, keyed by the category itself, in table order (declared
+  categories first, then as first seen): cells ``a`` (assigned and
+  correct), ``b`` (assigned, not correct) and ``c`` (correct, not
+  assigned). Cell ``d = n_results - a - b - c`` is derived, which is also
+  what makes a category that joins an open set late count as "neither
+  assigned nor correct" for every earlier result. A category that was not
+  declared and whose cells all return to zero is forgotten;
+- the number of results, and the histogram of result shapes
+  ``(both, assigned, correct)`` (see :mod:`contingency.formulas.classification`):
+  it gives every per-result score (samples averages, subset accuracy) in
+  time independent of the number of results;
+- the micro table ``(a, b, c, d)``: the per-category cells summed, plus what
+  :meth:`Contingency.set_entries` set on top of them (the offset, also kept);
+- running sums over categories (:mod:`contingency._category_sums`): per
+  score, the exact sum of its per-category values, and how many categories
+  have each total ``a + b + c`` (which a removal checks against the number
+  of results), brought up to date for the categories that changed.
 
-Every score is one call into :mod:`contingency.formulas.classification`; the
-printed tables are :mod:`contingency.report`'s.
+Every score is one call into :mod:`contingency.formulas.classification`: a
+micro score reads the micro table, a macro or weighted average of
+precision, recall or F1 the running sums, macro accuracy and error the
+pooled cells, all in constant time; the printed tables are
+:mod:`contingency.report`'s.
 """
 
 from __future__ import annotations
 
 import copy as _copy
-from collections import _count_elements as _tally  # type: ignore[attr-defined]
+from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import repeat
-from operator import add, sub
 from typing import Any, Literal
 
 import attrs
@@ -52,14 +51,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency import report as _report
+from contingency._category_sums import CategorySums, CategoryTotals
 from contingency._labels import check_label, label_from_json, label_to_json
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
+    MAX_COUNT,
     ZeroDivision,
     average,
     check_count,
+    check_room,
     check_zero_division,
-    exact,
 )
 
 __all__ = ["Contingency"]
@@ -67,21 +68,22 @@ __all__ = ["Contingency"]
 Unknown = Literal["error", "ignore", "add"]
 Average = Literal["micro", "macro", "weighted", "samples"]
 Shape = tuple[int, int, int]
+Cells = dict[Hashable, int]
 
 _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
 _FORMAT = "contingency.Contingency/1"
 _NO_CATEGORY = "No category information has been recorded"
-# _tally is Counter.update's helper: mapping[x] = mapping.get(x, 0) + 1 for each x of an
+# _count is Counter.update's helper: mapping[x] = mapping.get(x, 0) + 1 for each x of an
 # iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
 # The shape (both, assigned, correct) of a result with at most three categories a side
-# has the code (assigned << 4) | (correct << 2) | both, which is _SMALL_CODE[assigned][correct]
-# + both (a list lookup is cheaper than shifts in the hot loop), below _SMALL_CODES.
-_SMALL_CODES = 64
+# is tallied under the code _SMALL_CODE[assigned][correct] + both (a list lookup and an
+# int key are cheaper than building a tuple in the hot loop); larger shapes under the tuple.
 _SMALL_CODE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
+_RUNNING = ("precision", "recall", "f1")  # the scores whose averages running sums answer
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -89,6 +91,9 @@ _SCORES = {
     "accuracy": _formulas.accuracy,
     "error": _formulas.error,
 }
+_SCALAR_F1 = _formulas.SCALAR["f1"]
+_SCALAR_PRECISION = _formulas.SCALAR["precision"]
+_SCALAR_RECALL = _formulas.SCALAR["recall"]
 
 
 def _check_unknown(value: object) -> Unknown:
@@ -116,16 +121,75 @@ def _members(value: object, where: str) -> Iterable[object]:
     return (value,)
 
 
-class _Staging:
-    """Label resolution for one call, with nothing written until the end.
+def _shape_key(shape: Any) -> Shape:
+    """A tallied shape key (a small code or a tuple) as the tuple ``(both, assigned, correct)``."""
+    if type(shape) is int:
+        return (shape & 3, shape >> 4, (shape >> 2) & 3)
+    return shape  # type: ignore[no-any-return]
 
-    Categories met for the first time (``unknown="add"``) get provisional
-    indices after the existing ones; :meth:`Contingency._commit` appends them.
+
+class _Tally:
+    """What :meth:`Contingency.add_result`'s fast paths counted since the last fold.
+
+    Only dict increments, keyed by category, for categories already in the
+    table; :meth:`Contingency._fold` turns it into one call of ``_apply``.
+    Single-label results are tallied in Statistics::Contingency's layout
+    (right by category, wrong by assigned and by correct category: one
+    increment when right, two when wrong); multi-label results as the
+    categories in both sides, assigned and correct (three C-level tallies),
+    and their shapes.
+    """
+
+    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong_assigned",
+                 "wrong_correct")
+
+    def __init__(self) -> None:
+        self.right: Cells = {}
+        self.wrong_assigned: Cells = {}
+        self.wrong_correct: Cells = {}
+        self.both: Cells = {}
+        self.assigned: Cells = {}
+        self.correct: Cells = {}
+        self.shapes: dict[Any, int] = {}
+
+    def take(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+        """The tallied results as cell changes ``a, b, c`` and shape counts; empties the tally."""
+        a, b, c = self.right, self.wrong_assigned, self.wrong_correct
+        hits, misses = sum(a.values()), sum(b.values())
+        shapes: dict[Shape, int] = {}
+        if hits:
+            shapes[_HIT] = hits
+        if misses:
+            shapes[_MISS] = misses
+        if self.shapes:
+            both = self.both
+            for label, count in both.items():
+                a[label] = a.get(label, 0) + count
+            for target, totals in ((b, self.assigned), (c, self.correct)):
+                for label, count in totals.items():
+                    count -= both.get(label, 0)
+                    if count:
+                        target[label] = target.get(label, 0) + count
+            for key, count in self.shapes.items():
+                shape = _shape_key(key)
+                shapes[shape] = shapes.get(shape, 0) + count
+            self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
+        self.right, self.wrong_assigned, self.wrong_correct = {}, {}, {}
+        return a, b, c, shapes
+
+
+class _Staging:
+    """Label resolution for one call, with nothing written until ``_apply``.
+
+    Categories met for the first time (``unknown="add"``) are collected in
+    ``new``, in the order met, with provisional positions after the known ones
+    (``index`` maps a known category to its position, or to anything for
+    callers that only need membership).
     """
 
     __slots__ = ("index", "new", "policy", "removing")
 
-    def __init__(self, index: dict[Hashable, int], policy: Unknown, removing: bool) -> None:
+    def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool) -> None:
         self.index = index
         self.new: dict[Hashable, int] = {}
         self.policy = policy
@@ -152,8 +216,8 @@ class _Staging:
         if known in self.new:
             return self.new[known]
         if self.removing and self.policy != "ignore":
-            raise ValueError(f"{where}: category {label!r} was never recorded, so no result "
-                             "naming it can be removed")
+            raise ValueError(f"{where}: category {label!r} was never recorded (or all its "
+                             "results were removed), so no result naming it can be removed")
         if self.policy == "ignore":
             return None
         if self.policy == "error":
@@ -164,6 +228,23 @@ class _Staging:
         return position
 
 
+def _result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
+                    weight: int) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times."""
+    a: Cells = {}
+    b: Cells = {}
+    c: Cells = {}
+    shapes: dict[Shape, int] = {}
+    for assigned, correct in results:
+        both = assigned & correct
+        for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
+            for label in labels:
+                cells[label] = cells.get(label, 0) + weight
+        shape = (len(both), len(assigned), len(correct))
+        shapes[shape] = shapes.get(shape, 0) + weight
+    return a, b, c, shapes
+
+
 @attrs.define(init=False, eq=False, repr=False)
 class Contingency:
     """Precision, recall, F1, accuracy and error of category decisions, micro and macro averaged.
@@ -171,7 +252,7 @@ class Contingency:
     The successor of Perl's Statistics::Contingency: feed it results one at a
     time with :meth:`add_result` (multi-label: each result names any number of
     assigned and correct categories), or in batches with :meth:`add_results`,
-    and read any score at any moment.
+    and read any score at any moment, in constant time.
 
     >>> s = Contingency(["sports", "politics", "science"])
     >>> s.add_result("sports", "sports")
@@ -192,7 +273,8 @@ class Contingency:
         matrices use (a mapping's keys count, as in Perl). ``None`` (the
         default) leaves the set open: a category joins when first seen, and
         counts as "neither assigned nor correct" (cell d) for every earlier
-        result. An empty iterable declares an empty set.
+        result; it is forgotten again when removals take its cells back to
+        zero. An empty iterable declares an empty set.
     verbose:
         Print one line per result, as Perl does: ``name: assigned=(...) correct=(...)``.
     unknown:
@@ -206,18 +288,17 @@ class Contingency:
         (see :mod:`contingency.formulas.classification` for each score's rule).
     """
 
-    _labels: list[Hashable]
-    _index: dict[Hashable, int]
-    _declared: int
-    _a: dict[Hashable, int]  # per category: assigned and correct
-    _p: dict[Hashable, int]  # per category: assigned
-    _t: dict[Hashable, int]  # per category: correct
-    _shapes: dict[Shape, int]
-    _pending: list[int]  # small shapes counted by add_result's fast paths, by code
-    _right: dict[Hashable, int]  # single-label fast path: right, by category (a)
-    _wrong_assigned: dict[Hashable, int]  # single-label fast path: wrong, by assigned (b)
-    _wrong_correct: dict[Hashable, int]  # single-label fast path: wrong, by correct (c)
-    _offset: list[int]
+    _a: Cells  # per category, in table order: assigned and correct
+    _b: Cells  # assigned, not correct
+    _c: Cells  # correct, not assigned
+    _declared: frozenset[Hashable]  # declared categories: first in the table, never forgotten
+    _n: int  # results
+    _shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
+    _micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
+    _offset: list[int]  # what set_entries put on top of the pooled cells
+    _sums: dict[str, CategorySums]  # running sums of precision, recall and F1
+    _totals: CategoryTotals  # categories by a + b + c
+    _tally: _Tally  # add_result's fast paths, folded through _apply before anything else
     _unknown: Unknown
     _zero_division: ZeroDivision
     verbose: bool
@@ -244,14 +325,25 @@ class Contingency:
                                 f"not {type(categories).__name__}")
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
-        index: dict[Hashable, int] = {}
-        for label in labels:
-            index.setdefault(label, len(index))
-        labels = list(index)
-        k = len(labels)
-        self._labels, self._index, self._declared = labels, index, k
         self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
-        self.reset()
+        declared = list(dict.fromkeys(labels))
+        self._declared = frozenset(declared)
+        self._a = dict.fromkeys(declared, 0)
+        self._clear()
+
+    def _clear(self) -> None:
+        """Keep the declared categories, with zero counts; forget everything else."""
+        declared = [label for label in self._a if label in self._declared]
+        self._a, self._b, self._c = (dict.fromkeys(declared, 0) for _ in range(3))
+        self._n = 0
+        self._shapes = {}
+        self._micro = [0, 0, 0, 0]
+        self._offset = [0, 0, 0, 0]
+        self._sums = {name: CategorySums(name, self._zero_division) for name in _RUNNING}
+        self._totals = CategoryTotals()
+        for running in self._sums.values():
+            running.stale(declared)
+        self._tally = _Tally()
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -270,81 +362,71 @@ class Contingency:
         >>> s.categories, s.n_results, s.micro_f1
         (('cat', 'dog'), 2, 0.5)
         """
-        # Fast paths for the common shapes of input, when every label is known. They
-        # are _count with weight 1, specialised: the one-label case is the hot loop
-        # of every classifier evaluation. A label not in the table (or not hashable)
-        # leaves the counts as they were and goes to the general path, which adds,
-        # ignores or refuses it. test_contingency checks that every path gives one state.
-        kind_a = type(assigned)
-        if kind_a is str:
+        # Fast paths for the common shapes of input, when every label is already in the
+        # table: dict increments into the tally, which _fold hands to _apply before any
+        # read or other write. Anything else (an unknown, unhashable or invalid label, a
+        # mapping, verbose) takes the general path, which calls _apply at once.
+        # test_contingency checks that every path gives one state.
+        known = self._a
+        if type(assigned) is str:
             if type(correct) is str and not self.verbose:
-                # The single-label part of the state: one dict increment a cell.
                 if assigned == correct:
-                    try:
-                        self._right[assigned] += 1
-                    except KeyError:
-                        pass
-                    else:
+                    if assigned in known:
+                        right = self._tally.right
+                        right[assigned] = right.get(assigned, 0) + 1
                         return
-                else:
-                    wrong = self._wrong_assigned
-                    try:
-                        wrong[assigned] += 1
-                    except KeyError:
-                        pass
-                    else:
-                        try:
-                            self._wrong_correct[correct] += 1
-                        except KeyError:
-                            wrong[assigned] -= 1
-                        else:
-                            return
+                elif assigned in known and correct in known:
+                    tally = self._tally
+                    wrong = tally.wrong_assigned
+                    wrong[assigned] = wrong.get(assigned, 0) + 1
+                    wrong = tally.wrong_correct
+                    wrong[correct] = wrong.get(correct, 0) + 1
+                    return
         elif not self.verbose:
             # Multi-label: two sets, taken as they are (checked first: the common case),
             # or lists, tuples and frozensets, copied to sets (duplicates count once).
-            # Anything else (a mapping, one label that is not a str) takes the general path.
             chosen: Any = assigned
             truth: Any = correct
-            if kind_a is not set or type(truth) is not set:
+            if type(chosen) is not set or type(truth) is not set:
                 try:
-                    if kind_a in _PLAIN and type(truth) in _PLAIN:
+                    if type(chosen) in _PLAIN and type(truth) in _PLAIN:
                         chosen, truth = set(chosen), set(truth)
                     else:
                         chosen = None
                 except TypeError:
                     chosen = None  # an unhashable label: the general path names it
             if chosen is not None:
-                p, t = self._p, self._t
-                k = len(p)
-                _tally(p, chosen)  # an unknown label lands as a new key: the length tells
-                _tally(t, truth)
-                if len(p) == k == len(t):
+                keys = known.keys()
+                if chosen <= keys and truth <= keys:
+                    tally = self._tally
                     both = chosen & truth
-                    _tally(self._a, both)
+                    _count(tally.both, both)
+                    _count(tally.assigned, chosen)
+                    _count(tally.correct, truth)
                     try:  # IndexError: more than three categories on a side
-                        self._pending[_SMALL_CODE[len(chosen)][len(truth)] + len(both)] += 1
+                        code: Any = _SMALL_CODE[len(chosen)][len(truth)] + len(both)
                     except IndexError:
-                        shape = (len(both), len(chosen), len(truth))
-                        self._shapes[shape] = self._shapes.get(shape, 0) + 1
+                        code = (len(both), len(chosen), len(truth))
+                    shapes = tally.shapes
+                    shapes[code] = shapes.get(code, 0) + 1
                     return
-                for column, labels in ((p, chosen), (t, truth)):
-                    for label in labels:
-                        if label in self._index:
-                            column[label] -= 1
-                        else:
-                            column.pop(label, None)
-        staging = _Staging(self._index, self._unknown, removing=False)
+        staging = _Staging(self._a, self._unknown, removing=False)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
+        self._fold()
         if self.verbose:
             self._say(name, assigned, correct)
-        self._commit(staging, [result], 1)
+        self._apply(*_result_changes([result], 1), new=staging.new)
 
     def remove_result(self, assigned: object, correct: object) -> None:
         """Take back a result added earlier (for sliding windows): the same path with weight -1.
 
-        Raises ``ValueError`` (leaving the accumulator unchanged) when no such
-        result can have been added: a category never recorded, or a count
-        that would go below zero.
+        Costs O(categories the result names). Raises ``ValueError`` (leaving the
+        accumulator unchanged) when no such result can have been added: a
+        category never recorded, or a count that would go below zero (a cell,
+        a result shape, a category named by more results than would remain,
+        the micro table set by :meth:`set_entries`). A category that was not
+        declared and that no result names any more is forgotten, so adding and
+        then removing a result gives back exactly the state before.
 
         >>> s = Contingency(["x", "y"])
         >>> s.add_result("x", "y")
@@ -353,9 +435,10 @@ class Contingency:
         >>> s == Contingency(["x", "y"]).add_results(["y"], ["y"])
         True
         """
-        staging = _Staging(self._index, self._unknown, removing=True)
+        staging = _Staging(self._a, self._unknown, removing=True)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
-        self._commit(staging, [result], -1)
+        self._fold()
+        self._apply(*_result_changes([result], -1), removing=True, where="remove_result")
 
     def add_results(self, assigned: Any, correct: Any) -> Contingency:
         """Add a batch of results; the state equals that of the matching :meth:`add_result` loop.
@@ -380,6 +463,7 @@ class Contingency:
         >>> t.micro_precision, t.subset_accuracy
         (0.6666666666666666, 0.5)
         """
+        self._fold()
         if isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray):
             if assigned.ndim == 2 or correct.ndim == 2:
                 self._add_indicators(assigned, correct)
@@ -391,7 +475,7 @@ class Contingency:
         assigned_items = self._as_sequence(assigned, "assigned")
         correct_items = self._as_sequence(correct, "correct")
         self._check_lengths(len(assigned_items), len(correct_items))
-        staging = _Staging(self._index, self._unknown, removing=False)
+        staging = _Staging(self._a, self._unknown, removing=False)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
             for row, (a, c) in enumerate(zip(assigned_items, correct_items))
@@ -399,7 +483,7 @@ class Contingency:
         if self.verbose:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)
-        self._commit(staging, results, 1)
+        self._apply(*_result_changes(results, 1), new=staging.new)
         return self
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
@@ -414,7 +498,9 @@ class Contingency:
         (0.8, 0.96)
         """
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
-        self._offset = [want - have for want, have in zip(table, self._pooled())]
+        self._fold()
+        change = [want - have for want, have in zip(table, self._micro)]
+        self._apply({}, {}, {}, {}, offset=change)
 
     # Combining ----------------------------------------------------------------------------
 
@@ -423,8 +509,10 @@ class Contingency:
 
         Categories are aligned by name; a category only one side knows counts
         as "neither assigned nor correct" for the other side's results, as if
-        one open accumulator had seen both streams. This accumulator keeps its
-        own settings (``unknown``, ``zero_division``, ``verbose``).
+        one open accumulator had seen both streams (a category ``other``
+        declared but never counted joins only if it is declared here too).
+        This accumulator keeps its own settings (``unknown``, ``zero_division``,
+        ``verbose``).
 
         >>> left = Contingency().add_results(["x", "y"], ["x", "x"])
         >>> right = Contingency().add_results(["z"], ["y"])
@@ -434,27 +522,19 @@ class Contingency:
         """
         if not isinstance(other, Contingency):
             raise TypeError(f"can only merge a Contingency, not {type(other).__name__}")
+        other._fold()
         if other is self:
             other = other.copy()
-        staging = _Staging(self._index, "add", removing=False)
-        for label in other._labels:
-            staging.position(label, "other")
-        self._append(staging)
-        for mine, theirs in ((self._a, other._a), (self._p, other._p), (self._t, other._t),
-                             (self._right, other._right),
-                             (self._wrong_assigned, other._wrong_assigned),
-                             (self._wrong_correct, other._wrong_correct)):
-            for label, count in theirs.items():
-                if count:
-                    mine[label] += count
         self._fold()
-        for shape, count in other._general_shapes().items():
-            count += self._shapes.get(shape, 0)
-            if count:
-                self._shapes[shape] = count
-            else:  # the other's removals in its general part, made up for by single labels
-                self._shapes.pop(shape, None)
-        self._offset = [mine + theirs for mine, theirs in zip(self._offset, other._offset)]
+        counted = [label for label in other._a
+                   if other._a[label] or other._b[label] or other._c[label]]
+        staging = _Staging(self._a, "add", removing=False)
+        for label in counted:
+            staging.position(label, "other")
+        self._apply({label: other._a[label] for label in counted},
+                    {label: other._b[label] for label in counted},
+                    {label: other._c[label] for label in counted},
+                    dict(other._shapes), new=staging.new, offset=list(other._offset))
         return self
 
     def __iadd__(self, other: Contingency) -> Contingency:
@@ -467,17 +547,12 @@ class Contingency:
 
     def copy(self) -> Contingency:
         """An independent accumulator with the same state and settings."""
+        self._fold()
         return _copy.deepcopy(self)
 
     def reset(self) -> None:
         """Forget every result and ``set_entries``; keep the declared categories and settings."""
-        del self._labels[self._declared:]
-        self._index = {label: position for position, label in enumerate(self._labels)}
-        self._a, self._p, self._t = (dict.fromkeys(self._labels, 0) for _ in range(3))
-        self._shapes, self._pending = {}, [0] * _SMALL_CODES
-        self._right, self._wrong_assigned, self._wrong_correct = (
-            dict.fromkeys(self._labels, 0) for _ in range(3))
-        self._offset = [0, 0, 0, 0]
+        self._clear()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Contingency):
@@ -487,21 +562,30 @@ class Contingency:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return (f"Contingency(categories={len(self._labels)}, n_results={self.n_results}, "
+        return (f"Contingency(categories={len(self._a)}, n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._fold()
+        return {name: getattr(self, name) for name in _SLOTS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _SLOTS:
+            object.__setattr__(self, name, state[name])
 
     # What it holds ------------------------------------------------------------------------
 
     @property
     def categories(self) -> tuple[Hashable, ...]:
         """The categories, in table order: declared ones first, then as first seen."""
-        return tuple(self._labels)
+        self._fold()
+        return tuple(self._a)
 
     @property
     def n_results(self) -> int:
         """The number of results added (not counting :meth:`set_entries`)."""
-        return (sum(self._shapes.values()) + sum(self._pending) + sum(self._right.values())
-                + sum(self._wrong_assigned.values()))
+        self._fold()
+        return self._n
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -516,7 +600,8 @@ class Contingency:
     @property
     def micro_table(self) -> tuple[int, int, int, int]:
         """The micro-level cells ``(a, b, c, d)``: the per-category cells summed, plus :meth:`set_entries`."""
-        a, b, c, d = (offset + pooled for offset, pooled in zip(self._offset, self._pooled()))
+        self._fold()
+        a, b, c, d = self._micro
         return a, b, c, d
 
     # Micro and macro statistics (Perl's) ------------------------------------------------------
@@ -524,37 +609,60 @@ class Contingency:
     @property
     def micro_accuracy(self) -> float:
         """``(a + d) / (a + b + c + d)`` of the micro table (1 when empty, in Perl mode)."""
-        return self._micro(_formulas.accuracy)
+        return self._micro_score("accuracy")
 
     @property
     def micro_error(self) -> float:
         """``(b + c) / (a + b + c + d)`` of the micro table (0 when empty, in Perl mode)."""
-        return self._micro(_formulas.error)
+        return self._micro_score("error")
 
     @property
     def micro_precision(self) -> float:
         """``a / (a + b)`` of the micro table; see :func:`~contingency.formulas.classification.precision`."""
-        return self._micro(_formulas.precision)
+        tally = self._tally
+        if tally.right or tally.wrong_assigned or tally.shapes:
+            self._fold()
+        return _SCALAR_PRECISION(*self._micro, self._zero_division)
 
     @property
     def micro_recall(self) -> float:
         """``a / (a + c)`` of the micro table; see :func:`~contingency.formulas.classification.recall`."""
-        return self._micro(_formulas.recall)
+        tally = self._tally
+        if tally.right or tally.wrong_assigned or tally.shapes:
+            self._fold()
+        return _SCALAR_RECALL(*self._micro, self._zero_division)
 
     @property
     def micro_f1(self) -> float:
         """``2a / (2a + b + c)`` of the micro table; see :func:`~contingency.formulas.classification.f1`."""
-        return self._micro(_formulas.f1)
+        tally = self._tally
+        if tally.right or tally.wrong_assigned or tally.shapes:
+            self._fold()
+        return _SCALAR_F1(*self._micro, self._zero_division)
 
     @property
     def macro_accuracy(self) -> float:
-        """Accuracy of each category's table, averaged over categories."""
-        return self._macro(_formulas.accuracy)
+        """Accuracy of each category's table, averaged over categories: ``(K n - B - C) / (K n)``.
+
+        The exact mean of the categories' exact accuracies, rounded once, from
+        the pooled cells: constant time. (It can differ in the last bit from
+        averaging the per-category accuracies after rounding each.)
+        """
+        self._fold()
+        _, b, c, _ = self._pooled()
+        return _formulas.mean_accuracy(self._n, len(self._a), b + c,
+                                       zero_division=self._zero_division)
 
     @property
     def macro_error(self) -> float:
-        """Error of each category's table, averaged over categories."""
-        return self._macro(_formulas.error)
+        """Error of each category's table, averaged over categories: ``(B + C) / (K n)``.
+
+        See :attr:`macro_accuracy`.
+        """
+        self._fold()
+        _, b, c, _ = self._pooled()
+        return _formulas.mean_error(self._n, len(self._a), b + c,
+                                    zero_division=self._zero_division)
 
     @property
     def macro_precision(self) -> float:
@@ -563,34 +671,34 @@ class Contingency:
         Categories that no result named count too, as in Perl: their precision
         is 1 in Perl mode (nothing assigned, nothing missed).
         """
-        return self._macro(_formulas.precision)
+        return self._running_mean("precision")
 
     @property
     def macro_recall(self) -> float:
         """Recall of each category's table, averaged over categories."""
-        return self._macro(_formulas.recall)
+        return self._running_mean("recall")
 
     @property
     def macro_f1(self) -> float:
         """F1 of each category's table, averaged over categories."""
-        return self._macro(_formulas.f1)
+        return self._running_mean("f1")
 
     # Beyond Perl ------------------------------------------------------------------------------
 
     @property
     def weighted_precision(self) -> float:
         """Per-category precision averaged with each category's support (``a + c``) as weight."""
-        return self._weighted(_formulas.precision)
+        return self._running_mean("precision", weighted=True)
 
     @property
     def weighted_recall(self) -> float:
         """Per-category recall averaged with each category's support as weight."""
-        return self._weighted(_formulas.recall)
+        return self._running_mean("recall", weighted=True)
 
     @property
     def weighted_f1(self) -> float:
         """Per-category F1 averaged with each category's support as weight."""
-        return self._weighted(_formulas.f1)
+        return self._running_mean("f1", weighted=True)
 
     @property
     def samples_precision(self) -> float:
@@ -614,9 +722,8 @@ class Contingency:
         >>> Contingency().add_results([["a", "b"], "a"], [["b", "a"], "b"]).subset_accuracy
         0.5
         """
-        both, assigned, correct, counts = self._shape_arrays()
-        return _formulas.subset_accuracy(both, assigned, correct, counts,
-                                         zero_division=self._zero_division)
+        self._fold()
+        return _formulas.subset_accuracy(*self._shape_columns(), zero_division=self._zero_division)
 
     @property
     def hamming_loss(self) -> float:
@@ -625,6 +732,7 @@ class Contingency:
         It is the error of the pooled per-category cells, which is
         :attr:`micro_error` unless :meth:`set_entries` was used.
         """
+        self._fold()
         return float(_formulas.error(*self._pooled(), zero_division=self._zero_division))
 
     def f_beta(self, beta: float = 1.0, average: Average = "micro") -> float:
@@ -632,23 +740,33 @@ class Contingency:
 
         ``average`` is ``"micro"`` (of the micro table), ``"macro"``,
         ``"weighted"`` (by support) or ``"samples"`` (over results).
-        Undefined values follow :attr:`zero_division`.
+        Undefined values follow :attr:`zero_division`. With ``beta = 1`` this
+        is F1, read in constant time; other betas average over the categories
+        (or result shapes) at each read.
 
         >>> s = Contingency().add_results(["a", "a", "b"], ["a", "b", "b"])
         >>> round(s.f_beta(2.0), 4), round(s.f_beta(0.5, average="macro"), 4)
         (0.6667, 0.6944)
         """
+        beta = _formulas.check_beta(beta)
+        average = _check_average(average)
+        if beta == 1 and average in ("micro", "macro", "weighted"):
+            return {"micro": lambda: self.micro_f1, "macro": lambda: self.macro_f1,
+                    "weighted": lambda: self.weighted_f1}[average]()
+
         def score(a: Any, b: Any, c: Any, d: Any, *, zero_division: ZeroDivision) -> Any:
             return _formulas.f_beta(a, b, c, d, beta=beta, zero_division=zero_division)
 
-        _formulas.f_beta(0, 0, 0, 0, beta=beta)  # checks beta before anything else
-        return self._averaged(score, _check_average(average))
+        return self._averaged(score, average)
 
     def matthews_corrcoef(self, average: Literal["micro", "macro"] = "micro") -> float:
         """Matthews correlation: ``"micro"`` of the pooled 2x2 table, ``"macro"`` the mean of each category's.
 
         Undefined values (an empty row or column) follow :attr:`zero_division`:
-        Perl mode gives 1 when there is no error and 0 otherwise.
+        Perl mode gives 1 when there is no error and 0 otherwise. The macro
+        average reads every category: each category's ``d`` (and so its
+        correlation) changes with every result, whichever categories it names,
+        so no running sum can answer it.
 
         >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
         >>> round(s.matthews_corrcoef(), 4), round(s.matthews_corrcoef("macro"), 4)
@@ -668,16 +786,15 @@ class Contingency:
         {'a': 0, 'b': 1, 'c': 0, 'd': 0, 'precision': 0.0, 'recall': 1.0, 'f1': 0.0, \
 'accuracy': 0.0, 'error': 1.0, 'support': 0, 'specificity': 0.0}
         """
-        if not self._labels:
+        self._fold()
+        if not self._a:
             raise ValueError(_NO_CATEGORY)
-        cells = self._cells()
+        cells = self._cell_columns()
         columns = {name: score(*cells, zero_division=self._zero_division).tolist()
                    for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
-        n = self.n_results
         stats: dict[Hashable, dict[str, float | int]] = {}
-        for k, (label, a, p, t) in enumerate(zip(self._labels, *self._columns())):
-            b, c = p - a, t - a
-            stats[label] = {"a": a, "b": b, "c": c, "d": n - a - b - c,
+        for k, (label, a, b, c, d) in enumerate(zip(self._a, *cells)):
+            stats[label] = {"a": a, "b": b, "c": c, "d": d,
                             **{name: columns[name][k] for name in _SCORES},
                             "support": a + c, "specificity": columns["specificity"][k]}
         return stats
@@ -742,20 +859,18 @@ class Contingency:
         >>> Contingency.from_dict(s.to_dict()) == s
         True
         """
-        labels = [label_to_json(label, "category") for label in self._labels]
-        a, p, t = self._columns()
+        self._fold()
         return {
             "format": _FORMAT,
-            "categories": labels,
-            "declared": self._declared,
+            "categories": [label_to_json(label, "category") for label in self._a],
+            "declared": len(self._declared),
             "unknown": self._unknown,
             "zero_division": self._zero_division,
             "verbose": self.verbose,
-            "a": a,
-            "b": list(map(sub, p, a)),
-            "c": list(map(sub, t, a)),
-            "result_shapes": [[*shape, count]
-                              for shape, count in sorted(self._shape_counts().items())],
+            "a": list(self._a.values()),
+            "b": list(self._b.values()),
+            "c": list(self._c.values()),
+            "result_shapes": [[*shape, count] for shape, count in sorted(self._shapes.items())],
             "micro_offset": list(self._offset),
             "scores": self.scores(),
         }
@@ -774,12 +889,208 @@ class Contingency:
         """
         return _from_dict(cls, data)
 
+    # The one write path --------------------------------------------------------------------------
+
+    def _fold(self) -> None:
+        """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
+        tally = self._tally
+        if tally.right or tally.wrong_assigned or tally.shapes:
+            self._apply(*tally.take())
+
+    def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], *,
+               new: Iterable[Hashable] = (), offset: Sequence[int] = (0, 0, 0, 0),
+               removing: bool = False, where: str = "") -> None:
+        """Add these changes to the counts: the one routine where counts change.
+
+        ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
+        a category in ``new`` is appended to the table first, with zero
+        cells), ``shapes`` the result shapes (their sum is the change in the
+        number of results), ``offset`` the part of the micro table that
+        :meth:`set_entries` set. A caller whose changes may be negative says
+        ``removing=True`` (``where`` names it in the errors): every count is
+        then checked, and the categories that were not declared and whose
+        cells all return to zero are forgotten. Everything is checked before
+        the first write, so a refused change changes nothing. Costs
+        O(categories changed).
+        """
+        cells = (self._a, self._b, self._c)
+        change = sum(shapes.values())
+        n = self._n + change
+        if change > 0:
+            check_room(self._n, change, "results")
+        fresh = [label for label in new if label not in self._a]
+        touched = a.keys() | b.keys() | c.keys()
+        gone: list[Hashable] = []
+        if removing:
+            declared = self._declared
+            gone = [label for label in touched
+                    if label not in declared and label in self._a
+                    and not any(column[label] + changes.get(label, 0)
+                                for column, changes in zip(cells, (a, b, c)))]
+        k = len(self._a) + len(fresh) - len(gone)
+        pooled = (sum(a.values()), sum(b.values()), sum(c.values()))
+        d = k * n - self._n * len(self._a) - sum(pooled)  # the change of the pooled d cell
+        micro = [cell + delta + extra
+                 for cell, delta, extra in zip(self._micro, (*pooled, d), offset)]
+        if removing:
+            self._check_removal(a, b, c, shapes, n, micro, touched, where)
+        for label in fresh:
+            for column in cells:
+                column[label] = 0
+        for column, changes in zip(cells, (a, b, c)):
+            for label, count in changes.items():
+                column[label] += count
+        for label in gone:
+            for column in cells:
+                del column[label]
+        counts = self._shapes
+        for shape, count in shapes.items():
+            count += counts.get(shape, 0)
+            if count:
+                counts[shape] = count
+            else:
+                del counts[shape]
+        self._n = n
+        self._micro = micro
+        if any(offset):
+            self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
+        if fresh:
+            touched.update(fresh)
+        for running in self._sums.values():
+            running.stale(touched)
+        self._totals.stale(touched)
+
+    def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], n: int,
+                       micro: list[int], touched: AbstractSet[Hashable], where: str) -> None:
+        """Refuse a change that would leave any count negative (``where`` names the caller)."""
+        prefix = f"{where}: " if where else ""
+        for name, column, changes in (("a", self._a, a), ("b", self._b, b), ("c", self._c, c)):
+            for label, count in changes.items():
+                if column.get(label, 0) + count < 0:
+                    raise ValueError(f"{prefix}category {label!r} has no {name} count left to "
+                                     "remove; that result was not added")
+        for shape, count in shapes.items():
+            if self._shapes.get(shape, 0) + count < 0:
+                raise ValueError(f"{prefix}no result of that shape (|assigned ∩ correct|, "
+                                 f"|assigned|, |correct|) = {shape} was added")
+        # No category may be named by more results than remain: those named by the
+        # change are checked one by one, the others through the histogram of totals.
+        over = self._totals.above(self._cells, n, self._n)
+        for label in touched:
+            old = self._a.get(label, 0) + self._b.get(label, 0) + self._c.get(label, 0)
+            if old > n:
+                over -= 1
+            if old + a.get(label, 0) + b.get(label, 0) + c.get(label, 0) > n:
+                over += 1
+        if over > 0:
+            raise ValueError(f"{prefix}a category would be named by more results than the "
+                             f"{n} that would remain; that result was not added")
+        if min(micro) < 0:
+            raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
+                             "left to remove that result")
+
+    def _cells(self, label: Hashable) -> tuple[int, int, int] | None:
+        """The cells ``a, b, c`` of one category, or ``None`` if it is not in the table."""
+        a = self._a.get(label)
+        if a is None:
+            return None
+        return a, self._b[label], self._c[label]
+
+    # Reading -------------------------------------------------------------------------------------
+
+    def _micro_score(self, name: str) -> float:
+        self._fold()
+        return _formulas.SCALAR[name](*self._micro, self._zero_division)
+
+    def _running_mean(self, name: str, weighted: bool = False) -> float:
+        tally = self._tally
+        if tally.right or tally.wrong_assigned or tally.shapes:
+            self._fold()
+        if not self._a:
+            raise ValueError(_NO_CATEGORY)
+        running = self._sums[name]
+        return running.weighted_mean(self._cells) if weighted else running.mean(self._cells)
+
+    def _pooled(self) -> tuple[int, int, int, int]:
+        """The per-category cells summed: the micro table without :meth:`set_entries`'s part."""
+        a, b, c, d = (cell - offset for cell, offset in zip(self._micro, self._offset))
+        return a, b, c, d
+
+    def _cell_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Per category, in table order: cells ``a``, ``b``, ``c`` and ``d``."""
+        a, b, c = list(self._a.values()), list(self._b.values()), list(self._c.values())
+        n = self._n
+        return a, b, c, [n - x - y - z for x, y, z in zip(a, b, c)]
+
+    def _shape_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        shapes = sorted(self._shapes.items())
+        return ([s[0] for s, _ in shapes], [s[1] for s, _ in shapes],
+                [s[2] for s, _ in shapes], [count for _, count in shapes])
+
+    def _samples(self, score: Any) -> float:
+        self._fold()
+        return _formulas.samples_average(score, *self._shape_columns(),
+                                         zero_division=self._zero_division)
+
+    def _averaged(self, score: Any, how: str) -> float:
+        """``score`` averaged as asked, from the cells (for scores no running sum answers)."""
+        self._fold()
+        mode = self._zero_division
+        if how == "micro":
+            return float(score(*self._micro, zero_division=mode))
+        if how == "samples":
+            return self._samples(score)
+        if not self._a:
+            raise ValueError(_NO_CATEGORY)
+        cells = self._cell_columns()
+        values = score(*cells, zero_division=mode)
+        weights = [a + c for a, c in zip(cells[0], cells[2])] if how == "weighted" else None
+        return average(values, weights, empty=float(score(0, 0, 0, 0, zero_division=mode)))
+
+    def _scores(self) -> dict[str, Any]:
+        names = ("precision", "recall", "f1")
+        averages: dict[str, Any] = {
+            "micro": {name: self._micro_score(name) for name in names},
+            "macro": None,
+            "weighted": None,
+            "samples": {name: self._samples(_SCORES[name]) for name in names},
+        }
+        categories: list[dict[str, Any]] = []
+        if self._a:
+            averages["macro"] = {name: self._running_mean(name) for name in names}
+            averages["weighted"] = {name: self._running_mean(name, weighted=True)
+                                    for name in names}
+            categories = [{"category": label_to_json(label, "category"), **stats}
+                          for label, stats in self.category_stats().items()]
+        support = sum(self._a.values()) + sum(self._c.values())
+        for average_name in ("micro", "macro", "weighted", "samples"):
+            if averages[average_name] is not None:
+                averages[average_name]["support"] = support
+        return {
+            "n_results": self._n,
+            "categories": categories,
+            "averages": averages,
+            "micro_table": list(self._micro),
+            "accuracy": {"micro": self.micro_accuracy,
+                         "macro": self.macro_accuracy if self._a else None},
+            "error": {"micro": self.micro_error,
+                      "macro": self.macro_error if self._a else None},
+            "subset_accuracy": self.subset_accuracy,
+            "hamming_loss": self.hamming_loss,
+            "matthews_corrcoef": {
+                "micro": self.matthews_corrcoef("micro"),
+                "macro": self.matthews_corrcoef("macro") if self._a else None,
+            },
+        }
+
     # Internals -----------------------------------------------------------------------------------
 
     def _state(self) -> tuple[object, ...]:
+        self._fold()
         # The counts in category order: dicts compare without regard to order.
-        return (self._labels, self._declared, self._columns(), self._shape_counts(),
-                self._offset, self._unknown, self._zero_division)
+        return (list(self._a), self._declared, list(self._a.values()), list(self._b.values()),
+                list(self._c.values()), self._shapes, self._offset, self._unknown,
+                self._zero_division)
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:
@@ -796,6 +1107,9 @@ class Contingency:
             raise TypeError(f"{where} must be a sequence of results (one item per result), "
                             f"not {type(value).__name__}")
         if isinstance(value, np.ndarray):
+            if value.ndim == 0:
+                raise TypeError(f"{where} must be a sequence of results (one item per result), "
+                                "not a 0-d array")
             return list(value)
         return value if isinstance(value, Sequence) else list(value)
 
@@ -805,198 +1119,23 @@ class Contingency:
             raise ValueError(f"assigned and correct have different lengths ({assigned} and "
                              f"{correct})")
 
-    def _append(self, staging: _Staging) -> None:
-        for label in staging.new:
-            self._index[label] = len(self._labels)
-            self._labels.append(label)
-            self._a[label] = self._p[label] = self._t[label] = 0
-            self._right[label] = self._wrong_assigned[label] = self._wrong_correct[label] = 0
-
-    def _fold(self) -> None:
-        """Move the fast paths' small-shape codes into the shape histogram (before other updates)."""
-        if any(self._pending):
-            self._shapes = self._general_shapes()
-            self._pending = [0] * _SMALL_CODES
-
-    def _general_shapes(self) -> dict[Shape, int]:
-        """The general part's shape histogram with the small-shape codes added (read-only)."""
-        if not any(self._pending):
-            return self._shapes
-        shapes = dict(self._shapes)
-        for code, count in enumerate(self._pending):
-            if count:
-                shape = (code & 3, code >> 4, (code >> 2) & 3)
-                shapes[shape] = shapes.get(shape, 0) + count
-        return shapes
-
-    def _shape_counts(self) -> dict[Shape, int]:
-        """The histogram of result shapes of both parts of the state (read-only)."""
-        shapes = self._general_shapes()
-        right, wrong = sum(self._right.values()), sum(self._wrong_assigned.values())
-        if not right and not wrong:
-            return shapes
-        shapes = dict(shapes)
-        for shape, count in ((_HIT, right), (_MISS, wrong)):
-            if count:
-                count += shapes.get(shape, 0)
-                if count:
-                    shapes[shape] = count
-                else:  # removals in the general part, made up for by the single-label part
-                    del shapes[shape]
-        return shapes
-
-    def _columns(self) -> tuple[list[int], list[int], list[int]]:
-        """Per category, in table order: cell ``a``, times assigned, times correct (both parts summed)."""
-        right = list(self._right.values())
-        a = list(map(add, self._a.values(), right))
-        p = list(map(add, self._p.values(), map(add, right, self._wrong_assigned.values())))
-        t = list(map(add, self._t.values(), map(add, right, self._wrong_correct.values())))
-        return a, p, t
-
-    def _commit(self, staging: _Staging,
-                results: Sequence[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                weight: int) -> None:
-        """Append the staged new categories, then count ``results`` with ``weight``.
-
-        A negative weight (removal) is first checked: no count may go below
-        zero, so that a failed removal changes nothing.
-        """
-        self._fold()
-        if weight < 0:
-            self._check_removal(results, weight)
-        self._append(staging)
-        for assigned, correct in results:
-            self._count(assigned, correct, weight)
-
-    def _count(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable],
-               weight: int) -> None:
-        """Count one result with ``weight`` (+1 adds, -1 removes): the one path of every update."""
-        both = assigned & correct
-        for column, labels in ((self._a, both), (self._p, assigned), (self._t, correct)):
-            for label in labels:
-                column[label] += weight
-        shape = (len(both), len(assigned), len(correct))
-        count = self._shapes.get(shape, 0) + weight
-        if count:
-            self._shapes[shape] = count
-        else:
-            del self._shapes[shape]
-
-    def _check_removal(self, results: Sequence[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                       weight: int) -> None:
-        cell_changes: dict[tuple[int, Hashable], int] = {}
-        shape_changes: dict[Shape, int] = {}
-        for assigned, correct in results:
-            both = assigned & correct
-            for cell, members in ((0, both), (1, assigned - both), (2, correct - both)):
-                for label in members:
-                    cell_changes[cell, label] = cell_changes.get((cell, label), 0) + weight
-            shape = (len(both), len(assigned), len(correct))
-            shape_changes[shape] = shape_changes.get(shape, 0) + weight
-        columns = self._columns()
-        for (cell, label), change in cell_changes.items():
-            a, p, t = (column[self._index[label]] for column in columns)
-            have = (a, p - a, t - a)[cell]
-            if have + change < 0:
-                raise ValueError(f"remove_result: category {label!r} has no "
-                                 f"{'abc'[cell]} count left to remove; that result was not added")
-        shapes = dict(self._shape_counts())
-        for shape, change in shape_changes.items():
-            if shapes.get(shape, 0) + change < 0:
-                raise ValueError("remove_result: no result of that shape (|assigned ∩ correct|, "
-                                 f"|assigned|, |correct|) = {shape} was added")
-        for shape, change in shape_changes.items():
-            shapes[shape] = shapes.get(shape, 0) + change
-        after = _pooled(shapes, len(self._labels))
-        if any(offset + cell < 0 for offset, cell in zip(self._offset, after)):
-            raise ValueError("remove_result: the micro table set by set_entries has too few "
-                             "entries left to remove that result")
-
-    def _shape_arrays(self) -> tuple[NDArray[np.int64] | list[int], ...]:
-        shapes = sorted(self._shape_counts().items())
-        return ([s[0] for s, _ in shapes], [s[1] for s, _ in shapes],
-                [s[2] for s, _ in shapes], [count for _, count in shapes])
-
-    def _pooled(self) -> tuple[int, int, int, int]:
-        return _pooled(self._shape_counts(), len(self._labels))
-
-    def _cells(self) -> tuple[NDArray[Any], ...]:
-        """Per-category cells a, b, c, d as exact arrays (for scoring only)."""
-        n = self.n_results
-        a, p, t = (exact(column) for column in self._columns())
-        b, c = p - a, t - a
-        return a, b, c, exact(n - a - b - c)
-
-    def _micro(self, score: Any) -> float:
-        return float(score(*self.micro_table, zero_division=self._zero_division))
-
-    def _macro(self, score: Any) -> float:
-        if not self._labels:
-            raise ValueError(_NO_CATEGORY)
-        values = score(*self._cells(), zero_division=self._zero_division)
-        return average(values, empty=float(score(0, 0, 0, 0, zero_division=self._zero_division)))
-
-    def _weighted(self, score: Any) -> float:
-        if not self._labels:
-            raise ValueError(_NO_CATEGORY)
-        cells = self._cells()
-        values = score(*cells, zero_division=self._zero_division)
-        return average(values, cells[0] + cells[2],
-                       empty=float(score(0, 0, 0, 0, zero_division=self._zero_division)))
-
-    def _samples(self, score: Any) -> float:
-        both, assigned, correct, counts = self._shape_arrays()
-        return _formulas.samples_average(score, both, assigned, correct, counts,
-                                         zero_division=self._zero_division)
-
-    def _averaged(self, score: Any, average: str) -> float:
-        if average == "micro":
-            return self._micro(score)
-        if average == "macro":
-            return self._macro(score)
-        if average == "weighted":
-            return self._weighted(score)
-        return self._samples(score)
-
-    def _scores(self) -> dict[str, Any]:
-        names = ("precision", "recall", "f1")
-        averages: dict[str, Any] = {
-            "micro": {name: self._micro(_SCORES[name]) for name in names},
-            "macro": None,
-            "weighted": None,
-            "samples": {name: self._samples(_SCORES[name]) for name in names},
-        }
-        categories: list[dict[str, Any]] = []
-        if self._labels:
-            averages["macro"] = {name: self._macro(_SCORES[name]) for name in names}
-            averages["weighted"] = {name: self._weighted(_SCORES[name]) for name in names}
-            categories = [{"category": label_to_json(label, "category"), **stats}
-                          for label, stats in self.category_stats().items()]
-        for average_name in ("micro", "macro", "weighted", "samples"):
-            if averages[average_name] is not None:
-                averages[average_name]["support"] = sum(self._columns()[2])
-        return {
-            "n_results": self.n_results,
-            "categories": categories,
-            "averages": averages,
-            "micro_table": list(self.micro_table),
-            "accuracy": {"micro": self.micro_accuracy,
-                         "macro": self.macro_accuracy if self._labels else None},
-            "error": {"micro": self.micro_error,
-                      "macro": self.macro_error if self._labels else None},
-            "subset_accuracy": self.subset_accuracy,
-            "hamming_loss": self.hamming_loss,
-            "matthews_corrcoef": {
-                "micro": self.matthews_corrcoef("micro"),
-                "macro": self.matthews_corrcoef("macro") if self._labels else None,
-            },
-        }
+    def _add_columns(self, labels: Sequence[Hashable], a: NDArray[Any], assigned: NDArray[Any],
+                     correct: NDArray[Any], shapes: dict[Shape, int], new: Iterable[Hashable]
+                     ) -> None:
+        """Add per-category counts given in table order (cell a, times assigned, times correct)."""
+        changes: tuple[Cells, Cells, Cells] = ({}, {}, {})
+        for label, x, p, t in zip(labels, a.tolist(), assigned.tolist(), correct.tolist()):
+            for column, value in zip(changes, (x, p - x, t - x)):
+                if value:
+                    column[label] = value
+        self._apply(*changes, shapes, new=new)
 
     def _add_indicators(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
         if assigned.shape != correct.shape or assigned.ndim != 2:
             raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
                              f"shape, not {assigned.shape} and {correct.shape}")
-        k = len(self._labels)
+        labels = list(self._a)
+        k = len(labels)
         if assigned.shape[1] != k:
             raise ValueError(f"indicator matrices have {assigned.shape[1]} columns but the "
                              f"accumulator has {k} categories; columns follow "
@@ -1009,59 +1148,42 @@ class Contingency:
         both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
         shapes = _shape_histogram(both, assigned_rows, correct_rows, k)
         a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
-        self._add_columns(a, p, t, shapes, _Staging(self._index, self._unknown, removing=False))
+        self._add_columns(labels, a, p, t, shapes, ())
         if self.verbose:
             for row in range(assigned.shape[0]):
-                self._say(row, [self._labels[j] for j in np.flatnonzero(predicted[row])],
-                          [self._labels[j] for j in np.flatnonzero(truth[row])])
+                self._say(row, [labels[j] for j in np.flatnonzero(predicted[row])],
+                          [labels[j] for j in np.flatnonzero(truth[row])])
 
     def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
         self._check_lengths(len(assigned), len(correct))
-        staging = _Staging(self._index, self._unknown, removing=False)
+        index = {label: position for position, label in enumerate(self._a)}
+        staging = _Staging(index, self._unknown, removing=False)
         ia, every_assigned = _category_codes(assigned, staging, "assigned")
         ic, every_correct = _category_codes(correct, staging, "correct")
         if staging.new:
             ia, ic = _first_seen_order(staging, ia, ic)
-        k = len(self._index) + len(staging.new)
+        labels = [*index, *staging.new]
+        k = len(labels)
         n = len(ia)
         if n and every_assigned and every_correct and k * k <= max(4 * n, 1 << 20):
             # Every label known and a k x k confusion matrix is small: one bincount.
             confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
             a = confusion.diagonal()
-            assigned, correct = confusion.sum(axis=1), confusion.sum(axis=0)
+            assigned_counts, correct_counts = confusion.sum(axis=1), confusion.sum(axis=0)
             right = int(a.sum())
             shapes = {shape: count for shape, count in ((_HIT, right), (_MISS, n - right)) if count}
         else:
             known_a, known_c = ia >= 0, ic >= 0
             hit = known_a & (ia == ic)
             a = np.bincount(ia[hit], minlength=k)
-            assigned = np.bincount(ia[known_a], minlength=k)
-            correct = np.bincount(ic[known_c], minlength=k)
+            assigned_counts = np.bincount(ia[known_a], minlength=k)
+            correct_counts = np.bincount(ic[known_c], minlength=k)
             shapes = _shape_histogram(hit, known_a, known_c, 1)
-        self._add_columns(a, assigned, correct, shapes, staging)
-
-    def _add_columns(self, a: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
-                     shapes: dict[Shape, int], staging: _Staging) -> None:
-        """Add per-category counts given in table order (cell a, times assigned, times correct)."""
-        self._append(staging)
-        self._fold()
-        for column, values in ((self._a, a), (self._p, assigned), (self._t, correct)):
-            for label, value in zip(self._labels, values.tolist()):
-                if value:
-                    column[label] += value
-        for shape, count in shapes.items():
-            self._shapes[shape] = self._shapes.get(shape, 0) + count
+        self._add_columns(labels, a, assigned_counts, correct_counts, shapes, staging.new)
 
 
-def _pooled(shapes: Mapping[Shape, int], k: int) -> tuple[int, int, int, int]:
-    """The per-category cells summed over ``k`` categories, from the result shapes alone."""
-    a = b = c = n = 0
-    for (both, assigned, correct), count in shapes.items():
-        a += both * count
-        b += (assigned - both) * count
-        c += (correct - both) * count
-        n += count
-    return a, b, c, k * n - a - b - c
+_SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",
+          "_totals", "_tally", "_unknown", "_zero_division", "verbose")
 
 
 def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
@@ -1170,6 +1292,7 @@ def _category_codes(values: NDArray[Any], staging: _Staging,
     return codes, min(resolved.values()) >= 0
 
 
+
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",
          "c", "result_shapes", "micro_offset"}
 
@@ -1223,29 +1346,33 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
         raise fail("micro_offset must be a list of 4 integers")
     if not isinstance(data["verbose"], bool):
         raise fail("verbose must be true or false")
-    result = cls(labels, unknown=_check_unknown(data["unknown"]),
-                 zero_division=check_zero_division(data["zero_division"],
-                                                   name="from_dict: zero_division"),
-                 verbose=data["verbose"])
-    result._declared = declared
-    a, b, c = columns
-    result._a = dict(zip(labels, a))
-    result._p = {label: x + y for label, x, y in zip(labels, a, b)}
-    result._t = {label: x + y for label, x, y in zip(labels, a, c)}
-    result._shapes = shapes
-    n = result.n_results
+    n = sum(shapes.values())
     for position, label in enumerate(labels):
         total = columns[0][position] + columns[1][position] + columns[2][position]
         if total > n:
             raise fail(f"category {label!r} has a + b + c = {total} but there are only {n} "
                        "results")
-    pooled = result._pooled()
+        if total == 0 and position >= declared:
+            raise fail(f"category {label!r} was not declared and no result names it (such a "
+                       "category is forgotten, never stored)")
+    pooled = [0, 0, 0]
+    for (both, assigned, correct), count in shapes.items():
+        for cell, value in enumerate((both, assigned - both, correct - both)):
+            pooled[cell] += value * count
     for name, column, expected in zip("abc", columns, pooled):
         if sum(column) != expected:
             raise fail(f"the {name} cells add up to {sum(column)} but the result shapes say "
                        f"{expected}")
-    result._offset = list(offset)
-    if any(cell < 0 for cell in result.micro_table):
+    micro = [cell + extra for cell, extra in zip((*pooled, k * n - sum(pooled)), offset)]
+    if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
+    if n > MAX_COUNT:
+        raise fail("more than 2**63 - 1 results")
+    result = cls(labels[:declared], unknown=_check_unknown(data["unknown"]),
+                 zero_division=check_zero_division(data["zero_division"],
+                                                   name="from_dict: zero_division"),
+                 verbose=data["verbose"])
+    a, b, c = ({label: value for label, value in zip(labels, column) if value}
+               for column in columns)
+    result._apply(a, b, c, shapes, new=labels[declared:], offset=offset)
     return result
-

@@ -30,9 +30,9 @@ __all__ = [
     "MAX_COUNT",
     "ZeroDivision",
     "as_counts",
-    "check_room",
     "average",
     "check_count",
+    "check_room",
     "check_zero_division",
     "divide",
     "exact",
@@ -107,9 +107,12 @@ def average(
 
     When the weights of the remaining values sum to zero they are ignored (the
     plain mean), as in scikit-learn. ``empty`` is returned when there is
-    nothing to average: no values, or all of them NaN. The sums are
-    exact-rounded (:func:`math.fsum`), so the mean does not depend on the
-    order of the values.
+    nothing to average: no values, or all of them NaN. Each sum (``sum(v)``,
+    ``sum(v w)``, ``sum(w)``) is exact, rounded once to a float (as
+    :func:`math.fsum` does), and the mean is their quotient: it does not depend
+    on the order of the values, it equals Perl's mean whenever Perl's own sum is
+    exact, and the running sums of :mod:`contingency._category_sums` give the
+    very same float.
 
     >>> average([0.5, 1.0, float("nan")], empty=0.0)
     0.75
@@ -122,15 +125,37 @@ def average(
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     keep = ~np.isnan(v)
-    v = v[keep]
-    if v.size == 0:
+    kept = v[keep].tolist()
+    if not kept:
         return float(empty)
     if weights is not None:
-        w = np.asarray(weights, dtype=np.float64).ravel()[keep]
-        total_weight = math.fsum(w.tolist())
-        if total_weight != 0:
-            return math.fsum((v * w).tolist()) / total_weight
-    return math.fsum(v.tolist()) / v.size
+        w = np.asarray(weights).ravel()[keep].tolist()
+        weight, weight_scale = _exact_sum(map(_ratio, w))
+        if weight != 0:
+            numerator, scale = _exact_sum(map(_ratio, kept), map(_ratio, w))
+            return (numerator / scale) / (weight / weight_scale)
+    return math.fsum(kept) / len(kept)
+
+
+def _ratio(value: float | int) -> tuple[int, int]:
+    """A float or an integer as the exact ratio of two ints, the second a power of two."""
+    if isinstance(value, (int, np.integer)):
+        return int(value), 1
+    return float(value).as_integer_ratio()
+
+
+def _exact_sum(first: Iterable[tuple[int, int]],
+               second: Iterable[tuple[int, int]] | None = None) -> tuple[int, int]:
+    """The exact sum of the ratios of ``first`` (times those of ``second``, pairwise) as one ratio.
+
+    Every denominator is a power of two, so their largest is a common one.
+    """
+    terms = (list(first) if second is None
+             else [(n * m, d * e) for (n, d), (m, e) in zip(first, second)])
+    if not terms:
+        return 0, 1
+    scale = max(d for _, d in terms)
+    return sum(n * (scale // d) for n, d in terms), scale
 
 
 def exact(values: ArrayLike) -> NDArray[Any]:

@@ -32,21 +32,21 @@ from numpy.typing import ArrayLike, NDArray
 
 from contingency.formulas._numeric import (
     ZeroDivision,
-    as_float,
     average,
     check_zero_division,
-    divide,
-    exact,
-    is_perl,
-    undefined_value,
 )
 
 __all__ = [
+    "SCALAR",
+    "ScalarScore",
     "accuracy",
+    "check_beta",
     "error",
     "f1",
     "f_beta",
     "matthews_corrcoef",
+    "mean_accuracy",
+    "mean_error",
     "precision",
     "recall",
     "samples_average",
@@ -55,62 +55,133 @@ __all__ = [
 ]
 
 Floats = NDArray[np.float64]
-_DOUBLE_EXACT = 2.0**53  # every integer below is a double
+#: A per-table score with its ``zero_division`` already checked: ``(a, b, c, d, mode) -> float``.
+ScalarScore = Callable[..., float]
+_DOUBLE_EXACT = 2**53  # every integer below is a double
+_NAN = float("nan")
 
 
-def _as_floats(*cells: ArrayLike) -> list[Floats]:
-    return [as_float(cell) for cell in cells]
+def _undefined(mode: ZeroDivision, perl: float) -> float:
+    """The value of an undefined case: ``perl`` (the formula's own) in Perl mode, else the mode's number."""
+    if mode == "perl":
+        return perl
+    return _NAN if mode == "nan" else float(mode)
 
 
-def _as_exact(*cells: ArrayLike) -> list[NDArray[Any]]:
-    arrays = [exact(cell) for cell in cells]
-    if any(array.dtype == object for array in arrays):
-        # A count of 2**60 or more: every integer cell becomes a Python int, since a
-        # Python int (what arithmetic on 0-d object arrays gives) and int64 do not mix.
-        arrays = [array.astype(object) if array.dtype.kind in "iu" else array
-                  for array in arrays]
-    return arrays
-
-
-def _undefined(zero_division: ZeroDivision, perl: ArrayLike) -> tuple[ZeroDivision, ArrayLike]:
-    """Normalise ``zero_division``; return it with the value of the undefined case.
-
-    ``perl`` is the formula's own Perl-mode value; every other mode uses its number.
-    """
-    mode = check_zero_division(zero_division)
-    return mode, undefined_value(mode, perl)
-
-
-def _share(x: NDArray[Any], y: NDArray[Any], zero_division: ZeroDivision,
-           undefined: ArrayLike) -> Floats:
-    """``x / (x + y)``, with ``undefined`` where ``x + y == 0``.
+def _share(x: Any, y: Any, mode: ZeroDivision, undefined: float) -> float:
+    """``x / (x + y)``, or ``undefined`` where ``x + y == 0``; ``x`` and ``y`` are exact counts or floats.
 
     ``x + y`` is summed exactly when the counts are integers, then rounded once.
 
     In Perl mode the value is Statistics::Contingency's ``_invert``:
     ``1 / (1 + y / x)``, which is 1 when ``y == 0`` and 0 when ``x == 0 < y``.
     It differs from ``x / (x + y)`` in the last bit for some counts, and that
-    bit can decide how a table rounds, so Perl mode keeps Perl's arithmetic.
+    bit can decide how a table rounds, so Perl mode keeps Perl's arithmetic:
+    doubles, except that Perl divides two integers exactly when one divides
+    the other and then adds 1 in integer arithmetic, which only past 2**53
+    differs from doubles (Statistics::Contingency on a count of 2**53 + 1, say).
+
+    Below 2**53 every count is a double, so Python's division of two ints
+    (correctly rounded) is the division of the two doubles: the first line
+    after the undefined case serves the common case without a conversion.
     """
-    if not is_perl(zero_division):
-        return divide(x, x + y, undefined)
-    if type(x) is int or type(y) is int:  # a sum of 0-d object arrays (huge counts) is an int
-        x, y = exact(x), exact(y)
-    fx, fy = _as_floats(x, y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inverted = 1.0 / (1.0 + fy / fx)
-    if x.dtype.kind in "iuO" and y.dtype.kind in "iuO" and np.any(fy >= _DOUBLE_EXACT):
-        # Perl divides two integers exactly when one divides the other, and then
-        # adds 1 in integer arithmetic; only past 2**53 does that differ from
-        # doubles (Statistics::Contingency on a count of 2**53 + 1, say).
-        divisor = np.where(x == 0, 1, x)
-        quotient, remainder = y // divisor, y % divisor
-        whole = (remainder == 0) & (x != 0)
-        with np.errstate(divide="ignore"):
-            exact_inverted = 1.0 / as_float(1 + quotient)
-        inverted = np.where(whole, exact_inverted, inverted)
-    perl = np.where(y == 0, 1.0, np.where(x == 0, 0.0, inverted))
-    return np.where(x + y == 0, np.asarray(undefined, dtype=np.float64), perl)
+    if x + y == 0:
+        return undefined
+    if type(x) is int and type(y) is int and x + y < _DOUBLE_EXACT:
+        if mode != "perl":
+            return x / (x + y)
+        return 1.0 / (1.0 + y / x) if x and y else (1.0 if y == 0 else 0.0)
+    if mode != "perl":
+        return float(x) / float(x + y)
+    if y == 0:
+        return 1.0
+    if x == 0:
+        return 0.0
+    if type(y) is int and type(x) is int and y >= _DOUBLE_EXACT:
+        quotient, remainder = divmod(y, x)
+        if remainder == 0:
+            return 1.0 / float(1 + quotient)
+    return 1.0 / (1.0 + float(y) / float(x))
+
+
+def _precision(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    return _share(a, b, mode, _undefined(mode, 0.0 if c > 0 else 1.0))
+
+
+def _recall(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    return _share(a, c, mode, _undefined(mode, 1.0))
+
+
+def _f1(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    return _share(2 * a, b + c, mode, _undefined(mode, 1.0))
+
+
+def _f_beta(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision, beta: float) -> float:
+    if beta == 1:  # exact integer x = 2a and y = b + c, as Perl computes them
+        return _f1(a, b, c, d, mode)
+    if math.isinf(beta):  # the limit: recall alone, as in scikit-learn
+        return _recall(a, b, c, d, mode)
+    beta2 = float(beta) ** 2
+    return _share((1.0 + beta2) * float(a), beta2 * float(c) + float(b), mode,
+                  _undefined(mode, 1.0))
+
+
+def _accuracy(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    total = a + b + c + d
+    return float(a + d) / float(total) if total else _undefined(mode, 1.0)
+
+
+def _error(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    total = a + b + c + d
+    return float(b + c) / float(total) if total else _undefined(mode, 0.0)
+
+
+def _matthews_corrcoef(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    fa, fb, fc, fd = float(a), float(b), float(c), float(d)
+    # The four margins are multiplied pairwise before the square root so that
+    # no single product overflows before counts reach about 1e77.
+    scale = math.sqrt((fa + fb) * (fa + fc)) * math.sqrt((fd + fb) * (fd + fc))
+    if scale == 0:
+        return _undefined(mode, 1.0 if fb + fc == 0 else 0.0)
+    return (fa * fd - fb * fc) / scale
+
+
+#: The scalar form of each per-table score, for callers that score one table at a time
+#: with ``zero_division`` already checked (:func:`check_zero_division`): the running
+#: sums of :mod:`contingency._category_sums` and the micro reads of the accumulator.
+SCALAR: dict[str, ScalarScore] = {
+    "precision": _precision,
+    "recall": _recall,
+    "f1": _f1,
+    "accuracy": _accuracy,
+    "error": _error,
+    "matthews_corrcoef": _matthews_corrcoef,
+}
+
+
+def _integer(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds (integers exact, bools as 0/1)."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _elementwise(score: Callable[..., float], cells: tuple[ArrayLike, ...],
+                 zero_division: ZeroDivision, *extra: Any) -> Floats:
+    """``score`` of each table: the cells are scalars (a 0-d result) or arrays broadcast together.
+
+    Integer cells are scored as exact Python integers, whatever their dtype.
+    """
+    mode = check_zero_division(zero_division)
+    if all(isinstance(cell, (int, float, np.integer, np.floating)) for cell in cells):
+        return np.asarray(score(*map(_integer, cells), mode, *extra), dtype=np.float64)
+    arrays = np.broadcast_arrays(*(np.asarray(cell) for cell in cells))
+    columns = [array.astype(np.int64).ravel().tolist() if array.dtype.kind == "b"
+               else array.ravel().tolist() for array in arrays]
+    values = [score(*table, mode, *extra) for table in zip(*columns)]
+    return np.array(values, dtype=np.float64).reshape(arrays[0].shape)
 
 
 def precision(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -127,9 +198,7 @@ def precision(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(precision(0, 0, 2, 1, zero_division=0.0))
     0.0
     """
-    ea, eb, ec = _as_exact(a, b, c)
-    mode, undefined = _undefined(zero_division, np.where(ec > 0, 0.0, 1.0))
-    return _share(ea, eb, mode, undefined)
+    return _elementwise(_precision, (a, b, c, d), zero_division)
 
 
 def recall(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -143,9 +212,7 @@ def recall(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(recall(0, 4, 0, 5)), float(recall(0, 4, 0, 5, zero_division="nan"))
     (1.0, nan)
     """
-    ea, ec = _as_exact(a, c)
-    mode, undefined = _undefined(zero_division, 1.0)
-    return _share(ea, ec, mode, undefined)
+    return _elementwise(_recall, (a, b, c, d), zero_division)
 
 
 def specificity(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -179,17 +246,15 @@ def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: floa
     >>> float(f_beta(0, 0, 0, 9)), float(f_beta(0, 0, 0, 9, zero_division=0.0))
     (1.0, 0.0)
     """
+    check_beta(beta)
+    return _elementwise(_f_beta, (a, b, c, d), zero_division, beta)
+
+
+def check_beta(beta: object) -> float:
+    """Return ``beta`` if it is a number >= 0 (infinity included), else raise ``ValueError``."""
     if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta >= 0:
         raise ValueError(f"beta must be a number >= 0, not {beta!r}")
-    if math.isinf(beta):  # the limit: recall alone, as in scikit-learn
-        return recall(a, b, c, d, zero_division=zero_division)
-    mode, undefined = _undefined(zero_division, 1.0)
-    if beta == 1:  # exact integer x = 2a and y = b + c, as Perl computes them
-        ea, eb, ec = _as_exact(a, b, c)
-        return _share(2 * ea, eb + ec, mode, undefined)
-    fa, fb, fc = _as_floats(a, b, c)
-    beta2 = float(beta) ** 2
-    return _share((1.0 + beta2) * fa, beta2 * fc + fb, mode, undefined)
+    return float(beta)
 
 
 def f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -199,7 +264,7 @@ def f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(f1(1, 1, 0, 0))
     0.6666666666666666
     """
-    return f_beta(a, b, c, d, beta=1.0, zero_division=zero_division)
+    return _elementwise(_f1, (a, b, c, d), zero_division)
 
 
 def accuracy(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -211,9 +276,7 @@ def accuracy(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(accuracy(1, 1, 0, 2)), float(accuracy(0, 0, 0, 0))
     (0.75, 1.0)
     """
-    ea, eb, ec, ed = _as_exact(a, b, c, d)
-    _, undefined = _undefined(zero_division, 1.0)
-    return divide(ea + ed, ea + eb + ec + ed, undefined)
+    return _elementwise(_accuracy, (a, b, c, d), zero_division)
 
 
 def error(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -225,9 +288,7 @@ def error(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(error(1, 1, 0, 2)), float(error(0, 0, 0, 0))
     (0.25, 0.0)
     """
-    ea, eb, ec, ed = _as_exact(a, b, c, d)
-    _, undefined = _undefined(zero_division, 0.0)
-    return divide(eb + ec, ea + eb + ec + ed, undefined)
+    return _elementwise(_error, (a, b, c, d), zero_division)
 
 
 def matthews_corrcoef(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
@@ -245,12 +306,45 @@ def matthews_corrcoef(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     >>> float(matthews_corrcoef(0, 0, 0, 7)), float(matthews_corrcoef(0, 0, 3, 7))
     (1.0, 0.0)
     """
-    fa, fb, fc, fd = _as_floats(a, b, c, d)
-    _, undefined = _undefined(zero_division, np.where(fb + fc == 0, 1.0, 0.0))
-    # The four margins are multiplied pairwise before the square root so that
-    # no single product overflows before counts reach about 1e77.
-    scale = np.sqrt((fa + fb) * (fa + fc)) * np.sqrt((fd + fb) * (fd + fc))
-    return divide(fa * fd - fb * fc, scale, undefined)
+    return _elementwise(_matthews_corrcoef, (a, b, c, d), zero_division)
+
+
+def mean_accuracy(n_results: int, n_categories: int, wrong: int, *,
+                  zero_division: ZeroDivision = "perl") -> float:
+    """The mean over ``n_categories`` tables of :func:`accuracy`, from pooled counts only.
+
+    Every category's table holds the same ``n_results`` decisions, so its
+    accuracy is ``(n - b - c) / n`` and the mean is ``(K n - B - C) / (K n)``
+    with ``wrong = B + C`` summed over categories: exact, rounded once, and
+    read in constant time however many categories there are. With no result
+    every table is empty (Perl: accuracy 1). Undefined (``ValueError``) with
+    no category.
+
+    >>> mean_accuracy(4, 2, 3)   # tables (a + d) / n of 3/4 and 2/4
+    0.625
+    """
+    if n_categories == 0:
+        raise ValueError("No category information has been recorded")
+    if n_results == 0:
+        return _undefined(check_zero_division(zero_division), 1.0)
+    total = n_results * n_categories
+    return (total - wrong) / total
+
+
+def mean_error(n_results: int, n_categories: int, wrong: int, *,
+               zero_division: ZeroDivision = "perl") -> float:
+    """The mean over ``n_categories`` tables of :func:`error`: ``(B + C) / (K n)``.
+
+    See :func:`mean_accuracy`.
+
+    >>> mean_error(4, 2, 3)
+    0.375
+    """
+    if n_categories == 0:
+        raise ValueError("No category information has been recorded")
+    if n_results == 0:
+        return _undefined(check_zero_division(zero_division), 0.0)
+    return wrong / (n_results * n_categories)
 
 
 # Scores of results, from the histogram of result shapes ------------------------------
@@ -279,11 +373,16 @@ def samples_average(score: ScoreFunction, both: ArrayLike, assigned: ArrayLike,
     >>> samples_average(precision, [1, 1], [2, 1], [1, 1], [1, 1])
     0.75
     """
-    eboth, eassigned, ecorrect = _as_exact(both, assigned, correct)
-    zero = np.zeros_like(eboth)
-    values = score(eboth, eassigned - eboth, ecorrect - eboth, zero, zero_division=zero_division)
+    shapes = _shapes(both, assigned, correct)
+    values = score([x for x, _, _ in shapes], [y - x for x, y, _ in shapes],
+                   [z - x for x, _, z in shapes], [0] * len(shapes), zero_division=zero_division)
     empty = float(score(0, 0, 0, 0, zero_division=zero_division))
-    return average(values, counts, empty=empty)
+    return average(values, np.asarray(counts).ravel().tolist(), empty=empty)
+
+
+def _shapes(*columns: ArrayLike) -> list[tuple[Any, ...]]:
+    """Rows of equal-length integer columns as tuples of Python ints."""
+    return list(zip(*(np.asarray(column).ravel().tolist() for column in columns)))
 
 
 def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
@@ -296,8 +395,10 @@ def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
     >>> subset_accuracy([1, 1, 0], [1, 2, 0], [1, 1, 0], [3, 1, 1])
     0.8
     """
-    eboth, eassigned, ecorrect, ecounts = _as_exact(both, assigned, correct, counts)
-    match = (eboth == eassigned) & (eboth == ecorrect)
-    right = sum(ecounts[match].tolist())
-    wrong = sum(ecounts[~match].tolist())
-    return float(accuracy(right, wrong, 0, 0, zero_division=zero_division))
+    right = wrong = 0
+    for x, y, z, count in _shapes(both, assigned, correct, counts):
+        if x == y == z:
+            right += count
+        else:
+            wrong += count
+    return _accuracy(right, wrong, 0, 0, check_zero_division(zero_division))
