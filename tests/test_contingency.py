@@ -694,3 +694,73 @@ def test_unsigned_and_offset_integer_labels():
     s = Contingency([9, 8, 7]).add_results(assigned, correct)
     assert s.category_stats()[9]["a"] == 1
     assert s.micro_table == (2, 2, 2, 6)
+
+
+# Issue 10's regressions ------------------------------------------------------------------------
+
+
+def test_a_removal_that_leaves_a_category_named_by_more_results_than_remain_is_refused():
+    """Each part of this removal exists, but no added result was ("b", "b") alone."""
+    s = Contingency()
+    s.add_result("a", "a")
+    s.add_result(["a", "b"], ["b"])
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=r"remove_result: a category would be named by more "
+                                         r"results than the 1 that would remain"):
+        s.remove_result("b", "b")
+    assert s.to_dict() == before
+    assert Contingency.from_dict(s.to_dict()) == s
+    s.remove_result(["a", "b"], ["b"])
+    assert s == Contingency().add_results(["a"], ["a"])
+
+
+@given(st.lists(st.tuples(_WINDOW_SIDE, _WINDOW_SIDE), max_size=8), _WINDOW_SIDE, _WINDOW_SIDE)
+@example([(frozenset("x"), frozenset("x")), (frozenset("xy"), frozenset("y"))], frozenset("y"),
+         frozenset("y"))  # was accepted, leaving d = -1 for x
+def test_every_accepted_removal_leaves_a_state_some_results_make(added, assigned, correct):
+    """Whatever is removed, the state left is one that from_dict accepts (no negative cell)."""
+    s = Contingency(["x", "y", "z"])
+    for a, c in added:
+        s.add_result(set(a), set(c))
+    before = s.to_dict()
+    try:
+        s.remove_result(set(assigned), set(correct))
+    except ValueError:
+        assert s.to_dict() == before
+    else:
+        assert Contingency.from_dict(s.to_dict()) == s
+        assert all(min(stats[cell] for cell in "abcd") >= 0
+                   for stats in s.category_stats().values())
+
+
+def test_an_open_set_forgets_a_category_no_result_names_any_more():
+    s = Contingency()
+    start = s.to_dict()
+    s.add_result("spam", "ham")
+    assert s.categories == ("spam", "ham")
+    s.remove_result("spam", "ham")
+    assert s.categories == ()
+    assert s.to_dict() == start
+    # In a sliding window, macro averages follow only the categories in the window.
+    window = Contingency()
+    window.add_result("old", "old")
+    window.add_result("new", "other")
+    window.remove_result("old", "old")
+    assert window.categories == ("new", "other")
+    assert window.macro_f1 == Contingency().add_results(["new"], ["other"]).macro_f1
+
+
+def test_declared_categories_stay_when_their_counts_return_to_zero():
+    s = Contingency(["x"], unknown="add")
+    s.add_result("x", "y")
+    s.remove_result("x", "y")
+    assert s.categories == ("x",)
+    assert s == Contingency(["x"], unknown="add")
+
+
+def test_a_removal_refreshes_only_the_categories_it_names():
+    s = Contingency([f"c{i}" for i in range(100)])
+    s.add_results([f"c{i}" for i in range(100)], [f"c{i}" for i in range(100)])
+    s.macro_f1, s.macro_precision, s.macro_recall
+    s.remove_result("c7", "c7")
+    assert {len(running._pending) for running in s._sums.values()} == {1}
