@@ -898,7 +898,7 @@ class Contingency:
             self._apply(*tally.take())
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], *,
-               new: Iterable[Hashable] = (), offset: Sequence[int] = (0, 0, 0, 0),
+               new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
                removing: bool = False, where: str = "") -> None:
         """Add these changes to the counts: the one routine where counts change.
 
@@ -916,9 +916,9 @@ class Contingency:
         cells = (self._a, self._b, self._c)
         change = sum(shapes.values())
         n = self._n + change
-        if change > 0:
+        if n > MAX_COUNT:
             check_room(self._n, change, "results")
-        fresh = [label for label in new if label not in self._a]
+        fresh = [label for label in new if label not in self._a] if new else []
         touched = a.keys() | b.keys() | c.keys()
         gone: list[Hashable] = []
         if removing:
@@ -927,11 +927,15 @@ class Contingency:
                     if label not in declared and label in self._a
                     and not any(column[label] + changes.get(label, 0)
                                 for column, changes in zip(cells, (a, b, c)))]
-        k = len(self._a) + len(fresh) - len(gone)
-        pooled = (sum(a.values()), sum(b.values()), sum(c.values()))
-        d = k * n - self._n * len(self._a) - sum(pooled)  # the change of the pooled d cell
-        micro = [cell + delta + extra
-                 for cell, delta, extra in zip(self._micro, (*pooled, d), offset)]
+        before = len(self._a)
+        k = before + len(fresh) - len(gone)
+        pooled_a, pooled_b, pooled_c = sum(a.values()), sum(b.values()), sum(c.values())
+        micro_a, micro_b, micro_c, micro_d = self._micro
+        micro = [micro_a + pooled_a, micro_b + pooled_b, micro_c + pooled_c,
+                 # the pooled d cell is K n - a - b - c
+                 micro_d + k * n - self._n * before - pooled_a - pooled_b - pooled_c]
+        if offset is not None:
+            micro = [cell + extra for cell, extra in zip(micro, offset)]
         if removing:
             self._check_removal(a, b, c, shapes, n, micro, touched, where)
         for label in fresh:
@@ -952,7 +956,7 @@ class Contingency:
                 del counts[shape]
         self._n = n
         self._micro = micro
-        if any(offset):
+        if offset is not None:
             self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
         if fresh:
             touched.update(fresh)
