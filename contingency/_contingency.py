@@ -370,13 +370,20 @@ class Contingency:
         known = self._a
         if type(assigned) is str:
             if type(correct) is str and not self.verbose:
+                # A KeyError is a label the tally has not met since the last fold: it is
+                # tallied if it is in the table, else the general path takes the result.
+                tally = self._tally
                 if assigned == correct:
-                    if assigned in known:
-                        right = self._tally.right
-                        right[assigned] = right.get(assigned, 0) + 1
+                    right = tally.right
+                    try:
+                        right[assigned] += 1
                         return
-                elif assigned in known and correct in known:
-                    tally = self._tally
+                    except KeyError:
+                        if assigned in known:
+                            right[assigned] = 1
+                            return
+                elif (assigned in tally.wrong_assigned or assigned in known) and (
+                        correct in tally.wrong_correct or correct in known):
                     wrong = tally.wrong_assigned
                     wrong[assigned] = wrong.get(assigned, 0) + 1
                     wrong = tally.wrong_correct
@@ -396,13 +403,19 @@ class Contingency:
                 except TypeError:
                     chosen = None  # an unhashable label: the general path names it
             if chosen is not None:
-                keys = known.keys()
-                if chosen <= keys and truth <= keys:
-                    tally = self._tally
+                tally = self._tally
+                totals_assigned, totals_correct = tally.assigned, tally.correct
+                size = len(totals_assigned) + len(totals_correct)
+                _count(totals_assigned, chosen)
+                _count(totals_correct, truth)
+                # A label the tally had not met since the last fold may be unknown: check
+                # the result then (set.difference(dict) looks each member up in C), and
+                # take its tallies back if so. Between reads the tally soon holds every
+                # label in use, and the check is skipped.
+                if (len(totals_assigned) + len(totals_correct) == size
+                        or not (chosen.difference(known) or truth.difference(known))):
                     both = chosen & truth
                     _count(tally.both, both)
-                    _count(tally.assigned, chosen)
-                    _count(tally.correct, truth)
                     try:  # IndexError: more than three categories on a side
                         code: Any = _SMALL_CODE[len(chosen)][len(truth)] + len(both)
                     except IndexError:
@@ -410,6 +423,13 @@ class Contingency:
                     shapes = tally.shapes
                     shapes[code] = shapes.get(code, 0) + 1
                     return
+                for totals, labels in ((totals_assigned, chosen), (totals_correct, truth)):
+                    for label in labels:
+                        left = totals[label] - 1
+                        if left:
+                            totals[label] = left
+                        else:
+                            del totals[label]
         staging = _Staging(self._a, self._unknown, removing=False)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._fold()
