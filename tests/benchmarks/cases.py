@@ -32,6 +32,8 @@ import time
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from functools import partial
 from operator import attrgetter, methodcaller
 from pathlib import Path
@@ -41,8 +43,11 @@ from typing import Any
 import numpy as np
 
 from contingency import Contingency, jaccard_concentration_index
+from contingency.formulas import classification
 from tests.benchmarks.data import (
     category_names,
+    drift_partition_stream,
+    drift_single_label_codes,
     independent_labels,
     indicator_matrices,
     label_arrays,
@@ -1438,6 +1443,230 @@ def partition_read_vs_add(config: Config) -> list[Row]:
     return rows
 
 
+# 10. Running-sum drift -----------------------------------------------------------------------------
+
+#: Issue 10: macro averages agree with a from-scratch computation to 1e-15 relative at any moment;
+#: information scores with an 80-digit reference to 1e-12 relative (1e-15 absolute below 1e-3).
+DRIFT_TOLERANCE = 1e-15
+MI_TOLERANCE, MI_ABSOLUTE, MI_SMALL = 1e-12, 1e-15, 1e-3
+_DRIFT_WINDOW = 1000  # results (or elements) in the sliding window
+_DRIFT_READ_EVERY = 1000  # window steps between two reads of every average
+_DRIFT_CHECKS = 20  # moments at which the reads are compared with the from-scratch values
+
+
+def _relative(ours: float, exact: float) -> float:
+    """|ours - exact| / |exact| (absolute when ``exact`` is 0; 0 when both are NaN)."""
+    if exact != exact or ours != ours:
+        return 0.0 if exact != exact and ours != ours else math.inf
+    return abs(ours - exact) / abs(exact) if exact else abs(ours)
+
+
+def _exact_mean(values: Sequence[float], weights: Sequence[int] | None, empty: float) -> float:
+    """The mean of ``values`` (NaN skipped) as ``contingency.formulas._numeric.average`` defines it,
+    summed exactly with fractions and rounded once."""
+    kept = [(Fraction(value), 1 if weights is None else weights[position])
+            for position, value in enumerate(values) if value == value]
+    if not kept:
+        return empty
+    total_weight = sum(weight for _, weight in kept)
+    if weights is not None and total_weight != 0:
+        return float(sum(value * weight for value, weight in kept) / total_weight)
+    return float(sum(value for value, _ in kept) / len(kept))
+
+
+_MACRO_SCORES: tuple[tuple[str, Callable[[Contingency], float], Any, bool], ...] = (
+    ("macro precision", attrgetter("macro_precision"), classification.precision, False),
+    ("macro recall", attrgetter("macro_recall"), classification.recall, False),
+    ("macro F1", attrgetter("macro_f1"), classification.f1, False),
+    ("macro accuracy", attrgetter("macro_accuracy"), classification.accuracy, False),
+    ("macro error", attrgetter("macro_error"), classification.error, False),
+    ("weighted precision", attrgetter("weighted_precision"), classification.precision, True),
+    ("weighted recall", attrgetter("weighted_recall"), classification.recall, True),
+    ("weighted F1", attrgetter("weighted_f1"), classification.f1, True),
+    ("macro MCC", methodcaller("matthews_corrcoef", "macro"),
+     classification.matthews_corrcoef, False),
+)
+
+
+def _macro_from_scratch(accumulator: Contingency) -> dict[str, float]:
+    """Every macro and weighted average from the cells of ``category_stats()`` alone.
+
+    Each category is scored with the formulas of ``contingency.formulas.classification``
+    (the accumulator's ``zero_division``), and the average is exact (fractions
+    of the floats, rounded once): nothing comes from the accumulator's running sums.
+    """
+    zero_division = accumulator.zero_division
+    cells = [(stats["a"], stats["b"], stats["c"], stats["d"])
+             for stats in accumulator.category_stats().values()]
+    support = [int(a + c) for a, _, c, _ in cells]
+    exact = {}
+    for name, _, score, weighted in _MACRO_SCORES:
+        values = [float(score(*cell, zero_division=zero_division)) for cell in cells]
+        empty = float(score(0, 0, 0, 0, zero_division=zero_division))
+        exact[name] = _exact_mean(values, support if weighted else None, empty)
+    return exact
+
+
+def _contingency_drift(ops: int, k: int) -> Measured:
+    """A sliding window of single-label results: ``ops`` adds and removes in all.
+
+    Every average is read every ``_DRIFT_READ_EVERY`` steps (so running sums
+    brought up to date on read are exercised all along) and compared with
+    :func:`_macro_from_scratch` at ``_DRIFT_CHECKS`` moments and at the end.
+    Returns the loop's time (checks excluded) and the largest relative
+    difference of each average.
+    """
+    names = category_names(k)
+    steps = (ops - _DRIFT_WINDOW) // 2
+    assigned, correct = drift_single_label_codes(_DRIFT_WINDOW + steps, k)
+    accumulator = Contingency(names)
+    add, remove = accumulator.add_result, accumulator.remove_result
+    worst = {name: 0.0 for name, _, _, _ in _MACRO_SCORES}
+    check_every = max(1, steps // _DRIFT_CHECKS)
+    checking = 0.0
+    start = time.perf_counter()
+    for position in range(_DRIFT_WINDOW):
+        add(names[assigned[position]], names[correct[position]])
+    for step in range(1, steps + 1):
+        old, new = step - 1, _DRIFT_WINDOW + step - 1
+        remove(names[assigned[old]], names[correct[old]])
+        add(names[assigned[new]], names[correct[new]])
+        if step % _DRIFT_READ_EVERY == 0 or step == steps:
+            reads = {name: read(accumulator) for name, read, _, _ in _MACRO_SCORES}
+            if step % check_every == 0 or step == steps:
+                begun = time.perf_counter()
+                exact = _macro_from_scratch(accumulator)
+                for name, value in reads.items():
+                    worst[name] = max(worst[name], _relative(value, exact[name]))
+                checking += time.perf_counter() - begun
+    return Measured(time.perf_counter() - start - checking, worst)
+
+
+def _mutual_information_decimal(table: np.ndarray, digits: int = 80) -> Decimal:
+    """MI (natural log) of a contingency table, computed with ``digits``-digit decimals.
+
+    ``MI = sum n_ij / N * (ln n_ij + ln N - ln a_i - ln b_j)`` over the non-empty
+    cells, every logarithm and sum carried to ``digits`` digits.
+    """
+    counts = np.asarray(table, dtype=np.int64)
+    rows, columns = counts.sum(axis=1).tolist(), counts.sum(axis=0).tolist()
+    total = int(counts.sum())
+    logarithms: dict[int, Decimal] = {}
+    with localcontext() as context:
+        context.prec = digits + 10
+
+        def ln(value: int) -> Decimal:
+            if value not in logarithms:
+                logarithms[value] = Decimal(value).ln()
+            return logarithms[value]
+
+        ln_total = ln(total)
+        accumulated = Decimal(0)
+        for i, j in zip(*np.nonzero(counts)):
+            cell = int(counts[i, j])
+            accumulated += cell * (ln(cell) + ln_total - ln(rows[i]) - ln(columns[j]))
+        return accumulated / total
+
+
+def _partition_drift(comparison_class: Any, ops: int, k: int) -> Measured:
+    """A sliding window of weighted elements: ``ops`` adds and removes in all.
+
+    Elements of weight 1 go through ``add``/``remove``, the heavier ones
+    (1%, up to 10^6) through ``add_many``/``remove_many``. MI is read every
+    ``_DRIFT_READ_EVERY`` steps and compared with the 80-digit value of
+    ``contingency_table()`` at ``_DRIFT_CHECKS`` moments and at the end.
+    Returns the loop's time (checks excluded), the largest difference (relative,
+    or absolute where MI is below 1e-3) and whether each stayed within its bound.
+    """
+    steps = (ops - _DRIFT_WINDOW) // 2
+    references, models, weights = drift_partition_stream(_DRIFT_WINDOW + steps, k)
+    comparison = comparison_class()
+    add, remove = comparison.add, comparison.remove
+    add_many, remove_many = comparison.add_many, comparison.remove_many
+    worst_relative = worst_absolute = 0.0
+    within = True
+    check_every = max(1, steps // _DRIFT_CHECKS)
+    checking = 0.0
+    start = time.perf_counter()
+
+    def put(position: int) -> None:
+        weight = weights[position]
+        if weight == 1:
+            add(references[position], models[position])
+        else:
+            add_many([references[position]], [models[position]], [weight])
+
+    def take(position: int) -> None:
+        weight = weights[position]
+        if weight == 1:
+            remove(references[position], models[position])
+        else:
+            remove_many([references[position]], [models[position]], [weight])
+
+    for position in range(_DRIFT_WINDOW):
+        put(position)
+    for step in range(1, steps + 1):
+        take(step - 1)
+        put(_DRIFT_WINDOW + step - 1)
+        if step % _DRIFT_READ_EVERY == 0 or step == steps:
+            ours = comparison.mutual_information()
+            if step % check_every == 0 or step == steps:
+                begun = time.perf_counter()
+                exact = float(_mutual_information_decimal(comparison.contingency_table()[2]))
+                if exact >= MI_SMALL:
+                    difference = _relative(ours, exact)
+                    worst_relative = max(worst_relative, difference)
+                    within = within and difference <= MI_TOLERANCE
+                else:
+                    difference = abs(ours - exact)
+                    worst_absolute = max(worst_absolute, difference)
+                    within = within and difference <= MI_ABSOLUTE
+                checking += time.perf_counter() - begun
+    return Measured(time.perf_counter() - start - checking,
+                    (worst_relative, worst_absolute, within, comparison.n_elements))
+
+
+def running_sum_drift(config: Config) -> list[Row]:
+    """Issue 10: every macro average and MI after 10^7 mixed adds and removes, against exact values."""
+    ops, k = config.drift_n, 100
+    size = f"K={k}, {_count(ops)} adds+removes"
+    measured = _contingency_drift(ops, k)
+    worst = measured.value
+    name, largest = max(worst.items(), key=lambda item: item[1])
+    rows = [Row("running-sum drift: every macro average vs exact from-scratch", size, "number",
+                ours=largest, target=f"largest relative difference <= {DRIFT_TOLERANCE:g}",
+                passed=largest <= DRIFT_TOLERANCE,
+                check="reference: category_stats() cells scored by contingency.formulas."
+                      "classification (same zero_division), averaged exactly with fractions, "
+                      "rounded once",
+                notes=f"largest: {name}; each: "
+                      + ", ".join(f"{key} {value:.2g}" for key, value in worst.items())
+                      + f"; sliding window of {_DRIFT_WINDOW} single-label results, K declared; "
+                        f"every average read every {_DRIFT_READ_EVERY} steps, compared at "
+                        f"{_DRIFT_CHECKS} moments and the end; the loop took "
+                        f"{measured.seconds:.1f} s")]
+    operation = "running-sum drift: PartitionComparison MI vs 80-digit decimal"
+    target = f"relative <= {MI_TOLERANCE:g} (absolute <= {MI_ABSOLUTE:g} below {MI_SMALL:g})"
+    found = partition_comparison()
+    if found is None:
+        rows.append(_skip(operation, size, "number", PARTITION_SKIP, target))
+        return rows
+    measured = _partition_drift(found[0], ops, k)
+    worst_relative, worst_absolute, within, elements = measured.value
+    rows.append(Row(operation, f"K={k}x{k}, {_count(ops)} adds+removes", "number",
+                    ours=worst_relative, target=target, passed=within,
+                    check="reference: MI of contingency_table() with 80-digit decimal logarithms",
+                    notes=f"largest relative difference {worst_relative:.2g}"
+                          + (f", largest absolute (MI below {MI_SMALL:g}) {worst_absolute:.2g}"
+                             if worst_absolute else "")
+                          + f"; sliding window of {_DRIFT_WINDOW} elements, 1% of them weighted "
+                            f"(log-uniform up to 10^6, through add_many/remove_many), "
+                            f"{elements:,} elements at the end; MI read every "
+                            f"{_DRIFT_READ_EVERY} steps, compared at {_DRIFT_CHECKS} moments "
+                            f"and the end; the loop took {measured.seconds:.1f} s"))
+    return rows
+
+
 CASES: list[Case] = [
     Case("1 stream single-label add_result vs river", stream_single_label),
     Case("1 stream single-label add_result vs Perl", stream_single_label_perl),
@@ -1460,4 +1689,5 @@ CASES: list[Case] = [
     Case("10 PartitionComparison read vs add", partition_read_vs_add),
     Case("10 from_labels table as large as the data", from_labels_large_table),
     Case("10 AMI 3x10^4 labels K=1000 vs scikit-learn", adjusted_mutual_information_small),
+    Case("10 running-sum drift", running_sum_drift),
 ]
