@@ -116,8 +116,8 @@ class Config:
                    query_n=100_000, query_every=1000, river_sampled_queries=10,
                    big_n=10_000_000, string_n=1_000_000, ami_n=1_000_000, ami_k=1000,
                    ami_big_k=5000, jci_n=1_000_000, import_rounds=15, read_n=20_000,
-                   read_step_n=3_000, river_read_n=1_000, removal_n=2_000,
-                   partition_read_n=100_000, table_n=1_000_000, ami_small_n=30_000,
+                   read_step_n=3_000, river_read_n=1_000, removal_n=1_000,
+                   partition_read_n=50_000, table_n=1_000_000, ami_small_n=30_000,
                    drift_n=10_000_000)
 
     @classmethod
