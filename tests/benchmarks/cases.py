@@ -32,7 +32,10 @@ import time
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from functools import partial
+from operator import attrgetter, methodcaller
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -40,8 +43,12 @@ from typing import Any
 import numpy as np
 
 from contingency import Contingency, jaccard_concentration_index
+from contingency.formulas import classification
 from tests.benchmarks.data import (
     category_names,
+    drift_partition_stream,
+    drift_single_label_codes,
+    independent_labels,
     indicator_matrices,
     label_arrays,
     multi_label_results,
@@ -92,6 +99,14 @@ class Config:
     ami_big_k: int
     jci_n: int
     import_rounds: int
+    read_n: int  # score reads timed in one loop (micro read)
+    read_step_n: int  # add_result + read steps (macro read, learning curve)
+    river_read_n: int  # river's update + get steps in the learning curve
+    removal_n: int  # remove_result calls timed
+    partition_read_n: int  # PartitionComparison add + read steps
+    table_n: int  # from_labels with K = 1000 a side, independent labels
+    ami_small_n: int  # AMI at K = 1000 against scikit-learn, timed every round
+    drift_n: int  # adds and removes fed to the running-sum drift rows
 
     @classmethod
     def full(cls) -> Config:
@@ -100,7 +115,10 @@ class Config:
                    batch_n=1_000_000, indicator_shape=(200_000, 50), partition_stream_n=500_000,
                    query_n=100_000, query_every=1000, river_sampled_queries=10,
                    big_n=10_000_000, string_n=1_000_000, ami_n=1_000_000, ami_k=1000,
-                   ami_big_k=5000, jci_n=1_000_000, import_rounds=15)
+                   ami_big_k=5000, jci_n=1_000_000, import_rounds=15, read_n=20_000,
+                   read_step_n=3_000, river_read_n=1_000, removal_n=1_000,
+                   partition_read_n=50_000, table_n=1_000_000, ami_small_n=30_000,
+                   drift_n=10_000_000)
 
     @classmethod
     def quick_run(cls) -> Config:
@@ -109,7 +127,10 @@ class Config:
                    batch_n=200_000, indicator_shape=(50_000, 50), partition_stream_n=100_000,
                    query_n=10_000, query_every=1000, river_sampled_queries=2,
                    big_n=1_000_000, string_n=200_000, ami_n=100_000, ami_k=300,
-                   ami_big_k=5000, jci_n=200_000, import_rounds=5)
+                   ami_big_k=5000, jci_n=200_000, import_rounds=5, read_n=2_000,
+                   read_step_n=1_000, river_read_n=300, removal_n=300,
+                   partition_read_n=20_000, table_n=200_000, ami_small_n=30_000,
+                   drift_n=100_000)
 
 
 @dataclass(frozen=True)
@@ -798,6 +819,49 @@ def _check_against_sklearn(scores: dict[str, float], reference: Any, model: Any,
     return "13 scores vs scikit-learn " + _agree(triples)
 
 
+def _from_labels_row(config: Config, found: tuple[Any, str], operation: str, size: str,
+                     reference: np.ndarray, model: np.ndarray, k: int, target: str,
+                     passed: Callable[[float, float, float], bool], peer_in_target: bool) -> Row:
+    """``from_labels`` + every score but AMI against the bincount floor and scikit-learn's ARI.
+
+    ``passed(ours, floor, sklearn)`` judges the target. The scores are checked
+    against scikit-learn's before timing; without scikit-learn the row is
+    skipped when the target names it (``peer_in_target``), judged on the floor
+    alone otherwise.
+    """
+    comparison_class, origin = found
+    sklearn_metrics = _optional("sklearn.metrics")
+    contestants = [
+        Contestant("ours", partial(_from_labels_scores, comparison_class, reference, model)),
+        Contestant("floor", partial(bincount_floor, reference, model, k)),
+    ]
+    if sklearn_metrics is not None:
+        contestants.append(Contestant("sklearn", partial(
+            sklearn_metrics.adjusted_rand_score, reference, model)))
+
+    def check(values: list[Any]) -> str:
+        if len(values) < 3:
+            return "no peer"
+        return _check_against_sklearn(values[0], reference, model, values[2])
+
+    timings, verdict = measure(contestants, config.slow_repeat, check)
+    ours, floor = timings[0].median, timings[1].median
+    row = Row(operation, size, "s", ours=ours, floor_name="bincount", floor=floor, target=target,
+              check=verdict, timings=timings)
+    if sklearn_metrics is None:
+        if peer_in_target:
+            row.status_override, row.notes = "SKIP", "skipped: scikit-learn not installed"
+        else:
+            row.passed = passed(ours, floor, math.nan)
+            row.notes = "scikit-learn not installed: the scores were not checked"
+    else:
+        row.peer_name, row.peer = "sklearn adjusted_rand_score", timings[2].median
+        row.passed = passed(ours, floor, timings[2].median)
+    if origin != "contingency":
+        row.notes = "; ".join(filter(None, (row.notes, f"PartitionComparison from {origin}")))
+    return row
+
+
 def from_labels_integers(config: Config) -> list[Row]:
     n = config.big_n
     operation = "from_labels int + every score but AMI"
@@ -806,38 +870,31 @@ def from_labels_integers(config: Config) -> list[Row]:
     if found is None:
         return [_skip(operation, f"K={k}, {_count(n)} labels", "s", PARTITION_SKIP, target)
                 for k in (10, 1000)]
-    comparison_class, origin = found
-    sklearn_metrics = _optional("sklearn.metrics")
-    rows = []
-    for k in (10, 1000):
-        reference, model = partition_labels(n, k)
-        contestants = [
-            Contestant("ours", partial(_from_labels_scores, comparison_class, reference, model)),
-            Contestant("floor", partial(bincount_floor, reference, model, k)),
-        ]
-        if sklearn_metrics is not None:
-            contestants.append(Contestant("sklearn", partial(
-                sklearn_metrics.adjusted_rand_score, reference, model)))
+    return [_from_labels_row(config, found, operation, f"K={k}, {_count(n)} labels",
+                             *partition_labels(n, k), k, target,
+                             lambda ours, floor, sklearn: sklearn >= 10 * ours and ours <= 3 * floor,
+                             peer_in_target=True)
+            for k in (10, 1000)]
 
-        def check(values: list[Any], reference: Any = reference, model: Any = model) -> str:
-            if len(values) < 3:
-                return "no peer"
-            return _check_against_sklearn(values[0], reference, model, values[2])
 
-        timings, verdict = measure(contestants, config.slow_repeat, check)
-        row = Row(operation, f"K={k}, {_count(n)} labels", "s", ours=timings[0].median,
-                  floor_name="bincount", floor=timings[1].median, target=target, check=verdict,
-                  timings=timings)
-        if sklearn_metrics is None:
-            row.status_override, row.notes = "SKIP", "skipped: scikit-learn not installed"
-        else:
-            row.peer_name, row.peer = "sklearn adjusted_rand_score", timings[2].median
-            row.passed = (timings[2].median >= 10 * timings[0].median
-                          and timings[0].median <= 3 * timings[1].median)
-        if origin != "contingency":
-            row.notes = f"PartitionComparison from {origin}"
-        rows.append(row)
-    return rows
+def from_labels_large_table(config: Config) -> list[Row]:
+    """Issue 10: a table as large as the data (independent labels, K = 1000 a side), <= 3x bincount."""
+    n, k = config.table_n, 1000
+    operation = "from_labels int + every score but AMI, table as large as the data"
+    target = "ours/floor <= 3"
+    found = partition_comparison()
+    if found is None:
+        return [_skip(operation, f"K={k}x{k}, {_count(n)} labels", "s", PARTITION_SKIP, target)]
+    reference, model = independent_labels(n, k)
+    cells = int(np.count_nonzero(bincount_floor(reference, model, k)))
+    row = _from_labels_row(config, found, operation,
+                           f"K={k}x{k}, {_count(n)} labels, {cells:,} cells", reference, model, k,
+                           target, lambda ours, floor, sklearn: ours <= 3 * floor,
+                           peer_in_target=False)
+    row.notes = "; ".join(filter(None, (
+        "labels drawn independently and uniformly (the table is as large as the data); "
+        "scikit-learn's ARI shown for scale, not part of the target", row.notes)))
+    return [row]
 
 
 def from_labels_strings(config: Config) -> list[Row]:
@@ -892,6 +949,42 @@ def _ami(comparison_class: Any, reference: Any, model: Any) -> float:
     return float(comparison_class.from_labels(reference, model).adjusted_mutual_information())
 
 
+def _ami_row(config: Config, comparison_class: Any, reference: np.ndarray, model: np.ndarray,
+             k: int, sklearn_once: bool) -> Row:
+    """``from_labels`` + AMI against scikit-learn's ``adjusted_mutual_info_score``: >= 100x, agree to 1e-9.
+
+    ``sklearn_once``: scikit-learn takes about a minute, so it is timed in the
+    first round only, without a warm-up; otherwise it runs every round.
+    """
+    n = len(reference)
+    sklearn_metrics = _optional("sklearn.metrics")
+    contestants = [Contestant("ours", partial(_ami, comparison_class, reference, model))]
+    if sklearn_metrics is not None:
+        contestants.append(Contestant("sklearn", partial(
+            sklearn_metrics.adjusted_mutual_info_score, reference, model),
+            rounds=1 if sklearn_once else None, warmup=not sklearn_once))
+
+    def check(values: list[Any]) -> str:
+        if len(values) < 2:
+            return "no peer"
+        return "AMI " + _agree([("AMI", values[0], values[1])], AMI_TOLERANCE)
+
+    timings, verdict = measure(contestants, config.slow_repeat, check)
+    row = Row("from_labels + adjusted_mutual_information", f"K={k}x{k}, {_count(n)} labels", "s",
+              ours=timings[0].median, target="sklearn/ours >= 100, agree to 1e-9", check=verdict,
+              timings=timings)
+    if sklearn_metrics is None:
+        row.status_override, row.notes = "SKIP", "skipped: scikit-learn not installed"
+    else:
+        row.peer_name, row.peer = "sklearn adjusted_mutual_info_score", timings[1].median
+        row.passed = timings[1].median >= 100 * timings[0].median
+        row.notes = (f"scikit-learn timed once (one call, no warm-up, not repeated: it takes "
+                     f"about a minute at this size); ours is the median of {config.slow_repeat}"
+                     if sklearn_once else
+                     f"both timed in the same {config.slow_repeat} alternated rounds")
+    return row
+
+
 def adjusted_mutual_information(config: Config) -> list[Row]:
     n, k, big_k = config.ami_n, config.ami_k, config.ami_big_k
     operation = "from_labels + adjusted_mutual_information"
@@ -902,30 +995,7 @@ def adjusted_mutual_information(config: Config) -> list[Row]:
                 _skip(operation, f"K={big_k}x{big_k}, 10^6 labels", "s", PARTITION_SKIP,
                       "ours <= 5 s")]
     comparison_class = found[0]
-    sklearn_metrics = _optional("sklearn.metrics")
-    reference, model = partition_labels(n, k)
-    contestants = [Contestant("ours", partial(_ami, comparison_class, reference, model))]
-    if sklearn_metrics is not None:
-        contestants.append(Contestant("sklearn", partial(
-            sklearn_metrics.adjusted_mutual_info_score, reference, model), rounds=1,
-            warmup=False))
-
-    def check(values: list[Any]) -> str:
-        if len(values) < 2:
-            return "no peer"
-        return "AMI " + _agree([("AMI", values[0], values[1])], AMI_TOLERANCE)
-
-    timings, verdict = measure(contestants, config.slow_repeat, check)
-    row = Row(operation, f"K={k}x{k}, {_count(n)} labels", "s", ours=timings[0].median,
-              target="sklearn/ours >= 100, agree to 1e-9", check=verdict, timings=timings)
-    if sklearn_metrics is None:
-        row.status_override, row.notes = "SKIP", "skipped: scikit-learn not installed"
-    else:
-        row.peer_name, row.peer = "sklearn adjusted_mutual_info_score", timings[1].median
-        row.passed = timings[1].median >= 100 * timings[0].median
-        row.notes = (f"scikit-learn timed once (one call, no warm-up, not repeated: it takes "
-                     f"about a minute at this size); ours is the median of {config.slow_repeat}")
-    rows = [row]
+    rows = [_ami_row(config, comparison_class, *partition_labels(n, k), k, sklearn_once=True)]
     big_n = 10**6
     reference, model = partition_labels(big_n, big_k)
     timings, _ = measure([Contestant("ours", partial(_ami, comparison_class, reference, model))],
@@ -935,6 +1005,16 @@ def adjusted_mutual_information(config: Config) -> list[Row]:
                     passed=timings[0].median <= 5.0, timings=timings,
                     notes="ours alone: no peer finishes in reasonable time at this size"))
     return rows
+
+
+def adjusted_mutual_information_small(config: Config) -> list[Row]:
+    """Issue 10: AMI on 3 x 10^4 labels at K = 1000, where building the table is most of our time."""
+    n, k = config.ami_small_n, 1000
+    found = partition_comparison()
+    if found is None:
+        return [_skip("from_labels + adjusted_mutual_information", f"K={k}x{k}, {_count(n)} labels",
+                      "s", PARTITION_SKIP, "sklearn/ours >= 100")]
+    return [_ami_row(config, found[0], *partition_labels(n, k), k, sklearn_once=False)]
 
 
 # 7. Jaccard-Concentration Index ----------------------------------------------------------------
@@ -1055,6 +1135,538 @@ def peak_memory(config: Config) -> list[Row]:
     return rows
 
 
+# 10. Reads as cheap as writes (issue 10) -------------------------------------------------------
+
+
+class MicroReadFloor:
+    """The least a Python method can do per micro F1 read: ``2a / (2a + b + c)`` of three int attributes."""
+
+    __slots__ = ("a", "b", "c")
+
+    def __init__(self, a: int, b: int, c: int) -> None:
+        self.a, self.b, self.c = a, b, c
+
+    def micro_f1(self) -> float:
+        return 2 * self.a / (2 * self.a + self.b + self.c)
+
+
+def _read_micro(accumulator: Contingency, reads: int) -> float:
+    value = math.nan
+    for _ in range(reads):
+        value = accumulator.micro_f1
+    return value
+
+
+def _read_micro_floor(floor: MicroReadFloor, reads: int) -> float:
+    value = math.nan
+    for _ in range(reads):
+        value = floor.micro_f1()
+    return value
+
+
+def micro_read(config: Config) -> list[Row]:
+    """Issue 10: one ``micro_f1`` read within 4x of a bare method reading three int attributes."""
+    n, reads = config.stream_n, config.read_n
+    ks = (10, 1000)
+    contestants: list[Contestant] = []
+    pooled: dict[int, tuple[int, int, int]] = {}
+    for k in ks:
+        categories, results = category_names(k), single_label_results(n, k)
+        accumulator = _stream_contingency(categories, results)
+        cells = _stream_floor(categories, results)  # counted apart from ours, for the check
+        pooled[k] = (sum(cells.a.values()), sum(cells.b.values()), sum(cells.c.values()))
+        contestants += [
+            Contestant(f"ours K={k}", partial(_read_micro, accumulator, reads), items=reads),
+            Contestant(f"floor K={k}", partial(_read_micro_floor, MicroReadFloor(*pooled[k]), reads),
+                       items=reads),
+        ]
+
+    def check(values: list[Any]) -> str:
+        found = dict(zip((c.name for c in contestants), values))
+        return "micro F1 against 2a/(2a+b+c) of cells counted apart " + _agree(
+            (f"micro F1 at K={k}", found[f"ours K={k}"], found[f"floor K={k}"]) for k in ks)
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    by_name = {t.name: t for t in timings}
+    rows = []
+    for k in ks:
+        ours, floor = by_name[f"ours K={k}"], by_name[f"floor K={k}"]
+        rows.append(Row("Contingency.micro_f1 read, per read", f"K={k}, {_count(n)} results added",
+                        "s", ours=ours.median, floor_name="bare method 2a/(2a+b+c)",
+                        floor=floor.median, target="ours/floor <= 4",
+                        passed=ours.median <= 4 * floor.median, check=verdict,
+                        notes=f"median of rounds of {_count(reads)} reads in a loop, the "
+                              f"results added beforehand by add_result",
+                        timings=[ours, floor]))
+    return rows
+
+
+def _add_then_macro_f1(categories: list[str] | None, results: Sequence[tuple[str, str]]
+                       ) -> tuple[Contingency, float]:
+    accumulator = Contingency(categories)
+    add = accumulator.add_result
+    value = math.nan
+    for assigned, correct in results:
+        add(assigned, correct)
+        value = accumulator.macro_f1
+    return accumulator, value
+
+
+def macro_read_after_add(config: Config) -> list[Row]:
+    """Issue 10: ``add_result`` then ``macro_f1``, K = 1000 within 1.5x of K = 10 (per step)."""
+    n = config.read_step_n
+    ks = (10, 1000)
+    contestants = []
+    for k in ks:
+        categories, results = category_names(k), single_label_results(n, k)
+        contestants.append(Contestant(f"K={k}", partial(_add_then_macro_f1, categories, results),
+                                      items=n))
+
+    def check(values: list[Any]) -> str:
+        return "last macro F1 against add_results of the same results " + _agree(
+            (f"macro F1 at K={k}", value,
+             _prefix_contingency(category_names(k), single_label_results(n, k)).macro_f1)
+            for k, (_, value) in zip(ks, values))
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    small, large = timings
+    return [Row("add_result + macro_f1 read, per step: K=1000 against K=10",
+                f"K declared, {_count(n)} results", "s/result", ours=large.median,
+                peer_name="ours at K=10", peer=small.median, target="K=1000 <= 1.5 x K=10",
+                passed=large.median <= 1.5 * small.median, check=verdict,
+                notes="one add_result then one macro_f1 read per result, the K categories "
+                      "declared; same run, rounds alternated",
+                timings=timings)]
+
+
+def _learning_curve(results: Sequence[tuple[str, str]]) -> tuple[Contingency, float, float]:
+    accumulator = Contingency()
+    add = accumulator.add_result
+    micro = macro = math.nan
+    for assigned, correct in results:
+        add(assigned, correct)
+        micro = accumulator.micro_f1
+        macro = accumulator.macro_f1
+    return accumulator, micro, macro
+
+
+def _add_only(results: Sequence[tuple[str, str]]) -> Contingency:
+    accumulator = Contingency()
+    _feed(accumulator.add_result, results)
+    return accumulator
+
+
+def _learning_curve_river(river_metrics: ModuleType, results: Sequence[tuple[str, str]]
+                          ) -> tuple[float, float]:
+    """river's update takes ``(y_true, y_pred)``: the results are ``(assigned, correct)``."""
+    micro, macro = river_metrics.MicroF1(), river_metrics.MacroF1()
+    update_micro, update_macro, get_micro, get_macro = micro.update, macro.update, micro.get, macro.get
+    micro_value = macro_value = math.nan
+    for assigned, correct in results:
+        update_micro(correct, assigned)
+        update_macro(correct, assigned)
+        micro_value = get_micro()
+        macro_value = get_macro()
+    return micro_value, macro_value
+
+
+def learning_curve(config: Config) -> list[Row]:
+    """Issue 10: micro and macro F1 after every result at K = 1000: >= 200x river, <= 8x add_result alone."""
+    n, river_n, k = config.read_step_n, config.river_read_n, 1000
+    operation = "learning curve: add_result + micro_f1 + macro_f1, per result"
+    size = f"K={k}, {_count(n)} results, river {_count(river_n)}"
+    target = "river/ours >= 200, ours/add alone <= 8"
+    results = single_label_results(n, k)
+    river_metrics = _optional("river.metrics")
+    contestants = [Contestant("ours", partial(_learning_curve, results), items=n),
+                   Contestant("add alone", partial(_add_only, results), items=n)]
+    if river_metrics is not None:
+        contestants.append(Contestant("river", partial(_learning_curve_river, river_metrics,
+                                                       results[:river_n]), items=river_n))
+
+    def check(values: list[Any]) -> str:
+        accumulator, micro, macro = values[0]
+        if accumulator != values[1]:
+            raise CheckFailed("reading between results changed the counts")
+        whole = _add_only(results)
+        triples = [("micro F1 after every result", micro, whole.micro_f1),
+                   ("macro F1 after every result", macro, whole.macro_f1)]
+        text = "last reads " + _agree(triples)
+        if len(values) < 3:
+            return text
+        prefix = _add_only(results[:river_n])
+        river_micro, river_macro = values[2]
+        return text + f"; river's on the first {_count(river_n)} results: micro, macro F1 " + _agree(
+            [("micro F1 vs river", prefix.micro_f1, river_micro),
+             ("macro F1 vs river", prefix.macro_f1, river_macro)])
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    ours, alone = timings[0], timings[1]
+    row = Row(operation, size, "s/result", ours=ours.median, floor_name="add_result alone",
+              floor=alone.median, target=target, check=verdict, timings=timings,
+              notes="open set of categories on both sides (river's classes are those seen), so "
+                    "macro F1 averages the same classes; river (two metrics, each updated) "
+                    f"runs over the first {_count(river_n)} results only, being slow per read, "
+                    "and times are compared per result (river's mean is over an earlier, "
+                    "cheaper part of the curve, fewer classes seen)")
+    if river_metrics is None:
+        row.status_override = "SKIP"
+        row.notes = "skipped: river not installed"
+    else:
+        river = timings[2]
+        row.peer_name, row.peer = "river MicroF1 + MacroF1 update+get", river.median
+        row.passed = river.median >= 200 * ours.median and ours.median <= 8 * alone.median
+    return [row]
+
+
+def _timed_removals(categories: list[str], results: Sequence[tuple[str, str]], n: int) -> Measured:
+    """Add every result, then time the removal of the first ``n`` (oldest first, as a window does)."""
+    accumulator = Contingency(categories)
+    _feed(accumulator.add_result, results)
+    remove = accumulator.remove_result
+    start = time.perf_counter()
+    for assigned, correct in results[:n]:
+        remove(assigned, correct)
+    return Measured(time.perf_counter() - start, accumulator)
+
+
+def remove_result_scaling(config: Config) -> list[Row]:
+    """Issue 10: ``remove_result`` at K = 10,000 within 1.5x of K = 10 (per removal)."""
+    n = config.removal_n
+    ks = (10, 10_000)
+    contestants = []
+    streams = {}
+    for k in ks:
+        categories, results = category_names(k), single_label_results(2 * n, k)
+        streams[k] = (categories, results)
+        contestants.append(Contestant(f"K={k}", partial(_timed_removals, categories, results, n),
+                                      items=n))
+
+    def check(values: list[Any]) -> str:
+        for k, accumulator in zip(ks, values):
+            categories, results = streams[k]
+            left = _stream_contingency(categories, results[n:])
+            if accumulator.category_stats() != left.category_stats():
+                raise CheckFailed(f"K={k}: after the removals the cells differ from those of the "
+                                  f"results left")
+            if accumulator.n_results != left.n_results:
+                raise CheckFailed(f"K={k}: {accumulator.n_results} results, expected {n}")
+        return "after the removals, every category's cells equal those of the results left"
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    small, large = timings
+    return [Row("remove_result per removal: K=10,000 against K=10",
+                f"K declared, {_count(n)} of {_count(2 * n)} results removed", "s/result",
+                ours=large.median, peer_name="ours at K=10", peer=small.median,
+                target="K=10,000 <= 1.5 x K=10", passed=large.median <= 1.5 * small.median,
+                check=verdict,
+                notes=f"{_count(2 * n)} results added by add_result (not timed), then the oldest "
+                      f"{_count(n)} removed one by one (timed); same run, rounds alternated",
+                timings=timings)]
+
+
+_PARTITION_READS = (
+    ("ARI", attrgetter("adjusted_rand_index"), "adjusted_rand_index"),
+    ("NMI", methodcaller("normalized_mutual_information"), "normalized_mutual_information"),
+    ("V-measure", methodcaller("v_measure"), "v_measure"),
+)
+
+
+def _partition_add(comparison_class: Any, pairs: Sequence[tuple[int, int]]) -> Any:
+    comparison = comparison_class()
+    _feed(comparison.add, pairs)
+    return comparison
+
+
+def _partition_add_read(comparison_class: Any, pairs: Sequence[tuple[int, int]],
+                        read: Callable[[Any], float]) -> float:
+    comparison = comparison_class()
+    add = comparison.add
+    value = math.nan
+    for reference, model in pairs:
+        add(reference, model)
+        value = read(comparison)
+    return value
+
+
+def partition_read_vs_add(config: Config) -> list[Row]:
+    """Issue 10: one read of ARI, NMI or V-measure within 3x of one ``add``, at K = 10 and K = 1000."""
+    n = config.partition_read_n
+    ks = (10, 1000)
+    operation = "PartitionComparison add + one read, per element"
+    target = "add+read <= 4 x add (read <= 3 x add)"
+    found = partition_comparison()
+    if found is None:
+        return [_skip(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
+                      PARTITION_SKIP, target) for k in ks for name, _, _ in _PARTITION_READS]
+    comparison_class, origin = found
+    contestants = []
+    labels = {}
+    for k in ks:
+        labels[k] = partition_labels(n, k)
+        pairs = _partition_pairs(n, k)
+        contestants.append(Contestant(f"add K={k}", partial(_partition_add, comparison_class,
+                                                            pairs), items=n))
+        contestants += [Contestant(f"{name} K={k}", partial(_partition_add_read, comparison_class,
+                                                            pairs, read), items=n)
+                        for name, read, _ in _PARTITION_READS]
+
+    def check(values: list[Any]) -> str:
+        found_values = dict(zip((c.name for c in contestants), values))
+        triples = []
+        for k in ks:
+            scores = every_constant_time_score(comparison_class.from_labels(*labels[k]))
+            if found_values[f"add K={k}"].n_elements != n:
+                raise CheckFailed(f"K={k}: add alone holds {found_values[f'add K={k}'].n_elements}")
+            triples += [(f"{name} at K={k}", found_values[f"{name} K={k}"], scores[key])
+                        for name, _, key in _PARTITION_READS]
+        return "last reads against from_labels of the same labels " + _agree(triples)
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    by_name = {t.name: t for t in timings}
+    rows = []
+    for k in ks:
+        add = by_name[f"add K={k}"]
+        for name, _, _ in _PARTITION_READS:
+            step = by_name[f"{name} K={k}"]
+            row = Row(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
+                      ours=step.median, floor_name="add alone", floor=add.median, target=target,
+                      passed=step.median <= 4 * add.median, check=verdict,
+                      notes=f"one read = add+read - add = "
+                            f"{(step.median - add.median) * 1e9:.0f} ns "
+                            f"({(step.median - add.median) / add.median:.2g}x one add); each "
+                            "read follows an add, so no read can reuse the previous one",
+                      timings=[step, add])
+            if origin != "contingency":
+                row.notes += f"; PartitionComparison from {origin}"
+            rows.append(row)
+    return rows
+
+
+# 10. Running-sum drift -----------------------------------------------------------------------------
+
+#: Issue 10: macro averages agree with a from-scratch computation to 1e-15 relative at any moment;
+#: information scores with an 80-digit reference to 1e-12 relative (1e-15 absolute below 1e-3).
+DRIFT_TOLERANCE = 1e-15
+MI_TOLERANCE, MI_ABSOLUTE, MI_SMALL = 1e-12, 1e-15, 1e-3
+_DRIFT_WINDOW = 1000  # results (or elements) in the sliding window
+_DRIFT_READ_EVERY = 1000  # window steps between two reads of every average
+_DRIFT_CHECKS = 20  # moments at which the reads are compared with the from-scratch values
+
+
+def _relative(ours: float, exact: float) -> float:
+    """|ours - exact| / |exact| (absolute when ``exact`` is 0; 0 when both are NaN)."""
+    if exact != exact or ours != ours:
+        return 0.0 if exact != exact and ours != ours else math.inf
+    return abs(ours - exact) / abs(exact) if exact else abs(ours)
+
+
+def _exact_mean(values: Sequence[float], weights: Sequence[int] | None, empty: float) -> float:
+    """The mean of ``values`` (NaN skipped) as ``contingency.formulas._numeric.average`` defines it,
+    summed exactly with fractions and rounded once."""
+    kept = [(Fraction(value), 1 if weights is None else weights[position])
+            for position, value in enumerate(values) if value == value]
+    if not kept:
+        return empty
+    total_weight = sum(weight for _, weight in kept)
+    if weights is not None and total_weight != 0:
+        return float(sum(value * weight for value, weight in kept) / total_weight)
+    return float(sum(value for value, _ in kept) / len(kept))
+
+
+_MACRO_SCORES: tuple[tuple[str, Callable[[Contingency], float], Any, bool], ...] = (
+    ("macro precision", attrgetter("macro_precision"), classification.precision, False),
+    ("macro recall", attrgetter("macro_recall"), classification.recall, False),
+    ("macro F1", attrgetter("macro_f1"), classification.f1, False),
+    ("macro accuracy", attrgetter("macro_accuracy"), classification.accuracy, False),
+    ("macro error", attrgetter("macro_error"), classification.error, False),
+    ("weighted precision", attrgetter("weighted_precision"), classification.precision, True),
+    ("weighted recall", attrgetter("weighted_recall"), classification.recall, True),
+    ("weighted F1", attrgetter("weighted_f1"), classification.f1, True),
+    ("macro MCC", methodcaller("matthews_corrcoef", "macro"),
+     classification.matthews_corrcoef, False),
+)
+
+
+def _macro_from_scratch(accumulator: Contingency) -> dict[str, float]:
+    """Every macro and weighted average from the cells of ``category_stats()`` alone.
+
+    Each category is scored with the formulas of ``contingency.formulas.classification``
+    (the accumulator's ``zero_division``), and the average is exact (fractions
+    of the floats, rounded once): nothing comes from the accumulator's running sums.
+    """
+    zero_division = accumulator.zero_division
+    cells = [(stats["a"], stats["b"], stats["c"], stats["d"])
+             for stats in accumulator.category_stats().values()]
+    support = [int(a + c) for a, _, c, _ in cells]
+    exact = {}
+    for name, _, score, weighted in _MACRO_SCORES:
+        values = [float(score(*cell, zero_division=zero_division)) for cell in cells]
+        empty = float(score(0, 0, 0, 0, zero_division=zero_division))
+        exact[name] = _exact_mean(values, support if weighted else None, empty)
+    return exact
+
+
+def _contingency_drift(ops: int, k: int) -> Measured:
+    """A sliding window of single-label results: ``ops`` adds and removes in all.
+
+    Every average is read every ``_DRIFT_READ_EVERY`` steps (so running sums
+    brought up to date on read are exercised all along) and compared with
+    :func:`_macro_from_scratch` at ``_DRIFT_CHECKS`` moments and at the end.
+    Returns the loop's time (checks excluded) and the largest relative
+    difference of each average.
+    """
+    names = category_names(k)
+    steps = (ops - _DRIFT_WINDOW) // 2
+    assigned, correct = drift_single_label_codes(_DRIFT_WINDOW + steps, k)
+    accumulator = Contingency(names)
+    add, remove = accumulator.add_result, accumulator.remove_result
+    worst = {name: 0.0 for name, _, _, _ in _MACRO_SCORES}
+    check_every = max(1, steps // _DRIFT_CHECKS)
+    checking = 0.0
+    start = time.perf_counter()
+    for position in range(_DRIFT_WINDOW):
+        add(names[assigned[position]], names[correct[position]])
+    for step in range(1, steps + 1):
+        old, new = step - 1, _DRIFT_WINDOW + step - 1
+        remove(names[assigned[old]], names[correct[old]])
+        add(names[assigned[new]], names[correct[new]])
+        if step % _DRIFT_READ_EVERY == 0 or step == steps:
+            reads = {name: read(accumulator) for name, read, _, _ in _MACRO_SCORES}
+            if step % check_every == 0 or step == steps:
+                begun = time.perf_counter()
+                exact = _macro_from_scratch(accumulator)
+                for name, value in reads.items():
+                    worst[name] = max(worst[name], _relative(value, exact[name]))
+                checking += time.perf_counter() - begun
+    return Measured(time.perf_counter() - start - checking, worst)
+
+
+def _mutual_information_decimal(table: np.ndarray, digits: int = 80) -> Decimal:
+    """MI (natural log) of a contingency table, computed with ``digits``-digit decimals.
+
+    ``MI = sum n_ij / N * (ln n_ij + ln N - ln a_i - ln b_j)`` over the non-empty
+    cells, every logarithm and sum carried to ``digits`` digits.
+    """
+    counts = np.asarray(table, dtype=np.int64)
+    rows, columns = counts.sum(axis=1).tolist(), counts.sum(axis=0).tolist()
+    total = int(counts.sum())
+    logarithms: dict[int, Decimal] = {}
+    with localcontext() as context:
+        context.prec = digits + 10
+
+        def ln(value: int) -> Decimal:
+            if value not in logarithms:
+                logarithms[value] = Decimal(value).ln()
+            return logarithms[value]
+
+        ln_total = ln(total)
+        accumulated = Decimal(0)
+        for i, j in zip(*np.nonzero(counts)):
+            cell = int(counts[i, j])
+            accumulated += cell * (ln(cell) + ln_total - ln(rows[i]) - ln(columns[j]))
+        return accumulated / total
+
+
+def _partition_drift(comparison_class: Any, ops: int, k: int) -> Measured:
+    """A sliding window of weighted elements: ``ops`` adds and removes in all.
+
+    Elements of weight 1 go through ``add``/``remove``, the heavier ones
+    (1%, up to 10^6) through ``add_many``/``remove_many``. MI is read every
+    ``_DRIFT_READ_EVERY`` steps and compared with the 80-digit value of
+    ``contingency_table()`` at ``_DRIFT_CHECKS`` moments and at the end.
+    Returns the loop's time (checks excluded), the largest difference (relative,
+    or absolute where MI is below 1e-3) and whether each stayed within its bound.
+    """
+    steps = (ops - _DRIFT_WINDOW) // 2
+    references, models, weights = drift_partition_stream(_DRIFT_WINDOW + steps, k)
+    comparison = comparison_class()
+    add, remove = comparison.add, comparison.remove
+    add_many, remove_many = comparison.add_many, comparison.remove_many
+    worst_relative = worst_absolute = 0.0
+    within = True
+    check_every = max(1, steps // _DRIFT_CHECKS)
+    checking = 0.0
+    start = time.perf_counter()
+
+    def put(position: int) -> None:
+        weight = weights[position]
+        if weight == 1:
+            add(references[position], models[position])
+        else:
+            add_many([references[position]], [models[position]], [weight])
+
+    def take(position: int) -> None:
+        weight = weights[position]
+        if weight == 1:
+            remove(references[position], models[position])
+        else:
+            remove_many([references[position]], [models[position]], [weight])
+
+    for position in range(_DRIFT_WINDOW):
+        put(position)
+    for step in range(1, steps + 1):
+        take(step - 1)
+        put(_DRIFT_WINDOW + step - 1)
+        if step % _DRIFT_READ_EVERY == 0 or step == steps:
+            ours = comparison.mutual_information()
+            if step % check_every == 0 or step == steps:
+                begun = time.perf_counter()
+                exact = float(_mutual_information_decimal(comparison.contingency_table()[2]))
+                if exact >= MI_SMALL:
+                    difference = _relative(ours, exact)
+                    worst_relative = max(worst_relative, difference)
+                    within = within and difference <= MI_TOLERANCE
+                else:
+                    difference = abs(ours - exact)
+                    worst_absolute = max(worst_absolute, difference)
+                    within = within and difference <= MI_ABSOLUTE
+                checking += time.perf_counter() - begun
+    return Measured(time.perf_counter() - start - checking,
+                    (worst_relative, worst_absolute, within, comparison.n_elements))
+
+
+def running_sum_drift(config: Config) -> list[Row]:
+    """Issue 10: every macro average and MI after 10^7 mixed adds and removes, against exact values."""
+    ops, k = config.drift_n, 100
+    size = f"K={k}, {_count(ops)} adds+removes"
+    measured = _contingency_drift(ops, k)
+    worst = measured.value
+    name, largest = max(worst.items(), key=lambda item: item[1])
+    rows = [Row("running-sum drift: every macro average vs exact from-scratch", size, "number",
+                ours=largest, target=f"largest relative difference <= {DRIFT_TOLERANCE:g}",
+                passed=largest <= DRIFT_TOLERANCE,
+                check="reference: category_stats() cells scored by contingency.formulas."
+                      "classification (same zero_division), averaged exactly with fractions, "
+                      "rounded once",
+                notes=f"largest: {name}; each: "
+                      + ", ".join(f"{key} {value:.2g}" for key, value in worst.items())
+                      + f"; sliding window of {_DRIFT_WINDOW} single-label results, K declared; "
+                        f"every average read every {_DRIFT_READ_EVERY} steps, compared at "
+                        f"{_DRIFT_CHECKS} moments and the end; the loop took "
+                        f"{measured.seconds:.1f} s")]
+    operation = "running-sum drift: PartitionComparison MI vs 80-digit decimal"
+    target = f"relative <= {MI_TOLERANCE:g} (absolute <= {MI_ABSOLUTE:g} below {MI_SMALL:g})"
+    found = partition_comparison()
+    if found is None:
+        rows.append(_skip(operation, size, "number", PARTITION_SKIP, target))
+        return rows
+    measured = _partition_drift(found[0], ops, k)
+    worst_relative, worst_absolute, within, elements = measured.value
+    rows.append(Row(operation, f"K={k}x{k}, {_count(ops)} adds+removes", "number",
+                    ours=worst_relative, target=target, passed=within,
+                    check="reference: MI of contingency_table() with 80-digit decimal logarithms",
+                    notes=f"largest relative difference {worst_relative:.2g}"
+                          + (f", largest absolute (MI below {MI_SMALL:g}) {worst_absolute:.2g}"
+                             if worst_absolute else "")
+                          + f"; sliding window of {_DRIFT_WINDOW} elements, 1% of them weighted "
+                            f"(log-uniform up to 10^6, through add_many/remove_many), "
+                            f"{elements:,} elements at the end; MI read every "
+                            f"{_DRIFT_READ_EVERY} steps, compared at {_DRIFT_CHECKS} moments "
+                            f"and the end; the loop took {measured.seconds:.1f} s"))
+    return rows
+
+
 CASES: list[Case] = [
     Case("1 stream single-label add_result vs river", stream_single_label),
     Case("1 stream single-label add_result vs Perl", stream_single_label_perl),
@@ -1070,4 +1682,12 @@ CASES: list[Case] = [
     Case("7 jaccard concentration index", jaccard_concentration),
     Case("8 import time", import_time),
     Case("9 peak memory", peak_memory),
+    Case("10 micro_f1 read vs bare method", micro_read),
+    Case("10 macro_f1 read after add_result K=1000 vs K=10", macro_read_after_add),
+    Case("10 learning curve micro+macro F1 vs river", learning_curve),
+    Case("10 remove_result K=10000 vs K=10", remove_result_scaling),
+    Case("10 PartitionComparison read vs add", partition_read_vs_add),
+    Case("10 from_labels table as large as the data", from_labels_large_table),
+    Case("10 AMI 3x10^4 labels K=1000 vs scikit-learn", adjusted_mutual_information_small),
+    Case("10 running-sum drift", running_sum_drift),
 ]

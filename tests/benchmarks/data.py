@@ -14,6 +14,9 @@ from numpy.typing import NDArray
 
 __all__ = [
     "category_names",
+    "drift_partition_stream",
+    "drift_single_label_codes",
+    "independent_labels",
     "indicator_matrices",
     "label_arrays",
     "multi_label_results",
@@ -92,3 +95,42 @@ def partition_labels(n: int, k: int, k_model: int | None = None) -> tuple[Labels
     reference = rng.integers(0, k, n)
     model = np.where(rng.random(n) < 0.7, reference % clusters, rng.integers(0, clusters, n))
     return reference, model
+
+
+@lru_cache(maxsize=2)
+def independent_labels(n: int, k: int) -> tuple[Labels, Labels]:
+    """``(reference, model)``: ``n`` labels drawn uniformly and independently from ``0..k-1`` each.
+
+    The table is as large as the data: with ``n = k * k`` about ``1 - 1/e``
+    (63%) of the ``k * k`` cells are non-empty (630,000 at 10^6 labels, K = 1000).
+    """
+    rng = np.random.default_rng([SEED, n, k, 6])
+    return rng.integers(0, k, n), rng.integers(0, k, n)
+
+
+def drift_single_label_codes(n: int, k: int) -> tuple[list[int], list[int]]:
+    """``(assigned, correct)`` codes in ``0..k-1`` of ``n`` single-label results, about half right.
+
+    Lists of Python ints (the drift loop indexes them one by one); not cached,
+    as they are large and used once.
+    """
+    rng = np.random.default_rng([SEED, n, k, 7])
+    correct = rng.integers(0, k, n)
+    assigned = np.where(rng.random(n) < 0.5, correct, rng.integers(0, k, n))
+    return assigned.tolist(), correct.tolist()
+
+
+def drift_partition_stream(n: int, k: int, weighted_share: float = 0.01,
+                           largest_weight: int = 10**6) -> tuple[list[int], list[int], list[int]]:
+    """``(reference, model, weight)`` of ``n`` elements: ``k`` clusters a side, 70% kept (as above).
+
+    Most weights are 1; a ``weighted_share`` of the elements carry a weight
+    drawn log-uniformly from ``2..largest_weight``, so the table mixes cells
+    of a few elements with cells of millions.
+    """
+    rng = np.random.default_rng([SEED, n, k, 8])
+    reference = rng.integers(0, k, n)
+    model = np.where(rng.random(n) < 0.7, reference, rng.integers(0, k, n))
+    heavy = rng.random(n) < weighted_share
+    weights = np.where(heavy, np.exp(rng.uniform(np.log(2), np.log(largest_weight), n)), 1)
+    return reference.tolist(), model.tolist(), weights.astype(np.int64).tolist()

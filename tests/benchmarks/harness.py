@@ -162,7 +162,7 @@ class Row:
 
     operation: str
     size: str
-    unit: str  # "s" (per call), "s/result", "s/element" (per item), or "bytes"
+    unit: str  # "s" (per call), "s/result", "s/element" (per item), "bytes" or "number"
     ours: float | None = None
     peer_name: str = ""
     peer: float | None = None
@@ -213,6 +213,8 @@ class Row:
 def _quantity(value: float | None, unit: str) -> str:
     if value is None or value != value:
         return ""
+    if unit == "number":  # a dimensionless figure, such as a relative difference
+        return f"{value:.2g}"
     if unit == "bytes":
         for scale, name in ((2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB"), (1, "B")):
             if value >= scale or name == "B":
