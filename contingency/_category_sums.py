@@ -69,6 +69,11 @@ class CategorySums:
         """Note that these categories' cells changed (or that they appeared or were forgotten)."""
         self._pending.update(labels)
 
+    @property
+    def pending(self) -> set[Hashable]:
+        """The categories noted since the last refresh (a writer may add to it: :meth:`stale`)."""
+        return self._pending
+
     def refresh(self, cells: Cells) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
         pending = self._pending
@@ -103,14 +108,16 @@ class CategorySums:
 
     def mean(self, cells: Cells) -> float:
         """The mean over the defined categories, ``fl(sum) / count`` (an empty table's value if none)."""
-        self.refresh(cells)
+        if self._pending:
+            self.refresh(cells)
         if not self.defined:
             return self._empty
         return (self.total / _ONE) / self.defined
 
     def weighted_mean(self, cells: Cells) -> float:
         """The mean weighted by support, or the plain mean when the supports sum to zero."""
-        self.refresh(cells)
+        if self._pending:
+            self.refresh(cells)
         if not self.defined:
             return self._empty
         if self.weight == 0:
@@ -131,6 +138,11 @@ class CategoryTotals:
     def stale(self, labels: Iterable[Hashable]) -> None:
         """Note that these categories' cells changed (or that they appeared or were forgotten)."""
         self._pending.update(labels)
+
+    @property
+    def pending(self) -> set[Hashable]:
+        """The categories noted since the last refresh (a writer may add to it: :meth:`stale`)."""
+        return self._pending
 
     def refresh(self, cells: Cells) -> None:
         """Bring the histogram up to date for the categories noted since the last refresh."""

@@ -298,6 +298,7 @@ class Contingency:
     _offset: list[int]  # what set_entries put on top of the pooled cells
     _sums: dict[str, CategorySums]  # running sums of precision, recall and F1
     _totals: CategoryTotals  # categories by a + b + c
+    _stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
     _tally: _Tally  # add_result's fast paths, folded through _apply before anything else
     _unknown: Unknown
     _zero_division: ZeroDivision
@@ -341,8 +342,10 @@ class Contingency:
         self._offset = [0, 0, 0, 0]
         self._sums = {name: CategorySums(name, self._zero_division) for name in _RUNNING}
         self._totals = CategoryTotals()
-        for running in self._sums.values():
-            running.stale(declared)
+        self._stale = (*(running.pending for running in self._sums.values()),
+                       self._totals.pending)
+        for pending in self._stale:
+            pending.update(declared)
         self._tally = _Tally()
 
     # Feeding ------------------------------------------------------------------------------
@@ -980,9 +983,8 @@ class Contingency:
             self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
         if fresh:
             touched.update(fresh)
-        for running in self._sums.values():
-            running.stale(touched)
-        self._totals.stale(touched)
+        for pending in self._stale:
+            pending |= touched
 
     def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], n: int,
                        micro: list[int], touched: AbstractSet[Hashable], where: str) -> None:
@@ -1207,7 +1209,7 @@ class Contingency:
 
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",
-          "_totals", "_tally", "_unknown", "_zero_division", "verbose")
+          "_totals", "_stale", "_tally", "_unknown", "_zero_division", "verbose")
 
 
 def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
