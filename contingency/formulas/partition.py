@@ -43,6 +43,21 @@ integers are exact, so a sum depends only on the table, never on the order
 in which the table was built, and differences such as ``MI * N`` are formed
 exactly before the single rounding to float64.
 
+Accuracy. Those differences still carry the rounding of every ``n ln n``
+term, which cancellation can magnify (one cell of 10**15 beside small ones
+left MI wrong by 5%). So every information score bounds that error from the
+sums' own magnitudes (a shift and a comparison of integers) and uses the
+O(1) value only when the bound is below 2**-43 of it; otherwise it computes
+from the table's non-empty cells (:class:`TableCells`, passed as ``cells=``)
+as sums of non-negative terms, without cancellation. Either way the scores
+agree with an exact computation to 1e-12 relative (1e-15 absolute below
+1e-3) for any table of counts below 2**63; see "Information" below for the
+bounds and when a read costs O(cells)::
+
+    >>> big = [[2, 2], [2**60, 0]]
+    >>> round(homogeneity(table_sums(big), cells=table_cells(big)), 12)
+    0.491588537504
+
 References: W. M. Rand (1971), JASA 66, 846-850 (Rand index); L. Hubert and
 P. Arabie (1985), J. Classification 2, 193-218 (adjusted Rand index);
 E. B. Fowlkes and C. L. Mallows (1983), JASA 78, 553-569; N. X. Vinh,
@@ -255,7 +270,7 @@ def table_sums(table: ArrayLike) -> TableSums:
     >>> s.n_elements, s.same_same, s.same_reference, s.same_model
     (4, 1, 2, 3)
     """
-    counts = _as_counts(table, "table")
+    counts = _summable(_as_counts(table, "table"))
     if counts.ndim != 2:
         raise ValueError(f"table must be 2-dimensional, not {counts.ndim}-dimensional")
     rows = counts.sum(axis=1)
@@ -725,51 +740,57 @@ def _mutual_nats(counts: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any]
         phi(x) = (1 + x) log1p(x) - x >= 0,  x = p / q - 1 = (c N - a b) / (a b) > -1,
 
     where the last term is the independent share of the empty cells. No term is
-    negative, so no cancellation between terms. ``c N - a b`` is exact (int64
-    when ``N < 2**31``, Python ints beyond), so ``x`` is within 1.5 units of
-    2**-52; ``phi``'s condition number ``x log1p(x) / phi(x)`` is at most 2; see
-    :func:`_phi` for its evaluation (within 10 units); ``q`` is within 3 units.
-    Each term is then within about 18 units of 2**-52 (4e-15) relative, the
-    empty cells' share is rounded once, and :func:`math.fsum` adds them.
+    negative, so nothing cancels between terms. ``c N - a b`` and ``a b`` are
+    exact (int64 while ``N**2 < 2**63``, Python ints beyond), so ``x`` is within
+    1.5 units of 2**-52; ``phi``'s condition number ``x log1p(x) / phi(x)`` is at
+    most 2; :func:`_phi` evaluates it within 20 units; ``q`` is within 3 units.
+    Each term is then within 27 units of 2**-52 (6e-15) relative, the empty
+    cells' share is rounded once, and :func:`math.fsum` adds them with one
+    more rounding.
     """
-    if n < 2**31 and counts.dtype != object and rows.dtype != object and columns.dtype != object:
-        products = rows * columns  # <= N**2 < 2**62: exact in int64
-        ratio = _quotients(counts * n - products, products)
+    if (n * n <= _INT64_MAX and counts.dtype != object and rows.dtype != object
+            and columns.dtype != object):
+        products = rows * columns  # <= N**2 < 2**63: exact in int64, and so is their sum
         independent = int(products.sum())
-    else:
-        counts, rows, columns = (part.astype(object) for part in (counts, rows, columns))
-        products = rows * columns
-        ratio = _quotients(counts * n - products, products)
-        independent = sum(products.tolist())
-    share = _floats(rows) * _floats(columns) / float(n) / float(n)
+        product_floats = _floats(products)
+        ratio = _floats(counts * n - products) / product_floats
+    else:  # Python ints: c N and a b reach 2**126
+        product_list = [a * b for a, b in zip(rows.tolist(), columns.tolist())]
+        independent = sum(product_list)
+        product_floats = np.array(product_list, dtype=np.float64)
+        ratio = np.array([(c * n - p) / p for c, p in zip(counts.tolist(), product_list)],
+                         dtype=np.float64)
+    share = product_floats / float(n) / float(n)
     empty = (n * n - independent) / (n * n)
     return math.fsum([*(share * _phi(ratio)).tolist(), empty])
 
 
-#: Terms of phi's series used for |x| <= 1/2: the first one left out is below 2**-56 of the sum.
-_SERIES_TERMS = 48
-_SERIES = [1.0 / ((j + 1) * (j + 2)) for j in range(_SERIES_TERMS)]
+#: phi's series is used for |x| <= 1/4 with this many terms: the first one left out,
+#: ``4**-24 / (25 * 26)``, is below 2**-56 of the sum (which is above 0.45).
+_SERIES = [1.0 / ((j + 1) * (j + 2)) for j in range(24)]
 
 
 def _phi(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``(1 + x) log1p(x) - x`` for ``x > -1``, within 10 units of 2**-52 relative.
+    """``(1 + x) log1p(x) - x`` for ``x > -1``, within 20 units of 2**-52 relative.
 
-    For ``|x| <= 1/2`` the series ``x**2 sum_j (-x)**j / ((j + 1)(j + 2))`` by
-    Horner's rule: its terms shrink by at least half, the inner sum stays above
-    0.41, so a few units of rounding; the 48 terms leave out less than
-    ``2**-48 / 2352`` of it. Beyond, the closed form loses at most a factor 5.6
-    (at ``x = 1/2``: ``(1 + x) log1p(x) = 0.608``, ``phi = 0.108``; at ``x =
-    -1/2`` the factor is 3.3, and it shrinks on both sides) of its two
-    roundings' worth: under 10 units.
+    For ``|x| <= 1/4`` the series ``x**2 sum_j (-x)**j / ((j + 1)(j + 2))`` by
+    Horner's rule: its terms shrink by a factor 4 or more and the inner sum
+    stays above 0.45, so a few units of rounding. Beyond, the closed form: its
+    two parts, each within 2 units, are at most 9.7 times ``phi`` (at ``x =
+    1/4``, ``(1 + x) log1p(x) = 0.279`` and ``phi = 0.0289``; at ``x = -1/4`` the
+    factor is 7.3, and it shrinks away from 0 on both sides), so under 20 units.
     """
     result = np.empty_like(x)
-    small = np.abs(x) <= 0.5
+    small = np.abs(x) <= 0.25
     near = x[small]
-    series = np.zeros_like(near)
     minus = -near
-    for coefficient in reversed(_SERIES):
-        series = series * minus + coefficient
-    result[small] = near * near * series
+    series = np.full_like(near, _SERIES[-1])
+    for coefficient in reversed(_SERIES[:-1]):
+        series *= minus
+        series += coefficient
+    series *= near
+    series *= near
+    result[small] = series
     far = x[~small]
     result[~small] = (1.0 + far) * np.log1p(far) - far
     return result
@@ -831,6 +852,11 @@ def entropy_reference(sums: TableSums, base: float = math.e, *,
 
     Exactly 0 with a single reference cluster or no elements.
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> entropy_reference(table_sums([[1, 1], [0, 2]]), base=2)
     1.0
     """
@@ -840,6 +866,11 @@ def entropy_reference(sums: TableSums, base: float = math.e, *,
 def entropy_model(sums: TableSums, base: float = math.e, *,
                   cells: CellsArgument = None) -> float:
     """Entropy of the model partition, ``H(M) = ln N - (1/N) sum b ln b``.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> round(entropy_model(table_sums([[1, 1], [0, 2]]), base=2), 12)
     0.811278124459
@@ -871,6 +902,11 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
     0 when either partition has a single cluster or there are no elements,
     never below 0. The article's 17-element example, in bits:
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(mutual_information(table_sums(table), base=2), 12)
     0.565445018843
@@ -890,6 +926,11 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     """Variation of information ``H(R|M) + H(M|R)`` (Meila), a distance: 0 for identical partitions.
 
     From the sums it is ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> variation_of_information(table_sums([[3, 0], [0, 2]]))
     0.0
@@ -932,6 +973,11 @@ def normalized_mutual_information(sums: TableSums,
     match), 0 when the mutual information is 0 (including when only one side
     has a single cluster). Identical partitions score exactly 1.
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(normalized_mutual_information(table_sums(table)), 12)
     0.364561771857
@@ -960,6 +1006,11 @@ def homogeneity(sums: TableSums, *, cells: CellsArgument = None) -> float:
     1 when the reference has a single cluster or there are no elements
     (scikit-learn's convention: nothing to be homogeneous about).
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> homogeneity(table_sums([[2, 0], [0, 1], [0, 1]])), homogeneity(table_sums([[1, 1]]))
     (0.6666666666666666, 1.0)
     >>> big = [[2, 2], [2**60, 0]]   # add_many([0, 0, 1], [0, 1, 0], [2, 2, 2**60])
@@ -977,6 +1028,11 @@ def completeness(sums: TableSums, *, cells: CellsArgument = None) -> float:
 
     1 when the model has a single cluster or there are no elements.
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> completeness(table_sums([[2, 0], [0, 1], [0, 1]]))
     1.0
     """
@@ -990,6 +1046,11 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
     """V-measure ``(1 + beta) h c / (beta h + c)``: weighted harmonic mean of homogeneity and completeness.
 
     ``beta > 1`` weighs completeness more; 0 when both are 0 (scikit-learn's convention).
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> round(v_measure(table_sums([[2, 0], [0, 1], [0, 1]])), 12)
     0.8
@@ -1019,6 +1080,11 @@ def adjusted_mutual_information(sums: TableSums, expected: float,
     numerator or denominator that rounds to within machine epsilon of 0
     keeps its sign at magnitude epsilon, so identical partitions score 1.
     MI and the entropies are read as by :func:`mutual_information`.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> expected = expected_mutual_information([6, 6, 5], [8, 5, 4])
