@@ -937,7 +937,18 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     >>> round(variation_of_information(table_sums([[1, 1], [1, 1]]), base=2), 12)
     2.0
     """
-    log_base = _log_base(base)
+    log_base = 1.0 if base == math.e else _log_base(base)
+    n = sums.n_elements
+    if n == 0:
+        return 0.0
+    reference_sum, model_sum, cells_sum = (sums.reference_n_log_n, sums.model_n_log_n,
+                                           sums.cells_n_log_n)
+    margins = reference_sum + model_sum
+    distance = margins - 2 * cells_sum
+    # The terms' magnitudes sum to margins + 2 cells_sum <= 2 margins (a cell's n ln n
+    # is at most its row's and its column's): the bound of _sure, one shift coarser.
+    if margins >> (_SURE_SHIFT - 1) < distance:
+        return distance / (n * _ONE) / log_base
     given_model, given_reference = _conditionals(sums, cells)
     return (given_model + given_reference) / log_base
 
