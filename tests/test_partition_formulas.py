@@ -273,6 +273,18 @@ def information_errors(table, cells=True):
     rows = [sum(row) for row in table]
     errors["entropy(counts)"] = decimal_reference.relative_error(f.entropy(rows),
                                                                  exact["entropy_reference"])
+    # The O(cells) route on every table, whether or not the reads above needed it.
+    table_cells = f.table_cells(table)
+    n = sums.n_elements
+    for name, value in zip(("mutual_information", "entropy_reference", "entropy_model"),
+                           f._exact_information(table_cells)):
+        errors[f"O(cells) {name}"] = decimal_reference.relative_error(value, exact[name])
+    if n:
+        counts, row_sizes, column_sizes, _, _ = f._exact_arrays(table_cells)
+        for name, sizes in (("conditional_reference", column_sizes),
+                            ("conditional_model", row_sizes)):
+            errors[f"O(cells) {name}"] = decimal_reference.relative_error(
+                f._conditional_nats(counts, sizes, n), exact[name])
     # AMI with E[MI] = 0 is MI / mean(H(R), H(M)): its MI and entropies, checked where
     # MI is above the epsilon that AMI's scikit-learn rule puts in place of a tiny numerator.
     if exact["mutual_information"] > 1e-12:
@@ -304,6 +316,13 @@ def skewed_tables():
         tables[f"near-independent 3x4 N~{huge}"] = independent
         exactly = [[int(a * b * 400) * (huge // 400) for b in q] for a in p]
         tables[f"independent 3x4 N~{huge}"] = exactly
+    # a cell of 1 where independence expects 2**60: x = cN/(ab) - 1 rounds to -1 in floats
+    tables["tiny cell beside huge margins"] = [[1, 2**61], [2**61, 5]]
+    tables["found by a stress run"] = [
+        [10383, 12065743, 131881, 234749566],
+        [224440214474, 494348530, 13026821839680270, 502193660150],
+        [78040087, 1, 207146998425203296, 206152331679654304],
+        [0, 548414, 236377773125, 1607677438918], [0, 9834850472015520, 3, 5]]
     for k in (2, 3, 5, 10, 20, 30):
         exponents = rng.uniform(0, 55, (k, k))
         table = np.floor(2.0**exponents).astype(np.int64) * (rng.random((k, k)) < 0.7)
@@ -454,3 +473,21 @@ def test_fallback_conventions_hold_exactly():
         assert f.mutual_information(sums, cells=cells) == 0.0
         assert f.homogeneity(sums, cells=cells) == 1.0
         assert f.normalized_mutual_information(sums, cells=cells) == 0.0
+
+
+@given(st.lists(st.tuples(st.integers(1, 2**63 - 1), st.integers(1, 2**63 - 1),
+                          st.integers(1, 2**63 - 1), st.integers(-3, 3)), min_size=1, max_size=20),
+       st.integers(1, 2**63 - 1))
+def test_differences_of_huge_products_are_formed_exactly(cells, n):
+    # c N - a b for the O(cells) MI when N**2 passes int64: digit by digit, rounded once or so
+    rows = np.array([a for _, a, _, _ in cells], dtype=np.int64)
+    columns = np.array([b for _, _, b, _ in cells], dtype=np.int64)
+    # half the cells near c = a b / N, where c N - a b cancels
+    counts = [c if i % 2 else min(max(1, a * b // n + shift), 2**63 - 1)
+              for i, (c, a, b, shift) in enumerate(cells)]
+    difference, independent = f._difference_of_products(np.array(counts, dtype=np.int64), n, rows,
+                                                        columns)
+    assert independent == sum(a * b for _, a, b, _ in cells)
+    for value, c, (_, a, b, _) in zip(difference.tolist(), counts, cells):
+        exact = c * n - a * b
+        assert abs(value - exact) <= 2**-51 * abs(exact), (value, exact)

@@ -674,8 +674,9 @@ def _exact_information(cells: TableCells) -> tuple[float, float, float]:
 
 def _exact_arrays(cells: TableCells) -> list[NDArray[Any]]:
     counts, rows, columns, reference, model = (
-        _summable(_as_counts(part, name).ravel()) for part, name in
+        _as_counts(part, name).ravel() for part, name in
         zip(cells, ("counts", "row_sizes", "column_sizes", "reference_sizes", "model_sizes")))
+    reference, model = _summable(reference), _summable(model)  # the margins are summed
     keep = counts > 0
     if not keep.all():
         counts, rows, columns = counts[keep], rows[keep], columns[keep]
@@ -744,13 +745,15 @@ def _mutual_nats(counts: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any]
         phi(x) = (1 + x) log1p(x) - x >= 0,  x = p / q - 1 = (c N - a b) / (a b) > -1,
 
     where the last term is the independent share of the empty cells. No term is
-    negative, so nothing cancels between terms. ``c N - a b`` and ``a b`` are
-    exact (int64 while ``N**2 < 2**63``, Python ints beyond), so ``x`` is within
-    1.5 units of 2**-52; ``phi``'s condition number ``x log1p(x) / phi(x)`` is at
-    most 2; :func:`_phi` evaluates it within 20 units; ``q`` is within 3 units.
-    Each term is then within 27 units of 2**-52 (6e-15) relative, the empty
-    cells' share is rounded once, and :func:`math.fsum` adds them with one
-    more rounding.
+    negative, so nothing cancels between terms. ``c N - a b`` is formed exactly
+    (in int64 while ``N**2 < 2**63``; by 21-bit digits in int64 up to ``N <
+    2**63``, :func:`_difference_of_products`; with Python ints beyond) and
+    rounded within 2 units of 2**-52, so ``x`` is within 4 units; ``phi``'s
+    condition number ``x log1p(x) / phi(x)`` is at most 2; :func:`_phi`
+    evaluates it within 20 units; ``q`` is within 3 units. Each term is then
+    within 32 units of 2**-52 (7e-15) relative, the empty cells' share
+    (``sum a b`` is exact) is rounded once, and :func:`math.fsum` adds them with
+    one more rounding.
     """
     if (n * n <= _INT64_MAX and counts.dtype != object and rows.dtype != object
             and columns.dtype != object):
@@ -758,15 +761,95 @@ def _mutual_nats(counts: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any]
         independent = int(products.sum())
         product_floats = _floats(products)
         ratio = _floats(counts * n - products) / product_floats
-    else:  # Python ints: c N and a b reach 2**126
+    elif n <= _INT64_MAX and counts.dtype != object and rows.dtype != object \
+            and columns.dtype != object:
+        difference, independent = _difference_of_products(counts, n, rows, columns)
+        product_floats = _floats(rows) * _floats(columns)
+        ratio = difference / product_floats
+    else:  # Python ints: c N and a b reach 2**126 and beyond
         product_list = [a * b for a, b in zip(rows.tolist(), columns.tolist())]
         independent = sum(product_list)
         product_floats = np.array(product_list, dtype=np.float64)
         ratio = np.array([(c * n - p) / p for c, p in zip(counts.tolist(), product_list)],
                          dtype=np.float64)
     share = product_floats / float(n) / float(n)
+    # r = 1 + x = c N / (a b), within 3.5 units, for the cells where x is near -1
+    quotient = _floats(counts) * float(n) / product_floats
     empty = (n * n - independent) / (n * n)
-    return math.fsum([*(share * _phi(ratio)).tolist(), empty])
+    return math.fsum([*(share * _phi(ratio, quotient)).tolist(), empty])
+
+
+_LIMB_BITS = 21
+_LIMB_MASK = (1 << _LIMB_BITS) - 1
+
+
+def _limbs(values: NDArray[np.int64]) -> list[NDArray[np.int64]]:
+    """Values in ``[0, 2**63)`` as three 21-bit digits, lowest first."""
+    low = np.bitwise_and(values, _LIMB_MASK)
+    middle = np.right_shift(values, _LIMB_BITS)
+    np.bitwise_and(middle, _LIMB_MASK, out=middle)
+    return [low, middle, np.right_shift(values, 2 * _LIMB_BITS)]
+
+
+def _difference_of_products(counts: NDArray[np.int64], n: int, rows: NDArray[np.int64],
+                            columns: NDArray[np.int64]) -> tuple[NDArray[np.float64], int]:
+    """``c N - a b`` per cell as floats within 2 units of 2**-52, and ``sum a b`` exactly.
+
+    All inputs below ``2**63``; the products reach ``2**126``, so each factor is
+    split into three 21-bit digits and the digit products (below ``2**42``;
+    five columns of at most three, so below ``2**44``) are formed in int64,
+    exactly, per column ``k`` of weight ``2**(21 k)``. Carrying makes the four
+    low columns digits in ``[0, 2**21)`` and leaves the sign in the top one.
+    A negative value ``D 2**84 + R`` (``D < 0 <= R < 2**84``) is negated as
+    ``(-D - 1) 2**84 + (2**84 - R)``, the digits of ``2**84 - 1 - R`` being
+    ``2**21 - 1`` minus those of ``R``. Every magnitude is then a sum of five
+    non-negative floats, each exact (a digit times a power of two), added from
+    the top in four roundings of at most half a unit each. Arrays are reused
+    (``out=``) since a table of 10**6 cells makes each one 8 MB.
+    """
+    c, a, b = _limbs(counts), _limbs(rows), _limbs(columns)
+    m = [(n >> (_LIMB_BITS * k)) & _LIMB_MASK for k in range(3)]
+    digits = [np.zeros(counts.shape, dtype=np.int64) for _ in range(5)]
+    work = np.empty(counts.shape, dtype=np.int64)
+    independent = 0
+    for i in range(3):
+        for j in range(3):
+            np.multiply(a[i], b[j], out=work)
+            independent += _exact_sum(work) << (_LIMB_BITS * (i + j))
+            digits[i + j] -= work
+            if m[j]:
+                np.multiply(c[i], m[j], out=work)
+                digits[i + j] += work
+    _carry(digits, work)
+    negative = digits[4] < 0
+    if negative.any():
+        for k in range(4):
+            digits[k][negative] = _LIMB_MASK - digits[k][negative]
+        digits[4][negative] = -1 - digits[4][negative]
+        digits[0][negative] += 1
+        _carry(digits, work)
+    value = digits[4].astype(np.float64)
+    value *= 2.0 ** (4 * _LIMB_BITS)
+    scaled = np.empty(counts.shape, dtype=np.float64)
+    for k in range(3, -1, -1):
+        np.multiply(digits[k], 2.0 ** (k * _LIMB_BITS), out=scaled)
+        value += scaled
+    np.negative(value, out=value, where=negative)
+    return value, independent
+
+
+def _carry(digits: list[NDArray[np.int64]], work: NDArray[np.int64]) -> None:
+    """Carry columns of weight ``2**(21 k)`` in place: all but the top become digits in [0, 2**21)."""
+    for k in range(4):
+        np.right_shift(digits[k], _LIMB_BITS, out=work)  # floor: the sign goes up
+        np.bitwise_and(digits[k], _LIMB_MASK, out=digits[k])
+        digits[k + 1] += work
+
+
+def _exact_sum(values: NDArray[np.int64]) -> int:
+    """The exact sum of non-negative int64 values below ``2**44``, in chunks int64 cannot overflow."""
+    step = 1 << 18
+    return sum(int(values[start:start + step].sum()) for start in range(0, values.size, step))
 
 
 #: phi's series is used for |x| <= 1/4 with this many terms: the first one left out,
@@ -774,15 +857,20 @@ def _mutual_nats(counts: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any]
 _SERIES = [1.0 / ((j + 1) * (j + 2)) for j in range(24)]
 
 
-def _phi(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``(1 + x) log1p(x) - x`` for ``x > -1``, within 20 units of 2**-52 relative.
+def _phi(x: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``(1 + x) log1p(x) - x = r ln r - r + 1`` for ``x = r - 1 > -1``, within 20 units of 2**-52.
 
-    For ``|x| <= 1/4`` the series ``x**2 sum_j (-x)**j / ((j + 1)(j + 2))`` by
-    Horner's rule: its terms shrink by a factor 4 or more and the inner sum
-    stays above 0.45, so a few units of rounding. Beyond, the closed form: its
-    two parts, each within 2 units, are at most 9.7 times ``phi`` (at ``x =
-    1/4``, ``(1 + x) log1p(x) = 0.279`` and ``phi = 0.0289``; at ``x = -1/4`` the
-    factor is 7.3, and it shrinks away from 0 on both sides), so under 20 units.
+    ``x`` and ``r`` are given separately, each accurate relative to itself (near
+    ``x = -1``, ``r`` is tiny and ``1 + x`` would have lost it). For ``|x| <=
+    1/4`` the series ``x**2 sum_j (-x)**j / ((j + 1)(j + 2))`` by Horner's
+    rule: its terms shrink by a factor 4 or more and the inner sum stays above
+    0.45, so a few units of rounding. For ``x > 1/4`` and ``-1/2 <= x < -1/4``
+    the closed form in ``x``: its two parts, each within 2 units, are at most
+    9.7 times ``phi`` (at ``x = 1/4``, ``(1 + x) log1p(x) = 0.279`` and ``phi =
+    0.0289``; at ``x = -1/4`` the factor is 7.3; it shrinks away from 0), so
+    under 20 units. For ``x < -1/2``, ``(1 - r) + r ln r`` with ``r < 1/2``:
+    ``1 - r`` is above 1/2 and ``r ln r`` above -0.35, so ``phi`` is above 0.15
+    and the parts, within 1 and 2 units, are at most 6.5 times it.
     """
     result = np.empty_like(x)
     small = np.abs(x) <= 0.25
@@ -795,8 +883,12 @@ def _phi(x: NDArray[np.float64]) -> NDArray[np.float64]:
     series *= near
     series *= near
     result[small] = series
-    far = x[~small]
-    result[~small] = (1.0 + far) * np.log1p(far) - far
+    tiny = x < -0.5
+    far = ~small & ~tiny
+    wide = x[far]
+    result[far] = (1.0 + wide) * np.log1p(wide) - wide
+    low = r[tiny]
+    result[tiny] = (1.0 - low) + low * np.log(low)
     return result
 
 
