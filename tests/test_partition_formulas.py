@@ -15,6 +15,7 @@ from sklearn.metrics.cluster import expected_mutual_information as sklearn_expec
 
 from contingency.formulas import classification
 from contingency.formulas import partition as f
+from tests import decimal_reference
 
 tables = st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=5), min_size=1,
                   max_size=5).map(lambda rows: [row + [0] * (5 - len(row)) for row in rows])
@@ -241,3 +242,252 @@ def test_nmf_entropy_of_the_r_formula_and_its_nan_cases():
     assert abs(f.nmf_entropy(f.table_sums(table)) - raw) < 1e-15
     assert f.nmf_entropy(f.table_sums([[2, 3]])) == 0.0  # R: NaN (log2 of one class is 0)
     assert f.nmf_entropy(f.table_sums([[0, 0]])) == 0.0  # R: NaN (no samples)
+
+
+# --- accuracy of the information scores at any count ------------------------------------------
+
+SCORES = {
+    "mutual_information": lambda s, c: f.mutual_information(s, cells=c),
+    "entropy_reference": lambda s, c: f.entropy_reference(s, cells=c),
+    "entropy_model": lambda s, c: f.entropy_model(s, cells=c),
+    "variation_of_information": lambda s, c: f.variation_of_information(s, cells=c),
+    "nmi_arithmetic": lambda s, c: f.normalized_mutual_information(s, "arithmetic", cells=c),
+    "nmi_geometric": lambda s, c: f.normalized_mutual_information(s, "geometric", cells=c),
+    "nmi_min": lambda s, c: f.normalized_mutual_information(s, "min", cells=c),
+    "nmi_max": lambda s, c: f.normalized_mutual_information(s, "max", cells=c),
+    "homogeneity": lambda s, c: f.homogeneity(s, cells=c),
+    "completeness": lambda s, c: f.completeness(s, cells=c),
+    "v_measure": lambda s, c: f.v_measure(s, cells=c),
+    "v_measure_2": lambda s, c: f.v_measure(s, 2.0, cells=c),
+    "nmf_entropy": lambda s, c: f.nmf_entropy(s, cells=c),
+}
+
+
+def information_errors(table, cells=True):
+    """``{score: error}`` against the 80-digit reference (see decimal_reference.relative_error)."""
+    exact = decimal_reference.information(table)
+    sums = f.table_sums(table)
+    given = f.table_cells(table) if cells else None
+    errors = {name: decimal_reference.relative_error(score(sums, given), exact[name])
+              for name, score in SCORES.items()}
+    rows = [sum(row) for row in table]
+    errors["entropy(counts)"] = decimal_reference.relative_error(f.entropy(rows),
+                                                                 exact["entropy_reference"])
+    # The O(cells) route on every table, whether or not the reads above needed it.
+    table_cells = f.table_cells(table)
+    n = sums.n_elements
+    for name, value in zip(("mutual_information", "entropy_reference", "entropy_model"),
+                           f._exact_information(table_cells)):
+        errors[f"O(cells) {name}"] = decimal_reference.relative_error(value, exact[name])
+    if n:
+        counts, row_sizes, column_sizes, _, _ = f._exact_arrays(table_cells)
+        for name, sizes in (("conditional_reference", column_sizes),
+                            ("conditional_model", row_sizes)):
+            errors[f"O(cells) {name}"] = decimal_reference.relative_error(
+                f._conditional_nats(counts, sizes, n), exact[name])
+    # AMI with E[MI] = 0 is MI / mean(H(R), H(M)): its MI and entropies, checked where
+    # MI is above the epsilon that AMI's scikit-learn rule puts in place of a tiny numerator.
+    if exact["mutual_information"] > 1e-12:
+        for method in ("arithmetic", "geometric", "min", "max"):
+            value = f.adjusted_mutual_information(sums, 0.0, method, cells=given)
+            errors[f"ami_{method}"] = decimal_reference.relative_error(
+                value, exact[f"nmi_{method}"])
+    return errors
+
+
+def skewed_tables():
+    """Tables where the sums of n ln n cancel badly, up to cells of 2**62 (N < 2**63)."""
+    rng = np.random.default_rng(20261123)
+    tables = {}
+    for huge in (10**9, 10**12, 10**15, 2**53 + 1, 2**60, 2**62 - 10**6):
+        tables[f"one cell {huge}, 2x2"] = [[huge, 1], [1, 1]]
+        tables[f"add_many regression shape {huge}"] = [[2, 2], [huge, 0]]
+        tables[f"one cell {huge}, 2x3"] = [[huge, 3, 1], [2, 0, 5]]
+        tables[f"identical {huge}"] = [[huge, 0], [0, 2]]
+        tables[f"pure columns {huge}"] = [[huge, 0, 3], [0, 2, 0]]
+        tables[f"single row {huge}"] = [[huge, 7, 5]]
+        tables[f"single column {huge}"] = [[huge], [7], [5]]
+        for k in (3, 8):
+            diagonal = rng.integers(0, 4, (k, k)) + np.diag(
+                [huge // k - int(v) for v in rng.integers(0, 1000, k)])
+            tables[f"diagonal {k}x{k} {huge}"] = diagonal.tolist()
+        p, q = [0.5, 0.3, 0.2], [0.45, 0.35, 0.15, 0.05]
+        independent = [[round(a * b * huge) + int(rng.integers(0, 4)) for b in q] for a in p]
+        tables[f"near-independent 3x4 N~{huge}"] = independent
+        exactly = [[int(a * b * 400) * (huge // 400) for b in q] for a in p]
+        tables[f"independent 3x4 N~{huge}"] = exactly
+    # a cell of 1 where independence expects 2**60: x = cN/(ab) - 1 rounds to -1 in floats
+    tables["tiny cell beside huge margins"] = [[1, 2**61], [2**61, 5]]
+    tables["found by a stress run"] = [
+        [10383, 12065743, 131881, 234749566],
+        [224440214474, 494348530, 13026821839680270, 502193660150],
+        [78040087, 1, 207146998425203296, 206152331679654304],
+        [0, 548414, 236377773125, 1607677438918], [0, 9834850472015520, 3, 5]]
+    for k in (2, 3, 5, 10, 20, 30):
+        exponents = rng.uniform(0, 55, (k, k))
+        table = np.floor(2.0**exponents).astype(np.int64) * (rng.random((k, k)) < 0.7)
+        tables[f"log-uniform {k}x{k}"] = table.tolist()
+        table[0, 0] = 2**62 - int(table.sum())
+        tables[f"log-uniform {k}x{k} with one cell near 2**62"] = table.tolist()
+        small = rng.integers(0, 5, (k, k))
+        small[k // 2, k // 3] = 2**62
+        tables[f"small {k}x{k} with one cell of 2**62"] = small.tolist()
+    return tables
+
+
+def worst_error(tables, cells=True):
+    worst = (0.0, "", "")
+    for name, table in tables.items():
+        for score, error in information_errors(table, cells).items():
+            if error >= worst[0]:
+                worst = (error, name, score)
+    return worst
+
+
+def test_information_scores_are_accurate_on_a_grid_of_skewed_tables():
+    error, table, score = worst_error(skewed_tables())
+    assert error <= 1e-12, f"worst relative error {error:.3g}: {score} of {table}"
+    print(f"worst relative error over the grid: {error:.3g} ({score} of {table})")
+
+
+def test_the_issue_cases_and_the_add_many_regression():
+    # add_many([0, 0, 1], [0, 1, 0], [2, 2, 2**60]): homogeneity 0.49, not 1.0
+    table = [[2, 2], [2**60, 0]]
+    sums, cells = f.table_sums(table), f.table_cells(table)
+    assert abs(f.homogeneity(sums, cells=cells) - 0.4915885375039596) < 1e-15
+    # One cell of 10**9, 10**12, 10**15: MI was off by 4e-8, 3e-5 and 5.5e-2 relative.
+    for huge in (10**9, 10**12, 10**15):
+        for table in ([[huge, 1], [2, 3]], [[huge, 1], [1, 1]]):
+            exact = decimal_reference.information(table)["mutual_information"]
+            sums, cells = f.table_sums(table), f.table_cells(table)
+            assert abs(f.mutual_information(sums, cells=cells) - exact) <= 1e-12 * exact, table
+            errors = information_errors(table)
+            assert max(errors.values()) <= 1e-12, (table, errors)
+
+
+def bounded_tables():
+    """Tables of up to 5x5 counts below 2**62 (some tiny, some huge) whose total is below 2**63."""
+    count = st.one_of(st.integers(0, 5), st.integers(0, 2**62), st.integers(0, 10**6))
+
+    def shrink(rows):
+        while sum(map(sum, rows)) >= 2**63:
+            rows = [[v >> 1 for v in row] for row in rows]
+        return rows
+
+    return st.integers(1, 5).flatmap(
+        lambda width: st.lists(st.lists(count, min_size=width, max_size=width), min_size=1,
+                               max_size=5)).map(shrink)
+
+
+@given(bounded_tables())
+@settings(max_examples=150)
+def test_information_scores_are_accurate_at_any_count(table):
+    errors = information_errors(table)
+    assert max(errors.values()) <= 1e-12, errors
+
+
+def counting_cells(table):
+    calls = []
+
+    def cells():
+        calls.append(1)
+        return tuple(f.table_cells(table))
+
+    return cells, calls
+
+
+def read_everything(table, cells):
+    sums = f.table_sums(table)
+    for score in SCORES.values():
+        score(sums, cells)
+    f.adjusted_mutual_information(sums, 0.01, cells=cells)
+
+
+def test_ordinary_tables_are_read_in_constant_time():
+    rng = np.random.default_rng(7)
+    tables = [[[5, 1, 0], [1, 4, 1], [2, 0, 3]], [[3, 0], [0, 2]], [[10**6, 0], [0, 10**6]]]
+    for n, k in [(17, 3), (1000, 10), (10**4, 30), (10**6, 100)]:
+        reference = rng.integers(0, k, n)
+        model = np.where(rng.random(n) < 0.5, reference, rng.integers(0, k, n))
+        tables.append(contingency_matrix(reference, model).tolist())
+    tables += rng.integers(0, 7, (20, 5, 5)).tolist()
+    for table in tables:
+        cells, calls = counting_cells(table)
+        read_everything(table, cells)
+        assert not calls, table
+
+
+def test_skewed_tables_fall_back_to_the_cells():
+    mutual_scores = {"mutual_information", "nmi_arithmetic", "nmi_geometric", "nmi_min",
+                     "nmi_max", "homogeneity", "completeness", "v_measure", "v_measure_2"}
+    for table, falling in [([[2, 2], [2**60, 0]], set(SCORES)),  # every value is tiny here
+                           ([[10**12, 1], [1, 1]], set(SCORES)),
+                           ([[2**62, 3, 1], [2, 0, 5]], set(SCORES)),
+                           # near independence: MI ~ 1e-13, the conditional entropies ~ ln 2
+                           ([[10**6, 10**6 + 1], [10**6 + 2, 10**6]], mutual_scores)]:
+        sums = f.table_sums(table)
+        for name, score in SCORES.items():
+            cells, calls = counting_cells(table)
+            score(sums, cells)
+            assert calls == ([1] if name in falling else []), (table, name)
+
+
+def test_without_cells_a_skewed_read_returns_the_constant_time_value():
+    table = [[2, 2], [2**60, 0]]
+    sums = f.table_sums(table)
+    # the O(1) value: whatever the rounding of the sums gives, within [0, 1]
+    assert 0.0 <= f.homogeneity(sums) <= 1.0
+    assert f.homogeneity(sums) == f.homogeneity(sums, cells=None)
+
+
+def test_table_cells():
+    cells = f.table_cells([[0, 3], [2, 0], [0, 0]])
+    assert cells.counts.tolist() == [3, 2]
+    assert cells.row_sizes.tolist() == [3, 2]
+    assert cells.column_sizes.tolist() == [3, 2]
+    assert cells.reference_sizes.tolist() == [3, 2, 0]
+    assert cells.model_sizes.tolist() == [2, 3]
+    huge = f.table_cells([[2**62, 2**62 - 1], [5, 0]])  # sums beyond int64 stay exact
+    assert huge.reference_sizes.tolist() == [2**63 - 1, 5]
+    assert huge.column_sizes.tolist() == [2**62 + 5, 2**62 - 1, 2**62 + 5]
+    assert huge.counts.tolist() == [2**62, 2**62 - 1, 5]
+
+
+def test_fallback_conventions_hold_exactly():
+    for huge in (2**40, 2**62):
+        identical = [[huge, 0, 0], [0, 3, 0], [0, 0, 1]]
+        sums, cells = f.table_sums(identical), f.table_cells(identical)
+        for method in ("arithmetic", "geometric", "min", "max"):
+            assert f.normalized_mutual_information(sums, method, cells=cells) == 1.0
+        assert f.homogeneity(sums, cells=cells) == f.completeness(sums, cells=cells) == 1.0
+        assert f.v_measure(sums, cells=cells) == 1.0
+        assert f.variation_of_information(sums, cells=cells) == 0.0
+        assert f.adjusted_mutual_information(sums, 0.0, cells=cells) == 1.0
+        pure = [[huge, 0, 3], [0, 2, 0]]  # every model cluster pure: homogeneity exactly 1
+        sums, cells = f.table_sums(pure), f.table_cells(pure)
+        assert f.homogeneity(sums, cells=cells) == 1.0
+        assert f.nmf_entropy(sums, cells=cells) == 0.0
+        assert f.completeness(sums, cells=cells) < 1.0
+        one_row = [[huge, 2, 1]]
+        sums, cells = f.table_sums(one_row), f.table_cells(one_row)
+        assert f.mutual_information(sums, cells=cells) == 0.0
+        assert f.homogeneity(sums, cells=cells) == 1.0
+        assert f.normalized_mutual_information(sums, cells=cells) == 0.0
+
+
+@given(st.lists(st.tuples(st.integers(1, 2**63 - 1), st.integers(1, 2**63 - 1),
+                          st.integers(1, 2**63 - 1), st.integers(-3, 3)), min_size=1, max_size=20),
+       st.integers(1, 2**63 - 1))
+def test_differences_of_huge_products_are_formed_exactly(cells, n):
+    # c N - a b for the O(cells) MI when N**2 passes int64: digit by digit, rounded once or so
+    rows = np.array([a for _, a, _, _ in cells], dtype=np.int64)
+    columns = np.array([b for _, _, b, _ in cells], dtype=np.int64)
+    # half the cells near c = a b / N, where c N - a b cancels
+    counts = [c if i % 2 else min(max(1, a * b // n + shift), 2**63 - 1)
+              for i, (c, a, b, shift) in enumerate(cells)]
+    difference, independent = f._difference_of_products(np.array(counts, dtype=np.int64), n, rows,
+                                                        columns)
+    assert independent == sum(a * b for _, a, b, _ in cells)
+    for value, c, (_, a, b, _) in zip(difference.tolist(), counts, cells):
+        exact = c * n - a * b
+        assert abs(value - exact) <= 2**-51 * abs(exact), (value, exact)

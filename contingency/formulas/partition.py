@@ -43,6 +43,21 @@ integers are exact, so a sum depends only on the table, never on the order
 in which the table was built, and differences such as ``MI * N`` are formed
 exactly before the single rounding to float64.
 
+Accuracy. Those differences still carry the rounding of every ``n ln n``
+term, which cancellation can magnify (one cell of 10**15 beside small ones
+left MI wrong by 5%). So every information score bounds that error from the
+sums' own magnitudes (a shift and a comparison of integers) and uses the
+O(1) value only when the bound is below 2**-43 of it; otherwise it computes
+from the table's non-empty cells (:class:`TableCells`, passed as ``cells=``)
+as sums of non-negative terms, without cancellation. Either way the scores
+agree with an exact computation to 1e-12 relative (1e-15 absolute below
+1e-3) for any table of counts below 2**63; see "Information" below for the
+bounds and when a read costs O(cells)::
+
+    >>> big = [[2, 2], [2**60, 0]]
+    >>> round(homogeneity(table_sums(big), cells=table_cells(big)), 12)
+    0.491588537504
+
 References: W. M. Rand (1971), JASA 66, 846-850 (Rand index); L. Hubert and
 P. Arabie (1985), J. Classification 2, 193-218 (adjusted Rand index);
 E. B. Fowlkes and C. L. Mallows (1983), JASA 78, 553-569; N. X. Vinh,
@@ -57,7 +72,8 @@ J. Kubina, Perl module Set::Partitions::Similarity (accuracy, "precision").
 from __future__ import annotations
 
 import math
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -68,7 +84,9 @@ from contingency.formulas._numeric import divide
 __all__ = [
     "FIXED_POINT_BITS",
     "AverageMethod",
+    "CellsArgument",
     "PairConfusion",
+    "TableCells",
     "TableSums",
     "adjusted_mutual_information",
     "adjusted_rand_index",
@@ -95,6 +113,7 @@ __all__ = [
     "rand_index",
     "recall",
     "same_cluster_pairs",
+    "table_cells",
     "table_sums",
     "v_measure",
     "variation_of_information",
@@ -106,6 +125,7 @@ _AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
 #: ``n ln n`` is held as the exact integer ``n ln n * 2**FIXED_POINT_BITS``.
 FIXED_POINT_BITS = 52
 _ONE: int = 1 << FIXED_POINT_BITS
+_log = math.log
 _SCALE = float(_ONE)
 
 Counts = NDArray[np.int64]
@@ -250,7 +270,7 @@ def table_sums(table: ArrayLike) -> TableSums:
     >>> s.n_elements, s.same_same, s.same_reference, s.same_model
     (4, 1, 2, 3)
     """
-    counts = _as_counts(table, "table")
+    counts = _summable(_as_counts(table, "table"))
     if counts.ndim != 2:
         raise ValueError(f"table must be 2-dimensional, not {counts.ndim}-dimensional")
     rows = counts.sum(axis=1)
@@ -435,6 +455,94 @@ def adjusted_rand_index(same_same: int, same_reference_only: int, same_model_onl
 
 # ---------------------------------------------------------------------------------------------
 # Information
+#
+# Accuracy. Every information score below agrees with an exact computation to
+# 1e-12 relative (1e-15 absolute where the value is below 1e-3), for any table
+# of counts below 2**63, by one of two routes:
+#
+# 1. O(1), from the sums. A value such as ``N MI 2**52 = S_cells - S_reference -
+#    S_model + N ln N`` is an exact difference of exact sums of rounded terms
+#    ``fl(n ln n)``; its only error is the sum of the terms' rounding errors,
+#    amplified by the cancellation. Each term's error is rigorously bounded
+#    (see _TERM_ERROR below): |fl(n ln n) - n ln n| <= 2**-51 (1 + 2**-6) n ln n,
+#    so the error of the difference is at most 2**-51 (1 + 2**-6) times the sum
+#    of the magnitudes of the terms it involves, and those magnitudes are the
+#    (non-negative) sums themselves. The read accepts the value when
+#    ``magnitude >> 8 < value`` (a shift and a comparison of Python ints), which
+#    puts the error below 2**-43 (1 + 2**-6)(1 + 2**-43), 1.2e-13, of the value;
+#    it tries first a cheap overestimate of the magnitude (4 N ln N for MI, 2 N ln
+#    N for an entropy, 2 (S_reference + S_model) for VI). A ratio of two
+#    accepted values (NMI, homogeneity, ...) is then within 2.4e-13 and
+#    V-measure, from two such ratios, within 5e-13, plus a few roundings.
+# 2. O(cells), from the table, when the bound fails (large skewed counts, or
+#    partitions so nearly independent that MI is below about ln(N) / 50) and
+#    the caller gave ``cells``: sums of non-negative terms, each formed from
+#    exact integer differences and accurate to a few units of 2**-52 (see
+#    _entropy_nats, _conditional_nats, _mutual_nats), added with math.fsum.
+#    Without ``cells`` the read returns the O(1) value, whose error is then
+#    only bounded as in 1.
+#
+# Degenerate cases (a single cluster on a side, no elements) are decided from
+# the numbers of clusters, never from the n ln n sums: N ln N - sum a ln a can
+# round to 0, or below, with two clusters of very different sizes; and whether
+# every model (reference) cluster is pure, which makes MI equal H(R) (H(M))
+# exactly, from the exact pair counts.
+
+#: A value of :func:`_information`: an exact integer from the sums, a float from the cells.
+Exact = int | float
+
+#: A value is accepted from the sums when ``magnitude >> _SURE_SHIFT < value``.
+_SURE_SHIFT = 8
+
+
+class TableCells(NamedTuple):
+    """The non-empty cells of a contingency table with their margins: what an O(cells) read needs.
+
+    ``counts``, ``row_sizes`` and ``column_sizes`` are aligned, one entry per
+    non-empty cell: its count, the size of its reference cluster (row total)
+    and of its model cluster (column total). ``reference_sizes`` and
+    ``model_sizes`` are all the row and column totals (zeros are ignored).
+    Arrays of int64, or object arrays of Python ints. Build it from a table
+    with :func:`table_cells`.
+    """
+
+    counts: NDArray[Any]
+    row_sizes: NDArray[Any]
+    column_sizes: NDArray[Any]
+    reference_sizes: NDArray[Any]
+    model_sizes: NDArray[Any]
+
+
+#: What the information scores take as ``cells``: the cells, a function that
+#: returns them (called only when a read falls back to O(cells)), or None.
+CellsArgument = TableCells | Callable[[], tuple[NDArray[Any], ...]] | None
+
+
+def table_cells(table: ArrayLike) -> TableCells:
+    """The non-empty cells of a contingency table and its margins (rows: reference clusters).
+
+    >>> cells = table_cells([[2, 0], [1, 1]])
+    >>> cells.counts.tolist(), cells.row_sizes.tolist(), cells.column_sizes.tolist()
+    ([2, 1, 1], [2, 2, 2], [3, 3, 1])
+    >>> cells.reference_sizes.tolist(), cells.model_sizes.tolist()
+    ([2, 2], [3, 1])
+    """
+    counts = _summable(_as_counts(table, "table"))
+    if counts.ndim != 2:
+        raise ValueError(f"table must be 2-dimensional, not {counts.ndim}-dimensional")
+    rows, columns = counts.sum(axis=1), counts.sum(axis=0)
+    i, j = np.nonzero(counts)
+    return TableCells(counts[i, j], rows[i], columns[j], rows, columns)
+
+
+def _summable(counts: NDArray[Any]) -> NDArray[Any]:
+    """``counts`` as int64 when no sum of them can overflow int64, else as Python ints."""
+    if counts.dtype != object and counts.size and int(counts.max()) > _INT64_MAX // counts.size:
+        return counts.astype(object)
+    return counts
+
+
+_INT64_MAX = 2**63 - 1
 
 
 def _log_base(base: float) -> float:
@@ -443,95 +551,502 @@ def _log_base(base: float) -> float:
     return math.log(base)
 
 
-def _scaled(value: int, sums: TableSums, base: float) -> float:
-    """``value / (N 2**52)`` in the unit of ``base``: one rounding of an exact ratio."""
-    log_base = _log_base(base)
-    if sums.n_elements == 0:
-        return 0.0
-    return value / (sums.n_elements * _ONE) / log_base
+def _in_base(nats: float, base: float) -> float:
+    return nats if base == math.e else nats / _log_base(base)
 
 
-def _total(sums: TableSums) -> int:
-    return n_log_n_fixed(sums.n_elements)
+def _resolve(cells: CellsArgument) -> TableCells | None:
+    if cells is None or isinstance(cells, TableCells):
+        return cells
+    return TableCells(*cells())
 
 
-def _information(sums: TableSums) -> tuple[int, int, int]:
-    """``N 2**52`` times (MI, H(reference), H(model)), exact integers.
+def _information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Exact, Exact]:
+    """``(MI, H(R), H(M))`` in nats, times a scale, and the scale; O(1) when the sums determine them.
+
+    From the sums the three are exact integers, ``N 2**52`` times the values,
+    so that a ratio of two of them is rounded once (identical partitions score
+    exactly 1); from the cells (O(cells), when the sums do not determine them
+    and ``cells`` is given) they are floats in nats and the scale is 1.
 
     With ``T = N ln N`` and ``S`` the three ``n ln n`` sums,
-    ``N H = T - S_reference`` and ``N MI = S_cells - S_reference - S_model + T``.
-    A single cluster has ``S = T`` exactly, so its entropy is exactly 0 and
-    so is the mutual information; identical partitions have equal sums, so
-    their MI equals their entropies exactly. MI is never below 0 (a negative
-    value could only come from the rounding of the ``n ln n`` terms).
+    ``N H(R) = T - S_reference`` and ``N MI = S_cells - S_reference - S_model + T``.
+    A side with a single cluster has entropy 0 and the mutual information is
+    0, by definition, not by the sums. Identical partitions have equal sums
+    (O(1)) or equal cells and margins (O(cells)), so their MI equals their
+    entropies exactly; likewise MI equals H(R) exactly when every model
+    cluster is pure. MI is never below 0.
     """
-    total = _total(sums)
-    reference = total - sums.reference_n_log_n
-    model = total - sums.model_n_log_n
-    mutual = sums.cells_n_log_n - sums.reference_n_log_n - sums.model_n_log_n + total
-    return max(mutual, 0), max(reference, 0), max(model, 0)
+    (n, reference_clusters, model_clusters, same_same, same_reference, same_model,
+     cells_sum, reference_sum, model_sum) = sums
+    if reference_clusters > 1 and model_clusters > 1:  # the common case first, lean
+        total = int(n * _log(n) * _SCALE)  # n_log_n_fixed(n), n >= 2 here
+        reference = total - reference_sum
+        model = total - model_sum
+        # Pair counts decide exactly whether a side's clusters are pure (C(x + y, 2) >
+        # C(x, 2) + C(y, 2) for x, y >= 1): then MI is the other side's entropy, exactly.
+        if same_same == same_model:  # every model cluster within one class
+            mutual = reference
+        elif same_same == same_reference:  # every class within one model cluster
+            mutual = model
+        else:
+            mutual = cells_sum - reference_sum - model_sum + total
+        # 2 N ln N bounds either entropy's magnitude, 4 N ln N the mutual information's.
+        coarse = total >> (_SURE_SHIFT - 1)
+        if (coarse < reference and coarse < model and coarse >> 1 < mutual
+                and mutual <= reference and mutual <= model):
+            return mutual, reference, model, n * _ONE
+        sure = ((coarse < reference or _sure(reference, total + reference_sum))
+                and (coarse < model or _sure(model, total + model_sum))
+                and (coarse >> 1 < mutual
+                     or _sure(mutual, cells_sum + reference_sum + model_sum + total)))
+    elif n == 0 or (reference_clusters <= 1 and model_clusters <= 1):
+        return 0, 0, 0, 1
+    else:  # one side has a single cluster: its entropy and MI are 0
+        total = n_log_n_fixed(n)
+        mutual = reference = model = 0
+        if reference_clusters > 1:
+            reference = total - reference_sum
+            sure = total >> (_SURE_SHIFT - 1) < reference or _sure(reference, total + reference_sum)
+        else:
+            model = total - model_sum
+            sure = total >> (_SURE_SHIFT - 1) < model or _sure(model, total + model_sum)
+    if not sure:
+        table = _resolve(cells)
+        if table is not None:
+            return (*_exact_information(table), 1)
+    # The O(1) values, kept in order: an entropy of two or more clusters is positive (at
+    # least one unit of 2**-52 / N), and 0 <= MI <= min(H(R), H(M)).
+    if reference_clusters > 1:
+        reference = max(reference, 1)
+    if model_clusters > 1:
+        model = max(model, 1)
+    mutual = max(min(mutual, reference, model), 0)
+    return mutual, reference, model, n * _ONE
+
+
+def _sure(value: int, magnitude: int) -> bool:
+    """Whether a difference of ``n ln n`` sums, ``value``, is known to 2**-43 relative.
+
+    ``magnitude`` is the sum of the magnitudes of the terms the difference
+    involves: the value's error is at most ``_TERM_ERROR * magnitude``.
+    """
+    return magnitude >> _SURE_SHIFT < value
+
+
+#: The largest relative error of one term ``fl(n ln n)`` (:func:`n_log_n_fixed`),
+#: for ``2 <= n < 2**64``. ``float(n)`` is exact up to 2**53 and within 2**-53
+#: relative beyond (Python rounds an int to the nearest float); ``math.log`` is
+#: taken to be within one unit in the last place, 2**-52 relative (the C
+#: libraries CPython uses on Linux, macOS and Windows are below 1 ulp); the
+#: change of the logarithm due to the conversion, ``ln(1 + 2**-53)``, is below
+#: ``2**-53 / 36 < 2**-58`` of ``ln n`` when ``n > 2**53``; the product rounds
+#: once more, 2**-53. Together, to first order, 2**-53 + 2**-52 + 2**-58 + 2**-53
+#: <= 2**-51 (1 + 2**-6) (the second-order terms are below 2**-100). Scaling by
+#: 2**52 is exact. So a difference of sums of such terms is off by at most
+#: ``_TERM_ERROR`` times the sum of the terms, and when ``magnitude >> 8 <
+#: value`` that is at most ``_TERM_ERROR * 2**8 (value + 1)`` <= 1.2e-13 value
+#: (``magnitude`` is then at least 2**52, since ``N ln N >= 2 ln 2``, so ``value``
+#: is at least 2**43 - 1).
+_TERM_ERROR = 2.0**-51 * (1 + 2.0**-6)
+
+
+def _exact_information(cells: TableCells) -> tuple[float, float, float]:
+    """``(MI, H(R), H(M))`` in nats from the cells, without cancellation, O(cells)."""
+    counts, rows, columns, reference_sizes, model_sizes = _exact_arrays(cells)
+    n = _sum(reference_sizes)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    reference = _entropy_nats(reference_sizes, n)
+    model = _entropy_nats(model_sizes, n)
+    pure_columns = bool(np.array_equal(counts, columns))  # H(R|M) = 0: MI = H(R)
+    pure_rows = bool(np.array_equal(counts, rows))  # H(M|R) = 0: MI = H(M)
+    if pure_columns:
+        mutual = reference
+    elif pure_rows:
+        mutual = model
+    elif reference == 0.0 or model == 0.0:
+        mutual = 0.0
+    else:  # rounding cannot take MI out of [0, min(H(R), H(M))]
+        mutual = min(_mutual_nats(counts, rows, columns, n), reference, model)
+    return mutual, reference, model
+
+
+def _exact_arrays(cells: TableCells) -> list[NDArray[Any]]:
+    counts, rows, columns, reference, model = (
+        _as_counts(part, name).ravel() for part, name in
+        zip(cells, ("counts", "row_sizes", "column_sizes", "reference_sizes", "model_sizes")))
+    reference, model = _summable(reference), _summable(model)  # the margins are summed
+    keep = counts > 0
+    if not keep.all():
+        counts, rows, columns = counts[keep], rows[keep], columns[keep]
+    return [counts, rows, columns, reference[reference > 0], model[model > 0]]
+
+
+def _sum(values: NDArray[Any]) -> int:
+    return sum(values.tolist()) if values.dtype == object else int(values.sum())
+
+
+def _floats(values: NDArray[Any]) -> NDArray[np.float64]:
+    """Exact integers rounded once each to float64 (correctly, also for Python ints)."""
+    return values.astype(np.float64)
+
+
+def _quotients(numerators: NDArray[Any], denominators: NDArray[Any]) -> NDArray[np.float64]:
+    """``numerators / denominators`` elementwise, within 1.5 units of 2**-52 relative.
+
+    int64 values are rounded to float64 and divided (three roundings, each
+    2**-53); Python ints are divided by Python, which rounds the exact quotient
+    once.
+    """
+    if numerators.dtype != object and denominators.dtype != object:
+        return _floats(numerators) / _floats(denominators)
+    return np.array([p / q for p, q in zip(numerators.tolist(), denominators.tolist())],
+                    dtype=np.float64)
+
+
+def _entropy_nats(sizes: NDArray[Any], n: int) -> float:
+    """``sum (s/N) ln(N/s)`` over the non-zero ``sizes`` (which sum to ``n``), O(len(sizes)).
+
+    Every term is positive and computed as ``(s/N) log1p((N - s)/s)``: the
+    difference ``N - s`` is exact, the quotient is within 1.5 units of 2**-52,
+    ``log1p`` (condition number ``x / ((1 + x) log1p(x)) <= 1``) adds one unit,
+    ``s/N`` 1.5 and the product half a unit: each term is within 5 units of
+    2**-52 relative (1.1e-15), and :func:`math.fsum` adds them with one rounding.
+    One cluster: exactly 0.
+    """
+    if sizes.size <= 1:
+        return 0.0
+    ratio = _quotients(n - sizes, sizes)
+    share = _floats(sizes) / float(n)
+    return math.fsum((share * np.log1p(ratio)).tolist())
+
+
+def _conditional_nats(counts: NDArray[Any], sizes: NDArray[Any], n: int) -> float:
+    """``sum (c/N) ln(s/c)`` over cells ``c`` of clusters of ``sizes``: a conditional entropy.
+
+    ``H(R|M)`` with ``sizes`` the cells' column sizes, ``H(M|R)`` with their
+    row sizes. Positive terms ``(c/N) log1p((s - c)/c)`` with ``s - c`` exact:
+    each within 5 units of 2**-52 as in :func:`_entropy_nats`, added by
+    :func:`math.fsum`. Exactly 0 when every cell fills its cluster.
+    """
+    ratio = _quotients(sizes - counts, counts)
+    return math.fsum((_floats(counts) / float(n) * np.log1p(ratio)).tolist())
+
+
+def _mutual_nats(counts: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any], n: int) -> float:
+    """MI in nats as a sum of non-negative terms (the Kullback-Leibler form), O(cells).
+
+    With ``p = c / N`` the cell's share and ``q = a b / N**2`` its share under
+    independence, ``MI = sum p ln(p / q)`` over the non-empty cells, and since
+    ``sum p = 1 = sum q`` over all cells,
+
+        MI = sum_nonempty q phi(x) + (N**2 - sum_nonempty a b) / N**2,
+        phi(x) = (1 + x) log1p(x) - x >= 0,  x = p / q - 1 = (c N - a b) / (a b) > -1,
+
+    where the last term is the independent share of the empty cells. No term is
+    negative, so nothing cancels between terms. ``c N - a b`` is formed exactly
+    (in int64 while ``N**2 < 2**63``; by 21-bit digits in int64 up to ``N <
+    2**63``, :func:`_difference_of_products`; with Python ints beyond) and
+    rounded within 2 units of 2**-52, so ``x`` is within 4 units; ``phi``'s
+    condition number ``x log1p(x) / phi(x)`` is at most 2; :func:`_phi`
+    evaluates it within 20 units; ``q`` is within 3 units. Each term is then
+    within 32 units of 2**-52 (7e-15) relative, the empty cells' share
+    (``sum a b`` is exact) is rounded once, and :func:`math.fsum` adds them with
+    one more rounding.
+    """
+    if (n * n <= _INT64_MAX and counts.dtype != object and rows.dtype != object
+            and columns.dtype != object):
+        products = rows * columns  # <= N**2 < 2**63: exact in int64, and so is their sum
+        independent = int(products.sum())
+        product_floats = _floats(products)
+        ratio = _floats(counts * n - products) / product_floats
+    elif n <= _INT64_MAX and counts.dtype != object and rows.dtype != object \
+            and columns.dtype != object:
+        difference, independent = _difference_of_products(counts, n, rows, columns)
+        product_floats = _floats(rows) * _floats(columns)
+        ratio = difference / product_floats
+    else:  # Python ints: c N and a b reach 2**126 and beyond
+        product_list = [a * b for a, b in zip(rows.tolist(), columns.tolist())]
+        independent = sum(product_list)
+        product_floats = np.array(product_list, dtype=np.float64)
+        ratio = np.array([(c * n - p) / p for c, p in zip(counts.tolist(), product_list)],
+                         dtype=np.float64)
+    share = product_floats / float(n) / float(n)
+    # r = 1 + x = c N / (a b), within 3.5 units, for the cells where x is near -1
+    quotient = _floats(counts) * float(n) / product_floats
+    empty = (n * n - independent) / (n * n)
+    return math.fsum([*(share * _phi(ratio, quotient)).tolist(), empty])
+
+
+_LIMB_BITS = 21
+_LIMB_MASK = (1 << _LIMB_BITS) - 1
+
+
+def _limbs(values: NDArray[np.int64]) -> list[NDArray[np.int64]]:
+    """Values in ``[0, 2**63)`` as three 21-bit digits, lowest first."""
+    low = np.bitwise_and(values, _LIMB_MASK)
+    middle = np.right_shift(values, _LIMB_BITS)
+    np.bitwise_and(middle, _LIMB_MASK, out=middle)
+    return [low, middle, np.right_shift(values, 2 * _LIMB_BITS)]
+
+
+def _difference_of_products(counts: NDArray[np.int64], n: int, rows: NDArray[np.int64],
+                            columns: NDArray[np.int64]) -> tuple[NDArray[np.float64], int]:
+    """``c N - a b`` per cell as floats within 2 units of 2**-52, and ``sum a b`` exactly.
+
+    All inputs below ``2**63``; the products reach ``2**126``, so each factor is
+    split into three 21-bit digits and the digit products (below ``2**42``;
+    five columns of at most three, so below ``2**44``) are formed in int64,
+    exactly, per column ``k`` of weight ``2**(21 k)``. Carrying makes the four
+    low columns digits in ``[0, 2**21)`` and leaves the sign in the top one.
+    A negative value ``D 2**84 + R`` (``D < 0 <= R < 2**84``) is negated as
+    ``(-D - 1) 2**84 + (2**84 - R)``, the digits of ``2**84 - 1 - R`` being
+    ``2**21 - 1`` minus those of ``R``. Every magnitude is then a sum of five
+    non-negative floats, each exact (a digit times a power of two), added from
+    the top in four roundings of at most half a unit each. Arrays are reused
+    (``out=``) since a table of 10**6 cells makes each one 8 MB.
+    """
+    c, a, b = _limbs(counts), _limbs(rows), _limbs(columns)
+    m = [(n >> (_LIMB_BITS * k)) & _LIMB_MASK for k in range(3)]
+    digits = [np.zeros(counts.shape, dtype=np.int64) for _ in range(5)]
+    work = np.empty(counts.shape, dtype=np.int64)
+    independent = 0
+    for i in range(3):
+        for j in range(3):
+            np.multiply(a[i], b[j], out=work)
+            independent += _exact_sum(work) << (_LIMB_BITS * (i + j))
+            digits[i + j] -= work
+            if m[j]:
+                np.multiply(c[i], m[j], out=work)
+                digits[i + j] += work
+    _carry(digits, work)
+    negative = digits[4] < 0
+    if negative.any():
+        for k in range(4):
+            digits[k][negative] = _LIMB_MASK - digits[k][negative]
+        digits[4][negative] = -1 - digits[4][negative]
+        digits[0][negative] += 1
+        _carry(digits, work)
+    value = digits[4].astype(np.float64)
+    value *= 2.0 ** (4 * _LIMB_BITS)
+    scaled = np.empty(counts.shape, dtype=np.float64)
+    for k in range(3, -1, -1):
+        np.multiply(digits[k], 2.0 ** (k * _LIMB_BITS), out=scaled)
+        value += scaled
+    np.negative(value, out=value, where=negative)
+    return value, independent
+
+
+def _carry(digits: list[NDArray[np.int64]], work: NDArray[np.int64]) -> None:
+    """Carry columns of weight ``2**(21 k)`` in place: all but the top become digits in [0, 2**21)."""
+    for k in range(4):
+        np.right_shift(digits[k], _LIMB_BITS, out=work)  # floor: the sign goes up
+        np.bitwise_and(digits[k], _LIMB_MASK, out=digits[k])
+        digits[k + 1] += work
+
+
+def _exact_sum(values: NDArray[np.int64]) -> int:
+    """The exact sum of non-negative int64 values below ``2**44``, in chunks int64 cannot overflow."""
+    step = 1 << 18
+    return sum(int(values[start:start + step].sum()) for start in range(0, values.size, step))
+
+
+#: phi's series is used for |x| <= 1/4 with this many terms: the first one left out,
+#: ``4**-24 / (25 * 26)``, is below 2**-56 of the sum (which is above 0.45).
+_SERIES = [1.0 / ((j + 1) * (j + 2)) for j in range(24)]
+
+
+def _phi(x: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``(1 + x) log1p(x) - x = r ln r - r + 1`` for ``x = r - 1 > -1``, within 20 units of 2**-52.
+
+    ``x`` and ``r`` are given separately, each accurate relative to itself (near
+    ``x = -1``, ``r`` is tiny and ``1 + x`` would have lost it). For ``|x| <=
+    1/4`` the series ``x**2 sum_j (-x)**j / ((j + 1)(j + 2))`` by Horner's
+    rule: its terms shrink by a factor 4 or more and the inner sum stays above
+    0.45, so a few units of rounding. For ``x > 1/4`` and ``-1/2 <= x < -1/4``
+    the closed form in ``x``: its two parts, each within 2 units, are at most
+    9.7 times ``phi`` (at ``x = 1/4``, ``(1 + x) log1p(x) = 0.279`` and ``phi =
+    0.0289``; at ``x = -1/4`` the factor is 7.3; it shrinks away from 0), so
+    under 20 units. For ``x < -1/2``, ``(1 - r) + r ln r`` with ``r < 1/2``:
+    ``1 - r`` is above 1/2 and ``r ln r`` above -0.35, so ``phi`` is above 0.15
+    and the parts, within 1 and 2 units, are at most 6.5 times it.
+    """
+    result = np.empty_like(x)
+    small = np.abs(x) <= 0.25
+    near = x[small]
+    minus = -near
+    series = np.full_like(near, _SERIES[-1])
+    for coefficient in reversed(_SERIES[:-1]):
+        series *= minus
+        series += coefficient
+    series *= near
+    series *= near
+    result[small] = series
+    tiny = x < -0.5
+    far = ~small & ~tiny
+    wide = x[far]
+    result[far] = (1.0 + wide) * np.log1p(wide) - wide
+    low = r[tiny]
+    result[tiny] = (1.0 - low) + low * np.log(low)
+    return result
+
+
+def _conditionals(sums: TableSums, cells: CellsArgument) -> tuple[float, float]:
+    """``(H(R|M), H(M|R))`` in nats: O(1) when the sums determine both, else O(cells).
+
+    ``N H(R|M) 2**52 = S_model - S_cells`` and ``N H(M|R) 2**52 = S_reference -
+    S_cells``, each accepted under the bound of :func:`_sure`.
+    """
+    n = sums.n_elements
+    if n == 0:
+        return 0.0, 0.0
+    # Exactly 0 when every cell fills its column (row), which the exact pair counts tell.
+    pure_columns = sums.same_same == sums.same_model
+    pure_rows = sums.same_same == sums.same_reference
+    given_model = 0 if pure_columns else sums.model_n_log_n - sums.cells_n_log_n
+    given_reference = 0 if pure_rows else sums.reference_n_log_n - sums.cells_n_log_n
+    if not ((pure_columns or _sure(given_model, sums.model_n_log_n + sums.cells_n_log_n))
+            and (pure_rows
+                 or _sure(given_reference, sums.reference_n_log_n + sums.cells_n_log_n))):
+        table = _resolve(cells)
+        if table is not None:
+            counts, rows, columns, _, _ = _exact_arrays(table)
+            return _conditional_nats(counts, columns, n), _conditional_nats(counts, rows, n)
+    # Not pure: positive (at least one unit of 2**-52 / N, when the sums round it away).
+    scale = n * _ONE
+    return (0 if pure_columns else max(given_model, 1)) / scale, (
+        0 if pure_rows else max(given_reference, 1)) / scale
 
 
 def entropy(counts: ArrayLike, base: float = math.e) -> float:
     """Entropy ``-sum (n/N) log(n/N)`` of one partition, from its cluster sizes ``counts``.
 
     0 for a single cluster and for no elements (no uncertainty).
-    scikit-learn's ``entropy(labels)`` is this of the label counts. The
-    clustering-metrics article's examples (natural logarithms):
+    scikit-learn's ``entropy(labels)`` is this of the label counts. Accurate
+    to a few units of 2**-52 at any counts (the counts are at hand, so no
+    bound can fail for want of them). The clustering-metrics article's
+    examples (natural logarithms):
 
     >>> round(entropy([6, 7, 5]), 3), round(entropy([9, 1]), 3), entropy([4]), entropy([])
     (1.089, 0.325, 0.0, 0.0)
+    >>> round(entropy([2**62, 1, 1]) * 2**62, 6)   # about 88 / 2**62, not 0
+    87.95025
     """
-    values = _as_counts(counts, "counts").ravel()
-    n = int(values.sum()) if values.size else 0
-    sums = TableSums(n, 0, 0, 0, 0, 0, 0, n_log_n_fixed_sum(values), 0)
-    return entropy_reference(sums, base)
+    values = _summable(_as_counts(counts, "counts").ravel())
+    values = values[values > 0]
+    n = _sum(values)
+    sums = TableSums(n, values.size, 1 if n else 0, 0, 0, 0, 0, n_log_n_fixed_sum(values), 0)
+    column = np.full(values.size, n, dtype=object if values.dtype == object else np.int64)
+    cells = TableCells(values, values, column, values, column[:1])
+    return entropy_reference(sums, base, cells=cells)
 
 
-def entropy_reference(sums: TableSums, base: float = math.e) -> float:
+def entropy_reference(sums: TableSums, base: float = math.e, *,
+                      cells: CellsArgument = None) -> float:
     """Entropy of the reference partition, ``H(R) = ln N - (1/N) sum a ln a`` (in nats by default).
+
+    Exactly 0 with a single reference cluster or no elements.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> entropy_reference(table_sums([[1, 1], [0, 2]]), base=2)
     1.0
     """
-    return _scaled(_information(sums)[1], sums, base)
+    return _in_base(_one_entropy(sums, cells, reference=True), base)
 
 
-def entropy_model(sums: TableSums, base: float = math.e) -> float:
+def entropy_model(sums: TableSums, base: float = math.e, *,
+                  cells: CellsArgument = None) -> float:
     """Entropy of the model partition, ``H(M) = ln N - (1/N) sum b ln b``.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> round(entropy_model(table_sums([[1, 1], [0, 2]]), base=2), 12)
     0.811278124459
     """
-    return _scaled(_information(sums)[2], sums, base)
+    return _in_base(_one_entropy(sums, cells, reference=False), base)
 
 
-def mutual_information(sums: TableSums, base: float = math.e) -> float:
+def _one_entropy(sums: TableSums, cells: CellsArgument, *, reference: bool) -> float:
+    n = sums.n_elements
+    clusters = sums.n_reference_clusters if reference else sums.n_model_clusters
+    if n == 0 or clusters <= 1:
+        return 0.0
+    total = n_log_n_fixed(n)
+    n_log_n = sums.reference_n_log_n if reference else sums.model_n_log_n
+    value = total - n_log_n
+    if not (total >> (_SURE_SHIFT - 1) < value or _sure(value, total + n_log_n)):
+        table = _resolve(cells)
+        if table is not None:
+            sizes = _exact_arrays(table)[3 if reference else 4]
+            return _entropy_nats(sizes, _sum(sizes))
+    return max(value, 1) / (n * _ONE)  # two or more clusters: positive
+
+
+def mutual_information(sums: TableSums, base: float = math.e, *,
+                       cells: CellsArgument = None) -> float:
     """Mutual information ``sum (n/N) log(N n / (a b))`` of the two partitions.
 
-    Written as ``(1/N)(sum n ln n - sum a ln a - sum b ln b) + ln N`` so that it
-    needs only the table's sums; 0 when either partition has a single cluster
-    or there are no elements. The article's 17-element example, in bits:
+    From the sums it is ``(1/N)(sum n ln n - sum a ln a - sum b ln b) + ln N``;
+    0 when either partition has a single cluster or there are no elements,
+    never below 0. The article's 17-element example, in bits:
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(mutual_information(table_sums(table), base=2), 12)
     0.565445018843
+
+    With a huge cell the sums no longer determine it; the cells do:
+
+    >>> big = [[2, 2], [2**60, 0]]
+    >>> round(mutual_information(table_sums(big), cells=table_cells(big)) * 2**60, 9)
+    81.018778584
     """
-    return _scaled(_information(sums)[0], sums, base)
+    mutual, _, _, scale = _information(sums, cells)
+    return _in_base(mutual / scale, base)
 
 
-def variation_of_information(sums: TableSums, base: float = math.e) -> float:
-    """Variation of information ``H(R) + H(M) - 2 MI`` (Meila), a distance: 0 for identical partitions.
+def variation_of_information(sums: TableSums, base: float = math.e, *,
+                             cells: CellsArgument = None) -> float:
+    """Variation of information ``H(R|M) + H(M|R)`` (Meila), a distance: 0 for identical partitions.
 
-    Exactly ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
+    From the sums it is ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> variation_of_information(table_sums([[3, 0], [0, 2]]))
     0.0
     >>> round(variation_of_information(table_sums([[1, 1], [1, 1]]), base=2), 12)
     2.0
     """
-    distance = sums.reference_n_log_n + sums.model_n_log_n - 2 * sums.cells_n_log_n
-    return _scaled(max(distance, 0), sums, base)
+    log_base = 1.0 if base == math.e else _log_base(base)
+    n = sums.n_elements
+    if n == 0:
+        return 0.0
+    reference_sum, model_sum, cells_sum = (sums.reference_n_log_n, sums.model_n_log_n,
+                                           sums.cells_n_log_n)
+    margins = reference_sum + model_sum
+    distance = margins - 2 * cells_sum
+    # The terms' magnitudes sum to margins + 2 cells_sum <= 2 margins (a cell's n ln n
+    # is at most its row's and its column's): the bound of _sure, one shift coarser.
+    if margins >> (_SURE_SHIFT - 1) < distance:
+        return distance / (n * _ONE) / log_base
+    given_model, given_reference = _conditionals(sums, cells)
+    return (given_model + given_reference) / log_base
 
 
 def _check_average_method(average_method: str) -> AverageMethod:
@@ -555,7 +1070,8 @@ def _normalizer(reference: float, model: float, average_method: AverageMethod) -
 
 
 def normalized_mutual_information(sums: TableSums,
-                                  average_method: AverageMethod = "arithmetic") -> float:
+                                  average_method: AverageMethod = "arithmetic", *,
+                                  cells: CellsArgument = None) -> float:
     """Normalized mutual information ``MI / mean(H(R), H(M))``, in [0, 1].
 
     ``average_method`` picks the mean: "arithmetic" (scikit-learn's default),
@@ -563,6 +1079,11 @@ def normalized_mutual_information(sums: TableSums,
     partitions have a single cluster or there are no elements (a perfect
     match), 0 when the mutual information is 0 (including when only one side
     has a single cluster). Identical partitions score exactly 1.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(normalized_mutual_information(table_sums(table)), 12)
@@ -572,64 +1093,92 @@ def normalized_mutual_information(sums: TableSums,
     (1.0, 0.0)
     """
     method = _check_average_method(average_method)
-    mutual, reference, model = _information(sums)
-    if reference == 0 and model == 0:
+    if sums.n_reference_clusters <= 1 and sums.n_model_clusters <= 1:
         return 1.0
+    mutual, reference, model, scale = _information(sums, cells)
     if mutual == 0:
         return 0.0
-    if method == "arithmetic":  # exact: 2 MI / (H(R) + H(M)) as a ratio of integers
+    if method == "arithmetic":  # from the sums, a ratio of exact integers rounded once
         return 2 * mutual / (reference + model)
     if method == "min":
         return mutual / min(reference, model)
     if method == "max":
         return mutual / max(reference, model)
-    scale = sums.n_elements * _ONE
     return (mutual / scale) / _normalizer(reference / scale, model / scale, method)
 
 
-def homogeneity(sums: TableSums) -> float:
+def homogeneity(sums: TableSums, *, cells: CellsArgument = None) -> float:
     """Homogeneity ``MI / H(R)``: 1 when each model cluster holds one reference class only.
 
     1 when the reference has a single cluster or there are no elements
     (scikit-learn's convention: nothing to be homogeneous about).
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> homogeneity(table_sums([[2, 0], [0, 1], [0, 1]])), homogeneity(table_sums([[1, 1]]))
     (0.6666666666666666, 1.0)
+    >>> big = [[2, 2], [2**60, 0]]   # add_many([0, 0, 1], [0, 1, 0], [2, 2, 2**60])
+    >>> round(homogeneity(table_sums(big), cells=table_cells(big)), 12)
+    0.491588537504
     """
-    mutual, reference, _ = _information(sums)
-    return 1.0 if reference == 0 else mutual / reference
+    if sums.n_reference_clusters <= 1:
+        return 1.0
+    mutual, reference, _, _ = _information(sums, cells)
+    return mutual / reference
 
 
-def completeness(sums: TableSums) -> float:
+def completeness(sums: TableSums, *, cells: CellsArgument = None) -> float:
     """Completeness ``MI / H(M)``: 1 when each reference class lies in one model cluster.
 
     1 when the model has a single cluster or there are no elements.
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> completeness(table_sums([[2, 0], [0, 1], [0, 1]]))
     1.0
     """
-    mutual, _, model = _information(sums)
-    return 1.0 if model == 0 else mutual / model
+    if sums.n_model_clusters <= 1:
+        return 1.0
+    mutual, _, model, _ = _information(sums, cells)
+    return mutual / model
 
 
-def v_measure(sums: TableSums, beta: float = 1.0) -> float:
+def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None) -> float:
     """V-measure ``(1 + beta) h c / (beta h + c)``: weighted harmonic mean of homogeneity and completeness.
 
     ``beta > 1`` weighs completeness more; 0 when both are 0 (scikit-learn's convention).
 
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
+
     >>> round(v_measure(table_sums([[2, 0], [0, 1], [0, 1]])), 12)
     0.8
     """
-    if not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
+    if beta != 1 and not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
-    h, c = homogeneity(sums), completeness(sums)
+    one_reference, one_model = sums.n_reference_clusters <= 1, sums.n_model_clusters <= 1
+    if one_reference and one_model:
+        h = c = 1.0
+    else:
+        mutual, reference, model, _ = _information(sums, cells)
+        h = 1.0 if one_reference else mutual / reference
+        c = 1.0 if one_model else mutual / model
     if h + c == 0:
         return 0.0
     return (1 + beta) * h * c / (beta * h + c)
 
 
 def adjusted_mutual_information(sums: TableSums, expected: float,
-                                average_method: AverageMethod = "arithmetic") -> float:
+                                average_method: AverageMethod = "arithmetic", *,
+                                cells: CellsArgument = None) -> float:
     """Adjusted mutual information ``(MI - E[MI]) / (mean(H(R), H(M)) - E[MI])`` (Vinh et al.).
 
     ``expected`` is :func:`expected_mutual_information` of the table's row and
@@ -637,6 +1186,12 @@ def adjusted_mutual_information(sums: TableSums, expected: float,
     single cluster or there are no elements, 0 when only one has; a
     numerator or denominator that rounds to within machine epsilon of 0
     keeps its sign at magnitude epsilon, so identical partitions score 1.
+    MI and the entropies are read as by :func:`mutual_information`.
+
+    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
+    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    ``cells`` (a :class:`TableCells`, or a function returning one, called only
+    then) when given, and the O(1) value when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> expected = expected_mutual_information([6, 6, 5], [8, 5, 4])
@@ -644,14 +1199,14 @@ def adjusted_mutual_information(sums: TableSums, expected: float,
     0.260181225389
     """
     method = _check_average_method(average_method)
-    mutual_fixed, reference_fixed, model_fixed = _information(sums)
-    if reference_fixed == 0 and model_fixed == 0:
+    one_reference, one_model = sums.n_reference_clusters <= 1, sums.n_model_clusters <= 1
+    if one_reference and one_model:
         return 1.0
-    if reference_fixed == 0 or model_fixed == 0:
+    if one_reference or one_model:
         return 0.0
-    scale = sums.n_elements * _ONE
-    mutual = mutual_fixed / scale
-    normalizer = _normalizer(reference_fixed / scale, model_fixed / scale, method)
+    mutual_scaled, reference, model, scale = _information(sums, cells)
+    mutual = mutual_scaled / scale
+    normalizer = _normalizer(reference / scale, model / scale, method)
     epsilon = float(np.finfo(np.float64).eps)
     numerator = mutual - expected
     denominator = normalizer - expected
@@ -825,14 +1380,16 @@ def inverse_purity(table: ArrayLike) -> float:
     return purity(np.asarray(table).T)
 
 
-def nmf_entropy(sums: TableSums) -> float:
+def nmf_entropy(sums: TableSums, *, cells: CellsArgument = None) -> float:
     """R NMF's entropy: the entropy of the classes within each cluster, ``H(R | M) / log(l)``.
 
     ``-(1 / (N log2 l)) sum_q sum_j n[j, q] log2(n[j, q] / b[q])`` with ``l``
     the number of reference classes (Kim and Park 2007): 0 when every
     cluster is pure, 1 at worst. Where R returns NaN (a single class, so
     ``log l = 0``, or no elements) this returns 0.0: there is no uncertainty
-    about the class.
+    about the class. ``H(R|M)`` is read as by :func:`variation_of_information`:
+    O(1) from the sums when they determine it to 2**-43 relative, else O(cells)
+    from ``cells`` when given (see the module's notes on accuracy).
 
     >>> nmf_entropy(table_sums([[3, 0], [0, 2]])), nmf_entropy(table_sums([[1, 1], [1, 1]]))
     (0.0, 1.0)
@@ -842,6 +1399,4 @@ def nmf_entropy(sums: TableSums) -> float:
     classes = sums.n_reference_clusters
     if sums.n_elements == 0 or classes <= 1:
         return 0.0
-    conditional = max(sums.model_n_log_n - sums.cells_n_log_n, 0)  # N H(R|M) 2**52, exact
-    return conditional / (sums.n_elements * _ONE) / math.log(classes)
-
+    return _conditionals(sums, cells)[0] / math.log(classes)
