@@ -34,7 +34,7 @@ never O(categories).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 
 from contingency.formulas._numeric import ZeroDivision
 from contingency.formulas.classification import SCALAR
@@ -46,8 +46,8 @@ SCALE_BITS = 128
 _SCALE = float(2**SCALE_BITS)
 _ONE = 1 << SCALE_BITS
 
-#: ``cells(label) -> (a, b, c)``, or ``None`` for a category that no longer exists.
-Cells = Callable[[Hashable], "tuple[int, int, int] | None"]
+#: The cells ``a``, ``b`` and ``c`` by category (a category missing from them was forgotten).
+Cells = tuple[Mapping[Hashable, int], Mapping[Hashable, int], Mapping[Hashable, int]]
 
 
 class CategorySums:
@@ -80,19 +80,21 @@ class CategorySums:
         if not pending:
             return
         contribution, score, mode = self._contribution, SCALAR[self._name], self._mode
+        cells_a, cells_b, cells_c = cells
+        total, weighted, weight, defined = self.total, self.weighted, self.weight, self.defined
         for label in pending:
             old = contribution.pop(label, None)
             if old is not None:
                 value, support = old
                 if value is not None:
-                    self.total -= value
-                    self.weighted -= value * support
-                    self.weight -= support
-                    self.defined -= 1
-            found = cells(label)
-            if found is None:
+                    total -= value
+                    weighted -= value * support
+                    weight -= support
+                    defined -= 1
+            a = cells_a.get(label)
+            if a is None:  # forgotten
                 continue
-            a, b, c = found
+            b, c = cells_b[label], cells_c[label]
             number = score(a, b, c, 0, mode)  # d: none of these scores reads it
             support = a + c
             if number != number:  # NaN: undefined in "nan" mode, left out of every sum
@@ -100,10 +102,11 @@ class CategorySums:
                 continue
             value = int(number * _SCALE)
             contribution[label] = (value, support)
-            self.total += value
-            self.weighted += value * support
-            self.weight += support
-            self.defined += 1
+            total += value
+            weighted += value * support
+            weight += support
+            defined += 1
+        self.total, self.weighted, self.weight, self.defined = total, weighted, weight, defined
         pending.clear()
 
     def mean(self, cells: Cells) -> float:
@@ -155,9 +158,9 @@ class CategoryTotals:
                     histogram[old] = left
                 else:
                     del histogram[old]
-            found = cells(label)
-            if found is not None:
-                total = sum(found)
+            a = cells[0].get(label)
+            if a is not None:
+                total = a + cells[1][label] + cells[2][label]
                 if total:
                     totals[label] = total
                     histogram[total] = histogram.get(total, 0) + 1

@@ -152,15 +152,14 @@ class _Tally:
         self.correct: Cells = {}
         self.shapes: dict[Any, int] = {}
 
-    def take(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-        """The tallied results as cell changes ``a, b, c`` and shape counts; empties the tally."""
+    def changes(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+        """The tallied results as cell changes ``a, b, c`` and shape counts (the tally's own dicts)."""
         a, b, c = self.right, self.wrong_assigned, self.wrong_correct
-        hits, misses = sum(a.values()), sum(b.values())
         shapes: dict[Shape, int] = {}
-        if hits:
-            shapes[_HIT] = hits
-        if misses:
-            shapes[_MISS] = misses
+        if a:
+            shapes[_HIT] = sum(a.values())
+        if b:
+            shapes[_MISS] = sum(b.values())
         if self.shapes:
             both = self.both
             for label, count in both.items():
@@ -174,8 +173,13 @@ class _Tally:
                 shape = _shape_key(key)
                 shapes[shape] = shapes.get(shape, 0) + count
             self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
-        self.right, self.wrong_assigned, self.wrong_correct = {}, {}, {}
         return a, b, c, shapes
+
+    def clear(self) -> None:
+        """Empty the tally (once its changes are counted)."""
+        self.right.clear()
+        self.wrong_assigned.clear()
+        self.wrong_correct.clear()
 
 
 class _Staging:
@@ -918,7 +922,8 @@ class Contingency:
         """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
         tally = self._tally
         if tally.right or tally.wrong_assigned or tally.shapes:
-            self._apply(*tally.take())
+            self._apply(*tally.changes())
+            tally.clear()
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], *,
                new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
@@ -936,40 +941,42 @@ class Contingency:
         the first write, so a refused change changes nothing. Costs
         O(categories changed).
         """
-        cells = (self._a, self._b, self._c)
+        cells_a, cells_b, cells_c = self._a, self._b, self._c
         change = sum(shapes.values())
         n = self._n + change
         if n > MAX_COUNT:
             check_room(self._n, change, "results")
-        fresh = [label for label in new if label not in self._a] if new else []
-        touched = a.keys() | b.keys() | c.keys()
+        fresh = [label for label in new if label not in cells_a] if new else []
         gone: list[Hashable] = []
         if removing:
             declared = self._declared
-            gone = [label for label in touched
-                    if label not in declared and label in self._a
-                    and not any(column[label] + changes.get(label, 0)
-                                for column, changes in zip(cells, (a, b, c)))]
-        before = len(self._a)
-        k = before + len(fresh) - len(gone)
-        pooled_a, pooled_b, pooled_c = sum(a.values()), sum(b.values()), sum(c.values())
+            gone = [label for label in a.keys() | b.keys() | c.keys()
+                    if label not in declared and label in cells_a
+                    and not (cells_a[label] + a.get(label, 0) or cells_b[label] + b.get(label, 0)
+                             or cells_c[label] + c.get(label, 0))]
+        before = len(cells_a)
+        added_a = sum(a.values()) if a else 0
+        added_b = sum(b.values()) if b else 0
+        added_c = sum(c.values()) if c else 0
         micro_a, micro_b, micro_c, micro_d = self._micro
-        micro = [micro_a + pooled_a, micro_b + pooled_b, micro_c + pooled_c,
-                 # the pooled d cell is K n - a - b - c
-                 micro_d + k * n - self._n * before - pooled_a - pooled_b - pooled_c]
+        micro = [micro_a + added_a, micro_b + added_b, micro_c + added_c,
+                 # the pooled d cell is K n - a - b - c, with K categories after the change
+                 micro_d + (before + len(fresh) - len(gone)) * n - self._n * before
+                 - added_a - added_b - added_c]
         if offset is not None:
             micro = [cell + extra for cell, extra in zip(micro, offset)]
         if removing:
-            self._check_removal(a, b, c, shapes, n, micro, touched, where)
+            self._check_removal(a, b, c, shapes, n, micro, where)
         for label in fresh:
-            for column in cells:
-                column[label] = 0
-        for column, changes in zip(cells, (a, b, c)):
-            for label, count in changes.items():
-                column[label] += count
+            cells_a[label] = cells_b[label] = cells_c[label] = 0
+        for label, count in a.items():
+            cells_a[label] += count
+        for label, count in b.items():
+            cells_b[label] += count
+        for label, count in c.items():
+            cells_c[label] += count
         for label in gone:
-            for column in cells:
-                del column[label]
+            del cells_a[label], cells_b[label], cells_c[label]
         counts = self._shapes
         for shape, count in shapes.items():
             count += counts.get(shape, 0)
@@ -981,13 +988,11 @@ class Contingency:
         self._micro = micro
         if offset is not None:
             self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
-        if fresh:
-            touched.update(fresh)
         for pending in self._stale:
-            pending |= touched
+            pending.update(a, b, c, fresh)
 
     def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], n: int,
-                       micro: list[int], touched: AbstractSet[Hashable], where: str) -> None:
+                       micro: list[int], where: str) -> None:
         """Refuse a change that would leave any count negative (``where`` names the caller)."""
         prefix = f"{where}: " if where else ""
         for name, column, changes in (("a", self._a, a), ("b", self._b, b), ("c", self._c, c)):
@@ -1001,7 +1006,8 @@ class Contingency:
                                  f"|assigned|, |correct|) = {shape} was added")
         # No category may be named by more results than remain: those named by the
         # change are checked one by one, the others through the histogram of totals.
-        over = self._totals.above(self._cells, n, self._n)
+        touched = a.keys() | b.keys() | c.keys()
+        over = self._totals.above((self._a, self._b, self._c), n, self._n)
         for label in touched:
             old = self._a.get(label, 0) + self._b.get(label, 0) + self._c.get(label, 0)
             if old > n:
@@ -1014,13 +1020,6 @@ class Contingency:
         if min(micro) < 0:
             raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
                              "left to remove that result")
-
-    def _cells(self, label: Hashable) -> tuple[int, int, int] | None:
-        """The cells ``a, b, c`` of one category, or ``None`` if it is not in the table."""
-        a = self._a.get(label)
-        if a is None:
-            return None
-        return a, self._b[label], self._c[label]
 
     # Reading -------------------------------------------------------------------------------------
 
@@ -1035,7 +1034,8 @@ class Contingency:
         if not self._a:
             raise ValueError(_NO_CATEGORY)
         running = self._sums[name]
-        return running.weighted_mean(self._cells) if weighted else running.mean(self._cells)
+        cells = (self._a, self._b, self._c)
+        return running.weighted_mean(cells) if weighted else running.mean(cells)
 
     def _pooled(self) -> tuple[int, int, int, int]:
         """The per-category cells summed: the micro table without :meth:`set_entries`'s part."""

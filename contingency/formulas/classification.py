@@ -68,8 +68,11 @@ def _undefined(mode: ZeroDivision, perl: float) -> float:
     return _NAN if mode == "nan" else float(mode)
 
 
-def _share(x: Any, y: Any, mode: ZeroDivision, undefined: float) -> float:
-    """``x / (x + y)``, or ``undefined`` where ``x + y == 0``; ``x`` and ``y`` are exact counts or floats.
+def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
+    """``x / (x + y)``; ``x`` and ``y`` are exact counts or floats.
+
+    Where ``x + y == 0`` it is undefined: ``perl`` (the formula's own value) in
+    Perl mode, else the mode's number (:func:`_undefined`).
 
     ``x + y`` is summed exactly when the counts are integers, then rounded once.
 
@@ -86,7 +89,7 @@ def _share(x: Any, y: Any, mode: ZeroDivision, undefined: float) -> float:
     after the undefined case serves the common case without a conversion.
     """
     if x + y == 0:
-        return undefined
+        return _undefined(mode, perl)
     if type(x) is int and type(y) is int and x + y < _DOUBLE_EXACT:
         if mode != "perl":
             return x / (x + y)
@@ -105,15 +108,15 @@ def _share(x: Any, y: Any, mode: ZeroDivision, undefined: float) -> float:
 
 
 def _precision(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
-    return _share(a, b, mode, _undefined(mode, 0.0 if c > 0 else 1.0))
+    return _share(a, b, mode, 0.0 if c > 0 else 1.0)
 
 
 def _recall(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
-    return _share(a, c, mode, _undefined(mode, 1.0))
+    return _share(a, c, mode, 1.0)
 
 
 def _f1(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
-    return _share(2 * a, b + c, mode, _undefined(mode, 1.0))
+    return _share(2 * a, b + c, mode, 1.0)
 
 
 def _f_beta(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision, beta: float) -> float:
@@ -122,8 +125,7 @@ def _f_beta(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision, beta: float) -> 
     if math.isinf(beta):  # the limit: recall alone, as in scikit-learn
         return _recall(a, b, c, d, mode)
     beta2 = float(beta) ** 2
-    return _share((1.0 + beta2) * float(a), beta2 * float(c) + float(b), mode,
-                  _undefined(mode, 1.0))
+    return _share((1.0 + beta2) * float(a), beta2 * float(c) + float(b), mode, 1.0)
 
 
 def _accuracy(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
