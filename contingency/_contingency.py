@@ -232,6 +232,15 @@ class _Staging:
         return position
 
 
+def _take_back(tally: Cells, label: Hashable) -> None:
+    """Undo one tally of ``label`` (a result found to name a category not in the table)."""
+    left = tally[label] - 1
+    if left:
+        tally[label] = left
+    else:
+        del tally[label]
+
+
 def _result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
                     weight: int) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
     """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times."""
@@ -304,6 +313,9 @@ class Contingency:
     _totals: CategoryTotals  # categories by a + b + c
     _stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
     _tally: _Tally  # add_result's fast paths, folded through _apply before anything else
+    _right: Cells  # the tally's own dicts of single-label results, bound here for the
+    _wrong_assigned: Cells  # fast path (one attribute load instead of two)
+    _wrong_correct: Cells
     _unknown: Unknown
     _zero_division: ZeroDivision
     verbose: bool
@@ -350,7 +362,9 @@ class Contingency:
                        self._totals.pending)
         for pending in self._stale:
             pending.update(declared)
-        self._tally = _Tally()
+        self._tally = tally = _Tally()
+        self._right, self._wrong_assigned, self._wrong_correct = (
+            tally.right, tally.wrong_assigned, tally.wrong_correct)
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -374,28 +388,38 @@ class Contingency:
         # read or other write. Anything else (an unknown, unhashable or invalid label, a
         # mapping, verbose) takes the general path, which calls _apply at once.
         # test_contingency checks that every path gives one state.
-        known = self._a
         if type(assigned) is str:
             if type(correct) is str and not self.verbose:
                 # A KeyError is a label the tally has not met since the last fold: it is
                 # tallied if it is in the table, else the general path takes the result.
-                tally = self._tally
                 if assigned == correct:
-                    right = tally.right
+                    right = self._right
                     try:
                         right[assigned] += 1
                         return
                     except KeyError:
-                        if assigned in known:
+                        if assigned in self._a:
                             right[assigned] = 1
                             return
-                elif (assigned in tally.wrong_assigned or assigned in known) and (
-                        correct in tally.wrong_correct or correct in known):
-                    wrong = tally.wrong_assigned
-                    wrong[assigned] = wrong.get(assigned, 0) + 1
-                    wrong = tally.wrong_correct
-                    wrong[correct] = wrong.get(correct, 0) + 1
-                    return
+                else:
+                    wrong = self._wrong_assigned
+                    tallied = True
+                    try:
+                        wrong[assigned] += 1
+                    except KeyError:
+                        tallied = assigned in self._a
+                        if tallied:
+                            wrong[assigned] = 1
+                    if tallied:
+                        other = self._wrong_correct
+                        try:
+                            other[correct] += 1
+                            return
+                        except KeyError:
+                            if correct in self._a:
+                                other[correct] = 1
+                                return
+                        _take_back(wrong, assigned)  # correct is not in the table
         elif not self.verbose:
             # Multi-label: two sets, taken as they are (checked first: the common case),
             # or lists, tuples and frozensets, copied to sets (duplicates count once).
@@ -410,6 +434,7 @@ class Contingency:
                 except TypeError:
                     chosen = None  # an unhashable label: the general path names it
             if chosen is not None:
+                known = self._a
                 tally = self._tally
                 totals_assigned, totals_correct = tally.assigned, tally.correct
                 size = len(totals_assigned) + len(totals_correct)
@@ -432,11 +457,7 @@ class Contingency:
                     return
                 for totals, labels in ((totals_assigned, chosen), (totals_correct, truth)):
                     for label in labels:
-                        left = totals[label] - 1
-                        if left:
-                            totals[label] = left
-                        else:
-                            del totals[label]
+                        _take_back(totals, label)
         staging = _Staging(self._a, self._unknown, removing=False)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._fold()
@@ -1209,7 +1230,8 @@ class Contingency:
 
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",
-          "_totals", "_stale", "_tally", "_unknown", "_zero_division", "verbose")
+          "_totals", "_stale", "_tally", "_right", "_wrong_assigned", "_wrong_correct",
+          "_unknown", "_zero_division", "verbose")
 
 
 def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
