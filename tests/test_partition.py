@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sklearn import metrics
 
 from contingency import PartitionComparison
+from contingency._table import Table
 from contingency.formulas import partition as formulas
 from tests.strategies_partition import integer_labelings, labelings
 
@@ -76,7 +77,7 @@ def test_agrees_with_scikit_learn(labeling):
         assert close(comparison.normalized_mutual_information(method), nmi), method
         ami = metrics.adjusted_mutual_info_score(truth, predicted, average_method=method)
         ours = comparison.adjusted_mutual_information(method)
-        expected_mi = comparison._expected
+        expected_mi = comparison._read().expected
         normalizer = formulas._normalizer(comparison.entropy_reference(),
                                           comparison.entropy_model(), method)
         if abs(normalizer - expected_mi) < 1e-10 < normalizer:
@@ -367,19 +368,6 @@ def test_string_arrays_are_coded_like_python_strings(pairs):
             == PartitionComparison.from_labels(*encoded))
 
 
-def test_string_coding_falls_back_when_hashes_collide(monkeypatch):
-    from contingency import _partition
-
-    hashes = np.array([0, 1, 1, 0, 63], dtype=np.uint64)  # equal in every window the table tries
-    distinct = np.unique(hashes)
-    assert _partition._hash_codes(hashes, distinct).tolist() == [0, 1, 1, 0, 2]
-    reference, model = ["b", "a", "b", "c"], ["x", "x", "y", "y"]
-    expected = PartitionComparison.from_labels(reference, model)
-    monkeypatch.setattr(_partition, "_hash_codes", lambda hashes, distinct: np.zeros(
-        len(hashes), dtype=np.int64))  # as if every string had one hash
-    assert PartitionComparison.from_labels(np.array(reference), np.array(model)) == expected
-
-
 def test_mixed_label_types_and_table():
     comparison = PartitionComparison.from_labels(["x", 1, "x", 2.5], [("t", 1), ("t", 1), 3, 3])
     rows, columns, table = comparison.contingency_table()
@@ -416,11 +404,8 @@ def test_merge_adds_the_tables_either_way(first, second, way, huge):
     for dict_form in (False, True):
         left, right = build(first, dict_form), build(second, not dict_form)
         with pytest.MonkeyPatch.context() as patch:
-            if way == "cells":  # the other table looks small: cell by cell
-                patch.setattr(PartitionComparison, "_n_cells",
-                              lambda self, small=right: 0 if self is small else 1)
-            else:  # the other table looks as large: numpy
-                patch.setattr(PartitionComparison, "_n_cells", lambda self: 1)
+            # the table's storage decision, forced: numpy arrays or cell by cell
+            patch.setattr(Table, "_vectorise", lambda self, change: way == "arrays")
             merged = left.copy().merge(right)
         assert_same(merged, expected)
 
@@ -596,19 +581,19 @@ def test_bad_scoring_arguments():
 def test_expected_mutual_information_is_cached_until_the_table_changes():
     comparison = PartitionComparison.from_labels([1, 1, 1, 2, 3], [1, 2, 2, 3, 3])
     first = comparison.adjusted_mutual_information()
-    cached = comparison._expected
+    cached = comparison._read().expected
     assert cached is not None
     assert comparison.adjusted_mutual_information("max") != first  # other mean, same cache
-    assert comparison._expected is cached
+    assert comparison._read().expected is cached
     comparison.add(3, 1)
-    assert comparison._expected is None
+    assert comparison._reads is None
     fresh = PartitionComparison.from_labels([1, 1, 1, 2, 3, 3], [1, 2, 2, 3, 3, 1])
     assert comparison.adjusted_mutual_information() == fresh.adjusted_mutual_information()
     comparison.remove(3, 1)
-    assert comparison._expected is None
+    assert comparison._reads is None
     assert comparison.adjusted_mutual_information() == first
     merged = comparison + PartitionComparison.from_labels([4], [4])
-    assert merged._expected is None
+    assert merged._reads is None or merged._reads.expected is None
 
 
 def test_jaccard_concentration_index_hook_uses_reference_as_truth():
