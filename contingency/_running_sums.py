@@ -101,15 +101,16 @@ def packed_sum(counts: ArrayLike) -> int:
         grouped = Counter(int(v) for v in values.ravel().tolist() if v > 1).items()
     else:
         values = values.ravel()
-        values = values[values > 1]
         if values.size == 0:
             return 0
         largest = int(values.max())
         if dense_is_cheaper(largest + 1, values.size):
+            # counts 0 and 1 add nothing to either sum: only the histogram from 2 up is read
             histogram = np.bincount(values)
-            distinct = np.flatnonzero(histogram)
+            distinct = np.flatnonzero(histogram[2:]) + 2
             grouped = zip(distinct.tolist(), histogram[distinct].tolist())
         else:
+            values = values[values > 1]
             distinct, multiplicity = np.unique(values, return_counts=True)
             grouped = zip(distinct.tolist(), multiplicity.tolist())
     return sum(m * ((n_log_n_fixed(v) << PAIR_BITS) + pairs(v)) for v, m in grouped)

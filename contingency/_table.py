@@ -43,6 +43,8 @@ class Cells(NamedTuple):
     ``rows`` and ``columns`` index ``row_labels`` and ``column_labels``. As a
     table's cells: no zero count, no repeated cell, every label used. As a
     change (a batch): the same, with counts of one sign (negative to remove).
+    ``row_totals`` and ``column_totals``, when known, are the sums of the
+    counts per row and column label (a dense count has them for free).
     """
 
     row_labels: list[Hashable]
@@ -50,6 +52,8 @@ class Cells(NamedTuple):
     rows: Codes
     columns: Codes
     counts: Counts
+    row_totals: NDArray[np.int64] | None = None
+    column_totals: NDArray[np.int64] | None = None
 
     def triples(self) -> Iterator[tuple[Hashable, Hashable, int]]:
         """``(row label, column label, count)`` per cell."""
@@ -60,7 +64,7 @@ class Cells(NamedTuple):
 
     def negated(self) -> Cells:
         """The same cells with opposite counts: the change that takes them away."""
-        return self._replace(counts=-self.counts)
+        return self._replace(counts=-self.counts, row_totals=None, column_totals=None)
 
     def total(self) -> int:
         """The exact sum of the counts."""
@@ -143,16 +147,20 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
         table[cell_keys] = cell_counts
     keys = np.flatnonzero(table != 0)
     counts = table[keys]
-    rows, columns = np.divmod(keys, width)
+    rows = keys // width
+    columns = keys - rows * width  # cheaper than divmod or %
     square = table.reshape(height, width)
-    used_rows = np.flatnonzero(square.any(axis=1)) if height > 1 else np.zeros(1, np.int64)
-    used_columns = np.flatnonzero(square.any(axis=0)) if width > 1 else np.zeros(1, np.int64)
+    row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
+    used_rows = np.flatnonzero(row_totals)
+    used_columns = np.flatnonzero(column_totals)
     if len(used_rows) < height:
         rows = _renumber(rows, used_rows, height)
+        row_totals = row_totals[used_rows]
     if len(used_columns) < width:
         columns = _renumber(columns, used_columns, width)
+        column_totals = column_totals[used_columns]
     return Cells((used_rows + low_r).tolist(), (used_columns + low_m).tolist(), rows, columns,
-                 counts)
+                 counts, row_totals, column_totals)
 
 
 def _renumber(codes: Codes, used: Codes, size: int) -> Codes:
@@ -200,10 +208,13 @@ def _total(counts: Counts) -> int:
     return sum(counts.tolist()) if counts.dtype == object else int(counts.sum())
 
 
-def _group_sums(groups: Codes, counts: Counts, size: int) -> NDArray[np.int64]:
+def _group_sums(groups: Codes, counts: NDArray[np.int64], size: int) -> NDArray[np.int64]:
     """Exact per-group sums of ``counts`` (int64: a table's total is below 2**63)."""
+    if counts.size and int(counts.sum()) < 2**53:
+        # float64 adds integers exactly while every partial sum is below 2**53
+        return np.bincount(groups, weights=counts, minlength=size).astype(np.int64)
     result = np.zeros(size, dtype=np.int64)
-    np.add.at(result, groups, counts.astype(np.int64))
+    np.add.at(result, groups, counts)
     return result
 
 
@@ -515,9 +526,11 @@ class Table:
     def _set_arrays(self, cells: Cells) -> None:
         """Become the table ``cells`` (array storage); the totals are recomputed from it."""
         counts = cells.counts.astype(np.int64, copy=False)
-        cells = cells._replace(counts=counts)
-        rows = _group_sums(cells.rows, counts, len(cells.row_labels))
-        columns = _group_sums(cells.columns, counts, len(cells.column_labels))
+        rows, columns = cells.row_totals, cells.column_totals
+        if rows is None or columns is None:
+            rows = _group_sums(cells.rows, counts, len(cells.row_labels))
+            columns = _group_sums(cells.columns, counts, len(cells.column_labels))
+        cells = Cells(cells.row_labels, cells.column_labels, cells.rows, cells.columns, counts)
         self._rows = dict(zip(cells.row_labels, rows.tolist()))
         self._columns = dict(zip(cells.column_labels, columns.tolist()))
         self._cells = None
