@@ -72,10 +72,11 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     if not isinstance(values, list):
         raise state_error(f"{name} must be a list")
     labels = [label_from_json(value, f"from_dict: {name}[{i}]") for i, value in enumerate(values)]
-    if len(set(labels)) != len(labels):
-        seen: set[Hashable] = set()
-        repeated = next(label for label in labels if label in seen or seen.add(label))  # type: ignore[func-returns-value]
-        raise state_error(f"{name} has a repeated label ({repeated!r})")
+    seen: set[Hashable] = set()
+    for label in labels:  # 1, 1.0 and True are one label, as dictionary keys are
+        if label in seen:
+            raise state_error(f"{name} has a repeated label ({label!r})")
+        seen.add(label)
     return labels
 
 
