@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Hashable, Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 import numpy as np
@@ -37,7 +37,7 @@ Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a ba
 Levels = tuple[NDArray[Any], NDArray[Any], NDArray[Any]]
 
 
-class Cells(NamedTuple):
+class Cells:
     """Cells of a table as arrays: ``counts[i]`` elements in row ``rows[i]``, column ``columns[i]``.
 
     ``rows`` and ``columns`` index ``row_labels`` and ``column_labels``. As a
@@ -45,15 +45,58 @@ class Cells(NamedTuple):
     change (a batch): the same, with counts of one sign (negative to remove).
     ``row_totals`` and ``column_totals``, when known, are the sums of the
     counts per row and column label (a dense count has them for free).
+
+    A batch counted in a dense table knows each cell by its position
+    ``row * width + column`` (:meth:`from_keys`); the row and column arrays
+    are then worked out only if something reads them (building a table from
+    a batch and reading its scores never does).
+
+    >>> cells = Cells.from_keys(["a", "b"], [1, 2, 3], np.array([1, 3]), 3, np.array([5, 2]))
+    >>> cells.rows.tolist(), cells.columns.tolist(), list(cells.triples())
+    ([0, 1], [1, 0], [('a', 2, 5), ('b', 1, 2)])
     """
 
-    row_labels: list[Hashable]
-    column_labels: list[Hashable]
-    rows: Codes
-    columns: Codes
-    counts: Counts
-    row_totals: NDArray[np.int64] | None = None
-    column_totals: NDArray[np.int64] | None = None
+    __slots__ = ("_columns", "_keys", "_rows", "_width", "column_labels", "column_totals",
+                 "counts", "row_labels", "row_totals")
+
+    def __init__(self, row_labels: list[Hashable], column_labels: list[Hashable], rows: Codes,
+                 columns: Codes, counts: Counts, row_totals: NDArray[np.int64] | None = None,
+                 column_totals: NDArray[np.int64] | None = None) -> None:
+        self.row_labels, self.column_labels, self.counts = row_labels, column_labels, counts
+        self._rows: Codes | None = rows
+        self._columns: Codes | None = columns
+        self._keys: Codes | None = None
+        self._width = 0
+        self.row_totals, self.column_totals = row_totals, column_totals
+
+    @classmethod
+    def from_keys(cls, row_labels: list[Hashable], column_labels: list[Hashable], keys: Codes,
+                  width: int, counts: Counts, row_totals: NDArray[np.int64] | None = None,
+                  column_totals: NDArray[np.int64] | None = None) -> Cells:
+        """Cells known by their positions ``row * width + column``."""
+        cells = cls(row_labels, column_labels, keys, keys, counts, row_totals, column_totals)
+        cells._rows = cells._columns = None
+        cells._keys, cells._width = keys, width
+        return cells
+
+    @property
+    def rows(self) -> Codes:
+        """The row code of each cell."""
+        if self._rows is None:
+            assert self._keys is not None
+            self._rows = self._keys // self._width
+        return self._rows
+
+    @property
+    def columns(self) -> Codes:
+        """The column code of each cell."""
+        if self._columns is None:
+            assert self._keys is not None
+            self._columns = self._keys - self.rows * self._width  # cheaper than % or divmod
+        return self._columns
+
+    def __len__(self) -> int:
+        return len(self.counts)
 
     def triples(self) -> Iterator[tuple[Hashable, Hashable, int]]:
         """``(row label, column label, count)`` per cell."""
@@ -62,9 +105,16 @@ class Cells(NamedTuple):
                                       self.counts.tolist()):
             yield rows[row], columns[column], count
 
+    def with_counts(self, counts: Counts) -> Cells:
+        """The same cells holding ``counts`` instead (totals not carried over)."""
+        if self._keys is not None:
+            return Cells.from_keys(self.row_labels, self.column_labels, self._keys, self._width,
+                                   counts)
+        return Cells(self.row_labels, self.column_labels, self.rows, self.columns, counts)
+
     def negated(self) -> Cells:
         """The same cells with opposite counts: the change that takes them away."""
-        return self._replace(counts=-self.counts, row_totals=None, column_totals=None)
+        return self.with_counts(-self.counts)
 
     def total(self) -> int:
         """The exact sum of the counts."""
@@ -113,7 +163,7 @@ def count_cells(reference_labels: object, model_labels: object, weights: object 
     else:
         keys, counts = _aggregate(keys, np.ones(size, np.int64) if multiplicity is None
                                   else multiplicity)
-    return _compact(Cells(row_labels, column_labels, keys // width, keys % width, counts))
+    return _compact(Cells.from_keys(row_labels, column_labels, keys, width, counts))
 
 
 def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
@@ -147,24 +197,25 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
         table[cell_keys] = cell_counts
     keys = np.flatnonzero(table != 0)
     counts = table[keys]
-    rows = keys // width
-    columns = keys - rows * width  # cheaper than divmod or %
     square = table.reshape(height, width)
     row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
     used_rows = np.flatnonzero(row_totals)
     used_columns = np.flatnonzero(column_totals)
-    if len(used_rows) < height:
-        rows = _renumber(rows, used_rows, height)
-        row_totals = row_totals[used_rows]
-    if len(used_columns) < width:
-        columns = _renumber(columns, used_columns, width)
-        column_totals = column_totals[used_columns]
-    return Cells((used_rows + low_r).tolist(), (used_columns + low_m).tolist(), rows, columns,
-                 counts, row_totals, column_totals)
+    row_labels = (used_rows + low_r).tolist()
+    column_labels = (used_columns + low_m).tolist()
+    if len(used_rows) == height and len(used_columns) == width:
+        return Cells.from_keys(row_labels, column_labels, keys, width, counts, row_totals,
+                               column_totals)
+    cells = Cells.from_keys(row_labels, column_labels, keys, width, counts)
+    return Cells(row_labels, column_labels, _renumber(cells.rows, used_rows, height),
+                 _renumber(cells.columns, used_columns, width), counts,
+                 row_totals[used_rows], column_totals[used_columns])
 
 
 def _renumber(codes: Codes, used: Codes, size: int) -> Codes:
     """``codes`` (all in ``used``, sorted) renumbered ``0..len(used)-1``."""
+    if len(used) == size:
+        return codes
     lookup = np.zeros(size, dtype=np.int64)
     lookup[used] = np.arange(len(used))
     renumbered: Codes = lookup[codes]
@@ -457,9 +508,10 @@ class Table:
         if not self._rows:  # an empty table becomes the change: no union, no sort
             negative = np.flatnonzero(change.counts < 0)
             if negative.size:
-                row, column, count = next(change._replace(
-                    rows=change.rows[negative], columns=change.columns[negative],
-                    counts=change.counts[negative]).triples())
+                first = int(negative[0])
+                row = change.row_labels[int(change.rows[first])]
+                column = change.column_labels[int(change.columns[first])]
+                count = int(change.counts[first])
                 raise ValueError(f"{where}: cannot remove {-count} element(s) with reference "
                                  f"{row!r} and model {column!r}: there are 0")
             self._set_arrays(change)
@@ -484,7 +536,7 @@ class Table:
             raise ValueError(f"{where}: cannot remove {removed} element(s) with reference "
                              f"{row_labels[key // width]!r} and model "
                              f"{column_labels[key % width]!r}: there are {have}")
-        cells = _compact(Cells(row_labels, column_labels, keys // width, keys % width, counts))
+        cells = _compact(Cells.from_keys(row_labels, column_labels, keys, width, counts))
         before = (old.counts, self.row_totals(), self.column_totals())
         self._set_arrays(cells)
         return before, (cells.counts, self.row_totals(), self.column_totals())
@@ -530,7 +582,7 @@ class Table:
         if rows is None or columns is None:
             rows = _group_sums(cells.rows, counts, len(cells.row_labels))
             columns = _group_sums(cells.columns, counts, len(cells.column_labels))
-        cells = Cells(cells.row_labels, cells.column_labels, cells.rows, cells.columns, counts)
+        cells = cells.with_counts(counts)
         self._rows = dict(zip(cells.row_labels, rows.tolist()))
         self._columns = dict(zip(cells.column_labels, columns.tolist()))
         self._cells = None
