@@ -526,17 +526,18 @@ class PartitionComparison:
         elements that are not there) is checked before the first write;
         ``where`` prefixes a batch's errors.
         """
-        if isinstance(change, Cells):
-            weight = change.total()
-            check_room(self._n_elements, weight, "elements")
-            before, after = self._table.add_cells(change, where)
-            self._sums.step_levels(before, after)
-        else:
+        if type(change) is tuple:
             reference, model, weight = change
             if weight > 0 and self._n_elements + weight > MAX_COUNT:
                 check_room(self._n_elements, weight, "elements")
             cell, row, column = self._table.change(reference, model, weight)
             self._sums.step(cell, row, column, weight)
+        else:
+            assert isinstance(change, Cells)
+            weight = change.total()
+            check_room(self._n_elements, weight, "elements")
+            before, after = self._table.add_cells(change, where)
+            self._sums.step_levels(before, after)
         self._n_elements += weight
         self._reads = None
 

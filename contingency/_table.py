@@ -449,13 +449,26 @@ class Table:
         except TypeError:
             _check_pair(row, column)  # names the unhashable label
             raise
+        cells = self._cells
+        if a and b and cells is not None:  # known labels, dictionary storage: the common case
+            line = cells[row]  # a row exists while its label has elements
+            n = line.get(column, 0)
+            new = n + weight
+            if new > 0:  # then the row and column stay positive too: three plain stores
+                line[column] = new
+                rows[row] = a + weight
+                columns[column] = b + weight
+                return n, a, b
+        return self._change_rarely(row, column, weight, a, b)
+
+    def _change_rarely(self, row: Hashable, column: Hashable, weight: int, a: int,
+                       b: int) -> tuple[int, int, int]:
+        """:meth:`change` when a label is new, a count reaches zero or below, or storage switches."""
         if not (a and b):
             # A label not seen before: refuse None and NaN before it is stored. Labels
             # already in the table passed this check when they arrived.
             _check_pair(row, column)
-        cells = self._cells
-        if cells is None:
-            cells = self._dicts()
+        cells = self._dicts()
         line = cells.get(row)
         n = 0 if line is None else line.get(column, 0)
         new = n + weight
@@ -464,20 +477,11 @@ class Table:
                              "to remove")
         if line is None:
             line = cells[row] = {}
-        if new:
-            line[column] = new
-        else:
-            del line[column]
-            if not line:
-                del cells[row]
-        if a + weight:
-            rows[row] = a + weight
-        else:
-            del rows[row]
-        if b + weight:
-            columns[column] = b + weight
-        else:
-            del columns[column]
+        _set_count(line, column, new)
+        if not line:
+            del cells[row]
+        _set_count(self._rows, row, a + weight)
+        _set_count(self._columns, column, b + weight)
         return n, a, b
 
     def add_cells(self, change: Cells, where: str) -> tuple[Levels, Levels]:
