@@ -542,6 +542,7 @@ class PartitionComparison:
         self._reads = None
 
     def _read(self) -> _Reads:
+        """What reads of the current state share: the unpacked sums, built once per state."""
         reads = self._reads
         if reads is None:
             table = self._table
