@@ -1,9 +1,9 @@
 """The Jaccard-Concentration Index of two label sequences.
 
-The labels are counted into a contingency table by the batch path of
-:meth:`contingency.PartitionComparison.from_labels` (the library's one path
-from labels to a table, here with errors naming ``y_true`` and ``y_pred``),
-and the table is scored by
+The labels are counted into a contingency table by
+:func:`contingency._table.count_cells` (the library's one path from labels to
+a table, the one :meth:`contingency.PartitionComparison.from_labels` takes,
+here with errors naming ``y_true`` and ``y_pred``), and the table is scored by
 :func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`,
 the same call :meth:`PartitionComparison.jaccard_concentration_index` makes.
 """
@@ -15,8 +15,11 @@ from typing import Any, Literal, overload
 
 from numpy.typing import ArrayLike
 
-from contingency._partition import PartitionComparison, _batch
-from contingency.formulas.concentration import JaccardConcentrationResult
+from contingency._table import Table, count_cells
+from contingency.formulas.concentration import (
+    JaccardConcentrationResult,
+    jaccard_concentration_index_from_table,
+)
 
 __all__ = ["jaccard_concentration_index"]
 
@@ -126,7 +129,10 @@ def jaccard_concentration_index(
     ...
     ValueError: the Jaccard-Concentration Index needs at least one element: the table is empty
     """
-    # PartitionComparison.from_labels, with errors naming this function's arguments.
-    comparison = PartitionComparison()._add_batch(_batch(
-        y_true, y_pred, None, "jaccard_concentration_index", names=("y_true", "y_pred")))
-    return comparison.jaccard_concentration_index(noise_label, return_all, ordered_labels)
+    table = Table()
+    table.add_cells(count_cells(y_true, y_pred, where="jaccard_concentration_index",
+                                names=("y_true", "y_pred")), "jaccard_concentration_index")
+    rows, columns, counts = table.dense()
+    return jaccard_concentration_index_from_table(
+        counts, rows, columns, noise_label=noise_label, return_all=return_all,
+        ordered_labels=ordered_labels)

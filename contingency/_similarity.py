@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
-from contingency._labels import check_label
-from contingency._partition import PartitionComparison, _disjoint, _subsets
+from contingency._inputs import are_disjoint, partition_subsets
+from contingency._partition import PartitionComparison
 
 __all__ = [
     "are_subsets_disjoint",
@@ -44,8 +44,7 @@ def are_subsets_disjoint(partition: Partition) -> bool:
     >>> are_subsets_disjoint([[1, 2, 3], [4]]), are_subsets_disjoint([[1, 2, 3], [4, 1]])
     (True, False)
     """
-    return _disjoint([[check_label(element, f"partition, subset {index}") for element in subset]
-                      for index, subset in enumerate(_subsets(partition, "partition"))])
+    return are_disjoint(partition_subsets(partition, "partition"))
 
 
 def get_accuracy_and_precision(first: Partition, second: Partition,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sklearn import metrics
 
 from contingency import PartitionComparison
+from contingency._table import Table
 from contingency.formulas import partition as formulas
 from tests.strategies_partition import integer_labelings, labelings
 
@@ -76,7 +77,7 @@ def test_agrees_with_scikit_learn(labeling):
         assert close(comparison.normalized_mutual_information(method), nmi), method
         ami = metrics.adjusted_mutual_info_score(truth, predicted, average_method=method)
         ours = comparison.adjusted_mutual_information(method)
-        expected_mi = comparison._expected
+        expected_mi = comparison._read().expected
         normalizer = formulas._normalizer(comparison.entropy_reference(),
                                           comparison.entropy_model(), method)
         if abs(normalizer - expected_mi) < 1e-10 < normalizer:
@@ -367,19 +368,6 @@ def test_string_arrays_are_coded_like_python_strings(pairs):
             == PartitionComparison.from_labels(*encoded))
 
 
-def test_string_coding_falls_back_when_hashes_collide(monkeypatch):
-    from contingency import _partition
-
-    hashes = np.array([0, 1, 1, 0, 63], dtype=np.uint64)  # equal in every window the table tries
-    distinct = np.unique(hashes)
-    assert _partition._hash_codes(hashes, distinct).tolist() == [0, 1, 1, 0, 2]
-    reference, model = ["b", "a", "b", "c"], ["x", "x", "y", "y"]
-    expected = PartitionComparison.from_labels(reference, model)
-    monkeypatch.setattr(_partition, "_hash_codes", lambda hashes, distinct: np.zeros(
-        len(hashes), dtype=np.int64))  # as if every string had one hash
-    assert PartitionComparison.from_labels(np.array(reference), np.array(model)) == expected
-
-
 def test_mixed_label_types_and_table():
     comparison = PartitionComparison.from_labels(["x", 1, "x", 2.5], [("t", 1), ("t", 1), 3, 3])
     rows, columns, table = comparison.contingency_table()
@@ -416,11 +404,8 @@ def test_merge_adds_the_tables_either_way(first, second, way, huge):
     for dict_form in (False, True):
         left, right = build(first, dict_form), build(second, not dict_form)
         with pytest.MonkeyPatch.context() as patch:
-            if way == "cells":  # the other table looks small: cell by cell
-                patch.setattr(PartitionComparison, "_n_cells",
-                              lambda self, small=right: 0 if self is small else 1)
-            else:  # the other table looks as large: numpy
-                patch.setattr(PartitionComparison, "_n_cells", lambda self: 1)
+            # the table's storage decision, forced: numpy arrays or cell by cell
+            patch.setattr(Table, "_vectorise", lambda self, change: way == "arrays")
             merged = left.copy().merge(right)
         assert_same(merged, expected)
 
@@ -596,19 +581,19 @@ def test_bad_scoring_arguments():
 def test_expected_mutual_information_is_cached_until_the_table_changes():
     comparison = PartitionComparison.from_labels([1, 1, 1, 2, 3], [1, 2, 2, 3, 3])
     first = comparison.adjusted_mutual_information()
-    cached = comparison._expected
+    cached = comparison._read().expected
     assert cached is not None
     assert comparison.adjusted_mutual_information("max") != first  # other mean, same cache
-    assert comparison._expected is cached
+    assert comparison._read().expected is cached
     comparison.add(3, 1)
-    assert comparison._expected is None
+    assert comparison._reads is None
     fresh = PartitionComparison.from_labels([1, 1, 1, 2, 3, 3], [1, 2, 2, 3, 3, 1])
     assert comparison.adjusted_mutual_information() == fresh.adjusted_mutual_information()
     comparison.remove(3, 1)
-    assert comparison._expected is None
+    assert comparison._reads is None
     assert comparison.adjusted_mutual_information() == first
     merged = comparison + PartitionComparison.from_labels([4], [4])
-    assert merged._expected is None
+    assert merged._reads is None or merged._reads.expected is None
 
 
 def test_jaccard_concentration_index_hook_uses_reference_as_truth():
@@ -640,15 +625,13 @@ def test_running_sums_stay_exact_over_ten_million_updates():
     """The running sums after 10**7 element updates equal the recomputed ones exactly.
 
     Exactness holds for any number of updates because each update adds an
-    exact integer (module docstring of contingency._partition). This test
-    exercises both kinds of update of the one update path
-    (``PartitionComparison._update``, and :meth:`add`'s specialisation of
-    its unit step): about 2 * 10**5 single-element adds
-    and removes streamed through :meth:`add` / :meth:`remove` (a sliding
-    window), and about 10**7 elements moved by weighted updates, which is how
-    :meth:`add_many`, :meth:`remove_many` and :meth:`merge` feed the same
-    method. Streaming 10**7 single elements would only repeat the unit steps
-    at 1 microsecond each.
+    exact integer (module docstring of contingency._running_sums). This test
+    exercises both forms of the one write path (``PartitionComparison._update``):
+    about 2 * 10**5 single-element adds and removes streamed through
+    :meth:`add` / :meth:`remove` (a sliding window), and about 10**7 elements
+    moved by batches of weighted cells, which is how :meth:`add_many`,
+    :meth:`remove_many` and :meth:`merge` call it. Streaming 10**7 single
+    elements would only repeat the unit steps at 1 microsecond each.
     """
     rng = np.random.default_rng(11)
     started = time.perf_counter()
@@ -678,3 +661,103 @@ def test_running_sums_stay_exact_over_ten_million_updates():
     assert moved >= 10**7
     assert updates > 10**5
     assert time.perf_counter() - started < 30
+
+
+# --- the one write path -----------------------------------------------------------------------
+
+
+def test_add_refuses_the_element_past_the_count_limit():
+    """Regression: add used to accept the element that takes N past 2**63 - 1."""
+    comparison = PartitionComparison().add_many(["a", "b"], [1, 1], weights=[2**62, 2**62 - 1])
+    assert comparison.n_elements == 2**63 - 1
+    before, sums = comparison.to_dict(), comparison.table_sums()
+    for call in (lambda: comparison.add("a", 1), lambda: comparison.add("new", "new"),
+                 lambda: comparison.add_many(["a"], [1]),
+                 lambda: comparison.merge(PartitionComparison.from_labels(["a"], [1]))):
+        with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+            call()
+        assert comparison.to_dict() == before
+        assert comparison.table_sums() == sums
+    comparison.remove("a", 1)
+    comparison.add("a", 1)  # back at the limit: allowed
+    assert comparison.n_elements == 2**63 - 1
+
+
+@given(labelings(), labelings())
+def test_add_then_remove_gives_back_the_same_state(first, second):
+    """Labels whose counts return to zero are forgotten: to_dict() is equal, not merely close."""
+    comparison = PartitionComparison.from_labels(*first)
+    before = comparison.to_dict()
+    for r, m in zip(*second):
+        comparison.add(r, m)
+    for r, m in zip(*second):
+        comparison.remove(r, m)
+    assert comparison.to_dict() == before
+    comparison.add_many(*second)
+    comparison.remove_many(*second)
+    assert comparison.to_dict() == before
+    assert comparison.n_reference_clusters == len(set(first[0]))
+
+
+@given(labelings(), labelings())
+def test_storage_switch_gives_equal_states_and_scores(first, second):
+    """A batch (array storage), then single adds (dictionaries), then removes: one state."""
+    switched = PartitionComparison.from_labels(*first)
+    for r, m in zip(*second):
+        switched.add(r, m)
+    streamed_only = streamed(first[0] + second[0], first[1] + second[1])
+    assert_same(switched, streamed_only)
+    assert all_similarities(switched) == all_similarities(streamed_only)
+    assert switched.purity == streamed_only.purity
+    for r, m in zip(*second):
+        switched.remove(r, m)
+    assert_same(switched, PartitionComparison.from_labels(*first))
+    assert all_similarities(switched) == all_similarities(streamed(*first))
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "add_many", "remove_many", "merge"]),
+                          labelings(max_size=8)), max_size=12))
+def test_running_sums_equal_a_recomputation_after_mixed_changes(operations):
+    """Random adds, removes, batches and merges: the sums always equal those of the table."""
+    from contingency._running_sums import RunningSums
+
+    comparison = PartitionComparison()
+    for operation, (reference, model) in operations:
+        if operation == "add":
+            for r, m in zip(reference, model):
+                comparison.add(r, m)
+        elif operation == "add_many":
+            comparison.add_many(reference, model, weights=[3] * len(reference))
+        elif operation == "merge":
+            comparison.merge(PartitionComparison.from_labels(reference, model))
+        else:  # take back what is there, in either form
+            cells = comparison.contingency_table()
+            present = [(r, m) for i, r in enumerate(cells[0]) for j, m in enumerate(cells[1])
+                       if cells[2][i, j]][:len(reference)]
+            if operation == "remove":
+                for r, m in present:
+                    comparison.remove(r, m)
+            else:
+                comparison.remove_many([r for r, _ in present], [m for _, m in present])
+        counts, _, _, rows, columns = comparison._table.information_cells()
+        assert comparison._sums == RunningSums.from_counts(counts, rows, columns)
+        _, _, table = comparison.contingency_table()
+        assert comparison.table_sums() == formulas.table_sums(table)
+        assert comparison.n_elements == int(table.sum())
+
+
+def test_weights_given_as_a_string_are_refused_as_weights():
+    with pytest.raises(TypeError, match="add_many: weights must be a sequence of integer counts"):
+        PartitionComparison().add_many(["a", "b"], [1, 2], weights="12")
+
+
+def test_a_read_reuses_the_sums_until_the_next_change():
+    comparison = PartitionComparison.from_labels([1, 1, 2], [1, 2, 2])
+    assert comparison.table_sums() is comparison.table_sums()
+    assert comparison.pair_confusion() is comparison.pair_confusion()
+    sums = comparison.table_sums()
+    comparison.add(2, 2)
+    assert comparison.table_sums() is not sums
+    assert comparison.table_sums() == PartitionComparison.from_labels(
+        [1, 1, 2, 2], [1, 2, 2, 2]).table_sums()

@@ -1,0 +1,181 @@
+"""Label arrays to integer codes: integer ranges, dictionary look-ups in C, fixed-width string hashing.
+
+:func:`encode` turns a sequence of labels into int64 codes ``0..K-1`` and the
+``K`` distinct labels (``labels[codes[i]]`` is the i-th label), checking every
+label as :func:`contingency._labels.check_label` does, with errors naming
+``name[i]``. It knows nothing of any accumulator: a caller resolves the ``K``
+distinct labels against its own index.
+
+The order of the distinct labels:
+
+- numeric numpy arrays (integers, booleans, floats) and numpy string arrays
+  (``U``, ``S``): sorted, as ``np.unique`` gives;
+- anything else (lists, tuples, object arrays): the order of first occurrence.
+
+:func:`dense_is_cheaper` is the one rule for when a table of ``slots``
+counters (``np.bincount``) beats sorting ``n`` keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency._labels import check_label
+
+__all__ = ["Codes", "dense_is_cheaper", "encode"]
+
+Codes = NDArray[np.int64]
+
+#: A dense table of this many slots costs about as much as sorting a few thousand keys.
+_DENSE_FLOOR = 1 << 20
+
+
+def dense_is_cheaper(slots: int, n: int) -> bool:
+    """True when counting ``n`` keys in a table of ``slots`` counters beats sorting them.
+
+    A dense count costs about one pass over the keys plus one over the slots
+    (zeroing and scanning), a sort ``n log n`` comparisons; with a few slots
+    per key, or a table small enough to stay in cache, the dense count wins.
+
+    >>> dense_is_cheaper(1000 * 1000, 10**6), dense_is_cheaper(10**12, 10**6)
+    (True, False)
+    >>> dense_is_cheaper(1 << 16, 3)
+    True
+    """
+    return slots <= max(4 * n, _DENSE_FLOOR)
+
+
+def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list[Hashable]]:
+    """Codes ``0..K-1`` for ``values`` and the ``K`` distinct labels, each label checked.
+
+    Distinct labels are sorted for numeric and numpy string arrays, in order
+    of first occurrence for Python sequences and object arrays:
+
+    >>> codes, labels = encode(np.array([30, 10, 30]), "x")
+    >>> codes.tolist(), labels
+    ([1, 0, 1], [10, 30])
+    >>> codes, labels = encode(["b", "a", "b"], "x")
+    >>> codes.tolist(), labels
+    ([0, 1, 0], ['b', 'a'])
+    >>> encode(["a", None], "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true[1]: None is not a valid label
+    """
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iubfUS":
+        found = _encode_array(values, name)
+        if found is not None:
+            return found
+    return _encode_objects(values, name)
+
+
+def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable]] | None:
+    """Sorted codes of a numeric or fixed-width string array; ``None`` for the dictionary path."""
+    kind = values.dtype.kind
+    if kind == "f":
+        bad = np.flatnonzero(np.isnan(values))
+        if bad.size:
+            check_label(values[bad[0]].item(), f"{name}[{bad[0]}]")
+    if kind in "iu" and values.size:
+        low, high = int(values.min()), int(values.max())
+        if high < 2**63 and dense_is_cheaper(high - low + 1, values.size):
+            shifted = values.astype(np.int64, copy=True)
+            if low:
+                shifted -= low
+            present = np.bincount(shifted) > 0
+            lookup = np.cumsum(present) - 1
+            return lookup[shifted], (np.flatnonzero(present) + low).tolist()
+    if kind in "iubf":
+        uniques, inverse = np.unique(values, return_inverse=True)
+        return inverse.astype(np.int64).ravel(), uniques.tolist()
+    return _encode_strings(values)
+
+
+def _encode_objects(values: Sequence[Any] | NDArray[Any],
+                    name: str) -> tuple[Codes, list[Hashable]]:
+    """Codes through a dictionary: ``dict.fromkeys`` and ``map`` run in C; only the K labels are checked."""
+    items = values.tolist() if isinstance(values, np.ndarray) else values
+    try:
+        distinct: list[Hashable] = list(dict.fromkeys(items))
+    except TypeError:
+        for position, label in enumerate(items):
+            check_label(label, f"{name}[{position}]")
+        raise
+    for label in distinct:
+        if label is None or label != label:
+            position = next(i for i, item in enumerate(items) if item is label)
+            check_label(label, f"{name}[{position}]")
+    if isinstance(values, np.ndarray) and values.dtype.kind in "US":
+        distinct.sort()  # type: ignore[call-arg]  # all str or all bytes: np.unique's order
+    index = {label: code for code, label in enumerate(distinct)}
+    codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
+    return codes, distinct
+
+
+def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None:
+    """Codes for a fixed-width string array (numpy ``U`` or ``S``) without making Python strings.
+
+    Sorting fixed-width strings (``np.unique``) and making a Python string of
+    each (``tolist``) both cost far more than hashing them as integers: each
+    string's characters are mixed into one 64-bit hash, and the hashes are
+    coded through a table indexed by a window of their bits (when some window
+    separates the distinct hashes; else by a binary search). Equal strings
+    have equal hashes; distinct strings with equal hashes are caught by
+    comparing every string with its code's representative, in which case
+    ``None`` sends the caller to the dictionary path. Codes follow sorted
+    string order, as ``np.unique`` on the strings gives.
+    """
+    n = len(values)
+    unit = np.uint32 if values.dtype.kind == "U" else np.uint8  # a character's code
+    width = values.dtype.itemsize // np.dtype(unit).itemsize
+    if not (width and n):
+        return None
+    characters = np.ascontiguousarray(values).view(unit).reshape(n, width)
+    hashes = characters[:, 0].astype(np.uint64)
+    for column in range(1, width):  # uint64 arithmetic wraps modulo 2**64, as intended
+        hashes *= np.uint64(0x9E3779B97F4A7C15)
+        hashes ^= characters[:, column]
+    scratch = np.empty_like(hashes)
+    for shift, factor in ((31, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # mix all bits
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=scratch)
+        hashes *= np.uint64(factor)
+    distinct = np.unique(hashes)
+    codes = _hash_codes(hashes, distinct)
+    representative = np.empty(len(distinct), dtype=np.int64)
+    representative[codes] = np.arange(n)
+    labels = values[representative]
+    if not np.array_equal(labels[codes], values):
+        return None  # two distinct strings share a hash
+    order = np.argsort(labels, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], labels[order].tolist()
+
+
+def _hash_codes(hashes: NDArray[np.uint64], distinct: NDArray[np.uint64]) -> Codes:
+    """The position of each hash among the sorted ``distinct`` ones.
+
+    A look-up table indexed by ``bits`` bits of the hash, at the first shift
+    where the distinct hashes fall in distinct slots (likely when the table has
+    many more slots than the square of their number); else a binary search.
+    The table has at most ``2**22`` slots, a hashing choice (few collisions
+    among up to about a thousand distinct strings), not :func:`dense_is_cheaper`'s.
+    """
+    k = len(distinct)
+    bits = min(22, max(16, 2 * k.bit_length() + 3))
+    mask = (1 << bits) - 1
+    signed = hashes.view(np.int64)  # signed shifts and indices are numpy's fast paths
+    for shift in range(64 - bits, -1, -7):  # shift + bits <= 64: the window is all hash bits
+        slots = (distinct.view(np.int64) >> shift) & mask
+        if len(np.unique(slots)) == k:
+            table = np.empty(1 << bits, dtype=np.int64)
+            table[slots] = np.arange(k)
+            window = signed >> shift
+            window &= mask
+            found: Codes = table[window]
+            return found
+    return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)

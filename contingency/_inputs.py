@@ -1,0 +1,150 @@
+"""Batch inputs shaped and checked: label sequences, equal lengths, weights, partitions as subsets.
+
+Every check raises before anything is counted, with a message naming the
+argument (and the position, ``weights[3]``), so an accumulator fed a bad
+batch is left as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency._labels import check_label
+from contingency.formulas._numeric import check_count
+
+__all__ = ["are_disjoint", "check_same_length", "check_weights", "label_sequence",
+           "partition_subsets"]
+
+#: What :func:`label_sequence` gives: a 1-d array, or a list or tuple.
+Labels = NDArray[Any] | Sequence[Any]
+
+
+def label_sequence(values: object, name: str) -> Labels:
+    """``values`` as a sequence of labels: a 1-d numpy array or list or tuple is kept, other iterables listed.
+
+    A string, bytes, a mapping, a non-iterable or an array of another
+    dimension is refused, naming ``name``:
+
+    >>> label_sequence(iter("ab"), "reference_labels")
+    ['a', 'b']
+    >>> label_sequence("ab", "reference_labels")
+    Traceback (most recent call last):
+    ...
+    TypeError: reference_labels must be a sequence of labels, not str
+    >>> label_sequence(np.zeros((2, 2)), "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must be one-dimensional, not 2-dimensional
+    """
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, not {values.ndim}-dimensional")
+        return values
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of labels, not {type(values).__name__}")
+    return values if isinstance(values, (list, tuple)) else list(values)
+
+
+def check_same_length(first: Labels, second: Labels, names: tuple[str, str]) -> int:
+    """The common length of two sequences, or ``ValueError`` naming both.
+
+    >>> check_same_length([1, 2], [3], ("y_true", "y_pred"))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different lengths (2 and 1)
+    """
+    if len(first) != len(second):
+        raise ValueError(f"{names[0]} and {names[1]} have different lengths "
+                         f"({len(first)} and {len(second)})")
+    return len(first)
+
+
+def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None:
+    """Non-negative integer multiplicities, one per label: int64, or Python ints when large.
+
+    ``None`` stays ``None`` (every weight 1). An integer numpy array is
+    checked with numpy; anything else item by item, errors naming
+    ``where: weights[i]``. The result is int64 when no sum of the weights can
+    overflow it, else an object array of Python ints.
+
+    >>> check_weights([2, 1], 2, "add_many").tolist()
+    [2, 1]
+    >>> check_weights([1, 0.5], 2, "add_many")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_many: weights[1] must be a non-negative integer count, not 0.5
+    >>> check_weights("12", 2, "add_many")
+    Traceback (most recent call last):
+    ...
+    TypeError: add_many: weights must be a sequence of integer counts, not str
+    """
+    if weights is None:
+        return None
+    array: NDArray[Any]
+    if isinstance(weights, np.ndarray) and weights.dtype.kind in "iu" and weights.ndim == 1:
+        array = weights
+        if array.size and int(array.min()) < 0:
+            position = int(np.flatnonzero(array < 0)[0])
+            check_count(array[position].item(), f"{where}: weights[{position}]")
+    else:
+        if isinstance(weights, np.ndarray):
+            if weights.ndim != 1:
+                raise ValueError(f"{where}: weights must be one-dimensional, not "
+                                 f"{weights.ndim}-dimensional")
+            values: Iterable[Any] = weights.tolist()
+        elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
+            raise TypeError(f"{where}: weights must be a sequence of integer counts, not "
+                            f"{type(weights).__name__}")
+        else:
+            values = weights
+        checked = [check_count(v, f"{where}: weights[{i}]") for i, v in enumerate(values)]
+        array = np.array(checked, dtype=object)
+    if len(array) != size:
+        raise ValueError(f"{where}: weights has {len(array)} items but there are {size} labels")
+    largest = int(array.max()) if array.size else 0
+    if largest * max(array.size, 1) < 2**62:  # then no int64 sum of them can overflow
+        return array.astype(np.int64)
+    return array.astype(object)
+
+
+def partition_subsets(partition: object, name: str) -> list[list[Hashable]]:
+    """A partition given as subsets (an iterable of iterables of labels), each element checked.
+
+    >>> partition_subsets([["a", "b"], (1,)], "first")
+    [['a', 'b'], [1]]
+    >>> partition_subsets([["a"], 7], "first")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: first partition, subset 1: a subset must be an iterable of elements, not int ...
+    """
+    if isinstance(partition, (str, bytes)) or not isinstance(partition, Iterable):
+        raise TypeError(f"the {name} partition must be an iterable of subsets, "
+                        f"not {type(partition).__name__}")
+    subsets = []
+    for index, subset in enumerate(partition):
+        if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
+            raise TypeError(f"{name} partition, subset {index}: a subset must be an iterable of "
+                            f"elements, not {type(subset).__name__} (wrap a single element in a "
+                            "list)")
+        subsets.append([check_label(element, f"{name} partition, subset {index}")
+                        for element in subset])
+    return subsets
+
+
+def are_disjoint(subsets: Iterable[Iterable[Hashable]]) -> bool:
+    """True when no element occurs in two subsets (a repeat inside one subset is allowed).
+
+    >>> are_disjoint([[1, 1, 2], [3]]), are_disjoint([[1, 2], [2]])
+    (True, False)
+    """
+    seen: set[Hashable] = set()
+    for subset in subsets:
+        elements = set(subset)
+        if not seen.isdisjoint(elements):
+            return False
+        seen |= elements
+    return True

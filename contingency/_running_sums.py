@@ -1,0 +1,187 @@
+"""The exact running sums that make partition scores O(1): sums of C(n, 2) and of n ln n per level.
+
+A contingency table has three levels: its cells, its rows (reference
+clusters) and its columns (model clusters). Every pair-counting and
+information score depends on the table only through two sums per level
+(:class:`contingency.formulas.partition.TableSums`):
+
+- ``sum C(n, 2)``, the pairs of elements inside a cell or cluster;
+- ``sum n ln n``, as the exact integer ``sum n_log_n_fixed(n)``
+  (:func:`contingency.formulas.partition.n_log_n_fixed`, ``fl(n ln n) 2**52``).
+
+Each level's two sums are packed into ONE Python integer: the pair sum in the
+low :data:`PAIR_BITS` bits, the ``n ln n`` sum above them. The pair part
+stays below ``2**128`` because the number of elements stays below ``2**63``
+(:data:`contingency.formulas._numeric.MAX_COUNT`), so the parts never mix,
+and a step of both is a single integer addition.
+
+Why the sums never drift: when a cell or cluster of ``n`` elements gains
+``w``, its terms change by ``C(n + w, 2) - C(n, 2)`` and
+``F(n + w) - F(n)`` (``F = n_log_n_fixed``), both exact integers. So a
+running sum is at every moment *equal* to the sum recomputed from the table
+(:func:`packed_sum`), after any number of updates, in any order: a merged
+accumulator has bit for bit the sums of one that saw both streams.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import attrs
+import numpy as np
+from numpy.typing import ArrayLike
+
+from contingency._coding import dense_is_cheaper
+from contingency.formulas.partition import TableSums, n_log_n_fixed, pairs
+
+__all__ = ["PAIR_BITS", "RunningSums", "packed_step", "packed_sum", "unit_step"]
+
+#: Bits of a packed sum holding ``sum C(n, 2)``; ``sum n ln n`` (fixed point) sits above them.
+PAIR_BITS = 128
+_PAIR_MASK = (1 << PAIR_BITS) - 1
+#: Unit steps are tabulated for counts below this; larger counts compute their step.
+_UNIT_LIMIT = 1 << 16
+
+
+def packed_step(n: int, weight: int) -> int:
+    """The change of a packed sum when a cell or cluster of ``n`` elements gains ``weight`` (may be < 0).
+
+    >>> packed_step(2, 1) == (n_log_n_fixed(3) - n_log_n_fixed(2) << PAIR_BITS) + 2
+    True
+    >>> packed_step(3, -1) == -packed_step(2, 1)
+    True
+    """
+    new = n + weight
+    return ((n_log_n_fixed(new) - n_log_n_fixed(n)) << PAIR_BITS) + (pairs(new) - pairs(n))
+
+
+#: ``_UNIT[n] == packed_step(n, 1)``, grown on demand up to ``_UNIT_LIMIT`` entries.
+_UNIT: list[int] = []
+
+
+def unit_step(n: int) -> int:
+    """``packed_step(n, 1)``, read from a table grown on demand for ``n`` below ``2**16``.
+
+    The table is replaced, never appended to in place, so a reader holding the
+    old list never sees it half-built.
+
+    >>> unit_step(5) == packed_step(5, 1), unit_step(2**20) == packed_step(2**20, 1)
+    (True, True)
+    """
+    global _UNIT
+    if n >= _UNIT_LIMIT:
+        return packed_step(n, 1)
+    table = _UNIT
+    start = len(table)
+    if n >= start:
+        stop = min(_UNIT_LIMIT, max(2 * start, n + 1, 1024))
+        grown = list(table)
+        previous = n_log_n_fixed(start)
+        for k in range(start, stop):
+            following = n_log_n_fixed(k + 1)
+            grown.append(((following - previous) << PAIR_BITS) + k)
+            previous = following
+        _UNIT = table = grown
+    return table[n]
+
+
+def packed_sum(counts: ArrayLike) -> int:
+    """The packed sum of a level recomputed from its counts (zeros allowed): the from-scratch value.
+
+    Equal counts are grouped, so the work is one :func:`n_log_n_fixed` per
+    distinct count, whatever the size of the table.
+
+    >>> packed_sum([3, 1, 2, 0]) == ((n_log_n_fixed(3) + n_log_n_fixed(2)) << PAIR_BITS) + 4
+    True
+    """
+    values = np.asarray(counts)
+    grouped: Any
+    if values.dtype == object:
+        grouped = Counter(int(v) for v in values.ravel().tolist() if v > 1).items()
+    else:
+        values = values.ravel()
+        if values.size == 0:
+            return 0
+        largest = int(values.max())
+        if dense_is_cheaper(largest + 1, values.size):
+            # counts 0 and 1 add nothing to either sum: only the histogram from 2 up is read
+            histogram = np.bincount(values)
+            distinct = np.flatnonzero(histogram[2:]) + 2
+            grouped = zip(distinct.tolist(), histogram[distinct].tolist())
+        else:
+            values = values[values > 1]
+            distinct, multiplicity = np.unique(values, return_counts=True)
+            grouped = zip(distinct.tolist(), multiplicity.tolist())
+    return sum(m * ((n_log_n_fixed(v) << PAIR_BITS) + pairs(v)) for v, m in grouped)
+
+
+@attrs.define(eq=True, repr=False)
+class RunningSums:
+    """The three packed sums of a table (cells, rows, columns), stepped as the table changes.
+
+    >>> sums = RunningSums()
+    >>> sums.step(0, 0, 0, 1); sums.step(1, 1, 1, 1)   # two elements in one cell
+    >>> sums.table_sums(2, 1, 1).same_same
+    1
+    >>> sums == RunningSums.from_counts([2], [2], [2])
+    True
+    """
+
+    cells: int = 0
+    rows: int = 0
+    columns: int = 0
+
+    @classmethod
+    def from_counts(cls, cells: ArrayLike, rows: ArrayLike, columns: ArrayLike) -> RunningSums:
+        """The sums recomputed from a table's cell counts and its row and column totals."""
+        return cls(packed_sum(cells), packed_sum(rows), packed_sum(columns))
+
+    def step(self, cell: int, row: int, column: int, weight: int) -> None:
+        """A cell holding ``cell`` elements, in a row and column of those totals, gains ``weight``.
+
+        A removal (``weight < 0``) has been checked by the caller: no count goes below zero.
+        """
+        unit = _UNIT
+        if weight == 1:
+            try:  # a cell never holds more than its row or its column: if they fit, it fits
+                row_step, column_step = unit[row], unit[column]
+            except IndexError:  # beyond the table so far: it grows (or the step is computed)
+                row_step, column_step = unit_step(row), unit_step(column)
+            self.cells += unit_step(cell) if cell >= len(unit) else unit[cell]
+            self.rows += row_step
+            self.columns += column_step
+            return
+        if weight == -1:  # the unit step from n - 1 to n, taken back
+            try:
+                cell_step, row_step, column_step = (-unit[cell - 1], -unit[row - 1],
+                                                    -unit[column - 1])
+            except IndexError:
+                cell_step, row_step, column_step = (-unit_step(cell - 1), -unit_step(row - 1),
+                                                    -unit_step(column - 1))
+        else:
+            cell_step = packed_step(cell, weight)
+            row_step = packed_step(row, weight)
+            column_step = packed_step(column, weight)
+        self.cells += cell_step
+        self.rows += row_step
+        self.columns += column_step
+
+    def step_levels(self, before: tuple[ArrayLike, ArrayLike, ArrayLike],
+                    after: tuple[ArrayLike, ArrayLike, ArrayLike]) -> None:
+        """Many counts changed at once: each level's sum gains ``packed_sum(after) - packed_sum(before)``.
+
+        ``before`` and ``after`` hold (cells, rows, columns) counts of the
+        changed cells, rows and columns (or of the whole table: unchanged
+        entries cancel).
+        """
+        self.cells += packed_sum(after[0]) - packed_sum(before[0])
+        self.rows += packed_sum(after[1]) - packed_sum(before[1])
+        self.columns += packed_sum(after[2]) - packed_sum(before[2])
+
+    def table_sums(self, n_elements: int, n_rows: int, n_columns: int) -> TableSums:
+        """The sums unpacked, with the table's size, as the formulas take them."""
+        cells, rows, columns = self.cells, self.rows, self.columns
+        return TableSums(n_elements, n_rows, n_columns,
+                         cells & _PAIR_MASK, rows & _PAIR_MASK, columns & _PAIR_MASK,
+                         cells >> PAIR_BITS, rows >> PAIR_BITS, columns >> PAIR_BITS)

@@ -1,0 +1,629 @@
+"""A reference-by-model contingency table behind one interface, whatever its storage.
+
+Rows are the clusters of the *reference* partition, columns those of the
+*model* partition; a cell counts the elements with that pair of labels. The
+table keeps only non-empty cells, rows and columns: a label whose count
+returns to zero is forgotten.
+
+:class:`Table` stores its cells in one of two ways and decides alone which
+(:meth:`Table._vectorise`): as arrays when it was built or changed by a batch
+large enough to make numpy worthwhile (a table of 10**6 cells is built in
+milliseconds), as dictionaries once single elements arrive (each update a few
+dictionary operations). Its row and column totals are dictionaries in both.
+Callers see the same methods either way.
+
+:func:`count_cells` counts two label sequences into :class:`Cells`, the
+non-empty cells of their table: the batch form every table change takes.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Iterable, Iterator
+from typing import Any
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency._coding import Codes, dense_is_cheaper, encode
+from contingency._inputs import check_same_length, check_weights, label_sequence
+from contingency._labels import check_label
+
+__all__ = ["Cells", "Table", "count_cells"]
+
+Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
+#: Per level (cells, rows, columns), counts before and after a change.
+Levels = tuple[NDArray[Any], NDArray[Any], NDArray[Any]]
+
+
+class Cells:
+    """Cells of a table as arrays: ``counts[i]`` elements in row ``rows[i]``, column ``columns[i]``.
+
+    ``rows`` and ``columns`` index ``row_labels`` and ``column_labels``. As a
+    table's cells: no zero count, no repeated cell, every label used. As a
+    change (a batch): the same, with counts of one sign (negative to remove).
+    ``row_totals`` and ``column_totals``, when known, are the sums of the
+    counts per row and column label (a dense count has them for free).
+
+    A batch counted in a dense table knows each cell by its position
+    ``row * width + column`` (:meth:`from_keys`); the row and column arrays
+    are then worked out only if something reads them (building a table from
+    a batch and reading its scores never does).
+
+    >>> cells = Cells.from_keys(["a", "b"], [1, 2, 3], np.array([1, 3]), 3, np.array([5, 2]))
+    >>> cells.rows.tolist(), cells.columns.tolist(), list(cells.triples())
+    ([0, 1], [1, 0], [('a', 2, 5), ('b', 1, 2)])
+    """
+
+    __slots__ = ("_columns", "_keys", "_rows", "_width", "column_labels", "column_totals",
+                 "counts", "row_labels", "row_totals")
+
+    def __init__(self, row_labels: list[Hashable], column_labels: list[Hashable], rows: Codes,
+                 columns: Codes, counts: Counts, row_totals: NDArray[np.int64] | None = None,
+                 column_totals: NDArray[np.int64] | None = None) -> None:
+        self.row_labels, self.column_labels, self.counts = row_labels, column_labels, counts
+        self._rows: Codes | None = rows
+        self._columns: Codes | None = columns
+        self._keys: Codes | None = None
+        self._width = 0
+        self.row_totals, self.column_totals = row_totals, column_totals
+
+    @classmethod
+    def from_keys(cls, row_labels: list[Hashable], column_labels: list[Hashable], keys: Codes,
+                  width: int, counts: Counts, row_totals: NDArray[np.int64] | None = None,
+                  column_totals: NDArray[np.int64] | None = None) -> Cells:
+        """Cells known by their positions ``row * width + column``."""
+        cells = cls(row_labels, column_labels, keys, keys, counts, row_totals, column_totals)
+        cells._rows = cells._columns = None
+        cells._keys, cells._width = keys, width
+        return cells
+
+    @property
+    def rows(self) -> Codes:
+        """The row code of each cell."""
+        if self._rows is None:
+            assert self._keys is not None
+            self._rows = self._keys // self._width
+        return self._rows
+
+    @property
+    def columns(self) -> Codes:
+        """The column code of each cell."""
+        if self._columns is None:
+            assert self._keys is not None
+            self._columns = self._keys - self.rows * self._width  # cheaper than % or divmod
+        return self._columns
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def triples(self) -> Iterator[tuple[Hashable, Hashable, int]]:
+        """``(row label, column label, count)`` per cell."""
+        rows, columns = self.row_labels, self.column_labels
+        for row, column, count in zip(self.rows.tolist(), self.columns.tolist(),
+                                      self.counts.tolist()):
+            yield rows[row], columns[column], count
+
+    def with_counts(self, counts: Counts) -> Cells:
+        """The same cells holding ``counts`` instead (totals not carried over)."""
+        if self._keys is not None:
+            return Cells.from_keys(self.row_labels, self.column_labels, self._keys, self._width,
+                                   counts)
+        return Cells(self.row_labels, self.column_labels, self.rows, self.columns, counts)
+
+    def negated(self) -> Cells:
+        """The same cells with opposite counts: the change that takes them away."""
+        return self.with_counts(-self.counts)
+
+    def total(self) -> int:
+        """The exact sum of the counts."""
+        return _total(self.counts)
+
+
+_EMPTY = Cells([], [], np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
+def count_cells(reference_labels: object, model_labels: object, weights: object = None, *,
+                where: str, names: tuple[str, str] = ("reference_labels", "model_labels")
+                ) -> Cells:
+    """Count two label sequences (one element per position) into the non-empty cells of their table.
+
+    ``weights[i]`` elements for position ``i`` if given. Every input is
+    checked first; errors name the two label arguments by ``names`` and the
+    weights as ``where: weights[i]``. Integer arrays with small ranges are
+    counted with one ``bincount``; other labels are coded with
+    :func:`contingency._coding.encode` first.
+
+    >>> cells = count_cells(["a", "a", "b"], [1, 2, 2], where="add_many")
+    >>> sorted(cells.triples())
+    [('a', 1, 1), ('a', 2, 1), ('b', 2, 1)]
+    >>> count_cells([1, 2], [1], where="f", names=("y_true", "y_pred"))
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different lengths (2 and 1)
+    """
+    reference_name, model_name = names
+    reference = label_sequence(reference_labels, reference_name)
+    model = label_sequence(model_labels, model_name)
+    size = check_same_length(reference, model, names)
+    multiplicity = check_weights(weights, size, where)
+    if isinstance(reference, np.ndarray) and isinstance(model, np.ndarray):
+        dense = _count_integer_ranges(reference, model, multiplicity)
+        if dense is not None:
+            return dense
+    rows, row_labels = encode(reference, reference_name)
+    columns, column_labels = encode(model, model_name)
+    width = max(len(column_labels), 1)
+    keys = rows * width + columns
+    if multiplicity is None and dense_is_cheaper(len(row_labels) * width, size):
+        counts = np.bincount(keys, minlength=len(row_labels) * width)
+        keys = np.flatnonzero(counts != 0)
+        counts = counts[keys]
+    else:
+        keys, counts = _aggregate(keys, np.ones(size, np.int64) if multiplicity is None
+                                  else multiplicity)
+    return _compact(Cells.from_keys(row_labels, column_labels, keys, width, counts))
+
+
+def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
+                          multiplicity: Counts | None) -> Cells | None:
+    """Integer label arrays counted straight into a dense table when their ranges are small.
+
+    No coding step: one ``bincount`` over ``(r - min r) * width + (m - min m)``,
+    then the non-empty cells are read out and unused rows and columns dropped.
+    ``None`` when it does not apply.
+    """
+    if not (reference.dtype.kind in "iu" and model.dtype.kind in "iu" and reference.size
+            and (multiplicity is None or multiplicity.dtype != object)):
+        return None
+    low_r, high_r = int(reference.min()), int(reference.max())
+    low_m, high_m = int(model.min()), int(model.max())
+    height, width = high_r - low_r + 1, high_m - low_m + 1
+    if max(high_r, high_m) >= 2**63 or not dense_is_cheaper(height * width, reference.size):
+        return None
+    keys = reference.astype(np.int64, copy=True)  # in place from here: one new array
+    if low_r:
+        keys -= low_r
+    keys *= width
+    keys += model.astype(np.int64, copy=False)
+    if low_m:
+        keys -= low_m
+    if multiplicity is None:
+        table = np.bincount(keys, minlength=height * width)
+    else:
+        cell_keys, cell_counts = _aggregate(keys, multiplicity)
+        table = np.zeros(height * width, dtype=np.int64)
+        table[cell_keys] = cell_counts
+    keys = np.flatnonzero(table != 0)
+    counts = table[keys]
+    square = table.reshape(height, width)
+    row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
+    used_rows = np.flatnonzero(row_totals)
+    used_columns = np.flatnonzero(column_totals)
+    row_labels = (used_rows + low_r).tolist()
+    column_labels = (used_columns + low_m).tolist()
+    if len(used_rows) == height and len(used_columns) == width:
+        return Cells.from_keys(row_labels, column_labels, keys, width, counts, row_totals,
+                               column_totals)
+    cells = Cells.from_keys(row_labels, column_labels, keys, width, counts)
+    return Cells(row_labels, column_labels, _renumber(cells.rows, used_rows, height),
+                 _renumber(cells.columns, used_columns, width), counts,
+                 row_totals[used_rows], column_totals[used_columns])
+
+
+def _renumber(codes: Codes, used: Codes, size: int) -> Codes:
+    """``codes`` (all in ``used``, sorted) renumbered ``0..len(used)-1``."""
+    if len(used) == size:
+        return codes
+    lookup = np.zeros(size, dtype=np.int64)
+    lookup[used] = np.arange(len(used))
+    renumbered: Codes = lookup[codes]
+    return renumbered
+
+
+def _aggregate(keys: Codes, multiplicity: Counts) -> tuple[Codes, Counts]:
+    """Distinct keys, sorted, and the exact sum of the multiplicities of each."""
+    if multiplicity.dtype == object:
+        sums: dict[int, int] = {}
+        for key, count in zip(keys.tolist(), multiplicity.tolist()):
+            sums[key] = sums.get(key, 0) + count
+        distinct = sorted(sums)
+        totals = np.empty(len(distinct), dtype=object)
+        totals[:] = [sums[key] for key in distinct]
+        return np.array(distinct, dtype=np.int64), totals
+    if keys.size == 0:
+        return keys, multiplicity.astype(np.int64)
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    return ordered[starts], np.add.reduceat(multiplicity.astype(np.int64)[order], starts)
+
+
+def _compact(cells: Cells) -> Cells:
+    """Drop empty cells and the labels no cell uses any more."""
+    keep = np.flatnonzero(np.asarray(cells.counts != 0))
+    if keep.size == len(cells.counts) and (
+            len(np.unique(cells.rows)) == len(cells.row_labels)
+            and len(np.unique(cells.columns)) == len(cells.column_labels)):
+        return cells
+    rows, columns, counts = cells.rows[keep], cells.columns[keep], cells.counts[keep]
+    used_rows, rows = np.unique(rows, return_inverse=True)
+    used_columns, columns = np.unique(columns, return_inverse=True)
+    return Cells([cells.row_labels[i] for i in used_rows.tolist()],
+                 [cells.column_labels[i] for i in used_columns.tolist()],
+                 rows.astype(np.int64).ravel(), columns.astype(np.int64).ravel(), counts)
+
+
+def _total(counts: Counts) -> int:
+    return sum(counts.tolist()) if counts.dtype == object else int(counts.sum())
+
+
+def _group_sums(groups: Codes, counts: NDArray[np.int64], size: int) -> NDArray[np.int64]:
+    """Exact per-group sums of ``counts`` (int64: a table's total is below 2**63)."""
+    if counts.size and int(counts.sum()) < 2**53:
+        # float64 adds integers exactly while every partial sum is below 2**53
+        return np.bincount(groups, weights=counts, minlength=size).astype(np.int64)
+    result = np.zeros(size, dtype=np.int64)
+    np.add.at(result, groups, counts)
+    return result
+
+
+def _group_maxima(groups: Codes, counts: Counts, size: int) -> NDArray[np.int64]:
+    result = np.zeros(size, dtype=np.int64)
+    np.maximum.at(result, groups, counts.astype(np.int64))
+    return result
+
+
+def _set_count(counts: dict[Hashable, int], label: Hashable, value: int) -> None:
+    if value:
+        counts[label] = value
+    else:
+        del counts[label]
+
+
+def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:
+    """Labels in sorted order; when types are mixed, numbers first, then by type name and ``repr``.
+
+    >>> sorted_labels(["b", 2, "a", 1.5])
+    [1.5, 2, 'a', 'b']
+    """
+    values = list(labels)
+    try:
+        return sorted(values)  # type: ignore[type-var]
+    except TypeError:
+        return sorted(values, key=_mixed_key)
+
+
+def _mixed_key(label: Hashable) -> tuple[int, str, Any]:
+    if isinstance(label, numbers.Real):
+        return (0, "", label)
+    return (1, type(label).__name__, repr(label))
+
+
+@attrs.define(eq=False, repr=False, init=False)
+class Table:
+    """The non-empty cells of a reference-by-model table, with its row and column totals.
+
+    >>> table = Table()
+    >>> table.change("cat", 1, 1), table.change("cat", 1, 1), table.change("dog", 1, 1)
+    ((0, 0, 0), (1, 1, 1), (0, 0, 2))
+    >>> table.n_rows, table.n_columns, table.n_cells(), table.row_totals().tolist()
+    (2, 1, 2, [2, 1])
+    >>> rows, columns, counts = table.dense()
+    >>> rows, columns, counts.tolist()
+    (('cat', 'dog'), (1,), [[2], [1]])
+    """
+
+    _rows: dict[Hashable, int]
+    _columns: dict[Hashable, int]
+    #: Dictionary storage: row label -> column label -> count; None in array storage.
+    _cells: dict[Hashable, dict[Hashable, int]] | None
+    #: Array storage (never modified in place, so copies share it); None in dictionary storage.
+    _arrays: Cells | None
+
+    def __init__(self) -> None:
+        self._rows, self._columns, self._cells, self._arrays = {}, {}, {}, None
+
+    # Reading -------------------------------------------------------------------------------
+
+    @property
+    def n_rows(self) -> int:
+        """Non-empty rows (reference clusters)."""
+        return len(self._rows)
+
+    @property
+    def n_columns(self) -> int:
+        """Non-empty columns (model clusters)."""
+        return len(self._columns)
+
+    def n_cells(self) -> int:
+        """Non-empty cells."""
+        if self._cells is not None:
+            return sum(map(len, self._cells.values()))
+        assert self._arrays is not None
+        return len(self._arrays.counts)
+
+    def row_totals(self) -> NDArray[np.int64]:
+        """The row totals (reference cluster sizes), in no particular order."""
+        return np.fromiter(self._rows.values(), dtype=np.int64, count=len(self._rows))
+
+    def column_totals(self) -> NDArray[np.int64]:
+        """The column totals (model cluster sizes), in no particular order."""
+        return np.fromiter(self._columns.values(), dtype=np.int64, count=len(self._columns))
+
+    def cells(self) -> Cells:
+        """The non-empty cells as arrays, whatever the storage (shared, never to be modified)."""
+        if self._arrays is not None:
+            return self._arrays
+        cells = self._cells
+        assert cells is not None
+        rows_index = {label: code for code, label in enumerate(self._rows)}
+        columns_index = {label: code for code, label in enumerate(self._columns)}
+        rows, columns, counts = [], [], []
+        for row_label, row in cells.items():
+            code = rows_index[row_label]
+            for column_label, count in row.items():
+                rows.append(code)
+                columns.append(columns_index[column_label])
+                counts.append(count)
+        return Cells(list(self._rows), list(self._columns), np.array(rows, dtype=np.int64),
+                     np.array(columns, dtype=np.int64), np.array(counts, dtype=np.int64))
+
+    def information_cells(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64],
+                                         NDArray[np.int64], NDArray[np.int64]]:
+        """``(cell counts, row total of each cell, column total of each cell, row totals, column totals)``.
+
+        All int64, what an exact O(cells) computation of the information
+        scores takes.
+
+        >>> table = Table()
+        >>> before, after = table.add_cells(count_cells(["a", "a", "b"], [1, 2, 2], where="t"), "t")
+        >>> after[0].tolist(), after[1].tolist()
+        ([1, 1, 1], [2, 1])
+        >>> [part.tolist() for part in table.information_cells()]
+        [[1, 1, 1], [2, 2, 1], [1, 2, 2], [2, 1], [1, 2]]
+        """
+        cells = self.cells()
+        rows = np.array([self._rows[label] for label in cells.row_labels], dtype=np.int64)
+        columns = np.array([self._columns[label] for label in cells.column_labels],
+                           dtype=np.int64)
+        return (cells.counts.astype(np.int64), rows[cells.rows] if rows.size else rows,
+                columns[cells.columns] if columns.size else columns, rows, columns)
+
+    def maxima(self, axis: int) -> NDArray[np.int64]:
+        """The largest cell of each row (``axis=1``) or of each column (``axis=0``)."""
+        cells = self.cells()
+        if axis == 1:
+            return _group_maxima(cells.rows, cells.counts, len(cells.row_labels))
+        return _group_maxima(cells.columns, cells.counts, len(cells.column_labels))
+
+    def dense(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64]]:
+        """Row labels, column labels (each sorted, see :func:`sorted_labels`) and the 2-D counts."""
+        cells = self.cells()
+        row_labels = sorted_labels(cells.row_labels)
+        column_labels = sorted_labels(cells.column_labels)
+
+        def ranks(labels: list[Hashable], ordered: list[Hashable]) -> Codes:
+            order = {label: rank for rank, label in enumerate(ordered)}
+            return np.array([order[label] for label in labels], dtype=np.int64)
+
+        table = np.zeros((len(row_labels), len(column_labels)), dtype=np.int64)
+        if cells.counts.size:
+            table[ranks(cells.row_labels, row_labels)[cells.rows],
+                  ranks(cells.column_labels, column_labels)[cells.columns]] = cells.counts
+        return tuple(row_labels), tuple(column_labels), table
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Table):
+            return NotImplemented
+        return (self._rows == other._rows and self._columns == other._columns
+                and self._cell_map() == other._cell_map())
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def copy(self) -> Table:
+        """An independent table with the same counts."""
+        result = Table()
+        result._rows, result._columns = dict(self._rows), dict(self._columns)
+        result._cells = (None if self._cells is None
+                         else {label: dict(row) for label, row in self._cells.items()})
+        result._arrays = self._arrays
+        return result
+
+    # Changing ------------------------------------------------------------------------------
+
+    def change(self, row: Hashable, column: Hashable, weight: int) -> tuple[int, int, int]:
+        """Add ``weight`` to one cell; return the cell's, its row's and its column's counts before.
+
+        A label not in the table is checked first (no None, NaN or unhashable
+        value, errors naming ``reference`` or ``model``); a change that would
+        leave the cell negative is refused as the removal of an element that
+        is not there. Either way nothing changes. Counts that reach zero are
+        forgotten.
+        """
+        rows, columns = self._rows, self._columns
+        try:
+            a = rows.get(row, 0)
+            b = columns.get(column, 0)
+        except TypeError:
+            _check_pair(row, column)  # names the unhashable label
+            raise
+        cells = self._cells
+        if a and b and cells is not None:  # known labels, dictionary storage: the common case
+            line = cells[row]  # a row exists while its label has elements
+            n = line.get(column, 0)
+            new = n + weight
+            if new > 0:  # then the row and column stay positive too: three plain stores
+                line[column] = new
+                rows[row] = a + weight
+                columns[column] = b + weight
+                return n, a, b
+        return self._change_rarely(row, column, weight, a, b)
+
+    def _change_rarely(self, row: Hashable, column: Hashable, weight: int, a: int,
+                       b: int) -> tuple[int, int, int]:
+        """:meth:`change` when a label is new, a count reaches zero or below, or storage switches."""
+        if not (a and b):
+            # A label not seen before: refuse None and NaN before it is stored. Labels
+            # already in the table passed this check when they arrived.
+            _check_pair(row, column)
+        cells = self._dicts()
+        line = cells.get(row)
+        n = 0 if line is None else line.get(column, 0)
+        new = n + weight
+        if new < 0:
+            raise ValueError(f"remove: no element with reference {row!r} and model {column!r} "
+                             "to remove")
+        if line is None:
+            line = cells[row] = {}
+        _set_count(line, column, new)
+        if not line:
+            del cells[row]
+        _set_count(self._rows, row, a + weight)
+        _set_count(self._columns, column, b + weight)
+        return n, a, b
+
+    def add_cells(self, change: Cells, where: str) -> tuple[Levels, Levels]:
+        """Add a batch of cell counts (all >= 0, or all <= 0 to remove); return the changed levels.
+
+        The result is ``(before, after)``, each ``(cells, rows, columns)``
+        counts of what changed (possibly of the whole table). A removal is
+        checked completely first: if any cell would go negative, ``ValueError``
+        (prefixed ``where``) names it and nothing changes.
+        """
+        if change.counts.size == 0:
+            return _EMPTY_LEVELS, _EMPTY_LEVELS
+        if self._vectorise(change):
+            return self._add_arrays(change, where)
+        return self._add_each(change, where)
+
+    def _vectorise(self, change: Cells) -> bool:
+        """The storage decision: numpy arrays for a batch about as large as the table, else dictionaries.
+
+        Adding arrays costs time linear in both tables' cells, adding cell by
+        cell a few dictionary operations per changed cell: arrays win when the
+        change has at least an eighth as many cells as the table. An empty
+        table always takes a batch as arrays (from_labels, from_dict).
+        """
+        return not self._rows or 8 * len(change.counts) >= self.n_cells()
+
+    def _add_arrays(self, change: Cells, where: str) -> tuple[Levels, Levels]:
+        if not self._rows:  # an empty table becomes the change: no union, no sort
+            negative = np.flatnonzero(change.counts < 0)
+            if negative.size:
+                first = int(negative[0])
+                row = change.row_labels[int(change.rows[first])]
+                column = change.column_labels[int(change.columns[first])]
+                count = int(change.counts[first])
+                raise ValueError(f"{where}: cannot remove {-count} element(s) with reference "
+                                 f"{row!r} and model {column!r}: there are 0")
+            self._set_arrays(change)
+            return _EMPTY_LEVELS, (change.counts, self.row_totals(), self.column_totals())
+        old = self.cells()
+        row_labels, old_rows, new_rows = _union(old.row_labels, change.row_labels, old.rows,
+                                                change.rows, "reference labels")
+        column_labels, old_columns, new_columns = _union(
+            old.column_labels, change.column_labels, old.columns, change.columns,
+            "model labels")
+        width = max(len(column_labels), 1)
+        change_keys = new_rows * width + new_columns
+        keys, counts = _aggregate(np.concatenate((old_rows * width + old_columns, change_keys)),
+                                  np.concatenate((old.counts.astype(np.int64),
+                                                  change.counts.astype(np.int64))))
+        negative = np.flatnonzero(counts < 0)
+        if negative.size:
+            key = keys[negative[0]]
+            position = int(np.flatnonzero(change_keys == key)[0])
+            removed = -int(change.counts[position])
+            have = int(counts[negative[0]]) + removed
+            raise ValueError(f"{where}: cannot remove {removed} element(s) with reference "
+                             f"{row_labels[key // width]!r} and model "
+                             f"{column_labels[key % width]!r}: there are {have}")
+        cells = _compact(Cells.from_keys(row_labels, column_labels, keys, width, counts))
+        before = (old.counts, self.row_totals(), self.column_totals())
+        self._set_arrays(cells)
+        return before, (cells.counts, self.row_totals(), self.column_totals())
+
+    def _add_each(self, change: Cells, where: str) -> tuple[Levels, Levels]:
+        cells = self._dicts()
+        triples = list(change.triples())
+        olds = []
+        for row, column, count in triples:
+            line = cells.get(row)
+            have = 0 if line is None else line.get(column, 0)
+            if have + count < 0:
+                raise ValueError(f"{where}: cannot remove {-count} element(s) with reference "
+                                 f"{row!r} and model {column!r}: there are {have}")
+            olds.append(have)
+        rows_before = {row: self._rows.get(row, 0) for row, _, _ in triples}
+        columns_before = {column: self._columns.get(column, 0) for _, column, _ in triples}
+        for (row, column, count), have in zip(triples, olds):
+            line = cells.get(row)
+            if line is None:
+                line = cells[row] = {}
+            _set_count(line, column, have + count)
+            if not line:
+                del cells[row]
+            self._rows[row] = self._rows.get(row, 0) + count
+            self._columns[column] = self._columns.get(column, 0) + count
+        rows_after = [self._rows.pop(row) if self._rows[row] == 0 else self._rows[row]
+                      for row in rows_before]
+        columns_after = [self._columns.pop(column) if self._columns[column] == 0
+                         else self._columns[column] for column in columns_before]
+        return ((np.array(olds, dtype=object), np.array(list(rows_before.values()), dtype=object),
+                 np.array(list(columns_before.values()), dtype=object)),
+                (np.array([have + count for (_, _, count), have in zip(triples, olds)],
+                          dtype=object),
+                 np.array(rows_after, dtype=object), np.array(columns_after, dtype=object)))
+
+    # Storage -------------------------------------------------------------------------------
+
+    def _set_arrays(self, cells: Cells) -> None:
+        """Become the table ``cells`` (array storage); the totals are recomputed from it."""
+        counts = cells.counts.astype(np.int64, copy=False)
+        rows, columns = cells.row_totals, cells.column_totals
+        if rows is None or columns is None:
+            rows = _group_sums(cells.rows, counts, len(cells.row_labels))
+            columns = _group_sums(cells.columns, counts, len(cells.column_labels))
+        cells = cells.with_counts(counts)
+        self._rows = dict(zip(cells.row_labels, rows.tolist()))
+        self._columns = dict(zip(cells.column_labels, columns.tolist()))
+        self._cells = None
+        self._arrays = cells if counts.size else None
+        if not counts.size:
+            self._cells = {}
+
+    def _dicts(self) -> dict[Hashable, dict[Hashable, int]]:
+        """The dictionary storage, converted from the arrays once if needed."""
+        if self._cells is None:
+            self._cells = self._cell_map()
+            self._arrays = None
+        return self._cells
+
+    def _cell_map(self) -> dict[Hashable, dict[Hashable, int]]:
+        """The cells as dictionaries, without changing the storage."""
+        if self._cells is not None:
+            return self._cells
+        cells: dict[Hashable, dict[Hashable, int]] = {}
+        for row, column, count in self.cells().triples():
+            cells.setdefault(row, {})[column] = count
+        return cells
+
+
+_EMPTY_LEVELS: Levels = (np.zeros(0, np.int64),) * 3
+
+
+def _union(labels: list[Hashable], more: list[Hashable], codes: Codes, more_codes: Codes,
+           name: str) -> tuple[list[Hashable], Codes, Codes]:
+    """The union of two label lists (``labels`` first, keeping their positions) and both codes in it."""
+    if not labels:
+        return more, codes, more_codes
+    positions, union = encode(labels + more, name)
+    # encode sorts numbers and strings: map labels' own codes through it too
+    return union, positions[:len(labels)][codes], positions[len(labels):][more_codes]
+
+
+def _check_pair(row: object, column: object) -> None:
+    check_label(row, "reference")
+    check_label(column, "model")

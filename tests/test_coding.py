@@ -1,0 +1,79 @@
+"""contingency._coding: label arrays to codes, and the one dense-versus-sort rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency import _coding
+from contingency._coding import dense_is_cheaper, encode
+
+LABELS = st.one_of(st.integers(-5, 5), st.sampled_from(["a", "b", "é", ""]), st.booleans(),
+                   st.tuples(st.integers(0, 2)))
+
+
+def decoded(values):
+    codes, labels = encode(values, "x")
+    assert codes.dtype == np.int64
+    assert sorted(set(codes.tolist())) == list(range(len(labels)))  # codes are 0..K-1, all used
+    return [labels[code] for code in codes.tolist()], labels
+
+
+@given(st.lists(LABELS, max_size=30))
+def test_codes_index_the_distinct_labels_in_first_seen_order(values):
+    found, labels = decoded(values)
+    assert found == values
+    assert labels == list(dict.fromkeys(values))
+
+
+@pytest.mark.parametrize("values", [
+    np.array([5, -3, 5, 7]),                       # a small integer range: bincount of presence
+    np.array([10**15, -3, 10**15, 7]),             # a wide range: np.unique
+    np.array([2**64 - 1, 0, 2**63], dtype=np.uint64),
+    np.array([3, 1, 3], dtype=np.int8),
+    np.array([2.5, -1.0, 2.5]),
+    np.array([True, False, True]),
+    np.array(["b", "a", "b", "ab"]),               # hashed fixed-width strings
+    np.array([b"b", b"a", b"b"]),
+])
+def test_numpy_arrays_give_sorted_distinct_labels(values):
+    found, labels = decoded(values)
+    assert found == values.tolist()
+    assert labels == sorted(set(values.tolist()))
+
+
+def test_object_arrays_keep_first_seen_order():
+    found, labels = decoded(np.array(["b", 1, "b"], dtype=object))
+    assert found == ["b", 1, "b"]
+    assert labels == ["b", 1]
+
+
+def test_string_hash_collisions_fall_back_to_the_dictionary(monkeypatch):
+    hashes = np.array([0, 1, 1, 0, 63], dtype=np.uint64)  # equal in every window the table tries
+    assert _coding._hash_codes(hashes, np.unique(hashes)).tolist() == [0, 1, 1, 0, 2]
+    monkeypatch.setattr(_coding, "_hash_codes", lambda hashes, distinct: np.zeros(
+        len(hashes), dtype=np.int64))  # as if every string had one hash
+    found, labels = decoded(np.array(["b", "a", "b", "c"]))
+    assert found == ["b", "a", "b", "c"]
+    assert labels == ["a", "b", "c"]  # still sorted, as np.unique gives
+
+
+@pytest.mark.parametrize(("values", "error", "message"), [
+    (["a", None], ValueError, "reference_labels\\[1\\]: None is not a valid label"),
+    ([1.0, float("nan")], ValueError, "reference_labels\\[1\\]: NaN is not a valid label"),
+    (np.array([1.0, 2.0, np.nan]), ValueError, "reference_labels\\[2\\]: NaN is not a valid"),
+    (["a", ["b"]], TypeError, "reference_labels\\[1\\]: label \\['b'\\] is unhashable"),
+    (np.array([None, 1], dtype=object), ValueError, "reference_labels\\[0\\]: None"),
+])
+def test_bad_labels_are_named_by_position(values, error, message):
+    with pytest.raises(error, match=message):
+        encode(values, "reference_labels")
+
+
+def test_dense_is_cheaper_is_one_rule():
+    assert dense_is_cheaper(1 << 20, 1)  # a table that stays small is always worth it
+    assert not dense_is_cheaper((1 << 20) + 1, 1)
+    assert dense_is_cheaper(4 * 10**6, 10**6)
+    assert not dense_is_cheaper(4 * 10**6 + 1, 10**6)

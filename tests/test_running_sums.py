@@ -1,0 +1,73 @@
+"""contingency._running_sums: exact packed sums of C(n, 2) and n ln n, stepped and recomputed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency._running_sums import (
+    PAIR_BITS,
+    RunningSums,
+    packed_step,
+    packed_sum,
+    unit_step,
+)
+from contingency.formulas import partition as formulas
+
+
+def expected_packed(counts):
+    return ((formulas.n_log_n_fixed_sum(counts) << PAIR_BITS)
+            + formulas.same_cluster_pairs(counts))
+
+
+@pytest.mark.parametrize("counts", [
+    [], [0], [1], [0, 1, 2, 3, 3, 3, 1000], list(range(50)),
+    [2**40, 3, 2**40 + 1],          # sparse: sorted, not a histogram
+    np.array([5, 7, 5], dtype=np.uint16),
+    np.array([2**62, 2**62 - 1, 2], dtype=object),  # Python ints
+])
+def test_packed_sum_is_the_two_sums_of_the_formulas(counts):
+    assert packed_sum(counts) == expected_packed(np.asarray(counts))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 2**16 - 1, 2**16, 2**40])
+def test_unit_step_is_the_packed_step_of_one(n):
+    assert unit_step(n) == packed_step(n, 1)
+    assert packed_step(n, 1) == expected_packed([n + 1]) - expected_packed([n])
+    assert packed_step(n + 5, -5) == -packed_step(n, 5)
+
+
+def test_table_sums_unpacks_each_level():
+    sums = RunningSums.from_counts([2, 1, 1], [3, 1], [2, 2])
+    unpacked = sums.table_sums(4, 2, 2)
+    assert unpacked == formulas.table_sums([[2, 1], [0, 1]])
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from([1, 1, -1, 3,
+                                                                                    -2, 2**40])),
+                max_size=60))
+def test_steps_keep_the_sums_equal_to_a_recomputation(changes):
+    """Random unit, weighted and negative steps: always equal to the sums from the counts."""
+    cells: dict[tuple[int, int], int] = {}
+    rows: dict[int, int] = {}
+    columns: dict[int, int] = {}
+    sums = RunningSums()
+    for row, column, weight in changes:
+        n = cells.get((row, column), 0)
+        if n + weight < 0:
+            continue  # the caller refuses removals of elements that are not there
+        sums.step(n, rows.get(row, 0), columns.get(column, 0), weight)
+        cells[(row, column)] = n + weight
+        rows[row] = rows.get(row, 0) + weight
+        columns[column] = columns.get(column, 0) + weight
+        assert sums == RunningSums.from_counts(list(cells.values()), list(rows.values()),
+                                               list(columns.values()))
+
+
+def test_step_levels_adds_the_difference_of_recomputed_sums():
+    sums = RunningSums.from_counts([1, 2], [3], [1, 2])
+    sums.step_levels((np.array([2]), np.array([3]), np.array([2])),
+                     (np.array([5]), np.array([6]), np.array([5])))
+    assert sums == RunningSums.from_counts([1, 5], [6], [1, 5])
