@@ -402,24 +402,26 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self.table_sums(), base)
+        return _formulas.mutual_information(self.table_sums(), base, cells=self._table.information_cells)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
-        return _formulas.entropy_reference(self.table_sums(), base)
+        return _formulas.entropy_reference(self.table_sums(), base, cells=self._table.information_cells)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
-        return _formulas.entropy_model(self.table_sums(), base)
+        return _formulas.entropy_model(self.table_sums(), base, cells=self._table.information_cells)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
-        return _formulas.variation_of_information(self.table_sums(), base)
+        return _formulas.variation_of_information(self.table_sums(), base,
+                                                  cells=self._table.information_cells)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
-        return _formulas.normalized_mutual_information(self.table_sums(), average_method)
+        return _formulas.normalized_mutual_information(self.table_sums(), average_method,
+                                                      cells=self._table.information_cells)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -433,21 +435,22 @@ class PartitionComparison:
         if expected is None:
             expected = reads.expected = _formulas.expected_mutual_information(
                 self._table.row_totals(), self._table.column_totals())
-        return _formulas.adjusted_mutual_information(reads.sums, expected, average_method)
+        return _formulas.adjusted_mutual_information(reads.sums, expected, average_method,
+                                                     cells=self._table.information_cells)
 
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self.table_sums())
+        return _formulas.homogeneity(self.table_sums(), cells=self._table.information_cells)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self.table_sums())
+        return _formulas.completeness(self.table_sums(), cells=self._table.information_cells)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self.table_sums(), beta)
+        return _formulas.v_measure(self.table_sums(), beta, cells=self._table.information_cells)
 
     # Set matching --------------------------------------------------------------------------
 
@@ -464,7 +467,7 @@ class PartitionComparison:
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
-        return _formulas.nmf_entropy(self.table_sums())
+        return _formulas.nmf_entropy(self.table_sums(), cells=self._table.information_cells)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,

@@ -761,3 +761,29 @@ def test_a_read_reuses_the_sums_until_the_next_change():
     assert comparison.table_sums() is not sums
     assert comparison.table_sums() == PartitionComparison.from_labels(
         [1, 1, 2, 2], [1, 2, 2, 2]).table_sums()
+
+
+# Issue 10: information scores of the accumulator at any count ---------------------------------
+
+
+@pytest.mark.parametrize("huge", [10**9, 10**12, 10**15, 2**60, 2**62])
+def test_the_accumulator_reads_information_scores_accurately_at_huge_counts(huge):
+    from tests.decimal_reference import information, relative_error
+
+    comparison = PartitionComparison().add_many([0, 0, 1, 1], [0, 1, 0, 1], weights=[huge, 1, 2, 3])
+    exact = information([[huge, 1], [2, 3]])
+    reads = {
+        "mutual_information": comparison.mutual_information(),
+        "homogeneity": comparison.homogeneity,
+        "completeness": comparison.completeness,
+        "v_measure": comparison.v_measure(),
+        "variation_of_information": comparison.variation_of_information(),
+    }
+    for name, value in reads.items():
+        if name in exact:
+            assert relative_error(value, exact[name]) <= 1e-12, (name, value, exact[name])
+
+
+def test_homogeneity_of_a_huge_weight_is_not_rounded_to_one():
+    comparison = PartitionComparison().add_many([0, 0, 1], [0, 1, 0], weights=[2, 2, 2**60])
+    assert comparison.homogeneity == pytest.approx(0.4916, abs=1e-4)
