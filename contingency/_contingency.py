@@ -52,7 +52,10 @@ from numpy.typing import NDArray
 
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals
-from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._coding import dense_is_cheaper, encode
+from contingency._inputs import check_same_length, label_sequence
+from contingency._labels import check_label, label_to_json
+from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     MAX_COUNT,
@@ -83,6 +86,7 @@ _MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
 # is tallied under the code _SMALL_CODE[assigned][correct] + both (a list lookup and an
 # int key are cheaper than building a tuple in the hot loop); larger shapes under the tuple.
 _SMALL_CODE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
+_RESULTS = "results (one item per result)"  # what add_results' sequences hold
 _RUNNING = ("precision", "recall", "f1")  # the scores whose averages running sums answer
 _SCORES = {
     "precision": _formulas.precision,
@@ -520,9 +524,9 @@ class Contingency:
                     and correct.dtype != object and not self.verbose):
                 self._add_label_arrays(assigned, correct)
                 return self
-        assigned_items = self._as_sequence(assigned, "assigned")
-        correct_items = self._as_sequence(correct, "correct")
-        self._check_lengths(len(assigned_items), len(correct_items))
+        assigned_items = label_sequence(assigned, "assigned", _RESULTS)
+        correct_items = label_sequence(correct, "correct", _RESULTS)
+        check_same_length(assigned_items, correct_items, ("assigned", "correct"))
         staging = _Staging(self._a, self._unknown, removing=False)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
@@ -1148,24 +1152,6 @@ class Contingency:
         print(f"{'' if name is None else name}: assigned=({show(assigned)}) "
               f"correct=({show(correct)})")
 
-    @staticmethod
-    def _as_sequence(value: Any, where: str) -> Sequence[Any]:
-        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-            raise TypeError(f"{where} must be a sequence of results (one item per result), "
-                            f"not {type(value).__name__}")
-        if isinstance(value, np.ndarray):
-            if value.ndim == 0:
-                raise TypeError(f"{where} must be a sequence of results (one item per result), "
-                                "not a 0-d array")
-            return list(value)
-        return value if isinstance(value, Sequence) else list(value)
-
-    @staticmethod
-    def _check_lengths(assigned: int, correct: int) -> None:
-        if assigned != correct:
-            raise ValueError(f"assigned and correct have different lengths ({assigned} and "
-                             f"{correct})")
-
     def _add_columns(self, labels: Sequence[Hashable], a: NDArray[Any], assigned: NDArray[Any],
                      correct: NDArray[Any], shapes: dict[Shape, int], new: Iterable[Hashable]
                      ) -> None:
@@ -1202,7 +1188,7 @@ class Contingency:
                           [labels[j] for j in np.flatnonzero(truth[row])])
 
     def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        self._check_lengths(len(assigned), len(correct))
+        check_same_length(assigned, correct, ("assigned", "correct"))
         index = {label: position for position, label in enumerate(self._a)}
         staging = _Staging(index, self._unknown, removing=False)
         ia, every_assigned = _category_codes(assigned, staging, "assigned")
@@ -1212,7 +1198,7 @@ class Contingency:
         labels = [*index, *staging.new]
         k = len(labels)
         n = len(ia)
-        if n and every_assigned and every_correct and k * k <= max(4 * n, 1 << 20):
+        if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
             # Every label known and a k x k confusion matrix is small: one bincount.
             confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
             a = confusion.diagonal()
@@ -1264,7 +1250,7 @@ def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArra
         return {}
     base = most + 1
     codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
-    if base**3 <= max(4 * len(codes), 1 << 16):
+    if dense_is_cheaper(base**3, len(codes)):
         counts = np.bincount(codes, minlength=base**3)
         present = np.flatnonzero(counts)
         found = counts[present]
@@ -1301,44 +1287,18 @@ def _category_codes(values: NDArray[Any], staging: _Staging,
                     where: str) -> tuple[NDArray[np.int64], bool]:
     """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
 
-    Each distinct label is resolved once. Integer labels in a compact range are
-    looked up through a table (no sort, no Python loop when the range holds only
-    known categories); other labels through one dictionary look-up each, in C.
+    The labels are coded by :func:`contingency._coding.encode`; each distinct
+    label is then resolved once: known ones by dictionary look-ups in C, the
+    others through ``staging`` (which adds, ignores or refuses them).
     """
-    index = staging.index
-    if values.dtype.kind in "iu" and values.size:
-        low, high = int(values.min()), int(values.max())
-        span = high - low + 1
-        if span <= max(4 * values.size, 1 << 16):
-            shifted = values.astype(np.int64) - low if low else values.astype(np.int64, copy=False)
-            if span <= 4 * len(index) + 1024:  # look every integer of the range up, in C
-                table = np.fromiter(map(index.get, range(low, high + 1), repeat(-1)),
-                                    dtype=np.int64, count=span)
-                unresolved = table < 0
-                if unresolved.any():  # only the labels present need resolving
-                    unresolved &= np.bincount(shifted, minlength=span) > 0
-            else:
-                table = np.full(span, -1, dtype=np.int64)
-                unresolved = np.bincount(shifted, minlength=span) > 0
-            for offset in np.flatnonzero(unresolved).tolist():
-                table[offset] = staging.position(offset + low, where)
-            if low == 0 and np.array_equal(table, np.arange(span)):
-                return shifted, True  # labels are already the category indices
-            codes = table[shifted]
-            return codes, not unresolved.any() or bool(table[unresolved].min() >= 0)
-    # Other labels (strings, floats...): one dictionary look-up each, in C (map over
-    # dict.get), which beats sorting them; labels not yet known are resolved once each.
-    items = values.tolist()
-    codes = np.fromiter(map(index.get, items, repeat(-2)), dtype=np.int64, count=len(items))
-    unseen = np.flatnonzero(codes == -2)
-    if not unseen.size:
-        return codes, True
-    labels = list(map(items.__getitem__, unseen.tolist()))
-    resolved = {label: staging.position(label, where) for label in dict.fromkeys(labels)}
-    codes[unseen] = np.fromiter(map(resolved.__getitem__, labels), dtype=np.int64,
-                                count=len(labels))
-    return codes, min(resolved.values()) >= 0
-
+    codes, distinct = encode(values, where)
+    positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
+                            count=len(distinct))
+    for unseen in np.flatnonzero(positions == -2).tolist():
+        positions[unseen] = staging.position(distinct[unseen], where)
+    if np.array_equal(positions, np.arange(len(distinct))):
+        return codes, True  # the codes are already the category indices
+    return positions[codes], not positions.size or bool(positions.min() >= 0)
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",
@@ -1346,26 +1306,11 @@ _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbos
 
 
 def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
-    def fail(message: str) -> ValueError:
-        return ValueError(f"from_dict: {message}")
-
-    if not isinstance(data, Mapping):
-        raise TypeError(f"from_dict needs a mapping, not {type(data).__name__}")
-    keys = set(data) - {"scores"}  # scores are derived: recomputed, never read
-    if keys != _KEYS:
-        missing, extra = sorted(_KEYS - keys), sorted(keys - _KEYS, key=str)
-        raise fail(f"missing keys {missing}" if missing else f"unknown keys {extra}")
-    if data["format"] != _FORMAT:
-        raise fail(f"format must be {_FORMAT!r}, not {data['format']!r}")
-    raw_labels = data["categories"]
-    if not isinstance(raw_labels, list):
-        raise fail("categories must be a list")
-    labels = [label_from_json(value, f"from_dict: categories[{i}]")
-              for i, value in enumerate(raw_labels)]
-    if len(set(labels)) != len(labels):
-        raise fail("categories has a repeated category")
+    fail = state_error
+    data = check_state(data, _KEYS, _FORMAT, derived=("scores",))  # scores: recomputed
+    labels = labels_from_json(data["categories"], "categories")
     k = len(labels)
-    declared = check_count(data["declared"], "from_dict: declared")
+    declared = count_from_json(data["declared"], "declared")
     if declared > k:
         raise fail(f"declared is {declared} but there are only {k} categories")
     columns = []
@@ -1373,15 +1318,14 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
         column = data[name]
         if not isinstance(column, list) or len(column) != k:
             raise fail(f"{name} must be a list of {k} counts, one per category")
-        columns.append([check_count(v, f"from_dict: {name}[{i}]") for i, v in enumerate(column)])
+        columns.append([count_from_json(v, f"{name}[{i}]") for i, v in enumerate(column)])
     shapes: dict[Shape, int] = {}
     if not isinstance(data["result_shapes"], list):
         raise fail("result_shapes must be a list of [both, assigned, correct, count]")
     for i, row in enumerate(data["result_shapes"]):
         if not isinstance(row, list) or len(row) != 4:
             raise fail(f"result_shapes[{i}] must be [both, assigned, correct, count]")
-        both, assigned, correct, count = (check_count(v, f"from_dict: result_shapes[{i}]")
-                                          for v in row)
+        both, assigned, correct, count = (count_from_json(v, f"result_shapes[{i}]") for v in row)
         if not both <= min(assigned, correct) or max(assigned, correct) > k or count == 0:
             raise fail(f"result_shapes[{i}] = {row} is not a possible result shape with {k} "
                        "categories")

@@ -23,11 +23,12 @@ __all__ = ["are_disjoint", "check_same_length", "check_weights", "label_sequence
 Labels = NDArray[Any] | Sequence[Any]
 
 
-def label_sequence(values: object, name: str) -> Labels:
+def label_sequence(values: object, name: str, items: str = "labels") -> Labels:
     """``values`` as a sequence of labels: a 1-d numpy array or list or tuple is kept, other iterables listed.
 
     A string, bytes, a mapping, a non-iterable or an array of another
-    dimension is refused, naming ``name``:
+    dimension is refused, naming ``name`` (and what its ``items`` are, for
+    callers whose items are not single labels):
 
     >>> label_sequence(iter("ab"), "reference_labels")
     ['a', 'b']
@@ -45,7 +46,7 @@ def label_sequence(values: object, name: str) -> Labels:
             raise ValueError(f"{name} must be one-dimensional, not {values.ndim}-dimensional")
         return values
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise TypeError(f"{name} must be a sequence of labels, not {type(values).__name__}")
+        raise TypeError(f"{name} must be a sequence of {items}, not {type(values).__name__}")
     return values if isinstance(values, (list, tuple)) else list(values)
 
 

@@ -576,7 +576,7 @@ def test_batch_is_checked_whole_before_counting(used):
                ValueError, r"different lengths")
     floats = Contingency([1.0, 2.0]).add_results(np.array([1.0]), np.array([2.0]))
     _unchanged(floats, lambda: floats.add_results(np.array([1.0, np.nan]), np.array([1.0, 2.0])),
-               ValueError, r"assigned: NaN is not a valid label")
+               ValueError, r"assigned\[1\]: NaN is not a valid label")
     _unchanged(used, lambda: used.add_results("xy", "yx"), TypeError,
                r"assigned must be a sequence of results")
     _unchanged(used, lambda: used.add_results(np.array([[1, 0], [0, 2]]), np.array([[1, 0], [0, 1]])),
@@ -606,7 +606,7 @@ def test_removing_what_was_never_added_is_refused(used):
     ("micro_offset", [0, 0, 0, -99], r"makes the micro table negative"),
     ("declared", 3, r"declared is 3 but there are only 2 categories"),
     ("format", "other/1", r"format must be"),
-    ("categories", ["x", "x"], r"repeated category"),
+    ("categories", ["x", "x"], r"categories has a repeated label \(.x.\)"),
     ("zero_division", 0.5, r"zero_division must be"),
 ])
 def test_from_dict_refuses_impossible_states(used, key, value, match):
@@ -764,3 +764,8 @@ def test_a_removal_refreshes_only_the_categories_it_names():
     assert (s.macro_f1, s.macro_precision, s.macro_recall) == (1.0, 1.0, 1.0)
     s.remove_result("c7", "c7")
     assert {len(running._pending) for running in s._sums.values()} == {1}
+
+
+def test_a_0_d_array_batch_names_its_argument(used):
+    _unchanged(used, lambda: used.add_results(np.array("a"), np.array("a")), ValueError,
+               r"assigned must be one-dimensional, not 0-dimensional")
