@@ -50,20 +50,13 @@ _ONE = 1 << SCALE_BITS
 Cells = tuple[Mapping[Hashable, int], Mapping[Hashable, int], Mapping[Hashable, int]]
 
 
-class CategorySums:
-    """The exact sums over categories of one score, kept up to date for the categories that changed."""
+class _Lazy:
+    """A per-category aggregate brought up to date for the categories noted since its last refresh."""
 
-    __slots__ = ("_contribution", "_empty", "_mode", "_name", "_pending", "defined", "total",
-                 "weight", "weighted")
+    __slots__ = ("_pending",)
 
-    def __init__(self, score: str, zero_division: ZeroDivision) -> None:
-        self._name = score
-        self._mode = zero_division
-        self._empty = SCALAR[score](0, 0, 0, 0, zero_division)  # the mean of no defined value
-        # Per category: (value * 2**SCALE_BITS or None if undefined, support) as last summed.
-        self._contribution: dict[Hashable, tuple[int | None, int]] = {}
+    def __init__(self) -> None:
         self._pending: set[Hashable] = set()
-        self.total = self.weighted = self.weight = self.defined = 0
 
     def stale(self, labels: Iterable[Hashable]) -> None:
         """Note that these categories' cells changed (or that they appeared or were forgotten)."""
@@ -73,6 +66,22 @@ class CategorySums:
     def pending(self) -> set[Hashable]:
         """The categories noted since the last refresh (a writer may add to it: :meth:`stale`)."""
         return self._pending
+
+
+class CategorySums(_Lazy):
+    """The exact sums over categories of one score, kept up to date for the categories that changed."""
+
+    __slots__ = ("_contribution", "_empty", "_mode", "_name", "defined", "total", "weight",
+                 "weighted")
+
+    def __init__(self, score: str, zero_division: ZeroDivision) -> None:
+        super().__init__()
+        self._name = score
+        self._mode = zero_division
+        self._empty = SCALAR[score](0, 0, 0, 0, zero_division)  # the mean of no defined value
+        # Per category: (value * 2**SCALE_BITS or None if undefined, support) as last summed.
+        self._contribution: dict[Hashable, tuple[int | None, int]] = {}
+        self.total = self.weighted = self.weight = self.defined = 0
 
     def refresh(self, cells: Cells) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
@@ -128,24 +137,15 @@ class CategorySums:
         return (self.weighted / _ONE) / self.weight
 
 
-class CategoryTotals:
+class CategoryTotals(_Lazy):
     """How many categories have each non-zero total ``a + b + c`` (kept like :class:`CategorySums`)."""
 
-    __slots__ = ("_pending", "_total", "histogram")
+    __slots__ = ("_total", "histogram")
 
     def __init__(self) -> None:
+        super().__init__()
         self._total: dict[Hashable, int] = {}  # per category, its total as last counted
-        self._pending: set[Hashable] = set()
         self.histogram: dict[int, int] = {}
-
-    def stale(self, labels: Iterable[Hashable]) -> None:
-        """Note that these categories' cells changed (or that they appeared or were forgotten)."""
-        self._pending.update(labels)
-
-    @property
-    def pending(self) -> set[Hashable]:
-        """The categories noted since the last refresh (a writer may add to it: :meth:`stale`)."""
-        return self._pending
 
     def refresh(self, cells: Cells) -> None:
         """Bring the histogram up to date for the categories noted since the last refresh."""
