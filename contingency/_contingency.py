@@ -53,7 +53,7 @@ from numpy.typing import NDArray
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals
 from contingency._coding import dense_is_cheaper, encode
-from contingency._inputs import check_same_length, label_sequence
+from contingency._inputs import check_same_length, indicator_matrix, label_sequence
 from contingency._labels import check_label, label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
@@ -1173,8 +1173,8 @@ class Contingency:
             raise ValueError(f"indicator matrices have {assigned.shape[1]} columns but the "
                              f"accumulator has {k} categories; columns follow "
                              "Contingency.categories")
-        predicted = _indicator(assigned, "assigned")
-        truth = _indicator(correct, "correct")
+        predicted = indicator_matrix(assigned, "assigned")
+        truth = indicator_matrix(correct, "correct")
         matrices = (predicted & truth, predicted, truth)
         # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
         per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
@@ -1218,25 +1218,6 @@ class Contingency:
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",
           "_totals", "_stale", "_tally", "_right", "_wrong_assigned", "_wrong_correct",
           "_unknown", "_zero_division", "verbose")
-
-
-def _indicator(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
-    """A checked 0/1 matrix as uint8 (bool is taken as it is, without a copy)."""
-    kind = matrix.dtype.kind
-    if kind == "b":
-        return matrix.view(np.uint8)
-    if kind not in "iuf":
-        raise TypeError(f"{where}: an indicator matrix holds 0 and 1, not {matrix.dtype} values")
-    if kind in "iu":
-        # Seen as unsigned, a negative value is huge: one pass, no temporary array.
-        bad = matrix.size and matrix.view(f"u{matrix.dtype.itemsize}").max() > 1
-    else:
-        bad = ((matrix != 0) & (matrix != 1)).any()
-    if bad:
-        row, column = (int(x) for x in np.argwhere((matrix != 0) & (matrix != 1))[0])
-        raise ValueError(f"{where}[{row}, {column}] is {matrix[row, column].item()!r}; an indicator "
-                         "matrix holds only 0 and 1")
-    return matrix.astype(np.uint8)
 
 
 def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],

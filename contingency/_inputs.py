@@ -1,4 +1,4 @@
-"""Batch inputs shaped and checked: label sequences, equal lengths, weights, partitions as subsets.
+"""Batch inputs shaped and checked: label sequences, lengths, weights, indicator matrices, subsets.
 
 Every check raises before anything is counted, with a message naming the
 argument (and the position, ``weights[3]``), so an accumulator fed a bad
@@ -16,8 +16,8 @@ from numpy.typing import NDArray
 from contingency._labels import check_label
 from contingency.formulas._numeric import check_count
 
-__all__ = ["are_disjoint", "check_same_length", "check_weights", "label_sequence",
-           "partition_subsets"]
+__all__ = ["are_disjoint", "check_same_length", "check_weights", "indicator_matrix",
+           "label_sequence", "partition_subsets"]
 
 #: What :func:`label_sequence` gives: a 1-d array, or a list or tuple.
 Labels = NDArray[Any] | Sequence[Any]
@@ -149,3 +149,30 @@ def are_disjoint(subsets: Iterable[Iterable[Hashable]]) -> bool:
             return False
         seen |= elements
     return True
+
+
+def indicator_matrix(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
+    """A checked 0/1 matrix as uint8 (bool is taken as it is, without a copy).
+
+    >>> indicator_matrix(np.array([[1, 0], [0, 1]]), "assigned").dtype
+    dtype('uint8')
+    >>> indicator_matrix(np.array([[1, 0], [0, 2]]), "assigned")
+    Traceback (most recent call last):
+    ...
+    ValueError: assigned[1, 1] is 2; an indicator matrix holds only 0 and 1
+    """
+    kind = matrix.dtype.kind
+    if kind == "b":
+        return matrix.view(np.uint8)
+    if kind not in "iuf":
+        raise TypeError(f"{where}: an indicator matrix holds 0 and 1, not {matrix.dtype} values")
+    if kind in "iu":
+        # Seen as unsigned, a negative value is huge: one pass, no temporary array.
+        bad = matrix.size and matrix.view(f"u{matrix.dtype.itemsize}").max() > 1
+    else:
+        bad = ((matrix != 0) & (matrix != 1)).any()
+    if bad:
+        row, column = (int(x) for x in np.argwhere((matrix != 0) & (matrix != 1))[0])
+        raise ValueError(f"{where}[{row}, {column}] is {matrix[row, column].item()!r}; an indicator "
+                         "matrix holds only 0 and 1")
+    return matrix.astype(np.uint8)
