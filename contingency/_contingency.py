@@ -42,8 +42,6 @@ from __future__ import annotations
 import copy as _copy
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
-from itertools import repeat
 from typing import Any, Literal
 
 import attrs
@@ -52,8 +50,20 @@ from numpy.typing import NDArray
 
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals
-from contingency._coding import dense_is_cheaper, encode
-from contingency._inputs import check_same_length, indicator_matrix, label_sequence
+from contingency._changes import (
+    SMALL_CODE,
+    Cells,
+    Shape,
+    Staging,
+    Tally,
+    Unknown,
+    indicator_changes,
+    label_array_changes,
+    members,
+    result_changes,
+    take_back,
+)
+from contingency._inputs import check_same_length, label_sequence
 from contingency._labels import check_label, label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
@@ -68,10 +78,7 @@ from contingency.formulas._numeric import (
 
 __all__ = ["Contingency"]
 
-Unknown = Literal["error", "ignore", "add"]
 Average = Literal["micro", "macro", "weighted", "samples"]
-Shape = tuple[int, int, int]
-Cells = dict[Hashable, int]
 
 _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
@@ -80,12 +87,6 @@ _NO_CATEGORY = "No category information has been recorded"
 # _count is Counter.update's helper: mapping[x] = mapping.get(x, 0) + 1 for each x of an
 # iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
-_HIT: Shape = (1, 1, 1)  # a one-label result that was right
-_MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
-# The shape (both, assigned, correct) of a result with at most three categories a side
-# is tallied under the code _SMALL_CODE[assigned][correct] + both (a list lookup and an
-# int key are cheaper than building a tuple in the hot loop); larger shapes under the tuple.
-_SMALL_CODE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
 _RESULTS = "results (one item per result)"  # what add_results' sequences hold
 _RUNNING = ("precision", "recall", "f1")  # the scores whose averages running sums answer
 _SCORES = {
@@ -110,156 +111,6 @@ def _check_average(value: object) -> Average:
     if value not in _AVERAGES:
         raise ValueError(f"average must be one of {', '.join(_AVERAGES)}, not {value!r}")
     return value  # type: ignore[return-value]
-
-
-def _members(value: object, where: str) -> Iterable[object]:
-    """The categories one side of a result names (see :meth:`Contingency.add_result`)."""
-    if isinstance(value, (str, bytes)):
-        return (value,)
-    if isinstance(value, Mapping):
-        return [key for key, flag in value.items() if flag]
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        raise TypeError(f"{where}: a 0-d array is not a category; pass its item or a 1-d array")
-    if isinstance(value, Iterable):
-        return value
-    return (value,)
-
-
-def _shape_key(shape: Any) -> Shape:
-    """A tallied shape key (a small code or a tuple) as the tuple ``(both, assigned, correct)``."""
-    if type(shape) is int:
-        return (shape & 3, shape >> 4, (shape >> 2) & 3)
-    return shape  # type: ignore[no-any-return]
-
-
-class _Tally:
-    """What :meth:`Contingency.add_result`'s fast paths counted since the last fold.
-
-    Only dict increments, keyed by category, for categories already in the
-    table; :meth:`Contingency._fold` turns it into one call of ``_apply``.
-    Single-label results are tallied in Statistics::Contingency's layout
-    (right by category, wrong by assigned and by correct category: one
-    increment when right, two when wrong); multi-label results as the
-    categories in both sides, assigned and correct (three C-level tallies),
-    and their shapes.
-    """
-
-    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong_assigned",
-                 "wrong_correct")
-
-    def __init__(self) -> None:
-        self.right: Cells = {}
-        self.wrong_assigned: Cells = {}
-        self.wrong_correct: Cells = {}
-        self.both: Cells = {}
-        self.assigned: Cells = {}
-        self.correct: Cells = {}
-        self.shapes: dict[Any, int] = {}
-
-    def changes(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-        """The tallied results as cell changes ``a, b, c`` and shape counts (the tally's own dicts)."""
-        a, b, c = self.right, self.wrong_assigned, self.wrong_correct
-        shapes: dict[Shape, int] = {}
-        if a:
-            shapes[_HIT] = sum(a.values())
-        if b:
-            shapes[_MISS] = sum(b.values())
-        if self.shapes:
-            both = self.both
-            for label, count in both.items():
-                a[label] = a.get(label, 0) + count
-            for target, totals in ((b, self.assigned), (c, self.correct)):
-                for label, count in totals.items():
-                    count -= both.get(label, 0)
-                    if count:
-                        target[label] = target.get(label, 0) + count
-            for key, count in self.shapes.items():
-                shape = _shape_key(key)
-                shapes[shape] = shapes.get(shape, 0) + count
-            self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
-        return a, b, c, shapes
-
-    def clear(self) -> None:
-        """Empty the tally (once its changes are counted)."""
-        self.right.clear()
-        self.wrong_assigned.clear()
-        self.wrong_correct.clear()
-
-
-class _Staging:
-    """Label resolution for one call, with nothing written until ``_apply``.
-
-    Categories met for the first time (``unknown="add"``) are collected in
-    ``new``, in the order met, with provisional positions after the known ones
-    (``index`` maps a known category to its position, or to anything for
-    callers that only need membership).
-    """
-
-    __slots__ = ("index", "new", "policy", "removing")
-
-    def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool) -> None:
-        self.index = index
-        self.new: dict[Hashable, int] = {}
-        self.policy = policy
-        self.removing = removing
-
-    def labels(self, value: object, where: str) -> frozenset[Hashable]:
-        """The categories one side of a result names, checked (unknown ones as the policy says)."""
-        return frozenset(label for label in _members(value, where)
-                         if self.position(label, where) >= 0)
-
-    def position(self, label: object, where: str) -> int:
-        """The table position of one label (provisional if new), or -1 if it is ignored."""
-        try:
-            found = self.index.get(label)
-        except TypeError:
-            check_label(label, where)  # raises, naming the unhashable label
-            raise
-        if found is None:
-            found = self._unseen(label, where)
-        return -1 if found is None else found
-
-    def _unseen(self, label: object, where: str) -> int | None:
-        known = check_label(label, where)
-        if known in self.new:
-            return self.new[known]
-        if self.removing and self.policy != "ignore":
-            raise ValueError(f"{where}: category {label!r} was never recorded (or all its "
-                             "results were removed), so no result naming it can be removed")
-        if self.policy == "ignore":
-            return None
-        if self.policy == "error":
-            raise ValueError(f"{where}: unknown category {label!r} (not among the declared "
-                             "categories; pass unknown='add' or unknown='ignore' to accept it)")
-        position = len(self.index) + len(self.new)
-        self.new[known] = position
-        return position
-
-
-def _take_back(tally: Cells, label: Hashable) -> None:
-    """Undo one tally of ``label`` (a result found to name a category not in the table)."""
-    left = tally[label] - 1
-    if left:
-        tally[label] = left
-    else:
-        del tally[label]
-
-
-def _result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                    weight: int) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times."""
-    a: Cells = {}
-    b: Cells = {}
-    c: Cells = {}
-    shapes: dict[Shape, int] = {}
-    for assigned, correct in results:
-        both = assigned & correct
-        for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
-            for label in labels:
-                cells[label] = cells.get(label, 0) + weight
-        shape = (len(both), len(assigned), len(correct))
-        shapes[shape] = shapes.get(shape, 0) + weight
-    return a, b, c, shapes
 
 
 @attrs.define(init=False, eq=False, repr=False)
@@ -316,7 +167,7 @@ class Contingency:
     _sums: dict[str, CategorySums]  # running sums of precision, recall and F1
     _totals: CategoryTotals  # categories by a + b + c
     _stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
-    _tally: _Tally  # add_result's fast paths, folded through _apply before anything else
+    _tally: Tally  # add_result's fast paths, folded through _apply before anything else
     _right: Cells  # the tally's own dicts of single-label results, bound here for the
     _wrong_assigned: Cells  # fast path (one attribute load instead of two)
     _wrong_correct: Cells
@@ -366,7 +217,7 @@ class Contingency:
                        self._totals.pending)
         for pending in self._stale:
             pending.update(declared)
-        self._tally = tally = _Tally()
+        self._tally = tally = Tally()
         self._right, self._wrong_assigned, self._wrong_correct = (
             tally.right, tally.wrong_assigned, tally.wrong_correct)
 
@@ -423,7 +274,7 @@ class Contingency:
                             if correct in self._a:
                                 other[correct] = 1
                                 return
-                        _take_back(wrong, assigned)  # correct is not in the table
+                        take_back(wrong, assigned)  # correct is not in the table
         elif not self.verbose:
             # Multi-label: two sets, taken as they are (checked first: the common case),
             # or lists, tuples and frozensets, copied to sets (duplicates count once).
@@ -453,7 +304,7 @@ class Contingency:
                     both = chosen & truth
                     _count(tally.both, both)
                     try:  # IndexError: more than three categories on a side
-                        code: Any = _SMALL_CODE[len(chosen)][len(truth)] + len(both)
+                        code: Any = SMALL_CODE[len(chosen)][len(truth)] + len(both)
                     except IndexError:
                         code = (len(both), len(chosen), len(truth))
                     shapes = tally.shapes
@@ -461,13 +312,13 @@ class Contingency:
                     return
                 for totals, labels in ((totals_assigned, chosen), (totals_correct, truth)):
                     for label in labels:
-                        _take_back(totals, label)
-        staging = _Staging(self._a, self._unknown, removing=False)
+                        take_back(totals, label)
+        staging = Staging(self._a, self._unknown, removing=False)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._fold()
         if self.verbose:
             self._say(name, assigned, correct)
-        self._apply(*_result_changes([result], 1), new=staging.new)
+        self._apply(*result_changes([result], 1), new=staging.new)
 
     def remove_result(self, assigned: object, correct: object) -> None:
         """Take back a result added earlier (for sliding windows): the same path with weight -1.
@@ -487,10 +338,10 @@ class Contingency:
         >>> s == Contingency(["x", "y"]).add_results(["y"], ["y"])
         True
         """
-        staging = _Staging(self._a, self._unknown, removing=True)
+        staging = Staging(self._a, self._unknown, removing=True)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._fold()
-        self._apply(*_result_changes([result], -1), removing=True, where="remove_result")
+        self._apply(*result_changes([result], -1), removing=True, where="remove_result")
 
     def add_results(self, assigned: Any, correct: Any) -> Contingency:
         """Add a batch of results; the state equals that of the matching :meth:`add_result` loop.
@@ -527,7 +378,7 @@ class Contingency:
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
         check_same_length(assigned_items, correct_items, ("assigned", "correct"))
-        staging = _Staging(self._a, self._unknown, removing=False)
+        staging = Staging(self._a, self._unknown, removing=False)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
             for row, (a, c) in enumerate(zip(assigned_items, correct_items))
@@ -535,7 +386,7 @@ class Contingency:
         if self.verbose:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)
-        self._apply(*_result_changes(results, 1), new=staging.new)
+        self._apply(*result_changes(results, 1), new=staging.new)
         return self
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
@@ -580,7 +431,7 @@ class Contingency:
         self._fold()
         counted = [label for label in other._a
                    if other._a[label] or other._b[label] or other._c[label]]
-        staging = _Staging(self._a, "add", removing=False)
+        staging = Staging(self._a, "add", removing=False)
         for label in counted:
             staging.position(label, "other")
         self._apply({label: other._a[label] for label in counted},
@@ -1146,140 +997,29 @@ class Contingency:
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:
             try:
-                return " ".join(str(label) for label in dict.fromkeys(_members(value, "")))
+                return " ".join(str(label) for label in dict.fromkeys(members(value, "")))
             except TypeError:
                 return repr(value)
         print(f"{'' if name is None else name}: assigned=({show(assigned)}) "
               f"correct=({show(correct)})")
 
-    def _add_columns(self, labels: Sequence[Hashable], a: NDArray[Any], assigned: NDArray[Any],
-                     correct: NDArray[Any], shapes: dict[Shape, int], new: Iterable[Hashable]
-                     ) -> None:
-        """Add per-category counts given in table order (cell a, times assigned, times correct)."""
-        changes: tuple[Cells, Cells, Cells] = ({}, {}, {})
-        for label, x, p, t in zip(labels, a.tolist(), assigned.tolist(), correct.tolist()):
-            for column, value in zip(changes, (x, p - x, t - x)):
-                if value:
-                    column[label] = value
-        self._apply(*changes, shapes, new=new)
-
     def _add_indicators(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        if assigned.shape != correct.shape or assigned.ndim != 2:
-            raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
-                             f"shape, not {assigned.shape} and {correct.shape}")
         labels = list(self._a)
-        k = len(labels)
-        if assigned.shape[1] != k:
-            raise ValueError(f"indicator matrices have {assigned.shape[1]} columns but the "
-                             f"accumulator has {k} categories; columns follow "
-                             "Contingency.categories")
-        predicted = indicator_matrix(assigned, "assigned")
-        truth = indicator_matrix(correct, "correct")
-        matrices = (predicted & truth, predicted, truth)
-        # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
-        per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
-        both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
-        shapes = _shape_histogram(both, assigned_rows, correct_rows, k)
-        a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
-        self._add_columns(labels, a, p, t, shapes, ())
+        self._apply(*indicator_changes(assigned, correct, labels))
         if self.verbose:
             for row in range(assigned.shape[0]):
-                self._say(row, [labels[j] for j in np.flatnonzero(predicted[row])],
-                          [labels[j] for j in np.flatnonzero(truth[row])])
+                self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
+                          [labels[j] for j in np.flatnonzero(correct[row])])
 
     def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        check_same_length(assigned, correct, ("assigned", "correct"))
-        index = {label: position for position, label in enumerate(self._a)}
-        staging = _Staging(index, self._unknown, removing=False)
-        ia, every_assigned = _category_codes(assigned, staging, "assigned")
-        ic, every_correct = _category_codes(correct, staging, "correct")
-        if staging.new:
-            ia, ic = _first_seen_order(staging, ia, ic)
-        labels = [*index, *staging.new]
-        k = len(labels)
-        n = len(ia)
-        if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
-            # Every label known and a k x k confusion matrix is small: one bincount.
-            confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
-            a = confusion.diagonal()
-            assigned_counts, correct_counts = confusion.sum(axis=1), confusion.sum(axis=0)
-            right = int(a.sum())
-            shapes = {shape: count for shape, count in ((_HIT, right), (_MISS, n - right)) if count}
-        else:
-            known_a, known_c = ia >= 0, ic >= 0
-            hit = known_a & (ia == ic)
-            a = np.bincount(ia[hit], minlength=k)
-            assigned_counts = np.bincount(ia[known_a], minlength=k)
-            correct_counts = np.bincount(ic[known_c], minlength=k)
-            shapes = _shape_histogram(hit, known_a, known_c, 1)
-        self._add_columns(labels, a, assigned_counts, correct_counts, shapes, staging.new)
+        staging = Staging({label: position for position, label in enumerate(self._a)},
+                          self._unknown, removing=False)
+        self._apply(*label_array_changes(assigned, correct, staging), new=staging.new)
 
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",
           "_totals", "_stale", "_tally", "_right", "_wrong_assigned", "_wrong_correct",
           "_unknown", "_zero_division", "verbose")
-
-
-def _shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
-                     most: int) -> dict[Shape, int]:
-    """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
-
-    Each value is at most ``most``; the triples are coded as one integer and
-    counted with a bincount when the code space is small, else with a sort.
-    """
-    if len(both) == 0:
-        return {}
-    base = most + 1
-    codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
-    if dense_is_cheaper(base**3, len(codes)):
-        counts = np.bincount(codes, minlength=base**3)
-        present = np.flatnonzero(counts)
-        found = counts[present]
-    else:
-        present, found = np.unique(codes, return_counts=True)
-    return {(code // (base * base), code // base % base, code % base): count
-            for code, count in zip(present.tolist(), found.tolist())}
-
-
-def _first_seen_order(staging: _Staging, assigned: NDArray[np.int64],
-                      correct: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Renumber the categories a batch adds in the order an add_result loop meets them.
-
-    The loop reads result 0's assigned side, then its correct side, then result 1's...
-    so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
-    """
-    base = len(staging.index)
-    first: dict[int, int] = {}
-    for side, codes in enumerate((assigned, correct)):
-        uniques, rows = np.unique(codes, return_index=True)
-        for code, row in zip(uniques.tolist(), rows.tolist()):
-            if code >= base:
-                first[code] = min(first.get(code, 2 * row + side), 2 * row + side)
-    order = sorted(first, key=first.__getitem__)
-    table = np.arange(base + len(order) + 1, dtype=np.int64)
-    table[-1] = -1  # ignored labels (-1) stay ignored
-    table[order] = np.arange(base, base + len(order))
-    labels = {position: label for label, position in staging.new.items()}
-    staging.new = {labels[code]: table[code].item() for code in order}
-    return table[assigned], table[correct]
-
-
-def _category_codes(values: NDArray[Any], staging: _Staging,
-                    where: str) -> tuple[NDArray[np.int64], bool]:
-    """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
-
-    The labels are coded by :func:`contingency._coding.encode`; each distinct
-    label is then resolved once: known ones by dictionary look-ups in C, the
-    others through ``staging`` (which adds, ignores or refuses them).
-    """
-    codes, distinct = encode(values, where)
-    positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
-                            count=len(distinct))
-    for unseen in np.flatnonzero(positions == -2).tolist():
-        positions[unseen] = staging.position(distinct[unseen], where)
-    if np.array_equal(positions, np.arange(len(distinct))):
-        return codes, True  # the codes are already the category indices
-    return positions[codes], not positions.size or bool(positions.min() >= 0)
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",

@@ -1,0 +1,312 @@
+"""Inputs to cell changes for Contingency's write path: the add_result tally, result sets, label arrays.
+
+Nothing here holds an accumulator's state. Each function turns one kind of
+input into what :meth:`contingency.Contingency._apply` takes: changes of the
+per-category cells ``a``, ``b`` and ``c`` (dicts keyed by category, or columns
+in table order) and counts of result shapes ``(both, assigned, correct)``.
+:class:`Tally` is the small object :meth:`contingency.Contingency.add_result`'s
+fast paths count into; :meth:`Tally.changes` hands the tallied results over
+as such changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from itertools import repeat
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency._coding import dense_is_cheaper, encode
+from contingency._inputs import check_same_length, indicator_matrix
+from contingency._labels import check_label
+
+__all__ = ["HIT", "MISS", "SMALL_CODE", "Cells", "Shape", "Staging", "Tally", "Unknown",
+           "category_codes", "column_changes", "first_seen_order", "indicator_changes",
+           "label_array_changes", "members", "result_changes", "shape_histogram", "take_back"]
+
+Unknown = Literal["error", "ignore", "add"]
+Shape = tuple[int, int, int]
+Cells = dict[Hashable, int]
+
+HIT: Shape = (1, 1, 1)  # a one-label result that was right
+MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
+# The shape (both, assigned, correct) of a result with at most three categories a side
+# is tallied under the code SMALL_CODE[assigned][correct] + both (a list lookup and an
+# int key are cheaper than building a tuple in the hot loop); larger shapes under the tuple.
+SMALL_CODE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
+
+
+def members(value: object, where: str) -> Iterable[object]:
+    """The categories one side of a result names (see :meth:`Contingency.add_result`)."""
+    if isinstance(value, (str, bytes)):
+        return (value,)
+    if isinstance(value, Mapping):
+        return [key for key, flag in value.items() if flag]
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        raise TypeError(f"{where}: a 0-d array is not a category; pass its item or a 1-d array")
+    if isinstance(value, Iterable):
+        return value
+    return (value,)
+
+
+def _shape_key(shape: Any) -> Shape:
+    """A tallied shape key (a small code or a tuple) as the tuple ``(both, assigned, correct)``."""
+    if type(shape) is int:
+        return (shape & 3, shape >> 4, (shape >> 2) & 3)
+    return shape  # type: ignore[no-any-return]
+
+
+class Tally:
+    """What :meth:`Contingency.add_result`'s fast paths counted since the last fold.
+
+    Only dict increments, keyed by category, for categories already in the
+    table; :meth:`Contingency._fold` turns it into one call of ``_apply``.
+    Single-label results are tallied in Statistics::Contingency's layout
+    (right by category, wrong by assigned and by correct category: one
+    increment when right, two when wrong); multi-label results as the
+    categories in both sides, assigned and correct (three C-level tallies),
+    and their shapes.
+    """
+
+    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong_assigned",
+                 "wrong_correct")
+
+    def __init__(self) -> None:
+        self.right: Cells = {}
+        self.wrong_assigned: Cells = {}
+        self.wrong_correct: Cells = {}
+        self.both: Cells = {}
+        self.assigned: Cells = {}
+        self.correct: Cells = {}
+        self.shapes: dict[Any, int] = {}
+
+    def changes(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+        """The tallied results as cell changes ``a, b, c`` and shape counts (the tally's own dicts)."""
+        a, b, c = self.right, self.wrong_assigned, self.wrong_correct
+        shapes: dict[Shape, int] = {}
+        if a:
+            shapes[HIT] = sum(a.values())
+        if b:
+            shapes[MISS] = sum(b.values())
+        if self.shapes:
+            both = self.both
+            for label, count in both.items():
+                a[label] = a.get(label, 0) + count
+            for target, totals in ((b, self.assigned), (c, self.correct)):
+                for label, count in totals.items():
+                    count -= both.get(label, 0)
+                    if count:
+                        target[label] = target.get(label, 0) + count
+            for key, count in self.shapes.items():
+                shape = _shape_key(key)
+                shapes[shape] = shapes.get(shape, 0) + count
+            self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
+        return a, b, c, shapes
+
+    def clear(self) -> None:
+        """Empty the tally (once its changes are counted)."""
+        self.right.clear()
+        self.wrong_assigned.clear()
+        self.wrong_correct.clear()
+
+
+class Staging:
+    """Label resolution for one call, with nothing written until ``_apply``.
+
+    Categories met for the first time (``unknown="add"``) are collected in
+    ``new``, in the order met, with provisional positions after the known ones
+    (``index`` maps a known category to its position, or to anything for
+    callers that only need membership).
+    """
+
+    __slots__ = ("index", "new", "policy", "removing")
+
+    def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool) -> None:
+        self.index = index
+        self.new: dict[Hashable, int] = {}
+        self.policy = policy
+        self.removing = removing
+
+    def labels(self, value: object, where: str) -> frozenset[Hashable]:
+        """The categories one side of a result names, checked (unknown ones as the policy says)."""
+        return frozenset(label for label in members(value, where)
+                         if self.position(label, where) >= 0)
+
+    def position(self, label: object, where: str) -> int:
+        """The table position of one label (provisional if new), or -1 if it is ignored."""
+        try:
+            found = self.index.get(label)
+        except TypeError:
+            check_label(label, where)  # raises, naming the unhashable label
+            raise
+        if found is None:
+            found = self._unseen(label, where)
+        return -1 if found is None else found
+
+    def _unseen(self, label: object, where: str) -> int | None:
+        known = check_label(label, where)
+        if known in self.new:
+            return self.new[known]
+        if self.removing and self.policy != "ignore":
+            raise ValueError(f"{where}: category {label!r} was never recorded (or all its "
+                             "results were removed), so no result naming it can be removed")
+        if self.policy == "ignore":
+            return None
+        if self.policy == "error":
+            raise ValueError(f"{where}: unknown category {label!r} (not among the declared "
+                             "categories; pass unknown='add' or unknown='ignore' to accept it)")
+        position = len(self.index) + len(self.new)
+        self.new[known] = position
+        return position
+
+
+def take_back(tally: Cells, label: Hashable) -> None:
+    """Undo one tally of ``label`` (a result found to name a category not in the table)."""
+    left = tally[label] - 1
+    if left:
+        tally[label] = left
+    else:
+        del tally[label]
+
+
+def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
+                    weight: int) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times."""
+    a: Cells = {}
+    b: Cells = {}
+    c: Cells = {}
+    shapes: dict[Shape, int] = {}
+    for assigned, correct in results:
+        both = assigned & correct
+        for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
+            for label in labels:
+                cells[label] = cells.get(label, 0) + weight
+        shape = (len(both), len(assigned), len(correct))
+        shapes[shape] = shapes.get(shape, 0) + weight
+    return a, b, c, shapes
+
+
+def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArray[Any],
+                   correct: NDArray[Any]) -> tuple[Cells, Cells, Cells]:
+    """Cell changes ``a, b, c`` from per-category columns in table order (cell a, times assigned, correct)."""
+    changes: tuple[Cells, Cells, Cells] = ({}, {}, {})
+    for label, x, p, t in zip(labels, a.tolist(), assigned.tolist(), correct.tolist()):
+        for column, value in zip(changes, (x, p - x, t - x)):
+            if value:
+                column[label] = value
+    return changes
+
+
+def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable]
+                      ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first."""
+    if assigned.shape != correct.shape or assigned.ndim != 2:
+        raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
+                         f"shape, not {assigned.shape} and {correct.shape}")
+    k = len(labels)
+    if assigned.shape[1] != k:
+        raise ValueError(f"indicator matrices have {assigned.shape[1]} columns but the "
+                         f"accumulator has {k} categories; columns follow "
+                         "Contingency.categories")
+    predicted = indicator_matrix(assigned, "assigned")
+    truth = indicator_matrix(correct, "correct")
+    matrices = (predicted & truth, predicted, truth)
+    # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
+    per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
+    both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
+    shapes = shape_histogram(both, assigned_rows, correct_rows, k)
+    a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
+    return (*column_changes(labels, a, p, t), shapes)
+
+
+def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging
+                        ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``)."""
+    check_same_length(assigned, correct, ("assigned", "correct"))
+    ia, every_assigned = category_codes(assigned, staging, "assigned")
+    ic, every_correct = category_codes(correct, staging, "correct")
+    if staging.new:
+        ia, ic = first_seen_order(staging, ia, ic)
+    labels = [*staging.index, *staging.new]
+    k = len(labels)
+    n = len(ia)
+    if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
+        # Every label known and a k x k confusion matrix is small: one bincount.
+        confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
+        a = confusion.diagonal()
+        assigned_counts, correct_counts = confusion.sum(axis=1), confusion.sum(axis=0)
+        right = int(a.sum())
+        shapes = {shape: count for shape, count in ((HIT, right), (MISS, n - right)) if count}
+    else:
+        known_a, known_c = ia >= 0, ic >= 0
+        hit = known_a & (ia == ic)
+        a = np.bincount(ia[hit], minlength=k)
+        assigned_counts = np.bincount(ia[known_a], minlength=k)
+        correct_counts = np.bincount(ic[known_c], minlength=k)
+        shapes = shape_histogram(hit, known_a, known_c, 1)
+    return (*column_changes(labels, a, assigned_counts, correct_counts), shapes)
+
+
+def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
+                     most: int) -> dict[Shape, int]:
+    """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
+
+    Each value is at most ``most``; the triples are coded as one integer and
+    counted with a bincount when the code space is small, else with a sort.
+    """
+    if len(both) == 0:
+        return {}
+    base = most + 1
+    codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
+    if dense_is_cheaper(base**3, len(codes)):
+        counts = np.bincount(codes, minlength=base**3)
+        present = np.flatnonzero(counts)
+        found = counts[present]
+    else:
+        present, found = np.unique(codes, return_counts=True)
+    return {(code // (base * base), code // base % base, code % base): count
+            for code, count in zip(present.tolist(), found.tolist())}
+
+
+def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
+                      correct: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Renumber the categories a batch adds in the order an add_result loop meets them.
+
+    The loop reads result 0's assigned side, then its correct side, then result 1's...
+    so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
+    """
+    base = len(staging.index)
+    first: dict[int, int] = {}
+    for side, codes in enumerate((assigned, correct)):
+        uniques, rows = np.unique(codes, return_index=True)
+        for code, row in zip(uniques.tolist(), rows.tolist()):
+            if code >= base:
+                first[code] = min(first.get(code, 2 * row + side), 2 * row + side)
+    order = sorted(first, key=first.__getitem__)
+    table = np.arange(base + len(order) + 1, dtype=np.int64)
+    table[-1] = -1  # ignored labels (-1) stay ignored
+    table[order] = np.arange(base, base + len(order))
+    labels = {position: label for label, position in staging.new.items()}
+    staging.new = {labels[code]: table[code].item() for code in order}
+    return table[assigned], table[correct]
+
+
+def category_codes(values: NDArray[Any], staging: Staging,
+                    where: str) -> tuple[NDArray[np.int64], bool]:
+    """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
+
+    The labels are coded by :func:`contingency._coding.encode`; each distinct
+    label is then resolved once: known ones by dictionary look-ups in C, the
+    others through ``staging`` (which adds, ignores or refuses them).
+    """
+    codes, distinct = encode(values, where)
+    positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
+                            count=len(distinct))
+    for unseen in np.flatnonzero(positions == -2).tolist():
+        positions[unseen] = staging.position(distinct[unseen], where)
+    if np.array_equal(positions, np.arange(len(distinct))):
+        return codes, True  # the codes are already the category indices
+    return positions[codes], not positions.size or bool(positions.min() >= 0)
