@@ -7,8 +7,10 @@ weight -1), a batch of label arrays or indicator matrices (aggregated with
 numpy), a merge (the other's counts), :meth:`Contingency.set_entries` (the
 micro offset), :meth:`Contingency.from_dict` (a merge into an empty
 accumulator). :meth:`Contingency.add_result`'s fast paths are a way of
-calling it: they count into a small :class:`_Tally` (dict increments only),
-which is folded through ``_apply`` before any read and any other write.
+calling it: they count into a small :class:`contingency._changes.Tally` (dict
+increments only), which is folded through ``_apply`` before any read and any
+other write. How each kind of input becomes cell changes is
+:mod:`contingency._changes`'s business.
 
 State, all of it exact integer counts:
 

@@ -1,0 +1,79 @@
+"""contingency._changes: each kind of input becomes the cell changes the definition gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency._changes import (
+    Staging,
+    Tally,
+    indicator_changes,
+    label_array_changes,
+    result_changes,
+    shape_histogram,
+)
+
+_SIDE = st.frozensets(st.sampled_from("xyz"), max_size=3)
+
+
+def _by_definition(results, weight=1):
+    a, b, c, shapes = {}, {}, {}, {}
+    for assigned, correct in results:
+        for label in assigned | correct:
+            cell = a if label in assigned and label in correct else b if label in assigned else c
+            cell[label] = cell.get(label, 0) + weight
+        shape = (len(assigned & correct), len(assigned), len(correct))
+        shapes[shape] = shapes.get(shape, 0) + weight
+    return a, b, c, shapes
+
+
+@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=20), st.sampled_from([1, -1, 3]))
+def test_result_changes_count_each_cell_and_shape_with_the_weight(results, weight):
+    assert result_changes(results, weight) == _by_definition(results, weight)
+
+
+@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=20))
+def test_the_tally_hands_over_what_the_results_change(results):
+    tally = Tally()
+    for assigned, correct in results:
+        if len(assigned) == len(correct) == 1 and assigned == correct:
+            (label,) = assigned
+            tally.right[label] = tally.right.get(label, 0) + 1
+        elif len(assigned) == len(correct) == 1:
+            (x,), (y,) = assigned, correct
+            tally.wrong_assigned[x] = tally.wrong_assigned.get(x, 0) + 1
+            tally.wrong_correct[y] = tally.wrong_correct.get(y, 0) + 1
+        else:
+            for cells, labels in ((tally.both, assigned & correct), (tally.assigned, assigned),
+                                  (tally.correct, correct)):
+                for label in labels:
+                    cells[label] = cells.get(label, 0) + 1
+            shape = (len(assigned & correct), len(assigned), len(correct))
+            tally.shapes[shape] = tally.shapes.get(shape, 0) + 1
+    assert tally.changes() == _by_definition(results)
+
+
+def test_label_arrays_and_indicator_matrices_agree_with_the_definition():
+    labels = ["x", "y", "z"]
+    assigned, correct = np.array(["x", "y", "y", "z"]), np.array(["x", "x", "y", "y"])
+    staging = Staging({label: k for k, label in enumerate(labels)}, "error", removing=False)
+    expected = _by_definition([({a}, {c}) for a, c in zip(assigned.tolist(), correct.tolist())])
+    assert label_array_changes(assigned, correct, staging) == expected
+    one_hot = np.eye(3, dtype=np.int64)
+    indexes = {label: k for k, label in enumerate(labels)}
+    matrices = [one_hot[[indexes[v] for v in side.tolist()]] for side in (assigned, correct)]
+    assert indicator_changes(*matrices, labels) == expected
+
+
+def test_indicator_matrices_must_match_the_categories():
+    with pytest.raises(ValueError, match="indicator matrices have 2 columns"):
+        indicator_changes(np.ones((1, 2)), np.ones((1, 2)), ["x", "y", "z"])
+
+
+def test_shape_histogram_counts_triples_dense_or_sorted():
+    both, assigned, correct = np.array([1, 1, 0]), np.array([2, 2, 1]), np.array([1, 1, 3])
+    assert shape_histogram(both, assigned, correct, 3) == {(1, 2, 1): 2, (0, 1, 3): 1}
+    assert shape_histogram(both, assigned, correct, 10**6) == {(1, 2, 1): 2, (0, 1, 3): 1}
