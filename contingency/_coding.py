@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._labels import check_label
+from contingency.formulas._numeric import INT64_MAX
 
 __all__ = ["Codes", "dense_is_cheaper", "encode"]
 
@@ -82,7 +83,7 @@ def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable
             check_label(values[bad[0]].item(), f"{name}[{bad[0]}]")
     if kind in "iu" and values.size:
         low, high = int(values.min()), int(values.max())
-        if high < 2**63 and dense_is_cheaper(high - low + 1, values.size):
+        if high <= INT64_MAX and dense_is_cheaper(high - low + 1, values.size):
             shifted = values.astype(np.int64, copy=True)
             if low:
                 shifted -= low

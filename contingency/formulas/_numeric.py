@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "INT64_MAX",
     "MAX_COUNT",
     "ZeroDivision",
     "as_counts",
@@ -226,10 +227,13 @@ def check_count(value: object, name: str) -> int:
     raise ValueError(f"{name} must be a non-negative integer count, not {value!r}")
 
 
+#: The largest value numpy's int64 holds: integer label arrays beyond it are coded through
+#: Python integers, and exact arithmetic that could pass it leaves int64.
+INT64_MAX = 2**63 - 1
 #: The largest count an accumulator holds (results, elements, any cell): int64's largest
 #: value, so that every count fits numpy's int64 and every sum of a table's cells does too.
 #: Every path that raises a count checks it with :func:`check_room`.
-MAX_COUNT = 2**63 - 1
+MAX_COUNT = INT64_MAX
 
 
 def check_room(total: int, change: int, what: str) -> None:
