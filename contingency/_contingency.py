@@ -247,36 +247,28 @@ class Contingency:
         # test_contingency checks that every path gives one state.
         if type(assigned) is str:
             if type(correct) is str and not self.verbose:
-                # A KeyError is a label the tally has not met since the last fold: it is
-                # tallied if it is in the table, else the general path takes the result.
+                # A label the tally has not met since the last fold is tallied if it is in
+                # the table, else the general path takes the result. (dict.get, not a
+                # KeyError: right after a read the tally is empty, and raising costs more.)
                 if assigned == correct:
                     right = self._right
-                    try:
-                        right[assigned] += 1
+                    count = right.get(assigned)
+                    if count is not None:
+                        right[assigned] = count + 1
                         return
-                    except KeyError:
-                        if assigned in self._a:
-                            right[assigned] = 1
-                            return
+                    if assigned in self._a:
+                        right[assigned] = 1
+                        return
                 else:
                     wrong = self._wrong_assigned
-                    tallied = True
-                    try:
-                        wrong[assigned] += 1
-                    except KeyError:
-                        tallied = assigned in self._a
-                        if tallied:
-                            wrong[assigned] = 1
-                    if tallied:
+                    count = wrong.get(assigned)
+                    if count is not None or assigned in self._a:
                         other = self._wrong_correct
-                        try:
-                            other[correct] += 1
+                        seen = other.get(correct)
+                        if seen is not None or correct in self._a:
+                            wrong[assigned] = 1 if count is None else count + 1
+                            other[correct] = 1 if seen is None else seen + 1
                             return
-                        except KeyError:
-                            if correct in self._a:
-                                other[correct] = 1
-                                return
-                        take_back(wrong, assigned)  # correct is not in the table
         elif not self.verbose:
             # Multi-label: two sets, taken as they are (checked first: the common case),
             # or lists, tuples and frozensets, copied to sets (duplicates count once).
