@@ -88,12 +88,13 @@ def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
     (correctly rounded) is the division of the two doubles: the first line
     after the undefined case serves the common case without a conversion.
     """
-    if x + y == 0:
-        return _undefined(mode, perl)
-    if type(x) is int and type(y) is int and x + y < _DOUBLE_EXACT:
+    total = x + y
+    if type(total) is int and 0 < total < _DOUBLE_EXACT:  # two exact counts (a float sum is no int)
         if mode != "perl":
-            return x / (x + y)
+            return x / total
         return 1.0 / (1.0 + y / x) if x and y else (1.0 if y == 0 else 0.0)
+    if total == 0:
+        return _undefined(mode, perl)
     if mode != "perl":
         return float(x) / float(x + y)
     if y == 0:
