@@ -812,39 +812,27 @@ class Contingency:
         O(categories changed).
         """
         cells_a, cells_b, cells_c = self._a, self._b, self._c
-        change = sum(shapes.values())
-        n = self._n + change
+        n_before, k_before = self._n, len(cells_a)
+        n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
-            check_room(self._n, change, "results")
-        fresh = [label for label in new if label not in cells_a] if new else []
+            check_room(n_before, n - n_before, "results")
+        fresh = [label for label in new if label not in cells_a] if new else ()
         gone: list[Hashable] = []
         if removing:
-            declared = self._declared
-            gone = [label for label in a.keys() | b.keys() | c.keys()
-                    if label not in declared and label in cells_a
-                    and not (cells_a[label] + a.get(label, 0) or cells_b[label] + b.get(label, 0)
-                             or cells_c[label] + c.get(label, 0))]
-        before = len(cells_a)
-        added_a = sum(a.values()) if a else 0
-        added_b = sum(b.values()) if b else 0
-        added_c = sum(c.values()) if c else 0
-        micro_a, micro_b, micro_c, micro_d = self._micro
-        micro = [micro_a + added_a, micro_b + added_b, micro_c + added_c,
-                 # the pooled d cell is K n - a - b - c, with K categories after the change
-                 micro_d + (before + len(fresh) - len(gone)) * n - self._n * before
-                 - added_a - added_b - added_c]
-        if offset is not None:
-            micro = [cell + extra for cell, extra in zip(micro, offset)]
-        if removing:
-            self._check_removal(a, b, c, shapes, n, micro, where)
+            gone = self._check_removal(a, b, c, shapes, n, len(fresh), offset, where)
+        # Every check passed: the writes.
         for label in fresh:
             cells_a[label] = cells_b[label] = cells_c[label] = 0
+        added_a = added_b = added_c = 0
         for label, count in a.items():
             cells_a[label] += count
+            added_a += count
         for label, count in b.items():
             cells_b[label] += count
+            added_b += count
         for label, count in c.items():
             cells_c[label] += count
+            added_c += count
         for label in gone:
             del cells_a[label], cells_b[label], cells_c[label]
         counts = self._shapes
@@ -855,17 +843,25 @@ class Contingency:
             else:
                 del counts[shape]
         self._n = n
-        self._micro = micro
+        self._micro = _micro_after(self._micro, added_a, added_b, added_c,
+                                   len(cells_a) * n - k_before * n_before, offset)
         if offset is not None:
             self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
+        touched = {*a, *b, *c, *fresh}
         for pending in self._stale:
-            pending.update(a, b, c, fresh)
+            pending |= touched
 
     def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], n: int,
-                       micro: list[int], where: str) -> None:
-        """Refuse a change that would leave any count negative (``where`` names the caller)."""
+                       new: int, offset: Sequence[int] | None, where: str) -> list[Hashable]:
+        """Refuse a change that would leave any count negative (``where`` names the caller).
+
+        ``n`` is the number of results after the change, ``new`` the number of
+        categories it appends. Returns the categories the change forgets: not
+        declared, and with every cell back to zero.
+        """
         prefix = f"{where}: " if where else ""
-        for name, column, changes in (("a", self._a, a), ("b", self._b, b), ("c", self._c, c)):
+        cells = (self._a, self._b, self._c)
+        for name, column, changes in zip("abc", cells, (a, b, c)):
             for label, count in changes.items():
                 if column.get(label, 0) + count < 0:
                     raise ValueError(f"{prefix}category {label!r} has no {name} count left to "
@@ -877,19 +873,24 @@ class Contingency:
         # No category may be named by more results than remain: those named by the
         # change are checked one by one, the others through the histogram of totals.
         touched = a.keys() | b.keys() | c.keys()
-        over = self._totals.above((self._a, self._b, self._c), n, self._n)
+        over = self._totals.above(cells, n, self._n)
+        gone = []
         for label in touched:
-            old = self._a.get(label, 0) + self._b.get(label, 0) + self._c.get(label, 0)
-            if old > n:
-                over -= 1
-            if old + a.get(label, 0) + b.get(label, 0) + c.get(label, 0) > n:
-                over += 1
+            old = sum(column.get(label, 0) for column in cells)
+            after = old + a.get(label, 0) + b.get(label, 0) + c.get(label, 0)
+            over += (after > n) - (old > n)
+            if after == 0 and label in self._a and label not in self._declared:
+                gone.append(label)
         if over > 0:
             raise ValueError(f"{prefix}a category would be named by more results than the "
                              f"{n} that would remain; that result was not added")
+        k = len(self._a) + new - len(gone)
+        micro = _micro_after(self._micro, sum(a.values()), sum(b.values()), sum(c.values()),
+                             k * n - len(self._a) * self._n, offset)
         if min(micro) < 0:
             raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
                              "left to remove that result")
+        return gone
 
     # Reading -------------------------------------------------------------------------------------
 
@@ -1009,6 +1010,20 @@ class Contingency:
         staging = Staging({label: position for position, label in enumerate(self._a)},
                           self._unknown, removing=False)
         self._apply(*label_array_changes(assigned, correct, staging), new=staging.new)
+
+
+def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
+                 offset: Sequence[int] | None) -> list[int]:
+    """The micro table after adding ``a``, ``b`` and ``c`` to the pooled cells.
+
+    ``tables`` is the change of ``K n`` (categories times results), so the
+    pooled ``d = K n - a - b - c`` changes by ``tables - a - b - c``; ``offset``
+    is what :meth:`Contingency.set_entries` adds on top.
+    """
+    after = [micro[0] + a, micro[1] + b, micro[2] + c, micro[3] + tables - a - b - c]
+    if offset is not None:
+        after = [cell + extra for cell, extra in zip(after, offset)]
+    return after
 
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",

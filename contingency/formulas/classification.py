@@ -85,14 +85,14 @@ def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
     differs from doubles (Statistics::Contingency on a count of 2**53 + 1, say).
 
     Below 2**53 every count is a double, so Python's division of two ints
-    (correctly rounded) is the division of the two doubles: the first line
-    after the undefined case serves the common case without a conversion.
+    (correctly rounded) is the division of the two doubles: the first branch
+    serves that common case without a conversion.
     """
     total = x + y
     if type(total) is int and 0 < total < _DOUBLE_EXACT:  # two exact counts (a float sum is no int)
-        if mode != "perl":
-            return x / total
-        return 1.0 / (1.0 + y / x) if x and y else (1.0 if y == 0 else 0.0)
+        share: float = x / total if mode != "perl" else (
+            1.0 / (1.0 + y / x) if x and y else (1.0 if y == 0 else 0.0))
+        return share
     if total == 0:
         return _undefined(mode, perl)
     if mode != "perl":
