@@ -6,7 +6,8 @@ keeps, exactly:
 - ``total``: the sum over categories of the score's value, each value held
   as the integer ``value * 2**SCALE_BITS``;
 - ``weighted``: the sum of those integers times each category's support
-  (``a + c``), and ``weight``: the sum of the supports;
+  (``a + c``), and ``weight``: the sum of the supports (kept only by sums made
+  with ``weighted=True``, so that a plain macro read does not pay for them);
 - ``defined``: how many categories have a defined value (in ``"nan"`` mode an
   undefined value is left out of every sum, as scikit-learn's averages do).
 
@@ -71,13 +72,14 @@ class _Lazy:
 class CategorySums(_Lazy):
     """The exact sums over categories of one score, kept up to date for the categories that changed."""
 
-    __slots__ = ("_contribution", "_empty", "_mode", "_name", "defined", "total", "weight",
-                 "weighted")
+    __slots__ = ("_by_support", "_contribution", "_empty", "_mode", "_name", "defined", "total",
+                 "weight", "weighted")
 
-    def __init__(self, score: str, zero_division: ZeroDivision) -> None:
+    def __init__(self, score: str, zero_division: ZeroDivision, *, weighted: bool = False) -> None:
         super().__init__()
         self._name = score
         self._mode = zero_division
+        self._by_support = weighted  # keep the weighted sums too (plain reads skip them)
         self._empty = SCALAR[score](0, 0, 0, 0, zero_division)  # the mean of no defined value
         # Per category: (value * 2**SCALE_BITS or None if undefined, support) as last summed.
         self._contribution: dict[Hashable, tuple[int | None, int]] = {}
@@ -91,15 +93,17 @@ class CategorySums(_Lazy):
         contribution, score, mode = self._contribution, SCALAR[self._name], self._mode
         cells_a, cells_b, cells_c = cells
         total, weighted, weight, defined = self.total, self.weighted, self.weight, self.defined
+        by_support = self._by_support
         for label in pending:
             old = contribution.pop(label, None)
             if old is not None:
                 value, support = old
                 if value is not None:
                     total -= value
-                    weighted -= value * support
-                    weight -= support
                     defined -= 1
+                    if by_support:
+                        weighted -= value * support
+                        weight -= support
             a = cells_a.get(label)
             if a is None:  # forgotten
                 continue
@@ -112,9 +116,10 @@ class CategorySums(_Lazy):
             value = int(number * _SCALE)
             contribution[label] = (value, support)
             total += value
-            weighted += value * support
-            weight += support
             defined += 1
+            if by_support:
+                weighted += value * support
+                weight += support
         self.total, self.weighted, self.weight, self.defined = total, weighted, weight, defined
         pending.clear()
 
@@ -127,7 +132,10 @@ class CategorySums(_Lazy):
         return (self.total / _ONE) / self.defined
 
     def weighted_mean(self, cells: Cells) -> float:
-        """The mean weighted by support, or the plain mean when the supports sum to zero."""
+        """The mean weighted by support, or the plain mean when the supports sum to zero.
+
+        Only for sums made with ``weighted=True``.
+        """
         if self._pending:
             self.refresh(cells)
         if not self.defined:

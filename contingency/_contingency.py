@@ -90,7 +90,6 @@ _NO_CATEGORY = "No category information has been recorded"
 # iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _RESULTS = "results (one item per result)"  # what add_results' sequences hold
-_RUNNING = ("precision", "recall", "f1")  # the scores whose averages running sums answer
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -166,9 +165,12 @@ class Contingency:
     _shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
     _micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     _offset: list[int]  # what set_entries put on top of the pooled cells
-    _sums: dict[str, CategorySums]  # running sums of precision, recall and F1
-    _totals: CategoryTotals  # categories by a + b + c
-    _stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
+    # Running sums over categories, each made by the first read that needs it (then every
+    # category is pending once): per score ("f1", "weighted f1", ...), and the categories by
+    # total a + b + c, which removals check.
+    _sums: dict[str, CategorySums]
+    _totals: CategoryTotals | None
+    _stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
     _tally: Tally  # add_result's fast paths, folded through _apply before anything else
     _right: Cells  # the tally's own dicts of single-label results, bound here for the
     _wrong_assigned: Cells  # fast path (one attribute load instead of two)
@@ -213,12 +215,7 @@ class Contingency:
         self._shapes = {}
         self._micro = [0, 0, 0, 0]
         self._offset = [0, 0, 0, 0]
-        self._sums = {name: CategorySums(name, self._zero_division) for name in _RUNNING}
-        self._totals = CategoryTotals()
-        self._stale = (*(running.pending for running in self._sums.values()),
-                       self._totals.pending)
-        for pending in self._stale:
-            pending.update(declared)
+        self._sums, self._totals, self._stale = {}, None, ()
         self._tally = tally = Tally()
         self._right, self._wrong_assigned, self._wrong_correct = (
             tally.right, tally.wrong_assigned, tally.wrong_correct)
@@ -873,7 +870,11 @@ class Contingency:
         # No category may be named by more results than remain: those named by the
         # change are checked one by one, the others through the histogram of totals.
         touched = a.keys() | b.keys() | c.keys()
-        over = self._totals.above(cells, n, self._n)
+        totals = self._totals
+        if totals is None:
+            totals = self._totals = CategoryTotals()
+            self._track(totals)
+        over = totals.above(cells, n, self._n)
         gone = []
         for label in touched:
             old = sum(column.get(label, 0) for column in cells)
@@ -904,9 +905,19 @@ class Contingency:
             self._fold()
         if not self._a:
             raise ValueError(_NO_CATEGORY)
-        running = self._sums[name]
         cells = (self._a, self._b, self._c)
+        key = f"weighted {name}" if weighted else name
+        running = self._sums.get(key)
+        if running is None:
+            running = self._sums[key] = CategorySums(name, self._zero_division,
+                                                     weighted=weighted)
+            self._track(running)
         return running.weighted_mean(cells) if weighted else running.mean(cells)
+
+    def _track(self, running: CategorySums | CategoryTotals) -> None:
+        """Keep ``running`` up to date from now on: every category is pending once (O(K))."""
+        running.stale(self._a)
+        self._stale = (*self._stale, running.pending)
 
     def _pooled(self) -> tuple[int, int, int, int]:
         """The per-category cells summed: the micro table without :meth:`set_entries`'s part."""
