@@ -14,11 +14,12 @@ State, all of it exact integer counts:
 Counts change in one routine, :meth:`PartitionComparison._update`: it
 checks a change, applies it to the table, steps the running sums by what the
 table reports changed and counts ``N``. :meth:`~PartitionComparison.add` is
-that routine for one element, :meth:`~PartitionComparison.remove` for minus
-one, and batches (:meth:`~PartitionComparison.add_many`,
-:meth:`~PartitionComparison.remove_many`, :meth:`~PartitionComparison.merge`,
-:meth:`~PartitionComparison.from_dict`) call it once with their aggregated
-cells, which it handles with numpy.
+that routine called with one cell, ``_update(reference, model, 1)``,
+:meth:`~PartitionComparison.remove` the same with ``-1``, and batches
+(:meth:`~PartitionComparison.add_many`, :meth:`~PartitionComparison.remove_many`,
+:meth:`~PartitionComparison.merge`, :meth:`~PartitionComparison.from_dict`)
+call it once with their aggregated cells, ``_update(cells=..., where=...)``,
+which it handles with numpy.
 
 Every score is one call into :mod:`contingency.formulas.partition` with the
 sums (:class:`~contingency.formulas.partition.TableSums`, built once per
@@ -176,7 +177,7 @@ class PartitionComparison:
         Constant time. A ``None``, NaN or unhashable label raises and changes nothing, and so
         does an element that would take N past ``2**63 - 1``.
         """
-        self._update((reference, model, 1))
+        self._update(reference, model, 1)
 
     def remove(self, reference: Hashable, model: Hashable) -> None:
         """Take back one element added as ``(reference, model)``: :meth:`add` with weight -1.
@@ -188,7 +189,7 @@ class PartitionComparison:
         ...
         ValueError: remove: no element with reference 'x' and model 2 to remove
         """
-        self._update((reference, model, -1))
+        self._update(reference, model, -1)
 
     def add_many(self, reference_labels: Any, model_labels: Any,
                  weights: Any = None) -> PartitionComparison:
@@ -202,8 +203,8 @@ class PartitionComparison:
         >>> c.n_elements, c.same_same
         (6, 4)
         """
-        self._update(count_cells(reference_labels, model_labels, weights, where="add_many"),
-                     "add_many")
+        self._update(cells=count_cells(reference_labels, model_labels, weights, where="add_many"),
+                     where="add_many")
         return self
 
     def remove_many(self, reference_labels: Any, model_labels: Any,
@@ -218,7 +219,7 @@ class PartitionComparison:
         True
         """
         cells = count_cells(reference_labels, model_labels, weights, where="remove_many")
-        self._update(cells.negated(), "remove_many")
+        self._update(cells=cells.negated(), where="remove_many")
         return self
 
     def merge(self, other: PartitionComparison) -> PartitionComparison:
@@ -234,7 +235,7 @@ class PartitionComparison:
         """
         if not isinstance(other, PartitionComparison):
             raise TypeError(f"can only merge a PartitionComparison, not {type(other).__name__}")
-        self._update(other._table.cells(), "merge")
+        self._update(cells=other._table.cells(), where="merge")
         return self
 
     def __iadd__(self, other: PartitionComparison) -> PartitionComparison:
@@ -517,32 +518,36 @@ class PartitionComparison:
 
     # The one write path ----------------------------------------------------------------
 
-    def _update(self, change: tuple[Hashable, Hashable, int] | Cells, where: str = "") -> None:
-        """Change the counts: the one routine every change goes through.
+    def _update(self, reference: Hashable = None, model: Hashable = None, weight: int = 0,
+                cells: Cells | None = None, where: str = "") -> None:
+        """Change the counts: the one routine every change goes through, in two calling conventions.
 
-        ``change`` is one cell, ``(reference, model, weight)``, or a batch of
-        aggregated cells (:class:`~contingency._table.Cells`, counts all
-        positive or all negative), which is the same routine vectorised: the
-        table applies all the cells and reports the counts each level had
-        before and has after, and the running sums step by their difference.
-        Everything that can fail (labels, the count limit, a removal of
-        elements that are not there) is checked before the first write;
-        ``where`` prefixes a batch's errors.
+        One cell, ``_update(reference, model, weight)``: ``weight`` elements
+        (negative to take them back) labelled ``reference`` and ``model``, the
+        unit path of :meth:`add` and :meth:`remove`, with plain arguments so
+        that no tuple is packed per element. A batch, ``_update(cells=...,
+        where=...)``: aggregated cells (:class:`~contingency._table.Cells`,
+        counts all positive or all negative), of which one cell is the special
+        case; ``where`` prefixes its errors. Either way the table applies the
+        change and reports the counts it changed (before, or before and after
+        per level), the running sums step by exactly those, and ``N`` moves by
+        the total. Everything that can fail (labels, the count limit, a removal
+        of elements that are not there) is checked before the first write.
         """
-        if type(change) is tuple:
-            reference, model, weight = change
-            if weight > 0 and self._n_elements + weight > MAX_COUNT:
+        if cells is None:
+            n_elements = self._n_elements + weight
+            if n_elements > MAX_COUNT:  # only an addition can get here
                 check_room(self._n_elements, weight, "elements")
             cell, row, column = self._table.change(reference, model, weight)
             self._sums.step(cell, row, column, weight)
         else:
-            assert isinstance(change, Cells)
-            weight = change.total()
-            check_room(self._n_elements, weight, "elements")
-            before, after = self._table.add_cells(change, where)
+            total = cells.total()
+            check_room(self._n_elements, total, "elements")
+            before, after = self._table.add_cells(cells, where)
             self._sums.step_levels(before, after)
-        self._n_elements += weight
-        self._reads = None
+            n_elements = self._n_elements + total
+        self._n_elements = n_elements
+        self._reads = None  # the reads of the previous state are stale
 
     def _read(self) -> _Reads:
         """What reads of the current state share: the unpacked sums, built once per state."""
@@ -596,7 +601,8 @@ def _from_dict(cls: type[PartitionComparison], data: Mapping[str, Any]) -> Parti
         if empty:
             raise state_error(f"{side} label {labels[empty[0]]!r} has no elements")
     result = cls()
-    result._update(Cells(reference, model, np.array(rows, dtype=np.int64),
-                         np.array(columns, dtype=np.int64), np.array(counts, dtype=np.int64)),
-                   "from_dict")
+    result._update(cells=Cells(reference, model, np.array(rows, dtype=np.int64),
+                               np.array(columns, dtype=np.int64),
+                               np.array(counts, dtype=np.int64)),
+                   where="from_dict")
     return result

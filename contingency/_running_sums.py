@@ -144,15 +144,11 @@ class RunningSums:
         """
         unit = _UNIT
         if weight == 1:
-            try:  # a cell never holds more than its row or its column: if they fit, it fits
-                row_step, column_step = unit[row], unit[column]
+            try:  # a cell never holds more than its row or its column
+                cell_step, row_step, column_step = unit[cell], unit[row], unit[column]
             except IndexError:  # beyond the table so far: it grows (or the step is computed)
-                row_step, column_step = unit_step(row), unit_step(column)
-            self.cells += unit_step(cell) if cell >= len(unit) else unit[cell]
-            self.rows += row_step
-            self.columns += column_step
-            return
-        if weight == -1:  # the unit step from n - 1 to n, taken back
+                cell_step, row_step, column_step = unit_step(cell), unit_step(row), unit_step(column)
+        elif weight == -1:  # the unit step from n - 1 to n, taken back
             try:
                 cell_step, row_step, column_step = (-unit[cell - 1], -unit[row - 1],
                                                     -unit[column - 1])

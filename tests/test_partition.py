@@ -747,6 +747,38 @@ def test_running_sums_equal_a_recomputation_after_mixed_changes(operations):
         assert comparison.n_elements == int(table.sum())
 
 
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["x", "y", 2.5]),
+                          st.sampled_from([1, 1, -1, 2, -3, 2**40])), max_size=40))
+def test_the_unit_and_batch_conventions_of_update_leave_identical_states(changes):
+    """_update(reference, model, weight) is _update(cells=...) with one cell: same table, sums, N.
+
+    Each change goes to one accumulator by the unit convention (add's and
+    remove's) and to another as a one-cell batch; a removal of elements that
+    are not there is refused by both, leaving both unchanged.
+    """
+    from contingency._table import Cells
+
+    unit, batch = PartitionComparison(), PartitionComparison()
+    for reference, model, weight in changes:
+        cells = Cells([reference], [model], np.zeros(1, np.int64), np.zeros(1, np.int64),
+                      np.array([weight], dtype=np.int64))
+        refused = []
+        try:
+            unit._update(reference, model, weight)
+        except ValueError:
+            refused.append("unit")
+        try:
+            batch._update(cells=cells, where="remove")
+        except ValueError:
+            refused.append("batch")
+        assert refused in ([], ["unit", "batch"])
+        assert unit == batch
+        assert unit._sums == batch._sums
+        assert unit.n_elements == batch.n_elements
+        assert unit.table_sums() == batch.table_sums()
+
+
 def test_weights_given_as_a_string_are_refused_as_weights():
     with pytest.raises(TypeError, match="add_many: weights must be a sequence of integer counts"):
         PartitionComparison().add_many(["a", "b"], [1, 2], weights="12")
