@@ -403,25 +403,25 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self.table_sums(), base, cells=self._table.information_cells)
+        return _formulas.mutual_information(self._read().sums, base, cells=self._table.information_cells)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
-        return _formulas.entropy_reference(self.table_sums(), base, cells=self._table.information_cells)
+        return _formulas.entropy_reference(self._read().sums, base, cells=self._table.information_cells)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
-        return _formulas.entropy_model(self.table_sums(), base, cells=self._table.information_cells)
+        return _formulas.entropy_model(self._read().sums, base, cells=self._table.information_cells)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
-        return _formulas.variation_of_information(self.table_sums(), base,
+        return _formulas.variation_of_information(self._read().sums, base,
                                                   cells=self._table.information_cells)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
-        return _formulas.normalized_mutual_information(self.table_sums(), average_method,
+        return _formulas.normalized_mutual_information(self._read().sums, average_method,
                                                       cells=self._table.information_cells)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
@@ -442,16 +442,16 @@ class PartitionComparison:
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self.table_sums(), cells=self._table.information_cells)
+        return _formulas.homogeneity(self._read().sums, cells=self._table.information_cells)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self.table_sums(), cells=self._table.information_cells)
+        return _formulas.completeness(self._read().sums, cells=self._table.information_cells)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self.table_sums(), beta, cells=self._table.information_cells)
+        return _formulas.v_measure(self._read().sums, beta, cells=self._table.information_cells)
 
     # Set matching --------------------------------------------------------------------------
 
@@ -468,7 +468,7 @@ class PartitionComparison:
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
-        return _formulas.nmf_entropy(self.table_sums(), cells=self._table.information_cells)
+        return _formulas.nmf_entropy(self._read().sums, cells=self._table.information_cells)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,
@@ -553,9 +553,9 @@ class PartitionComparison:
         """What reads of the current state share: the unpacked sums, built once per state."""
         reads = self._reads
         if reads is None:
-            table = self._table
-            reads = self._reads = _Reads(self._sums.table_sums(
-                self._n_elements, table.n_rows, table.n_columns))
+            n_rows, n_columns = self._table.shape
+            reads = self._reads = _Reads(self._sums.table_sums(self._n_elements, n_rows,
+                                                               n_columns))
         return reads
 
     def _clear(self) -> None:

@@ -337,6 +337,11 @@ class Table:
         """Non-empty columns (model clusters)."""
         return len(self._columns)
 
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n_rows, n_columns)`` in one call, for a score read that needs both."""
+        return len(self._rows), len(self._columns)
+
     def n_cells(self) -> int:
         """Non-empty cells."""
         if self._cells is not None:
