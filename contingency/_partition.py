@@ -56,15 +56,6 @@ __all__ = ["PartitionComparison"]
 _FORMAT = "contingency.PartitionComparison/1"
 
 
-@attrs.define(eq=False, repr=False)
-class _Reads:
-    """What the score reads of one state share, built on the first read after a change."""
-
-    sums: TableSums
-    pairs: PairConfusion | None = None
-    expected: float | None = None
-
-
 @attrs.define(init=False, eq=False, repr=False)
 class PartitionComparison:
     """Pair-counting, information and set-matching scores of two partitions, fed one element at a time.
@@ -104,8 +95,12 @@ class PartitionComparison:
     _sums: RunningSums
     #: N, the number of elements (the table's total).
     _n_elements: int
-    #: What score reads share (the unpacked sums, the expected MI), until the next change.
-    _reads: _Reads | None
+    #: The sums unpacked as the formulas take them, built on the first read after a change.
+    _read_sums: TableSums | None
+    #: The pair counts last computed, with the sums (the state) they belong to.
+    _pairs: tuple[TableSums, PairConfusion] | None
+    #: The expected MI last computed, with the sums (the state) it belongs to.
+    _expected: tuple[TableSums, float] | None
 
     def __init__(self) -> None:
         self._clear()
@@ -298,7 +293,7 @@ class PartitionComparison:
         >>> PartitionComparison.from_labels([1, 1, 2], [1, 1, 1]).table_sums().same_model
         3
         """
-        return self._read().sums
+        return self._read()
 
     def pair_confusion(self) -> PairConfusion:
         """The four pair counts ``(same_same, same_reference_only, same_model_only, different_different)``.
@@ -306,11 +301,11 @@ class PartitionComparison:
         Exact integers; scikit-learn's ``pair_confusion_matrix`` counts ordered
         pairs, so its cells are twice these (``[[dd, smo], [sro, ss]]``).
         """
-        reads = self._read()
-        found = reads.pairs
-        if found is None:
-            found = reads.pairs = _formulas.pair_confusion(reads.sums)
-        return found
+        sums = self._read()
+        found = self._pairs
+        if found is None or found[0] is not sums:
+            found = self._pairs = (sums, _formulas.pair_confusion(sums))
+        return found[1]
 
     @property
     def same_same(self) -> int:
@@ -403,25 +398,25 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self._read().sums, base, cells=self._table.information_cells)
+        return _formulas.mutual_information(self._read(), base, cells=self._table.information_cells)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
-        return _formulas.entropy_reference(self._read().sums, base, cells=self._table.information_cells)
+        return _formulas.entropy_reference(self._read(), base, cells=self._table.information_cells)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
-        return _formulas.entropy_model(self._read().sums, base, cells=self._table.information_cells)
+        return _formulas.entropy_model(self._read(), base, cells=self._table.information_cells)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
-        return _formulas.variation_of_information(self._read().sums, base,
+        return _formulas.variation_of_information(self._read(), base,
                                                   cells=self._table.information_cells)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
-        return _formulas.normalized_mutual_information(self._read().sums, average_method,
+        return _formulas.normalized_mutual_information(self._read(), average_method,
                                                       cells=self._table.information_cells)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
@@ -431,27 +426,27 @@ class PartitionComparison:
         >>> c.adjusted_mutual_information()
         0.0
         """
-        reads = self._read()
-        expected = reads.expected
-        if expected is None:
-            expected = reads.expected = _formulas.expected_mutual_information(
-                self._table.row_totals(), self._table.column_totals())
-        return _formulas.adjusted_mutual_information(reads.sums, expected, average_method,
+        sums = self._read()
+        found = self._expected
+        if found is None or found[0] is not sums:
+            found = self._expected = (sums, _formulas.expected_mutual_information(
+                self._table.row_totals(), self._table.column_totals()))
+        return _formulas.adjusted_mutual_information(sums, found[1], average_method,
                                                      cells=self._table.information_cells)
 
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self._read().sums, cells=self._table.information_cells)
+        return _formulas.homogeneity(self._read(), cells=self._table.information_cells)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self._read().sums, cells=self._table.information_cells)
+        return _formulas.completeness(self._read(), cells=self._table.information_cells)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self._read().sums, beta, cells=self._table.information_cells)
+        return _formulas.v_measure(self._read(), beta, cells=self._table.information_cells)
 
     # Set matching --------------------------------------------------------------------------
 
@@ -468,7 +463,7 @@ class PartitionComparison:
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
-        return _formulas.nmf_entropy(self._read().sums, cells=self._table.information_cells)
+        return _formulas.nmf_entropy(self._read(), cells=self._table.information_cells)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,
@@ -547,22 +542,25 @@ class PartitionComparison:
             self._sums.step_levels(before, after)
             n_elements = self._n_elements + total
         self._n_elements = n_elements
-        self._reads = None  # the reads of the previous state are stale
+        self._read_sums = None  # stale, and so is every value cached with the old sums
 
-    def _read(self) -> _Reads:
-        """What reads of the current state share: the unpacked sums, built once per state."""
-        reads = self._reads
-        if reads is None:
+    def _read(self) -> TableSums:
+        """The sums of the current state, unpacked once per state: what every score read starts from.
+
+        The values cached with them (pair counts, expected MI) are keyed by their
+        identity: a change drops the sums, so those become stale with one store.
+        """
+        sums = self._read_sums
+        if sums is None:
             n_rows, n_columns = self._table.shape
-            reads = self._reads = _Reads(self._sums.table_sums(self._n_elements, n_rows,
-                                                               n_columns))
-        return reads
+            sums = self._read_sums = self._sums.table_sums(self._n_elements, n_rows, n_columns)
+        return sums
 
     def _clear(self) -> None:
         self._table = Table()
         self._sums = RunningSums()
         self._n_elements = 0
-        self._reads = None
+        self._read_sums = self._pairs = self._expected = None
 
 
 # JSON ----------------------------------------------------------------------------------------
