@@ -126,6 +126,7 @@ _AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
 FIXED_POINT_BITS = 52
 _ONE: int = 1 << FIXED_POINT_BITS
 _log = math.log
+_trunc = math.trunc  # int() of a float, with less call overhead
 _SCALE = float(_ONE)
 _new_tuple = tuple.__new__
 
@@ -315,7 +316,8 @@ def pair_confusion(sums: TableSums) -> PairConfusion:
     PairConfusion(same_same=1, same_reference_only=1, same_model_only=2, different_different=2)
     """
     n, _, _, same_same, same_reference, same_model, _, _, _ = sums
-    n = int(n)
+    if type(n) is not int:  # a numpy integer would overflow n (n - 1)
+        n = int(n)
     # The fields in order (same_same, same_reference_only, same_model_only,
     # different_different), built as PairConfusion(...) would build them, without the
     # Python frame of its generated __new__: this runs on every read after a change.
@@ -496,6 +498,8 @@ Exact = int | float
 
 #: A value is accepted from the sums when ``magnitude >> _SURE_SHIFT < value``.
 _SURE_SHIFT = 8
+#: The same test against a magnitude overestimated by 2: ``total >> _COARSE_SHIFT`` for 2 N ln N.
+_COARSE_SHIFT = _SURE_SHIFT - 1
 
 
 class TableCells(NamedTuple):
@@ -583,7 +587,7 @@ def _information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, E
     (n, reference_clusters, model_clusters, same_same, same_reference, same_model,
      cells_sum, reference_sum, model_sum) = sums
     if reference_clusters > 1 and model_clusters > 1:  # the common case first, lean
-        total = int(n * _log(n) * _SCALE)  # n_log_n_fixed(n), n >= 2 here
+        total = _trunc(n * _log(n) * _SCALE)  # n_log_n_fixed(n), n >= 2 here
         reference = total - reference_sum
         model = total - model_sum
         # Pair counts decide exactly whether a side's clusters are pure (C(x + y, 2) >
@@ -595,7 +599,7 @@ def _information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, E
         else:
             mutual = cells_sum - reference_sum - model_sum + total
         # 2 N ln N bounds either entropy's magnitude, 4 N ln N the mutual information's.
-        coarse = total >> (_SURE_SHIFT - 1)
+        coarse = total >> _COARSE_SHIFT
         if (coarse < reference and coarse < model and coarse >> 1 < mutual
                 and mutual <= reference and mutual <= model):
             return mutual, reference, model, n * _ONE
