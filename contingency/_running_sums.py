@@ -151,11 +151,14 @@ class RunningSums:
                 cell_step, row_step, column_step = unit_step(cell), unit_step(row), unit_step(column)
         elif weight == -1:  # the unit step from n - 1 to n, taken back
             try:
-                cell_step, row_step, column_step = (-unit[cell - 1], -unit[row - 1],
-                                                    -unit[column - 1])
+                cell_step, row_step, column_step = unit[cell - 1], unit[row - 1], unit[column - 1]
             except IndexError:
-                cell_step, row_step, column_step = (-unit_step(cell - 1), -unit_step(row - 1),
-                                                    -unit_step(column - 1))
+                cell_step, row_step, column_step = (unit_step(cell - 1), unit_step(row - 1),
+                                                    unit_step(column - 1))
+            self.cells -= cell_step
+            self.rows -= row_step
+            self.columns -= column_step
+            return
         else:
             cell_step = packed_step(cell, weight)
             row_step = packed_step(row, weight)
