@@ -529,6 +529,8 @@ class PartitionComparison:
         the total. Everything that can fail (labels, the count limit, a removal
         of elements that are not there) is checked before the first write.
         """
+        # cells and where are not keyword-only: defaults of positional parameters cost the
+        # unit path less per call (measured about 5% of add).
         if cells is None:
             n_elements = self._n_elements + weight
             if n_elements > MAX_COUNT:  # only an addition can get here
