@@ -337,6 +337,11 @@ class Table:
         """Non-empty columns (model clusters)."""
         return len(self._columns)
 
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n_rows, n_columns)`` in one call, for a score read that needs both."""
+        return len(self._rows), len(self._columns)
+
     def n_cells(self) -> int:
         """Non-empty cells."""
         if self._cells is not None:
@@ -443,27 +448,29 @@ class Table:
         forgotten.
         """
         rows, columns = self._rows, self._columns
+        try:  # known labels, dictionary storage: the common case, subscripts only
+            a = rows[row]
+            b = columns[column]
+            line = self._cells[row]  # type: ignore[index]  # a row exists while it has elements
+        except (KeyError, TypeError):  # a new or unhashable label, or array storage
+            return self._change_rarely(row, column, weight)
+        n = line.get(column, 0)
+        new = n + weight
+        if new > 0:  # then the row and column stay positive too: three plain stores
+            line[column] = new
+            rows[row] = a + weight
+            columns[column] = b + weight
+            return n, a, b
+        return self._change_rarely(row, column, weight)
+
+    def _change_rarely(self, row: Hashable, column: Hashable, weight: int) -> tuple[int, int, int]:
+        """:meth:`change` when a label is new, a count reaches zero or below, or storage switches."""
         try:
-            a = rows.get(row, 0)
-            b = columns.get(column, 0)
+            a = self._rows.get(row, 0)
+            b = self._columns.get(column, 0)
         except TypeError:
             _check_pair(row, column)  # names the unhashable label
             raise
-        cells = self._cells
-        if a and b and cells is not None:  # known labels, dictionary storage: the common case
-            line = cells[row]  # a row exists while its label has elements
-            n = line.get(column, 0)
-            new = n + weight
-            if new > 0:  # then the row and column stay positive too: three plain stores
-                line[column] = new
-                rows[row] = a + weight
-                columns[column] = b + weight
-                return n, a, b
-        return self._change_rarely(row, column, weight, a, b)
-
-    def _change_rarely(self, row: Hashable, column: Hashable, weight: int, a: int,
-                       b: int) -> tuple[int, int, int]:
-        """:meth:`change` when a label is new, a count reaches zero or below, or storage switches."""
         if not (a and b):
             # A label not seen before: refuse None and NaN before it is stored. Labels
             # already in the table passed this check when they arrived.

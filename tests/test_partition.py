@@ -77,7 +77,7 @@ def test_agrees_with_scikit_learn(labeling):
         assert close(comparison.normalized_mutual_information(method), nmi), method
         ami = metrics.adjusted_mutual_info_score(truth, predicted, average_method=method)
         ours = comparison.adjusted_mutual_information(method)
-        expected_mi = comparison._read().expected
+        expected_mi = comparison._expected[1]
         normalizer = formulas._normalizer(comparison.entropy_reference(),
                                           comparison.entropy_model(), method)
         if abs(normalizer - expected_mi) < 1e-10 < normalizer:
@@ -581,19 +581,22 @@ def test_bad_scoring_arguments():
 def test_expected_mutual_information_is_cached_until_the_table_changes():
     comparison = PartitionComparison.from_labels([1, 1, 1, 2, 3], [1, 2, 2, 3, 3])
     first = comparison.adjusted_mutual_information()
-    cached = comparison._read().expected
+    cached = comparison._expected
     assert cached is not None
+    assert cached[0] is comparison.table_sums()
     assert comparison.adjusted_mutual_information("max") != first  # other mean, same cache
-    assert comparison._read().expected is cached
+    assert comparison._expected is cached
     comparison.add(3, 1)
-    assert comparison._reads is None
+    assert comparison._read_sums is None
+    assert comparison._expected[0] is not comparison.table_sums()  # stale: keyed by the sums
     fresh = PartitionComparison.from_labels([1, 1, 1, 2, 3, 3], [1, 2, 2, 3, 3, 1])
     assert comparison.adjusted_mutual_information() == fresh.adjusted_mutual_information()
+    assert comparison._expected[1] == fresh._expected[1]
     comparison.remove(3, 1)
-    assert comparison._reads is None
+    assert comparison._read_sums is None
     assert comparison.adjusted_mutual_information() == first
     merged = comparison + PartitionComparison.from_labels([4], [4])
-    assert merged._reads is None or merged._reads.expected is None
+    assert merged._expected is None or merged._expected[0] is not merged.table_sums()
 
 
 def test_jaccard_concentration_index_hook_uses_reference_as_truth():
@@ -745,6 +748,38 @@ def test_running_sums_equal_a_recomputation_after_mixed_changes(operations):
         _, _, table = comparison.contingency_table()
         assert comparison.table_sums() == formulas.table_sums(table)
         assert comparison.n_elements == int(table.sum())
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["x", "y", 2.5]),
+                          st.sampled_from([1, 1, -1, 2, -3, 2**40])), max_size=40))
+def test_the_unit_and_batch_conventions_of_update_leave_identical_states(changes):
+    """_update(reference, model, weight) is _update(cells=...) with one cell: same table, sums, N.
+
+    Each change goes to one accumulator by the unit convention (add's and
+    remove's) and to another as a one-cell batch; a removal of elements that
+    are not there is refused by both, leaving both unchanged.
+    """
+    from contingency._table import Cells
+
+    unit, batch = PartitionComparison(), PartitionComparison()
+    for reference, model, weight in changes:
+        cells = Cells([reference], [model], np.zeros(1, np.int64), np.zeros(1, np.int64),
+                      np.array([weight], dtype=np.int64))
+        refused = []
+        try:
+            unit._update(reference, model, weight)
+        except ValueError:
+            refused.append("unit")
+        try:
+            batch._update(cells=cells, where="remove")
+        except ValueError:
+            refused.append("batch")
+        assert refused in ([], ["unit", "batch"])
+        assert unit == batch
+        assert unit._sums == batch._sums
+        assert unit.n_elements == batch.n_elements
+        assert unit.table_sums() == batch.table_sums()
 
 
 def test_weights_given_as_a_string_are_refused_as_weights():

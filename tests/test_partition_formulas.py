@@ -116,6 +116,27 @@ def test_adjusted_rand_index_is_exact_for_huge_counts():
     assert value == float(exact)
 
 
+def test_adjusted_rand_index_takes_numpy_integers_exactly():
+    """Counts as int64 are made Python ints first: their products would overflow int64."""
+    counts = (3 * 10**9, 10**9, 2 * 10**9, 4 * 10**18)
+    assert f.adjusted_rand_index(*np.array(counts, dtype=np.int64)) == f.adjusted_rand_index(
+        *counts)
+    mixed = (np.int64(counts[0]), *counts[1:])
+    assert f.adjusted_rand_index(*mixed) == f.adjusted_rand_index(*counts)
+
+
+@given(tables)
+def test_pair_confusion_is_a_pair_confusion_with_named_fields(table):
+    sums = f.table_sums(table)
+    pairs = f.pair_confusion(sums)
+    assert type(pairs) is f.PairConfusion
+    assert pairs == f.PairConfusion(
+        same_same=sums.same_same, same_reference_only=sums.same_reference - sums.same_same,
+        same_model_only=sums.same_model - sums.same_same,
+        different_different=(f.pairs(sums.n_elements) - sums.same_reference - sums.same_model
+                             + sums.same_same))
+
+
 # --- information ------------------------------------------------------------------------------
 
 
@@ -162,6 +183,21 @@ def test_normalized_scores_stay_in_range(table):
     for score in (f.homogeneity, f.completeness, f.v_measure, f.nmf_entropy):
         assert 0.0 <= score(sums) <= 1.0 + 1e-15
     assert f.variation_of_information(sums) >= 0.0
+
+
+@given(tables, st.sampled_from([1, 1.0, 0.5, 2, 3.0]))
+def test_v_measure_is_the_weighted_harmonic_mean_of_homogeneity_and_completeness(table, beta):
+    """v_measure reads (1 + beta) MI / (H(R) + beta H(M)), the same mean with one division."""
+    sums = f.table_sums(table)
+    h, c = f.homogeneity(sums), f.completeness(sums)
+    expected = 0.0 if h + c == 0 else (1 + beta) * h * c / (beta * h + c)
+    assert math.isclose(f.v_measure(sums, beta), expected, rel_tol=1e-13, abs_tol=1e-15)
+
+
+def test_v_measure_of_identical_partitions_is_exactly_one():
+    for table in ([[3, 0], [0, 5]], [[2**40, 0, 0], [0, 7, 0], [0, 0, 1]]):
+        assert f.v_measure(f.table_sums(table)) == 1.0
+        assert f.v_measure(f.table_sums(table), 2.0) == 1.0
 
 
 # --- expected mutual information --------------------------------------------------------------

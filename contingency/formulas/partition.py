@@ -126,7 +126,9 @@ _AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
 FIXED_POINT_BITS = 52
 _ONE: int = 1 << FIXED_POINT_BITS
 _log = math.log
+_trunc = math.trunc  # int() of a float, with less call overhead
 _SCALE = float(_ONE)
+_new_tuple = tuple.__new__
 
 Counts = NDArray[np.int64]
 
@@ -313,14 +315,15 @@ def pair_confusion(sums: TableSums) -> PairConfusion:
     >>> pair_confusion(table_sums([[2, 0], [1, 1]]))
     PairConfusion(same_same=1, same_reference_only=1, same_model_only=2, different_different=2)
     """
-    same_same = sums.same_same
-    return PairConfusion(
-        same_same=same_same,
-        same_reference_only=sums.same_reference - same_same,
-        same_model_only=sums.same_model - same_same,
-        different_different=(pairs(sums.n_elements) - sums.same_reference
-                             - sums.same_model + same_same),
-    )
+    n, _, _, same_same, same_reference, same_model, _, _, _ = sums
+    if type(n) is not int:  # a numpy integer would overflow n (n - 1)
+        n = int(n)
+    # The fields in order (same_same, same_reference_only, same_model_only,
+    # different_different), built as PairConfusion(...) would build them, without the
+    # Python frame of its generated __new__: this runs on every read after a change.
+    return _new_tuple(PairConfusion, (same_same, same_reference - same_same,
+                                      same_model - same_same,
+                                      n * (n - 1) // 2 - same_reference - same_model + same_same))
 
 
 def rand_index(same_same: int, same_reference_only: int, same_model_only: int,
@@ -445,8 +448,9 @@ def adjusted_rand_index(same_same: int, same_reference_only: int, same_model_onl
     >>> adjusted_rand_index(0, 0, 0, 0), adjusted_rand_index(6, 0, 0, 0)
     (1.0, 1.0)
     """
-    a, b, c, d = (int(same_same), int(same_model_only), int(same_reference_only),
-                  int(different_different))
+    a, b, c, d = same_same, same_model_only, same_reference_only, different_different
+    if not type(a) is type(b) is type(c) is type(d) is int:  # numpy integers would overflow
+        a, b, c, d = int(a), int(b), int(c), int(d)
     if b == 0 and c == 0:
         return 1.0
     # Not zero here: b or c is positive, so (a + c)(c + d) + (a + b)(b + d) >= c**2 + b**2 > 0.
@@ -473,7 +477,8 @@ def adjusted_rand_index(same_same: int, same_reference_only: int, same_model_onl
 #    it tries first a cheap overestimate of the magnitude (4 N ln N for MI, 2 N ln
 #    N for an entropy, 2 (S_reference + S_model) for VI). A ratio of two
 #    accepted values (NMI, homogeneity, ...) is then within 2.4e-13 and
-#    V-measure, from two such ratios, within 5e-13, plus a few roundings.
+#    V-measure, one such ratio ((1 + beta) MI / (H(R) + beta H(M))), within 2.4e-13 plus a
+#    few roundings.
 # 2. O(cells), from the table, when the bound fails (large skewed counts, or
 #    partitions so nearly independent that MI is below about ln(N) / 50) and
 #    the caller gave ``cells``: sums of non-negative terms, each formed from
@@ -493,6 +498,8 @@ Exact = int | float
 
 #: A value is accepted from the sums when ``magnitude >> _SURE_SHIFT < value``.
 _SURE_SHIFT = 8
+#: The same test against a magnitude overestimated by 2: ``total >> _COARSE_SHIFT`` for 2 N ln N.
+_COARSE_SHIFT = _SURE_SHIFT - 1
 
 
 class TableCells(NamedTuple):
@@ -580,7 +587,7 @@ def _information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, E
     (n, reference_clusters, model_clusters, same_same, same_reference, same_model,
      cells_sum, reference_sum, model_sum) = sums
     if reference_clusters > 1 and model_clusters > 1:  # the common case first, lean
-        total = int(n * _log(n) * _SCALE)  # n_log_n_fixed(n), n >= 2 here
+        total = _trunc(n * _log(n) * _SCALE)  # n_log_n_fixed(n), n >= 2 here
         reference = total - reference_sum
         model = total - model_sum
         # Pair counts decide exactly whether a side's clusters are pure (C(x + y, 2) >
@@ -592,7 +599,7 @@ def _information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, E
         else:
             mutual = cells_sum - reference_sum - model_sum + total
         # 2 N ln N bounds either entropy's magnitude, 4 N ln N the mutual information's.
-        coarse = total >> (_SURE_SHIFT - 1)
+        coarse = total >> _COARSE_SHIFT
         if (coarse < reference and coarse < model and coarse >> 1 < mutual
                 and mutual <= reference and mutual <= model):
             return mutual, reference, model, n * _ONE
@@ -1092,7 +1099,8 @@ def normalized_mutual_information(sums: TableSums,
     ...     table_sums([[2, 2]]))
     (1.0, 0.0)
     """
-    method = _check_average_method(average_method)
+    method = average_method if average_method == "arithmetic" else _check_average_method(
+        average_method)
     if sums.n_reference_clusters <= 1 and sums.n_model_clusters <= 1:
         return 1.0
     mutual, reference, model, scale = _information(sums, cells)
@@ -1169,6 +1177,15 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
         h = c = 1.0
     else:
         mutual, reference, model, _ = _information(sums, cells)
+        if not (one_reference or one_model):
+            if mutual == 0:  # h == c == 0
+                return 0.0
+            # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
+            # (1 + beta) MI / (H(R) + beta H(M)); at beta = 1, from the sums, a ratio of
+            # exact integers rounded once, as NMI's (identical partitions score exactly 1).
+            if beta == 1:
+                return 2 * mutual / (reference + model)
+            return (1 + beta) * mutual / (reference + beta * model)
         h = 1.0 if one_reference else mutual / reference
         c = 1.0 if one_model else mutual / model
     if h + c == 0:
