@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from contingency._coding import Codes, dense_is_cheaper, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label
+from contingency.formulas._numeric import INT64_MAX
 
 __all__ = ["Cells", "Table", "count_cells"]
 
@@ -180,7 +181,7 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     low_r, high_r = int(reference.min()), int(reference.max())
     low_m, high_m = int(model.min()), int(model.max())
     height, width = high_r - low_r + 1, high_m - low_m + 1
-    if max(high_r, high_m) >= 2**63 or not dense_is_cheaper(height * width, reference.size):
+    if max(high_r, high_m) > INT64_MAX or not dense_is_cheaper(height * width, reference.size):
         return None
     keys = reference.astype(np.int64, copy=True)  # in place from here: one new array
     if low_r:

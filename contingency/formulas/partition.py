@@ -79,7 +79,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from contingency.formulas import classification
-from contingency.formulas._numeric import divide
+from contingency.formulas._numeric import INT64_MAX, divide
 
 __all__ = [
     "FIXED_POINT_BITS",
@@ -544,12 +544,11 @@ def table_cells(table: ArrayLike) -> TableCells:
 
 def _summable(counts: NDArray[Any]) -> NDArray[Any]:
     """``counts`` as int64 when no sum of them can overflow int64, else as Python ints."""
-    if counts.dtype != object and counts.size and int(counts.max()) > _INT64_MAX // counts.size:
+    if counts.dtype != object and counts.size and int(counts.max()) > INT64_MAX // counts.size:
         return counts.astype(object)
     return counts
 
 
-_INT64_MAX = 2**63 - 1
 
 
 def _log_base(base: float) -> float:
@@ -762,13 +761,13 @@ def _mutual_nats(counts: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any]
     (``sum a b`` is exact) is rounded once, and :func:`math.fsum` adds them with
     one more rounding.
     """
-    if (n * n <= _INT64_MAX and counts.dtype != object and rows.dtype != object
+    if (n * n <= INT64_MAX and counts.dtype != object and rows.dtype != object
             and columns.dtype != object):
         products = rows * columns  # <= N**2 < 2**63: exact in int64, and so is their sum
         independent = int(products.sum())
         product_floats = _floats(products)
         ratio = _floats(counts * n - products) / product_floats
-    elif n <= _INT64_MAX and counts.dtype != object and rows.dtype != object \
+    elif n <= INT64_MAX and counts.dtype != object and rows.dtype != object \
             and columns.dtype != object:
         difference, independent = _difference_of_products(counts, n, rows, columns)
         product_floats = _floats(rows) * _floats(columns)
