@@ -53,6 +53,9 @@ def dense_is_cheaper(slots: int, n: int) -> bool:
 def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list[Hashable]]:
     """Codes ``0..K-1`` for ``values`` and the ``K`` distinct labels, each label checked.
 
+    The codes may share memory with ``values`` (an int64 array of ``0..K-1`` is
+    its own codes): callers read them and never write to them.
+
     Distinct labels are sorted for numeric and numpy string arrays, in order
     of first occurrence for Python sequences and object arrays:
 
@@ -82,14 +85,24 @@ def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable
         if bad.size:
             check_label(values[bad[0]].item(), f"{name}[{bad[0]}]")
     if kind in "iu" and values.size:
-        low, high = int(values.min()), int(values.max())
+        high = int(values.max())
+        if high <= INT64_MAX and dense_is_cheaper(high + 1, values.size):
+            # Non-negative labels from 0 (the common case: labels that are already codes):
+            # one bincount gives the distinct labels, and bincount refuses a negative one.
+            codes = values.astype(np.int64, copy=False)
+            try:
+                present = np.bincount(codes) > 0
+            except ValueError:  # a negative label: the shifted range below
+                pass
+            else:
+                if present.all():  # labels 0..high, every one present: they are the codes
+                    return codes, list(range(high + 1))
+                return (np.cumsum(present) - 1)[codes], np.flatnonzero(present).tolist()
+        low = int(values.min())
         if high <= INT64_MAX and dense_is_cheaper(high - low + 1, values.size):
-            shifted = values.astype(np.int64, copy=True)
-            if low:
-                shifted -= low
+            shifted = values.astype(np.int64, copy=False) - low
             present = np.bincount(shifted) > 0
-            lookup = np.cumsum(present) - 1
-            return lookup[shifted], (np.flatnonzero(present) + low).tolist()
+            return (np.cumsum(present) - 1)[shifted], (np.flatnonzero(present) + low).tolist()
     if kind in "iubf":
         uniques, inverse = np.unique(values, return_inverse=True)
         return inverse.astype(np.int64).ravel(), uniques.tolist()
