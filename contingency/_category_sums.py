@@ -95,7 +95,7 @@ class CategorySums(_Lazy):
         total, weighted, weight, defined = self.total, self.weighted, self.weight, self.defined
         by_support = self._by_support
         for label in pending:
-            old = contribution.pop(label, None)
+            old = contribution.get(label)
             if old is not None:
                 value, support = old
                 if value is not None:
@@ -106,6 +106,8 @@ class CategorySums(_Lazy):
                         weight -= support
             a = cells_a.get(label)
             if a is None:  # forgotten
+                if old is not None:
+                    del contribution[label]
                 continue
             b, c = cells_b[label], cells_c[label]
             number = score(a, b, c, 0, mode)  # d: none of these scores reads it
