@@ -101,6 +101,8 @@ class PartitionComparison:
     _pairs: tuple[TableSums, PairConfusion] | None
     #: The expected MI last computed, with the sums (the state) it belongs to.
     _expected: tuple[TableSums, float] | None
+    #: The cell arrays an information read's exact fallback last took, with their sums.
+    _cells: tuple[TableSums, tuple[NDArray[np.int64], ...]] | None
 
     def __init__(self) -> None:
         self._clear()
@@ -398,26 +400,26 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self._read(), base, cells=self._table.information_cells)
+        return _formulas.mutual_information(self._read(), base, cells=self._information_cells)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
-        return _formulas.entropy_reference(self._read(), base, cells=self._table.information_cells)
+        return _formulas.entropy_reference(self._read(), base, cells=self._information_cells)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
-        return _formulas.entropy_model(self._read(), base, cells=self._table.information_cells)
+        return _formulas.entropy_model(self._read(), base, cells=self._information_cells)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
         return _formulas.variation_of_information(self._read(), base,
-                                                  cells=self._table.information_cells)
+                                                  cells=self._information_cells)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
         return _formulas.normalized_mutual_information(self._read(), average_method,
-                                                      cells=self._table.information_cells)
+                                                      cells=self._information_cells)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -432,21 +434,21 @@ class PartitionComparison:
             found = self._expected = (sums, _formulas.expected_mutual_information(
                 self._table.row_totals(), self._table.column_totals()))
         return _formulas.adjusted_mutual_information(sums, found[1], average_method,
-                                                     cells=self._table.information_cells)
+                                                     cells=self._information_cells)
 
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self._read(), cells=self._table.information_cells)
+        return _formulas.homogeneity(self._read(), cells=self._information_cells)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self._read(), cells=self._table.information_cells)
+        return _formulas.completeness(self._read(), cells=self._information_cells)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self._read(), beta, cells=self._table.information_cells)
+        return _formulas.v_measure(self._read(), beta, cells=self._information_cells)
 
     # Set matching --------------------------------------------------------------------------
 
@@ -463,7 +465,7 @@ class PartitionComparison:
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
-        return _formulas.nmf_entropy(self._read(), cells=self._table.information_cells)
+        return _formulas.nmf_entropy(self._read(), cells=self._information_cells)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,
@@ -558,11 +560,23 @@ class PartitionComparison:
             sums = self._read_sums = self._sums.table_sums(self._n_elements, n_rows, n_columns)
         return sums
 
+    def _information_cells(self) -> tuple[NDArray[np.int64], ...]:
+        """The table's cells for an information read that cannot be answered from the sums.
+
+        Built once per state, so that several such reads between two changes
+        (NMI, then V-measure, say) share them.
+        """
+        sums = self._read()
+        found = self._cells
+        if found is None or found[0] is not sums:
+            found = self._cells = (sums, self._table.information_cells())
+        return found[1]
+
     def _clear(self) -> None:
         self._table = Table()
         self._sums = RunningSums()
         self._n_elements = 0
-        self._read_sums = self._pairs = self._expected = None
+        self._read_sums = self._pairs = self._expected = self._cells = None
 
 
 # JSON ----------------------------------------------------------------------------------------

@@ -822,3 +822,25 @@ def test_the_accumulator_reads_information_scores_accurately_at_huge_counts(huge
 def test_homogeneity_of_a_huge_weight_is_not_rounded_to_one():
     comparison = PartitionComparison().add_many([0, 0, 1], [0, 1, 0], weights=[2, 2, 2**60])
     assert comparison.homogeneity == pytest.approx(0.4916, abs=1e-4)
+
+
+def test_information_reads_of_one_state_share_the_cells_of_their_exact_fallback(monkeypatch):
+    from contingency._table import Table
+
+    comparison = PartitionComparison().add_many([0, 0, 1], [0, 1, 0], weights=[2, 2, 2**60])
+    calls = []
+    original = Table.information_cells
+
+    def counting(self):
+        calls.append(1)
+        return original(self)
+
+    monkeypatch.setattr(Table, "information_cells", counting)
+    first = (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
+             comparison.normalized_mutual_information())
+    assert len(calls) == 1  # the skewed table falls back, once for the four reads
+    comparison.add(0, 0)
+    comparison.remove(0, 0)
+    assert (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
+            comparison.normalized_mutual_information()) == first
+    assert len(calls) == 2  # a change: the cells are built again
