@@ -822,6 +822,20 @@ def _check_against_sklearn(scores: dict[str, float], reference: Any, model: Any,
     return "13 scores vs scikit-learn " + _agree(triples)
 
 
+def _from_labels_contestants(comparison_class: Any, reference: Any, model: Any,
+                             floor_codes: tuple[np.ndarray, np.ndarray], k: int,
+                             sklearn_metrics: ModuleType | None) -> list[Contestant]:
+    """Ours (from_labels + every score but AMI), the bincount floor and scikit-learn's ARI."""
+    contestants = [
+        Contestant("ours", partial(_from_labels_scores, comparison_class, reference, model)),
+        Contestant("floor", partial(bincount_floor, *floor_codes, k)),
+    ]
+    if sklearn_metrics is not None:
+        contestants.append(Contestant("sklearn", partial(
+            sklearn_metrics.adjusted_rand_score, reference, model)))
+    return contestants
+
+
 def _from_labels_row(config: Config, found: tuple[Any, str], operation: str, size: str,
                      reference: np.ndarray, model: np.ndarray, k: int, target: str,
                      passed: Callable[[float, float, float], bool], peer_in_target: bool) -> Row:
@@ -834,13 +848,8 @@ def _from_labels_row(config: Config, found: tuple[Any, str], operation: str, siz
     """
     comparison_class, origin = found
     sklearn_metrics = _optional("sklearn.metrics")
-    contestants = [
-        Contestant("ours", partial(_from_labels_scores, comparison_class, reference, model)),
-        Contestant("floor", partial(bincount_floor, reference, model, k)),
-    ]
-    if sklearn_metrics is not None:
-        contestants.append(Contestant("sklearn", partial(
-            sklearn_metrics.adjusted_rand_score, reference, model)))
+    contestants = _from_labels_contestants(comparison_class, reference, model, (reference, model),
+                                           k, sklearn_metrics)
 
     def check(values: list[Any]) -> str:
         if len(values) < 3:
@@ -918,13 +927,8 @@ def from_labels_strings(config: Config) -> list[Row]:
     for form, reference, model in (
             (forms[0], reference_array.tolist(), model_array.tolist()),
             (forms[1], reference_array, model_array)):
-        contestants = [
-            Contestant("ours", partial(_from_labels_scores, comparison_class, reference, model)),
-            Contestant("floor", partial(bincount_floor, codes_reference, codes_model, k)),
-        ]
-        if sklearn_metrics is not None:
-            contestants.append(Contestant("sklearn", partial(
-                sklearn_metrics.adjusted_rand_score, reference, model)))
+        contestants = _from_labels_contestants(comparison_class, reference, model,
+                                               (codes_reference, codes_model), k, sklearn_metrics)
 
         def check(values: list[Any]) -> str:
             if len(values) < 3:
