@@ -13,7 +13,7 @@ from contingency.formulas import classification as formulas
 _SCORES = [formulas.precision, formulas.recall, formulas.f1, formulas.accuracy, formulas.error,
            formulas.specificity, formulas.matthews_corrcoef]
 # Small counts, counts around 2**53 (where doubles stop being exact) and past 2**60
-# (where exact() keeps Python ints instead of int64).
+# (where Python ints, not int64, are summed exactly).
 _COUNT = st.one_of(st.integers(0, 10), st.integers(2**52, 2**54), st.integers(2**59, 2**70))
 _TABLE = st.tuples(_COUNT, _COUNT, _COUNT, _COUNT)
 _HUGE = (2**62, 2**62 + 1, 3, 2**61)

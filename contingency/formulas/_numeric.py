@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,14 +30,12 @@ __all__ = [
     "INT64_MAX",
     "MAX_COUNT",
     "ZeroDivision",
-    "as_counts",
+    "as_float",
     "average",
     "check_count",
     "check_room",
     "check_zero_division",
     "divide",
-    "exact",
-    "is_perl",
     "undefined_value",
 ]
 
@@ -73,14 +71,13 @@ def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDi
     raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {value!r}")
 
 
-def is_perl(zero_division: ZeroDivision) -> bool:
-    """True when ``zero_division`` selects Statistics::Contingency's conventions."""
-    return zero_division == "perl"
+def undefined_value(zero_division: ZeroDivision, perl: float) -> float:
+    """The value of an undefined case: ``perl`` (the formula's own) in Perl mode, else the mode's number.
 
-
-def undefined_value(zero_division: ZeroDivision, perl: ArrayLike) -> ArrayLike:
-    """The value of an undefined case: ``perl`` in Perl mode, else the mode's number."""
-    return perl if is_perl(zero_division) else float(zero_division)
+    >>> undefined_value("perl", 0.0), undefined_value(1.0, 0.0), undefined_value("nan", 0.0)
+    (0.0, 1.0, nan)
+    """
+    return perl if zero_division == "perl" else float(zero_division)
 
 
 def divide(numerator: ArrayLike, denominator: ArrayLike, undefined: ArrayLike) -> Floats:
@@ -159,45 +156,11 @@ def _exact_sum(first: Iterable[tuple[int, int]],
     return sum(n * (scale // d) for n, d in terms), scale
 
 
-def exact(values: ArrayLike) -> NDArray[Any]:
-    """``values`` as an array that sums exactly: integers stay integers, floats become float64.
-
-    Integer counts are kept as int64 while four of them cannot overflow it when
-    added (all below 2**60), and as Python ints in an object array beyond that,
-    so that sums of cells are exact before the one rounding to float64, as in
-    Perl, whose integer sums are exact too.
-
-    >>> exact([1, 2]).dtype, exact([2**62, 1]).dtype, exact(0.5).dtype
-    (dtype('int64'), dtype('O'), dtype('float64'))
-    >>> exact(7), exact(2**62).dtype
-    (array(7), dtype('O'))
-    """
-    if type(values) is int:  # one count, as in a micro table: no reduction to look at
-        return np.asarray(values, dtype=np.int64 if -_EXACT_LIMIT < values < _EXACT_LIMIT
-                          else object)
-    array = np.asarray(values)
-    if array.dtype.kind == "b":
-        return array.astype(np.int64)
-    if array.dtype.kind in "iu":
-        if array.size and (int(array.max()) >= _EXACT_LIMIT or int(array.min()) <= -_EXACT_LIMIT):
-            return array.astype(object)
-        return array.astype(np.int64)
-    if array.dtype == object:
-        if all(isinstance(v, numbers.Integral) for v in array.flat):
-            return array
-        return array.astype(np.float64)
-    return array.astype(np.float64)
-
-
-_EXACT_LIMIT = 2**60
-
-
 def as_float(values: ArrayLike) -> NDArray[np.float64]:
     """Exact counts (or their sums) rounded once to float64.
 
-    Arithmetic on a 0-d object array (one count of 2**60 or more, see
-    :func:`exact`) gives a plain ``int``, which numpy refuses to convert past
-    int64; ``float`` rounds it correctly.
+    A plain ``int`` past int64 (a sum of huge counts) is rounded by ``float``,
+    which numpy would refuse to convert.
 
     >>> float(as_float(2**64 + 1)) == 2.0**64, as_float([1, 2]).dtype
     (True, dtype('float64'))
@@ -248,8 +211,3 @@ def check_room(total: int, change: int, what: str) -> None:
     if total + change > MAX_COUNT:
         raise ValueError(f"the accumulator would hold {total + change} {what}; at most 2**63 - 1 "
                          "are supported")
-
-
-def as_counts(values: Iterable[object], name: str) -> list[int]:
-    """Check every item with :func:`check_count`; the error names ``name[i]``."""
-    return [check_count(v, f"{name}[{i}]") for i, v in enumerate(values)]

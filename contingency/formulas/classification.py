@@ -34,6 +34,7 @@ from contingency.formulas._numeric import (
     ZeroDivision,
     average,
     check_zero_division,
+    undefined_value,
 )
 
 __all__ = [
@@ -61,18 +62,11 @@ _DOUBLE_EXACT = 2**53  # every integer below is a double
 _NAN = float("nan")
 
 
-def _undefined(mode: ZeroDivision, perl: float) -> float:
-    """The value of an undefined case: ``perl`` (the formula's own) in Perl mode, else the mode's number."""
-    if mode == "perl":
-        return perl
-    return _NAN if mode == "nan" else float(mode)
-
-
 def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
     """``x / (x + y)``; ``x`` and ``y`` are exact counts or floats.
 
     Where ``x + y == 0`` it is undefined: ``perl`` (the formula's own value) in
-    Perl mode, else the mode's number (:func:`_undefined`).
+    Perl mode, else the mode's number (:func:`~contingency.formulas._numeric.undefined_value`).
 
     ``x + y`` is summed exactly when the counts are integers, then rounded once.
 
@@ -94,7 +88,7 @@ def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
             1.0 / (1.0 + y / x) if x and y else (1.0 if y == 0 else 0.0))
         return share
     if total == 0:
-        return _undefined(mode, perl)
+        return undefined_value(mode, perl)
     if mode != "perl":
         return float(x) / float(x + y)
     if y == 0:
@@ -131,12 +125,12 @@ def _f_beta(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision, beta: float) -> 
 
 def _accuracy(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
     total = a + b + c + d
-    return float(a + d) / float(total) if total else _undefined(mode, 1.0)
+    return float(a + d) / float(total) if total else undefined_value(mode, 1.0)
 
 
 def _error(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
     total = a + b + c + d
-    return float(b + c) / float(total) if total else _undefined(mode, 0.0)
+    return float(b + c) / float(total) if total else undefined_value(mode, 0.0)
 
 
 def _matthews_corrcoef(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
@@ -145,7 +139,7 @@ def _matthews_corrcoef(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> fl
     # no single product overflows before counts reach about 1e77.
     scale = math.sqrt((fa + fb) * (fa + fc)) * math.sqrt((fd + fb) * (fd + fc))
     if scale == 0:
-        return _undefined(mode, 1.0 if fb + fc == 0 else 0.0)
+        return undefined_value(mode, 1.0 if fb + fc == 0 else 0.0)
     return (fa * fd - fb * fc) / scale
 
 
@@ -329,7 +323,7 @@ def mean_accuracy(n_results: int, n_categories: int, wrong: int, *,
     if n_categories == 0:
         raise ValueError("No category information has been recorded")
     if n_results == 0:
-        return _undefined(check_zero_division(zero_division), 1.0)
+        return undefined_value(check_zero_division(zero_division), 1.0)
     total = n_results * n_categories
     return (total - wrong) / total
 
@@ -346,7 +340,7 @@ def mean_error(n_results: int, n_categories: int, wrong: int, *,
     if n_categories == 0:
         raise ValueError("No category information has been recorded")
     if n_results == 0:
-        return _undefined(check_zero_division(zero_division), 0.0)
+        return undefined_value(check_zero_division(zero_division), 0.0)
     return wrong / (n_results * n_categories)
 
 
