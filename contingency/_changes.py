@@ -24,7 +24,8 @@ from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label
 
 __all__ = ["HIT", "MISS", "SMALL_CODE", "Cells", "Shape", "Staging", "Tally", "Unknown",
-           "category_codes", "column_changes", "first_seen_order", "indicator_changes",
+           "category_codes", "column_changes", "count_codes", "first_seen_order",
+           "indicator_changes",
            "label_array_changes", "members", "result_changes", "shape_histogram", "take_back"]
 
 Unknown = Literal["error", "ignore", "add"]
@@ -173,20 +174,48 @@ def take_back(tally: Cells, label: Hashable) -> None:
 
 
 def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                    weight: int) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times."""
+                   weight: int | Iterable[int]) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times.
+
+    ``weight`` is one count for every result, or one per result (results of
+    weight 0 change nothing).
+    """
     a: Cells = {}
     b: Cells = {}
     c: Cells = {}
     shapes: dict[Shape, int] = {}
-    for assigned, correct in results:
+    weights = repeat(weight) if isinstance(weight, int) else weight
+    for (assigned, correct), count in zip(results, weights):
+        if not count:
+            continue
         both = assigned & correct
         for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
             for label in labels:
-                cells[label] = cells.get(label, 0) + weight
+                cells[label] = cells.get(label, 0) + count
         shape = (len(both), len(assigned), len(correct))
-        shapes[shape] = shapes.get(shape, 0) + weight
+        shapes[shape] = shapes.get(shape, 0) + count
     return a, b, c, shapes
+
+
+def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
+                ) -> NDArray[Any]:
+    """``np.bincount(codes, weights, minlength=size)``, exact for integer weights (int64 or Python ints).
+
+    float64 adds integers exactly while every partial sum stays below
+    ``2**53``, so small totals take numpy's bincount; larger ones are summed
+    in int64 (whose sums :func:`contingency._inputs.exact_weights` keeps below
+    ``2**62``) or, for Python ints, as objects.
+
+    >>> count_codes(np.array([0, 2, 2]), 3, np.array([5, 1, 2**60])).tolist()
+    [5, 0, 1152921504606846977]
+    """
+    if weights is None:
+        return np.bincount(codes, minlength=size)
+    if weights.dtype != object and int(weights.sum()) < 2**53:
+        return np.bincount(codes, weights=weights, minlength=size).astype(np.int64)
+    counts = np.zeros(max(size, int(codes.max()) + 1 if len(codes) else 0), dtype=weights.dtype)
+    np.add.at(counts, codes, weights)
+    return counts
 
 
 def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArray[Any],
@@ -200,9 +229,14 @@ def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArra
     return changes
 
 
-def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable]
+def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable],
+                      weights: NDArray[Any] | None = None
                       ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-    """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first."""
+    """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first.
+
+    ``weights`` (integers, one per row, see :func:`contingency._inputs.exact_weights`)
+    counts each row that many times.
+    """
     if assigned.shape != correct.shape or assigned.ndim != 2:
         raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
                          f"shape, not {assigned.shape} and {correct.shape}")
@@ -217,70 +251,96 @@ def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: lis
     # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
     per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
     both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
-    shapes = shape_histogram(both, assigned_rows, correct_rows, k)
-    a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
+    shapes = shape_histogram(both, assigned_rows, correct_rows, k, weights)
+    if weights is None:
+        a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
+    elif weights.dtype == object:
+        a, p, t = (np.dot(weights, m.astype(object)) for m in matrices)
+    else:  # every column sum is at most the sum of the weights, below 2**62
+        a, p, t = (np.einsum("ij,i->j", m, weights, dtype=np.int64) for m in matrices)
     return (*column_changes(labels, a, p, t), shapes)
 
 
-def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging
+def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging,
+                        weights: NDArray[Any] | None = None
                         ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-    """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``)."""
+    """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
+
+    ``weights`` (integers, one per label, see :func:`contingency._inputs.exact_weights`)
+    counts each result that many times.
+    """
     check_same_length(assigned, correct, ("assigned", "correct"))
     ia, every_assigned = category_codes(assigned, staging, "assigned")
     ic, every_correct = category_codes(correct, staging, "correct")
     if staging.new:
-        ia, ic = first_seen_order(staging, ia, ic)
+        ia, ic = first_seen_order(staging, ia, ic, weights)
     labels = [*staging.index, *staging.new]
     k = len(labels)
     n = len(ia)
     if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
-        confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
+        confusion = count_codes(ia * k + ic, k * k, weights).reshape(k, k)
         a = confusion.diagonal()
         assigned_counts, correct_counts = confusion.sum(axis=1), confusion.sum(axis=0)
         right = int(a.sum())
-        shapes = {shape: count for shape, count in ((HIT, right), (MISS, n - right)) if count}
+        total = n if weights is None else int(weights.sum())
+        shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
     else:
         known_a, known_c = ia >= 0, ic >= 0
         hit = known_a & (ia == ic)
-        a = np.bincount(ia[hit], minlength=k)
-        assigned_counts = np.bincount(ia[known_a], minlength=k)
-        correct_counts = np.bincount(ic[known_c], minlength=k)
-        shapes = shape_histogram(hit, known_a, known_c, 1)
+        a, assigned_counts, correct_counts = (
+            count_codes(codes[where], k, None if weights is None else weights[where])
+            for codes, where in ((ia, hit), (ia, known_a), (ic, known_c)))
+        shapes = shape_histogram(hit, known_a, known_c, 1, weights)
     return (*column_changes(labels, a, assigned_counts, correct_counts), shapes)
 
 
 def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
-                     most: int) -> dict[Shape, int]:
+                    most: int, weights: NDArray[Any] | None = None) -> dict[Shape, int]:
     """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
 
     Each value is at most ``most``; the triples are coded as one integer and
     counted with a bincount when the code space is small, else with a sort.
+    With ``weights``, each triple counts its weight (triples of total weight
+    0 are left out).
     """
     if len(both) == 0:
         return {}
     base = most + 1
     codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
     if dense_is_cheaper(base**3, len(codes)):
-        counts = np.bincount(codes, minlength=base**3)
+        counts = count_codes(codes, base**3, weights)
         present = np.flatnonzero(counts)
         found = counts[present]
-    else:
+    elif weights is None:
         present, found = np.unique(codes, return_counts=True)
+    else:
+        present, inverse = np.unique(codes, return_inverse=True)
+        found = count_codes(inverse.ravel(), len(present), weights)
+        kept = np.flatnonzero(found)
+        present, found = present[kept], found[kept]
     return {(code // (base * base), code // base % base, code % base): count
             for code, count in zip(present.tolist(), found.tolist())}
 
 
 def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
-                      correct: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+                     correct: NDArray[np.int64], weights: NDArray[Any] | None = None
+                     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Renumber the categories a batch adds in the order an add_result loop meets them.
 
     The loop reads result 0's assigned side, then its correct side, then result 1's...
     so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
+    A row of weight 0 adds no category, so its labels are met after every other row's.
     """
     base = len(staging.index)
     first: dict[int, int] = {}
-    for side, codes in enumerate((assigned, correct)):
+    if weights is not None and not weights.all():
+        live = weights != 0
+        rows_first = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
+        sides: tuple[NDArray[np.int64], ...] = (assigned[rows_first], correct[rows_first])
+    else:
+        sides = (assigned, correct)
+    for side, codes in enumerate(sides):
         uniques, rows = np.unique(codes, return_index=True)
         for code, row in zip(uniques.tolist(), rows.tolist()):
             if code >= base:
