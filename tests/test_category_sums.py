@@ -67,7 +67,7 @@ def _check_against_scratch(s: Contingency) -> None:
         fresh_totals = CategoryTotals()
         fresh_totals.stale(s.categories)
         fresh_totals.refresh(cells)
-        assert s._totals.histogram == fresh_totals.histogram
+        assert s._totals.histograms == fresh_totals.histograms
 
 
 @given(st.lists(_STEP, max_size=40), st.sampled_from(_MODES), st.booleans())
