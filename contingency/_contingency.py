@@ -165,8 +165,9 @@ class Contingency:
     counts) can lose counts without an error. Give each thread its own
     accumulator and :meth:`merge` them at the end (exact: merge is
     addition); or pass ``thread_safe=True``, which makes every public method
-    and property hold a reentrant lock for the whole call (about 0.2
-    microseconds more per :meth:`add_result`; the default pays nothing).
+    and property hold a reentrant lock for the whole call (a few tenths
+    of a microsecond per call, measured by the benchmark suite's "lock cost"
+    case; the default class has no lock and pays nothing).
     :meth:`copy`, ``+`` and pickling keep the option; equality ignores it.
 
     >>> shared = Contingency(thread_safe=True)

@@ -29,6 +29,7 @@ is rebuilt with a new lock; ``copy`` and ``+`` keep the option.
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -102,12 +103,12 @@ def _make(base: type) -> type:
         attribute = _lookup(base, name)
         if isinstance(attribute, property):
             namespace[name] = property(
-                _locking(attribute.fget) if attribute.fget else None,
-                _locking(attribute.fset) if attribute.fset else None,
-                _locking(attribute.fdel) if attribute.fdel else None,
+                _locking(attribute.fget, base) if attribute.fget else None,
+                _locking(attribute.fset, base) if attribute.fset else None,
+                _locking(attribute.fdel, base) if attribute.fdel else None,
                 attribute.__doc__)
         elif callable(attribute) and not isinstance(attribute, (classmethod, staticmethod, type)):
-            namespace[name] = _locking(attribute)
+            namespace[name] = _locking(attribute, base)
     if "__repr__" in namespace:
         namespace["__repr__"] = _repr(namespace["__repr__"])
 
@@ -130,19 +131,82 @@ def _lookup(cls: type, name: str) -> Any:
     return None
 
 
-def _locking(method: Callable[..., T]) -> Callable[..., T]:
-    """``method`` holding the instance's lock, and the lock of a locked first argument too."""
+#: Dunders whose first argument may be another accumulator, besides methods annotated so.
+_BINARY_DUNDERS = frozenset({"__eq__", "__ne__", "__add__", "__radd__", "__iadd__"})
 
-    @functools.wraps(method)
-    def locked(self: Any, *args: Any, **kwargs: Any) -> T:
-        if args and type(args[0]) in _locked and args[0] is not self:
-            first, second = sorted((self._lock, args[0]._lock), key=id)
-            with first, second:
-                return method(self, *args, **kwargs)
-        with self._lock:
-            return method(self, *args, **kwargs)
 
-    return locked
+def _locking(method: Callable[..., T], base: type) -> Callable[..., T]:
+    """``method`` holding the instance's lock, and the lock of a locked first argument too.
+
+    The wrapper is compiled with the method's own parameters (as attrs and
+    dataclasses compile their methods), so a call passes its arguments on
+    as they came instead of packing them into ``*args`` and ``**kwargs``:
+    that saves about a third of the wrapper's cost on ``add_result``.
+    """
+    name = method.__name__
+    parameters, arguments, defaults = _signature(method)
+    first = parameters[1].split("=")[0].lstrip("*") if len(parameters) > 1 else ""
+    paired = bool(first) and not parameters[1].startswith("*") and (
+        name in _BINARY_DUNDERS or _annotated_as(method, first, base))
+    call = f"return _method({', '.join(arguments)})"
+    lines = [f"def {name}({', '.join(parameters)}):"]
+    if paired:
+        lines += [f"    if type({first}) in _locked and {first} is not self:",
+                  f"        _first, _second = sorted((self._lock, {first}._lock), key=id)",
+                  "        with _first, _second:",
+                  f"            {call}"]
+    lines += ["    with self._lock:", f"        {call}"]
+    namespace: dict[str, Any] = {"_method": method, "_locked": _locked, **defaults}
+    exec("\n".join(lines), namespace)  # our own methods' signatures, never user input
+    wrapper: Callable[..., T] = functools.wraps(method)(namespace[name])
+    return wrapper
+
+
+def _signature(method: Callable[..., Any]) -> tuple[list[str], list[str], dict[str, Any]]:
+    """The wrapper's parameters, the call's arguments and the defaults they refer to."""
+    generic: tuple[list[str], list[str], dict[str, Any]] = (
+        ["self", "*args", "**kwargs"], ["self", "*args", "**kwargs"], {})
+    try:
+        signature = inspect.signature(method)
+    except (TypeError, ValueError):  # a builtin without a signature
+        return generic
+    parameters: list[str] = []
+    arguments: list[str] = []
+    defaults: dict[str, Any] = {}
+    starred = False
+    for position, parameter in enumerate(signature.parameters.values()):
+        kind, name = parameter.kind, parameter.name
+        if position == 0 and (name != "self" or kind is parameter.KEYWORD_ONLY):
+            return generic
+        text = name
+        if parameter.default is not parameter.empty:
+            defaults[f"_default_{name}"] = parameter.default
+            text = f"{name}=_default_{name}"
+        if kind is parameter.VAR_POSITIONAL:
+            starred = True
+            parameters.append(f"*{name}")
+            arguments.append(f"*{name}")
+        elif kind is parameter.VAR_KEYWORD:
+            parameters.append(f"**{name}")
+            arguments.append(f"**{name}")
+        elif kind is parameter.KEYWORD_ONLY:
+            if not starred:
+                parameters.append("*")
+                starred = True
+            parameters.append(text)
+            arguments.append(f"{name}={name}")
+        else:
+            parameters.append(text)
+            arguments.append(name)
+    return parameters, arguments, defaults
+
+
+def _annotated_as(method: Callable[..., Any], parameter: str, base: type) -> bool:
+    """Whether ``parameter`` is annotated as ``base`` or one of its classes (a merge's other side)."""
+    annotation = getattr(method, "__annotations__", {}).get(parameter)
+    names = {klass.__name__ for klass in base.__mro__ if klass is not object}
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return text in names
 
 
 def _repr(method: Callable[[Any], str]) -> Callable[[Any], str]:

@@ -96,8 +96,9 @@ class PartitionComparison:
     and :meth:`merge` them at the end (exact: merge is addition); or pass
     ``thread_safe=True`` (to the constructor, :meth:`from_labels`,
     :meth:`from_partitions` or :meth:`from_dict`), which makes every public
-    method and property hold a reentrant lock for the whole call (about 0.2
-    microseconds more per :meth:`add`; the default pays nothing).
+    method and property hold a reentrant lock for the whole call (a few tenths of a
+    microsecond per call, measured by the benchmark suite's "lock cost" case;
+    the default class has no lock and pays nothing).
     :meth:`copy`, ``+`` and pickling keep the option; equality ignores it.
 
     >>> shared = PartitionComparison(thread_safe=True)

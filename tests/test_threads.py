@@ -287,17 +287,20 @@ def test_option_must_be_a_bool(cls: type) -> None:
 def test_every_public_method_and_property_of_the_locked_class_takes_the_lock(cls: type) -> None:
     """Whatever methods the class has (added later included), the locked class wraps each one."""
     locked = type(cls(thread_safe=True))
-    assert is_locked(locked) and not is_locked(cls)
+    assert is_locked(locked)
+    assert not is_locked(cls)
     public = [name for name in dir(cls) if not name.startswith("_")]
     assert len(public) > 20
     for name in [*public, "__eq__", "__add__", "__iadd__", "__repr__", "__getstate__"]:
         mine = cls.__dict__.get(name, getattr(cls, name))
         if isinstance(mine, property):
             wrapper = locked.__dict__[name].fget
-            assert wrapper is not mine.fget and inspect.unwrap(wrapper) is mine.fget, name
+            assert wrapper is not mine.fget, name
+            assert inspect.unwrap(wrapper) is mine.fget, name
         elif callable(mine) and not isinstance(mine, type) and getattr(mine, "__self__", None) is None:
             wrapper = locked.__dict__[name]
-            assert wrapper is not mine and inspect.unwrap(wrapper) is mine, name
+            assert wrapper is not mine, name
+            assert inspect.unwrap(wrapper) is mine, name
 
 
 @pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
@@ -323,5 +326,27 @@ def test_lock_is_reentrant_and_held_during_calls() -> None:
     shared.add_result(Label("x"), "x")
     shared.add_result(Label("x"), Label("x"))
     assert shared.n_results == 2
-    assert seen and all(seen)
+    assert seen
+    assert all(seen)
     assert not shared._lock._is_owned()
+
+
+def test_merge_holds_the_other_side_s_lock_too() -> None:
+    """While ``target.merge(source)`` runs, ``source`` is locked: its labels' hash sees it."""
+    source = Contingency(thread_safe=True)
+    target = Contingency(thread_safe=True)
+    seen: list[tuple[bool, bool]] = []
+
+    class Label(str):
+        def __hash__(self) -> int:
+            seen.append((source._lock._is_owned(), target._lock._is_owned()))
+            return str.__hash__(self)
+
+        __eq__ = str.__eq__
+
+    source.add_result(Label("x"), Label("y"))
+    seen.clear()
+    target.merge(source)
+    assert target == source
+    assert seen
+    assert all(both == (True, True) for both in seen)
