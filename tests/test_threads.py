@@ -66,6 +66,23 @@ def run_threads(work: Callable[[int], None], count: int = THREADS) -> None:
         raise errors[0]
 
 
+def apply(accumulator: Any, operations: list[tuple[str, Any]]) -> None:
+    for method, arguments in operations:
+        getattr(accumulator, method)(*arguments)
+
+
+def run_plans(shared: Any, plans: list[list[tuple[str, Any]]], check: Callable[[Any], None]) -> None:
+    """Thread ``i`` makes the calls of ``plans[i]`` on ``shared``, checking a read every 5 calls."""
+
+    def work(i: int) -> None:
+        for step, (method, arguments) in enumerate(plans[i]):
+            getattr(shared, method)(*arguments)
+            if step % 5 == i % 5:
+                check(shared)
+
+    run_threads(work)
+
+
 # Contingency ------------------------------------------------------------------------------------
 
 def contingency_operations(seed: int) -> list[tuple[str, Any]]:
@@ -98,9 +115,6 @@ def contingency_operations(seed: int) -> list[tuple[str, Any]]:
     return operations
 
 
-def apply_contingency(accumulator: Contingency, operations: list[tuple[str, Any]]) -> None:
-    for method, arguments in operations:
-        getattr(accumulator, method)(*arguments)
 
 
 def check_contingency_read(shared: Contingency) -> None:
@@ -120,35 +134,15 @@ def check_contingency_read(shared: Contingency) -> None:
 def test_contingency_counts_exactly_with_eight_threads() -> None:
     plans = [contingency_operations(seed) for seed in range(THREADS)]
     shared = Contingency(CATEGORIES, thread_safe=True)
-
-    def work(i: int) -> None:
-        for step, (method, arguments) in enumerate(plans[i]):
-            getattr(shared, method)(*arguments)
-            if step % 5 == i % 5:
-                check_contingency_read(shared)
-
-    run_threads(work)
+    run_plans(shared, plans, check_contingency_read)
     expected = Contingency(CATEGORIES)
     for plan in plans:
-        apply_contingency(expected, plan)
+        apply(expected, plan)
     assert shared == expected
     assert shared.to_dict() == expected.to_dict()
     assert Contingency.from_dict(shared.to_dict()) == expected
 
 
-def test_contingency_merges_in_opposite_orders_without_deadlock() -> None:
-    left = Contingency(CATEGORIES, thread_safe=True).add_results(["a", "b"], ["a", "c"])
-    right = Contingency(CATEGORIES, thread_safe=True).add_results(["c"], ["c"])
-    reference = left + right
-
-    def work(i: int) -> None:
-        mine, other = (left, right) if i % 2 else (right, left)
-        for _ in range(ROUNDS):
-            assert (mine + other) == reference
-            assert mine != other
-
-    run_threads(work)
-    assert left + right == reference
 
 
 # PartitionComparison ----------------------------------------------------------------------------
@@ -197,35 +191,38 @@ def check_partition_read(shared: PartitionComparison) -> None:
 def test_partition_counts_exactly_with_eight_threads() -> None:
     plans = [partition_operations(seed) for seed in range(THREADS)]
     shared = PartitionComparison(thread_safe=True)
-
-    def work(i: int) -> None:
-        for step, (method, arguments) in enumerate(plans[i]):
-            getattr(shared, method)(*arguments)
-            if step % 5 == i % 5:
-                check_partition_read(shared)
-
-    run_threads(work)
+    run_plans(shared, plans, check_partition_read)
     expected = PartitionComparison()
     for plan in plans:
-        for method, arguments in plan:
-            getattr(expected, method)(*arguments)
+        apply(expected, plan)
     assert shared == expected
     assert shared.table_sums() == expected.table_sums()
     assert PartitionComparison.from_dict(shared.to_dict()) == expected
 
 
-def test_partition_merges_in_opposite_orders_without_deadlock() -> None:
-    left = PartitionComparison.from_labels(["a", "b"], [1, 1], thread_safe=True)
-    right = PartitionComparison.from_labels(["b"], [2], thread_safe=True)
-    reference = left + right
+PAIRS = [
+    pytest.param(lambda: (Contingency(CATEGORIES, thread_safe=True).add_results(["a"], ["c"]),
+                          Contingency(CATEGORIES, thread_safe=True)), id="Contingency"),
+    pytest.param(lambda: (PartitionComparison.from_labels(["a", "b"], [1, 1], thread_safe=True),
+                          PartitionComparison(thread_safe=True)), id="PartitionComparison"),
+]
+
+
+@pytest.mark.parametrize("make", PAIRS)
+def test_two_sided_calls_in_opposite_orders_do_not_deadlock(make: Callable[[], Any]) -> None:
+    """``a == b``, ``a + b`` and ``b.merge(a)`` in some threads, the mirror in others: both locks."""
+    full, empty = make()
+    reference = full.copy()
 
     def work(i: int) -> None:
-        mine, other = (left, right) if i % 2 else (right, left)
+        mine, other = (full, empty) if i % 2 else (empty, full)
         for _ in range(ROUNDS):
-            assert (mine + other) == reference
             assert mine != other
+            assert mine + other == reference
+            mine.merge(empty)  # adds nothing, holds both locks when mine is full
 
     run_threads(work)
+    assert full == reference
 
 
 # The option's contract ----------------------------------------------------------------------------
