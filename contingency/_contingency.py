@@ -443,7 +443,7 @@ class Contingency:
     def from_labels(cls, y_true: Any, y_pred: Any, *,
                     categories: Iterable[Hashable] | None = None,
                     unknown: Unknown = "error", zero_division: ZeroDivision = "perl",
-                    verbose: bool = False) -> Contingency:
+                    verbose: bool = False, thread_safe: bool = False) -> Contingency:
         """A new accumulator of a batch given in scikit-learn's order: the truth first.
 
         Side by side, these two are the same::
@@ -471,7 +471,8 @@ class Contingency:
         """
         if (categories is None and isinstance(y_true, np.ndarray) and y_true.ndim == 2):
             categories = range(y_true.shape[1])
-        result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose)
+        result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose,
+                     thread_safe=thread_safe)
         return result.add_results(assigned=y_pred, correct=y_true)
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
