@@ -103,9 +103,9 @@ _SCALAR_RECALL = _formulas.SCALAR["recall"]
 _Self = TypeVar("_Self", bound="Contingency")
 
 
-def _check_unknown(value: object) -> Unknown:
+def _check_unknown(value: object, name: str = "unknown") -> Unknown:
     if value not in _UNKNOWN_POLICIES:
-        raise ValueError(f"unknown must be 'error', 'ignore' or 'add', not {value!r}")
+        raise ValueError(f"{name} must be 'error', 'ignore' or 'add', not {value!r}")
     return value  # type: ignore[return-value]
 
 
@@ -1195,7 +1195,7 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
         raise fail(f"micro_offset {offset} makes the micro table negative")
     if n > MAX_COUNT:
         raise fail("more than 2**63 - 1 results")
-    result = cls(labels[:declared], unknown=_check_unknown(data["unknown"]),
+    result = cls(labels[:declared], unknown=_check_unknown(data["unknown"], "from_dict: unknown"),
                  zero_division=check_zero_division(data["zero_division"],
                                                    name="from_dict: zero_division"),
                  verbose=data["verbose"], thread_safe=thread_safe)
