@@ -569,6 +569,15 @@ class Contingency:
             if mine != theirs:
                 raise ValueError(f"cannot merge accumulators whose {setting} differ: {mine!r} "
                                  f"here, {theirs!r} in the other")
+        return self._add_counts(other)
+
+    def _add_counts(self, other: Contingency) -> Contingency:
+        """Add ``other``'s counts, categories aligned by name, whatever its settings.
+
+        :meth:`merge` once the settings agree; also the package's own batch
+        helpers (:mod:`contingency.dask`), which count a batch over a table of
+        their own making and add it here.
+        """
         other._fold()
         if other is self:
             other = other.copy()

@@ -87,7 +87,8 @@ def test_running_sums_equal_a_computation_from_scratch_after_every_step(steps, m
             assigned, correct = live.pop(step[1] % len(live))
             s.remove_result(sorted(assigned), sorted(correct))
         elif step[0] == "merge":
-            other = Contingency(unknown="add", zero_division=mode)
+            other = Contingency(["x", "y"] if declared else None, unknown="add",
+                                zero_division=mode)
             other.add_results([sorted(a) for a, _ in step[1]], [sorted(c) for _, c in step[1]])
             s.merge(other)
             live.extend(step[1])
