@@ -44,7 +44,8 @@ from collections.abc import Hashable, Iterable, Mapping
 from contingency.formulas._numeric import ZeroDivision
 from contingency.formulas.classification import SCALAR
 
-__all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "kinds_of"]
+__all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "kind_sums",
+           "kinds_of"]
 
 #: A per-category value ``v`` is held as the integer ``v * 2**SCALE_BITS``.
 SCALE_BITS = 128
@@ -155,6 +156,8 @@ class CategorySums(_Lazy):
         return (self.weighted / self._one) / self.weight
 
 
+_NONE = (0,) * 7  # the sums of a category without cells
+
 #: The sets of cell kinds whose sums :class:`CategoryTotals` tracks, as bit masks (a = 1,
 #: b = 2, c = 4): every non-empty set, the last (7) being ``a + b + c``.
 KINDS = range(1, 8)
@@ -185,38 +188,44 @@ class CategoryTotals(_Lazy):
         """Bring the histograms up to date for the categories noted since the last refresh."""
         histograms, sums = self.histograms, self._sums
         for label in self._pending:
-            old = sums.pop(label, None)
-            if old is not None:
-                for kinds, value in zip(KINDS, old):
-                    if value:
-                        histogram = histograms[kinds]
-                        left = histogram[value] - 1
-                        if left:
-                            histogram[value] = left
-                        else:
-                            del histogram[value]
+            old = sums.pop(label, _NONE)
             a = cells[0].get(label)
-            if a is not None:
-                b, c = cells[1][label], cells[2][label]
-                new = (a, b, a + b, c, a + c, b + c, a + b + c)
-                if new[-1]:
-                    sums[label] = new
-                    for kinds, value in zip(KINDS, new):
-                        if value:
-                            histogram = histograms[kinds]
-                            histogram[value] = histogram.get(value, 0) + 1
+            new = _NONE if a is None else kind_sums(a, cells[1][label], cells[2][label])
+            if new[6]:
+                sums[label] = new
+            for kinds, was, now in zip(KINDS, old, new):
+                if was != now:  # only the sums that changed move
+                    histogram = histograms[kinds]
+                    if was:
+                        left = histogram[was] - 1
+                        if left:
+                            histogram[was] = left
+                        else:
+                            del histogram[was]
+                    if now:
+                        histogram[now] = histogram.get(now, 0) + 1
         self._pending.clear()
 
-    def above(self, cells: Cells, limit: int, largest: int, kinds: int = 7) -> int:
+    def above(self, limit: int, largest: int, kinds: int = 7) -> int:
         """How many categories have a sum of ``kinds`` cells above ``limit`` (none exceeds ``largest``).
 
-        Costs O(min(largest - limit, distinct sums)) after the refresh.
+        As of the last :meth:`refresh`. Costs O(min(largest - limit, distinct sums)).
         """
-        self.refresh(cells)
         histogram = self.histograms[kinds]
+        if largest - limit == 1:  # a unit removal
+            return histogram.get(largest, 0)
         if largest - limit <= len(histogram):
             return sum(histogram.get(total, 0) for total in range(limit + 1, largest + 1))
         return sum(count for total, count in histogram.items() if total > limit)
+
+
+def kind_sums(a: int, b: int, c: int) -> tuple[int, ...]:
+    """The sums of a category's cells for each set of kinds, in the order of :data:`KINDS`.
+
+    >>> kind_sums(1, 2, 4)
+    (1, 2, 3, 4, 5, 6, 7)
+    """
+    return (a, b, a + b, c, a + c, b + c, a + b + c)
 
 
 def kinds_of(shape: tuple[int, int, int]) -> int:

@@ -54,7 +54,7 @@ import numpy as np
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._category_sums import KINDS, CategorySums, CategoryTotals, kinds_of
+from contingency._category_sums import KINDS, CategorySums, CategoryTotals, kind_sums, kinds_of
 from contingency._changes import (
     SMALL_CODE,
     Cells,
@@ -1103,30 +1103,36 @@ class Contingency:
         if totals is None:
             totals = self._totals = CategoryTotals()
             self._track(totals)
-        before = _rooms(self._shapes.items())
-        after = [room + change for room, change in zip(before, _rooms(shapes.items()))]
-        over = [totals.above(cells, after[kinds - 1], before[kinds - 1], kinds) for kinds in KINDS]
+        # A removal only lowers counts: only the kinds whose room drops need a look.
+        before, drops = _rooms(self._shapes), _rooms(shapes)
+        checked = [(kinds, before[kinds - 1] + drops[kinds - 1], before[kinds - 1])
+                   for kinds in KINDS if drops[kinds - 1]]
+        over = [0] * 8
+        if checked:
+            totals.refresh(cells)
+        for kinds, room, largest in checked:
+            over[kinds] = totals.above(room, largest, kinds)
         gone = []
+        cells_a, cells_b, cells_c = cells
         for label in touched:
-            old = [column.get(label, 0) for column in cells]
-            new_cells = [old[0] + a.get(label, 0), old[1] + b.get(label, 0),
-                         old[2] + c.get(label, 0)]
-            for kinds in KINDS:
-                room = after[kinds - 1]
-                held = sum(value for bit, value in enumerate(new_cells) if kinds >> bit & 1)
-                had = sum(value for bit, value in enumerate(old) if kinds >> bit & 1)
-                over[kinds - 1] += (held > room) - (had > room)
-            if not any(new_cells) and label in self._a and label not in self._declared:
+            x, y, z = cells_a.get(label, 0), cells_b.get(label, 0), cells_c.get(label, 0)
+            after = (x + a.get(label, 0), y + b.get(label, 0), z + c.get(label, 0))
+            if checked:
+                had, held = kind_sums(x, y, z), kind_sums(*after)
+                for kinds, room, _ in checked:
+                    over[kinds] += (held[kinds - 1] > room) - (had[kinds - 1] > room)
+            if not any(after) and label in self._a and label not in self._declared:
                 gone.append(label)
-        if over[6] > 0:
+        rooms = {kinds: room for kinds, room, _ in checked}
+        if over[7] > 0:
             raise ValueError(f"{prefix}a category would be named by more results than the "
-                             f"{self._reported(after[6])} that would remain; that result was "
+                             f"{self._reported(rooms[7])} that would remain; that result was "
                              "not added")
         for kinds in KINDS:
-            if over[kinds - 1] > 0:
+            if over[kinds] > 0:
                 names = " or ".join(name for bit, name in enumerate("abc") if kinds >> bit & 1)
                 raise ValueError(f"{prefix}a category would hold more {names} cells than the "
-                                 f"{self._reported(after[kinds - 1])} results that would remain "
+                                 f"{self._reported(rooms[kinds])} results that would remain "
                                  "can give it (a result gives a category one cell at most); "
                                  "that result was not added")
         k = len(self._a) + new - len(gone)
@@ -1311,16 +1317,18 @@ class Contingency:
               f"correct=({show(correct)})")
 
 
-def _rooms(shapes: Iterable[tuple[Shape, int]]) -> list[int]:
-    """For each set of cell kinds (:data:`contingency._category_sums.KINDS`), the results
-    whose shape gives a category a cell of one of those kinds: what a category can hold."""
+def _rooms(shapes: Mapping[Shape, int]) -> list[int]:
+    """For each set of cell kinds (:data:`contingency._category_sums.KINDS`, in that order), the
+    results whose shape gives a category a cell of one of those kinds: what a category can hold."""
     rooms = [0] * 7
-    for shape, count in shapes:
-        given = kinds_of(shape)
-        for kinds in KINDS:
-            if given & kinds:
-                rooms[kinds - 1] += count
+    for shape, count in shapes.items():
+        for index in _ROOMS_OF[kinds_of(shape)]:
+            rooms[index] += count
     return rooms
+
+
+#: For each set of kinds a result's shape gives (a mask), the rooms it counts in (indices).
+_ROOMS_OF = [tuple(kinds - 1 for kinds in KINDS if kinds & given) for given in range(8)]
 
 
 def _times(changes: tuple[Cells, Cells, Cells, dict[Shape, int]], factor: int

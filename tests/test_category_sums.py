@@ -146,8 +146,10 @@ def test_totals_count_categories_above_a_limit(count):
     totals = CategoryTotals()
     cells = ({"x": count, "y": 0, "z": 0}, {"x": 0, "y": 1, "z": 0}, {"x": 0, "y": 1, "z": 0})
     totals.stale(cells[0])
+    totals.refresh(cells)
     largest = max(count, 2)
-    assert totals.above(cells, 1, largest) == (2 if count > 1 else 1)
-    assert totals.above(cells, 2, largest) == (1 if count > 2 else 0)
-    assert totals.above(cells, 0, largest) == 2
+    assert totals.above(1, largest) == (2 if count > 1 else 1)
+    assert totals.above(2, largest) == (1 if count > 2 else 0)
+    assert totals.above(0, largest) == 2
+    assert totals.above(0, largest, kinds=6) == 1  # b + c: only y has any
     assert totals.histogram == {count: 1, 2: 1}
