@@ -48,6 +48,7 @@ from typing import Any, Literal
 
 import attrs
 import numpy as np
+from numpy.typing import NDArray
 
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals, MarginSums
@@ -56,6 +57,7 @@ from contingency._changes import (
     MISS,
     SMALL_CODE,
     Cells,
+    Changes,
     Pairs,
     Shape,
     Staging,
@@ -1315,16 +1317,16 @@ class Contingency:
               f"correct=({show(correct)})")
 
 
-def _signed(changes: tuple[Cells, Cells, Cells, dict[Shape, int]], removing: bool
-            ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+def _signed(changes: Changes, removing: bool) -> Changes:
     """``changes`` as they are, or negated when ``removing`` (a removal is weight -1)."""
     if not removing:
         return changes
-    a, b, c, shapes = changes
+    a, b, c, shapes, pairs = changes
     return ({label: -count for label, count in a.items()},
             {label: -count for label, count in b.items()},
             {label: -count for label, count in c.items()},
-            {shape: -count for shape, count in shapes.items()})
+            {shape: -count for shape, count in shapes.items()},
+            {pair: -count for pair, count in pairs.items()})
 
 
 def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,

@@ -69,6 +69,9 @@ def every_path(labels, truth, predicted, **options):
     removed.remove_result(labels[0], [labels[0], labels[-1]])
     for assigned, correct in zip(labels, reversed(labels)):
         removed.remove_result(assigned, correct)
+    batch_removed = Contingency(labels, **options).add_results(
+        np.array([*predicted, *labels]), np.array([*truth, *reversed(labels)]))
+    batch_removed.remove_results(np.array(labels), np.array(labels[::-1]))
     read_midway = Contingency(labels, **options)
     for assigned, correct in pairs:
         read_midway.add_result(assigned, correct)
@@ -77,7 +80,8 @@ def every_path(labels, truth, predicted, **options):
     return [("add_result str", streamed), ("add_result lists", in_lists),
             ("add_result mappings", general), ("add_results sequences", sequences),
             ("add_results arrays", arrays), ("add_results indicators", matrices),
-            ("merge", merged), ("removal", removed), ("read after each result", read_midway),
+            ("merge", merged), ("removal", removed),
+            ("remove_results", batch_removed), ("read after each result", read_midway),
             ("from_dict", Contingency.from_dict(streamed.to_dict()))]
 
 
