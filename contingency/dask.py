@@ -35,6 +35,7 @@ Either way the computation runs on the current Dask scheduler (a
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
@@ -163,13 +164,20 @@ def _evaluate(frame: Any, columns: list[Hashable], count: Callable[[Any], Accumu
     else:
         raise TypeError(f"{caller}: frame must be a Dask DataFrame or Bag, not {type(frame).__name__} "
                         "(dask.dataframe.from_pandas makes one from a pandas DataFrame)")
+    # Task names say what a task does, on a dashboard or in a task stream: "classify-count-...",
+    # "classify-merge-...".
+    name = f"{caller}-{{}}-{uuid.uuid4().hex}-{{}}"
     task = delayed(_counted, pure=False)
-    states = [task(part, number, count, caller) for number, part in enumerate(parts)]
+    states = [task(part, number, count, caller, dask_key_name=name.format("count", number))
+              for number, part in enumerate(parts)]
     if not states:  # a Bag with no partition
-        states = [task([], 0, count, caller)]
+        states = [task([], 0, count, caller, dask_key_name=name.format("count", 0))]
     merge = delayed(_merged, pure=False)
+    level = 0
     while len(states) > 1:
-        states = [merge(*states[start:start + split_every])
+        level += 1
+        states = [merge(*states[start:start + split_every],
+                        dask_key_name=name.format("merge", f"{level}-{start}"))
                   for start in range(0, len(states), split_every)]
     lazy: Delayed = states[0]
     if not compute:
