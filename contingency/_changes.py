@@ -3,7 +3,9 @@
 Nothing here holds an accumulator's state. Each function turns one kind of
 input into what :meth:`contingency.Contingency._apply` takes: changes of the
 per-category cells ``a``, ``b`` and ``c`` (dicts keyed by category, or columns
-in table order) and counts of result shapes ``(both, assigned, correct)``.
+in table order), counts of result shapes ``(both, assigned, correct)``, and
+counts of single-label results (one category assigned, one correct) by pair
+``(correct, assigned)``.
 :class:`Tally` is the small object :meth:`contingency.Contingency.add_result`'s
 fast paths count into; :meth:`Tally.changes` hands the tallied results over
 as such changes.
@@ -23,14 +25,38 @@ from contingency._coding import dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label
 
-__all__ = ["HIT", "MISS", "SMALL_CODE", "Cells", "Shape", "Staging", "Tally", "Unknown",
-           "category_codes", "column_changes", "count_codes", "first_seen_order",
-           "indicator_changes",
-           "label_array_changes", "members", "result_changes", "shape_histogram", "take_back"]
+__all__ = [
+    "HIT",
+    "MISS",
+    "SMALL_CODE",
+    "Cells",
+    "Changes",
+    "Pairs",
+    "Shape",
+    "Staging",
+    "Tally",
+    "Unknown",
+    "category_codes",
+    "code_pairs",
+    "column_changes",
+    "count_codes",
+    "distinct_counts",
+    "first_seen_order",
+    "indicator_changes",
+    "label_array_changes",
+    "members",
+    "result_changes",
+    "shape_histogram",
+    "take_back",
+]
 
 Unknown = Literal["error", "ignore", "add"]
 Shape = tuple[int, int, int]
 Cells = dict[Hashable, int]
+#: Single-label results by pair ``(correct, assigned)``: the confusion matrix, sparse.
+Pairs = dict[tuple[Hashable, Hashable], int]
+#: What ``Contingency._apply`` takes: cells ``a``, ``b``, ``c``, shapes and pairs.
+Changes = tuple[Cells, Cells, Cells, dict[Shape, int], Pairs]
 
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
 MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
@@ -63,35 +89,41 @@ def _shape_key(shape: Any) -> Shape:
 class Tally:
     """What :meth:`Contingency.add_result`'s fast paths counted since the last fold.
 
-    Only dict increments, keyed by category, for categories already in the
-    table; :meth:`Contingency._fold` turns it into one call of ``_apply``.
-    Single-label results are tallied in Statistics::Contingency's layout
-    (right by category, wrong by assigned and by correct category: one
-    increment when right, two when wrong); multi-label results as the
-    categories in both sides, assigned and correct (three C-level tallies),
-    and their shapes.
+    Only dict increments, keyed by category (or pair), for categories already
+    in the table; :meth:`Contingency._fold` turns it into one call of
+    ``_apply``. Single-label results are tallied by pair: right ones by
+    category (``right``), wrong ones by ``(correct, assigned)`` (``wrong``),
+    one increment each, from which :meth:`changes` derives their cells.
+    Multi-label results are tallied as the categories in both sides,
+    assigned and correct (three C-level tallies), and their shapes.
     """
 
-    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong_assigned",
-                 "wrong_correct")
+    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong")
 
     def __init__(self) -> None:
         self.right: Cells = {}
-        self.wrong_assigned: Cells = {}
-        self.wrong_correct: Cells = {}
+        self.wrong: Pairs = {}
         self.both: Cells = {}
         self.assigned: Cells = {}
         self.correct: Cells = {}
         self.shapes: dict[Any, int] = {}
 
-    def changes(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-        """The tallied results as cell changes ``a, b, c`` and shape counts (the tally's own dicts)."""
-        a, b, c = self.right, self.wrong_assigned, self.wrong_correct
+    def changes(self) -> Changes:
+        """The tallied results as cell changes ``a, b, c``, shape counts and pairs."""
+        a, wrong = self.right, self.wrong
+        b: Cells = {}
+        c: Cells = {}
         shapes: dict[Shape, int] = {}
+        pairs: Pairs = {}
         if a:
             shapes[HIT] = sum(a.values())
-        if b:
-            shapes[MISS] = sum(b.values())
+            pairs = {(label, label): count for label, count in a.items()}
+        if wrong:
+            shapes[MISS] = sum(wrong.values())
+            for (correct, assigned), count in wrong.items():
+                b[assigned] = b.get(assigned, 0) + count
+                c[correct] = c.get(correct, 0) + count
+            pairs.update(wrong)
         if self.shapes:
             both = self.both
             for label, count in both.items():
@@ -105,13 +137,12 @@ class Tally:
                 shape = _shape_key(key)
                 shapes[shape] = shapes.get(shape, 0) + count
             self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
-        return a, b, c, shapes
+        return a, b, c, shapes, pairs
 
     def clear(self) -> None:
         """Empty the tally (once its changes are counted)."""
         self.right.clear()
-        self.wrong_assigned.clear()
-        self.wrong_correct.clear()
+        self.wrong.clear()
 
 
 class Staging:
@@ -174,8 +205,8 @@ def take_back(tally: Cells, label: Hashable) -> None:
 
 
 def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                   weight: int | Iterable[int]) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times.
+                   weight: int | Iterable[int]) -> Changes:
+    """The changes (cells, shapes, pairs) of checked results, each counted ``weight`` times.
 
     ``weight`` is one count for every result, or one per result (results of
     weight 0 change nothing).
@@ -184,6 +215,7 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
     b: Cells = {}
     c: Cells = {}
     shapes: dict[Shape, int] = {}
+    pairs: Pairs = {}
     weights = repeat(weight) if isinstance(weight, int) else weight
     for (assigned, correct), count in zip(results, weights):
         if not count:
@@ -194,7 +226,10 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
                 cells[label] = cells.get(label, 0) + count
         shape = (len(both), len(assigned), len(correct))
         shapes[shape] = shapes.get(shape, 0) + count
-    return a, b, c, shapes
+        if len(assigned) == 1 == len(correct):
+            (chosen,), (truth,) = assigned, correct
+            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + count
+    return a, b, c, shapes, pairs
 
 
 def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
@@ -230,8 +265,7 @@ def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArra
 
 
 def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable],
-                      weights: NDArray[Any] | None = None
-                      ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+                      weights: NDArray[Any] | None = None) -> Changes:
     """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first.
 
     ``weights`` (integers, one per row, see :func:`contingency._inputs.exact_weights`)
@@ -258,12 +292,54 @@ def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: lis
         a, p, t = (np.dot(weights, m.astype(object)) for m in matrices)
     else:  # every column sum is at most the sum of the weights, below 2**62
         a, p, t = (np.einsum("ij,i->j", m, weights, dtype=np.int64) for m in matrices)
-    return (*column_changes(labels, a, p, t), shapes)
+    pairs: Pairs = {}
+    if shapes.get(HIT, 0) + shapes.get(MISS, 0):
+        # The single-label rows: their one assigned and one correct column, as codes.
+        single = np.flatnonzero((assigned_rows == 1) & (correct_rows == 1))
+        pairs = code_pairs(truth[single].argmax(axis=1), predicted[single].argmax(axis=1), labels,
+                           None if weights is None else weights[single])
+    return (*column_changes(labels, a, p, t), shapes, pairs)
+
+
+def code_pairs(correct: NDArray[Any], assigned: NDArray[Any], labels: list[Hashable],
+               weights: NDArray[Any] | None = None) -> Pairs:
+    """Count the pairs of two equal-length arrays of category codes ``0..K-1``, as :data:`Pairs`
+    (each ``weights`` times, if given)."""
+    k = len(labels)
+    return _pairs(*distinct_counts(np.asarray(correct, dtype=np.int64) * k + assigned, k * k,
+                                   weights), labels)
+
+
+def _pairs(present: NDArray[Any], found: NDArray[Any], labels: list[Hashable]) -> Pairs:
+    """The pairs coded ``correct * K + assigned`` in ``present``, counted ``found`` times."""
+    k = len(labels)
+    return {(labels[code // k], labels[code % k]): count
+            for code, count in zip(present.tolist(), found.tolist())}
+
+
+def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] | None = None
+                    ) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The distinct values of ``codes`` (each below ``size``) and how often each occurs.
+
+    A bincount when the code space is small against the data, else a sort.
+    With ``weights`` (integers, see :func:`count_codes`), each occurrence
+    counts its weight, and values of total weight 0 are left out.
+    """
+    if dense_is_cheaper(size, len(codes)):
+        counts = count_codes(codes, size, weights)
+        present = np.flatnonzero(counts)
+        return present, counts[present]
+    if weights is None:
+        present, found = np.unique(codes, return_counts=True)
+        return present, found
+    present, inverse = np.unique(codes, return_inverse=True)
+    found = count_codes(inverse.ravel(), len(present), weights)
+    kept = np.flatnonzero(found)
+    return present[kept], found[kept]
 
 
 def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging,
-                        weights: NDArray[Any] | None = None
-                        ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+                        weights: NDArray[Any] | None = None) -> Changes:
     """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
 
     ``weights`` (integers, one per label, see :func:`contingency._inputs.exact_weights`)
@@ -279,9 +355,12 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
     n = len(ia)
     if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
-        confusion = count_codes(ia * k + ic, k * k, weights).reshape(k, k)
+        confusion = count_codes(ic * k + ia, k * k, weights)
+        present = np.flatnonzero(confusion)
+        pairs = _pairs(present, confusion[present], labels)
+        confusion = confusion.reshape(k, k)
         a = confusion.diagonal()
-        assigned_counts, correct_counts = confusion.sum(axis=1), confusion.sum(axis=0)
+        assigned_counts, correct_counts = confusion.sum(axis=0), confusion.sum(axis=1)
         right = int(a.sum())
         total = n if weights is None else int(weights.sum())
         shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
@@ -292,7 +371,11 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
             count_codes(codes[where], k, None if weights is None else weights[where])
             for codes, where in ((ia, hit), (ia, known_a), (ic, known_c)))
         shapes = shape_histogram(hit, known_a, known_c, 1, weights)
-    return (*column_changes(labels, a, assigned_counts, correct_counts), shapes)
+        both_known = known_a & known_c
+        pairs = code_pairs(ic[both_known], ia[both_known], labels,
+                           None if weights is None else weights[both_known]
+                           ) if both_known.any() else {}
+    return (*column_changes(labels, a, assigned_counts, correct_counts), shapes, pairs)
 
 
 def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
@@ -300,25 +383,13 @@ def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray
     """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
 
     Each value is at most ``most``; the triples are coded as one integer and
-    counted with a bincount when the code space is small, else with a sort.
-    With ``weights``, each triple counts its weight (triples of total weight
-    0 are left out).
+    counted by :func:`distinct_counts` (each its weight, with ``weights``).
     """
     if len(both) == 0:
         return {}
     base = most + 1
     codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
-    if dense_is_cheaper(base**3, len(codes)):
-        counts = count_codes(codes, base**3, weights)
-        present = np.flatnonzero(counts)
-        found = counts[present]
-    elif weights is None:
-        present, found = np.unique(codes, return_counts=True)
-    else:
-        present, inverse = np.unique(codes, return_inverse=True)
-        found = count_codes(inverse.ravel(), len(present), weights)
-        kept = np.flatnonzero(found)
-        present, found = present[kept], found[kept]
+    present, found = distinct_counts(codes, base**3, weights)
     return {(code // (base * base), code // base % base, code % base): count
             for code, count in zip(present.tolist(), found.tolist())}
 

@@ -53,7 +53,8 @@ def test_to_dict_holds_the_state_only():
     document = s.to_dict()
     assert document["format"] == "contingency.Contingency/2"
     assert set(document) == {"format", "categories", "declared", "unknown", "zero_division",
-                             "scale", "a", "b", "c", "result_shapes", "micro_offset"}
+                             "scale", "a", "b", "c", "result_shapes", "micro_offset",
+                             "confusion"}
     s.verbose = True  # a display option: not part of the state
     assert s.to_dict() == document
     assert Contingency.from_dict(document).verbose is False
@@ -77,24 +78,18 @@ def test_numpy_integers_are_taken_in_every_count():
         "a": [np.int32(v) for v in document["a"]],
         "result_shapes": [[np.int64(v) for v in row] for row in document["result_shapes"]],
         "micro_offset": [np.int16(v) for v in document["micro_offset"]],
+        "confusion": [[np.int64(v) for v in row] for row in document["confusion"]],
     }
     assert Contingency.from_dict(numpy_document) == version_1_accumulator()
 
 
-def test_version_1_documents_are_read():
-    assert Contingency.from_dict(VERSION_1) == version_1_accumulator()
-    assert Contingency.from_dict({k: v for k, v in VERSION_1.items() if k != "scores"}) == (
-        version_1_accumulator())
-    with pytest.raises(ValueError, match=r"from_dict: missing keys \['verbose'\]"):
-        Contingency.from_dict({k: v for k, v in VERSION_1.items() if k != "verbose"})
-    with pytest.raises(ValueError, match=r"from_dict: unknown keys \['scale'\]"):
-        Contingency.from_dict({**VERSION_1, "scale": 0})
-    with pytest.raises(ValueError, match="from_dict: verbose must be true or false"):
-        Contingency.from_dict({**VERSION_1, "verbose": "no"})
-    # Checked as strictly as version 2: an impossible shape is refused whatever the format.
-    with pytest.raises(ValueError, match="not a possible result shape with 3 categories"):
-        Contingency.from_dict({**VERSION_1, "result_shapes": [[0, 2, 2, 1], [1, 1, 1, 1],
-                                                              [1, 2, 1, 1]]})
+def test_version_1_documents_are_refused_naming_the_format():
+    """Format 1 has no confusion matrix of the single-label results: the counts do not give it."""
+    for document in (VERSION_1, {k: v for k, v in VERSION_1.items() if k != "scores"}):
+        with pytest.raises(ValueError, match=r"^from_dict: format 'contingency\.Contingency/1' "
+                                             r"\(contingency 0\.1\.0\.dev0\) is not read: it "
+                                             r"has no confusion matrix"):
+            Contingency.from_dict(document)
 
 
 def test_version_2_refuses_version_1_keys_and_other_formats():
@@ -111,7 +106,7 @@ def two_categories(**changes):
     return {"format": "contingency.Contingency/2", "categories": ["p", "q"], "declared": 2,
             "unknown": "error", "zero_division": "perl", "scale": 0, "a": [1, 0],
             "b": [0, 1], "c": [1, 0], "result_shapes": [[0, 1, 1, 1], [1, 1, 1, 1]],
-            "micro_offset": [0, 0, 0, 0], **changes}
+            "micro_offset": [0, 0, 0, 0], "confusion": [[0, 0, 1], [0, 1, 1]], **changes}
 
 
 def test_the_two_category_document_is_what_its_results_make():
@@ -154,7 +149,7 @@ def test_a_scaled_document_past_the_count_limit_is_refused():
     with pytest.raises(ValueError, match=r"^from_dict: results of total weight above 2\*\*63 - 1"):
         Contingency.from_dict(document)
     document = two_categories(scale=2, a=[2**64, 0], b=[0, 0], c=[0, 0],
-                              result_shapes=[[1, 1, 1, 2**64]])
+                              result_shapes=[[1, 1, 1, 2**64]], confusion=[[0, 0, 2**64]])
     assert Contingency.from_dict(document).n_results == 2.0**62
 
 

@@ -57,6 +57,7 @@ def weighted_stream(cats, stream, weights, **options):
 
 
 @pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @settings(max_examples=60)
 @given(case=weighted_cases(single_label=True, min_results=1))
 @example(case=(["a", "b"], [("a", "a"), ("a", "b")], [0.1, 0.7]))
@@ -80,8 +81,15 @@ def test_single_label_scores_equal_scikit_learn_with_sample_weight(case):
                                  sample_weight=w, zero_division=0.0)
         assert same(s.f_beta(2.0, average), fb), average
     assert same(s.subset_accuracy, metrics.accuracy_score(y_true, y_pred, sample_weight=w))
+    np.testing.assert_allclose(
+        s.confusion_matrix(),
+        metrics.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w), rtol=1e-12)
     if not well_conditioned(w):
         return
+    assert same(s.matthews_corrcoef("multiclass"),
+                metrics.matthews_corrcoef(y_true, y_pred, sample_weight=w))
+    assert same(s.cohen_kappa(), metrics.cohen_kappa_score(
+        y_true, y_pred, labels=labels, sample_weight=w, replace_undefined_by=0.0))
     # Matthews: each category's 2x2 table is scikit-learn's binary MCC of "is it this one?"
     per_category = [metrics.matthews_corrcoef(y_true == k, y_pred == k, sample_weight=w)
                     for k in labels]
@@ -112,6 +120,13 @@ def test_multi_label_scores_equal_scikit_learn_with_sample_weight(case, beta):
         assert same(getattr(s, f"{average}_f1"), f1), average
     assert same(s.subset_accuracy, metrics.accuracy_score(truth, predicted, sample_weight=w))
     assert same(s.hamming_loss, metrics.hamming_loss(truth, predicted, sample_weight=w))
+    np.testing.assert_allclose(
+        s.multilabel_confusion_matrix(),
+        metrics.multilabel_confusion_matrix(truth, predicted, sample_weight=w), rtol=1e-12,
+        atol=1e-12 * w.sum())  # scikit-learn's true negatives are a difference of float sums
+    for average in ("micro", "macro", "weighted", "samples"):
+        assert same(s.jaccard(average), metrics.jaccard_score(
+            truth, predicted, average=average, sample_weight=w, zero_division=0.0)), average
     stats = s.category_stats()
     _, _, _, support = metrics.precision_recall_fscore_support(
         truth, predicted, average=None, sample_weight=w, zero_division=0.0)
