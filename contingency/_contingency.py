@@ -384,7 +384,9 @@ class Contingency:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
 
         Later results add to it. The per-category tables are untouched, so the
-        macro statistics still describe the results added one by one.
+        macro statistics still describe the results added one by one. Each cell
+        is a count of at most ``2**63 - 1``, the limit of every count (merges
+        that would take what ``set_entries`` set past it are refused too).
 
         >>> s = Contingency()
         >>> s.set_entries(8, 2, 2, 88)
@@ -392,6 +394,8 @@ class Contingency:
         (0.8, 0.96)
         """
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
+        for value, name in zip(table, "abcd"):
+            check_room(0, value, f"in micro-table cell {name}")
         self._fold()
         change = [want - have for want, have in zip(table, self._micro)]
         self._apply({}, {}, {}, {}, offset=change)
@@ -813,6 +817,10 @@ class Contingency:
         n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
             check_room(n_before, n - n_before, "results")
+        if offset is not None:  # what set_entries put on the micro table: merges add it up
+            for name, mine, theirs in zip("abcd", self._offset, offset):
+                if mine + theirs > MAX_COUNT:
+                    check_room(mine, theirs, f"set by set_entries in micro-table cell {name}")
         fresh = [label for label in new if label not in cells_a] if new else ()
         gone: list[Hashable] = []
         if removing:
@@ -1099,8 +1107,12 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
     micro = [cell + extra for cell, extra in zip((*pooled, k * n - sum(pooled)), offset)]
     if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
-    if n > MAX_COUNT:
-        raise fail("more than 2**63 - 1 results")
+    try:  # the limits of every other path, with their message
+        check_room(0, n, "results")
+        for name, extra in zip("abcd", offset):
+            check_room(0, extra, f"set by set_entries in micro-table cell {name}")
+    except ValueError as error:
+        raise fail(str(error)) from None
     result = cls(labels[:declared], unknown=_check_unknown(data["unknown"]),
                  zero_division=check_zero_division(data["zero_division"],
                                                    name="from_dict: zero_division"),
