@@ -44,6 +44,7 @@ from __future__ import annotations
 import copy as _copy
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal
 
 import attrs
@@ -66,7 +67,7 @@ from contingency._changes import (
     take_back,
 )
 from contingency._inputs import check_same_length, label_sequence
-from contingency._labels import check_label, label_to_json
+from contingency._labels import check_label, label_to_json, sorted_labels
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -139,8 +140,10 @@ class Contingency:
     ----------
     categories:
         The categories results may name, in the order tables and indicator
-        matrices use (a mapping's keys count, as in Perl). ``None`` (the
-        default) leaves the set open: a category joins when first seen, and
+        matrices use (a mapping's keys count, as in Perl; a set's members are
+        sorted, since its order changes with the hash seed). ``None`` (the
+        default) leaves the set open: a category joins when first seen (the
+        new categories of one result side given as a set in sorted order), and
         counts as "neither assigned nor correct" (cell d) for every earlier
         result; it is forgotten again when removals take its cells back to
         zero. An empty iterable declares an empty set.
@@ -199,6 +202,8 @@ class Contingency:
             if not isinstance(categories, Iterable):
                 raise TypeError("categories must be an iterable of category names or None, "
                                 f"not {type(categories).__name__}")
+            if isinstance(categories, AbstractSet):  # iteration order follows the hash seed
+                categories = sorted_labels(categories)
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
         self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
