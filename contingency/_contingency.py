@@ -45,12 +45,12 @@ import copy as _copy
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import attrs
 import numpy as np
-from numpy.typing import NDArray
 
+from contingency import _locking
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals
 from contingency._changes import (
@@ -101,6 +101,7 @@ _SCORES = {
 _SCALAR_F1 = _formulas.SCALAR["f1"]
 _SCALAR_PRECISION = _formulas.SCALAR["precision"]
 _SCALAR_RECALL = _formulas.SCALAR["recall"]
+_Self = TypeVar("_Self", bound="Contingency")
 
 
 def _check_unknown(value: object) -> Unknown:
@@ -158,7 +159,26 @@ class Contingency:
         The value of undefined ratios: ``"perl"`` for Statistics::Contingency's
         conventions and arithmetic, or scikit-learn's ``0.0``, ``1.0`` or ``"nan"``
         (see :mod:`contingency.formulas.classification` for each score's rule).
+    thread_safe:
+        Make every public call atomic with a lock (see below).
+
+    Threads: an accumulator is not thread-safe by default. Two threads
+    sharing one (even one writing while another reads: reads fold pending
+    counts) can lose counts without an error. Give each thread its own
+    accumulator and :meth:`merge` them at the end (exact: merge is
+    addition); or pass ``thread_safe=True``, which makes every public method
+    and property hold a reentrant lock for the whole call (a few tenths
+    of a microsecond per call, measured by the benchmark suite's "lock cost"
+    case; the default class has no lock and pays nothing).
+    :meth:`copy`, ``+`` and pickling keep the option; equality ignores it.
+
+    >>> shared = Contingency(thread_safe=True)
+    >>> shared.thread_safe, isinstance(shared, Contingency)
+    (True, True)
     """
+
+    #: Whether every public call holds a lock (``thread_safe=True``): see :mod:`contingency._locking`.
+    thread_safe = False
 
     _a: Cells  # per category, in table order: assigned and correct
     _b: Cells  # assigned, not correct
@@ -189,6 +209,7 @@ class Contingency:
         verbose: bool = False,
         unknown: Unknown = "error",
         zero_division: ZeroDivision = "perl",
+        thread_safe: bool = False,
     ) -> None:
         policy = _check_unknown(unknown)
         mode = check_zero_division(zero_division)
@@ -211,6 +232,9 @@ class Contingency:
         self._declared = frozenset(declared)
         self._a = dict.fromkeys(declared, 0)
         self._clear()
+
+    def __new__(cls: type[_Self], *args: Any, thread_safe: bool = False, **kwargs: Any) -> _Self:
+        return _locking.new_instance(cls, thread_safe)
 
     def _clear(self) -> None:
         """Keep the declared categories, with zero counts; forget everything else."""
@@ -350,7 +374,8 @@ class Contingency:
           categories), columns in the order of :attr:`categories`.
 
         The whole batch is checked before anything is counted. Returns the
-        accumulator, so calls chain.
+        accumulator, so calls chain. (:meth:`from_labels` is the same call in
+        scikit-learn's order: ``y_true`` first.)
 
         >>> import numpy as np
         >>> s = Contingency(["a", "b", "c"]).add_results(np.array(["a", "b", "b"]),
@@ -362,28 +387,97 @@ class Contingency:
         >>> t.micro_precision, t.subset_accuracy
         (0.6666666666666666, 0.5)
         """
+        self._batch(assigned, correct, removing=False)
+        return self
+
+    def remove_results(self, assigned: Any, correct: Any) -> Contingency:
+        """Take back a batch of results added earlier: :meth:`add_results`' path with weight -1.
+
+        Takes what :meth:`add_results` takes. The whole batch is checked
+        before anything is counted: if any of its results cannot have been
+        added (see :meth:`remove_result`), ``ValueError`` is raised and the
+        accumulator is left exactly as it was. Returns the accumulator.
+
+        >>> s = Contingency().add_results(["x", "y", "y"], ["x", "x", "y"])
+        >>> s.remove_results(assigned=["y", "x"], correct=["x", "x"])
+        Contingency(categories=1, n_results=1, unknown='add', zero_division='perl')
+        >>> s == Contingency().add_results(["y"], ["y"])
+        True
+        """
+        self._batch(assigned, correct, removing=True)
+        return self
+
+    def _batch(self, assigned: Any, correct: Any, *, removing: bool) -> None:
+        """Count (or take back, ``removing``) a batch given as :meth:`add_results` takes it."""
         self._fold()
+        where = "remove_results" if removing else ""
+        say = self.verbose and not removing
         if isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray):
             if assigned.ndim == 2 or correct.ndim == 2:
-                self._add_indicators(assigned, correct)
-                return self
+                labels = list(self._a)
+                changes = indicator_changes(assigned, correct, labels)
+                self._apply(*_signed(changes, removing), removing=removing, where=where)
+                if say:
+                    for row in range(assigned.shape[0]):
+                        self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
+                                  [labels[j] for j in np.flatnonzero(correct[row])])
+                return
             if (assigned.ndim == 1 and correct.ndim == 1 and assigned.dtype != object
-                    and correct.dtype != object and not self.verbose):
-                self._add_label_arrays(assigned, correct)
-                return self
+                    and correct.dtype != object and not say):
+                staging = Staging({label: position for position, label in enumerate(self._a)},
+                                  self._unknown, removing=removing)
+                changes = label_array_changes(assigned, correct, staging)
+                self._apply(*_signed(changes, removing), new=staging.new, removing=removing,
+                            where=where)
+                return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
         check_same_length(assigned_items, correct_items, ("assigned", "correct"))
-        staging = Staging(self._a, self._unknown, removing=False)
+        staging = Staging(self._a, self._unknown, removing=removing)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
             for row, (a, c) in enumerate(zip(assigned_items, correct_items))
         ]
-        if self.verbose:
+        if say:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)
-        self._apply(*result_changes(results, 1), new=staging.new)
-        return self
+        self._apply(*result_changes(results, -1 if removing else 1), new=staging.new,
+                    removing=removing, where=where)
+
+    @classmethod
+    def from_labels(cls, y_true: Any, y_pred: Any, *,
+                    categories: Iterable[Hashable] | None = None,
+                    unknown: Unknown = "error", zero_division: ZeroDivision = "perl",
+                    verbose: bool = False) -> Contingency:
+        """A new accumulator of a batch given in scikit-learn's order: the truth first.
+
+        Side by side, these two are the same::
+
+            Contingency.from_labels(y_true, y_pred, categories=cats, ...)
+            Contingency(cats, ...).add_results(assigned=y_pred, correct=y_true)
+
+        ``y_true`` (the correct categories, :meth:`add_results`' ``correct``)
+        and ``y_pred`` (the assigned ones, ``assigned``) are what
+        :meth:`add_results` takes: 1-d label arrays or sequences, or 2-d 0/1
+        indicator matrices (multi-label). ``categories=None`` leaves the set
+        open (categories in the order first seen), except for indicator
+        matrices, whose columns are then the categories ``0 .. K-1``, as in
+        scikit-learn. The settings are those of :class:`Contingency`
+        (``zero_division="perl"`` by default; ``0.0`` gives scikit-learn's
+        default numbers).
+
+        >>> s = Contingency.from_labels(["cat", "dog", "dog"], ["cat", "cat", "dog"],
+        ...                             zero_division=0.0)
+        >>> s.micro_precision, s.macro_recall   # scikit-learn: precision_score(y_true, y_pred, ...)
+        (0.6666666666666666, 0.75)
+        >>> s == Contingency(zero_division=0.0).add_results(assigned=["cat", "cat", "dog"],
+        ...                                                 correct=["cat", "dog", "dog"])
+        True
+        """
+        if (categories is None and isinstance(y_true, np.ndarray) and y_true.ndim == 2):
+            categories = range(y_true.shape[1])
+        result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose)
+        return result.add_results(assigned=y_pred, correct=y_true)
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
@@ -779,7 +873,7 @@ class Contingency:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Contingency:
+    def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> Contingency:
         """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any state no calls could make.
 
         >>> Contingency.from_dict({"format": "contingency.Contingency/1", "categories": ["x"],
@@ -790,7 +884,7 @@ class Contingency:
         ...
         ValueError: from_dict: category 'x' has a + b + c = 2 but there are only 1 results
         """
-        return _from_dict(cls, data)
+        return _from_dict(cls, data, thread_safe)
 
     # The one write path --------------------------------------------------------------------------
 
@@ -1022,18 +1116,17 @@ class Contingency:
         print(f"{'' if name is None else name}: assigned=({show(assigned)}) "
               f"correct=({show(correct)})")
 
-    def _add_indicators(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        labels = list(self._a)
-        self._apply(*indicator_changes(assigned, correct, labels))
-        if self.verbose:
-            for row in range(assigned.shape[0]):
-                self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
-                          [labels[j] for j in np.flatnonzero(correct[row])])
 
-    def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        staging = Staging({label: position for position, label in enumerate(self._a)},
-                          self._unknown, removing=False)
-        self._apply(*label_array_changes(assigned, correct, staging), new=staging.new)
+def _signed(changes: tuple[Cells, Cells, Cells, dict[Shape, int]], removing: bool
+            ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """``changes`` as they are, or negated when ``removing`` (a removal is weight -1)."""
+    if not removing:
+        return changes
+    a, b, c, shapes = changes
+    return ({label: -count for label, count in a.items()},
+            {label: -count for label, count in b.items()},
+            {label: -count for label, count in c.items()},
+            {shape: -count for shape, count in shapes.items()})
 
 
 def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
@@ -1059,7 +1152,7 @@ _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbos
          "c", "result_shapes", "micro_offset"}
 
 
-def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
+def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
     fail = state_error
     data = check_state(data, _KEYS, _FORMAT, derived=("scores",))  # scores: recomputed
     labels = labels_from_json(data["categories"], "categories")
@@ -1121,7 +1214,7 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
     result = cls(labels[:declared], unknown=_check_unknown(data["unknown"]),
                  zero_division=check_zero_division(data["zero_division"],
                                                    name="from_dict: zero_division"),
-                 verbose=data["verbose"])
+                 verbose=data["verbose"], thread_safe=thread_safe)
     a, b, c = ({label: value for label, value in zip(labels, column) if value}
                for column in columns)
     result._apply(a, b, c, shapes, new=labels[declared:], offset=offset)

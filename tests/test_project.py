@@ -21,7 +21,7 @@ def test_readme_opens_with_exactly_two_setup_commands():
     install_and_run, test = setup_commands()
     assert "pip install" in install_and_run
     assert "python -m contingency" in install_and_run
-    assert '".[test]"' in test
+    assert '".[test,docs]"' in test
     assert test.endswith("python -m pytest")
 
 
@@ -32,7 +32,7 @@ def test_ci_runs_the_readme_test_command():
 
 def test_all_lists_exactly_the_public_names():
     public = {name for name in vars(contingency) if not name.startswith("_")}
-    modules = {"formulas", "report", "io", "cli", "examples"}
+    modules = {"formulas", "report", "io", "cli", "examples", "plot", "dask"}
     assert set(contingency.__all__) - {"__version__"} == public - modules
     for name in contingency.__all__:
         assert getattr(contingency, name).__doc__ or name == "__version__"

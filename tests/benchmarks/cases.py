@@ -63,6 +63,7 @@ from tests.benchmarks.harness import (
     measure,
     relative_difference,
 )
+from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
 
 __all__ = ["CASES", "Case", "Config"]
@@ -1723,4 +1724,5 @@ CASES: list[Case] = [
     Case("10 from_labels table as large as the data", from_labels_large_table),
     Case("10 AMI 3x10^4 labels K=1000 vs scikit-learn", adjusted_mutual_information_small),
     Case("10 running-sum drift", running_sum_drift),
+    Case("14 thread_safe lock cost per add_result and add", lock_cost),
 ]
