@@ -8,14 +8,17 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
 
 from contingency import Contingency, PartitionComparison
 from contingency.formulas import classification
+from contingency.formulas import partition as partition_formulas
 
 # Out of range: correlations ----------------------------------------------------------------
 
@@ -224,3 +227,160 @@ def test_category_order_does_not_depend_on_the_hash_seed() -> None:
     assert state["categories"] == [True, 2.5, "a", "b", "c", "d", "e", "f", "g", "x", "y", "z",
                                    "p", "q", "r", "m", "k", "s1", "s2"]
     assert declared["categories"] == ["u", "v", "w"]
+
+
+# Out of range: shares and normalised scores -----------------------------------------------
+
+
+def _comparison(table: list[list[int]]) -> PartitionComparison:
+    cells = [(i, j, count) for i, row in enumerate(table) for j, count in enumerate(row) if count]
+    return PartitionComparison().add_many([c[0] for c in cells], [c[1] for c in cells],
+                                          weights=[c[2] for c in cells])
+
+
+def _check_ranges(comparison: PartitionComparison) -> None:
+    unit = {
+        "rand_index": comparison.rand_index, "precision": comparison.precision,
+        "recall": comparison.recall, "f1": comparison.f1, "jaccard": comparison.jaccard,
+        "fowlkes_mallows": comparison.fowlkes_mallows, "purity": comparison.purity,
+        "inverse_purity": comparison.inverse_purity, "entropy": comparison.entropy,
+        "homogeneity": comparison.homogeneity, "completeness": comparison.completeness,
+        "distance": comparison.distance,
+        **{f"v_measure({beta})": comparison.v_measure(beta) for beta in (0.0, 0.5, 1.0, 2.0)},
+        **{f"nmi({method})": comparison.normalized_mutual_information(method)
+           for method in ("arithmetic", "geometric", "min", "max")},
+    }
+    for name, value in unit.items():
+        assert 0.0 <= value <= 1.0, (name, value, comparison.to_dict())
+    assert -0.5 <= comparison.adjusted_rand_index <= 1.0
+    for method in ("arithmetic", "geometric", "min", "max"):
+        value = comparison.adjusted_mutual_information(method)
+        assert math.isfinite(value), (method, value)
+        assert value <= 1.0, (method, value, comparison.to_dict())
+    for value in (comparison.mutual_information(), comparison.entropy_reference(),
+                  comparison.entropy_model(), comparison.variation_of_information()):
+        assert math.isfinite(value)
+        assert value >= 0.0
+
+
+def test_nmf_entropy_of_two_even_classes_in_one_cluster_is_at_most_one() -> None:
+    comparison = PartitionComparison.from_labels(["a"] * 5 + ["b"] * 5, [1] * 10)
+    assert comparison.entropy == 1.0  # was 1.0000000000000007
+
+
+def test_every_share_and_normalised_score_of_every_small_table_is_in_range() -> None:
+    for shape, largest in (((1, 2), 9), ((2, 2), 6), ((2, 3), 2), ((3, 3), 1)):
+        rows, columns = shape
+        for values in itertools.product(range(largest + 1), repeat=rows * columns):
+            if any(values):
+                _check_ranges(_comparison([list(values[i * columns:(i + 1) * columns])
+                                           for i in range(rows)]))
+
+
+_COUNTS = st.one_of(st.integers(0, 12), st.integers(0, 2**40),
+                    st.sampled_from([2**52, 2**53 + 1, 2**58, 2**59 - 1]))
+
+
+@settings(max_examples=150)
+@given(st.integers(1, 4).flatmap(lambda rows: st.lists(
+    st.lists(_COUNTS, min_size=rows, max_size=rows), min_size=1, max_size=4)))
+@example([[5, 5]])  # R NMF's entropy of two even classes in one cluster was 1.0000000000000007
+@example([[2**59 - 1, 1], [1, 2**59 - 1]])
+@example([[2**58, 3, 0], [0, 2**58, 7], [1, 1, 2**58]])
+def test_scores_of_skewed_and_huge_tables_stay_in_range(table: list[list[int]]) -> None:
+    assume(any(any(row) for row in table))
+    _check_ranges(_comparison([list(column) for column in zip(*table)]))
+
+
+# Past the limits: expected mutual information in bounded work ------------------------------
+
+
+def _expected_decimal(rows: list[int], columns: list[int]) -> float:
+    """E[MI] from every term of every pair (those above 1e-45 of the mode), in 40-digit decimals.
+
+    The probabilities are built outward from the mode by the exact ratio of
+    neighbouring hypergeometric probabilities, then normalised; each term is
+    ``(n / N) ln(n N / (a b))``.
+    """
+    n = sum(rows)
+    with localcontext() as context:
+        context.prec = 40
+        total = Decimal(0)
+        for a, b in itertools.product(rows, columns):
+            low, high, mode = max(0, a + b - n), min(a, b), (a + 1) * (b + 1) // (n + 2)
+            weights = {mode: Decimal(1)}
+            for direction in (1, -1):
+                k, weight = mode, Decimal(1)
+                while (k < high if direction > 0 else k > low) and weight > Decimal("1e-45"):
+                    if direction > 0:
+                        weight = weight * (a - k) * (b - k) / ((k + 1) * (n - a - b + k + 1))
+                    else:
+                        weight = weight * k * (n - a - b + k) / ((a - k + 1) * (b - k + 1))
+                    k += direction
+                    weights[k] = weight
+            terms = (w * k / n * (Decimal(k * n) / (a * b)).ln() for k, w in weights.items() if k)
+            total += sum(terms, Decimal(0)) / sum(weights.values(), Decimal(0))
+        return float(total)
+
+
+@pytest.mark.parametrize(("rows", "columns"), [
+    ([100000, 100000], [60000, 140000]),
+    ([500000, 500000], [300000, 700000]),
+    ([123457, 876543, 4000000], [2500000, 2500000]),
+    ([20000, 20000, 20000], [30000, 30000]),
+    ([900000, 100000], [950000, 50000]),  # wide and narrow pairs
+])
+def test_expected_mutual_information_of_wide_windows_against_every_term(
+        rows: list[int], columns: list[int]) -> None:
+    exact = _expected_decimal(rows, columns)
+    value, terms = partition_formulas._expected_mutual_information(rows, columns)
+    assert value == pytest.approx(exact, rel=1e-12)
+    assert terms <= len(rows) * len(columns) * 2**11  # not one term per possible count
+
+
+@pytest.mark.parametrize(("rows", "columns"), [
+    ([2**62, 2**62 - 1], [2**61, 2**63 - 1 - 2**61]),
+    ([2 * 10**13, 2 * 10**13], [10**13, 3 * 10**13]),  # 37 s and 5.6 GB before
+    ([2**62, 2**61, 2**61 - 1], [2**63 - 1 - 5 * 10**12, 5 * 10**12]),
+    ([2**40] * 6, [3 * 2**40, 2**40, 2**41]),
+])
+def test_expected_mutual_information_of_huge_tables_is_bounded_work(
+        rows: list[int], columns: list[int]) -> None:
+    value, terms = partition_formulas._expected_mutual_information(rows, columns)
+    assert terms <= len(set(rows)) * len(set(columns)) * 257
+    # E[MI] is about (R - 1)(C - 1) / (2 N) for large N (Vinh et al. 2010).
+    n = sum(rows)
+    estimate = (len(rows) - 1) * (len(columns) - 1) / (2 * n)
+    assert value == pytest.approx(estimate, rel=1e-3)
+
+
+def test_adjusted_mutual_information_of_a_huge_table_is_finite_and_in_range() -> None:
+    comparison = PartitionComparison().add_many([0, 0, 1, 1], [0, 1, 0, 1],
+                                                weights=[10**13, 10**13, 10**13, 10**13 + 7])
+    value = comparison.adjusted_mutual_information()
+    assert math.isfinite(value)
+    assert -1.0 <= value <= 1.0
+    near_limit = PartitionComparison().add_many([0, 0, 1, 1], [0, 1, 0, 1],
+                                                weights=[2**61, 2**61, 2**61, 2**61 - 1])
+    assert abs(near_limit.adjusted_mutual_information()) < 1e-6
+
+
+@pytest.mark.parametrize("table", [[[60000, 40000], [30000, 70000]],
+                                   [[50000, 1000, 9000], [20000, 80000, 40000]]])
+def test_adjusted_mutual_information_of_wide_windows_matches_scikit_learn(
+        table: list[list[int]]) -> None:
+    from sklearn.metrics import adjusted_mutual_info_score
+
+    comparison = _comparison(table)
+    counts = comparison.contingency_table()[2]
+    rows, columns = np.nonzero(counts)
+    reference_labels = np.repeat(rows, counts[rows, columns])
+    model_labels = np.repeat(columns, counts[rows, columns])
+    assert comparison.adjusted_mutual_information() == pytest.approx(
+        adjusted_mutual_info_score(reference_labels, model_labels), abs=1e-10)
+
+
+def test_adjusted_mutual_information_past_2_53_is_a_number() -> None:
+    comparison = PartitionComparison().add_many([0, 1, 1], [1, 0, 1],
+                                                weights=[2**52, 1, 2**53 + 1])
+    assert abs(comparison.adjusted_mutual_information()) < 1e-9  # was NaN
