@@ -47,6 +47,7 @@ import numbers
 import operator
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -82,7 +83,7 @@ from contingency._changes import (
 )
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
-from contingency._labels import check_label, label_to_json
+from contingency._labels import check_label, label_to_json, sorted_labels
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -159,8 +160,10 @@ class Contingency:
     ----------
     categories:
         The categories results may name, in the order tables and indicator
-        matrices use (a mapping's keys count, as in Perl). ``None`` (the
-        default) leaves the set open: a category joins when first seen, and
+        matrices use (a mapping's keys count, as in Perl; a set's members are
+        sorted, since its order changes with the hash seed). ``None`` (the
+        default) leaves the set open: a category joins when first seen (the
+        new categories of one result side given as a set in sorted order), and
         counts as "neither assigned nor correct" (cell d) for every earlier
         result; it is forgotten again when removals take its cells back to
         zero. An empty iterable declares an empty set.
@@ -241,6 +244,8 @@ class Contingency:
             if not isinstance(categories, Iterable):
                 raise TypeError("categories must be an iterable of category names or None, "
                                 f"not {type(categories).__name__}")
+            if isinstance(categories, AbstractSet):  # iteration order follows the hash seed
+                categories = sorted_labels(categories)
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
         self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
@@ -554,14 +559,19 @@ class Contingency:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
 
         Later results add to it. The per-category tables are untouched, so the
-        macro statistics still describe the results added one by one.
+        macro statistics still describe the results added one by one. Each cell
+        is a count of at most ``2**63 - 1``, the limit of every count (merges
+        that would take what ``set_entries`` set past it are refused too).
 
         >>> s = Contingency()
         >>> s.set_entries(8, 2, 2, 88)
         >>> s.micro_precision, s.micro_accuracy
         (0.8, 0.96)
         """
-        table = [check_count(value, name) << self._scale for value, name in zip((a, b, c, d), "abcd")]
+        table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
+        for value, name in zip(table, "abcd"):
+            check_room(0, value, f"in micro-table cell {name}")
+        table = [value << self._scale for value in table]
         self._fold()
         change = [want - have for want, have in zip(table, self._micro)]
         self._apply({}, {}, {}, {}, {}, offset=change)
@@ -1191,7 +1201,10 @@ class Contingency:
         tally = self._tally
         if tally.right or tally.wrong or tally.shapes:
             changes = tally.changes()  # one per result: 2**scale in the counts' unit
-            self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
+            try:
+                self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
+            finally:
+                self._wrong = tally.wrong  # a new dict: the tallied one was handed over
             tally.clear()
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
@@ -1203,7 +1216,8 @@ class Contingency:
         a category in ``new`` is appended to the table first, with zero
         cells), ``shapes`` the result shapes (their sum is the change in the
         number of results), ``pairs`` the single-label results by
-        ``(correct, assigned)`` (they are also in the cells and shapes),
+        ``(correct, assigned)`` (they are also in the cells and shapes; a
+        caller hands over a dict it does not use again, which may be kept),
         ``offset`` the part of the micro table that
         :meth:`set_entries` set. A caller whose changes may be negative says
         ``removing=True`` (``where`` names it in the errors): every count is
@@ -1231,11 +1245,12 @@ class Contingency:
         n_before, k_before = self._n, len(cells_a)
         n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
-            if not self._scale:
-                check_room(n_before, n - n_before, "results")
-            elif n > MAX_COUNT << self._scale:
-                raise ValueError(f"the accumulator would hold results of total weight "
-                                 f"{n / (1 << self._scale)}; at most 2**63 - 1 are supported")
+            check_room(0, _whole(n, self._scale), "results")
+        if offset is not None:  # what set_entries put on the micro table: merges add it up
+            for name, mine, theirs in zip("abcd", self._offset, offset):
+                if mine + theirs > MAX_COUNT:
+                    check_room(0, _whole(mine + theirs, self._scale),
+                               f"set by set_entries in micro-table cell {name}")
         fresh = [label for label in new
                  if label not in cells_a and (label in a or label in b or label in c)
                  ] if new else ()
@@ -1265,12 +1280,15 @@ class Contingency:
             else:
                 del counts[shape]
         confusion = self._pairs
-        for pair, count in pairs.items():
-            count += confusion.get(pair, 0)
-            if count:
-                confusion[pair] = count
-            else:
-                del confusion[pair]
+        if not confusion and not removing and 0 not in pairs.values():
+            self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+        else:
+            for pair, count in pairs.items():
+                count += confusion.get(pair, 0)
+                if count:
+                    confusion[pair] = count
+                else:
+                    del confusion[pair]
         self._n = n
         self._micro = _micro_after(self._micro, added_a, added_b, added_c,
                                    len(cells_a) * n - k_before * n_before, offset)
@@ -1589,6 +1607,15 @@ class Contingency:
               f"correct=({show(correct)})")
 
 
+def _whole(count: int, scale: int) -> int:
+    """A count in units of ``2**-scale`` as whole units, rounded up.
+
+    The count limit applies to the weight: ``count`` is above ``MAX_COUNT << scale``
+    exactly when this is above :data:`~contingency.formulas._numeric.MAX_COUNT`.
+    """
+    return -(-count >> scale)
+
+
 def _rooms(shapes: Mapping[Shape, int]) -> list[int]:
     """For each set of cell kinds (:data:`contingency._category_sums.KINDS`, in that order), the
     results whose shape gives a category a cell of one of those kinds: what a category can hold."""
@@ -1724,8 +1751,12 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     micro = [cell + extra for cell, extra in zip((*pooled, k * n - sum(pooled)), offset)]
     if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
-    if n > MAX_COUNT << scale:
-        raise fail("results of total weight above 2**63 - 1")
+    try:  # the limits of every other path, with their message
+        check_room(0, _whole(n, scale), "results")
+        for name, extra in zip("abcd", offset):
+            check_room(0, _whole(extra, scale), f"set by set_entries in micro-table cell {name}")
+    except ValueError as error:
+        raise fail(str(error)) from None
     pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
     result = cls(labels[:declared], unknown=unknown, zero_division=zero_division,
                  thread_safe=thread_safe)

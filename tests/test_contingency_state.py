@@ -146,7 +146,13 @@ def test_from_dict_refuses_states_no_calls_make(changes, match):
 def test_a_scaled_document_past_the_count_limit_is_refused():
     document = two_categories(scale=0, a=[2**63, 0], b=[0, 0], c=[0, 0],
                               result_shapes=[[1, 1, 1, 2**63]])
-    with pytest.raises(ValueError, match=r"^from_dict: results of total weight above 2\*\*63 - 1"):
+    with pytest.raises(ValueError, match=r"^from_dict: the accumulator would hold "
+                                         r"9223372036854775808 results; at most 2\*\*63 - 1"):
+        Contingency.from_dict(document)
+    document = two_categories(scale=1, a=[2**64 - 1, 0], b=[0, 0], c=[0, 0],
+                              result_shapes=[[1, 1, 1, 2**64 - 1]], confusion=[[0, 0, 2**64 - 1]])
+    with pytest.raises(ValueError, match=r"^from_dict: the accumulator would hold "
+                                         r"9223372036854775808 results"):  # 2**63 - 0.5, rounded up
         Contingency.from_dict(document)
     document = two_categories(scale=2, a=[2**64, 0], b=[0, 0], c=[0, 0],
                               result_shapes=[[1, 1, 1, 2**64]], confusion=[[0, 0, 2**64]])

@@ -357,6 +357,12 @@ def test_a_refused_weighted_removal_leaves_the_scale_and_counts_as_they_were():
     assert type(s.n_results) is int
 
 
+def _entries(d):
+    s = Contingency([])
+    s.set_entries(0, 0, 0, d)
+    return s
+
+
 def test_the_count_limit_holds_for_weighted_counts():
     s = Contingency()
     s.add_result("a", "a", weight=float(2**62))
@@ -370,3 +376,13 @@ def test_the_count_limit_holds_for_weighted_counts():
     exactly = Contingency()
     exactly.add_result("a", "a", weight=MAX_COUNT)
     assert exactly.n_results == MAX_COUNT
+    with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+        exactly.add_result("a", "a", weight=0.5)  # past the limit by half a result
+    assert exactly.n_results == MAX_COUNT
+    scaled = Contingency([])
+    scaled.add_result([], [], weight=0.5)  # counts in units of 2**-1 from now on
+    scaled.set_entries(0, 0, 0, MAX_COUNT)  # the limit itself
+    before = scaled.copy()
+    with pytest.raises(ValueError, match="set by set_entries in micro-table cell d"):
+        scaled.merge(_entries(1))
+    assert scaled == before
