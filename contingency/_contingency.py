@@ -48,7 +48,6 @@ from typing import Any, Literal
 
 import attrs
 import numpy as np
-from numpy.typing import NDArray
 
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals
@@ -345,7 +344,8 @@ class Contingency:
           categories), columns in the order of :attr:`categories`.
 
         The whole batch is checked before anything is counted. Returns the
-        accumulator, so calls chain.
+        accumulator, so calls chain. (:meth:`from_labels` is the same call in
+        scikit-learn's order: ``y_true`` first.)
 
         >>> import numpy as np
         >>> s = Contingency(["a", "b", "c"]).add_results(np.array(["a", "b", "b"]),
@@ -357,28 +357,97 @@ class Contingency:
         >>> t.micro_precision, t.subset_accuracy
         (0.6666666666666666, 0.5)
         """
+        self._batch(assigned, correct, removing=False)
+        return self
+
+    def remove_results(self, assigned: Any, correct: Any) -> Contingency:
+        """Take back a batch of results added earlier: :meth:`add_results`' path with weight -1.
+
+        Takes what :meth:`add_results` takes. The whole batch is checked
+        before anything is counted: if any of its results cannot have been
+        added (see :meth:`remove_result`), ``ValueError`` is raised and the
+        accumulator is left exactly as it was. Returns the accumulator.
+
+        >>> s = Contingency().add_results(["x", "y", "y"], ["x", "x", "y"])
+        >>> s.remove_results(assigned=["y", "x"], correct=["x", "x"])
+        Contingency(categories=1, n_results=1, unknown='add', zero_division='perl')
+        >>> s == Contingency().add_results(["y"], ["y"])
+        True
+        """
+        self._batch(assigned, correct, removing=True)
+        return self
+
+    def _batch(self, assigned: Any, correct: Any, *, removing: bool) -> None:
+        """Count (or take back, ``removing``) a batch given as :meth:`add_results` takes it."""
         self._fold()
+        where = "remove_results" if removing else ""
+        say = self.verbose and not removing
         if isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray):
             if assigned.ndim == 2 or correct.ndim == 2:
-                self._add_indicators(assigned, correct)
-                return self
+                labels = list(self._a)
+                changes = indicator_changes(assigned, correct, labels)
+                self._apply(*_signed(changes, removing), removing=removing, where=where)
+                if say:
+                    for row in range(assigned.shape[0]):
+                        self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
+                                  [labels[j] for j in np.flatnonzero(correct[row])])
+                return
             if (assigned.ndim == 1 and correct.ndim == 1 and assigned.dtype != object
-                    and correct.dtype != object and not self.verbose):
-                self._add_label_arrays(assigned, correct)
-                return self
+                    and correct.dtype != object and not say):
+                staging = Staging({label: position for position, label in enumerate(self._a)},
+                                  self._unknown, removing=removing)
+                changes = label_array_changes(assigned, correct, staging)
+                self._apply(*_signed(changes, removing), new=staging.new, removing=removing,
+                            where=where)
+                return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
         check_same_length(assigned_items, correct_items, ("assigned", "correct"))
-        staging = Staging(self._a, self._unknown, removing=False)
+        staging = Staging(self._a, self._unknown, removing=removing)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
             for row, (a, c) in enumerate(zip(assigned_items, correct_items))
         ]
-        if self.verbose:
+        if say:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)
-        self._apply(*result_changes(results, 1), new=staging.new)
-        return self
+        self._apply(*result_changes(results, -1 if removing else 1), new=staging.new,
+                    removing=removing, where=where)
+
+    @classmethod
+    def from_labels(cls, y_true: Any, y_pred: Any, *,
+                    categories: Iterable[Hashable] | None = None,
+                    unknown: Unknown = "error", zero_division: ZeroDivision = "perl",
+                    verbose: bool = False) -> Contingency:
+        """A new accumulator of a batch given in scikit-learn's order: the truth first.
+
+        Side by side, these two are the same::
+
+            Contingency.from_labels(y_true, y_pred, categories=cats, ...)
+            Contingency(cats, ...).add_results(assigned=y_pred, correct=y_true)
+
+        ``y_true`` (the correct categories, :meth:`add_results`' ``correct``)
+        and ``y_pred`` (the assigned ones, ``assigned``) are what
+        :meth:`add_results` takes: 1-d label arrays or sequences, or 2-d 0/1
+        indicator matrices (multi-label). ``categories=None`` leaves the set
+        open (categories in the order first seen), except for indicator
+        matrices, whose columns are then the categories ``0 .. K-1``, as in
+        scikit-learn. The settings are those of :class:`Contingency`
+        (``zero_division="perl"`` by default; ``0.0`` gives scikit-learn's
+        default numbers).
+
+        >>> s = Contingency.from_labels(["cat", "dog", "dog"], ["cat", "cat", "dog"],
+        ...                             zero_division=0.0)
+        >>> s.micro_precision, s.macro_recall   # scikit-learn: precision_score(y_true, y_pred, ...)
+        (0.6666666666666666, 0.75)
+        >>> s == Contingency(zero_division=0.0).add_results(assigned=["cat", "cat", "dog"],
+        ...                                                 correct=["cat", "dog", "dog"])
+        True
+        """
+        if (categories is None and isinstance(y_true, np.ndarray) and y_true.ndim == 2):
+            categories = range(y_true.shape[1])
+        result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose)
+        return result.add_results(assigned=y_pred, correct=y_true)
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
@@ -1009,18 +1078,17 @@ class Contingency:
         print(f"{'' if name is None else name}: assigned=({show(assigned)}) "
               f"correct=({show(correct)})")
 
-    def _add_indicators(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        labels = list(self._a)
-        self._apply(*indicator_changes(assigned, correct, labels))
-        if self.verbose:
-            for row in range(assigned.shape[0]):
-                self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
-                          [labels[j] for j in np.flatnonzero(correct[row])])
 
-    def _add_label_arrays(self, assigned: NDArray[Any], correct: NDArray[Any]) -> None:
-        staging = Staging({label: position for position, label in enumerate(self._a)},
-                          self._unknown, removing=False)
-        self._apply(*label_array_changes(assigned, correct, staging), new=staging.new)
+def _signed(changes: tuple[Cells, Cells, Cells, dict[Shape, int]], removing: bool
+            ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+    """``changes`` as they are, or negated when ``removing`` (a removal is weight -1)."""
+    if not removing:
+        return changes
+    a, b, c, shapes = changes
+    return ({label: -count for label, count in a.items()},
+            {label: -count for label, count in b.items()},
+            {label: -count for label, count in c.items()},
+            {shape: -count for shape, count in shapes.items()})
 
 
 def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,

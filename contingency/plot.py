@@ -1,0 +1,218 @@
+"""Plots of finished numbers with matplotlib (the ``plot`` extra): nothing here computes a score.
+
+Each function returns a :class:`matplotlib.figure.Figure` of ``width`` x ``height``
+pixels (at ``dpi`` dots per inch), made without :mod:`matplotlib.pyplot`, so it
+touches no global state and needs no display; ``figure.savefig("name.png")``
+writes it at exactly that size.
+
+- :func:`partition_heatmap`: a :class:`~contingency.PartitionComparison`'s
+  contingency table (reference clusters against model clusters);
+- :func:`table_heatmap`: any table of counts with its row and column labels;
+- :func:`category_chart`: per-category precision, recall and F1 of a
+  :class:`~contingency.Contingency`, as it reports them
+  (:meth:`~contingency.Contingency.category_stats`);
+- :func:`learning_curve`: micro and macro F1 against the number of results,
+  from points recorded while results stream in (:func:`learning_point` records
+  one).
+
+matplotlib is imported inside the functions only: ``import contingency.plot``
+works without it, and a plot asked for without it raises :class:`ImportError`
+naming the extra to install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from numpy.typing import ArrayLike
+
+    from contingency._contingency import Contingency
+    from contingency._partition import PartitionComparison
+
+__all__ = [
+    "LearningPoint",
+    "category_chart",
+    "learning_curve",
+    "learning_point",
+    "partition_heatmap",
+    "table_heatmap",
+]
+
+_INSTALL = 'plotting needs matplotlib: python -m pip install "contingency[plot]"'
+#: Beyond this many rows or columns a heatmap shows no count in its cells (they would not fit).
+ANNOTATE_LIMIT = 25
+#: Beyond this many rows or columns a heatmap names no label on that axis.
+LABEL_LIMIT = 60
+
+
+class LearningPoint(NamedTuple):
+    """Micro and macro F1 after ``n_results`` results: one point of a learning curve."""
+
+    n_results: int
+    micro_f1: float
+    macro_f1: float
+
+
+def learning_point(contingency: Contingency) -> LearningPoint:
+    """The accumulator's number of results and its micro and macro F1, as they are now.
+
+    >>> from contingency import Contingency
+    >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
+    >>> learning_point(s)
+    LearningPoint(n_results=3, micro_f1=0.6666666666666666, macro_f1=0.6666666666666666)
+    """
+    return LearningPoint(contingency.n_results, contingency.micro_f1, contingency.macro_f1)
+
+
+def _figure(width: int, height: int, dpi: int) -> Figure:
+    """An empty figure of ``width`` x ``height`` pixels; raises ImportError naming the extra."""
+    for name, value in (("width", width), ("height", height), ("dpi", dpi)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer (pixels), not {value!r}")
+    try:
+        from matplotlib.figure import Figure
+    except ImportError as missing:
+        raise ImportError(_INSTALL) from missing
+    return Figure(figsize=(width / dpi, height / dpi), dpi=dpi, layout="constrained")
+
+
+def _label_text(label: Hashable) -> str:
+    return label if isinstance(label, str) else repr(label)
+
+
+def _ticks(labels: Sequence[Hashable]) -> tuple[range, list[str]]:
+    """Tick positions and texts for an axis; none past LABEL_LIMIT (positions would pass for labels)."""
+    if len(labels) > LABEL_LIMIT:
+        return range(0), []
+    return range(len(labels)), [_label_text(label) for label in labels]
+
+
+def table_heatmap(
+    rows: Sequence[Hashable],
+    columns: Sequence[Hashable],
+    counts: ArrayLike,
+    *,
+    row_title: str = "",
+    column_title: str = "",
+    title: str = "",
+    width: int = 800,
+    height: int = 600,
+    dpi: int = 100,
+) -> Figure:
+    """A heatmap of a table of counts: one row per ``rows`` label, one column per ``columns`` label.
+
+    Cells show their count when the table has at most :data:`ANNOTATE_LIMIT`
+    rows and columns; axes name their labels up to :data:`LABEL_LIMIT`.
+
+    >>> figure = table_heatmap(["a", "b"], [1, 2], [[3, 0], [1, 2]], row_title="class")
+    >>> figure.get_size_inches().tolist(), [text.get_text() for text in figure.axes[0].texts]
+    ([8.0, 6.0], ['3', '0', '1', '2'])
+    """
+    import numpy as np
+
+    table = np.asarray(counts)
+    if table.shape != (len(rows), len(columns)):
+        raise ValueError(f"counts has shape {table.shape}, but there are {len(rows)} row labels "
+                         f"and {len(columns)} column labels")
+    figure = _figure(width, height, dpi)
+    axes = figure.add_subplot()
+    image = axes.imshow(table, cmap="Blues", aspect="auto", interpolation="nearest")
+    figure.colorbar(image, ax=axes, label="count")
+    axes.set_xticks(*_ticks(columns), rotation=90 if len(columns) > 10 else 0)
+    axes.set_yticks(*_ticks(rows))
+    if max(table.shape, default=0) <= ANNOTATE_LIMIT and table.size:
+        threshold = table.max() / 2
+        for (i, j), count in np.ndenumerate(table):
+            axes.text(j, i, str(count), ha="center", va="center", fontsize="small",
+                      color="white" if count > threshold else "black")
+    axes.set_xlabel(column_title)
+    axes.set_ylabel(row_title)
+    axes.set_title(title)
+    return figure
+
+
+def partition_heatmap(comparison: PartitionComparison, *, title: str = "", width: int = 800,
+                      height: int = 600, dpi: int = 100) -> Figure:
+    """The contingency table of a :class:`~contingency.PartitionComparison`: reference rows, model columns.
+
+    >>> from contingency import PartitionComparison
+    >>> comparison = PartitionComparison.from_labels(["a", "a", "b"], [1, 2, 2])
+    >>> partition_heatmap(comparison, width=400, height=300).get_size_inches().tolist()
+    [4.0, 3.0]
+    """
+    rows, columns, counts = comparison.contingency_table()
+    return table_heatmap(rows, columns, counts, row_title="reference", column_title="model",
+                         title=title or f"{comparison.n_elements} elements",
+                         width=width, height=height, dpi=dpi)
+
+
+def category_chart(contingency: Contingency, *, title: str = "", width: int = 800,
+                   height: int = 600, dpi: int = 100) -> Figure:
+    """Per-category precision, recall and F1 of a :class:`~contingency.Contingency`, as grouped bars.
+
+    The values are :meth:`~contingency.Contingency.category_stats`'s, with the
+    accumulator's conventions for undefined cases (a NaN draws no bar).
+
+    >>> from contingency import Contingency
+    >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
+    >>> axes = category_chart(s).axes[0]
+    >>> [float(bar.get_height()) for bar in axes.containers[2]]  # F1 of a and b
+    [0.6666666666666666, 0.6666666666666666]
+    """
+    stats = contingency.category_stats()
+    labels = [_label_text(label) for label in stats]
+    figure = _figure(width, height, dpi)
+    axes: Axes = figure.add_subplot()
+    bar = 0.8 / 3
+    for k, score in enumerate(("precision", "recall", "f1")):
+        positions = [i + (k - 1) * bar for i in range(len(labels))]
+        axes.bar(positions, [float(row[score]) for row in stats.values()], bar,
+                 label="F1" if score == "f1" else score)
+    axes.set_xticks(range(len(labels)), labels, rotation=90 if len(labels) > 10 else 0)
+    axes.set_ylim(0, 1.05)
+    axes.set_ylabel("score")
+    axes.set_xlabel("category")
+    axes.legend(loc="lower right")
+    axes.set_title(title or f"{contingency.n_results} results, {len(labels)} categories")
+    return figure
+
+
+def learning_curve(points: Iterable[tuple[int, float, float]], *, title: str = "",
+                   width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
+    """Micro and macro F1 against the number of results, from recorded points.
+
+    ``points`` are :class:`LearningPoint` (or any ``(n_results, micro_f1,
+    macro_f1)`` triples) in the order they were recorded, as
+    :func:`learning_point` takes them while results stream in:
+
+    >>> from contingency import Contingency
+    >>> s, points = Contingency(), []
+    >>> for assigned, correct in [("a", "a"), ("b", "a"), ("b", "b"), ("a", "a")]:
+    ...     s.add_result(assigned, correct)
+    ...     points.append(learning_point(s))
+    >>> axes = learning_curve(points).axes[0]
+    >>> [line.get_label() for line in axes.get_lines()]
+    ['micro F1', 'macro F1']
+    >>> axes.get_lines()[0].get_xydata().tolist()
+    [[1.0, 1.0], [2.0, 0.5], [3.0, 0.6666666666666666], [4.0, 0.75]]
+    """
+    recorded = [LearningPoint(*point) for point in points]
+    if not recorded:
+        raise ValueError("learning_curve needs at least one recorded point")
+    figure = _figure(width, height, dpi)
+    axes: Axes = figure.add_subplot()
+    counts = [point.n_results for point in recorded]
+    marker = "o" if len(recorded) <= 50 else None
+    axes.plot(counts, [point.micro_f1 for point in recorded], marker=marker, label="micro F1")
+    axes.plot(counts, [point.macro_f1 for point in recorded], marker=marker, label="macro F1")
+    axes.set_ylim(0, 1.05)
+    axes.set_xlabel("results")
+    axes.set_ylabel("F1")
+    axes.grid(alpha=0.3)
+    axes.legend(loc="lower right")
+    axes.set_title(title or f"learning curve, {counts[-1]} results")
+    return figure

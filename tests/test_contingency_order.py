@@ -1,0 +1,105 @@
+"""Argument order and batch removal: keywords, from_labels (scikit-learn's order), remove_results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from sklearn import metrics
+
+from contingency import Contingency
+from tests.strategies import categories_and_results
+from tests.test_contingency import indicators, streamed
+
+
+def test_assigned_and_correct_work_as_keywords_everywhere():
+    by_position = Contingency()
+    by_position.add_result("x", "y")
+    by_position.add_results(["y", "x"], ["y", "y"])
+    by_keyword = Contingency()
+    by_keyword.add_result(correct="y", assigned="x")
+    by_keyword.add_results(correct=["y", "y"], assigned=["y", "x"])
+    assert by_keyword == by_position
+    by_position.remove_result("x", "y")
+    by_position.remove_results(["x"], ["y"])
+    by_keyword.remove_result(correct="y", assigned="x")
+    by_keyword.remove_results(correct=["y"], assigned=["x"])
+    assert by_keyword == by_position
+    assert by_keyword == Contingency().add_results(["y"], ["y"])
+
+
+def test_from_labels_takes_scikit_learns_order():
+    """The trial of issue 11: the two orders swap precision and recall."""
+    y_true = np.array([0, 0, 0, 1, 1, 2, 2])
+    y_pred = np.array([0, 1, 1, 1, 2, 2, 2])
+    s = Contingency.from_labels(y_true, y_pred, zero_division=0.0)
+    assert s.macro_precision == pytest.approx(
+        metrics.precision_score(y_true, y_pred, average="macro"), abs=1e-12)
+    assert s.macro_recall == pytest.approx(
+        metrics.recall_score(y_true, y_pred, average="macro"), abs=1e-12)
+    assert s.macro_precision != s.macro_recall  # so the test can tell the orders apart
+    assert s == Contingency(zero_division=0.0).add_results(assigned=y_pred, correct=y_true)
+
+
+@given(categories_and_results())
+def test_from_labels_is_add_results_with_the_arguments_swapped(case):
+    cats, stream = case
+    predicted, truth = indicators(cats, stream)
+    expected = streamed(cats, stream)
+    assert Contingency.from_labels(truth, predicted, categories=cats) == expected
+    assert Contingency.from_labels([list(c) for _, c in stream], [list(a) for a, _ in stream],
+                                   categories=cats) == expected
+
+
+def test_from_labels_indicator_matrices_take_column_numbers_as_categories():
+    truth = np.array([[1, 0, 1], [0, 1, 0]])
+    predicted = np.array([[1, 1, 0], [0, 1, 0]])
+    s = Contingency.from_labels(truth, predicted, zero_division=0.0)
+    assert s.categories == (0, 1, 2)
+    for average in ("micro", "macro", "weighted", "samples"):
+        assert getattr(s, f"{average}_f1") == pytest.approx(
+            metrics.f1_score(truth, predicted, average=average, zero_division=0), abs=1e-12)
+
+
+def test_from_labels_settings_and_errors():
+    s = Contingency.from_labels(["a"], ["b"], categories=["a", "b", "c"], unknown="ignore")
+    assert s.categories == ("a", "b", "c")
+    assert s.unknown == "ignore"
+    with pytest.raises(ValueError, match="unknown category 'z'"):
+        Contingency.from_labels(["a"], ["z"], categories=["a"])
+    with pytest.raises(ValueError, match="different lengths"):
+        Contingency.from_labels(["a", "b"], ["a"])
+
+
+@given(categories_and_results())
+def test_remove_results_equals_the_remove_result_loop_in_every_form(case):
+    cats, stream = case
+    middle = len(stream) // 2
+    kept, taken = stream[:middle], stream[middle:]
+    expected = streamed(cats, kept)
+    predicted, truth = indicators(cats, taken)
+    sequences = streamed(cats, stream).remove_results([list(a) for a, _ in taken],
+                                                      [list(c) for _, c in taken])
+    matrices = streamed(cats, stream).remove_results(predicted, truth)
+    looped = streamed(cats, stream)
+    for assigned, correct in taken:
+        looped.remove_result(list(assigned), list(correct))
+    assert sequences == expected
+    assert matrices == expected
+    assert looped == expected
+
+
+def test_remove_results_label_arrays_and_a_bad_batch_changes_nothing():
+    s = Contingency().add_results(np.array(["a", "b", "b", "c"]), np.array(["a", "a", "b", "c"]))
+    s.remove_results(np.array(["b", "c"]), np.array(["a", "c"]))
+    assert s == Contingency().add_results(np.array(["a", "b"]), np.array(["a", "b"]))
+    before = s.copy()
+    with pytest.raises(ValueError, match="remove_results: category 'a' has no a count left"):
+        s.remove_results(np.array(["b", "a", "a"]), np.array(["b", "a", "a"]))
+    assert s == before
+    with pytest.raises(ValueError, match="category 'z' was never recorded"):
+        s.remove_results(["b", "z"], ["b", "z"])
+    assert s == before
+    with pytest.raises(ValueError, match="different lengths"):
+        s.remove_results(["b"], ["b", "a"])
+    assert s == before

@@ -1,0 +1,139 @@
+"""contingency.plot: figures of the accumulators' numbers, saved as PNGs of the stated size."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+from contingency import Contingency, PartitionComparison
+from contingency import plot as plots
+
+matplotlib.use("Agg")
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG file, after checking its signature and every chunk's CRC."""
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE, f"{path} is not a PNG"
+    position, chunks = 8, []
+    while position < len(data):
+        (length,) = struct.unpack(">I", data[position:position + 4])
+        kind = data[position + 4:position + 8]
+        body = data[position + 8:position + 8 + length]
+        (crc,) = struct.unpack(">I", data[position + 8 + length:position + 12 + length])
+        assert zlib.crc32(kind + body) == crc, f"bad CRC in chunk {kind!r}"
+        chunks.append((kind, body))
+        position += 12 + length
+    assert chunks[0][0] == b"IHDR"
+    assert chunks[-1][0] == b"IEND"
+    assert any(kind == b"IDAT" for kind, _ in chunks)
+    width, height = struct.unpack(">II", chunks[0][1][:8])
+    return width, height
+
+
+def stream() -> Contingency:
+    s = Contingency(["cat", "dog", "fox"])
+    s.add_results(["cat", "dog", "dog", "fox", "cat", "fox"], ["cat", "cat", "dog", "fox", "fox", "fox"])
+    return s
+
+
+def comparison() -> PartitionComparison:
+    return PartitionComparison.from_labels(["a", "a", "b", "b", "c", "c", "c"], [1, 1, 2, 1, 3, 3, 2])
+
+
+@pytest.mark.parametrize(("width", "height", "dpi"), [(800, 600, 100), (640, 480, 80), (333, 211, 72)])
+def test_every_plot_saves_a_valid_png_of_the_stated_size(tmp_path, width, height, dpi):
+    s = stream()
+    points = [plots.learning_point(s)]
+    figures = {
+        "heatmap": plots.partition_heatmap(comparison(), width=width, height=height, dpi=dpi),
+        "categories": plots.category_chart(s, width=width, height=height, dpi=dpi),
+        "curve": plots.learning_curve(points, width=width, height=height, dpi=dpi),
+        "table": plots.table_heatmap(["x"], ["y", "z"], [[1, 2]], width=width, height=height, dpi=dpi),
+    }
+    for name, figure in figures.items():
+        path = tmp_path / f"{name}.png"
+        figure.savefig(path)
+        assert png_size(path) == (width, height), name
+        assert matplotlib.image.imread(path).shape[:2] == (height, width)
+
+
+def test_the_heatmap_shows_the_comparisons_table():
+    c = comparison()
+    rows, columns, table = c.contingency_table()
+    axes = plots.partition_heatmap(c).axes[0]
+    assert np.array_equal(axes.images[0].get_array(), table)
+    assert [tick.get_text() for tick in axes.get_yticklabels()] == list(rows)
+    assert [tick.get_text() for tick in axes.get_xticklabels()] == [repr(label) for label in columns]
+    assert sorted(int(text.get_text()) for text in axes.texts) == sorted(table.ravel().tolist())
+    assert (axes.get_ylabel(), axes.get_xlabel()) == ("reference", "model")
+
+
+def test_a_large_heatmap_drops_the_cell_counts_and_labels():
+    n = plots.LABEL_LIMIT + 1
+    labels = [f"label {k}" for k in range(n)]
+    axes = plots.table_heatmap(labels, labels, np.eye(n, dtype=np.int64)).axes[0]
+    assert len(axes.texts) == 0
+    assert axes.get_xticklabels() == axes.get_yticklabels() == []
+
+
+def test_the_category_chart_draws_category_stats():
+    s = stream()
+    stats = s.category_stats()
+    axes = plots.category_chart(s).axes[0]
+    precision, recall, f1 = axes.containers
+    for bars, score in [(precision, "precision"), (recall, "recall"), (f1, "f1")]:
+        assert [bar.get_height() for bar in bars] == [row[score] for row in stats.values()]
+    assert [tick.get_text() for tick in axes.get_xticklabels()] == ["cat", "dog", "fox"]
+
+
+def test_the_learning_curve_draws_the_recorded_points():
+    s, points = Contingency(zero_division=0.0), []
+    for assigned, correct in [("a", "a"), ("b", "a"), ("b", "b"), ("c", "a"), ("a", "a")]:
+        s.add_result(assigned, correct)
+        points.append(plots.learning_point(s))
+    micro, macro = plots.learning_curve(points).axes[0].get_lines()
+    assert micro.get_xydata().tolist() == [[p.n_results, p.micro_f1] for p in points]
+    assert macro.get_xydata().tolist() == [[p.n_results, p.macro_f1] for p in points]
+    assert points[-1] == (5, s.micro_f1, s.macro_f1)
+
+
+def test_plain_triples_are_points_too():
+    line = plots.learning_curve([(10, 0.5, 0.25), (20, 0.75, 0.5)]).axes[0].get_lines()[1]
+    assert line.get_xydata().tolist() == [[10, 0.25], [20, 0.5]]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: plots.learning_curve([]), "at least one recorded point"),
+        (lambda: plots.learning_curve([(1, 0.5, 0.5)], width=0), "width must be a positive integer"),
+        (lambda: plots.category_chart(stream(), dpi=1.5), "dpi must be a positive integer"),
+        (lambda: plots.table_heatmap(["a"], ["b"], [[1, 2]]), r"counts has shape \(1, 2\)"),
+        (lambda: plots.category_chart(Contingency()), "No category information"),
+    ],
+)
+def test_bad_arguments_raise_naming_the_problem(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_without_matplotlib_a_plot_raises_importerror_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(ImportError, match=r'pip install "contingency\[plot\]"'):
+        plots.learning_curve([(1, 1.0, 1.0)])
+
+
+def test_importing_the_module_does_not_import_matplotlib():
+    code = "import sys, contingency.plot; print('matplotlib' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
