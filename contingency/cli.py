@@ -18,13 +18,13 @@ from importlib import resources
 from typing import IO, Any, NoReturn
 
 import numpy as np
-from attrs import frozen
+from attrs import field, frozen
 
 from contingency._contingency import Contingency
 from contingency._lines import InputError, read_lines
 from contingency._partition import PartitionComparison
 from contingency._progress import progress_bar
-from contingency.io import Chunk, Format, LabelReader, guess_format
+from contingency.io import CHUNK, Chunk, Format, LabelReader, guess_format
 
 __all__ = ["main"]
 
@@ -33,6 +33,8 @@ EXAMPLE = "digits.csv"
 #: The largest --figs: a double has no more significant digits than this.
 MAX_FIGS = 17
 _ZERO_DIVISION: dict[str, Any] = {"perl": "perl", "0": 0.0, "1": 1.0, "nan": "nan"}
+#: Results between two points of a learning curve (the chunk size while one is recorded).
+LEARNING_STEP = 128
 
 
 class _UsageError(Exception):
@@ -86,6 +88,9 @@ def _parser() -> _Parser:
                          "(default: it is when it names the columns asked for)")
     reading.add_argument("--state", metavar="STATE_FILE",
                          help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
+    reading.add_argument("--plot", metavar="FILE.png",
+                         help="also draw a figure (the plot extra, matplotlib): per-category "
+                         "precision, recall and F1 (classify) or the contingency table (compare)")
 
     classify = commands.add_parser(
         "classify", parents=[reading, output], help="score category decisions",
@@ -104,6 +109,10 @@ def _parser() -> _Parser:
     classify.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
                           help="the value of undefined ratios: Perl's conventions (default) or "
                           "scikit-learn's 0, 1 or nan")
+    classify.add_argument("--learning-curve", metavar="FILE.png",
+                          help=f"also draw micro and macro F1 against the number of results, "
+                          f"recorded every {LEARNING_STEP} results while the file streams (the "
+                          "plot extra)")
     classify.set_defaults(run=_classify)
 
     compare = commands.add_parser(
@@ -131,10 +140,11 @@ def _parser() -> _Parser:
 
 @frozen
 class _Result:
-    """What a command prints, and the state it writes under --state."""
+    """What a command prints, the state it writes under --state, and the figures it draws (by file)."""
 
     text: str
     state: dict[str, Any] | None = None
+    figures: dict[str, Callable[[], Any]] = field(factory=dict)
 
 
 @contextmanager
@@ -160,15 +170,16 @@ def _example() -> Iterator[tuple[IO[bytes], str, int | None]]:
 
 
 def _chunks(args: argparse.Namespace, opened: Any, columns: list[str], *, multi: bool,
-            named: bool, label_sep: str | None = None) -> Iterator[tuple[Chunk, LabelReader]]:
-    """Each chunk of the input with its reader (whose counts grow as it reads)."""
+            named: bool, label_sep: str | None = None, results: int = CHUNK
+            ) -> Iterator[tuple[Chunk, LabelReader]]:
+    """Each chunk (of ``results`` results) of the input with its reader (whose counts grow as it reads)."""
     with opened as (stream, source, size), progress_bar(size, source) as advance:
         fmt: Format = args.input_format or guess_format(
             source, args.sep, named_columns=named)
         try:
             lines = read_lines(stream, source, progress=advance)
             reader = LabelReader(lines, source, fmt, columns, multi=multi, header=args.header,
-                                 sep=args.sep, label_sep=label_sep)
+                                 sep=args.sep, label_sep=label_sep, chunk=results)
             for chunk in reader.chunks():
                 yield chunk, reader
         except OSError as problem:  # an error while reading, after a successful open
@@ -243,15 +254,20 @@ def _counts(reader: LabelReader) -> str:
 # Commands ----------------------------------------------------------------------------------
 
 
-def _classification(args: argparse.Namespace, opened: Any) -> tuple[Contingency, LabelReader]:
+def _classification(args: argparse.Namespace, opened: Any, curve: list[Any] | None = None
+                    ) -> tuple[Contingency, LabelReader]:
+    """The accumulator of the file's decisions, and its reader; a learning curve's points in ``curve``."""
     named = args.assigned is not None or args.correct is not None
     columns = [args.assigned or "assigned", args.correct or "correct"]
     accumulator = Contingency(_categories(args.categories),
                               zero_division=_ZERO_DIVISION[args.zero_division])
     reader = None
     for chunk, reader in _chunks(args, opened, columns, multi=True, named=named,
-                                 label_sep=args.label_sep):
+                                 label_sep=args.label_sep,
+                                 results=CHUNK if curve is None else LEARNING_STEP):
         _add(chunk, reader, lambda a, c: _add_decisions(accumulator, a, c), accumulator.add_result)
+        if curve is not None:
+            curve.append((accumulator.n_results, accumulator.micro_f1, accumulator.macro_f1))
     assert reader is not None  # _chunks raises when there is no result
     return accumulator, reader
 
@@ -262,12 +278,18 @@ def _classification_text(accumulator: Contingency, reader: LabelReader, figs: in
 
 
 def _classify(args: argparse.Namespace) -> _Result:
-    accumulator, reader = _classification(args, _opened(args.file))
+    curve: list[Any] | None = [] if args.learning_curve else None
+    accumulator, reader = _classification(args, _opened(args.file), curve)
     if args.format == "json":
         text = _json(accumulator.scores())
     else:
         text = _classification_text(accumulator, reader, args.figs)
-    return _Result(text, accumulator.to_dict())
+    figures: dict[str, Callable[[], Any]] = {}
+    if args.plot:
+        figures[args.plot] = lambda: _plot().category_chart(accumulator)
+    if args.learning_curve:
+        figures[args.learning_curve] = lambda: _plot().learning_curve(curve or [])
+    return _Result(text, accumulator.to_dict(), figures)
 
 
 def _partition(args: argparse.Namespace, opened: Any) -> tuple[PartitionComparison, LabelReader]:
@@ -320,7 +342,10 @@ def _compare(args: argparse.Namespace) -> _Result:
     comparison, reader = _partition(args, _opened(args.file))
     scores = _partition_scores(comparison, args.jci)
     text = _json(scores) if args.format == "json" else _partition_text(scores, reader, args.figs)
-    return _Result(text, comparison.to_dict())
+    figures: dict[str, Callable[[], Any]] = {}
+    if args.plot:
+        figures[args.plot] = lambda: _plot().partition_heatmap(comparison)
+    return _Result(text, comparison.to_dict(), figures)
 
 
 def _demo(args: argparse.Namespace) -> _Result:
@@ -364,6 +389,23 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _plot() -> Any:
+    """:mod:`contingency.plot`, imported only when a figure is asked for."""
+    from contingency import plot
+
+    return plot
+
+
+def _draw(path: str, figure: Callable[[], Any]) -> None:
+    try:
+        figure().savefig(path)
+    except ImportError as missing:  # the plot extra is not installed; the message names it
+        raise InputError(f"{path}: {missing}") from None
+    except (OSError, ValueError) as problem:  # ValueError: a format matplotlib does not write
+        raise InputError(f"{path}: cannot write ({getattr(problem, 'strerror', None) or problem})"
+                         ) from None
+
+
 def _write_state(path: str, state: dict[str, Any]) -> None:
     try:
         with open(path, "w", encoding="utf-8") as out:
@@ -396,6 +438,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: _Result = args.run(args)
         if getattr(args, "state", None) and result.state is not None:
             _write_state(args.state, result.state)
+        for path, figure in result.figures.items():
+            _draw(path, figure)
     except (InputError, ValueError) as problem:
         return _fail(str(problem))
     try:

@@ -235,6 +235,64 @@ def test_compare_prints_every_score(tmp_path, capsys):
                          "comments)\n")
 
 
+# Plots ---------------------------------------------------------------------------------------
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG file, from its signature and IHDR chunk."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_plots_are_pngs_of_the_stated_size(tmp_path, capsys):
+    example = str(resources.files("contingency.examples").joinpath("digits.csv"))
+    chart, curve, heatmap = tmp_path / "chart.png", tmp_path / "curve.png", tmp_path / "map.png"
+    status, out, _ = run(capsys, "classify", example, "--assigned", "predicted", "--correct",
+                         "digit", "--plot", str(chart), "--learning-curve", str(curve))
+    assert status == 0
+    assert "1797 results read" in out
+    assert run(capsys, "compare", example, "--reference", "digit", "--model", "cluster",
+               "--plot", str(heatmap))[0] == 0
+    for path in (chart, curve, heatmap):
+        assert png_size(path) == (800, 600)
+
+
+def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch):
+    import contingency.plot
+
+    recorded = []
+    monkeypatch.setattr(contingency.plot, "learning_curve",
+                        lambda points: recorded.extend(points) or _NoFigure())
+    rows = [("a", "a"), ("b", "a"), ("b", "b")] * 100
+    path = write(tmp_path, "run.csv", "assigned,correct\n" + "".join(f"{a},{c}\n" for a, c in rows))
+    assert run(capsys, "classify", path, "--learning-curve", "x.png")[0] == 0
+    expected, s = [], Contingency()
+    for count, (a, c) in enumerate(rows, start=1):
+        s.add_result(a, c)
+        if count % 128 == 0 or count == len(rows):
+            expected.append((count, s.micro_f1, s.macro_f1))
+    assert recorded == expected
+
+
+class _NoFigure:
+    def savefig(self, path: str) -> None:
+        pass
+
+
+def test_plot_without_matplotlib_or_to_a_bad_place(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\n")
+    assert "cannot write" in one_error_line(capsys, "classify", path, "--plot",
+                                            str(tmp_path / "absent" / "x.png"))
+    assert "Format 'xyz' is not supported" in one_error_line(capsys, "classify", path, "--plot",
+                                                             str(tmp_path / "x.xyz"))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    assert 'pip install "contingency[plot]"' in one_error_line(capsys, "classify", path, "--plot",
+                                                               str(tmp_path / "x.png"))
+
+
 # Bad input: one line on standard error, exit status 2 ----------------------------------------
 
 
