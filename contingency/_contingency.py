@@ -44,11 +44,12 @@ from __future__ import annotations
 import copy as _copy
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import attrs
 import numpy as np
 
+from contingency import _locking
 from contingency import report as _report
 from contingency._category_sums import CategorySums, CategoryTotals
 from contingency._changes import (
@@ -99,6 +100,7 @@ _SCORES = {
 _SCALAR_F1 = _formulas.SCALAR["f1"]
 _SCALAR_PRECISION = _formulas.SCALAR["precision"]
 _SCALAR_RECALL = _formulas.SCALAR["recall"]
+_Self = TypeVar("_Self", bound="Contingency")
 
 
 def _check_unknown(value: object) -> Unknown:
@@ -154,7 +156,26 @@ class Contingency:
         The value of undefined ratios: ``"perl"`` for Statistics::Contingency's
         conventions and arithmetic, or scikit-learn's ``0.0``, ``1.0`` or ``"nan"``
         (see :mod:`contingency.formulas.classification` for each score's rule).
+    thread_safe:
+        Make every public call atomic with a lock (see below).
+
+    Threads: an accumulator is not thread-safe by default. Two threads
+    sharing one (even one writing while another reads: reads fold pending
+    counts) can lose counts without an error. Give each thread its own
+    accumulator and :meth:`merge` them at the end (exact: merge is
+    addition); or pass ``thread_safe=True``, which makes every public method
+    and property hold a reentrant lock for the whole call (a few tenths
+    of a microsecond per call, measured by the benchmark suite's "lock cost"
+    case; the default class has no lock and pays nothing).
+    :meth:`copy`, ``+`` and pickling keep the option; equality ignores it.
+
+    >>> shared = Contingency(thread_safe=True)
+    >>> shared.thread_safe, isinstance(shared, Contingency)
+    (True, True)
     """
+
+    #: Whether every public call holds a lock (``thread_safe=True``): see :mod:`contingency._locking`.
+    thread_safe = False
 
     _a: Cells  # per category, in table order: assigned and correct
     _b: Cells  # assigned, not correct
@@ -185,6 +206,7 @@ class Contingency:
         verbose: bool = False,
         unknown: Unknown = "error",
         zero_division: ZeroDivision = "perl",
+        thread_safe: bool = False,
     ) -> None:
         policy = _check_unknown(unknown)
         mode = check_zero_division(zero_division)
@@ -205,6 +227,9 @@ class Contingency:
         self._declared = frozenset(declared)
         self._a = dict.fromkeys(declared, 0)
         self._clear()
+
+    def __new__(cls: type[_Self], *args: Any, thread_safe: bool = False, **kwargs: Any) -> _Self:
+        return _locking.new_instance(cls, thread_safe)
 
     def _clear(self) -> None:
         """Keep the declared categories, with zero counts; forget everything else."""
@@ -839,7 +864,7 @@ class Contingency:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Contingency:
+    def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> Contingency:
         """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any state no calls could make.
 
         >>> Contingency.from_dict({"format": "contingency.Contingency/1", "categories": ["x"],
@@ -850,7 +875,7 @@ class Contingency:
         ...
         ValueError: from_dict: category 'x' has a + b + c = 2 but there are only 1 results
         """
-        return _from_dict(cls, data)
+        return _from_dict(cls, data, thread_safe)
 
     # The one write path --------------------------------------------------------------------------
 
@@ -1114,7 +1139,7 @@ _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbos
          "c", "result_shapes", "micro_offset"}
 
 
-def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
+def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
     fail = state_error
     data = check_state(data, _KEYS, _FORMAT, derived=("scores",))  # scores: recomputed
     labels = labels_from_json(data["categories"], "categories")
@@ -1172,7 +1197,7 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any]) -> Contingency:
     result = cls(labels[:declared], unknown=_check_unknown(data["unknown"]),
                  zero_division=check_zero_division(data["zero_division"],
                                                    name="from_dict: zero_division"),
-                 verbose=data["verbose"])
+                 verbose=data["verbose"], thread_safe=thread_safe)
     a, b, c = ({label: value for label, value in zip(labels, column) if value}
                for column in columns)
     result._apply(a, b, c, shapes, new=labels[declared:], offset=offset)

@@ -63,6 +63,7 @@ from tests.benchmarks.harness import (
     measure,
     relative_difference,
 )
+from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
 from tests.benchmarks.streaming import cli_streaming_memory
 
@@ -1727,4 +1728,5 @@ CASES: list[Case] = [
     Case("10 running-sum drift", running_sum_drift),
     Case("12 command line streaming memory", lambda config: cli_streaming_memory(
         config.cli_n, config.quick)),
+    Case("14 thread_safe lock cost per add_result and add", lock_cost),
 ]
