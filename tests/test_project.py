@@ -21,7 +21,7 @@ def test_readme_opens_with_exactly_two_setup_commands():
     install_and_run, test = setup_commands()
     assert "pip install" in install_and_run
     assert "python -m contingency" in install_and_run
-    assert '".[test]"' in test
+    assert '".[test,docs]"' in test
     assert test.endswith("python -m pytest")
 
 
