@@ -32,7 +32,7 @@ def test_ci_runs_the_readme_test_command():
 
 def test_all_lists_exactly_the_public_names():
     public = {name for name in vars(contingency) if not name.startswith("_")}
-    modules = {"formulas", "report", "io", "cli", "examples", "plot"}
+    modules = {"formulas", "report", "io", "cli", "examples", "plot", "dask"}
     assert set(contingency.__all__) - {"__version__"} == public - modules
     for name in contingency.__all__:
         assert getattr(contingency, name).__doc__ or name == "__version__"
