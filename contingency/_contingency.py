@@ -103,9 +103,9 @@ _SCALAR_RECALL = _formulas.SCALAR["recall"]
 _Self = TypeVar("_Self", bound="Contingency")
 
 
-def _check_unknown(value: object) -> Unknown:
+def _check_unknown(value: object, name: str = "unknown") -> Unknown:
     if value not in _UNKNOWN_POLICIES:
-        raise ValueError(f"unknown must be 'error', 'ignore' or 'add', not {value!r}")
+        raise ValueError(f"{name} must be 'error', 'ignore' or 'add', not {value!r}")
     return value  # type: ignore[return-value]
 
 
@@ -443,7 +443,7 @@ class Contingency:
     def from_labels(cls, y_true: Any, y_pred: Any, *,
                     categories: Iterable[Hashable] | None = None,
                     unknown: Unknown = "error", zero_division: ZeroDivision = "perl",
-                    verbose: bool = False) -> Contingency:
+                    verbose: bool = False, thread_safe: bool = False) -> Contingency:
         """A new accumulator of a batch given in scikit-learn's order: the truth first.
 
         Side by side, these two are the same::
@@ -471,7 +471,8 @@ class Contingency:
         """
         if (categories is None and isinstance(y_true, np.ndarray) and y_true.ndim == 2):
             categories = range(y_true.shape[1])
-        result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose)
+        result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose,
+                     thread_safe=thread_safe)
         return result.add_results(assigned=y_pred, correct=y_true)
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
@@ -1194,7 +1195,7 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
         raise fail(f"micro_offset {offset} makes the micro table negative")
     if n > MAX_COUNT:
         raise fail("more than 2**63 - 1 results")
-    result = cls(labels[:declared], unknown=_check_unknown(data["unknown"]),
+    result = cls(labels[:declared], unknown=_check_unknown(data["unknown"], "from_dict: unknown"),
                  zero_division=check_zero_division(data["zero_division"],
                                                    name="from_dict: zero_division"),
                  verbose=data["verbose"], thread_safe=thread_safe)

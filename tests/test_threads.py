@@ -268,6 +268,7 @@ def test_constructors_take_the_option() -> None:
     state = Contingency(["x"]).add_results(["x"], ["x"]).to_dict()
     assert Contingency.from_dict(state, thread_safe=True).thread_safe
     assert not Contingency.from_dict(state).thread_safe
+    assert Contingency.from_labels(["x"], ["y"], thread_safe=True).thread_safe
     partition = PartitionComparison.from_labels([1, 2], [1, 1])
     assert PartitionComparison.from_dict(partition.to_dict(), thread_safe=True).thread_safe
     assert PartitionComparison.from_partitions([[1], [2]], [[1, 2]], thread_safe=True).thread_safe
