@@ -65,6 +65,7 @@ from tests.benchmarks.harness import (
 )
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
+from tests.benchmarks.scaling import dask_two_workers
 from tests.benchmarks.streaming import cli_streaming_memory
 
 __all__ = ["CASES", "Case", "Config"]
@@ -1728,5 +1729,6 @@ CASES: list[Case] = [
     Case("10 running-sum drift", running_sum_drift),
     Case("12 command line streaming memory", lambda config: cli_streaming_memory(
         config.cli_n, config.quick)),
+    Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
 ]
