@@ -20,6 +20,7 @@ from typing import IO, Any, NoReturn
 import numpy as np
 from attrs import field, frozen
 
+from contingency import report
 from contingency._contingency import Contingency
 from contingency._lines import InputError, read_lines
 from contingency._partition import PartitionComparison
@@ -303,39 +304,15 @@ def _partition(args: argparse.Namespace, opened: Any) -> tuple[PartitionComparis
 
 
 def _partition_scores(comparison: PartitionComparison, jci: bool) -> dict[str, Any]:
-    scores: dict[str, Any] = {
-        "n_elements": comparison.n_elements,
-        "n_reference_clusters": comparison.n_reference_clusters,
-        "n_model_clusters": comparison.n_model_clusters,
-        "rand_index": comparison.rand_index,
-        "adjusted_rand_index": comparison.adjusted_rand_index,
-        "precision": comparison.precision,
-        "recall": comparison.recall,
-        "f1": comparison.f1,
-        "jaccard": comparison.jaccard,
-        "fowlkes_mallows": comparison.fowlkes_mallows,
-        "mutual_information": comparison.mutual_information(),
-        "normalized_mutual_information": comparison.normalized_mutual_information(),
-        "adjusted_mutual_information": comparison.adjusted_mutual_information(),
-        "homogeneity": comparison.homogeneity,
-        "completeness": comparison.completeness,
-        "v_measure": comparison.v_measure(),
-        "variation_of_information": comparison.variation_of_information(),
-        "purity": comparison.purity,
-        "inverse_purity": comparison.inverse_purity,
-        "entropy": comparison.entropy,
-    }
-    if jci:
-        scores["jaccard_concentration_index"] = comparison.jaccard_concentration_index()
+    """``comparison.scores()``, without the Jaccard-Concentration Index unless ``jci``."""
+    scores = comparison.scores()
+    if not jci:
+        del scores["jaccard_concentration_index"]
     return scores
 
 
 def _partition_text(scores: dict[str, Any], reader: LabelReader, figs: int) -> str:
-    width = max(len(name) for name in scores)
-    rows = [f"{name.replace('_', ' ').rjust(width)}  "
-            + (str(value) if isinstance(value, int) else f"{value:.{figs}f}")
-            for name, value in scores.items()]
-    return "\n".join(rows) + f"\n\n{_counts(reader)}\n"
+    return f"{report.partition_report(scores, figs)}\n\n{_counts(reader)}\n"
 
 
 def _compare(args: argparse.Namespace) -> _Result:

@@ -98,8 +98,9 @@ def test_demo_json_agrees_with_scikit_learn(capsys):
     reference, model = [r["digit"] for r in rows], [r["cluster"] for r in rows]
     assert data["clusters"]["adjusted_rand_index"] == pytest.approx(
         adjusted_rand_score(reference, model), abs=1e-12)
-    assert data["clusters"]["normalized_mutual_information"] == pytest.approx(
+    assert data["clusters"]["normalized_mutual_information"]["arithmetic"] == pytest.approx(
         normalized_mutual_info_score(reference, model), abs=1e-12)
+    assert data["clusters"] == PartitionComparison.from_labels(reference, model).scores()
 
 
 # classify ------------------------------------------------------------------------------------
@@ -225,14 +226,23 @@ def test_compare_prints_every_score(tmp_path, capsys):
     assert (status, err) == (0, "")
     scores = json.loads(out)
     comparison = PartitionComparison.from_labels(reference, model)
-    assert scores["adjusted_rand_index"] == comparison.adjusted_rand_index
+    assert scores == comparison.scores()
     assert scores["adjusted_rand_index"] == pytest.approx(adjusted_rand_score(reference, model))
     assert scores["jaccard_concentration_index"] == comparison.jaccard_concentration_index()
-    status, text, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod")
+    # Without --jci, the index is left out of the JSON and of the report.
+    status, out, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod",
+                         "--format", "json")
+    expected = comparison.scores()
+    del expected["jaccard_concentration_index"]
+    assert json.loads(out) == expected
+    status, text, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod",
+                          "--jci")
     assert status == 0
+    assert text == (f"{comparison.report()}\n\n{path}: 7 results read, 1 line skipped (header, "
+                    "blank lines, comments)\n")
+    status, text, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod")
+    assert "jaccard-concentration" not in text
     assert "adjusted rand index" in text
-    assert text.endswith(f"{path}: 7 results read, 1 line skipped (header, blank lines, "
-                         "comments)\n")
 
 
 # Plots ---------------------------------------------------------------------------------------
