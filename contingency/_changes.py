@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from contingency._coding import dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
-from contingency._labels import check_label
+from contingency._labels import check_label, sorted_labels
 
 __all__ = [
     "HIT",
@@ -108,21 +108,25 @@ class Tally:
         self.shapes: dict[Any, int] = {}
 
     def changes(self) -> Changes:
-        """The tallied results as cell changes ``a, b, c``, shape counts and pairs."""
-        a, wrong = self.right, self.wrong
+        """The tallied results as cell changes ``a, b, c``, shape counts and pairs.
+
+        The tally's own dicts are handed over, not copied (the pairs dict is
+        replaced by a new one here, so its receiver may keep it).
+        """
+        a, pairs = self.right, self.wrong
         b: Cells = {}
         c: Cells = {}
         shapes: dict[Shape, int] = {}
-        pairs: Pairs = {}
-        if a:
-            shapes[HIT] = sum(a.values())
-            pairs = {(label, label): count for label, count in a.items()}
-        if wrong:
-            shapes[MISS] = sum(wrong.values())
-            for (correct, assigned), count in wrong.items():
+        if pairs:
+            shapes[MISS] = sum(pairs.values())
+            for (correct, assigned), count in pairs.items():
                 b[assigned] = b.get(assigned, 0) + count
                 c[correct] = c.get(correct, 0) + count
-            pairs.update(wrong)
+        if a:
+            shapes[HIT] = sum(a.values())
+            for label, count in a.items():
+                pairs[label, label] = count
+        self.wrong = {}
         if self.shapes:
             both = self.both
             for label, count in both.items():
@@ -141,7 +145,8 @@ class Tally:
     def clear(self) -> None:
         """Empty the tally (once its changes are counted)."""
         self.right.clear()
-        self.wrong.clear()
+        if self.wrong:
+            self.wrong = {}
 
 
 class Staging:
@@ -162,9 +167,17 @@ class Staging:
         self.removing = removing
 
     def labels(self, value: object, where: str) -> frozenset[Hashable]:
-        """The categories one side of a result names, checked (unknown ones as the policy says)."""
-        return frozenset(label for label in members(value, where)
-                         if self.position(label, where) >= 0)
+        """The categories one side of a result names, checked (unknown ones as the policy says).
+
+        New categories join in the order met; a set's order follows the hash
+        seed, so the new categories a set names join in :func:`sorted_labels` order.
+        """
+        named = members(value, where)
+        if isinstance(value, AbstractSet) and len(value) > 1:
+            index, new = self.index, self.new
+            if sum(label not in index and label not in new for label in value) > 1:
+                named = sorted_labels(value)
+        return frozenset(label for label in named if self.position(label, where) >= 0)
 
     def position(self, label: object, where: str) -> int:
         """The table position of one label (provisional if new), or -1 if it is ignored."""

@@ -44,6 +44,7 @@ from __future__ import annotations
 import copy as _copy
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -72,7 +73,7 @@ from contingency._changes import (
 )
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, label_sequence
-from contingency._labels import check_label, label_to_json
+from contingency._labels import check_label, label_to_json, sorted_labels
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -147,8 +148,10 @@ class Contingency:
     ----------
     categories:
         The categories results may name, in the order tables and indicator
-        matrices use (a mapping's keys count, as in Perl). ``None`` (the
-        default) leaves the set open: a category joins when first seen, and
+        matrices use (a mapping's keys count, as in Perl; a set's members are
+        sorted, since its order changes with the hash seed). ``None`` (the
+        default) leaves the set open: a category joins when first seen (the
+        new categories of one result side given as a set in sorted order), and
         counts as "neither assigned nor correct" (cell d) for every earlier
         result; it is forgotten again when removals take its cells back to
         zero. An empty iterable declares an empty set.
@@ -228,6 +231,8 @@ class Contingency:
             if not isinstance(categories, Iterable):
                 raise TypeError("categories must be an iterable of category names or None, "
                                 f"not {type(categories).__name__}")
+            if isinstance(categories, AbstractSet):  # iteration order follows the hash seed
+                categories = sorted_labels(categories)
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
         self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
@@ -500,7 +505,9 @@ class Contingency:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
 
         Later results add to it. The per-category tables are untouched, so the
-        macro statistics still describe the results added one by one.
+        macro statistics still describe the results added one by one. Each cell
+        is a count of at most ``2**63 - 1``, the limit of every count (merges
+        that would take what ``set_entries`` set past it are refused too).
 
         >>> s = Contingency()
         >>> s.set_entries(8, 2, 2, 88)
@@ -508,6 +515,8 @@ class Contingency:
         (0.8, 0.96)
         """
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
+        for value, name in zip(table, "abcd"):
+            check_room(0, value, f"in micro-table cell {name}")
         self._fold()
         change = [want - have for want, have in zip(table, self._micro)]
         self._apply({}, {}, {}, {}, {}, offset=change)
@@ -1066,7 +1075,10 @@ class Contingency:
         """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
         tally = self._tally
         if tally.right or tally.wrong or tally.shapes:
-            self._apply(*tally.changes())
+            try:
+                self._apply(*tally.changes())
+            finally:
+                self._wrong = tally.wrong  # a new dict: the tallied one was handed over
             tally.clear()
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
@@ -1078,7 +1090,8 @@ class Contingency:
         a category in ``new`` is appended to the table first, with zero
         cells), ``shapes`` the result shapes (their sum is the change in the
         number of results), ``pairs`` the single-label results by
-        ``(correct, assigned)`` (they are also in the cells and shapes),
+        ``(correct, assigned)`` (they are also in the cells and shapes; a
+        caller hands over a dict it does not use again, which may be kept),
         ``offset`` the part of the micro table that
         :meth:`set_entries` set. A caller whose changes may be negative says
         ``removing=True`` (``where`` names it in the errors): every count is
@@ -1092,6 +1105,10 @@ class Contingency:
         n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
             check_room(n_before, n - n_before, "results")
+        if offset is not None:  # what set_entries put on the micro table: merges add it up
+            for name, mine, theirs in zip("abcd", self._offset, offset):
+                if mine + theirs > MAX_COUNT:
+                    check_room(mine, theirs, f"set by set_entries in micro-table cell {name}")
         fresh = [label for label in new if label not in cells_a] if new else ()
         gone: list[Hashable] = []
         if removing:
@@ -1119,12 +1136,15 @@ class Contingency:
             else:
                 del counts[shape]
         confusion = self._pairs
-        for pair, count in pairs.items():
-            count += confusion.get(pair, 0)
-            if count:
-                confusion[pair] = count
-            else:
-                del confusion[pair]
+        if not confusion and not removing and 0 not in pairs.values():
+            self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+        else:
+            for pair, count in pairs.items():
+                count += confusion.get(pair, 0)
+                if count:
+                    confusion[pair] = count
+                else:
+                    del confusion[pair]
         self._n = n
         self._micro = _micro_after(self._micro, added_a, added_b, added_c,
                                    len(cells_a) * n - k_before * n_before, offset)
@@ -1449,8 +1469,12 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     micro = [cell + extra for cell, extra in zip((*pooled, k * n - sum(pooled)), offset)]
     if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
-    if n > MAX_COUNT:
-        raise fail("more than 2**63 - 1 results")
+    try:  # the limits of every other path, with their message
+        check_room(0, n, "results")
+        for name, extra in zip("abcd", offset):
+            check_room(0, extra, f"set by set_entries in micro-table cell {name}")
+    except ValueError as error:
+        raise fail(str(error)) from None
     pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
     result = cls(labels[:declared], unknown=_check_unknown(data["unknown"], "from_dict: unknown"),
                  zero_division=check_zero_division(data["zero_division"],

@@ -32,7 +32,6 @@ its expected-MI term until the table changes.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -248,7 +247,6 @@ class PartitionComparison:
         ...
         TypeError: add_many: weights[0] is 0.5, not an integer: ... fractional elements has no meaning)
         """
-        weights = _whole_weights(weights, "add_many")
         self._update(cells=count_cells(reference_labels, model_labels, weights, where="add_many"),
                      where="add_many")
         return self
@@ -264,7 +262,6 @@ class PartitionComparison:
         >>> c.remove_many(["a", "b"], [1, 2]) == PartitionComparison.from_labels(["a"], [1])
         True
         """
-        weights = _whole_weights(weights, "remove_many")
         cells = count_cells(reference_labels, model_labels, weights, where="remove_many")
         self._update(cells=cells.negated(), where="remove_many")
         return self
@@ -607,33 +604,33 @@ class PartitionComparison:
              different reference           2                2
         <BLANKLINE>
         pair scores:
-           rand index (accuracy)       0.500
-             adjusted rand index       0.000
-                        distance       0.500
-                       precision       0.333
-                          recall       0.500
-                              f1       0.400
-                         jaccard       0.250
-                 fowlkes-mallows       0.408
+           rand index (accuracy)  0.500
+             adjusted rand index  0.000
+                        distance  0.500
+                       precision  0.333
+                          recall  0.500
+                              f1  0.400
+                         jaccard  0.250
+                 fowlkes-mallows  0.408
         <BLANKLINE>
         information scores:
-              mutual information       0.216
-            entropy of reference       0.693
-                entropy of model       0.562
-        variation of information       0.824
-                     homogeneity       0.311
-                    completeness       0.384
-                       v-measure       0.344
+              mutual information  0.216
+            entropy of reference  0.693
+                entropy of model  0.562
+        variation of information  0.824
+                     homogeneity  0.311
+                    completeness  0.384
+                       v-measure  0.344
         <BLANKLINE>
         purity and entropy:
-                          purity       0.750
-                  inverse purity       0.750
-                 entropy (R NMF)       0.689
-           jaccard-concentration       0.545
+                          purity  0.750
+                  inverse purity  0.750
+                 entropy (R NMF)  0.689
+           jaccard-concentration  0.545
         <BLANKLINE>
-           entropies averaged by  arithmetic        geometric    min    max
-                   normalized MI       0.344            0.346  0.384  0.311
-                     adjusted MI       0.000            0.000  0.000  0.000
+           entropies averaged by  arithmetic  geometric    min    max
+                   normalized MI       0.344      0.346  0.384  0.311
+                     adjusted MI       0.000      0.000  0.000  0.000
         <BLANKLINE>
         conventions: natural logarithms (nats); v-measure with beta = 1; normalized and
         adjusted MI divide MI by the mean of the two entropies named in each column
@@ -768,39 +765,6 @@ class PartitionComparison:
         self._read_sums = self._pairs = self._expected = self._cells = None
 
 
-def _whole_weights(weights: object, where: str) -> object:
-    """``weights`` once none of them is fractional (listed if given as another iterable).
-
-    A float (Python or numpy, whole or not) or any other number that is not
-    an integer raises ``TypeError``: multiplicities count whole elements.
-    Everything else about the weights is :func:`contingency._inputs.check_weights`'
-    to check.
-    """
-    if weights is None:
-        return None
-    if isinstance(weights, np.ndarray):
-        if weights.dtype.kind in "iu":
-            return weights
-        if weights.dtype.kind in "fc" and weights.size:
-            raise TypeError(f"{where}: weights is an array of {weights.dtype} numbers, not "
-                            f"integers: {_WHOLE_ELEMENTS}")
-        values: Iterable[Any] = weights.ravel().tolist()
-    elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
-        return weights
-    else:
-        weights = values = weights if isinstance(weights, (list, tuple)) else list(weights)
-    for i, weight in enumerate(values):
-        if (type(weight) is not int and isinstance(weight, numbers.Number)
-                and not isinstance(weight, numbers.Integral)):
-            raise TypeError(f"{where}: weights[{i}] is {weight!r}, not an integer: "
-                            f"{_WHOLE_ELEMENTS}")
-    return weights
-
-
-_WHOLE_ELEMENTS = ("PartitionComparison counts whole elements (a pair of fractional elements "
-                   "has no meaning)")
-
-
 # JSON ----------------------------------------------------------------------------------------
 
 _KEYS = ("format", "reference_labels", "model_labels", "cells")
@@ -831,8 +795,10 @@ def _from_dict(cls: type[PartitionComparison], data: Mapping[str, Any],
         rows.append(row)
         columns.append(column)
         counts.append(count)
-    if sum(counts) > MAX_COUNT:
-        raise state_error("more than 2**63 - 1 elements")
+    try:  # the limit of every other path, with its message
+        check_room(0, sum(counts), "elements")
+    except ValueError as error:
+        raise state_error(str(error)) from None
     for side, labels, used in (("reference", reference, rows), ("model", model, columns)):
         empty = sorted(set(range(len(labels))) - set(used))
         if empty:
