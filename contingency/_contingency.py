@@ -42,6 +42,7 @@ pooled cells, all in constant time; the printed tables are
 from __future__ import annotations
 
 import copy as _copy
+import reprlib
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
@@ -104,8 +105,8 @@ _Self = TypeVar("_Self", bound="Contingency")
 
 
 def _check_unknown(value: object, name: str = "unknown") -> Unknown:
-    if value not in _UNKNOWN_POLICIES:
-        raise ValueError(f"{name} must be 'error', 'ignore' or 'add', not {value!r}")
+    if not isinstance(value, str) or value not in _UNKNOWN_POLICIES:  # an array compares per item
+        raise ValueError(f"{name} must be 'error', 'ignore' or 'add', not {reprlib.repr(value)}")
     return value  # type: ignore[return-value]
 
 

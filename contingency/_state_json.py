@@ -7,6 +7,7 @@ feeds the counts through its write path. Every error starts with
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Collection, Hashable, Mapping
 from typing import Any
 
@@ -54,8 +55,8 @@ def check_state(data: object, keys: Collection[str], format: str,
     if present != expected:
         missing, extra = sorted(expected - present), sorted(present - expected, key=str)
         raise state_error(f"missing keys {missing}" if missing else f"unknown keys {extra}")
-    if data["format"] != format:
-        raise state_error(f"format must be {format!r}, not {data['format']!r}")
+    if not isinstance(data["format"], str) or data["format"] != format:
+        raise state_error(f"format must be {format!r}, not {reprlib.repr(data['format'])}")
     return data
 
 

@@ -58,7 +58,8 @@ junk = st.recursive(
                          "contingency.PartitionComparison/1", "contingency.PartitionComparison/2",
                          "perl", "nan", "error", "add", "os.system"]),
         st.sampled_from([np.int64(2), np.float64(0.5), np.bool_(True), b"x", (1, 2),
-                         frozenset({1}), complex(1, 1)]),
+                         frozenset({1}), complex(1, 1), np.array([1, 2]), np.array([]),
+                         np.array("perl")]),
     ),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner,
                                                                   max_size=3),
@@ -203,6 +204,39 @@ def test_a_bad_unknown_setting_is_refused_as_a_from_dict_error() -> None:
     state = Contingency().to_dict()
     with pytest.raises(ValueError, match=r"^from_dict: unknown must be 'error', 'ignore' or 'add', "):
         Contingency.from_dict({**state, "unknown": None})
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize("value", [np.array([1, 2]), np.array([]), "nested"],
+                         ids=["array", "empty array", "nested to the recursion limit"])
+def test_values_no_json_holds_are_refused_as_from_dict_errors_in_every_place(cls, value) -> None:
+    """Found by the fuzz: an array as the format or a setting raised numpy's "truth value is
+    ambiguous"; a list nested almost as deep as ``json.loads`` allows raised RecursionError
+    (the message showed its repr). Both now give ``from_dict:`` errors of bounded length."""
+    if isinstance(value, str):
+        value = _nested(sys.getrecursionlimit() - 10)
+    state = (Contingency(["x"]).add_results(["x"], ["x"]) if cls is Contingency
+             else PartitionComparison.from_labels(["x"], ["y"])).to_dict()
+    for document in _placed(state, value):
+        with pytest.raises((ValueError, TypeError), match=r"^from_dict: ") as refused:
+            cls.from_dict(document)
+        assert len(str(refused.value)) < 500
+
+
+def _placed(state: dict[str, Any], value: Any) -> Iterator[Any]:
+    """``state`` with ``value`` put in each place of it in turn (scores aside)."""
+    for path in _paths(state):
+        if path:
+            document = copy.deepcopy(state)
+            _at(document, path[:-1])[path[-1]] = value
+            yield document
 
 
 @EXAMPLES
