@@ -66,6 +66,7 @@ from contingency._changes import (
     result_changes,
     take_back,
 )
+from contingency._frame import category_frame
 from contingency._inputs import check_same_length, label_sequence
 from contingency._labels import check_label, label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
@@ -788,6 +789,23 @@ class Contingency:
                             **{name: columns[name][k] for name in _SCORES},
                             "support": a + c, "specificity": columns["specificity"][k]}
         return stats
+
+    def to_frame(self) -> Any:
+        """:meth:`category_stats` as a ``pandas.DataFrame``: one row per category, in table order.
+
+        The counts ``a b c d support`` are integer columns (float where a
+        weight made them fractional), the scores float columns; the index is
+        named ``"category"``. pandas is imported only here: without it this
+        raises ``ImportError`` naming the ``pandas`` extra.
+
+        >>> s = Contingency(["x", "y"]).add_results(["x", "y"], ["y", "y"])
+        >>> print(s.to_frame().round(3).to_string())  # doctest: +SKIP
+                  a  b  c  d  precision  recall     f1  accuracy  error  support  specificity
+        category
+        x         0  1  0  1        0.0     1.0  0.000       0.5    0.5        0          0.5
+        y         1  0  1  0        1.0     0.5  0.667       0.5    0.5        2          1.0
+        """
+        return category_frame(self.category_stats())
 
     def stats_table(self, figs: int = 3) -> str:
         """The table Statistics::Contingency prints, character for character.

@@ -112,8 +112,11 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     return array.astype(object)
 
 
-def partition_subsets(partition: object, name: str) -> list[list[Hashable]]:
+def partition_subsets(partition: object, name: str = "") -> list[list[Hashable]]:
     """A partition given as subsets (an iterable of iterables of labels), each element checked.
+
+    Errors call it "the ``name`` partition" ("the first partition"), or "the
+    partition" when ``name`` is empty (a routine that takes one partition).
 
     >>> partition_subsets([["a", "b"], (1,)], "first")
     [['a', 'b'], [1]]
@@ -122,16 +125,17 @@ def partition_subsets(partition: object, name: str) -> list[list[Hashable]]:
     ...
     TypeError: first partition, subset 1: a subset must be an iterable of elements, not int ...
     """
+    noun = f"{name} partition" if name else "partition"
     if isinstance(partition, (str, bytes)) or not isinstance(partition, Iterable):
-        raise TypeError(f"the {name} partition must be an iterable of subsets, "
+        raise TypeError(f"the {noun} must be an iterable of subsets, "
                         f"not {type(partition).__name__}")
     subsets = []
     for index, subset in enumerate(partition):
         if isinstance(subset, (str, bytes)) or not isinstance(subset, Iterable):
-            raise TypeError(f"{name} partition, subset {index}: a subset must be an iterable of "
+            raise TypeError(f"{noun}, subset {index}: a subset must be an iterable of "
                             f"elements, not {type(subset).__name__} (wrap a single element in a "
                             "list)")
-        subsets.append([check_label(element, f"{name} partition, subset {index}")
+        subsets.append([check_label(element, f"{noun}, subset {index}")
                         for element in subset])
     return subsets
 

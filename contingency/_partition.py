@@ -32,6 +32,7 @@ its expected-MI term until the table changes.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,6 +41,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency import _locking
+from contingency import report as _report
+from contingency._frame import table_frame
 from contingency._inputs import are_disjoint, partition_subsets
 from contingency._labels import label_to_json
 from contingency._running_sums import RunningSums
@@ -52,9 +55,17 @@ from contingency.formulas.partition import AverageMethod, PairConfusion, TableSu
 if TYPE_CHECKING:
     from contingency.formulas.concentration import JaccardConcentrationResult
 
+#: The most elements the Jaccard-concentration index takes
+#: (:data:`contingency.formulas.concentration.MAX_EXACT_TOTAL`, not imported: that module is
+#: loaded only when the index is asked for).
+_JCI_MAX_ELEMENTS = 2**53
+
 __all__ = ["PartitionComparison"]
 
-_FORMAT = "contingency.PartitionComparison/1"
+#: The format of :meth:`PartitionComparison.to_dict`'s documents. /1 (0.1.0.dev0) had the same
+#: keys and meaning: its documents are read as they are.
+_FORMAT = "contingency.PartitionComparison/2"
+_EARLIER_FORMATS: dict[str, str | None] = {"contingency.PartitionComparison/1": None}
 _Self = TypeVar("_Self", bound="PartitionComparison")
 
 
@@ -133,15 +144,19 @@ class PartitionComparison:
     # Constructors --------------------------------------------------------------------------
 
     @classmethod
-    def from_labels(cls, reference_labels: Any, model_labels: Any, *,
+    def from_labels(cls, reference_labels: Any, model_labels: Any, weights: Any = None, *,
                     thread_safe: bool = False) -> PartitionComparison:
         """An accumulator holding one element per position of the two label sequences.
+
+        ``weights[i]`` elements for position ``i`` if given, as in :meth:`add_many`.
 
         >>> c = PartitionComparison.from_labels([0, 0, 1, 1], [1, 1, 0, 0])
         >>> c.rand_index, c.adjusted_mutual_information()
         (1.0, 1.0)
+        >>> PartitionComparison.from_labels(["a", "b"], [1, 1], weights=[2, 1]).same_same
+        1
         """
-        return cls(thread_safe=thread_safe).add_many(reference_labels, model_labels)
+        return cls(thread_safe=thread_safe).add_many(reference_labels, model_labels, weights)
 
     @classmethod
     def from_partitions(cls, first: Iterable[Iterable[Hashable]],
@@ -219,13 +234,21 @@ class PartitionComparison:
         """Add one element per position (``weights[i]`` elements if given); returns ``self``.
 
         Labels are sequences or numpy arrays of hashable labels, mixed types
-        allowed; ``weights`` are non-negative integer multiplicities. Every
-        input is checked before anything changes.
+        allowed; ``weights`` are non-negative integer multiplicities (Python
+        or numpy integers). A float weight, even a whole one such as ``2.0``,
+        raises ``TypeError``: an element is in a cluster or not, and a pair
+        of fractional elements has no meaning. Every input is checked before
+        anything changes.
 
         >>> c = PartitionComparison().add_many(["a", "a", "b"], [1, 2, 2], weights=[2, 1, 3])
         >>> c.n_elements, c.same_same
         (6, 4)
+        >>> c.add_many(["a"], [1], weights=[0.5])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: add_many: weights[0] is 0.5, not an integer: ... fractional elements has no meaning)
         """
+        weights = _whole_weights(weights, "add_many")
         self._update(cells=count_cells(reference_labels, model_labels, weights, where="add_many"),
                      where="add_many")
         return self
@@ -241,6 +264,7 @@ class PartitionComparison:
         >>> c.remove_many(["a", "b"], [1, 2]) == PartitionComparison.from_labels(["a"], [1])
         True
         """
+        weights = _whole_weights(weights, "remove_many")
         cells = count_cells(reference_labels, model_labels, weights, where="remove_many")
         self._update(cells=cells.negated(), where="remove_many")
         return self
@@ -508,10 +532,142 @@ class PartitionComparison:
             table, reference, model, noise_label=noise_label, return_all=return_all,
             ordered_labels=ordered_labels)
 
+    # Reports -------------------------------------------------------------------------------
+
+    def scores(self) -> dict[str, Any]:
+        """Every count and score as plain JSON-safe data, keyed by the name of its property or method.
+
+        Counts are ``int``, scores ``float``, ``None`` where a value is
+        undefined: the Jaccard-concentration index of an empty table, or of
+        more than ``2**53`` elements (its limit). Methods
+        are read with their default parameters: mutual information, the
+        entropies and the variation of information in nats (``base=e``),
+        ``v_measure`` with ``beta=1``, ``jaccard_concentration_index`` with no
+        noise label. ``normalized_mutual_information`` and
+        ``adjusted_mutual_information`` are given for each average method, in
+        a dictionary keyed by ``"arithmetic"`` (their default),
+        ``"geometric"``, ``"min"`` and ``"max"``. ``accuracy`` and
+        ``rand_index`` are both there (one score, two names). This is what
+        :meth:`report` renders.
+
+        >>> c = PartitionComparison.from_labels(["a", "a", "b", "b"], [1, 1, 1, 2])
+        >>> scores = c.scores()
+        >>> scores["n_elements"], scores["same_same"], scores["rand_index"]
+        (4, 1, 0.5)
+        >>> round(scores["normalized_mutual_information"]["geometric"], 4)
+        0.3456
+        >>> PartitionComparison().scores()["jaccard_concentration_index"] is None
+        True
+        """
+        methods: tuple[AverageMethod, ...] = ("arithmetic", "geometric", "min", "max")
+        values: dict[str, Any] = {
+            "n_elements": self._n_elements,
+            "n_reference_clusters": self.n_reference_clusters,
+            "n_model_clusters": self.n_model_clusters,
+            "n_pairs": self.n_pairs,
+            **self.pair_confusion()._asdict(),
+            "accuracy": self.accuracy,
+            "rand_index": self.rand_index,
+            "distance": self.distance,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "jaccard": self.jaccard,
+            "fowlkes_mallows": self.fowlkes_mallows,
+            "adjusted_rand_index": self.adjusted_rand_index,
+            "mutual_information": self.mutual_information(),
+            "entropy_reference": self.entropy_reference(),
+            "entropy_model": self.entropy_model(),
+            "variation_of_information": self.variation_of_information(),
+            "normalized_mutual_information": {
+                method: self.normalized_mutual_information(method) for method in methods},
+            "adjusted_mutual_information": {
+                method: self.adjusted_mutual_information(method) for method in methods},
+            "homogeneity": self.homogeneity,
+            "completeness": self.completeness,
+            "v_measure": self.v_measure(),
+            "purity": self.purity,
+            "inverse_purity": self.inverse_purity,
+            "entropy": self.entropy,
+            "jaccard_concentration_index": (self.jaccard_concentration_index()
+                                            if 0 < self._n_elements <= _JCI_MAX_ELEMENTS
+                                            else None),
+        }
+        scores: dict[str, Any] = _report.json_numbers(values)
+        return scores
+
+    def report(self, digits: int = 3) -> str:
+        """The counts, the pair confusion and every score as a text table (:meth:`scores`, rendered).
+
+        >>> print(PartitionComparison.from_labels(["a", "a", "b", "b"], [1, 1, 1, 2]).report())
+        elements: 4   reference clusters: 2   model clusters: 2   pairs: 6
+        <BLANKLINE>
+                  pair confusion  same model  different model
+                  same reference           1                1
+             different reference           2                2
+        <BLANKLINE>
+        pair scores:
+           rand index (accuracy)       0.500
+             adjusted rand index       0.000
+                        distance       0.500
+                       precision       0.333
+                          recall       0.500
+                              f1       0.400
+                         jaccard       0.250
+                 fowlkes-mallows       0.408
+        <BLANKLINE>
+        information scores:
+              mutual information       0.216
+            entropy of reference       0.693
+                entropy of model       0.562
+        variation of information       0.824
+                     homogeneity       0.311
+                    completeness       0.384
+                       v-measure       0.344
+        <BLANKLINE>
+        purity and entropy:
+                          purity       0.750
+                  inverse purity       0.750
+                 entropy (R NMF)       0.689
+           jaccard-concentration       0.545
+        <BLANKLINE>
+           entropies averaged by  arithmetic        geometric    min    max
+                   normalized MI       0.344            0.346  0.384  0.311
+                     adjusted MI       0.000            0.000  0.000  0.000
+        <BLANKLINE>
+        conventions: natural logarithms (nats); v-measure with beta = 1; normalized and
+        adjusted MI divide MI by the mean of the two entropies named in each column
+        (arithmetic is their default); - marks an undefined value.
+        """
+        return _report.partition_report(self.scores(), digits)
+
+    def to_frame(self) -> Any:
+        """The contingency table as a ``pandas.DataFrame``: ``pandas.crosstab(reference, model)``.
+
+        One row per reference label (index named ``"reference"``), one column
+        per model label (columns named ``"model"``), int64 counts, labels in
+        :meth:`contingency_table`'s order. The table is the state every score
+        is computed from; the scores themselves are :meth:`scores`. pandas is
+        imported here, not with the package: without it this raises
+        ``ImportError`` naming the ``pandas`` extra.
+
+        >>> comparison = PartitionComparison.from_labels(["b", "a", "a"], [1, 1, 2])
+        >>> comparison.to_frame()  # doctest: +SKIP
+        model      1  2
+        reference
+        a          1  1
+        b          1  0
+        """
+        return table_frame(*self.contingency_table())
+
     # JSON ----------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The counts as JSON-safe data: labels and the non-empty cells ``[row, column, count]``.
+        """The state as JSON-safe data: labels and the non-empty cells ``[row, column, count]``.
+
+        Only the state, no score (:meth:`scores` gives those), under
+        ``"format": "contingency.PartitionComparison/2"``; :meth:`from_dict`
+        rebuilds an equal accumulator from it.
 
         >>> state = PartitionComparison.from_labels(["x", "x", "y"], [1, 2, 2]).to_dict()
         >>> state["reference_labels"], state["model_labels"], state["cells"]
@@ -531,7 +687,14 @@ class PartitionComparison:
     def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> PartitionComparison:
         """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any malformed state.
 
-        >>> PartitionComparison.from_dict({"format": "contingency.PartitionComparison/1",
+        A missing or unknown key, a value of the wrong type, a negative or
+        zero count, a cell outside the table or listed twice, a label with no
+        elements, a repeated label or more than ``2**63 - 1`` elements raise
+        ``ValueError`` starting ``from_dict:``, and no accumulator is made.
+        Labels and cells may come in any order. Documents of format /1
+        (contingency 0.1.0.dev0, the same keys) are read as they are.
+
+        >>> PartitionComparison.from_dict({"format": "contingency.PartitionComparison/2",
         ...     "reference_labels": ["x"], "model_labels": [1, 2], "cells": [[0, 0, 3]]})
         Traceback (most recent call last):
         ...
@@ -605,6 +768,39 @@ class PartitionComparison:
         self._read_sums = self._pairs = self._expected = self._cells = None
 
 
+def _whole_weights(weights: object, where: str) -> object:
+    """``weights`` once none of them is fractional (listed if given as another iterable).
+
+    A float (Python or numpy, whole or not) or any other number that is not
+    an integer raises ``TypeError``: multiplicities count whole elements.
+    Everything else about the weights is :func:`contingency._inputs.check_weights`'
+    to check.
+    """
+    if weights is None:
+        return None
+    if isinstance(weights, np.ndarray):
+        if weights.dtype.kind in "iu":
+            return weights
+        if weights.dtype.kind in "fc" and weights.size:
+            raise TypeError(f"{where}: weights is an array of {weights.dtype} numbers, not "
+                            f"integers: {_WHOLE_ELEMENTS}")
+        values: Iterable[Any] = weights.ravel().tolist()
+    elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
+        return weights
+    else:
+        weights = values = weights if isinstance(weights, (list, tuple)) else list(weights)
+    for i, weight in enumerate(values):
+        if (type(weight) is not int and isinstance(weight, numbers.Number)
+                and not isinstance(weight, numbers.Integral)):
+            raise TypeError(f"{where}: weights[{i}] is {weight!r}, not an integer: "
+                            f"{_WHOLE_ELEMENTS}")
+    return weights
+
+
+_WHOLE_ELEMENTS = ("PartitionComparison counts whole elements (a pair of fractional elements "
+                   "has no meaning)")
+
+
 # JSON ----------------------------------------------------------------------------------------
 
 _KEYS = ("format", "reference_labels", "model_labels", "cells")
@@ -612,7 +808,7 @@ _KEYS = ("format", "reference_labels", "model_labels", "cells")
 
 def _from_dict(cls: type[PartitionComparison], data: Mapping[str, Any],
                thread_safe: bool) -> PartitionComparison:
-    state = check_state(data, _KEYS, _FORMAT)
+    state = check_state(data, _KEYS, _FORMAT, earlier=_EARLIER_FORMATS)
     reference = labels_from_json(state["reference_labels"], "reference_labels")
     model = labels_from_json(state["model_labels"], "model_labels")
     cells = state["cells"]

@@ -44,7 +44,7 @@ def are_subsets_disjoint(partition: Partition) -> bool:
     >>> are_subsets_disjoint([[1, 2, 3], [4]]), are_subsets_disjoint([[1, 2, 3], [4, 1]])
     (True, False)
     """
-    return are_disjoint(partition_subsets(partition, "partition"))
+    return are_disjoint(partition_subsets(partition))
 
 
 def get_accuracy_and_precision(first: Partition, second: Partition,

@@ -7,9 +7,12 @@ feeds the counts through its write path. Every error starts with
 
 from __future__ import annotations
 
+import numbers
 import reprlib
 from collections.abc import Collection, Hashable, Mapping
 from typing import Any
+
+import numpy as np
 
 from contingency._labels import label_from_json
 from contingency.formulas._numeric import check_count
@@ -27,44 +30,64 @@ def state_error(message: str) -> ValueError:
 
 
 def check_state(data: object, keys: Collection[str], format: str,
-                derived: Collection[str] = ()) -> Mapping[str, Any]:
-    """``data`` if it is a mapping with exactly ``keys`` (``derived`` ones ignored) and ``format``.
+                derived: Collection[str] = (), *,
+                earlier: Mapping[str, str | None] | None = None) -> Mapping[str, Any]:
+    """``data`` if it is a mapping in ``format`` (or a readable earlier one) with exactly ``keys``.
 
-    ``keys`` includes ``"format"``, whose value must equal ``format``. Keys in
-    ``derived`` (values a reader may have added, recomputed on loading) may
-    be present or not.
+    ``keys`` includes ``"format"``. Keys in ``derived`` (values a reader may
+    have added, recomputed on loading) may be present or not. ``earlier``
+    maps each format an earlier release wrote to ``None`` when its documents
+    are read with the same ``keys`` (the caller reads ``data["format"]`` if
+    it must tell them apart), or to the reason they are refused, which the
+    error gives with the format's name. The format is checked before the
+    keys, so that a document of another version is named as such.
 
-    >>> state = check_state({"format": "f/1", "cells": []}, {"format", "cells"}, "f/1")
-    >>> check_state({"format": "f/1"}, {"format", "cells"}, "f/1")
+    >>> state = check_state({"format": "f/2", "cells": []}, {"format", "cells"}, "f/2")
+    >>> check_state({"format": "f/2"}, {"format", "cells"}, "f/2")
     Traceback (most recent call last):
     ...
     ValueError: from_dict: missing keys ['cells']
-    >>> check_state({"format": "f/2", "cells": []}, {"format", "cells"}, "f/1")
+    >>> check_state({"format": "f/3", "cells": []}, {"format", "cells"}, "f/2")
     Traceback (most recent call last):
     ...
-    ValueError: from_dict: format must be 'f/1', not 'f/2'
-    >>> check_state([], {"format"}, "f/1")
+    ValueError: from_dict: format must be 'f/2', not 'f/3'
+    >>> check_state({"format": "f/1", "cells": []}, {"format", "cells"}, "f/2",
+    ...             earlier={"f/1": "its cells were counted twice"})
+    Traceback (most recent call last):
+    ...
+    ValueError: from_dict: format 'f/1' (contingency 0.1.0.dev0) is not read: its cells were counted twice
+    >>> check_state([], {"format"}, "f/2")
     Traceback (most recent call last):
     ...
     TypeError: from_dict: needs a mapping, not list
     """
     if not isinstance(data, Mapping):
         raise TypeError(f"from_dict: needs a mapping, not {type(data).__name__}")
+    earlier = earlier or {}
+    version = data.get("format")
+    # isinstance first: a numpy array would compare item by item
+    if "format" in data and (not isinstance(version, str) or version != format):
+        if not isinstance(version, str) or version not in earlier:
+            raise state_error(f"format must be {format!r}, not {reprlib.repr(version)}")
+        reason = earlier[version]
+        if reason is not None:
+            raise state_error(f"format {version!r} (contingency 0.1.0.dev0) is not read: {reason}")
     expected = set(keys)
     present = set(data) - (set(derived) - expected)
     if present != expected:
         missing, extra = sorted(expected - present), sorted(present - expected, key=str)
         raise state_error(f"missing keys {missing}" if missing else f"unknown keys {extra}")
-    if not isinstance(data["format"], str) or data["format"] != format:
-        raise state_error(f"format must be {format!r}, not {reprlib.repr(data['format'])}")
     return data
 
 
 def labels_from_json(values: object, name: str) -> list[Hashable]:
     """The labels of a JSON list, none repeated, each read by :func:`label_from_json`.
 
-    >>> labels_from_json(["x", 1], "model_labels")
-    ['x', 1]
+    numpy scalars (a document built with numpy rather than read from JSON)
+    are taken as the Python values they hold.
+
+    >>> labels_from_json(["x", 1, np.int64(2)], "model_labels")
+    ['x', 1, 2]
     >>> labels_from_json(["x", "x"], "model_labels")
     Traceback (most recent call last):
     ...
@@ -72,7 +95,8 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     """
     if not isinstance(values, list):
         raise state_error(f"{name} must be a list")
-    labels = [label_from_json(value, f"from_dict: {name}[{i}]") for i, value in enumerate(values)]
+    labels = [label_from_json(value.item() if isinstance(value, np.generic) else value,
+                              f"from_dict: {name}[{i}]") for i, value in enumerate(values)]
     seen: set[Hashable] = set()
     for label in labels:  # 1, 1.0 and True are one label, as dictionary keys are
         if label in seen:
@@ -81,14 +105,27 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     return labels
 
 
-def count_from_json(value: object, name: str) -> int:
-    """A count read from JSON: an exact non-negative integer.
+def count_from_json(value: object, name: str, *, signed: bool = False) -> int:
+    """A count read from JSON: an exact non-negative integer (any integer if ``signed``).
 
-    >>> count_from_json(3, "cells[0]")
-    3
+    The one rule for every integer of a document: Python and numpy integers
+    are accepted alike, bools and floats (even ``2.0``) are refused.
+
+    >>> count_from_json(3, "cells[0]"), count_from_json(np.int64(3), "cells[0]")
+    (3, 3)
     >>> count_from_json(2.0, "cells[0]")
     Traceback (most recent call last):
     ...
     ValueError: from_dict: cells[0] must be a non-negative integer count, not 2.0
+    >>> count_from_json(np.int32(-2), "micro_offset[1]", signed=True)
+    -2
+    >>> count_from_json(True, "micro_offset[1]", signed=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: from_dict: micro_offset[1] must be an integer, not True
     """
-    return check_count(value, f"from_dict: {name}")
+    if not signed:
+        return check_count(value, f"from_dict: {name}")
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise state_error(f"{name} must be an integer, not {value!r}")

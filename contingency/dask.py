@@ -35,18 +35,19 @@ Either way the computation runs on the current Dask scheduler (a
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from contingency._changes import Staging
-from contingency._coding import dense_is_cheaper, encode
+from contingency._coding import encode
 from contingency._contingency import Contingency
-from contingency._inputs import check_weights
 from contingency._partition import PartitionComparison
+from contingency._table import count_cells
 
 if TYPE_CHECKING:
     from dask.delayed import Delayed
@@ -163,13 +164,20 @@ def _evaluate(frame: Any, columns: list[Hashable], count: Callable[[Any], Accumu
     else:
         raise TypeError(f"{caller}: frame must be a Dask DataFrame or Bag, not {type(frame).__name__} "
                         "(dask.dataframe.from_pandas makes one from a pandas DataFrame)")
+    # Task names say what a task does, on a dashboard or in a task stream: "classify-count-...",
+    # "classify-merge-...".
+    name = f"{caller}-{{}}-{uuid.uuid4().hex}-{{}}"
     task = delayed(_counted, pure=False)
-    states = [task(part, number, count, caller) for number, part in enumerate(parts)]
+    states = [task(part, number, count, caller, dask_key_name=name.format("count", number))
+              for number, part in enumerate(parts)]
     if not states:  # a Bag with no partition
-        states = [task([], 0, count, caller)]
+        states = [task([], 0, count, caller, dask_key_name=name.format("count", 0))]
     merge = delayed(_merged, pure=False)
+    level = 0
     while len(states) > 1:
-        states = [merge(*states[start:start + split_every])
+        level += 1
+        states = [merge(*states[start:start + split_every],
+                        dask_key_name=name.format("merge", f"{level}-{start}"))
                   for start in range(0, len(states), split_every)]
     lazy: Delayed = states[0]
     if not compute:
@@ -231,23 +239,13 @@ class _Compare:
         rows, row_labels = _codes(_column(part, self.reference), names[0])
         columns, column_labels = _codes(_column(part, self.model), names[1])
         weights = None if self.weights is None else _plain(_column(part, self.weights))
-        checked = check_weights(weights, len(rows), f"column {self.weights!r}")
-        # The distinct (reference, model) pairs and how many elements each holds: the cells.
-        width = max(len(column_labels), 1)
-        keys = rows * width + columns
-        if checked is None and dense_is_cheaper(len(row_labels) * width, len(keys)):
-            counts = np.bincount(keys, minlength=len(row_labels) * width)
-            keys = np.flatnonzero(counts)
-            counts = counts[keys]
-        else:
-            order = np.argsort(keys, kind="stable")
-            keys = keys[order]
-            starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else keys
-            counts = (np.diff(np.r_[starts, len(keys)]) if checked is None
-                      else np.add.reduceat(checked[order], starts) if len(keys) else checked)
-            keys = keys[starts]
-        reference = [row_labels[row] for row in (keys // width).tolist()]
-        model = [column_labels[column] for column in (keys % width).tolist()]
+        # The cells of the codes (the distinct pairs, each with its number of elements), then
+        # one add_many of the labels they stand for.
+        cells = count_cells(rows, columns, weights, where=f"column {self.weights!r}", names=names)
+        triples = list(cells.triples())
+        reference = [row_labels[cast(int, row)] for row, _, _ in triples]  # the labels are codes
+        model = [column_labels[cast(int, column)] for _, column, _ in triples]
+        counts = [count for _, _, count in triples]
         return PartitionComparison().add_many(reference, model, weights=counts)
 
 

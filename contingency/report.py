@@ -2,6 +2,7 @@
 
 - :func:`perl_stats_table`: Statistics::Contingency's ``stats_table``, character for character;
 - :func:`classification_report`: the per-category table scikit-learn users expect;
+- :func:`partition_report`: the counts and every score of a partition comparison;
 - :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON.
 """
 
@@ -11,7 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["classification_report", "json_numbers", "perl_stats_table", "significant_figures"]
+__all__ = ["classification_report", "json_numbers", "partition_report", "perl_stats_table",
+           "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -85,6 +87,12 @@ def _number(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _check_digits(digits: object) -> int:
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise ValueError(f"digits must be an integer >= 0, not {digits!r}")
+    return digits
+
+
 def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     """The per-category table with support and every average, sorted by category.
 
@@ -92,8 +100,7 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     shown with ``digits`` decimals, ``-`` where a value is undefined.
     Categories sort by value, numbers before text.
     """
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
-        raise ValueError(f"digits must be an integer >= 0, not {digits!r}")
+    digits = _check_digits(digits)
     headers = ("precision", "recall", "f1", "support")
     rows: list[tuple[str, list[str]]] = []
     for row in sorted(scores["categories"], key=_sort_key):
@@ -125,4 +132,80 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
         f"hamming loss: {_number(scores['hamming_loss'], digits)}   "
         f"MCC: {_number(mcc['micro'], digits)} (micro){macro_mcc}"
     )
+    return "\n".join(out)
+
+
+#: The report's sections: a title, then (row name, score key) in :meth:`scores`' names.
+_PARTITION_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("pair scores", (
+        ("rand index (accuracy)", "rand_index"),
+        ("adjusted rand index", "adjusted_rand_index"),
+        ("distance", "distance"),
+        ("precision", "precision"),
+        ("recall", "recall"),
+        ("f1", "f1"),
+        ("jaccard", "jaccard"),
+        ("fowlkes-mallows", "fowlkes_mallows"),
+    )),
+    ("information scores", (
+        ("mutual information", "mutual_information"),
+        ("entropy of reference", "entropy_reference"),
+        ("entropy of model", "entropy_model"),
+        ("variation of information", "variation_of_information"),
+        ("homogeneity", "homogeneity"),
+        ("completeness", "completeness"),
+        ("v-measure", "v_measure"),
+    )),
+    ("purity and entropy", (
+        ("purity", "purity"),
+        ("inverse purity", "inverse_purity"),
+        ("entropy (R NMF)", "entropy"),
+        ("jaccard-concentration", "jaccard_concentration_index"),
+    )),
+)
+#: The scores given once per average method of the two entropies, in this order.
+_AVERAGED = (("normalized MI", "normalized_mutual_information"),
+             ("adjusted MI", "adjusted_mutual_information"))
+_AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
+
+
+def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
+    """The counts, the pair confusion and every score of a partition comparison, in sections.
+
+    ``scores`` is :meth:`contingency.PartitionComparison.scores`'s output;
+    scores are shown with ``digits`` decimals, counts in full, ``-`` where a
+    value is undefined. The last line names the conventions: natural
+    logarithms, v-measure's beta, the average methods of normalized and
+    adjusted mutual information.
+    """
+    digits = _check_digits(digits)
+    rows: list[tuple[str, list[str]]] = []
+    rows.append(("pair confusion", ["same model", "different model"]))
+    rows.append(("same reference", [str(scores["same_same"]),
+                                    str(scores["same_reference_only"])]))
+    rows.append(("different reference", [str(scores["same_model_only"]),
+                                         str(scores["different_different"])]))
+    for title, entries in _PARTITION_SECTIONS:
+        rows.append(("", []))
+        rows.append((title + ":", []))
+        rows += [(name, [_number(scores[key], digits)]) for name, key in entries]
+    rows.append(("", []))
+    rows.append(("entropies averaged by", list(_AVERAGE_METHODS)))
+    rows += [(name, [_number(scores[key][method], digits) for method in _AVERAGE_METHODS])
+             for name, key in _AVERAGED]
+    name_width = max(len(name) for name, cells in rows if cells)
+    widths = [max(len(cells[i]) for _, cells in rows if len(cells) > i) for i in range(4)]
+    out = [
+        f"elements: {scores['n_elements']}   reference clusters: "
+        f"{scores['n_reference_clusters']}   model clusters: {scores['n_model_clusters']}   "
+        f"pairs: {scores['n_pairs']}",
+        "",
+    ]
+    out += [name if not cells else
+            name.rjust(name_width) + "".join("  " + cell.rjust(width)
+                                             for cell, width in zip(cells, widths))
+            for name, cells in rows]
+    out += ["", "conventions: natural logarithms (nats); v-measure with beta = 1; normalized and",
+            "adjusted MI divide MI by the mean of the two entropies named in each column",
+            "(arithmetic is their default); - marks an undefined value."]
     return "\n".join(out)

@@ -65,6 +65,7 @@ from tests.benchmarks.harness import (
 )
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
+from tests.benchmarks.scaling import dask_two_workers
 
 __all__ = ["CASES", "Case", "Config"]
 
@@ -1724,5 +1725,6 @@ CASES: list[Case] = [
     Case("10 from_labels table as large as the data", from_labels_large_table),
     Case("10 AMI 3x10^4 labels K=1000 vs scikit-learn", adjusted_mutual_information_small),
     Case("10 running-sum drift", running_sum_drift),
+    Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
 ]
