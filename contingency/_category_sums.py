@@ -11,6 +11,13 @@ keeps, exactly:
 - ``defined``: how many categories have a defined value (in ``"nan"`` mode an
   undefined value is left out of every sum, as scikit-learn's averages do).
 
+A :class:`MarginSums` keeps the sums over categories that the confusion
+matrix's scores need (Cohen's kappa, the multiclass Matthews correlation):
+with ``t = a + c`` (results correct in the category) and ``p = a + b``
+(results assigned it), the exact integers ``sum t p``, ``sum t**2`` and
+``sum p**2``. (Balanced accuracy is the mean recall of the categories some
+result has as correct: a :class:`CategorySums` of recall in ``"nan"`` mode.)
+
 A :class:`CategoryTotals` keeps how many categories have each total
 ``a + b + c`` (the number of results naming the category), so that a removal
 can check in constant time that no category is left named by more results
@@ -40,7 +47,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from contingency.formulas._numeric import ZeroDivision
 from contingency.formulas.classification import SCALAR
 
-__all__ = ["SCALE_BITS", "CategorySums", "CategoryTotals", "Cells"]
+__all__ = ["SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "MarginSums"]
 
 #: A per-category value ``v`` is held as the integer ``v * 2**SCALE_BITS``.
 SCALE_BITS = 128
@@ -145,6 +152,46 @@ class CategorySums(_Lazy):
         if self.weight == 0:
             return (self.total / _ONE) / self.defined
         return (self.weighted / _ONE) / self.weight
+
+
+class MarginSums(_Lazy):
+    """``sum t p``, ``sum t**2`` and ``sum p**2`` over categories (``t = a + c``, ``p = a + b``), exactly."""
+
+    __slots__ = ("_margins", "assigned_squares", "products", "truth_squares")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._margins: dict[Hashable, tuple[int, int]] = {}  # per category, (t, p) as last summed
+        self.products = self.truth_squares = self.assigned_squares = 0
+
+    def refresh(self, cells: Cells) -> None:
+        """Bring the sums up to date for the categories noted since the last refresh."""
+        pending = self._pending
+        if not pending:
+            return
+        margins = self._margins
+        cells_a, cells_b, cells_c = cells
+        products, truth_squares, assigned_squares = (
+            self.products, self.truth_squares, self.assigned_squares)
+        for label in pending:
+            old = margins.pop(label, None)
+            if old is not None:
+                t, p = old
+                products -= t * p
+                truth_squares -= t * t
+                assigned_squares -= p * p
+            a = cells_a.get(label)
+            if a is None:  # forgotten
+                continue
+            t, p = a + cells_c[label], a + cells_b[label]
+            if t or p:
+                margins[label] = (t, p)
+                products += t * p
+                truth_squares += t * t
+                assigned_squares += p * p
+        self.products, self.truth_squares, self.assigned_squares = (
+            products, truth_squares, assigned_squares)
+        pending.clear()
 
 
 class CategoryTotals(_Lazy):

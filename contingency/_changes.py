@@ -3,7 +3,9 @@
 Nothing here holds an accumulator's state. Each function turns one kind of
 input into what :meth:`contingency.Contingency._apply` takes: changes of the
 per-category cells ``a``, ``b`` and ``c`` (dicts keyed by category, or columns
-in table order) and counts of result shapes ``(both, assigned, correct)``.
+in table order), counts of result shapes ``(both, assigned, correct)``, and
+counts of single-label results (one category assigned, one correct) by pair
+``(correct, assigned)``.
 :class:`Tally` is the small object :meth:`contingency.Contingency.add_result`'s
 fast paths count into; :meth:`Tally.changes` hands the tallied results over
 as such changes.
@@ -23,13 +25,37 @@ from contingency._coding import dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label
 
-__all__ = ["HIT", "MISS", "SMALL_CODE", "Cells", "Shape", "Staging", "Tally", "Unknown",
-           "category_codes", "column_changes", "first_seen_order", "indicator_changes",
-           "label_array_changes", "members", "result_changes", "shape_histogram", "take_back"]
+__all__ = [
+    "HIT",
+    "MISS",
+    "SMALL_CODE",
+    "Cells",
+    "Changes",
+    "Pairs",
+    "Shape",
+    "Staging",
+    "Tally",
+    "Unknown",
+    "category_codes",
+    "code_pairs",
+    "column_changes",
+    "distinct_counts",
+    "first_seen_order",
+    "indicator_changes",
+    "label_array_changes",
+    "members",
+    "result_changes",
+    "shape_histogram",
+    "take_back",
+]
 
 Unknown = Literal["error", "ignore", "add"]
 Shape = tuple[int, int, int]
 Cells = dict[Hashable, int]
+#: Single-label results by pair ``(correct, assigned)``: the confusion matrix, sparse.
+Pairs = dict[tuple[Hashable, Hashable], int]
+#: What ``Contingency._apply`` takes: cells ``a``, ``b``, ``c``, shapes and pairs.
+Changes = tuple[Cells, Cells, Cells, dict[Shape, int], Pairs]
 
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
 MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
@@ -62,35 +88,41 @@ def _shape_key(shape: Any) -> Shape:
 class Tally:
     """What :meth:`Contingency.add_result`'s fast paths counted since the last fold.
 
-    Only dict increments, keyed by category, for categories already in the
-    table; :meth:`Contingency._fold` turns it into one call of ``_apply``.
-    Single-label results are tallied in Statistics::Contingency's layout
-    (right by category, wrong by assigned and by correct category: one
-    increment when right, two when wrong); multi-label results as the
-    categories in both sides, assigned and correct (three C-level tallies),
-    and their shapes.
+    Only dict increments, keyed by category (or pair), for categories already
+    in the table; :meth:`Contingency._fold` turns it into one call of
+    ``_apply``. Single-label results are tallied by pair: right ones by
+    category (``right``), wrong ones by ``(correct, assigned)`` (``wrong``),
+    one increment each, from which :meth:`changes` derives their cells.
+    Multi-label results are tallied as the categories in both sides,
+    assigned and correct (three C-level tallies), and their shapes.
     """
 
-    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong_assigned",
-                 "wrong_correct")
+    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong")
 
     def __init__(self) -> None:
         self.right: Cells = {}
-        self.wrong_assigned: Cells = {}
-        self.wrong_correct: Cells = {}
+        self.wrong: Pairs = {}
         self.both: Cells = {}
         self.assigned: Cells = {}
         self.correct: Cells = {}
         self.shapes: dict[Any, int] = {}
 
-    def changes(self) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-        """The tallied results as cell changes ``a, b, c`` and shape counts (the tally's own dicts)."""
-        a, b, c = self.right, self.wrong_assigned, self.wrong_correct
+    def changes(self) -> Changes:
+        """The tallied results as cell changes ``a, b, c``, shape counts and pairs."""
+        a, wrong = self.right, self.wrong
+        b: Cells = {}
+        c: Cells = {}
         shapes: dict[Shape, int] = {}
+        pairs: Pairs = {}
         if a:
             shapes[HIT] = sum(a.values())
-        if b:
-            shapes[MISS] = sum(b.values())
+            pairs = {(label, label): count for label, count in a.items()}
+        if wrong:
+            shapes[MISS] = sum(wrong.values())
+            for (correct, assigned), count in wrong.items():
+                b[assigned] = b.get(assigned, 0) + count
+                c[correct] = c.get(correct, 0) + count
+            pairs.update(wrong)
         if self.shapes:
             both = self.both
             for label, count in both.items():
@@ -104,13 +136,12 @@ class Tally:
                 shape = _shape_key(key)
                 shapes[shape] = shapes.get(shape, 0) + count
             self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
-        return a, b, c, shapes
+        return a, b, c, shapes, pairs
 
     def clear(self) -> None:
         """Empty the tally (once its changes are counted)."""
         self.right.clear()
-        self.wrong_assigned.clear()
-        self.wrong_correct.clear()
+        self.wrong.clear()
 
 
 class Staging:
@@ -173,12 +204,13 @@ def take_back(tally: Cells, label: Hashable) -> None:
 
 
 def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                    weight: int) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
-    """The cell changes ``a, b, c`` and shape counts of checked results, each counted ``weight`` times."""
+                    weight: int) -> Changes:
+    """The changes (cells, shapes, pairs) of checked results, each counted ``weight`` times."""
     a: Cells = {}
     b: Cells = {}
     c: Cells = {}
     shapes: dict[Shape, int] = {}
+    pairs: Pairs = {}
     for assigned, correct in results:
         both = assigned & correct
         for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
@@ -186,7 +218,10 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
                 cells[label] = cells.get(label, 0) + weight
         shape = (len(both), len(assigned), len(correct))
         shapes[shape] = shapes.get(shape, 0) + weight
-    return a, b, c, shapes
+        if len(assigned) == 1 == len(correct):
+            (chosen,), (truth,) = assigned, correct
+            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + weight
+    return a, b, c, shapes, pairs
 
 
 def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArray[Any],
@@ -201,7 +236,7 @@ def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArra
 
 
 def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable]
-                      ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+                      ) -> Changes:
     """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first."""
     if assigned.shape != correct.shape or assigned.ndim != 2:
         raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
@@ -219,11 +254,43 @@ def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: lis
     both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
     shapes = shape_histogram(both, assigned_rows, correct_rows, k)
     a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
-    return (*column_changes(labels, a, p, t), shapes)
+    pairs: Pairs = {}
+    if shapes.get(HIT, 0) + shapes.get(MISS, 0):
+        # The single-label rows: their one assigned and one correct column, as codes.
+        single = np.flatnonzero((assigned_rows == 1) & (correct_rows == 1))
+        pairs = code_pairs(truth[single].argmax(axis=1), predicted[single].argmax(axis=1), labels)
+    return (*column_changes(labels, a, p, t), shapes, pairs)
+
+
+def code_pairs(correct: NDArray[Any], assigned: NDArray[Any], labels: list[Hashable]) -> Pairs:
+    """Count the pairs of two equal-length arrays of category codes ``0..K-1``, as :data:`Pairs`."""
+    k = len(labels)
+    return _pairs(*distinct_counts(np.asarray(correct, dtype=np.int64) * k + assigned, k * k),
+                  labels)
+
+
+def _pairs(present: NDArray[Any], found: NDArray[Any], labels: list[Hashable]) -> Pairs:
+    """The pairs coded ``correct * K + assigned`` in ``present``, counted ``found`` times."""
+    k = len(labels)
+    return {(labels[code // k], labels[code % k]): count
+            for code, count in zip(present.tolist(), found.tolist())}
+
+
+def distinct_counts(codes: NDArray[np.int64], size: int) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The distinct values of ``codes`` (each below ``size``) and how often each occurs.
+
+    A bincount when the code space is small against the data, else a sort.
+    """
+    if dense_is_cheaper(size, len(codes)):
+        counts = np.bincount(codes, minlength=size)
+        present = np.flatnonzero(counts)
+        return present, counts[present]
+    present, found = np.unique(codes, return_counts=True)
+    return present, found
 
 
 def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging
-                        ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+                        ) -> Changes:
     """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``)."""
     check_same_length(assigned, correct, ("assigned", "correct"))
     ia, every_assigned = category_codes(assigned, staging, "assigned")
@@ -235,9 +302,12 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
     n = len(ia)
     if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
-        confusion = np.bincount(ia * k + ic, minlength=k * k).reshape(k, k)
+        confusion = np.bincount(ic * k + ia, minlength=k * k)
+        present = np.flatnonzero(confusion)
+        pairs = _pairs(present, confusion[present], labels)
+        confusion = confusion.reshape(k, k)
         a = confusion.diagonal()
-        assigned_counts, correct_counts = confusion.sum(axis=1), confusion.sum(axis=0)
+        assigned_counts, correct_counts = confusion.sum(axis=0), confusion.sum(axis=1)
         right = int(a.sum())
         shapes = {shape: count for shape, count in ((HIT, right), (MISS, n - right)) if count}
     else:
@@ -247,7 +317,9 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
         assigned_counts = np.bincount(ia[known_a], minlength=k)
         correct_counts = np.bincount(ic[known_c], minlength=k)
         shapes = shape_histogram(hit, known_a, known_c, 1)
-    return (*column_changes(labels, a, assigned_counts, correct_counts), shapes)
+        both_known = known_a & known_c
+        pairs = code_pairs(ic[both_known], ia[both_known], labels) if both_known.any() else {}
+    return (*column_changes(labels, a, assigned_counts, correct_counts), shapes, pairs)
 
 
 def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
@@ -255,18 +327,13 @@ def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray
     """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
 
     Each value is at most ``most``; the triples are coded as one integer and
-    counted with a bincount when the code space is small, else with a sort.
+    counted by :func:`distinct_counts`.
     """
     if len(both) == 0:
         return {}
     base = most + 1
     codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
-    if dense_is_cheaper(base**3, len(codes)):
-        counts = np.bincount(codes, minlength=base**3)
-        present = np.flatnonzero(counts)
-        found = counts[present]
-    else:
-        present, found = np.unique(codes, return_counts=True)
+    present, found = distinct_counts(codes, base**3)
     return {(code // (base * base), code // base % base, code % base): count
             for code, count in zip(present.tolist(), found.tolist())}
 

@@ -49,13 +49,18 @@ from typing import Any, Literal, TypeVar
 
 import attrs
 import numpy as np
+from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._category_sums import CategorySums, CategoryTotals
+from contingency._category_sums import CategorySums, CategoryTotals, MarginSums
 from contingency._changes import (
+    HIT,
+    MISS,
     SMALL_CODE,
     Cells,
+    Changes,
+    Pairs,
     Shape,
     Staging,
     Tally,
@@ -83,6 +88,7 @@ from contingency.formulas._numeric import (
 __all__ = ["Contingency"]
 
 Average = Literal["micro", "macro", "weighted", "samples"]
+Correlation = Literal["micro", "macro", "multiclass"]
 
 _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
@@ -187,16 +193,17 @@ class Contingency:
     _shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
     _micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     _offset: list[int]  # what set_entries put on top of the pooled cells
+    _pairs: Pairs  # single-label results by (correct, assigned); no zero entries
     # Running sums over categories, each made by the first read that needs it (then every
     # category is pending once): per score ("f1", "weighted f1", ...), and the categories by
     # total a + b + c, which removals check.
     _sums: dict[str, CategorySums]
     _totals: CategoryTotals | None
+    _margins: MarginSums | None  # sum t p, sum t**2, sum p**2 for the confusion matrix's scores
     _stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
     _tally: Tally  # add_result's fast paths, folded through _apply before anything else
     _right: Cells  # the tally's own dicts of single-label results, bound here for the
-    _wrong_assigned: Cells  # fast path (one attribute load instead of two)
-    _wrong_correct: Cells
+    _wrong: Pairs  # fast path (one attribute load instead of two)
     _unknown: Unknown
     _zero_division: ZeroDivision
     verbose: bool
@@ -241,10 +248,10 @@ class Contingency:
         self._shapes = {}
         self._micro = [0, 0, 0, 0]
         self._offset = [0, 0, 0, 0]
-        self._sums, self._totals, self._stale = {}, None, ()
+        self._pairs = {}
+        self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
         self._tally = tally = Tally()
-        self._right, self._wrong_assigned, self._wrong_correct = (
-            tally.right, tally.wrong_assigned, tally.wrong_correct)
+        self._right, self._wrong = tally.right, tally.wrong
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -283,15 +290,16 @@ class Contingency:
                         right[assigned] = 1
                         return
                 else:
-                    wrong = self._wrong_assigned
-                    count = wrong.get(assigned)
-                    if count is not None or assigned in self._a:
-                        other = self._wrong_correct
-                        seen = other.get(correct)
-                        if seen is not None or correct in self._a:
-                            wrong[assigned] = 1 if count is None else count + 1
-                            other[correct] = 1 if seen is None else seen + 1
-                            return
+                    wrong = self._wrong
+                    pair = (correct, assigned)
+                    count = wrong.get(pair)
+                    if count is not None:
+                        wrong[pair] = count + 1
+                        return
+                    known = self._a
+                    if assigned in known and correct in known:
+                        wrong[pair] = 1
+                        return
         elif not self.verbose:
             # Multi-label: two sets, taken as they are (checked first: the common case),
             # or lists, tuples and frozensets, copied to sets (duplicates count once).
@@ -305,7 +313,19 @@ class Contingency:
                         chosen = None
                 except TypeError:
                     chosen = None  # an unhashable label: the general path names it
-            if chosen is not None:
+            if chosen is not None and len(chosen) == 1 == len(truth):
+                # One category a side in a container: tallied by pair, as above.
+                (label,), (other,) = chosen, truth
+                known = self._a
+                if label in known and other in known:
+                    if label == other:
+                        right = self._right
+                        right[label] = right.get(label, 0) + 1
+                    else:
+                        wrong = self._wrong
+                        wrong[other, label] = wrong.get((other, label), 0) + 1
+                    return
+            elif chosen is not None:
                 known = self._a
                 tally = self._tally
                 totals_assigned, totals_correct = tally.assigned, tally.correct
@@ -491,7 +511,7 @@ class Contingency:
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
         self._fold()
         change = [want - have for want, have in zip(table, self._micro)]
-        self._apply({}, {}, {}, {}, offset=change)
+        self._apply({}, {}, {}, {}, {}, offset=change)
 
     # Combining ----------------------------------------------------------------------------
 
@@ -525,7 +545,8 @@ class Contingency:
         self._apply({label: other._a[label] for label in counted},
                     {label: other._b[label] for label in counted},
                     {label: other._c[label] for label in counted},
-                    dict(other._shapes), new=staging.new, offset=list(other._offset))
+                    dict(other._shapes), dict(other._pairs), new=staging.new,
+                    offset=list(other._offset))
         return self
 
     def __iadd__(self, other: Contingency) -> Contingency:
@@ -611,7 +632,7 @@ class Contingency:
     def micro_precision(self) -> float:
         """``a / (a + b)`` of the micro table; see :func:`~contingency.formulas.classification.precision`."""
         tally = self._tally
-        if tally.right or tally.wrong_assigned or tally.shapes:
+        if tally.right or tally.wrong or tally.shapes:
             self._fold()
         return _SCALAR_PRECISION(*self._micro, self._zero_division)
 
@@ -619,7 +640,7 @@ class Contingency:
     def micro_recall(self) -> float:
         """``a / (a + c)`` of the micro table; see :func:`~contingency.formulas.classification.recall`."""
         tally = self._tally
-        if tally.right or tally.wrong_assigned or tally.shapes:
+        if tally.right or tally.wrong or tally.shapes:
             self._fold()
         return _SCALAR_RECALL(*self._micro, self._zero_division)
 
@@ -627,7 +648,7 @@ class Contingency:
     def micro_f1(self) -> float:
         """``2a / (2a + b + c)`` of the micro table; see :func:`~contingency.formulas.classification.f1`."""
         tally = self._tally
-        if tally.right or tally.wrong_assigned or tally.shapes:
+        if tally.right or tally.wrong or tally.shapes:
             self._fold()
         return _SCALAR_F1(*self._micro, self._zero_division)
 
@@ -750,22 +771,162 @@ class Contingency:
 
         return self._averaged(score, average)
 
-    def matthews_corrcoef(self, average: Literal["micro", "macro"] = "micro") -> float:
-        """Matthews correlation: ``"micro"`` of the pooled 2x2 table, ``"macro"`` the mean of each category's.
+    def matthews_corrcoef(self, average: Correlation = "micro") -> float:
+        """Matthews correlation: ``"micro"`` of the pooled 2x2 table, ``"macro"`` the mean of each
+        category's, ``"multiclass"`` scikit-learn's multiclass form (Gorodkin's R_K).
 
-        Undefined values (an empty row or column) follow :attr:`zero_division`:
-        Perl mode gives 1 when there is no error and 0 otherwise. The macro
-        average reads every category: each category's ``d`` (and so its
-        correlation) changes with every result, whichever categories it names,
-        so no running sum can answer it.
+        ``"micro"`` and ``"macro"`` are one-vs-rest forms, defined for any
+        results. Undefined values (an empty row or column) follow
+        :attr:`zero_division`: Perl mode gives 1 when there is no error and 0
+        otherwise. The macro average reads every category: each category's
+        ``d`` (and so its correlation) changes with every result, whichever
+        categories it names, so no running sum can answer it.
+
+        ``"multiclass"`` is the correlation of the K x K
+        :meth:`confusion_matrix`, equal to ``sklearn.metrics.matthews_corrcoef``
+        of the label arrays; it is defined for single-label results only
+        (``ValueError`` otherwise) and read in constant time from running
+        sums (:func:`~contingency.formulas.classification.multiclass_matthews_corrcoef`).
 
         >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
         >>> round(s.matthews_corrcoef(), 4), round(s.matthews_corrcoef("macro"), 4)
         (0.3333, 0.5)
+        >>> t = Contingency().add_results([1, 1, 0, 0, 0, 0], [0, 0, 1, 1, 2, 2])
+        >>> round(t.matthews_corrcoef("multiclass"), 4), round(t.matthews_corrcoef("micro"), 4)
+        (-0.6124, -0.5)
         """
+        if average == "multiclass":
+            return _formulas.multiclass_matthews_corrcoef(
+                self._confusion_sums("matthews_corrcoef"), zero_division=self._zero_division)
         if average not in ("micro", "macro"):
-            raise ValueError(f"average must be 'micro' or 'macro', not {average!r}")
+            raise ValueError("average must be 'micro', 'macro' or 'multiclass', not "
+                             f"{average!r}")
         return self._averaged(_formulas.matthews_corrcoef, average)
+
+    # The confusion matrix of single-label results ----------------------------------------------
+
+    def confusion_matrix(self, labels: Iterable[Hashable] | None = None) -> NDArray[np.int64]:
+        """The K x K table of single-label results: ``[i, j]`` counts correct ``i``, assigned ``j``.
+
+        Rows are the correct category and columns the assigned one
+        (scikit-learn's orientation: it equals ``sklearn.metrics.confusion_matrix(
+        y_true, y_pred, labels=...)``). ``labels`` picks and orders the
+        categories (default: :attr:`categories`); a label that is not a
+        category raises ``ValueError`` naming it. Only single-label results
+        (one category assigned and one correct) make such a table: once any
+        other result is counted, this raises ``ValueError`` (the per-category
+        2 x 2 tables are :meth:`multilabel_confusion_matrix` and
+        :meth:`category_stats`). :meth:`set_entries`' micro table describes no
+        result, so it plays no part here (nor in the scores of this table),
+        as in the macro scores.
+
+        >>> s = Contingency(["cat", "dog", "fox"])
+        >>> s.add_results(["cat", "dog", "dog", "fox"], ["cat", "cat", "dog", "dog"]).confusion_matrix()
+        array([[1, 1, 0],
+               [0, 1, 1],
+               [0, 0, 0]])
+        >>> s.confusion_matrix(labels=["dog", "cat"])
+        array([[1, 0],
+               [1, 1]])
+        >>> s.add_result(["cat", "dog"], "dog")
+        >>> s.confusion_matrix()
+        Traceback (most recent call last):
+        ...
+        ValueError: confusion_matrix: 1 of the 5 results is not single-label (one category
+        assigned and one correct); a K x K confusion matrix and its scores describe
+        single-label results only: see category_stats() or multilabel_confusion_matrix() for
+        the per-category 2 x 2 tables
+        """
+        self._fold()
+        self._check_single_label("confusion_matrix")
+        chosen = self._chosen(labels, "confusion_matrix")
+        index = {label: k for k, label in enumerate(chosen)}
+        matrix = np.zeros((len(chosen), len(chosen)), dtype=np.int64)
+        for (truth, assigned), count in self._pairs.items():
+            row, column = index.get(truth), index.get(assigned)
+            if row is not None and column is not None:
+                matrix[row, column] = count
+        return matrix
+
+    def multilabel_confusion_matrix(self, labels: Iterable[Hashable] | None = None
+                                    ) -> NDArray[np.int64]:
+        """Each category's 2 x 2 table, as ``sklearn.metrics.multilabel_confusion_matrix`` lays it out.
+
+        An array of shape (K, 2, 2): ``[k] = [[d, b], [c, a]]``, that is
+        ``[[true negatives, false positives], [false negatives, true positives]]``,
+        for any results (single- or multi-label). ``labels`` picks and orders
+        the categories, as in :meth:`confusion_matrix`.
+
+        >>> s = Contingency().add_results([["a", "b"], ["b"]], [["a"], ["a", "b"]])
+        >>> s.multilabel_confusion_matrix().tolist()
+        [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
+        """
+        self._fold()
+        chosen = self._chosen(labels, "multilabel_confusion_matrix")
+        n = self._n
+        tables = []
+        for label in chosen:
+            a, b, c = self._a[label], self._b[label], self._c[label]
+            tables.append([[n - a - b - c, b], [c, a]])
+        return np.array(tables, dtype=np.int64).reshape(len(chosen), 2, 2)
+
+    def cohen_kappa(self) -> float:
+        """Cohen's kappa of the :meth:`confusion_matrix`: agreement beyond chance, in [-1, 1].
+
+        Equal to ``sklearn.metrics.cohen_kappa_score(y_true, y_pred)``
+        (unweighted), read in constant time; single-label results only.
+        Undefined (no result, or one category throughout) follows
+        :attr:`zero_division`, see
+        :func:`~contingency.formulas.classification.cohen_kappa`.
+
+        >>> s = Contingency().add_results(["a", "a", "b", "b"], ["a", "b", "b", "b"])
+        >>> s.cohen_kappa()
+        0.5
+        """
+        return _formulas.cohen_kappa(self._confusion_sums("cohen_kappa"),
+                                     zero_division=self._zero_division)
+
+    def balanced_accuracy(self, adjusted: bool = False) -> float:
+        """The mean recall of the categories some result has as correct (scikit-learn's definition).
+
+        Equal to ``sklearn.metrics.balanced_accuracy_score(y_true, y_pred,
+        adjusted=adjusted)``: categories no result has as correct are left out;
+        ``adjusted=True`` rescales so that chance scores 0. Single-label results
+        only; read in constant time. Undefined cases follow :attr:`zero_division`,
+        see :func:`~contingency.formulas.classification.balanced_accuracy`.
+
+        >>> s = Contingency().add_results(["a", "a", "a", "b"], ["a", "b", "b", "b"])
+        >>> s.balanced_accuracy(), round(s.balanced_accuracy(adjusted=True), 4)
+        (0.6666666666666666, 0.3333)
+        """
+        self._fold()
+        self._check_single_label("balanced_accuracy")
+        # Recall in "nan" mode leaves out the categories that are nobody's correct one.
+        recalls = self._running("balanced recall", "recall", "nan")
+        mean = recalls.mean((self._a, self._b, self._c))
+        return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
+                                           zero_division=self._zero_division)
+
+    def jaccard(self, average: Average = "macro") -> float:
+        """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.
+
+        ``average`` is ``"micro"`` (of the micro table), ``"macro"`` (over
+        categories), ``"weighted"`` (by support ``a + c``) or ``"samples"``
+        (each result's ``|assigned ∩ correct| / |assigned ∪ correct|``,
+        averaged over results). Micro, macro and weighted are read in constant
+        time. Undefined values follow :attr:`zero_division`
+        (:func:`~contingency.formulas.classification.jaccard`).
+
+        >>> s = Contingency().add_results([["a", "b"], ["b"]], [["a"], ["a", "b"]])
+        >>> s.jaccard(), s.jaccard("micro"), s.jaccard("samples")
+        (0.5, 0.5, 0.5)
+        """
+        average = _check_average(average)
+        if average == "macro":
+            return self._running_mean("jaccard")
+        if average == "weighted":
+            return self._running_mean("jaccard", weighted=True)
+        return self._averaged(_formulas.jaccard, average)
 
     # Reports ------------------------------------------------------------------------------------
 
@@ -868,6 +1029,7 @@ class Contingency:
         True
         """
         self._fold()
+        position = {label: k for k, label in enumerate(self._a)}
         return {
             "format": _FORMAT,
             "categories": [label_to_json(label, "category") for label in self._a],
@@ -880,6 +1042,8 @@ class Contingency:
             "c": list(self._c.values()),
             "result_shapes": [[*shape, count] for shape, count in sorted(self._shapes.items())],
             "micro_offset": list(self._offset),
+            "confusion": sorted([position[truth], position[chosen], count]
+                                for (truth, chosen), count in self._pairs.items()),
             "scores": self.scores(),
         }
 
@@ -890,7 +1054,7 @@ class Contingency:
         >>> Contingency.from_dict({"format": "contingency.Contingency/1", "categories": ["x"],
         ...     "declared": 1, "unknown": "error", "zero_division": "perl", "verbose": False,
         ...     "a": [2], "b": [0], "c": [0], "result_shapes": [[1, 1, 1, 1]],
-        ...     "micro_offset": [0, 0, 0, 0]})
+        ...     "micro_offset": [0, 0, 0, 0], "confusion": [[0, 0, 1]]})
         Traceback (most recent call last):
         ...
         ValueError: from_dict: category 'x' has a + b + c = 2 but there are only 1 results
@@ -902,11 +1066,11 @@ class Contingency:
     def _fold(self) -> None:
         """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
         tally = self._tally
-        if tally.right or tally.wrong_assigned or tally.shapes:
+        if tally.right or tally.wrong or tally.shapes:
             self._apply(*tally.changes())
             tally.clear()
 
-    def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], *,
+    def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
                new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
                removing: bool = False, where: str = "") -> None:
         """Add these changes to the counts: the one routine where counts change.
@@ -914,7 +1078,9 @@ class Contingency:
         ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
         a category in ``new`` is appended to the table first, with zero
         cells), ``shapes`` the result shapes (their sum is the change in the
-        number of results), ``offset`` the part of the micro table that
+        number of results), ``pairs`` the single-label results by
+        ``(correct, assigned)`` (they are also in the cells and shapes),
+        ``offset`` the part of the micro table that
         :meth:`set_entries` set. A caller whose changes may be negative says
         ``removing=True`` (``where`` names it in the errors): every count is
         then checked, and the categories that were not declared and whose
@@ -930,7 +1096,7 @@ class Contingency:
         fresh = [label for label in new if label not in cells_a] if new else ()
         gone: list[Hashable] = []
         if removing:
-            gone = self._check_removal(a, b, c, shapes, n, len(fresh), offset, where)
+            gone = self._check_removal(a, b, c, shapes, pairs, n, len(fresh), offset, where)
         # Every check passed: the writes.
         for label in fresh:
             cells_a[label] = cells_b[label] = cells_c[label] = 0
@@ -953,6 +1119,13 @@ class Contingency:
                 counts[shape] = count
             else:
                 del counts[shape]
+        confusion = self._pairs
+        for pair, count in pairs.items():
+            count += confusion.get(pair, 0)
+            if count:
+                confusion[pair] = count
+            else:
+                del confusion[pair]
         self._n = n
         self._micro = _micro_after(self._micro, added_a, added_b, added_c,
                                    len(cells_a) * n - k_before * n_before, offset)
@@ -962,8 +1135,9 @@ class Contingency:
         for pending in self._stale:
             pending |= touched
 
-    def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], n: int,
-                       new: int, offset: Sequence[int] | None, where: str) -> list[Hashable]:
+    def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
+                       pairs: Pairs, n: int, new: int, offset: Sequence[int] | None,
+                       where: str) -> list[Hashable]:
         """Refuse a change that would leave any count negative (``where`` names the caller).
 
         ``n`` is the number of results after the change, ``new`` the number of
@@ -999,6 +1173,10 @@ class Contingency:
         if over > 0:
             raise ValueError(f"{prefix}a category would be named by more results than the "
                              f"{n} that would remain; that result was not added")
+        for (truth, chosen), count in pairs.items():
+            if self._pairs.get((truth, chosen), 0) + count < 0:
+                raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
+                                 f"{truth!r} correct was added")
         k = len(self._a) + new - len(gone)
         micro = _micro_after(self._micro, sum(a.values()), sum(b.values()), sum(c.values()),
                              k * n - len(self._a) * self._n, offset)
@@ -1015,20 +1193,70 @@ class Contingency:
 
     def _running_mean(self, name: str, weighted: bool = False) -> float:
         tally = self._tally
-        if tally.right or tally.wrong_assigned or tally.shapes:
+        if tally.right or tally.wrong or tally.shapes:
             self._fold()
         if not self._a:
             raise ValueError(_NO_CATEGORY)
         cells = (self._a, self._b, self._c)
         key = f"weighted {name}" if weighted else name
-        running = self._sums.get(key)
-        if running is None:
-            running = self._sums[key] = CategorySums(name, self._zero_division,
-                                                     weighted=weighted)
-            self._track(running)
+        running = self._running(key, name, self._zero_division, weighted)
         return running.weighted_mean(cells) if weighted else running.mean(cells)
 
-    def _track(self, running: CategorySums | CategoryTotals) -> None:
+    def _running(self, key: str, name: str, mode: ZeroDivision,
+                 weighted: bool = False) -> CategorySums:
+        """The running sums of score ``name`` kept under ``key``, made by the first read that needs them."""
+        running = self._sums.get(key)
+        if running is None:
+            running = self._sums[key] = CategorySums(name, mode, weighted=weighted)
+            self._track(running)
+        return running
+
+    def _check_single_label(self, where: str) -> None:
+        """Refuse (``ValueError``) when any result counted is not single-label: O(1), from the shapes."""
+        shapes = self._shapes
+        other = self._n - shapes.get(HIT, 0) - shapes.get(MISS, 0)
+        if other:
+            verb = "is" if other == 1 else "are"
+            raise ValueError(
+                f"{where}: {other} of the {self._n} results {verb} not single-label (one "
+                "category assigned and one correct); a K x K confusion matrix and its scores "
+                "describe single-label results only: see category_stats() or "
+                "multilabel_confusion_matrix() for the per-category 2 x 2 tables")
+
+    def _confusion_sums(self, where: str) -> _formulas.ConfusionSums:
+        """The sums over the confusion matrix its scores need, from running sums (single-label only)."""
+        self._fold()
+        self._check_single_label(where)
+        margins = self._margins
+        if margins is None:
+            margins = self._margins = MarginSums()
+            self._track(margins)
+        margins.refresh((self._a, self._b, self._c))
+        correct = self._micro[0] - self._offset[0]  # the diagonal: the pooled cell a
+        return _formulas.ConfusionSums(self._n, correct, margins.products,
+                                       margins.truth_squares, margins.assigned_squares)
+
+    def _chosen(self, labels: Iterable[Hashable] | None, where: str) -> list[Hashable]:
+        """The categories ``labels`` names, in its order (all of them for ``None``), checked."""
+        if labels is None:
+            return list(self._a)
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise TypeError(f"{where}: labels must be an iterable of categories or None, not "
+                            f"{labels!r}")
+        chosen = list(labels)
+        for position, label in enumerate(chosen):
+            try:
+                known = label in self._a
+            except TypeError:
+                known = False
+            if not known:
+                raise ValueError(f"{where}: labels[{position}] = {label!r} is not a category "
+                                 f"(the categories are {list(self._a)!r})")
+        if len(set(chosen)) != len(chosen):
+            raise ValueError(f"{where}: labels names a category twice")
+        return chosen
+
+    def _track(self, running: CategorySums | CategoryTotals | MarginSums) -> None:
         """Keep ``running`` up to date from now on: every category is pending once (O(K))."""
         running.stale(self._a)
         self._stale = (*self._stale, running.pending)
@@ -1085,6 +1313,7 @@ class Contingency:
             categories = [{"category": label_to_json(label, "category"), **stats}
                           for label, stats in self.category_stats().items()]
         support = sum(self._a.values()) + sum(self._c.values())
+        single = self._n == self._shapes.get(HIT, 0) + self._shapes.get(MISS, 0)
         for average_name in ("micro", "macro", "weighted", "samples"):
             if averages[average_name] is not None:
                 averages[average_name]["support"] = support
@@ -1102,7 +1331,16 @@ class Contingency:
             "matthews_corrcoef": {
                 "micro": self.matthews_corrcoef("micro"),
                 "macro": self.matthews_corrcoef("macro") if self._a else None,
+                "multiclass": self.matthews_corrcoef("multiclass") if single else None,
             },
+            # The scores of the confusion matrix: single-label results only.
+            "cohen_kappa": self.cohen_kappa() if single else None,
+            "balanced_accuracy": {"plain": self.balanced_accuracy(),
+                                  "adjusted": self.balanced_accuracy(adjusted=True)}
+            if single else None,
+            "jaccard": {average: self.jaccard(average)  # type: ignore[arg-type]
+                        if self._a or average in ("micro", "samples") else None
+                        for average in _AVERAGES},
         }
 
     # Internals -----------------------------------------------------------------------------------
@@ -1111,7 +1349,7 @@ class Contingency:
         self._fold()
         # The counts in category order: dicts compare without regard to order.
         return (list(self._a), self._declared, list(self._a.values()), list(self._b.values()),
-                list(self._c.values()), self._shapes, self._offset, self._unknown,
+                list(self._c.values()), self._shapes, self._pairs, self._offset, self._unknown,
                 self._zero_division)
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
@@ -1124,16 +1362,16 @@ class Contingency:
               f"correct=({show(correct)})")
 
 
-def _signed(changes: tuple[Cells, Cells, Cells, dict[Shape, int]], removing: bool
-            ) -> tuple[Cells, Cells, Cells, dict[Shape, int]]:
+def _signed(changes: Changes, removing: bool) -> Changes:
     """``changes`` as they are, or negated when ``removing`` (a removal is weight -1)."""
     if not removing:
         return changes
-    a, b, c, shapes = changes
+    a, b, c, shapes, pairs = changes
     return ({label: -count for label, count in a.items()},
             {label: -count for label, count in b.items()},
             {label: -count for label, count in c.items()},
-            {shape: -count for shape, count in shapes.items()})
+            {shape: -count for shape, count in shapes.items()},
+            {pair: -count for pair, count in pairs.items()})
 
 
 def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
@@ -1150,13 +1388,13 @@ def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
     return after
 
 
-_SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_sums",
-          "_totals", "_stale", "_tally", "_right", "_wrong_assigned", "_wrong_correct",
-          "_unknown", "_zero_division", "verbose")
+_SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_pairs",
+          "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong", "_unknown",
+          "_zero_division", "verbose")
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",
-         "c", "result_shapes", "micro_offset"}
+         "c", "result_shapes", "micro_offset", "confusion"}
 
 
 def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
@@ -1214,11 +1452,51 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
         raise fail(f"micro_offset {offset} makes the micro table negative")
     if n > MAX_COUNT:
         raise fail("more than 2**63 - 1 results")
+    pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
     result = cls(labels[:declared], unknown=_check_unknown(data["unknown"], "from_dict: unknown"),
                  zero_division=check_zero_division(data["zero_division"],
                                                    name="from_dict: zero_division"),
                  verbose=data["verbose"], thread_safe=thread_safe)
     a, b, c = ({label: value for label, value in zip(labels, column) if value}
                for column in columns)
-    result._apply(a, b, c, shapes, new=labels[declared:], offset=offset)
+    result._apply(a, b, c, shapes, pairs, new=labels[declared:], offset=offset)
     return result
+
+
+def _pairs_from_json(rows: object, labels: list[Hashable], columns: list[list[int]],
+                     shapes: dict[Shape, int]) -> Pairs:
+    """The single-label results of ``to_dict``'s ``confusion``, checked against cells and shapes."""
+    fail = state_error
+    if not isinstance(rows, list):
+        raise fail("confusion must be a list of [correct, assigned, count] (category "
+                   "positions and a count)")
+    k = len(labels)
+    cells = [[0] * k for _ in range(3)]  # what the single-label results give a, b and c
+    pairs: Pairs = {}
+    right = wrong = 0
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != 3:
+            raise fail(f"confusion[{i}] must be [correct, assigned, count]")
+        truth, chosen, count = (count_from_json(v, f"confusion[{i}]") for v in row)
+        if truth >= k or chosen >= k or count == 0:
+            raise fail(f"confusion[{i}] = {row} names no category of {k} or counts nothing")
+        pair = (labels[truth], labels[chosen])
+        if pair in pairs:
+            raise fail(f"confusion[{i}] repeats the pair {[truth, chosen]}")
+        pairs[pair] = count
+        if truth == chosen:
+            right += count
+            cells[0][truth] += count
+        else:
+            wrong += count
+            cells[1][chosen] += count
+            cells[2][truth] += count
+    if (right, wrong) != (shapes.get(HIT, 0), shapes.get(MISS, 0)):
+        raise fail(f"confusion holds {right} right and {wrong} wrong single-label results but "
+                   f"the result shapes say {shapes.get(HIT, 0)} and {shapes.get(MISS, 0)}")
+    for name, column, least in zip("abc", columns, cells):
+        for label, have, need in zip(labels, column, least):
+            if have < need:
+                raise fail(f"category {label!r} has {name} = {have} but its single-label "
+                           f"results in confusion alone give {need}")
+    return pairs

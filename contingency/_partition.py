@@ -607,33 +607,33 @@ class PartitionComparison:
              different reference           2                2
         <BLANKLINE>
         pair scores:
-           rand index (accuracy)       0.500
-             adjusted rand index       0.000
-                        distance       0.500
-                       precision       0.333
-                          recall       0.500
-                              f1       0.400
-                         jaccard       0.250
-                 fowlkes-mallows       0.408
+           rand index (accuracy)  0.500
+             adjusted rand index  0.000
+                        distance  0.500
+                       precision  0.333
+                          recall  0.500
+                              f1  0.400
+                         jaccard  0.250
+                 fowlkes-mallows  0.408
         <BLANKLINE>
         information scores:
-              mutual information       0.216
-            entropy of reference       0.693
-                entropy of model       0.562
-        variation of information       0.824
-                     homogeneity       0.311
-                    completeness       0.384
-                       v-measure       0.344
+              mutual information  0.216
+            entropy of reference  0.693
+                entropy of model  0.562
+        variation of information  0.824
+                     homogeneity  0.311
+                    completeness  0.384
+                       v-measure  0.344
         <BLANKLINE>
         purity and entropy:
-                          purity       0.750
-                  inverse purity       0.750
-                 entropy (R NMF)       0.689
-           jaccard-concentration       0.545
+                          purity  0.750
+                  inverse purity  0.750
+                 entropy (R NMF)  0.689
+           jaccard-concentration  0.545
         <BLANKLINE>
-           entropies averaged by  arithmetic        geometric    min    max
-                   normalized MI       0.344            0.346  0.384  0.311
-                     adjusted MI       0.000            0.000  0.000  0.000
+           entropies averaged by  arithmetic  geometric    min    max
+                   normalized MI       0.344      0.346  0.384  0.311
+                     adjusted MI       0.000      0.000  0.000  0.000
         <BLANKLINE>
         conventions: natural logarithms (nats); v-measure with beta = 1; normalized and
         adjusted MI divide MI by the mean of the two entropies named in each column

@@ -179,32 +179,34 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     adjusted mutual information.
     """
     digits = _check_digits(digits)
-    rows: list[tuple[str, list[str]]] = []
-    rows.append(("pair confusion", ["same model", "different model"]))
-    rows.append(("same reference", [str(scores["same_same"]),
-                                    str(scores["same_reference_only"])]))
-    rows.append(("different reference", [str(scores["same_model_only"]),
-                                         str(scores["different_different"])]))
+    # Blocks of rows (name, cells), a blank line between blocks; a row without cells is a
+    # title. Names align across the report, cells within their block.
+    blocks: list[list[tuple[str, list[str]]]] = [[
+        ("pair confusion", ["same model", "different model"]),
+        ("same reference", [str(scores["same_same"]), str(scores["same_reference_only"])]),
+        ("different reference", [str(scores["same_model_only"]),
+                                 str(scores["different_different"])]),
+    ]]
     for title, entries in _PARTITION_SECTIONS:
-        rows.append(("", []))
-        rows.append((title + ":", []))
-        rows += [(name, [_number(scores[key], digits)]) for name, key in entries]
-    rows.append(("", []))
-    rows.append(("entropies averaged by", list(_AVERAGE_METHODS)))
-    rows += [(name, [_number(scores[key][method], digits) for method in _AVERAGE_METHODS])
-             for name, key in _AVERAGED]
-    name_width = max(len(name) for name, cells in rows if cells)
-    widths = [max(len(cells[i]) for _, cells in rows if len(cells) > i) for i in range(4)]
+        blocks.append([(title + ":", [])]
+                      + [(name, [_number(scores[key], digits)]) for name, key in entries])
+    blocks.append([("entropies averaged by", list(_AVERAGE_METHODS))]
+                  + [(name, [_number(scores[key][method], digits) for method in _AVERAGE_METHODS])
+                     for name, key in _AVERAGED])
+    name_width = max(len(name) for block in blocks for name, cells in block if cells)
     out = [
         f"elements: {scores['n_elements']}   reference clusters: "
         f"{scores['n_reference_clusters']}   model clusters: {scores['n_model_clusters']}   "
         f"pairs: {scores['n_pairs']}",
-        "",
     ]
-    out += [name if not cells else
-            name.rjust(name_width) + "".join("  " + cell.rjust(width)
-                                             for cell, width in zip(cells, widths))
-            for name, cells in rows]
+    for block in blocks:
+        widths = [max(len(cells[i]) for _, cells in block if len(cells) > i)
+                  for i in range(max(len(cells) for _, cells in block))]
+        out.append("")
+        out += [name if not cells else
+                name.rjust(name_width) + "".join("  " + cell.rjust(width)
+                                                 for cell, width in zip(cells, widths))
+                for name, cells in block]
     out += ["", "conventions: natural logarithms (nats); v-measure with beta = 1; normalized and",
             "adjusted MI divide MI by the mean of the two entropies named in each column",
             "(arithmetic is their default); - marks an undefined value."]

@@ -20,14 +20,17 @@ _SIDE = st.frozensets(st.sampled_from("xyz"), max_size=3)
 
 
 def _by_definition(results, weight=1):
-    a, b, c, shapes = {}, {}, {}, {}
+    a, b, c, shapes, pairs = {}, {}, {}, {}, {}
     for assigned, correct in results:
         for label in assigned | correct:
             cell = a if label in assigned and label in correct else b if label in assigned else c
             cell[label] = cell.get(label, 0) + weight
         shape = (len(assigned & correct), len(assigned), len(correct))
         shapes[shape] = shapes.get(shape, 0) + weight
-    return a, b, c, shapes
+        if len(assigned) == len(correct) == 1:  # single-label: counted by (correct, assigned)
+            pair = (next(iter(correct)), next(iter(assigned)))
+            pairs[pair] = pairs.get(pair, 0) + weight
+    return a, b, c, shapes, pairs
 
 
 @given(st.lists(st.tuples(_SIDE, _SIDE), max_size=20), st.sampled_from([1, -1, 3]))
@@ -44,8 +47,7 @@ def test_the_tally_hands_over_what_the_results_change(results):
             tally.right[label] = tally.right.get(label, 0) + 1
         elif len(assigned) == len(correct) == 1:
             (x,), (y,) = assigned, correct
-            tally.wrong_assigned[x] = tally.wrong_assigned.get(x, 0) + 1
-            tally.wrong_correct[y] = tally.wrong_correct.get(y, 0) + 1
+            tally.wrong[y, x] = tally.wrong.get((y, x), 0) + 1
         else:
             for cells, labels in ((tally.both, assigned & correct), (tally.assigned, assigned),
                                   (tally.correct, correct)):

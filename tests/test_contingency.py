@@ -442,7 +442,7 @@ def test_f_beta_checks_its_arguments_before_anything():
         s.f_beta(1.0, "binary")
     with pytest.raises(ValueError, match="beta must be a number >= 0"):
         s.f_beta(-1.0)
-    with pytest.raises(ValueError, match="average must be 'micro' or 'macro'"):
+    with pytest.raises(ValueError, match="average must be 'micro', 'macro' or 'multiclass'"):
         s.matthews_corrcoef("weighted")
 
 

@@ -19,13 +19,20 @@ results agree to the last bit and its tables to the last character.
 
 The same functions score pair-counting tables of partition comparisons
 (a = pairs together in both partitions, and so on).
+
+Scores of a K x K confusion matrix of single-label results (rows the correct
+category, columns the assigned one: scikit-learn's orientation) come last:
+Cohen's kappa, the multiclass Matthews correlation and balanced accuracy,
+each from a few exact sums over the matrix (:class:`ConfusionSums`), which an
+accumulator keeps running.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -39,15 +46,21 @@ from contingency.formulas._numeric import (
 
 __all__ = [
     "SCALAR",
+    "ConfusionSums",
     "ScalarScore",
     "accuracy",
+    "balanced_accuracy",
     "check_beta",
+    "cohen_kappa",
+    "confusion_sums",
     "error",
     "f1",
     "f_beta",
+    "jaccard",
     "matthews_corrcoef",
     "mean_accuracy",
     "mean_error",
+    "multiclass_matthews_corrcoef",
     "precision",
     "recall",
     "samples_average",
@@ -133,6 +146,13 @@ def _error(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
     return float(b + c) / float(total) if total else undefined_value(mode, 0.0)
 
 
+def _jaccard(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    total = a + b + c
+    if not total:  # nothing assigned, nothing correct: perfect agreement, as Perl's F1 says
+        return undefined_value(mode, 1.0)
+    return a / total if type(total) is int else float(a) / float(total)
+
+
 def _matthews_corrcoef(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
     fa, fb, fc, fd = float(a), float(b), float(c), float(d)
     # The four margins are multiplied pairwise before the square root so that
@@ -153,6 +173,7 @@ SCALAR: dict[str, ScalarScore] = {
     "accuracy": _accuracy,
     "error": _error,
     "matthews_corrcoef": _matthews_corrcoef,
+    "jaccard": _jaccard,
 }
 
 
@@ -306,6 +327,21 @@ def matthews_corrcoef(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     return _elementwise(_matthews_corrcoef, (a, b, c, d), zero_division)
 
 
+def jaccard(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
+            zero_division: ZeroDivision = "perl") -> Floats:
+    """Jaccard index ``a / (a + b + c)``: the overlap of the assigned and the correct sets.
+
+    It is scikit-learn's ``jaccard_score`` of one table, and ``F1 / (2 - F1)``.
+    Undefined when nothing was assigned and nothing was correct
+    (``a + b + c == 0``): 1 in Perl mode (as Perl's F1 of such a table),
+    else ``zero_division`` (scikit-learn's rule).
+
+    >>> float(jaccard(2, 1, 1, 6)), float(jaccard(0, 0, 0, 6))
+    (0.5, 1.0)
+    """
+    return _elementwise(_jaccard, (a, b, c, d), zero_division)
+
+
 def mean_accuracy(n_results: int, n_categories: int, wrong: int, *,
                   zero_division: ZeroDivision = "perl") -> float:
     """The mean over ``n_categories`` tables of :func:`accuracy`, from pooled counts only.
@@ -399,3 +435,155 @@ def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
         else:
             wrong += count
     return _accuracy(right, wrong, 0, 0, check_zero_division(zero_division))
+
+
+# Scores of a K x K confusion matrix of single-label results -----------------------------
+#
+# C[i, j] counts the results whose correct category is i and whose assigned one is j.
+# With t_k = sum_j C[k, j] (results whose correct category is k) and p_k = sum_i C[i, k]
+# (results assigned k), every score below is a function of five sums, which the
+# accumulator keeps exact and up to date in O(categories changed): n = sum t_k, the
+# diagonal sum_k C[k, k], and sum_k t_k p_k, sum_k t_k**2, sum_k p_k**2.
+
+
+class ConfusionSums(NamedTuple):
+    """The sums over a confusion matrix that Cohen's kappa and the multiclass MCC need."""
+
+    n: int  # results: the sum of the matrix
+    correct: int  # the diagonal's sum: results whose assigned category is the correct one
+    products: int  # sum over categories of (results correct there) x (results assigned there)
+    truth_squares: int  # sum over categories of (results correct there) ** 2
+    assigned_squares: int  # sum over categories of (results assigned there) ** 2
+
+
+def confusion_sums(confusion: ArrayLike) -> ConfusionSums:
+    """The :class:`ConfusionSums` of a K x K matrix (rows the correct category), exactly.
+
+    Integer entries give Python integers; float entries (weighted counts) give
+    exact fractions, which every score below takes as well.
+
+    >>> confusion_sums([[2, 1], [0, 3]])
+    ConfusionSums(n=6, correct=5, products=18, truth_squares=18, assigned_squares=20)
+    """
+    matrix = np.asarray(confusion)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"a confusion matrix must be square, not of shape {matrix.shape}")
+    rows = [[_exact(value) for value in row] for row in matrix.tolist()]
+    truth = [sum(row) for row in rows]
+    assigned = [sum(column) for column in zip(*rows)]
+    return ConfusionSums(sum(truth), sum(row[k] for k, row in enumerate(rows)),
+                         sum(t * p for t, p in zip(truth, assigned)),
+                         sum(t * t for t in truth), sum(p * p for p in assigned))
+
+
+def _exact(value: Any) -> Any:
+    """An int, or any other real number as the exact fraction it holds (a float is dyadic)."""
+    value = _integer(value)
+    return value if type(value) is int else Fraction(value)
+
+
+def _quotient(numerator: Any, denominator: Any) -> float:
+    """``numerator / denominator`` of exact numbers, correctly rounded once."""
+    if type(numerator) is int and type(denominator) is int:
+        return numerator / denominator  # Python divides two ints with one rounding
+    return float(Fraction(numerator) / denominator)
+
+
+def cohen_kappa(sums: ConfusionSums, *, zero_division: ZeroDivision = "perl") -> float:
+    """Cohen's kappa: the agreement of correct and assigned categories beyond chance.
+
+    ``kappa = (p_o - p_e) / (1 - p_e)`` with the observed agreement ``p_o =
+    correct / n`` and the chance agreement ``p_e = sum_k t_k p_k / n**2``,
+    computed as ``(n correct - sum t p) / (n**2 - sum t p)`` in exact
+    arithmetic and rounded once, so it stays in [-1, 1]. It is
+    ``sklearn.metrics.cohen_kappa_score`` (unweighted) on the same results.
+
+    Undefined when ``p_e == 1``: no result, or every result has one and the
+    same category on both sides. scikit-learn then returns its
+    ``replace_undefined_by`` (NaN by default), which ``zero_division="nan"``
+    reproduces; Perl mode gives 1 (every decision agreed).
+
+    Reference: J. Cohen, "A coefficient of agreement for nominal scales",
+    Educational and Psychological Measurement 20 (1960) 37-46.
+
+    >>> cohen_kappa(confusion_sums([[2, 1], [0, 3]]))
+    0.6666666666666666
+    >>> cohen_kappa(confusion_sums([[4, 0], [0, 0]])), cohen_kappa(confusion_sums([[4]]), zero_division="nan")
+    (1.0, nan)
+    """
+    mode = check_zero_division(zero_division)
+    n, correct, products = (_exact(value) for value in sums[:3])
+    chance = n * n - products
+    if chance == 0:
+        return undefined_value(mode, 1.0)
+    return _quotient(n * correct - products, chance)
+
+
+def multiclass_matthews_corrcoef(sums: ConfusionSums, *,
+                                 zero_division: ZeroDivision = "perl") -> float:
+    """The multiclass Matthews correlation (Gorodkin's R_K) of a confusion matrix, in [-1, 1].
+
+    ``R_K = cov(t, p) / sqrt(cov(t, t) cov(p, p))`` with ``cov(t, p) = n correct
+    - sum_k t_k p_k``, ``cov(t, t) = n**2 - sum_k t_k**2`` and ``cov(p, p) =
+    n**2 - sum_k p_k**2``: scikit-learn's ``matthews_corrcoef`` of multiclass
+    labels. With two categories it is the Matthews correlation of the 2 x 2
+    table. Its square is computed as one exact ratio, rounded once (so it
+    cannot exceed 1), and the square root taken with the sign of ``cov(t, p)``.
+
+    Undefined when ``cov(t, t) cov(p, p) == 0`` (all results correct in one
+    category, or all assigned to one): scikit-learn returns 0, which
+    ``zero_division=0.0`` reproduces; Perl mode follows
+    :func:`matthews_corrcoef`: 1 when every result is right, else 0.
+
+    Reference: J. Gorodkin, "Comparing two K-category assignments by a
+    K-category correlation coefficient", Computational Biology and Chemistry
+    28 (2004) 367-374.
+
+    >>> truth, assigned = [0, 0, 1, 1, 2, 2], [1, 1, 0, 0, 0, 0]
+    >>> matrix = np.zeros((3, 3), dtype=int)
+    >>> np.add.at(matrix, (truth, assigned), 1)
+    >>> round(multiclass_matthews_corrcoef(confusion_sums(matrix)), 4)
+    -0.6124
+    """
+    mode = check_zero_division(zero_division)
+    n, correct, products, truth_squares, assigned_squares = (_exact(value) for value in sums)
+    covariance = n * correct - products
+    spread = (n * n - truth_squares) * (n * n - assigned_squares)
+    if spread == 0:
+        return undefined_value(mode, 1.0 if correct == n else 0.0)
+    # covariance**2 <= spread (Cauchy-Schwarz), and a correctly rounded ratio of two
+    # exact numbers whose quotient is at most 1 is at most 1.0: no clamp needed.
+    root = math.sqrt(_quotient(covariance * covariance, spread))
+    return root if covariance >= 0 else -root
+
+
+def balanced_accuracy(recall_mean: float, classes: int, *, adjusted: bool = False,
+                      zero_division: ZeroDivision = "perl") -> float:
+    """Balanced accuracy: the mean recall of the ``classes`` categories that are correct somewhere.
+
+    ``recall_mean`` is the mean over those categories of ``C[k, k] / t_k``
+    (categories no result has as correct are left out, as scikit-learn's
+    ``balanced_accuracy_score`` leaves them out). With ``adjusted=True`` it is
+    rescaled so that chance scores 0 and perfect 1: ``(mean - 1/K) / (1 - 1/K)``
+    with ``K = classes``.
+
+    Undefined with no result (``classes == 0``) and, adjusted, with one
+    class (scikit-learn then gives NaN or -inf with a warning): Perl mode
+    gives 1 when every result is right (the mean recall is 1), else 0; other
+    modes ``zero_division``.
+
+    Reference: K. H. Brodersen et al., "The balanced accuracy and its
+    posterior distribution", ICPR 2010; scikit-learn's user guide.
+
+    >>> balanced_accuracy(0.75, 2), balanced_accuracy(0.75, 2, adjusted=True)
+    (0.75, 0.5)
+    >>> balanced_accuracy(0.5, 1, adjusted=True, zero_division="nan")
+    nan
+    """
+    mode = check_zero_division(zero_division)
+    if classes == 0 or (adjusted and classes == 1):
+        return undefined_value(mode, 1.0 if classes == 0 or recall_mean == 1 else 0.0)
+    if not adjusted:
+        return float(recall_mean)
+    chance = 1 / classes
+    return (recall_mean - chance) / (1 - chance)

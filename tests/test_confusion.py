@@ -1,0 +1,390 @@
+"""Contingency's confusion matrix and its scores (kappa, balanced accuracy, multiclass MCC), and
+the multi-label confusion matrix and Jaccard index, against scikit-learn."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from sklearn import metrics
+
+from contingency import Contingency
+from contingency._category_sums import CategorySums
+from contingency.formulas import classification as formulas
+from tests.strategies import categories_and_results
+from tests.test_contingency import indicators
+
+MODES = [(0.0, 0.0), (1.0, 1.0), ("nan", np.nan)]
+
+
+def same(ours: float, theirs: float) -> bool:
+    if math.isnan(theirs):
+        return math.isnan(ours)
+    return math.isclose(ours, theirs, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def quiet(function, *args, **kwargs):
+    """A scikit-learn call with its warnings about undefined or missing classes silenced."""
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def labelled(cats, stream):
+    """The categories as str (one dtype for numpy), and the results' truth and prediction arrays."""
+    labels = [str(cat) for cat in cats]
+    truth = np.array([str(c) for _, c in stream], dtype=str)
+    predicted = np.array([str(a) for a, _ in stream], dtype=str)
+    return labels, truth, predicted
+
+
+def every_path(labels, truth, predicted, **options):
+    """The same single-label results counted by every write path, as (path name, accumulator)."""
+    pairs = list(zip(predicted.tolist(), truth.tolist()))
+    streamed = Contingency(labels, **options)
+    for assigned, correct in pairs:
+        streamed.add_result(assigned, correct)  # the str fast path
+    in_lists = Contingency(labels, **options)
+    for assigned, correct in pairs:
+        in_lists.add_result([assigned], (correct,))  # the container fast path
+    general = Contingency(labels, **options)
+    for assigned, correct in pairs:
+        general.add_result({assigned: True}, {correct: 1})  # the general path
+    sequences = Contingency(labels, **options).add_results(list(predicted), list(truth))
+    arrays = Contingency(labels, **options)
+    if len(pairs):
+        arrays.add_results(predicted, truth)
+    one_hot = indicators(labels, [({a}, {c}) for a, c in pairs])
+    matrices = Contingency(labels, **options).add_results(*one_hot)
+    half = len(pairs) // 2
+    merged = (Contingency(labels, **options).add_results(list(predicted[:half]), list(truth[:half]))
+              + Contingency(labels, **options).add_results(list(predicted[half:]),
+                                                          list(truth[half:])))
+    removed = Contingency(labels, **options).add_results(
+        [*predicted, *labels, labels[0]], [*truth, *reversed(labels), [labels[0], labels[-1]]])
+    removed.remove_result(labels[0], [labels[0], labels[-1]])
+    for assigned, correct in zip(labels, reversed(labels)):
+        removed.remove_result(assigned, correct)
+    batch_removed = Contingency(labels, **options).add_results(
+        np.array([*predicted, *labels]), np.array([*truth, *reversed(labels)]))
+    batch_removed.remove_results(np.array(labels), np.array(labels[::-1]))
+    read_midway = Contingency(labels, **options)
+    for assigned, correct in pairs:
+        read_midway.add_result(assigned, correct)
+        read_midway.cohen_kappa()  # running sums made early, then kept up to date
+        read_midway.balanced_accuracy()
+    return [("add_result str", streamed), ("add_result lists", in_lists),
+            ("add_result mappings", general), ("add_results sequences", sequences),
+            ("add_results arrays", arrays), ("add_results indicators", matrices),
+            ("merge", merged), ("removal", removed),
+            ("remove_results", batch_removed), ("read after each result", read_midway),
+            ("from_dict", Contingency.from_dict(streamed.to_dict()))]
+
+
+single_label_cases = categories_and_results(single_label=True, min_results=1)
+
+
+@settings(max_examples=60)  # ten accumulators and several scikit-learn calls per example
+@given(case=single_label_cases)
+@example(case=(["a", "b", "c"], [("b", "a"), ("b", "a"), ("a", "b"), ("a", "b"), ("a", "c"),
+                                  ("a", "c")]))
+@example(case=(["a"], [("a", "a")]))
+@example(case=(["a", "b"], [("a", "a"), ("a", "b")]))
+def test_every_path_gives_scikit_learns_confusion_matrix_and_scores(case):
+    cats, stream = case
+    labels, truth, predicted = labelled(cats, stream)
+    expected = quiet(metrics.confusion_matrix, truth, predicted, labels=labels)
+    kappa = {mode: quiet(metrics.cohen_kappa_score, truth, predicted, replace_undefined_by=theirs)
+             for mode, theirs in MODES}
+    mcc = quiet(metrics.matthews_corrcoef, truth, predicted)  # 0.0 when undefined: zero_division=0.0
+    balanced = quiet(metrics.balanced_accuracy_score, truth, predicted)
+    adjusted = quiet(metrics.balanced_accuracy_score, truth, predicted, adjusted=True)
+    one_class = len(set(truth.tolist())) == 1  # adjusted is undefined: scikit-learn's nan/-inf
+    n, t, p = len(truth), expected.sum(axis=1), expected.sum(axis=0)
+    mcc_defined = (n * n - t @ t) * (n * n - p @ p) != 0  # else scikit-learn's 0.0
+    for mode, _ in MODES:
+        for path, s in every_path(labels, truth, predicted, zero_division=mode):
+            assert np.array_equal(s.confusion_matrix(), expected), path
+            assert s.confusion_matrix().dtype == np.int64
+            assert same(s.cohen_kappa(), kappa[mode]), path
+            if mode == 0.0 or mcc_defined:
+                assert same(s.matthews_corrcoef("multiclass"), mcc), path
+            assert same(s.balanced_accuracy(), balanced), path
+            if not one_class:
+                assert same(s.balanced_accuracy(adjusted=True), adjusted), path
+
+
+def test_the_issues_example_gives_scikit_learns_multiclass_matthews_correlation():
+    truth, predicted = [0, 0, 1, 1, 2, 2], [1, 1, 0, 0, 0, 0]
+    s = Contingency().add_results(predicted, truth)
+    assert same(s.matthews_corrcoef("multiclass"), metrics.matthews_corrcoef(truth, predicted))
+    assert round(s.matthews_corrcoef("multiclass"), 3) == -0.612
+    assert s.matthews_corrcoef("micro") == -0.5  # the one-vs-rest form differs
+    with pytest.raises(ValueError, match=r"'micro', 'macro' or 'multiclass', not 'binary'"):
+        s.matthews_corrcoef("binary")  # type: ignore[arg-type]
+
+
+@given(case=single_label_cases, labels_drawn=st.data())
+def test_labels_pick_and_order_rows_and_columns_as_scikit_learn_does(case, labels_drawn):
+    cats, stream = case
+    labels, truth, predicted = labelled(cats, stream)
+    picked = labels_drawn.draw(st.permutations(labels).flatmap(
+        lambda order: st.integers(1, len(order)).map(lambda size: order[:size])))
+    s = Contingency(labels).add_results(predicted, truth)
+    if set(picked) & set(truth.tolist()):
+        assert np.array_equal(s.confusion_matrix(labels=picked),
+                              quiet(metrics.confusion_matrix, truth, predicted, labels=picked))
+    else:  # scikit-learn refuses labels none of which is in y_true; the rows are zeros
+        assert not s.confusion_matrix(labels=picked)[:, :].any()
+    assert np.array_equal(s.multilabel_confusion_matrix(labels=picked),
+                          metrics.multilabel_confusion_matrix(truth, predicted, labels=picked))
+
+
+def test_a_label_that_is_not_a_category_is_named():
+    s = Contingency(["x", "y"]).add_results(["x"], ["y"])
+    with pytest.raises(ValueError, match=r"confusion_matrix: labels\[1\] = 'z' is not a category"):
+        s.confusion_matrix(labels=["x", "z"])
+    with pytest.raises(ValueError, match=r"multilabel_confusion_matrix: labels\[0\] = \[1\]"):
+        s.multilabel_confusion_matrix(labels=[[1]])
+    with pytest.raises(ValueError, match=r"labels names a category twice"):
+        s.confusion_matrix(labels=["x", "x"])
+    with pytest.raises(TypeError, match=r"labels must be an iterable of categories or None"):
+        s.confusion_matrix(labels="xy")
+
+
+# Running sums --------------------------------------------------------------------------------
+
+
+_OPERATIONS = st.lists(st.tuples(st.sampled_from(["add", "remove", "multi", "unmulti"]),
+                                 st.sampled_from(["a", "b", "c", "d"]),
+                                 st.sampled_from(["a", "b", "c", "d"])), max_size=40)
+
+
+@given(_OPERATIONS)
+@example([("add", "a", "b"), ("multi", "a", "b"), ("unmulti", "a", "b"), ("remove", "a", "b")])
+def test_running_sums_equal_a_recomputation_from_scratch(operations):
+    """After any adds and removals, read between them, the running sums are the matrix's sums."""
+    s = Contingency(["a", "b", "c", "d"])
+    added: list[tuple[str, str]] = []
+    multi = 0
+    for operation, assigned, correct in operations:
+        if operation == "add":
+            s.add_result(assigned, correct)
+            added.append((assigned, correct))
+        elif operation == "remove" and (assigned, correct) in added:
+            s.remove_result(assigned, correct)
+            added.remove((assigned, correct))
+        elif operation == "multi":
+            s.add_result(["a", "b"], "c")
+            multi += 1
+        elif operation == "unmulti" and multi:
+            s.remove_result(["a", "b"], "c")
+            multi -= 1
+        if multi:
+            with pytest.raises(ValueError, match=r"cohen_kappa: \d+ of the \d+ results"):
+                s.cohen_kappa()
+            continue
+        s.cohen_kappa()
+        s.balanced_accuracy()
+        assert s._confusion_sums("test") == formulas.confusion_sums(s.confusion_matrix())
+        fresh = CategorySums("recall", "nan")
+        fresh.stale(s.categories)
+        fresh.refresh((s._a, s._b, s._c))
+        running = s._sums["balanced recall"]
+        assert (running.total, running.defined) == (fresh.total, fresh.defined)
+
+
+# Single-label only -----------------------------------------------------------------------------
+
+
+def test_a_result_that_is_not_single_label_makes_the_table_undefined_until_it_is_removed():
+    s = Contingency(["x", "y"]).add_results(["x", "y"], ["x", "x"])
+    before = s.confusion_matrix()
+    for other in ([["x", "y"], "x"], [[], "x"], ["x", []]):  # two assigned, none, none correct
+        s.add_result(*other)
+        for read in (s.confusion_matrix, s.cohen_kappa, s.balanced_accuracy,
+                     lambda: s.matthews_corrcoef("multiclass")):
+            with pytest.raises(ValueError, match=r"1 of the 3 results is not single-label .* "
+                               r"see category_stats\(\) or multilabel_confusion_matrix\(\)"):
+                read()
+        assert s.multilabel_confusion_matrix().shape == (2, 2, 2)  # always defined
+        s.remove_result(*other)
+        assert np.array_equal(s.confusion_matrix(), before)
+
+
+def test_ignored_labels_leave_a_result_that_is_not_single_label():
+    s = Contingency(["x", "y"], unknown="ignore")
+    s.add_result("x", "other")  # counted as nothing correct
+    with pytest.raises(ValueError, match=r"1 of the 1 results is not single-label"):
+        s.confusion_matrix()
+
+
+def test_a_single_label_removal_that_matches_the_cells_but_no_added_pair_is_refused():
+    s = Contingency().add_results(["x", "y", "z"], ["y", "z", "x"])
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=r"remove_result: no single-label result with 'y' "
+                                         r"assigned and 'x' correct was added"):
+        s.remove_result("y", "x")  # b of y, c of x and the shape are there; the pair is not
+    assert s.to_dict() == before
+
+
+# Edge cases ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("mode", "undefined"), [("perl", 1.0), (0.0, 0.0), (1.0, 1.0)])
+def test_an_empty_accumulator_has_a_zero_table_and_undefined_scores(mode, undefined):
+    s = Contingency(["x", "y"], zero_division=mode)
+    assert s.confusion_matrix().tolist() == [[0, 0], [0, 0]]
+    assert s.multilabel_confusion_matrix().tolist() == [[[0, 0], [0, 0]]] * 2
+    assert s.cohen_kappa() == undefined
+    assert s.balanced_accuracy() == undefined
+    assert s.matthews_corrcoef("multiclass") == undefined
+    assert Contingency().confusion_matrix().shape == (0, 0)
+    assert math.isnan(Contingency(zero_division="nan").cohen_kappa())
+
+
+def test_one_class_on_both_sides():
+    s = Contingency(["x", "y"]).add_results(["x", "x"], ["x", "x"])  # y declared, never seen
+    assert s.confusion_matrix().tolist() == [[2, 0], [0, 0]]
+    assert s.cohen_kappa() == 1.0  # undefined: Perl mode says every decision agreed
+    assert s.matthews_corrcoef("multiclass") == 1.0
+    assert s.balanced_accuracy() == 1.0
+    assert s.balanced_accuracy(adjusted=True) == 1.0
+    wrong = Contingency(["x", "y"], zero_division=0.0).add_results(["x", "y"], ["x", "x"])
+    assert wrong.balanced_accuracy() == 0.5
+    assert wrong.balanced_accuracy(adjusted=True) == 0.0  # one class: undefined
+    assert same(wrong.cohen_kappa(), metrics.cohen_kappa_score(["x", "x"], ["x", "y"]))
+    assert wrong.matthews_corrcoef("multiclass") == metrics.matthews_corrcoef(["x", "x"],
+                                                                               ["x", "y"])
+
+
+def test_set_entries_plays_no_part_in_the_confusion_matrix():
+    s = Contingency(["x", "y"]).add_results(["x", "y", "y"], ["x", "x", "y"])
+    plain = (s.confusion_matrix(), s.cohen_kappa(), s.balanced_accuracy(),
+             s.matthews_corrcoef("multiclass"))
+    s.set_entries(50, 3, 4, 100)
+    assert np.array_equal(s.confusion_matrix(), plain[0])
+    assert (s.cohen_kappa(), s.balanced_accuracy(), s.matthews_corrcoef("multiclass")) == plain[1:]
+
+
+def test_correlations_stay_in_range_at_their_extremes():
+    perfect = Contingency().add_results(["a", "b", "c"] * 7, ["a", "b", "c"] * 7)
+    assert perfect.cohen_kappa() == 1.0
+    assert perfect.matthews_corrcoef("multiclass") == 1.0
+    inverse = Contingency().add_results(["a", "b"] * 5, ["b", "a"] * 5)
+    assert inverse.cohen_kappa() == -1.0
+    assert inverse.matthews_corrcoef("multiclass") == -1.0
+    big = 2**61
+    for matrix in ([[big, 1], [0, big]], [[1, big], [big, 0]], [[big, big - 1], [big - 3, big]]):
+        sums = formulas.confusion_sums(np.array(matrix, dtype=np.int64))
+        for score in (formulas.cohen_kappa, formulas.multiclass_matthews_corrcoef):
+            assert -1.0 <= score(sums) <= 1.0
+
+
+def test_the_pure_functions_take_float_matrices_exactly():
+    matrix = np.array([[2.5, 0.5], [0.25, 3.0]])
+    truth, predicted, weights = [0, 0, 1, 1], [0, 1, 0, 1], [2.5, 0.5, 0.25, 3.0]
+    sums = formulas.confusion_sums(matrix)
+    assert same(formulas.cohen_kappa(sums),
+                metrics.cohen_kappa_score(truth, predicted, sample_weight=weights))
+    assert same(formulas.multiclass_matthews_corrcoef(sums),
+                metrics.matthews_corrcoef(truth, predicted, sample_weight=weights))
+    with pytest.raises(ValueError, match=r"must be square, not of shape \(2, 3\)"):
+        formulas.confusion_sums(np.zeros((2, 3)))
+
+
+# Multi-label ---------------------------------------------------------------------------------
+
+
+multi_label_cases = categories_and_results(min_results=1).filter(lambda case: len(case[0]) >= 2)
+
+
+@settings(max_examples=60)
+@given(case=multi_label_cases)
+def test_multilabel_confusion_matrix_and_jaccard_equal_scikit_learns(case):
+    cats, stream = case
+    predicted, truth = indicators(cats, stream)
+    streamed = Contingency(cats)
+    for assigned, correct in stream:
+        streamed.add_result(set(assigned), list(correct))
+    assert np.array_equal(streamed.multilabel_confusion_matrix(),
+                          metrics.multilabel_confusion_matrix(truth, predicted))
+    for mode in (0.0, 1.0):
+        s = Contingency(cats, zero_division=mode).add_results(predicted, truth)
+        half = len(stream) // 2
+        merged = (Contingency(cats, zero_division=mode).add_results(predicted[:half], truth[:half])
+                  + Contingency(cats, zero_division=mode).add_results(predicted[half:],
+                                                                     truth[half:]))
+        for average in ("macro", "micro", "weighted", "samples"):
+            theirs = quiet(metrics.jaccard_score, truth, predicted, average=average,
+                           zero_division=mode)
+            assert same(s.jaccard(average), theirs), average
+            assert same(merged.jaccard(average), theirs), average
+
+
+def test_jaccard_undefined_values_follow_zero_division():
+    s = Contingency(["x", "y"], zero_division="nan").add_results([["x"], []], [["x"], []])
+    assert s.jaccard("macro") == 1.0  # y undefined, left out of the mean
+    assert math.isnan(Contingency(zero_division="nan").jaccard("micro"))
+    assert Contingency(["x"]).add_results([[]], [[]]).jaccard("samples") == 1.0  # Perl mode
+    with pytest.raises(ValueError, match="average must be one of"):
+        s.jaccard("binary")  # type: ignore[arg-type]
+
+
+# Persistence -----------------------------------------------------------------------------------
+
+
+def _state():
+    return Contingency(["x", "y"]).add_results(["x", "y", "x", ["x", "y"]],
+                                               ["y", "y", "x", "x"]).to_dict()
+
+
+def test_to_dict_keeps_the_pairs_and_from_dict_gives_them_back():
+    s = Contingency(["x", "y"]).add_results(["x", "y", "x"], ["y", "y", "x"])
+    data = s.to_dict()
+    assert data["confusion"] == [[0, 0, 1], [1, 0, 1], [1, 1, 1]]
+    assert np.array_equal(Contingency.from_dict(data).confusion_matrix(), s.confusion_matrix())
+
+
+@pytest.mark.parametrize(("confusion", "message"), [
+    ({}, r"confusion must be a list of \[correct, assigned, count\]"),
+    ([[0, 1]], r"confusion\[0\] must be \[correct, assigned, count\]"),
+    ([[0, 2, 1], [1, 1, 1], [0, 0, 1]], r"confusion\[0\] = \[0, 2, 1\] names no category"),
+    ([[1, 0, 0], [1, 1, 1], [0, 0, 1]], r"or counts nothing"),
+    ([[1, 0, -1]], r"confusion\[0\] must be a non-negative integer count"),
+    ([[1, 0, 1], [1, 0, 1]], r"confusion\[1\] repeats the pair \[1, 0\]"),
+    ([[1, 0, 1], [1, 1, 1]], r"confusion holds 1 right and 1 wrong single-label results but the result "
+                             r"shapes say 2 and 1"),
+    ([[0, 1, 1], [1, 1, 1], [0, 0, 1]], r"category 'x' has c = 0 but its single-label results "
+                                        r"in confusion alone give 1"),
+])
+def test_from_dict_refuses_pairs_inconsistent_with_the_rest(confusion, message):
+    data = _state()
+    assert data["confusion"] == [[0, 0, 1], [1, 0, 1], [1, 1, 1]]
+    data["confusion"] = confusion
+    with pytest.raises(ValueError, match=message) as refused:
+        Contingency.from_dict(data)
+    assert str(refused.value).startswith("from_dict: ")
+
+
+# Reporting -----------------------------------------------------------------------------------
+
+
+def test_scores_hold_the_new_numbers_where_defined():
+    s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
+    scores = s.scores()
+    assert scores["cohen_kappa"] == s.cohen_kappa()
+    assert scores["balanced_accuracy"] == {"plain": s.balanced_accuracy(),
+                                           "adjusted": s.balanced_accuracy(adjusted=True)}
+    assert scores["matthews_corrcoef"]["multiclass"] == s.matthews_corrcoef("multiclass")
+    assert scores["jaccard"] == {average: s.jaccard(average)
+                                 for average in ("micro", "macro", "weighted", "samples")}
+    s.add_result(["a", "b"], "a")
+    scores = s.scores()
+    assert scores["cohen_kappa"] is None
+    assert scores["balanced_accuracy"] is None
+    assert scores["matthews_corrcoef"]["multiclass"] is None
