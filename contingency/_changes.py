@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from contingency._coding import dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
-from contingency._labels import check_label
+from contingency._labels import check_label, sorted_labels
 
 __all__ = [
     "HIT",
@@ -162,9 +162,17 @@ class Staging:
         self.removing = removing
 
     def labels(self, value: object, where: str) -> frozenset[Hashable]:
-        """The categories one side of a result names, checked (unknown ones as the policy says)."""
-        return frozenset(label for label in members(value, where)
-                         if self.position(label, where) >= 0)
+        """The categories one side of a result names, checked (unknown ones as the policy says).
+
+        New categories join in the order met; a set's order follows the hash
+        seed, so the new categories a set names join in :func:`sorted_labels` order.
+        """
+        named = members(value, where)
+        if isinstance(value, AbstractSet) and len(value) > 1:
+            index, new = self.index, self.new
+            if sum(label not in index and label not in new for label in value) > 1:
+                named = sorted_labels(value)
+        return frozenset(label for label in named if self.position(label, where) >= 0)
 
     def position(self, label: object, where: str) -> int:
         """The table position of one label (provisional if new), or -1 if it is ignored."""

@@ -45,6 +45,7 @@ import copy as _copy
 import reprlib
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -73,7 +74,7 @@ from contingency._changes import (
 )
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, label_sequence
-from contingency._labels import check_label, label_to_json
+from contingency._labels import check_label, label_to_json, sorted_labels
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -148,8 +149,10 @@ class Contingency:
     ----------
     categories:
         The categories results may name, in the order tables and indicator
-        matrices use (a mapping's keys count, as in Perl). ``None`` (the
-        default) leaves the set open: a category joins when first seen, and
+        matrices use (a mapping's keys count, as in Perl; a set's members are
+        sorted, since its order changes with the hash seed). ``None`` (the
+        default) leaves the set open: a category joins when first seen (the
+        new categories of one result side given as a set in sorted order), and
         counts as "neither assigned nor correct" (cell d) for every earlier
         result; it is forgotten again when removals take its cells back to
         zero. An empty iterable declares an empty set.
@@ -229,6 +232,8 @@ class Contingency:
             if not isinstance(categories, Iterable):
                 raise TypeError("categories must be an iterable of category names or None, "
                                 f"not {type(categories).__name__}")
+            if isinstance(categories, AbstractSet):  # iteration order follows the hash seed
+                categories = sorted_labels(categories)
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
         self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
@@ -501,7 +506,9 @@ class Contingency:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
 
         Later results add to it. The per-category tables are untouched, so the
-        macro statistics still describe the results added one by one.
+        macro statistics still describe the results added one by one. Each cell
+        is a count of at most ``2**63 - 1``, the limit of every count (merges
+        that would take what ``set_entries`` set past it are refused too).
 
         >>> s = Contingency()
         >>> s.set_entries(8, 2, 2, 88)
@@ -509,6 +516,8 @@ class Contingency:
         (0.8, 0.96)
         """
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
+        for value, name in zip(table, "abcd"):
+            check_room(0, value, f"in micro-table cell {name}")
         self._fold()
         change = [want - have for want, have in zip(table, self._micro)]
         self._apply({}, {}, {}, {}, {}, offset=change)
@@ -1093,6 +1102,10 @@ class Contingency:
         n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
             check_room(n_before, n - n_before, "results")
+        if offset is not None:  # what set_entries put on the micro table: merges add it up
+            for name, mine, theirs in zip("abcd", self._offset, offset):
+                if mine + theirs > MAX_COUNT:
+                    check_room(mine, theirs, f"set by set_entries in micro-table cell {name}")
         fresh = [label for label in new if label not in cells_a] if new else ()
         gone: list[Hashable] = []
         if removing:
@@ -1450,8 +1463,12 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     micro = [cell + extra for cell, extra in zip((*pooled, k * n - sum(pooled)), offset)]
     if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
-    if n > MAX_COUNT:
-        raise fail("more than 2**63 - 1 results")
+    try:  # the limits of every other path, with their message
+        check_room(0, n, "results")
+        for name, extra in zip("abcd", offset):
+            check_room(0, extra, f"set by set_entries in micro-table cell {name}")
+    except ValueError as error:
+        raise fail(str(error)) from None
     pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
     result = cls(labels[:declared], unknown=_check_unknown(data["unknown"], "from_dict: unknown"),
                  zero_division=check_zero_division(data["zero_division"],

@@ -1,8 +1,11 @@
 """Labels: what may name a category or a cluster, and how labels cross JSON.
 
-A label is any hashable value except ``None`` and NaN: ``None`` usually means
-a missing value upstream, and NaN is not equal to itself, so it could never be
-found again in a table. Both are refused with an error that names the argument.
+A label is any hashable value except ``None`` and values not equal to
+themselves: ``None`` usually means a missing value upstream, and a value such
+as NaN (float, numpy, ``complex("nan")``, ``Decimal("NaN")``, or a tuple or
+frozenset holding one) could never be found again in a table, so each
+occurrence would become a new category. Both are refused, by every path
+alike, with an error that names the argument.
 """
 
 from __future__ import annotations
@@ -10,12 +13,13 @@ from __future__ import annotations
 import math
 import numbers
 import reprlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import numpy as np
 
-__all__ = ["check_label", "label_from_json", "label_to_json"]
+__all__ = ["check_label", "equal_to_itself", "label_from_json", "label_key", "label_to_json",
+           "sorted_labels"]
 
 
 def check_label(label: object, where: str) -> Hashable:
@@ -40,9 +44,61 @@ def check_label(label: object, where: str) -> Hashable:
         raise TypeError(
             f"{where}: label {label!r} is unhashable (type {type(label).__name__})"
         ) from None
-    if isinstance(label, (float, np.floating)) and math.isnan(label):
-        raise ValueError(f"{where}: NaN is not a valid label (it is not equal to itself)")
+    if not equal_to_itself(label):
+        shown = "NaN" if isinstance(label, (float, np.floating)) else repr(label)
+        raise ValueError(f"{where}: {shown} is not a valid label (it is not equal to itself)")
     return label
+
+
+def equal_to_itself(label: object) -> bool:
+    """Whether ``label == label``; for a tuple or frozenset, whether that holds of every member.
+
+    Python compares containers' members by identity first, so a tuple holding
+    a NaN equals itself, but not an equal tuple built again from another NaN:
+    the members decide.
+
+    >>> from decimal import Decimal
+    >>> equal_to_itself(("a", 1)), equal_to_itself(Decimal("NaN")), equal_to_itself((1, float("nan")))
+    (True, False, False)
+    """
+    if isinstance(label, (tuple, frozenset)):
+        return all(map(equal_to_itself, label))
+    return bool(label == label)
+
+
+def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:
+    """Labels in a stable order, the same in every run: sorted, by :func:`label_key` when types mix.
+
+    >>> sorted_labels(["b", 2, "a", 1.5])
+    [1.5, 2, 'a', 'b']
+    """
+    values = list(labels)
+    types = set(map(type, values))
+    if types <= {str} or all(issubclass(kind, numbers.Real) for kind in types):
+        return sorted(values)  # type: ignore[type-var]  # the common cases, at C speed
+    return sorted(values, key=label_key)
+
+
+def label_key(label: object) -> tuple[int, str, Any]:
+    """A sort key for labels of any types that does not depend on the hash seed.
+
+    Numbers first, by value; then by type name, and within a type strings and
+    bytes by value, tuples by their members' keys, frozensets by their sorted
+    members' keys (their ``repr`` follows the hash seed), anything else by
+    ``repr``. Third parts are compared only within one type name.
+
+    >>> sorted([("a", 10), "b", 3, b"z", ("a", 2), 0.5], key=label_key)
+    [0.5, 3, b'z', 'b', ('a', 2), ('a', 10)]
+    """
+    if isinstance(label, numbers.Real):
+        return (0, "", label)
+    if isinstance(label, (str, bytes)):
+        return (1, type(label).__name__, label)
+    if isinstance(label, tuple):
+        return (1, type(label).__name__, tuple(map(label_key, label)))
+    if isinstance(label, frozenset):
+        return (1, type(label).__name__, tuple(sorted(map(label_key, label))))
+    return (1, type(label).__name__, repr(label))
 
 
 def label_to_json(label: Hashable, where: str = "label") -> Any:

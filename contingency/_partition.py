@@ -831,8 +831,10 @@ def _from_dict(cls: type[PartitionComparison], data: Mapping[str, Any],
         rows.append(row)
         columns.append(column)
         counts.append(count)
-    if sum(counts) > MAX_COUNT:
-        raise state_error("more than 2**63 - 1 elements")
+    try:  # the limit of every other path, with its message
+        check_room(0, sum(counts), "elements")
+    except ValueError as error:
+        raise state_error(str(error)) from None
     for side, labels, used in (("reference", reference, rows), ("model", model, columns)):
         empty = sorted(set(range(len(labels))) - set(used))
         if empty:

@@ -18,8 +18,7 @@ non-empty cells of their table: the batch form every table change takes.
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 import attrs
@@ -28,7 +27,7 @@ from numpy.typing import NDArray
 
 from contingency._coding import Codes, dense_is_cheaper, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
-from contingency._labels import check_label
+from contingency._labels import check_label, sorted_labels
 from contingency.formulas._numeric import INT64_MAX
 
 __all__ = ["Cells", "Table", "count_cells"]
@@ -281,25 +280,6 @@ def _set_count(counts: dict[Hashable, int], label: Hashable, value: int) -> None
         counts[label] = value
     else:
         del counts[label]
-
-
-def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:
-    """Labels in sorted order; when types are mixed, numbers first, then by type name and ``repr``.
-
-    >>> sorted_labels(["b", 2, "a", 1.5])
-    [1.5, 2, 'a', 'b']
-    """
-    values = list(labels)
-    try:
-        return sorted(values)  # type: ignore[type-var]
-    except TypeError:
-        return sorted(values, key=_mixed_key)
-
-
-def _mixed_key(label: Hashable) -> tuple[int, str, Any]:
-    if isinstance(label, numbers.Real):
-        return (0, "", label)
-    return (1, type(label).__name__, repr(label))
 
 
 @attrs.define(eq=False, repr=False, init=False)

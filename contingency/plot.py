@@ -7,6 +7,8 @@ writes it at exactly that size.
 
 - :func:`partition_heatmap`: a :class:`~contingency.PartitionComparison`'s
   contingency table (reference clusters against model clusters);
+- :func:`confusion_heatmap`: a :class:`~contingency.Contingency`'s confusion
+  matrix (correct categories against assigned ones) of single-label results;
 - :func:`table_heatmap`: any table of counts with its row and column labels;
 - :func:`category_chart`: per-category precision, recall and F1 of a
   :class:`~contingency.Contingency`, as it reports them
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LearningPoint",
     "category_chart",
+    "confusion_heatmap",
     "learning_curve",
     "learning_point",
     "partition_heatmap",
@@ -150,6 +153,27 @@ def partition_heatmap(comparison: PartitionComparison, *, title: str = "", width
                          width=width, height=height, dpi=dpi)
 
 
+def confusion_heatmap(contingency: Contingency, *, labels: Iterable[Hashable] | None = None,
+                      title: str = "", width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
+    """The confusion matrix of a :class:`~contingency.Contingency`: correct rows, assigned columns.
+
+    The counts are :meth:`~contingency.Contingency.confusion_matrix`'s, for
+    ``labels`` (default: every category, in table order); like it, this
+    raises ``ValueError`` once a result is not single-label.
+
+    >>> from contingency import Contingency
+    >>> s = Contingency(["cat", "dog"]).add_results(["cat", "dog", "dog"], ["cat", "cat", "dog"])
+    >>> axes = confusion_heatmap(s).axes[0]
+    >>> axes.images[0].get_array().tolist(), (axes.get_ylabel(), axes.get_xlabel())
+    ([[1, 1], [0, 1]], ('correct', 'assigned'))
+    """
+    chosen = list(contingency.categories if labels is None else labels)
+    counts = contingency.confusion_matrix(chosen)
+    return table_heatmap(chosen, chosen, counts, row_title="correct", column_title="assigned",
+                         title=title or f"{contingency.n_results} results",
+                         width=width, height=height, dpi=dpi)
+
+
 def category_chart(contingency: Contingency, *, title: str = "", width: int = 800,
                    height: int = 600, dpi: int = 100) -> Figure:
     """Per-category precision, recall and F1 of a :class:`~contingency.Contingency`, as grouped bars.
@@ -173,10 +197,10 @@ def category_chart(contingency: Contingency, *, title: str = "", width: int = 80
         axes.bar(positions, [float(row[score]) for row in stats.values()], bar,
                  label="F1" if score == "f1" else score)
     axes.set_xticks(range(len(labels)), labels, rotation=90 if len(labels) > 10 else 0)
-    axes.set_ylim(0, 1.05)
+    axes.set_ylim(0, 1.15)  # room above the bars for the legend
     axes.set_ylabel("score")
     axes.set_xlabel("category")
-    axes.legend(loc="lower right")
+    axes.legend(loc="upper center", ncols=3)
     axes.set_title(title or f"{contingency.n_results} results, {len(labels)} categories")
     return figure
 

@@ -30,6 +30,7 @@ ROLE = re.compile(r":(?:py:)?(?P<role>[a-z]+):`(?P<body>[^`]+)`")
 #: The modules the API reference documents in full, besides the names in ``contingency.__all__``.
 DOCUMENTED_MODULES = (
     "contingency.plot",
+    "contingency.dask",
     "contingency.formulas.classification",
     "contingency.formulas.partition",
     "contingency.formulas.concentration",

@@ -382,3 +382,15 @@ def test_command_line_never_imports_or_runs_what_a_file_names(canary) -> None:
     assert status == 2
     assert err.startswith("contingency: ")
     assert not canary()
+
+
+@pytest.mark.parametrize("count", [2**63 - 1, 2**63, 10**309])
+def test_counts_at_and_past_the_limit_in_a_document_are_refused_or_round_trip(count) -> None:
+    """The issue's case: a micro_offset of 10**309 loaded, then to_dict raised OverflowError."""
+    state = Contingency(["x"]).add_results(["x"], ["x"]).to_dict()
+    for position in range(4):
+        offset = [0, 0, 0, 0]
+        offset[position] = count
+        check_load(Contingency, {**state, "micro_offset": offset})
+    partition = PartitionComparison.from_labels(["x"], ["y"]).to_dict()
+    check_load(PartitionComparison, {**partition, "cells": [[0, 0, count]]})

@@ -486,7 +486,7 @@ VALID = {"format": "contingency.PartitionComparison/2", "reference_labels": ["x"
     ({"reference_labels": ["x", "x"]}, "repeated label"),
     ({"reference_labels": ["x", None]}, "is not a label"),
     ({"model_labels": "1"}, "model_labels must be a list"),
-    ({"cells": [[0, 0, 2**62], [1, 0, 2**62]]}, "more than 2\\*\\*63 - 1 elements"),
+    ({"cells": [[0, 0, 2**62], [1, 0, 2**62]]}, "at most 2\\*\\*63 - 1 are supported"),
 ])
 def test_from_dict_refuses_malformed_states(change, message):
     with pytest.raises(ValueError, match=message):

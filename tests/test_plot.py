@@ -58,6 +58,7 @@ def test_every_plot_saves_a_valid_png_of_the_stated_size(tmp_path, width, height
         "heatmap": plots.partition_heatmap(comparison(), width=width, height=height, dpi=dpi),
         "categories": plots.category_chart(s, width=width, height=height, dpi=dpi),
         "curve": plots.learning_curve(points, width=width, height=height, dpi=dpi),
+        "confusion": plots.confusion_heatmap(s, width=width, height=height, dpi=dpi),
         "table": plots.table_heatmap(["x"], ["y", "z"], [[1, 2]], width=width, height=height, dpi=dpi),
     }
     for name, figure in figures.items():
@@ -76,6 +77,23 @@ def test_the_heatmap_shows_the_comparisons_table():
     assert [tick.get_text() for tick in axes.get_xticklabels()] == [repr(label) for label in columns]
     assert sorted(int(text.get_text()) for text in axes.texts) == sorted(table.ravel().tolist())
     assert (axes.get_ylabel(), axes.get_xlabel()) == ("reference", "model")
+
+
+def test_the_confusion_heatmap_shows_the_confusion_matrix():
+    s = stream()
+    axes = plots.confusion_heatmap(s).axes[0]
+    assert np.array_equal(axes.images[0].get_array(), s.confusion_matrix())
+    assert [tick.get_text() for tick in axes.get_yticklabels()] == ["cat", "dog", "fox"]
+    assert (axes.get_ylabel(), axes.get_xlabel()) == ("correct", "assigned")
+    chosen = plots.confusion_heatmap(s, labels=["fox", "cat"]).axes[0]
+    assert np.array_equal(chosen.images[0].get_array(), s.confusion_matrix(["fox", "cat"]))
+
+
+def test_the_confusion_heatmap_refuses_multi_label_results():
+    s = stream()
+    s.add_result(["cat", "dog"], "dog")
+    with pytest.raises(ValueError, match="not single-label"):
+        plots.confusion_heatmap(s)
 
 
 def test_a_large_heatmap_drops_the_cell_counts_and_labels():

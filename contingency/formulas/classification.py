@@ -154,13 +154,25 @@ def _jaccard(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
 
 
 def _matthews_corrcoef(a: Any, b: Any, c: Any, d: Any, mode: ZeroDivision) -> float:
+    if type(a) is int and type(b) is int and type(c) is int and type(d) is int:
+        margins = (a + b) * (a + c) * (d + b) * (d + c)
+        if margins == 0:
+            return undefined_value(mode, 1.0 if b + c == 0 else 0.0)
+        covariance = a * d - b * c
+        # Exact integers at any size: covariance**2 <= margins (Cauchy-Schwarz), and int / int
+        # rounds the exact quotient once, so the square is at most 1.0 and so is its
+        # (correctly rounded) square root: the value stays in [-1, 1] by computation, within
+        # about one unit in the last place of the exact one.
+        size = math.sqrt(covariance * covariance / margins)
+        return size if covariance >= 0 else -size
     fa, fb, fc, fd = float(a), float(b), float(c), float(d)
-    # The four margins are multiplied pairwise before the square root so that
+    # Float cells: the four margins are multiplied pairwise before the square root so that
     # no single product overflows before counts reach about 1e77.
     scale = math.sqrt((fa + fb) * (fa + fc)) * math.sqrt((fd + fb) * (fd + fc))
     if scale == 0:
         return undefined_value(mode, 1.0 if fb + fc == 0 else 0.0)
-    return (fa * fd - fb * fc) / scale
+    # The roundings of the products can take |ratio| past 1 by a unit; the exact value is not.
+    return max(-1.0, min(1.0, (fa * fd - fb * fc) / scale))
 
 
 #: The scalar form of each per-table score, for callers that score one table at a time
