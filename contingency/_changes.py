@@ -108,21 +108,25 @@ class Tally:
         self.shapes: dict[Any, int] = {}
 
     def changes(self) -> Changes:
-        """The tallied results as cell changes ``a, b, c``, shape counts and pairs."""
-        a, wrong = self.right, self.wrong
+        """The tallied results as cell changes ``a, b, c``, shape counts and pairs.
+
+        The tally's own dicts are handed over, not copied (the pairs dict is
+        replaced by a new one here, so its receiver may keep it).
+        """
+        a, pairs = self.right, self.wrong
         b: Cells = {}
         c: Cells = {}
         shapes: dict[Shape, int] = {}
-        pairs: Pairs = {}
-        if a:
-            shapes[HIT] = sum(a.values())
-            pairs = {(label, label): count for label, count in a.items()}
-        if wrong:
-            shapes[MISS] = sum(wrong.values())
-            for (correct, assigned), count in wrong.items():
+        if pairs:
+            shapes[MISS] = sum(pairs.values())
+            for (correct, assigned), count in pairs.items():
                 b[assigned] = b.get(assigned, 0) + count
                 c[correct] = c.get(correct, 0) + count
-            pairs.update(wrong)
+        if a:
+            shapes[HIT] = sum(a.values())
+            for label, count in a.items():
+                pairs[label, label] = count
+        self.wrong = {}
         if self.shapes:
             both = self.both
             for label, count in both.items():
@@ -141,7 +145,8 @@ class Tally:
     def clear(self) -> None:
         """Empty the tally (once its changes are counted)."""
         self.right.clear()
-        self.wrong.clear()
+        if self.wrong:
+            self.wrong = {}
 
 
 class Staging:

@@ -1076,7 +1076,10 @@ class Contingency:
         """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
         tally = self._tally
         if tally.right or tally.wrong or tally.shapes:
-            self._apply(*tally.changes())
+            try:
+                self._apply(*tally.changes())
+            finally:
+                self._wrong = tally.wrong  # a new dict: the tallied one was handed over
             tally.clear()
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
@@ -1088,7 +1091,8 @@ class Contingency:
         a category in ``new`` is appended to the table first, with zero
         cells), ``shapes`` the result shapes (their sum is the change in the
         number of results), ``pairs`` the single-label results by
-        ``(correct, assigned)`` (they are also in the cells and shapes),
+        ``(correct, assigned)`` (they are also in the cells and shapes; a
+        caller hands over a dict it does not use again, which may be kept),
         ``offset`` the part of the micro table that
         :meth:`set_entries` set. A caller whose changes may be negative says
         ``removing=True`` (``where`` names it in the errors): every count is
@@ -1133,12 +1137,15 @@ class Contingency:
             else:
                 del counts[shape]
         confusion = self._pairs
-        for pair, count in pairs.items():
-            count += confusion.get(pair, 0)
-            if count:
-                confusion[pair] = count
-            else:
-                del confusion[pair]
+        if not confusion and not removing and 0 not in pairs.values():
+            self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+        else:
+            for pair, count in pairs.items():
+                count += confusion.get(pair, 0)
+                if count:
+                    confusion[pair] = count
+                else:
+                    del confusion[pair]
         self._n = n
         self._micro = _micro_after(self._micro, added_a, added_b, added_c,
                                    len(cells_a) * n - k_before * n_before, offset)

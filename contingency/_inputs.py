@@ -7,6 +7,7 @@ batch is left as it was.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -70,14 +71,23 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     ``None`` stays ``None`` (every weight 1). An integer numpy array is
     checked with numpy; anything else item by item, errors naming
     ``where: weights[i]``. The result is int64 when no sum of the weights can
-    overflow it, else an object array of Python ints.
+    overflow it, else an object array of Python ints. These are the
+    multiplicities of :class:`~contingency.PartitionComparison`'s elements
+    (every batch path of it counts through here): a float (Python or numpy,
+    a float array, whole-valued ones too) or any other number that is not an
+    integer raises ``TypeError``, since a pair of fractional elements has no
+    meaning.
 
     >>> check_weights([2, 1], 2, "add_many").tolist()
     [2, 1]
-    >>> check_weights([1, 0.5], 2, "add_many")
+    >>> check_weights([1, 0.5], 2, "add_many")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: add_many: weights[1] must be a non-negative integer count, not 0.5
+    TypeError: add_many: weights[1] is 0.5, not an integer: ... fractional elements has no meaning)
+    >>> check_weights([1, -1], 2, "add_many")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_many: weights[1] must be a non-negative integer count, not -1
     >>> check_weights("12", 2, "add_many")
     Traceback (most recent call last):
     ...
@@ -96,12 +106,20 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
             if weights.ndim != 1:
                 raise ValueError(f"{where}: weights must be one-dimensional, not "
                                  f"{weights.ndim}-dimensional")
-            values: Iterable[Any] = weights.tolist()
+            if weights.dtype.kind in "fc" and weights.size:
+                raise TypeError(f"{where}: weights is an array of {weights.dtype} numbers, not "
+                                f"integers: {_WHOLE_ELEMENTS}")
+            values: Sequence[Any] = weights.tolist()
         elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
             raise TypeError(f"{where}: weights must be a sequence of integer counts, not "
                             f"{type(weights).__name__}")
         else:
-            values = weights
+            values = weights if isinstance(weights, (list, tuple)) else list(weights)
+        for i, weight in enumerate(values):  # a fraction is refused as such, before the counts
+            if (type(weight) is not int and isinstance(weight, numbers.Number)
+                    and not isinstance(weight, numbers.Integral)):
+                raise TypeError(f"{where}: weights[{i}] is {weight!r}, not an integer: "
+                                f"{_WHOLE_ELEMENTS}")
         checked = [check_count(v, f"{where}: weights[{i}]") for i, v in enumerate(values)]
         array = np.array(checked, dtype=object)
     if len(array) != size:
@@ -110,6 +128,10 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     if largest * max(array.size, 1) < 2**62:  # then no int64 sum of them can overflow
         return array.astype(np.int64)
     return array.astype(object)
+
+
+_WHOLE_ELEMENTS = ("PartitionComparison counts whole elements (a pair of fractional elements "
+                   "has no meaning)")
 
 
 def partition_subsets(partition: object, name: str = "") -> list[list[Hashable]]:

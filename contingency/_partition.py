@@ -32,7 +32,6 @@ its expected-MI term until the table changes.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -248,7 +247,6 @@ class PartitionComparison:
         ...
         TypeError: add_many: weights[0] is 0.5, not an integer: ... fractional elements has no meaning)
         """
-        weights = _whole_weights(weights, "add_many")
         self._update(cells=count_cells(reference_labels, model_labels, weights, where="add_many"),
                      where="add_many")
         return self
@@ -264,7 +262,6 @@ class PartitionComparison:
         >>> c.remove_many(["a", "b"], [1, 2]) == PartitionComparison.from_labels(["a"], [1])
         True
         """
-        weights = _whole_weights(weights, "remove_many")
         cells = count_cells(reference_labels, model_labels, weights, where="remove_many")
         self._update(cells=cells.negated(), where="remove_many")
         return self
@@ -766,39 +763,6 @@ class PartitionComparison:
         self._sums = RunningSums()
         self._n_elements = 0
         self._read_sums = self._pairs = self._expected = self._cells = None
-
-
-def _whole_weights(weights: object, where: str) -> object:
-    """``weights`` once none of them is fractional (listed if given as another iterable).
-
-    A float (Python or numpy, whole or not) or any other number that is not
-    an integer raises ``TypeError``: multiplicities count whole elements.
-    Everything else about the weights is :func:`contingency._inputs.check_weights`'
-    to check.
-    """
-    if weights is None:
-        return None
-    if isinstance(weights, np.ndarray):
-        if weights.dtype.kind in "iu":
-            return weights
-        if weights.dtype.kind in "fc" and weights.size:
-            raise TypeError(f"{where}: weights is an array of {weights.dtype} numbers, not "
-                            f"integers: {_WHOLE_ELEMENTS}")
-        values: Iterable[Any] = weights.ravel().tolist()
-    elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
-        return weights
-    else:
-        weights = values = weights if isinstance(weights, (list, tuple)) else list(weights)
-    for i, weight in enumerate(values):
-        if (type(weight) is not int and isinstance(weight, numbers.Number)
-                and not isinstance(weight, numbers.Integral)):
-            raise TypeError(f"{where}: weights[{i}] is {weight!r}, not an integer: "
-                            f"{_WHOLE_ELEMENTS}")
-    return weights
-
-
-_WHOLE_ELEMENTS = ("PartitionComparison counts whole elements (a pair of fractional elements "
-                   "has no meaning)")
 
 
 # JSON ----------------------------------------------------------------------------------------

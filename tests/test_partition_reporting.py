@@ -296,3 +296,20 @@ def test_scores_and_report_of_a_state_past_the_jaccard_concentration_limit():
     at_limit = PartitionComparison().add_many(["a", "b"], [1, 1], weights=[2**53 - 1, 1])
     assert at_limit.scores()["jaccard_concentration_index"] == \
         at_limit.jaccard_concentration_index()
+
+
+def test_dask_compare_refuses_fractional_weights_as_add_many_does():
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from contingency.dask import compare
+
+    frame = dd.from_pandas(pd.DataFrame({"r": ["a", "b"], "m": [1, 2], "w": [1.5, 1.0]}),
+                           npartitions=1)
+    with pytest.raises(TypeError, match=r"^compare: partition 0: column 'w': weights is an array "
+                                        r"of float64 numbers, not integers: .*fractional elements"):
+        compare(frame, reference="r", model="m", weights="w")
+    whole = dd.from_pandas(pd.DataFrame({"r": ["a", "b"], "m": [1, 2], "w": [2, 1]}),
+                           npartitions=1)
+    assert compare(whole, reference="r", model="m", weights="w") == \
+        PartitionComparison.from_labels(["a", "b"], [1, 2], weights=[2, 1])
