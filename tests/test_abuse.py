@@ -194,6 +194,8 @@ def test_batch_paths_refuse_non_sequences_naming_the_argument(value: object) -> 
         Contingency().add_results(value, ["a"])
     with pytest.raises((TypeError, ValueError), match="^correct " + message):
         Contingency().add_results(["a"], value)
+    with pytest.raises((TypeError, ValueError), match="^assigned " + message):
+        Contingency().add_results(["a"], ["a"]).remove_results(value, ["a"])
     for method in ("add_many", "remove_many"):
         with pytest.raises((TypeError, ValueError), match="^model_labels " + message):
             getattr(PartitionComparison.from_labels(["a"], ["a"]), method)(["a"], value)
@@ -250,6 +252,8 @@ def _check_ranges(comparison: PartitionComparison) -> None:
         **{f"nmi({method})": comparison.normalized_mutual_information(method)
            for method in ("arithmetic", "geometric", "min", "max")},
     }
+    if comparison.n_elements <= 2**53:  # the index's documented limit
+        unit["jaccard_concentration_index"] = comparison.jaccard_concentration_index()
     for name, value in unit.items():
         assert 0.0 <= value <= 1.0, (name, value, comparison.to_dict())
     assert -0.5 <= comparison.adjusted_rand_index <= 1.0

@@ -1320,11 +1320,14 @@ def _expected_mutual_information(reference_sizes: ArrayLike,
                          f"(they have {n} and {n_model})")
     if reference.size <= 1 or model.size <= 1:
         return 0.0, 0
-    a_sizes, a_multiplicity = np.unique(reference, return_counts=True)  # exact integers
+    a_sizes, a_multiplicity = np.unique(reference, return_counts=True)
     b_sizes, b_multiplicity = np.unique(model, return_counts=True)
-    a_exact = np.repeat(a_sizes, b_sizes.size).tolist()
-    b_exact = np.tile(b_sizes, a_sizes.size).tolist()
-    a, b = np.array(a_exact, dtype=np.float64), np.array(b_exact, dtype=np.float64)
+    # Exact integer arithmetic, in int64 when every product a b fits, else in Python ints.
+    fits = n < 2**62 and float(a_sizes[-1]) * float(b_sizes[-1]) < 2.0**62
+    exact: Any = np.int64 if fits else object
+    a_exact = np.repeat(a_sizes, b_sizes.size).astype(exact)
+    b_exact = np.tile(b_sizes, a_sizes.size).astype(exact)
+    a, b = a_exact.astype(np.float64), b_exact.astype(np.float64)
     weight = np.outer(a_multiplicity, b_multiplicity).ravel().astype(np.float64)
     total = float(n)
     p_a, p_b = a / total, b / total
@@ -1334,27 +1337,25 @@ def _expected_mutual_information(reference_sizes: ArrayLike,
     reach = third + np.sqrt(third * third + 2 * _TAIL_LOG * variance) + 1.0  # +1: rounding slack
 
     # Each pair's window, from exact integers: n from low to low + span, summed outward
-    # from low + pivot, the mode (low, span and pivot are integers held as floats).
-    starts, spans, pivots = [], [], []
-    for size_a, size_b, far in zip(a_exact, b_exact, reach.tolist()):
-        centre = size_a * size_b // n  # mu rounded down
-        low = max(0, size_a + size_b - n, centre - math.floor(far))
-        high = min(size_a, size_b, centre + 1 + math.floor(far))
-        mode = (size_a + 1) * (size_b + 1) // (n + 2)
-        starts.append(low)
-        spans.append(high - low)
-        pivots.append(min(max(mode, low), high) - low)
-    span, pivot = np.array(spans, dtype=np.float64), np.array(pivots, dtype=np.float64)
+    # from low + pivot, the mode.
+    product = a_exact * b_exact
+    centre, remainder = product // n, product % n  # mu = centre + remainder / N
+    far = np.floor(reach).astype(np.int64).astype(exact)
+    low = np.maximum(np.maximum(a_exact - (n - b_exact), 0), centre - far)
+    high = np.minimum(np.minimum(a_exact, b_exact), centre + 1 + far)
+    mode = (a_exact + 1) * (b_exact + 1) // (n + 2)
+    span = (high - low).astype(np.float64)
+    pivot = (np.minimum(np.maximum(mode, low), high) - low).astype(np.float64)
 
     parts: list[float] = []
     terms = 0
     wide = np.flatnonzero(span >= _WIDE_WINDOW)
     step = max(1, _CHUNK_TERMS // (2 * _GRID_HALF + 1))
     for begin in range(0, wide.size, step):
-        chosen = wide[begin:begin + step].tolist()
-        parts.append(_expected_wide([a_exact[i] for i in chosen], [b_exact[i] for i in chosen],
-                                    weight[chosen], reach[chosen], n))
-        terms += len(chosen) * (2 * _GRID_HALF + 1)
+        chosen = wide[begin:begin + step]
+        parts.append(_expected_wide(a_exact[chosen], b_exact[chosen], centre[chosen],
+                                    remainder[chosen], weight[chosen], reach[chosen], n))
+        terms += chosen.size * (2 * _GRID_HALF + 1)
     narrow = np.flatnonzero(span < _WIDE_WINDOW)
     # Pairs are processed in groups of similar width (powers of two), each as a
     # dense 2-D array: rows are pairs, columns are the n of the window.
@@ -1364,30 +1365,31 @@ def _expected_mutual_information(reference_sizes: ArrayLike,
         width = int(span[members].max()) + 1
         step = max(1, _CHUNK_TERMS // width)
         for begin in range(0, members.size, step):
-            chosen = members[begin:begin + step].tolist()
-            counts = _counts_at([a_exact[i] for i in chosen], [b_exact[i] for i in chosen],
-                                [starts[i] for i in chosen], n)
+            chosen = members[begin:begin + step]
+            counts = _counts_at(a_exact[chosen], b_exact[chosen], low[chosen], centre[chosen],
+                                remainder[chosen], n)
             parts.append(_expected_part(counts, weight[chosen], span[chosen], pivot[chosen],
                                         width, total))
-            terms += len(chosen) * width
+            terms += chosen.size * width
     return max(math.fsum(parts), 0.0), terms
 
 
-def _counts_at(a: list[int], b: list[int], start: list[int], n: int) -> NDArray[np.float64]:
+def _counts_at(a: NDArray[Any], b: NDArray[Any], start: NDArray[Any], centre: NDArray[Any],
+               remainder: NDArray[Any], n: int) -> NDArray[np.float64]:
     """For each pair and its count ``start``: ``start``, ``a - start``, ``b - start``,
-    ``N - a - b + start``, ``start - mu`` and ``mu = a b / N``, as a (6, pairs) float array.
+    ``N - a - b + start``, ``start - mu`` and ``mu = centre + remainder / N = a b / N``.
 
-    Each is formed exactly from integers and rounded once, so a small one is
-    exact and a large one within 2**-53 of its value, however large ``N`` is.
+    A (6, pairs) float array. The arguments are exact integers (int64, or
+    Python ints in object arrays), so each count is formed exactly and rounded
+    once: a small one is exact and a large one within 2**-53 of its value,
+    however large ``N`` is; ``start - mu`` is the small exact ``start -
+    centre`` less ``remainder / N``.
     """
-    rows = []
-    for size_a, size_b, first in zip(a, b, start):
-        centre, remainder = divmod(size_a * size_b, n)  # mu = centre + remainder / n
-        rows.append((float(first), float(size_a - first), float(size_b - first),
-                     float(n - size_a - size_b + first),
-                     ((first - centre) * n - remainder) / n, centre + remainder / n))
-    columns: NDArray[np.float64] = np.array(rows, dtype=np.float64).T.reshape(6, len(rows))
-    return columns
+    fraction = remainder.astype(np.float64) / float(n)
+    columns = [start, a - start, b - start, (start - a) + (n - b)]
+    return np.array([*(np.asarray(column, dtype=np.float64) for column in columns),
+                     (start - centre).astype(np.float64) - fraction,
+                     centre.astype(np.float64) + fraction], dtype=np.float64).reshape(6, -1)
 
 
 def _expected_part(counts: NDArray[np.float64], weight: NDArray[np.float64],
@@ -1417,7 +1419,8 @@ def _expected_part(counts: NDArray[np.float64], weight: NDArray[np.float64],
     return math.fsum((weight * contribution).tolist())
 
 
-def _expected_wide(a: list[int], b: list[int], weight: NDArray[np.float64],
+def _expected_wide(a: NDArray[Any], b: NDArray[Any], centre: NDArray[Any],
+                   remainder: NDArray[Any], weight: NDArray[np.float64],
                    reach: NDArray[np.float64], n: int) -> float:
     """The E[MI] contribution of pairs of sizes with wide windows, each from 257 points.
 
@@ -1444,12 +1447,11 @@ def _expected_wide(a: list[int], b: list[int], weight: NDArray[np.float64],
       wide window, which puts that below ``exp(-490)``. Against a 40-digit sum
       of every term the result agrees to about 1e-15 relative (tests/test_abuse.py).
     """
-    steps = [max(1, math.ceil(far / _GRID_HALF)) for far in reach.tolist()]
-    starts = [size_a * size_b // n - _GRID_HALF * step for size_a, size_b, step in zip(a, b, steps)]
-    first, second, third, fourth, deviation, _ = (column[:, None]
-                                                  for column in _counts_at(a, b, starts, n))
-    shift = np.arange(2 * _GRID_HALF + 1, dtype=np.float64)[None, :] * np.array(
-        steps, dtype=np.float64)[:, None]
+    steps = np.maximum(np.ceil(reach / _GRID_HALF), 1.0)
+    start = centre - (_GRID_HALF * steps).astype(np.int64).astype(centre.dtype)
+    first, second, third, fourth, deviation, _ = (
+        column[:, None] for column in _counts_at(a, b, start, centre, remainder, n))
+    shift = np.arange(2 * _GRID_HALF + 1, dtype=np.float64)[None, :] * steps[:, None]
     counts = (first + shift, second - shift, third - shift, fourth + shift)
     deviation = deviation + shift  # n - mu
     # Paired as (1, 4) and (2, 3), which swapping a and b leaves alone: E[MI] is symmetric.
@@ -1480,24 +1482,28 @@ def _deviance(x: NDArray[np.float64], deviation: NDArray[np.float64],
 
     Loader's ``bd0``: with ``v = (x - m) / (x + m)``, ``ln(x / m) = 2 atanh v``,
     so the value is ``(x - m) v + 2 x sum_k v**(2k + 1) / (2k + 1)`` over
-    ``k >= 1``, terms of one sign each ``v**2`` smaller than the last; 18 of
-    them where ``|v| < 0.1`` (the rest is below 1e-36 of the value), the
-    formula itself elsewhere (then ``x`` and ``m`` differ by a fifth or more,
-    and it cancels at most a few digits). ``0 ln 0`` is 0. Give ``m`` when it
-    may be far smaller than ``x`` (``x - deviation`` would lose it).
+    ``k >= 1``, terms of one sign, the k-th ``v**(2k - 1) / (2k + 1)`` of the
+    first: 9 of them where ``|v| < 0.1`` (the rest is below 1e-18 of the
+    value), the formula itself elsewhere (then ``x`` and ``m`` differ by a
+    fifth or more, and it cancels at most a few digits). ``0 ln 0`` is 0. Give
+    ``m`` when it may be far smaller than ``x`` (``x - deviation`` would lose it).
     """
     if m is None:
         m = x - deviation
     with np.errstate(divide="ignore", invalid="ignore"):
         v = deviation / (x + m)
-        direct = np.where(x > 0, x * np.log(x / m), 0.0) + (m - x)
+    near = np.abs(v) < 0.1
     square = v * v
     term = 2.0 * x * v
     series = deviation * v
-    for k in range(1, 19):
+    for k in range(1, 10):
         term = term * square
         series = series + term / (2 * k + 1)
-    result: NDArray[np.float64] = np.where(np.abs(v) < 0.1, series, direct)
+    if near.all():
+        return series
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = np.where(x > 0, x * np.log(x / m), 0.0) + (m - x)
+    result: NDArray[np.float64] = np.where(near, series, direct)
     return result
 
 
