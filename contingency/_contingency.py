@@ -25,12 +25,20 @@ State, all of it exact integer counts:
   ``(both, assigned, correct)`` (see :mod:`contingency.formulas.classification`):
   it gives every per-result score (samples averages, subset accuracy) in
   time independent of the number of results;
+- the single-label results (one category assigned, one correct) by pair
+  ``(correct, assigned)``, no zero entries: the confusion matrix, sparse. They
+  are also in the cells and the shapes (``HIT`` and ``MISS``), whose counts
+  tell in O(1) whether every result is single-label, which the confusion
+  matrix and its scores need;
 - the micro table ``(a, b, c, d)``: the per-category cells summed, plus what
   :meth:`Contingency.set_entries` set on top of them (the offset, also kept);
 - running sums over categories (:mod:`contingency._category_sums`): per
   score, the exact sum of its per-category values, and how many categories
   have each total ``a + b + c`` (which a removal checks against the number
-  of results), brought up to date for the categories that changed.
+  of results), brought up to date for the categories that changed; and
+  for the confusion matrix's scores, the sums over categories of ``t p``,
+  ``t**2`` and ``p**2`` (``t = a + c``, ``p = a + b``: its row and column
+  totals when every result is single-label).
 
 Every score is one call into :mod:`contingency.formulas.classification`: a
 micro score reads the micro table, a macro or weighted average of

@@ -176,7 +176,9 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     scores are shown with ``digits`` decimals, counts in full, ``-`` where a
     value is undefined. The last line names the conventions: natural
     logarithms, v-measure's beta, the average methods of normalized and
-    adjusted mutual information.
+    adjusted mutual information. A single score left out of ``scores`` is not
+    shown (the command line leaves out the Jaccard-concentration index unless
+    asked for it).
     """
     digits = _check_digits(digits)
     # Blocks of rows (name, cells), a blank line between blocks; a row without cells is a
@@ -189,7 +191,8 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     ]]
     for title, entries in _PARTITION_SECTIONS:
         blocks.append([(title + ":", [])]
-                      + [(name, [_number(scores[key], digits)]) for name, key in entries])
+                      + [(name, [_number(scores[key], digits)]) for name, key in entries
+                         if key in scores])
     blocks.append([("entropies averaged by", list(_AVERAGE_METHODS))]
                   + [(name, [_number(scores[key][method], digits) for method in _AVERAGE_METHODS])
                      for name, key in _AVERAGED])

@@ -1,87 +1,468 @@
-"""The command line and the decision-file reader, called as functions."""
+"""The command line, called as main(argv), and once as the installed console script."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
+import shutil
 import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
 import pytest
+from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
-from contingency import Contingency
+from contingency import Contingency, PartitionComparison, __version__
+from contingency._progress import LARGE, progress_bar
 from contingency.cli import main
-from contingency.io import read_decisions
 
-GOLDEN = Path(__file__).parent / "golden" / "perl" / "news_example.txt"
+GOLDEN = Path(__file__).parent / "golden" / "perl" / "digits_example.txt"
 
 
-def example_accumulator() -> Contingency:
-    text = resources.files("contingency.examples").joinpath("news.tsv").read_text("utf-8")
-    s = Contingency()
-    for decision in read_decisions(text.splitlines()):
-        s.add_result(decision.assigned, decision.correct)
-    return s
+def example_rows() -> list[dict[str, str]]:
+    text = resources.files("contingency.examples").joinpath("digits.csv").read_text("utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def labels(cell: str) -> list[str]:
+    return [part for part in cell.split("|") if part]
+
+
+def example_accumulators() -> tuple[Contingency, Contingency]:
+    rows = example_rows()
+    digits = Contingency().add_results([r["predicted"] for r in rows], [r["digit"] for r in rows])
+    tags = Contingency().add_results([labels(r["predicted_tags"]) for r in rows],
+                                     [labels(r["tags"]) for r in rows])
+    return digits, tags
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> str:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# The bundled example and the demo ------------------------------------------------------------
+
+
+def test_bundled_example_is_real_digits_data():
+    rows = example_rows()
+    assert len(rows) == 1797
+    assert {r["digit"] for r in rows} == {str(d) for d in range(10)}
+    # The tags follow the stated rule from the true digit.
+    for r in rows:
+        d = int(r["digit"])
+        expected = [t for t, ok in (("even", d % 2 == 0), ("prime", d in (2, 3, 5, 7)),
+                                    ("large", d > 4)) if ok]
+        assert labels(r["tags"]) == expected
 
 
 def test_bundled_example_stats_tables_equal_perls():
-    s = example_accumulator()
-    assert "".join(s.stats_table(figs) for figs in range(1, 7)) == GOLDEN.read_text("utf-8")
+    digits, tags = example_accumulators()
+    ours = "".join(s.stats_table(figs) for s in (digits, tags) for figs in range(1, 7))
+    assert ours == GOLDEN.read_text("utf-8")
 
 
-def test_main_prints_the_stats_table_and_report_of_the_bundled_example(capsys):
-    assert main([]) == 0
-    out = capsys.readouterr().out
-    s = example_accumulator()
-    assert s.stats_table() in out
-    assert s.report() in out
-    assert out.startswith("20 results from bundled example news.tsv, 5 categories")
+def test_no_arguments_runs_the_demo_on_the_bundled_example(capsys):
+    status, out, err = run(capsys)
+    assert (status, err) == (0, "")
+    digits, tags = example_accumulators()
+    for s in (digits, tags):
+        assert s.stats_table() in out
+        assert s.report() in out
+    assert out.count("digits.csv: 1797 results read, 1 line skipped") == 3
+    assert run(capsys, "demo")[1] == out
 
 
-def test_main_reads_a_file_and_writes_json(tmp_path, capsys):
-    path = tmp_path / "run.tsv"
-    path.write_text("d1\ta,b\ta\nd2\t\tb\n", encoding="utf-8")
-    assert main([str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert Contingency.from_dict(data) == Contingency().add_results([["a", "b"], []], ["a", "b"])
+def test_demo_json_agrees_with_scikit_learn(capsys):
+    status, out, _ = run(capsys, "demo", "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    digits, tags = example_accumulators()
+    assert data["digits"] == digits.scores()
+    assert data["tags"] == tags.scores()
+    rows = example_rows()
+    reference, model = [r["digit"] for r in rows], [r["cluster"] for r in rows]
+    assert data["clusters"]["adjusted_rand_index"] == pytest.approx(
+        adjusted_rand_score(reference, model), abs=1e-12)
+    assert data["clusters"]["normalized_mutual_information"]["arithmetic"] == pytest.approx(
+        normalized_mutual_info_score(reference, model), abs=1e-12)
+    assert data["clusters"] == PartitionComparison.from_labels(reference, model).scores()
 
 
-def test_main_reports_bad_lines_with_their_number(tmp_path, capsys):
-    path = tmp_path / "bad.tsv"
-    path.write_text("d1\ta\ta\nd2 a a\n", encoding="utf-8")
-    assert main([str(path)]) == 2
+# classify ------------------------------------------------------------------------------------
+
+
+def test_classify_csv_with_a_header_as_pandas_writes_it(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", ",guess,truth\n0,cat,cat\n1,dog,cat\n2,dog|cat,dog\n")
+    status, out, err = run(capsys, "classify", path, "--assigned", "guess", "--correct", "truth")
+    assert (status, err) == (0, "")
+    expected = Contingency().add_results(["cat", "dog", ["dog", "cat"]], ["cat", "cat", "dog"])
+    assert "guess" not in out  # the header is not a category
+    assert "truth" not in out
+    assert out == (f"{expected.stats_table()}\n{expected.report()}\n\n"
+                   f"{path}: 3 results read, 1 line skipped (header, blank lines, comments)\n")
+
+
+def test_classify_three_field_file_with_header_and_comments(tmp_path, capsys):
+    path = write(tmp_path, "run.tsv", "Name\tAssigned\tCorrect\n# note\nd1\ta, b\ta\nd2\t\tb\n")
+    status, out, _ = run(capsys, "classify", path, "--format", "json")
+    assert status == 0
+    assert json.loads(out) == Contingency().add_results([["a", "b"], []], ["a", "b"]).scores()
+
+
+def test_classify_jsonl_tsv_and_separators_give_the_same_scores(tmp_path, capsys):
+    expected = Contingency().add_results([["a", "b"], "c", []], ["a", "c", "b"]).scores()
+    records = [{"p": ["a", "b"], "t": "a"}, {"p": "c", "t": ["c"]}, {"p": None, "t": "b"}]
+    files = {
+        "run.jsonl": "".join(json.dumps(r) + "\n" for r in records),
+        "run.tsv": "p\tt\na|b\ta\nc\tc\n\tb\n",
+        "run.txt": "p;t\na+b;a\nc;c\n;b\n",
+    }
+    extra = {"run.txt": ["--sep", ";", "--label-sep", "+"]}
+    for name, text in files.items():
+        path = write(tmp_path, name, text)
+        status, out, err = run(capsys, "classify", path, "--assigned", "p", "--correct", "t",
+                               "--format", "json", *extra.get(name, []))
+        assert (status, err) == (0, ""), name
+        assert json.loads(out) == expected, name
+
+
+def test_classify_no_header_with_column_numbers(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "x,a,a\ny,b,a\n")
+    status, out, _ = run(capsys, "classify", path, "--assigned", "2", "--correct", "3",
+                         "--no-header", "--format", "json")
+    assert status == 0
+    assert json.loads(out)["n_results"] == 2
+    status, out, _ = run(capsys, "classify", path, "--assigned", "2", "--correct", "3",
+                         "--header", "--format", "json")
+    assert json.loads(out)["n_results"] == 1
+
+
+@pytest.mark.parametrize(("option", "value"), [("perl", "perl"), ("0", 0.0), ("1", 1.0),
+                                                ("nan", "nan")])
+def test_classify_zero_division(tmp_path, capsys, option, value):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n,c\n")
+    status, out, _ = run(capsys, "classify", path, "--zero-division", option, "--format", "json")
+    assert status == 0
+    expected = Contingency(zero_division=value).add_results(["a", "b", []], ["a", "a", "c"])
+    assert json.loads(out) == expected.scores()
+
+
+def test_classify_declared_categories_from_a_list_or_a_file(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
+    listing = write(tmp_path, "categories.txt", "a\nb\n\nc\n")
+    expected = Contingency(["a", "b", "c"]).add_results(["a", "b"], ["a", "a"]).scores()
+    for given in ("a,b,c", listing):
+        status, out, _ = run(capsys, "classify", path, "--categories", given, "--format", "json")
+        assert status == 0
+        assert json.loads(out) == expected
+
+
+def test_classify_figs_sets_the_stats_table_and_report(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
+    status, out, _ = run(capsys, "classify", path, "--figs", "5")
+    s = Contingency().add_results(["a", "b"], ["a", "a"])
+    assert status == 0
+    assert out.startswith(s.stats_table(5) + "\n" + s.report(digits=5))
+
+
+def test_state_file_holds_to_dict(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct,cluster\na,a,1\nb,a,2\n")
+    state = tmp_path / "state.json"
+    assert run(capsys, "classify", path, "--state", str(state))[0] == 0
+    assert Contingency.from_dict(json.loads(state.read_text())) == Contingency().add_results(
+        ["a", "b"], ["a", "a"])
+    assert run(capsys, "compare", path, "--reference", "correct", "--model", "cluster",
+               "--state", str(state))[0] == 0
+    assert PartitionComparison.from_dict(json.loads(state.read_text())) == (
+        PartitionComparison.from_labels(["a", "a"], ["1", "2"]))
+
+
+def test_chunks_and_their_fast_paths_equal_one_result_at_a_time(tmp_path, capsys, monkeypatch):
+    rng = np.random.default_rng(5)
+    rows = ["assigned,correct"]
+    assigned, correct = [], []
+    for i in range(3000):
+        a = [str(x) for x in rng.choice(6, size=1 if i < 2000 else rng.integers(0, 3),
+                                        replace=False)]
+        c = str(rng.integers(6))
+        rows.append(f"{'|'.join(a)},{c}")
+        assigned.append(a)
+        correct.append(c)
+    path = write(tmp_path, "run.csv", "\n".join(rows) + "\n")
+    monkeypatch.setattr("contingency.io.CHUNK", 700)  # mixes single-label and multi-label chunks
+    status, out, _ = run(capsys, "classify", path, "--format", "json")
+    assert status == 0
+    expected = Contingency()
+    for a, c in zip(assigned, correct):
+        expected.add_result(a, c)
+    assert json.loads(out) == expected.scores()
+
+
+# compare -------------------------------------------------------------------------------------
+
+
+def test_compare_prints_every_score(tmp_path, capsys):
+    reference = ["a", "a", "b", "b", "c", "c", "c"]
+    model = ["1", "1", "1", "2", "3", "3", "2"]
+    path = write(tmp_path, "run.csv", "ref,mod\n" + "".join(f"{r},{m}\n" for r, m in
+                                                           zip(reference, model)))
+    status, out, err = run(capsys, "compare", path, "--reference", "ref", "--model", "mod",
+                           "--format", "json", "--jci")
+    assert (status, err) == (0, "")
+    scores = json.loads(out)
+    comparison = PartitionComparison.from_labels(reference, model)
+    assert scores == comparison.scores()
+    assert scores["adjusted_rand_index"] == pytest.approx(adjusted_rand_score(reference, model))
+    assert scores["jaccard_concentration_index"] == comparison.jaccard_concentration_index()
+    # Without --jci, the index is left out of the JSON and of the report.
+    status, out, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod",
+                         "--format", "json")
+    expected = comparison.scores()
+    del expected["jaccard_concentration_index"]
+    assert json.loads(out) == expected
+    status, text, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod",
+                          "--jci")
+    assert status == 0
+    assert text == (f"{comparison.report()}\n\n{path}: 7 results read, 1 line skipped (header, "
+                    "blank lines, comments)\n")
+    status, text, _ = run(capsys, "compare", path, "--reference", "ref", "--model", "mod")
+    assert "jaccard-concentration" not in text
+    assert "adjusted rand index" in text
+
+
+# Plots ---------------------------------------------------------------------------------------
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG file, from its signature and IHDR chunk."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_plots_are_pngs_of_the_stated_size(tmp_path, capsys):
+    example = str(resources.files("contingency.examples").joinpath("digits.csv"))
+    chart, curve, heatmap = tmp_path / "chart.png", tmp_path / "curve.png", tmp_path / "map.png"
+    status, out, _ = run(capsys, "classify", example, "--assigned", "predicted", "--correct",
+                         "digit", "--plot", str(chart), "--learning-curve", str(curve))
+    assert status == 0
+    assert "1797 results read" in out
+    assert run(capsys, "compare", example, "--reference", "digit", "--model", "cluster",
+               "--plot", str(heatmap))[0] == 0
+    for path in (chart, curve, heatmap):
+        assert png_size(path) == (800, 600)
+
+
+def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch):
+    import contingency.plot
+
+    recorded = []
+    monkeypatch.setattr(contingency.plot, "learning_curve",
+                        lambda points: recorded.extend(points) or _NoFigure())
+    rows = [("a", "a"), ("b", "a"), ("b", "b")] * 100
+    path = write(tmp_path, "run.csv", "assigned,correct\n" + "".join(f"{a},{c}\n" for a, c in rows))
+    assert run(capsys, "classify", path, "--learning-curve", "x.png")[0] == 0
+    expected, s = [], Contingency()
+    for count, (a, c) in enumerate(rows, start=1):
+        s.add_result(a, c)
+        if count % 128 == 0 or count == len(rows):
+            expected.append((count, s.micro_f1, s.macro_f1))
+    assert recorded == expected
+
+
+class _NoFigure:
+    def savefig(self, path: str) -> None:
+        pass
+
+
+def test_plot_without_matplotlib_or_to_a_bad_place(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\n")
+    assert "cannot write" in one_error_line(capsys, "classify", path, "--plot",
+                                            str(tmp_path / "absent" / "x.png"))
+    assert "Format 'xyz' is not supported" in one_error_line(capsys, "classify", path, "--plot",
+                                                             str(tmp_path / "x.xyz"))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    assert 'pip install "contingency[plot]"' in one_error_line(capsys, "classify", path, "--plot",
+                                                               str(tmp_path / "x.png"))
+
+
+# Bad input: one line on standard error, exit status 2 ----------------------------------------
+
+
+def one_error_line(capsys, *argv: str) -> str:
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.startswith("contingency: ")
+    assert err.count("\n") == 1
+    assert err.endswith("\n")
+    assert "Traceback" not in err
+    return err
+
+
+def test_missing_file_and_directory(tmp_path, capsys):
+    assert one_error_line(capsys, "classify", str(tmp_path / "absent.csv")) == (
+        f"contingency: {tmp_path / 'absent.csv'}: cannot open (No such file or directory)\n")
+    assert "cannot open (Is a directory)" in one_error_line(capsys, "classify", str(tmp_path))
+
+
+def test_invalid_utf8_names_file_and_line(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", b"assigned,correct\na,a\nb,\xff\n")
+    assert one_error_line(capsys, "classify", path) == (
+        f"contingency: {path} line 3: invalid UTF-8 (byte 0xff at byte 3 of the line)\n")
+
+
+def test_unknown_column(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "guess,truth\na,a\n")
+    assert "no column 'truth!' in the header ('guess', 'truth')" in one_error_line(
+        capsys, "classify", path, "--assigned", "guess", "--correct", "truth!", "--header")
+    assert "columns are numbers" in one_error_line(capsys, "classify", path)
+
+
+@pytest.mark.parametrize("figs", ["100000000", "0", "-1", "x", "18"])
+def test_absurd_figs(capsys, figs):
+    assert "argument --figs: must be an integer from 1 to 17" in one_error_line(
+        capsys, "demo", "--figs", figs)
+
+
+def test_bad_json_line_too_long_line_and_empty_file(tmp_path, capsys):
+    path = write(tmp_path, "run.jsonl", '{"assigned": "a", "correct": "a"}\n{"assigned": \n')
+    assert f"{path} line 2: invalid JSON" in one_error_line(capsys, "classify", path)
+    path = write(tmp_path, "long.csv", "assigned,correct\n" + "a" * 2**20 + ",a\n")
+    assert f"{path} line 2: longer than 1048576 bytes" in one_error_line(capsys, "classify", path)
+    for text in ("", "assigned,correct\n", "\n\n"):
+        path = write(tmp_path, "empty.csv", text)
+        assert f"{path}: no results" in one_error_line(capsys, "classify", path)
+
+
+def test_dev_zero_is_a_too_long_line(capsys):
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero on this system")
+    assert "/dev/zero line 1: longer than 1048576 bytes" in one_error_line(
+        capsys, "classify", "/dev/zero")
+
+
+def test_unknown_category_names_the_line(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\nz,a\n")
+    err = one_error_line(capsys, "classify", path, "--categories", "a,b")
+    assert err.startswith(f"contingency: {path} line 4: ")
+    assert "'z'" in err
+
+
+def test_bad_arguments(capsys, tmp_path):
+    assert "invalid choice: 'score'" in one_error_line(capsys, "score")
+    assert "the following arguments are required: --reference" in one_error_line(
+        capsys, "compare", str(tmp_path), "--model", "m")
+    assert "argument --zero-division: invalid choice" in one_error_line(
+        capsys, "classify", "x.csv", "--zero-division", "2")
+
+
+def test_full_disk_on_output_and_state(capsys, monkeypatch, tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    assert "--state /dev/full: cannot write (No space left on device)" in one_error_line(
+        capsys, "classify", write(tmp_path, "r.csv", "assigned,correct\na,a\n"),
+        "--state", "/dev/full")
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        monkeypatch.setattr(sys, "stdout", full)
+        status = main(["demo"])
+    assert status == 2
     assert capsys.readouterr().err == (
-        f"contingency: {path} line 2: expected 3 tab-separated fields (name, assigned, correct), "
-        "found 1\n")
+        "contingency: cannot write the output (No space left on device)\n")
 
 
-def test_main_refuses_figs_below_one(capsys):
-    assert main(["--figs", "0"]) == 2
-    assert "figs must be an integer >= 1" in capsys.readouterr().err
+def test_version_and_help(capsys):
+    assert run(capsys, "--version") == (0, f"contingency {__version__}\n", "")
+    status, out, _ = run(capsys, "classify", "--help")
+    assert status == 0
+    assert "--label-sep" in out
 
 
-def test_missing_file_is_a_clear_error(tmp_path, capsys):
-    assert main([str(tmp_path / "absent.tsv")]) == 2
-    assert "No such file" in capsys.readouterr().err
+# The progress bar ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["contingency"])
-def test_python_dash_m_runs(module):
-    done = subprocess.run([sys.executable, "-m", module, "--figs", "2"], capture_output=True,
-                          text=True, check=True)
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_for_large_input_on_a_terminal_with_tqdm(monkeypatch):
+    terminal = Terminal()
+    with progress_bar(LARGE, "big.csv", terminal) as advance:
+        assert advance is not None
+        advance(LARGE)
+    assert "big.csv" in terminal.getvalue()
+    for size, stream in ((LARGE - 1, Terminal()), (None, Terminal()), (LARGE, io.StringIO())):
+        with progress_bar(size, "x", stream) as advance:
+            assert advance is None
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the extra not installed
+    quiet = Terminal()
+    with progress_bar(LARGE, "big.csv", quiet) as advance:
+        assert advance is None
+    assert quiet.getvalue() == ""
+
+
+# The installed console script ----------------------------------------------------------------
+
+
+def test_console_script_runs_and_fails_cleanly(tmp_path):
+    script = shutil.which("contingency", path=os.path.dirname(sys.executable)) or shutil.which(
+        "contingency")
+    assert script is not None, "the console script 'contingency' is not installed"
+    done = subprocess.run([script, "--figs", "2"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2  # --figs belongs to the subcommands
+    done = subprocess.run([script, "demo", "--figs", "2"], capture_output=True, text=True,
+                          check=True)
     assert "maF1" in done.stdout
+    assert "adjusted rand index" in done.stdout
+    bad = write(tmp_path, "bad.csv", b"assigned,correct\n\xfe,a\n")
+    done = subprocess.run([script, "classify", bad], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"contingency: {bad} line 2: invalid UTF-8 (byte 0xfe at byte 1 of " \
+                          "the line)\n"
+    done = subprocess.run([sys.executable, "-m", "contingency", "classify", "/dev/null"],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (2, "contingency: /dev/null: no results (the file "
+                                              "is empty or holds only a header, blank lines or "
+                                              "comments)\n")
 
 
-def test_import_is_light():
-    code = "import sys, contingency; print(sorted(m for m in sys.modules if m.split('.')[0] in " \
-           "('sklearn', 'scipy', 'pandas', 'matplotlib')))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+def test_full_stdout_in_a_process_gives_one_line(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "contingency"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "contingency: cannot write the output (No space left on device)\n"
 
 
 def test_a_reader_that_stops_early_is_not_an_error():
     done = subprocess.run(f"{sys.executable} -m contingency | head -1", shell=True,
                           capture_output=True, text=True, check=False)
-    assert done.stdout.startswith("20 results")
+    assert done.stdout.startswith("The bundled example")
     assert done.stderr == ""
+
+
+def test_import_is_light():
+    code = "import sys, contingency.cli; print(sorted(m for m in sys.modules if m.split('.')[0] " \
+           "in ('sklearn', 'scipy', 'pandas', 'matplotlib', 'tqdm')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,1 @@
+"""The bundled example data: ``digits.csv`` (see docs/cli.md and scripts/make_example_data.py)."""

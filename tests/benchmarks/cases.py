@@ -66,6 +66,7 @@ from tests.benchmarks.harness import (
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
 from tests.benchmarks.scaling import dask_two_workers
+from tests.benchmarks.streaming import cli_streaming_memory
 
 __all__ = ["CASES", "Case", "Config"]
 
@@ -109,6 +110,7 @@ class Config:
     table_n: int  # from_labels with K = 1000 a side, independent labels
     ami_small_n: int  # AMI at K = 1000 against scikit-learn, timed every round
     drift_n: int  # adds and removes fed to the running-sum drift rows
+    cli_n: int  # rows of the large file the command line streams (issue 12)
 
     @classmethod
     def full(cls) -> Config:
@@ -120,7 +122,7 @@ class Config:
                    ami_big_k=5000, jci_n=1_000_000, import_rounds=15, read_n=20_000,
                    read_step_n=3_000, river_read_n=1_000, removal_n=1_000,
                    partition_read_n=50_000, table_n=1_000_000, ami_small_n=30_000,
-                   drift_n=10_000_000)
+                   drift_n=10_000_000, cli_n=10_000_000)
 
     @classmethod
     def quick_run(cls) -> Config:
@@ -132,7 +134,7 @@ class Config:
                    ami_big_k=5000, jci_n=200_000, import_rounds=5, read_n=2_000,
                    read_step_n=1_000, river_read_n=300, removal_n=300,
                    partition_read_n=20_000, table_n=200_000, ami_small_n=30_000,
-                   drift_n=100_000)
+                   drift_n=100_000, cli_n=1_000_000)
 
 
 @dataclass(frozen=True)
@@ -1725,6 +1727,8 @@ CASES: list[Case] = [
     Case("10 from_labels table as large as the data", from_labels_large_table),
     Case("10 AMI 3x10^4 labels K=1000 vs scikit-learn", adjusted_mutual_information_small),
     Case("10 running-sum drift", running_sum_drift),
+    Case("12 command line streaming memory", lambda config: cli_streaming_memory(
+        config.cli_n, config.quick)),
     Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
 ]

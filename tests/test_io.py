@@ -1,0 +1,172 @@
+"""The readers: bounded lines (contingency._lines) and labels by column (contingency.io)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from contingency._lines import BLOCK, InputError, read_lines
+from contingency.io import LabelReader, guess_format
+
+
+def lines_of(data: bytes, **options) -> list[str]:
+    return list(read_lines(io.BytesIO(data), "f.txt", **options))
+
+
+def read(text: str, fmt: str, columns=("assigned", "correct"), **options):
+    """Every (line, cells) pair the reader yields, and the reader (for its counts)."""
+    reader = LabelReader(lines_of(text.encode("utf-8")), "f", fmt, list(columns), **options)
+    rows = [(line, tuple(column[i] for column in chunk.columns))
+            for chunk in reader.chunks() for i, line in enumerate(chunk.lines)]
+    return rows, reader
+
+
+# Lines ---------------------------------------------------------------------------------------
+
+
+def test_lines_keep_their_endings_across_blocks():
+    data = b"".join(b"%d,\xc3\xa9\n" % i for i in range(30_000))  # several blocks, UTF-8 split
+    assert len(data) > 3 * BLOCK
+    assert lines_of(data) == [f"{i},é\n" for i in range(30_000)]
+
+
+def test_a_line_at_the_limit_passes_and_one_byte_more_fails():
+    limit = 100
+    ok = b"x" * limit
+    assert lines_of(ok + b"\r\n" + ok, limit=limit) == [ok.decode() + "\r\n", ok.decode()]
+    with pytest.raises(InputError, match=r"^f.txt line 2: longer than 100 bytes"):
+        lines_of(ok + b"\n" + ok + b"x\n", limit=limit)
+    # Counted in bytes, not characters: 51 two-byte characters are 102 bytes.
+    with pytest.raises(InputError, match="line 1: longer than 100 bytes"):
+        lines_of("é".encode() * 51 + b"\n", limit=limit)
+
+
+def test_an_endless_line_fails_after_the_limit_without_reading_on():
+    class Endless(io.RawIOBase):
+        """Zero bytes forever, like /dev/zero; counts what was read."""
+
+        read_bytes = 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            buffer[:] = bytes(len(buffer))
+            self.read_bytes += len(buffer)
+            return len(buffer)
+
+    stream = Endless()
+    with pytest.raises(InputError, match="line 1: longer than 1048576 bytes"):
+        list(read_lines(stream, "/dev/zero"))
+    assert stream.read_bytes <= 2**20 + 2 * BLOCK
+
+
+def test_invalid_utf8_names_the_line_in_a_later_block():
+    data = b"a\n" * 40_000 + b"caf\xe9\n"
+    with pytest.raises(InputError, match=r"^f.txt line 40001: invalid UTF-8 \(byte 0xe9 at byte 4"):
+        lines_of(data)
+
+
+# Formats -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "sep", "named", "expected"), [
+    ("a.csv", None, True, "csv"), ("a.CSV", None, True, "csv"), ("a.tsv", None, True, "tsv"),
+    ("a.tsv", None, False, "three-field"), ("a.txt", ";", True, "csv"),
+    ("a.jsonl", None, True, "jsonl"), ("a.ndjson", None, False, "jsonl"),
+    ("a.csv", "\t", True, "tsv"), ("-", None, False, "three-field"),
+])
+def test_guess_format(path, sep, named, expected):
+    assert guess_format(path, sep, named_columns=named) == expected
+
+
+def test_csv_header_is_found_by_name_in_any_case_and_never_read_as_data():
+    text = ",Assigned,CORRECT\n0,sports,sports\n1,news|sports,news\n"  # as pandas.to_csv writes
+    rows, reader = read(text, "csv")
+    assert rows == [(2, ("sports", "sports")), (3, (("news", "sports"), "news"))]
+    assert (reader.results, reader.skipped) == (2, 1)
+
+
+def test_csv_quotes_and_embedded_newlines_keep_the_line_of_the_row_start():
+    text = 'assigned,correct\n"a|b","b"\n"x\ny",z\nc,c\n'
+    rows, _ = read(text, "csv")
+    assert rows == [(2, (("a", "b"), "b")), (3, ("x\ny", "z")), (5, ("c", "c"))]
+
+
+def test_columns_by_number_mean_no_header_unless_told():
+    text = "1,a,a\n2,b,a\n"
+    assert read(text, "csv", ("2", "3"))[0] == [(1, ("a", "a")), (2, ("b", "a"))]
+    assert read(text, "csv", ("2", "3"), header=True)[0] == [(2, ("b", "a"))]
+    with pytest.raises(InputError, match="without a header row, columns are numbers"):
+        read("x,y\n", "csv", ("x", "y"), header=False)
+
+
+def test_a_first_row_without_the_column_names_is_an_error_naming_them():
+    with pytest.raises(InputError, match=r"^f line 1: no column 'assigned' in the header "
+                                         r"\('guess', 'truth'\)"):
+        read("guess,truth\na,a\n", "csv", header=True)
+    with pytest.raises(InputError, match=r"without a header row, columns are numbers .*'assigned'"):
+        read("guess,truth\na,a\n", "csv")
+
+
+def test_short_rows_and_empty_single_labels_name_the_line():
+    with pytest.raises(InputError, match=r"^f line 3: 1 fields, but column 'correct' is field 2"):
+        read("assigned,correct\na,a\nb\n", "csv")
+    with pytest.raises(InputError, match=r"^f line 2: empty label in column 'm'"):
+        read("r,m\na, \n", "csv", ("r", "m"), multi=False)
+
+
+def test_tsv_and_a_chosen_separator():
+    assert read("assigned\tcorrect\na|b\tb\n", "tsv")[0] == [(2, (("a", "b"), "b"))]
+    assert read("assigned;correct\na,b;b\n", "csv", sep=";", label_sep=",")[0] == [
+        (2, (("a", "b"), "b"))]
+
+
+def test_three_field_format_header_in_any_case_comments_and_commas():
+    text = "# a comment\nNAME\tAssigned\tcorrect\n\nd1\tsports, health\tsports\nd2\t\tnews\n"
+    rows, reader = read(text, "three-field")
+    assert rows == [(4, (("sports", "health"), "sports")), (5, ((), "news"))]
+    assert (reader.results, reader.skipped) == (2, 3)
+    # Only the first line can be the header; --no-header reads it as a result.
+    assert read("name\tassigned\tcorrect\n", "three-field", header=False)[0] == [
+        (1, ("assigned", "correct"))]
+    with pytest.raises(InputError, match=r"^f line 2: expected 3 tab-separated fields"):
+        read("d1\ta\ta\nd2 a a\n", "three-field")
+
+
+def test_json_lines_labels_lists_and_nulls():
+    text = "\n".join(json.dumps(record) for record in [
+        {"assigned": ["a", "b"], "correct": "a", "other": 1},
+        {"assigned": None, "correct": 7},
+        {"assigned": "a|b", "correct": []},
+    ]) + "\n"
+    assert read(text, "jsonl")[0] == [(1, (("a", "b"), "a")), (2, ((), 7)), (3, ("a|b", ()))]
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"assigned": "a", "correct": ', r"line 1: invalid JSON \(Expecting value at column 31\)"),
+    ('["a", "b"]', "line 1: expected a JSON object, found list"),
+    ('{"assigned": "a"}', r"line 1: no key 'correct' \(keys: 'assigned'\)"),
+    ('{"assigned": 1.5, "correct": "a"}', "line 1: key 'assigned' holds 1.5; expected a string"),
+    ('{"assigned": [true], "correct": "a"}', "line 1: key 'assigned' holds True in its list"),
+])
+def test_bad_json_lines_name_the_line(line, message):
+    with pytest.raises(InputError, match=message):
+        read(line + "\n", "jsonl")
+
+
+def test_json_lines_refuse_header_options():
+    with pytest.raises(InputError, match="apply to CSV and TSV"):
+        read("{}\n", "jsonl", header=True)
+
+
+def test_chunks_split_the_results_and_keep_every_line():
+    text = "assigned,correct\n" + "".join(f"{i},{i % 3}\n" for i in range(25))
+    reader = LabelReader(lines_of(text.encode()), "f", "csv", ["assigned", "correct"], chunk=10)
+    chunks = list(reader.chunks())
+    assert [len(chunk.lines) for chunk in chunks] == [10, 10, 5]
+    assert [line for chunk in chunks for line in chunk.lines] == list(range(2, 27))
+    assert chunks[2].columns == ([str(i) for i in range(20, 25)],
+                                 [str(i % 3) for i in range(20, 25)])
