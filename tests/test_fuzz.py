@@ -37,8 +37,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contingency import Contingency, PartitionComparison
+from contingency._lines import read_lines
 from contingency.cli import main
-from contingency.io import LabelReader
+from contingency.io import InputError, LabelReader
 from tests.strategies import categories_and_results
 from tests.strategies_partition import labelings
 
@@ -310,6 +311,44 @@ def test_main_answers_any_file_with_a_result_or_a_one_line_error(content, option
         scores = json.loads(out)  # the scores only (the state is --state's), valid JSON
         assert scores["n_results"] >= 1
         assert all(isinstance(row["support"], int) for row in scores["categories"])
+
+
+#: Text holding every character the readers treat specially, and any other.
+any_text = st.lists(st.text(alphabet=st.sampled_from('ab1,|\t #"{}[]:\r\n \x00é\ufeff')
+                            | st.characters(), max_size=24), max_size=8)
+FORMATS = ["csv", "tsv", "jsonl", "three-field"]
+
+
+@EXAMPLES
+@given(st.one_of(st.binary(max_size=300),
+                 any_text.map(lambda parts: "\n".join(parts).encode("utf-8", "surrogatepass"))),
+       st.sampled_from(FORMATS), st.booleans(), st.booleans())
+def test_every_format_s_reader_yields_labels_or_names_the_file(content, fmt, named, multi) -> None:
+    """Bytes through read_lines and LabelReader in each format: labels, or an InputError."""
+    columns = ["assigned", "correct"] if named or fmt == "three-field" else ["2", "3"]
+    try:
+        reader = LabelReader(read_lines(io.BytesIO(content), "fuzz.txt"), "fuzz.txt", fmt,
+                             columns, multi=multi)
+        cells = [cell for chunk in reader.chunks() for column in chunk.columns for cell in column]
+    except InputError as error:
+        assert str(error).startswith("fuzz.txt"), repr(error)  # noqa: PT017 (either outcome)
+        return
+    for cell in cells:
+        labels = cell if isinstance(cell, tuple) else (cell,)
+        assert all(type(label) in (str, int) for label in labels)
+        assert multi or not isinstance(cell, tuple)
+
+
+@pytest.mark.parametrize("line", ["[" * 100_000, '{"a": ' + "1" * 5000 + ', "c": "x"}'],
+                         ids=["nested past the recursion limit", "an integer of 5000 digits"])
+def test_json_lines_past_python_s_limits_are_errors_naming_the_line(line) -> None:
+    """Found by the fuzz: json.loads raised RecursionError (a traceback from the command line),
+    and its digit limit a ValueError whose message named no line."""
+    status, _, err = run_main(f'{{"a": "x", "c": "x"}}\n{line}\n'.encode(), "--input-format",
+                              "jsonl", "--assigned", "a", "--correct", "c")
+    assert status == 2
+    assert err.startswith("contingency: ")
+    assert " line 2: invalid JSON" in err
 
 
 # Nothing named by the input runs -----------------------------------------------------------------
