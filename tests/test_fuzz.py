@@ -140,8 +140,10 @@ def mutated(draw: st.DrawFn, document: dict[str, Any]) -> Any:
             del target[draw(st.integers(0, len(target))):]
         elif operation == "duplicate":
             target.append(copy.deepcopy(target[draw(st.integers(0, len(target) - 1))]))
-        else:  # huge
-            parent[last] = target * 1000 if target else list(range(5000))
+        else:  # huge: at most 5,000 items, and the last mutation (the copies share their
+            # items, so mutating one later would change them all and multiply the size again)
+            parent[last] = target[:5] * 1000 if target else list(range(5000))
+            return document
     return document
 
 
