@@ -68,7 +68,9 @@ def check_state(data: object, keys: Collection[str], format: str,
     # isinstance first: a numpy array would compare item by item
     if "format" in data and (not isinstance(version, str) or version != format):
         if not isinstance(version, str) or version not in earlier:
-            raise state_error(f"format must be {format!r}, not {reprlib.repr(version)}")
+            shown = repr(version) if isinstance(version, str) and len(version) < 200 else (
+                reprlib.repr(version))  # bounded: any value may stand here
+            raise state_error(f"format must be {format!r}, not {shown}")
         reason = earlier[version]
         if reason is not None:
             raise state_error(f"format {version!r} (contingency 0.1.0.dev0) is not read: {reason}")
