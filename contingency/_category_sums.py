@@ -19,15 +19,19 @@ with ``t = a + c`` (results correct in the category) and ``p = a + b``
 result has as correct: a :class:`CategorySums` of recall in ``"nan"`` mode.)
 
 A :class:`CategoryTotals` keeps how many categories have each total
-``a + b + c`` (the number of results naming the category), so that a removal
-can check in constant time that no category is left named by more results
-than remain.
+``a + b + c`` (the number of results naming the category), and each sum of
+some of the three kinds of cells, so that a removal can check in constant
+time that no category is left with more cells of some kinds than the results
+that remain can give it (a result gives a category one cell at most, of a
+kind the result's shape has).
 
 Why the integers are exact: a per-category value is 0, 1, NaN, or a ratio
 of counts below ``2**64`` (every count of an accumulator is below ``2**63``,
 see :data:`contingency.formulas._numeric.MAX_COUNT`), so it is at least
 ``2**-65``, its last bit is worth at least ``2**-117``, and ``value *
-2**128`` is a whole number: the integer *is* the float. Sums of these
+2**128`` is a whole number: the integer *is* the float. Weighted counts in
+units of ``2**-e`` are below ``2**(63 + e)``, and the sums made for them
+(``scale=e``) hold values in units of ``2**-(128 + e)``. Sums of these
 integers are exact, so the running sums do not drift, whatever the number
 and order of updates, and a mean read from them is the one
 :func:`contingency.formulas._numeric.average` computes from scratch: each
@@ -47,12 +51,11 @@ from collections.abc import Hashable, Iterable, Mapping
 from contingency.formulas._numeric import ZeroDivision
 from contingency.formulas.classification import SCALAR
 
-__all__ = ["SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "MarginSums"]
+__all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "MarginSums",
+           "kind_sums", "kinds_of"]
 
 #: A per-category value ``v`` is held as the integer ``v * 2**SCALE_BITS``.
 SCALE_BITS = 128
-_SCALE = float(2**SCALE_BITS)
-_ONE = 1 << SCALE_BITS
 
 #: The cells ``a``, ``b`` and ``c`` by category (a category missing from them was forgotten).
 Cells = tuple[Mapping[Hashable, int], Mapping[Hashable, int], Mapping[Hashable, int]]
@@ -79,11 +82,17 @@ class _Lazy:
 class CategorySums(_Lazy):
     """The exact sums over categories of one score, kept up to date for the categories that changed."""
 
-    __slots__ = ("_by_support", "_contribution", "_empty", "_mode", "_name", "defined", "total",
-                 "weight", "weighted")
+    __slots__ = ("_by_support", "_contribution", "_empty", "_mode", "_name", "_one", "_unit",
+                 "defined", "total", "weight", "weighted")
 
-    def __init__(self, score: str, zero_division: ZeroDivision, *, weighted: bool = False) -> None:
+    def __init__(self, score: str, zero_division: ZeroDivision, *, weighted: bool = False,
+                 scale: int = 0) -> None:
+        """``scale``: the cells are counts in units of ``2**-scale`` (weighted results)."""
         super().__init__()
+        # Cells below 2**(63 + scale) give values whose last bit is worth at least
+        # 2**-(117 + scale): SCALE_BITS + scale bits hold every one exactly.
+        self._one = 1 << (SCALE_BITS + scale)
+        self._unit = float(self._one)
         self._name = score
         self._mode = zero_division
         self._by_support = weighted  # keep the weighted sums too (plain reads skip them)
@@ -100,7 +109,7 @@ class CategorySums(_Lazy):
         contribution, score, mode = self._contribution, SCALAR[self._name], self._mode
         cells_a, cells_b, cells_c = cells
         total, weighted, weight, defined = self.total, self.weighted, self.weight, self.defined
-        by_support = self._by_support
+        by_support, unit = self._by_support, self._unit
         for label in pending:
             old = contribution.get(label)
             if old is not None:
@@ -122,7 +131,7 @@ class CategorySums(_Lazy):
             if number != number:  # NaN: undefined in "nan" mode, left out of every sum
                 contribution[label] = (None, support)
                 continue
-            value = int(number * _SCALE)
+            value = int(number * unit)
             contribution[label] = (value, support)
             total += value
             defined += 1
@@ -138,7 +147,7 @@ class CategorySums(_Lazy):
             self.refresh(cells)
         if not self.defined:
             return self._empty
-        return (self.total / _ONE) / self.defined
+        return (self.total / self._one) / self.defined
 
     def weighted_mean(self, cells: Cells) -> float:
         """The mean weighted by support, or the plain mean when the supports sum to zero.
@@ -150,8 +159,15 @@ class CategorySums(_Lazy):
         if not self.defined:
             return self._empty
         if self.weight == 0:
-            return (self.total / _ONE) / self.defined
-        return (self.weighted / _ONE) / self.weight
+            return (self.total / self._one) / self.defined
+        return (self.weighted / self._one) / self.weight
+
+
+_NONE = (0,) * 7  # the sums of a category without cells
+
+#: The sets of cell kinds whose sums :class:`CategoryTotals` tracks, as bit masks (a = 1,
+#: b = 2, c = 4): every non-empty set, the last (7) being ``a + b + c``.
+KINDS = range(1, 8)
 
 
 class MarginSums(_Lazy):
@@ -195,41 +211,75 @@ class MarginSums(_Lazy):
 
 
 class CategoryTotals(_Lazy):
-    """How many categories have each non-zero total ``a + b + c`` (kept like :class:`CategorySums`)."""
+    """How many categories have each non-zero sum of cells of some kinds (kept like :class:`CategorySums`).
 
-    __slots__ = ("_total", "histogram")
+    For each non-empty set of the kinds ``a``, ``b``, ``c`` (a bit mask, see
+    :data:`KINDS`), the histogram of the categories' sums of those cells:
+    ``histograms[7]`` counts the categories by ``a + b + c``, ``histograms[6]``
+    by ``b + c``, and so on.
+    """
+
+    __slots__ = ("_sums", "histograms")
 
     def __init__(self) -> None:
         super().__init__()
-        self._total: dict[Hashable, int] = {}  # per category, its total as last counted
-        self.histogram: dict[int, int] = {}
+        self._sums: dict[Hashable, tuple[int, ...]] = {}  # per category, as last counted
+        self.histograms: dict[int, dict[int, int]] = {kinds: {} for kinds in KINDS}
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        """The categories by total ``a + b + c`` (the number of results naming each)."""
+        return self.histograms[7]
 
     def refresh(self, cells: Cells) -> None:
-        """Bring the histogram up to date for the categories noted since the last refresh."""
-        histogram, totals = self.histogram, self._total
+        """Bring the histograms up to date for the categories noted since the last refresh."""
+        histograms, sums = self.histograms, self._sums
         for label in self._pending:
-            old = totals.pop(label, 0)
-            if old:
-                left = histogram[old] - 1
-                if left:
-                    histogram[old] = left
-                else:
-                    del histogram[old]
+            old = sums.pop(label, _NONE)
             a = cells[0].get(label)
-            if a is not None:
-                total = a + cells[1][label] + cells[2][label]
-                if total:
-                    totals[label] = total
-                    histogram[total] = histogram.get(total, 0) + 1
+            new = _NONE if a is None else kind_sums(a, cells[1][label], cells[2][label])
+            if new[6]:
+                sums[label] = new
+            for kinds, was, now in zip(KINDS, old, new):
+                if was != now:  # only the sums that changed move
+                    histogram = histograms[kinds]
+                    if was:
+                        left = histogram[was] - 1
+                        if left:
+                            histogram[was] = left
+                        else:
+                            del histogram[was]
+                    if now:
+                        histogram[now] = histogram.get(now, 0) + 1
         self._pending.clear()
 
-    def above(self, cells: Cells, limit: int, largest: int) -> int:
-        """How many categories have a total above ``limit`` (no total exceeds ``largest``).
+    def above(self, limit: int, largest: int, kinds: int = 7) -> int:
+        """How many categories have a sum of ``kinds`` cells above ``limit`` (none exceeds ``largest``).
 
-        Costs O(min(largest - limit, distinct totals)) after the refresh.
+        As of the last :meth:`refresh`. Costs O(min(largest - limit, distinct sums)).
         """
-        self.refresh(cells)
-        histogram = self.histogram
+        histogram = self.histograms[kinds]
+        if largest - limit == 1:  # a unit removal
+            return histogram.get(largest, 0)
         if largest - limit <= len(histogram):
             return sum(histogram.get(total, 0) for total in range(limit + 1, largest + 1))
         return sum(count for total, count in histogram.items() if total > limit)
+
+
+def kind_sums(a: int, b: int, c: int) -> tuple[int, ...]:
+    """The sums of a category's cells for each set of kinds, in the order of :data:`KINDS`.
+
+    >>> kind_sums(1, 2, 4)
+    (1, 2, 3, 4, 5, 6, 7)
+    """
+    return (a, b, a + b, c, a + c, b + c, a + b + c)
+
+
+def kinds_of(shape: tuple[int, int, int]) -> int:
+    """The kinds of cell a result of ``shape`` (both, assigned, correct) gives, as a bit mask.
+
+    >>> kinds_of((1, 1, 1)), kinds_of((0, 1, 1)), kinds_of((1, 2, 1)), kinds_of((0, 0, 0))
+    (1, 6, 3, 0)
+    """
+    both, assigned, correct = shape
+    return (both > 0) | (assigned > both) << 1 | (correct > both) << 2

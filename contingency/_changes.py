@@ -39,6 +39,7 @@ __all__ = [
     "category_codes",
     "code_pairs",
     "column_changes",
+    "count_codes",
     "distinct_counts",
     "first_seen_order",
     "indicator_changes",
@@ -217,24 +218,52 @@ def take_back(tally: Cells, label: Hashable) -> None:
 
 
 def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
-                    weight: int) -> Changes:
-    """The changes (cells, shapes, pairs) of checked results, each counted ``weight`` times."""
+                   weight: int | Iterable[int]) -> Changes:
+    """The changes (cells, shapes, pairs) of checked results, each counted ``weight`` times.
+
+    ``weight`` is one count for every result, or one per result (results of
+    weight 0 change nothing).
+    """
     a: Cells = {}
     b: Cells = {}
     c: Cells = {}
     shapes: dict[Shape, int] = {}
     pairs: Pairs = {}
-    for assigned, correct in results:
+    weights = repeat(weight) if isinstance(weight, int) else weight
+    for (assigned, correct), count in zip(results, weights):
+        if not count:
+            continue
         both = assigned & correct
         for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
             for label in labels:
-                cells[label] = cells.get(label, 0) + weight
+                cells[label] = cells.get(label, 0) + count
         shape = (len(both), len(assigned), len(correct))
-        shapes[shape] = shapes.get(shape, 0) + weight
+        shapes[shape] = shapes.get(shape, 0) + count
         if len(assigned) == 1 == len(correct):
             (chosen,), (truth,) = assigned, correct
-            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + weight
+            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + count
     return a, b, c, shapes, pairs
+
+
+def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
+                ) -> NDArray[Any]:
+    """``np.bincount(codes, weights, minlength=size)``, exact for integer weights (int64 or Python ints).
+
+    float64 adds integers exactly while every partial sum stays below
+    ``2**53``, so small totals take numpy's bincount; larger ones are summed
+    in int64 (whose sums :func:`contingency._inputs.exact_weights` keeps below
+    ``2**62``) or, for Python ints, as objects.
+
+    >>> count_codes(np.array([0, 2, 2]), 3, np.array([5, 1, 2**60])).tolist()
+    [5, 0, 1152921504606846977]
+    """
+    if weights is None:
+        return np.bincount(codes, minlength=size)
+    if weights.dtype != object and int(weights.sum()) < 2**53:
+        return np.bincount(codes, weights=weights, minlength=size).astype(np.int64)
+    counts = np.zeros(max(size, int(codes.max()) + 1 if len(codes) else 0), dtype=weights.dtype)
+    np.add.at(counts, codes, weights)
+    return counts
 
 
 def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArray[Any],
@@ -248,9 +277,13 @@ def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArra
     return changes
 
 
-def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable]
-                      ) -> Changes:
-    """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first."""
+def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable],
+                      weights: NDArray[Any] | None = None) -> Changes:
+    """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first.
+
+    ``weights`` (integers, one per row, see :func:`contingency._inputs.exact_weights`)
+    counts each row that many times.
+    """
     if assigned.shape != correct.shape or assigned.ndim != 2:
         raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
                          f"shape, not {assigned.shape} and {correct.shape}")
@@ -265,21 +298,29 @@ def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: lis
     # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
     per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
     both, assigned_rows, correct_rows = (np.einsum("ij->i", m, dtype=per_row) for m in matrices)
-    shapes = shape_histogram(both, assigned_rows, correct_rows, k)
-    a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
+    shapes = shape_histogram(both, assigned_rows, correct_rows, k, weights)
+    if weights is None:
+        a, p, t = (np.einsum("ij->j", m, dtype=np.int64) for m in matrices)
+    elif weights.dtype == object:
+        a, p, t = (np.dot(weights, m.astype(object)) for m in matrices)
+    else:  # every column sum is at most the sum of the weights, below 2**62
+        a, p, t = (np.einsum("ij,i->j", m, weights, dtype=np.int64) for m in matrices)
     pairs: Pairs = {}
     if shapes.get(HIT, 0) + shapes.get(MISS, 0):
         # The single-label rows: their one assigned and one correct column, as codes.
         single = np.flatnonzero((assigned_rows == 1) & (correct_rows == 1))
-        pairs = code_pairs(truth[single].argmax(axis=1), predicted[single].argmax(axis=1), labels)
+        pairs = code_pairs(truth[single].argmax(axis=1), predicted[single].argmax(axis=1), labels,
+                           None if weights is None else weights[single])
     return (*column_changes(labels, a, p, t), shapes, pairs)
 
 
-def code_pairs(correct: NDArray[Any], assigned: NDArray[Any], labels: list[Hashable]) -> Pairs:
-    """Count the pairs of two equal-length arrays of category codes ``0..K-1``, as :data:`Pairs`."""
+def code_pairs(correct: NDArray[Any], assigned: NDArray[Any], labels: list[Hashable],
+               weights: NDArray[Any] | None = None) -> Pairs:
+    """Count the pairs of two equal-length arrays of category codes ``0..K-1``, as :data:`Pairs`
+    (each ``weights`` times, if given)."""
     k = len(labels)
-    return _pairs(*distinct_counts(np.asarray(correct, dtype=np.int64) * k + assigned, k * k),
-                  labels)
+    return _pairs(*distinct_counts(np.asarray(correct, dtype=np.int64) * k + assigned, k * k,
+                                   weights), labels)
 
 
 def _pairs(present: NDArray[Any], found: NDArray[Any], labels: list[Hashable]) -> Pairs:
@@ -289,78 +330,101 @@ def _pairs(present: NDArray[Any], found: NDArray[Any], labels: list[Hashable]) -
             for code, count in zip(present.tolist(), found.tolist())}
 
 
-def distinct_counts(codes: NDArray[np.int64], size: int) -> tuple[NDArray[Any], NDArray[Any]]:
+def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] | None = None
+                    ) -> tuple[NDArray[Any], NDArray[Any]]:
     """The distinct values of ``codes`` (each below ``size``) and how often each occurs.
 
     A bincount when the code space is small against the data, else a sort.
+    With ``weights`` (integers, see :func:`count_codes`), each occurrence
+    counts its weight, and values of total weight 0 are left out.
     """
     if dense_is_cheaper(size, len(codes)):
-        counts = np.bincount(codes, minlength=size)
+        counts = count_codes(codes, size, weights)
         present = np.flatnonzero(counts)
         return present, counts[present]
-    present, found = np.unique(codes, return_counts=True)
-    return present, found
+    if weights is None:
+        present, found = np.unique(codes, return_counts=True)
+        return present, found
+    present, inverse = np.unique(codes, return_inverse=True)
+    found = count_codes(inverse.ravel(), len(present), weights)
+    kept = np.flatnonzero(found)
+    return present[kept], found[kept]
 
 
-def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging
-                        ) -> Changes:
-    """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``)."""
+def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging,
+                        weights: NDArray[Any] | None = None) -> Changes:
+    """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
+
+    ``weights`` (integers, one per label, see :func:`contingency._inputs.exact_weights`)
+    counts each result that many times.
+    """
     check_same_length(assigned, correct, ("assigned", "correct"))
     ia, every_assigned = category_codes(assigned, staging, "assigned")
     ic, every_correct = category_codes(correct, staging, "correct")
     if staging.new:
-        ia, ic = first_seen_order(staging, ia, ic)
+        ia, ic = first_seen_order(staging, ia, ic, weights)
     labels = [*staging.index, *staging.new]
     k = len(labels)
     n = len(ia)
     if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
-        confusion = np.bincount(ic * k + ia, minlength=k * k)
+        confusion = count_codes(ic * k + ia, k * k, weights)
         present = np.flatnonzero(confusion)
         pairs = _pairs(present, confusion[present], labels)
         confusion = confusion.reshape(k, k)
         a = confusion.diagonal()
         assigned_counts, correct_counts = confusion.sum(axis=0), confusion.sum(axis=1)
         right = int(a.sum())
-        shapes = {shape: count for shape, count in ((HIT, right), (MISS, n - right)) if count}
+        total = n if weights is None else int(weights.sum())
+        shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
     else:
         known_a, known_c = ia >= 0, ic >= 0
         hit = known_a & (ia == ic)
-        a = np.bincount(ia[hit], minlength=k)
-        assigned_counts = np.bincount(ia[known_a], minlength=k)
-        correct_counts = np.bincount(ic[known_c], minlength=k)
-        shapes = shape_histogram(hit, known_a, known_c, 1)
+        a, assigned_counts, correct_counts = (
+            count_codes(codes[where], k, None if weights is None else weights[where])
+            for codes, where in ((ia, hit), (ia, known_a), (ic, known_c)))
+        shapes = shape_histogram(hit, known_a, known_c, 1, weights)
         both_known = known_a & known_c
-        pairs = code_pairs(ic[both_known], ia[both_known], labels) if both_known.any() else {}
+        pairs = code_pairs(ic[both_known], ia[both_known], labels,
+                           None if weights is None else weights[both_known]
+                           ) if both_known.any() else {}
     return (*column_changes(labels, a, assigned_counts, correct_counts), shapes, pairs)
 
 
 def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
-                     most: int) -> dict[Shape, int]:
+                    most: int, weights: NDArray[Any] | None = None) -> dict[Shape, int]:
     """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
 
     Each value is at most ``most``; the triples are coded as one integer and
-    counted by :func:`distinct_counts`.
+    counted by :func:`distinct_counts` (each its weight, with ``weights``).
     """
     if len(both) == 0:
         return {}
     base = most + 1
     codes = (np.asarray(both, dtype=np.int64) * base + assigned) * base + correct
-    present, found = distinct_counts(codes, base**3)
+    present, found = distinct_counts(codes, base**3, weights)
     return {(code // (base * base), code // base % base, code % base): count
             for code, count in zip(present.tolist(), found.tolist())}
 
 
 def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
-                      correct: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+                     correct: NDArray[np.int64], weights: NDArray[Any] | None = None
+                     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Renumber the categories a batch adds in the order an add_result loop meets them.
 
     The loop reads result 0's assigned side, then its correct side, then result 1's...
     so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
+    A row of weight 0 adds no category, so its labels are met after every other row's.
     """
     base = len(staging.index)
     first: dict[int, int] = {}
-    for side, codes in enumerate((assigned, correct)):
+    if weights is not None and not weights.all():
+        live = weights != 0
+        rows_first = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
+        sides: tuple[NDArray[np.int64], ...] = (assigned[rows_first], correct[rows_first])
+    else:
+        sides = (assigned, correct)
+    for side, codes in enumerate(sides):
         uniques, rows = np.unique(codes, return_index=True)
         for code, row in zip(uniques.tolist(), rows.tolist()):
             if code >= base:

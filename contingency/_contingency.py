@@ -50,6 +50,9 @@ pooled cells, all in constant time; the printed tables are
 from __future__ import annotations
 
 import copy as _copy
+import functools
+import numbers
+import operator
 import reprlib
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -62,7 +65,14 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._category_sums import CategorySums, CategoryTotals, MarginSums
+from contingency._category_sums import (
+    KINDS,
+    CategorySums,
+    CategoryTotals,
+    MarginSums,
+    kind_sums,
+    kinds_of,
+)
 from contingency._changes import (
     HIT,
     MISS,
@@ -81,12 +91,13 @@ from contingency._changes import (
     take_back,
 )
 from contingency._frame import category_frame
-from contingency._inputs import check_same_length, label_sequence
+from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._labels import check_label, label_to_json, sorted_labels
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     MAX_COUNT,
+    MAX_SCALE,
     ZeroDivision,
     average,
     check_count,
@@ -101,10 +112,11 @@ Correlation = Literal["micro", "macro", "multiclass"]
 
 _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
-_FORMAT = "contingency.Contingency/1"
+_FORMAT = "contingency.Contingency/2"
 _NO_CATEGORY = "No category information has been recorded"
 # _count is Counter.update's helper: mapping[x] = mapping.get(x, 0) + 1 for each x of an
 # iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
+_UNIT = 1  # add_result's default weight: the fast paths serve it (tested by identity)
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _RESULTS = "results (one item per result)"  # what add_results' sequences hold
 _SCORES = {
@@ -201,6 +213,7 @@ class Contingency:
     _c: Cells  # correct, not assigned
     _declared: frozenset[Hashable]  # declared categories: first in the table, never forgotten
     _n: int  # results
+    _scale: int  # every count is in units of 2**-_scale (0 until a fractional weight arrives)
     _shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
     _micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     _offset: list[int]  # what set_entries put on top of the pooled cells
@@ -258,6 +271,7 @@ class Contingency:
         declared = [label for label in self._a if label in self._declared]
         self._a, self._b, self._c = (dict.fromkeys(declared, 0) for _ in range(3))
         self._n = 0
+        self._scale = 0
         self._shapes = {}
         self._micro = [0, 0, 0, 0]
         self._offset = [0, 0, 0, 0]
@@ -268,21 +282,30 @@ class Contingency:
 
     # Feeding ------------------------------------------------------------------------------
 
-    def add_result(self, assigned: object, correct: object, name: object = None) -> None:
+    def add_result(self, assigned: object, correct: object, name: object = None, *,
+                   weight: float = 1) -> None:
         """Add one result: the categories a classifier assigned, and the correct ones.
 
         Each side is a single category (a ``str`` is one category, never a
         sequence of characters; so is any non-iterable hashable), an iterable
         of categories (duplicates count once), or a mapping whose keys with
         truthy values are the categories. ``name`` is only used by ``verbose``.
-        On any error the accumulator is left exactly as it was.
+        ``weight`` counts the result that many times: an integer is exactly
+        that many repeats, a non-negative finite float is counted exactly (see
+        :attr:`n_results`). On any error the accumulator is left exactly as it was.
 
         >>> s = Contingency()
         >>> s.add_result("cat", "cat")
         >>> s.add_result({"cat": True, "dog": False}, ["dog", "dog"])
         >>> s.categories, s.n_results, s.micro_f1
         (('cat', 'dog'), 2, 0.5)
+        >>> s.add_result("dog", "dog", weight=2)
+        >>> s.n_results, s.micro_f1
+        (4, 0.75)
         """
+        if weight is not _UNIT:  # weight=1 (the default) takes the fast paths below
+            self._single(assigned, correct, name, weight, removing=False)
+            return
         # Fast paths for the common shapes of input, when every label is already in the
         # table: dict increments into the tally, which _fold hands to _apply before any
         # read or other write. Anything else (an unknown, unhashable or invalid label, a
@@ -363,14 +386,25 @@ class Contingency:
                 for totals, labels in ((totals_assigned, chosen), (totals_correct, truth)):
                     for label in labels:
                         take_back(totals, label)
-        staging = Staging(self._a, self._unknown, removing=False)
+        self._single(assigned, correct, name, 1, removing=False)
+
+    def _single(self, assigned: object, correct: object, name: object, weight: object, *,
+                removing: bool) -> None:
+        """Add (or take back) one result ``weight`` times: the general path of one result."""
+        where = "remove_result" if removing else "add_result"
+        m, k = exact_weight(weight, f"{where}: weight")
+        staging = Staging(self._a, self._unknown, removing=removing)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._fold()
-        if self.verbose:
+        if self.verbose and not removing:
             self._say(name, assigned, correct)
-        self._apply(*result_changes([result], 1), new=staging.new)
+        unit = max(self._scale, k)
+        count = m << (unit - k)
+        self._apply(*result_changes([result], -count if removing else count),
+                    new=staging.new, removing=removing, where=where if removing else "",
+                    scale=unit)
 
-    def remove_result(self, assigned: object, correct: object) -> None:
+    def remove_result(self, assigned: object, correct: object, *, weight: float = 1) -> None:
         """Take back a result added earlier (for sliding windows): the same path with weight -1.
 
         Costs O(categories the result names). Raises ``ValueError`` (leaving the
@@ -381,6 +415,8 @@ class Contingency:
         declared and that no result names any more is forgotten, so adding and
         then removing a result gives back exactly the state before.
 
+        ``weight`` takes it back that many times (or that fraction of it).
+
         >>> s = Contingency(["x", "y"])
         >>> s.add_result("x", "y")
         >>> s.add_result("y", "y")
@@ -388,12 +424,9 @@ class Contingency:
         >>> s == Contingency(["x", "y"]).add_results(["y"], ["y"])
         True
         """
-        staging = Staging(self._a, self._unknown, removing=True)
-        result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
-        self._fold()
-        self._apply(*result_changes([result], -1), removing=True, where="remove_result")
+        self._single(assigned, correct, None, weight, removing=True)
 
-    def add_results(self, assigned: Any, correct: Any) -> Contingency:
+    def add_results(self, assigned: Any, correct: Any, weights: Any = None) -> Contingency:
         """Add a batch of results; the state equals that of the matching :meth:`add_result` loop.
 
         ``assigned`` and ``correct`` are one of
@@ -403,9 +436,13 @@ class Contingency:
         - two 2-d 0/1 (or boolean) indicator matrices of shape (results,
           categories), columns in the order of :attr:`categories`.
 
-        The whole batch is checked before anything is counted. Returns the
-        accumulator, so calls chain. (:meth:`from_labels` is the same call in
-        scikit-learn's order: ``y_true`` first.)
+        ``weights`` (one non-negative number per result, or ``None`` for 1
+        each) counts each result that many times, exactly, as
+        :meth:`add_result`'s ``weight`` does (label arrays and indicator
+        matrices stay vectorised). The whole batch is checked before anything
+        is counted. Returns the accumulator, so calls chain.
+        (:meth:`from_labels` is the same call in scikit-learn's order:
+        ``y_true`` first.)
 
         >>> import numpy as np
         >>> s = Contingency(["a", "b", "c"]).add_results(np.array(["a", "b", "b"]),
@@ -416,14 +453,16 @@ class Contingency:
         ...                                         np.array([[1, 0], [0, 1]]))
         >>> t.micro_precision, t.subset_accuracy
         (0.6666666666666666, 0.5)
+        >>> Contingency().add_results(["a", "b"], ["a", "a"], weights=[0.75, 0.25]).micro_precision
+        0.75
         """
-        self._batch(assigned, correct, removing=False)
+        self._batch(assigned, correct, weights, removing=False)
         return self
 
-    def remove_results(self, assigned: Any, correct: Any) -> Contingency:
+    def remove_results(self, assigned: Any, correct: Any, weights: Any = None) -> Contingency:
         """Take back a batch of results added earlier: :meth:`add_results`' path with weight -1.
 
-        Takes what :meth:`add_results` takes. The whole batch is checked
+        Takes what :meth:`add_results` takes, ``weights`` too. The whole batch is checked
         before anything is counted: if any of its results cannot have been
         added (see :meth:`remove_result`), ``ValueError`` is raised and the
         accumulator is left exactly as it was. Returns the accumulator.
@@ -434,19 +473,31 @@ class Contingency:
         >>> s == Contingency().add_results(["y"], ["y"])
         True
         """
-        self._batch(assigned, correct, removing=True)
+        self._batch(assigned, correct, weights, removing=True)
         return self
 
-    def _batch(self, assigned: Any, correct: Any, *, removing: bool) -> None:
+    def _batch(self, assigned: Any, correct: Any, weights: Any, *, removing: bool) -> None:
         """Count (or take back, ``removing``) a batch given as :meth:`add_results` takes it."""
         self._fold()
-        where = "remove_results" if removing else ""
+        name = "remove_results" if removing else "add_results"
+        where = name if removing else ""
         say = self.verbose and not removing
-        if isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray):
+        arrays = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray)
+        if not arrays:
+            assigned = label_sequence(assigned, "assigned", _RESULTS)
+            correct = label_sequence(correct, "correct", _RESULTS)
+            check_same_length(assigned, correct, ("assigned", "correct"))
+        unit, exact = self._scale, None
+        if weights is not None:
+            exact, unit = exact_weights(weights, len(assigned), name, self._scale)
+        # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
+        factor = (-1 if removing else 1) << (unit if exact is None else 0)
+        if arrays:
             if assigned.ndim == 2 or correct.ndim == 2:
                 labels = list(self._a)
-                changes = indicator_changes(assigned, correct, labels)
-                self._apply(*_signed(changes, removing), removing=removing, where=where)
+                changes = indicator_changes(assigned, correct, labels, exact)
+                self._apply(*_times(changes, factor), removing=removing, where=where,
+                            scale=unit)
                 if say:
                     for row in range(assigned.shape[0]):
                         self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
@@ -456,13 +507,12 @@ class Contingency:
                     and correct.dtype != object and not say):
                 staging = Staging({label: position for position, label in enumerate(self._a)},
                                   self._unknown, removing=removing)
-                changes = label_array_changes(assigned, correct, staging)
-                self._apply(*_signed(changes, removing), new=staging.new, removing=removing,
-                            where=where)
+                changes = label_array_changes(assigned, correct, staging, exact)
+                self._apply(*_times(changes, factor), new=staging.new, removing=removing,
+                            where=where, scale=unit)
                 return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
-        check_same_length(assigned_items, correct_items, ("assigned", "correct"))
         staging = Staging(self._a, self._unknown, removing=removing)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
@@ -471,20 +521,21 @@ class Contingency:
         if say:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)
-        self._apply(*result_changes(results, -1 if removing else 1), new=staging.new,
-                    removing=removing, where=where)
+        counts = factor if exact is None else [factor * w for w in exact.tolist()]
+        self._apply(*result_changes(results, counts), new=staging.new, removing=removing,
+                    where=where, scale=unit)
 
     @classmethod
     def from_labels(cls, y_true: Any, y_pred: Any, *,
-                    categories: Iterable[Hashable] | None = None,
+                    categories: Iterable[Hashable] | None = None, sample_weight: Any = None,
                     unknown: Unknown = "error", zero_division: ZeroDivision = "perl",
                     verbose: bool = False, thread_safe: bool = False) -> Contingency:
         """A new accumulator of a batch given in scikit-learn's order: the truth first.
 
         Side by side, these two are the same::
 
-            Contingency.from_labels(y_true, y_pred, categories=cats, ...)
-            Contingency(cats, ...).add_results(assigned=y_pred, correct=y_true)
+            Contingency.from_labels(y_true, y_pred, categories=cats, sample_weight=w, ...)
+            Contingency(cats, ...).add_results(assigned=y_pred, correct=y_true, weights=w)
 
         ``y_true`` (the correct categories, :meth:`add_results`' ``correct``)
         and ``y_pred`` (the assigned ones, ``assigned``) are what
@@ -492,7 +543,10 @@ class Contingency:
         indicator matrices (multi-label). ``categories=None`` leaves the set
         open (categories in the order first seen), except for indicator
         matrices, whose columns are then the categories ``0 .. K-1``, as in
-        scikit-learn. The settings are those of :class:`Contingency`
+        scikit-learn. ``sample_weight`` is scikit-learn's (counted exactly, see
+        :meth:`add_results`' ``weights``); a label met only in results of weight
+        0 counts nowhere, so to include it in macro averages as scikit-learn
+        does, name it in ``categories``. The settings are those of :class:`Contingency`
         (``zero_division="perl"`` by default; ``0.0`` gives scikit-learn's
         default numbers).
 
@@ -508,7 +562,7 @@ class Contingency:
             categories = range(y_true.shape[1])
         result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose,
                      thread_safe=thread_safe)
-        return result.add_results(assigned=y_pred, correct=y_true)
+        return result.add_results(assigned=y_pred, correct=y_true, weights=sample_weight)
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.
@@ -526,6 +580,7 @@ class Contingency:
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
         for value, name in zip(table, "abcd"):
             check_room(0, value, f"in micro-table cell {name}")
+        table = [value << self._scale for value in table]
         self._fold()
         change = [want - have for want, have in zip(table, self._micro)]
         self._apply({}, {}, {}, {}, {}, offset=change)
@@ -535,12 +590,16 @@ class Contingency:
     def merge(self, other: Contingency) -> Contingency:
         """Add ``other``'s counts into this accumulator, in place; returns ``self``.
 
-        Categories are aligned by name; a category only one side knows counts
-        as "neither assigned nor correct" for the other side's results, as if
-        one open accumulator had seen both streams (a category ``other``
-        declared but never counted joins only if it is declared here too).
-        This accumulator keeps its own settings (``unknown``, ``zero_division``,
-        ``verbose``).
+        The settings that decide what the counts mean must be equal:
+        ``zero_division``, ``unknown`` and the declared categories, in the same
+        order; otherwise ``ValueError`` names the setting that differs (no rule
+        picks one side's: each choice would change some score or some later
+        result silently). ``verbose`` is a display option, not a setting of the
+        counts: this accumulator keeps its own. Categories that were not
+        declared are aligned by name; a category only one side knows counts as
+        "neither assigned nor correct" for the other side's results, as if one
+        open accumulator had seen both streams. Counts kept in different units
+        (fractional weights) are aligned exactly.
 
         >>> left = Contingency().add_results(["x", "y"], ["x", "x"])
         >>> right = Contingency().add_results(["z"], ["y"])
@@ -550,6 +609,22 @@ class Contingency:
         """
         if not isinstance(other, Contingency):
             raise TypeError(f"can only merge a Contingency, not {type(other).__name__}")
+        for setting, mine, theirs in (
+                ("zero_division", self._zero_division, other._zero_division),
+                ("unknown", self._unknown, other._unknown),
+                ("declared categories", self._declared_order(), other._declared_order())):
+            if mine != theirs:
+                raise ValueError(f"cannot merge accumulators whose {setting} differ: {mine!r} "
+                                 f"here, {theirs!r} in the other")
+        return self._add_counts(other)
+
+    def _add_counts(self, other: Contingency) -> Contingency:
+        """Add ``other``'s counts, categories aligned by name, whatever its settings.
+
+        :meth:`merge` once the settings agree; also the package's own batch
+        helpers (:mod:`contingency.dask`), which count a batch over a table of
+        their own making and add it here.
+        """
         other._fold()
         if other is self:
             other = other.copy()
@@ -559,11 +634,14 @@ class Contingency:
         staging = Staging(self._a, "add", removing=False)
         for label in counted:
             staging.position(label, "other")
-        self._apply({label: other._a[label] for label in counted},
-                    {label: other._b[label] for label in counted},
-                    {label: other._c[label] for label in counted},
-                    dict(other._shapes), dict(other._pairs), new=staging.new,
-                    offset=list(other._offset))
+        unit = max(self._scale, other._scale)
+        changes = ({label: other._a[label] for label in counted},
+                   {label: other._b[label] for label in counted},
+                   {label: other._c[label] for label in counted},
+                   dict(other._shapes), dict(other._pairs))
+        factor = 1 << (unit - other._scale)  # the two scales aligned
+        self._apply(*_times(changes, factor), new=staging.new,
+                    offset=[count * factor for count in other._offset], scale=unit)
         return self
 
     def __iadd__(self, other: Contingency) -> Contingency:
@@ -611,10 +689,26 @@ class Contingency:
         return tuple(self._a)
 
     @property
-    def n_results(self) -> int:
-        """The number of results added (not counting :meth:`set_entries`)."""
+    def n_results(self) -> int | float:
+        """The number of results added (not counting :meth:`set_entries`), weights included.
+
+        An ``int`` while every weight counted has been whole; once a
+        fractional weight has been counted (until :meth:`reset`), every count
+        this accumulator reports (this one, :attr:`micro_table`, the cells
+        and supports of :meth:`category_stats` and :meth:`scores`) is a
+        ``float``: the exact count rounded once. The counts themselves stay
+        exact (integers in units of ``2**-e``), and every score is computed
+        from them.
+
+        >>> s = Contingency().add_results(["a", "b"], ["a", "a"])
+        >>> s.n_results
+        2
+        >>> s.add_result("a", "a", weight=0.5)
+        >>> s.n_results, s.micro_table
+        (2.5, (1.5, 1.0, 1.0, 1.5))
+        """
         self._fold()
-        return self._n
+        return self._reported(self._n)
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -627,10 +721,13 @@ class Contingency:
         return self._unknown
 
     @property
-    def micro_table(self) -> tuple[int, int, int, int]:
-        """The micro-level cells ``(a, b, c, d)``: the per-category cells summed, plus :meth:`set_entries`."""
+    def micro_table(self) -> tuple[int | float, int | float, int | float, int | float]:
+        """The micro-level cells ``(a, b, c, d)``: the per-category cells summed, plus :meth:`set_entries`.
+
+        Weighted counts, reported as :attr:`n_results` says.
+        """
         self._fold()
-        a, b, c, d = self._micro
+        a, b, c, d = (self._reported(cell) for cell in self._micro)
         return a, b, c, d
 
     # Micro and macro statistics (Perl's) ------------------------------------------------------
@@ -822,7 +919,8 @@ class Contingency:
 
     # The confusion matrix of single-label results ----------------------------------------------
 
-    def confusion_matrix(self, labels: Iterable[Hashable] | None = None) -> NDArray[np.int64]:
+    def confusion_matrix(self, labels: Iterable[Hashable] | None = None
+                         ) -> NDArray[Any]:
         """The K x K table of single-label results: ``[i, j]`` counts correct ``i``, assigned ``j``.
 
         Rows are the correct category and columns the assigned one
@@ -858,15 +956,16 @@ class Contingency:
         self._check_single_label("confusion_matrix")
         chosen = self._chosen(labels, "confusion_matrix")
         index = {label: k for k, label in enumerate(chosen)}
-        matrix = np.zeros((len(chosen), len(chosen)), dtype=np.int64)
+        matrix = np.zeros((len(chosen), len(chosen)),
+                          dtype=np.float64 if self._scale else np.int64)
         for (truth, assigned), count in self._pairs.items():
             row, column = index.get(truth), index.get(assigned)
             if row is not None and column is not None:
-                matrix[row, column] = count
+                matrix[row, column] = self._reported(count)
         return matrix
 
     def multilabel_confusion_matrix(self, labels: Iterable[Hashable] | None = None
-                                    ) -> NDArray[np.int64]:
+                                    ) -> NDArray[Any]:
         """Each category's 2 x 2 table, as ``sklearn.metrics.multilabel_confusion_matrix`` lays it out.
 
         An array of shape (K, 2, 2): ``[k] = [[d, b], [c, a]]``, that is
@@ -884,8 +983,10 @@ class Contingency:
         tables = []
         for label in chosen:
             a, b, c = self._a[label], self._b[label], self._c[label]
-            tables.append([[n - a - b - c, b], [c, a]])
-        return np.array(tables, dtype=np.int64).reshape(len(chosen), 2, 2)
+            tables.append([[self._reported(count) for count in row]
+                           for row in ((n - a - b - c, b), (c, a))])
+        return np.array(tables, dtype=np.float64 if self._scale else np.int64
+                        ).reshape(len(chosen), 2, 2)
 
     def cohen_kappa(self) -> float:
         """Cohen's kappa of the :meth:`confusion_matrix`: agreement beyond chance, in [-1, 1].
@@ -963,9 +1064,11 @@ class Contingency:
                    for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
         stats: dict[Hashable, dict[str, float | int]] = {}
         for k, (label, a, b, c, d) in enumerate(zip(self._a, *cells)):
-            stats[label] = {"a": a, "b": b, "c": c, "d": d,
+            stats[label] = {**{cell: self._reported(count)
+                               for cell, count in zip("abcd", (a, b, c, d))},
                             **{name: columns[name][k] for name in _SCORES},
-                            "support": a + c, "specificity": columns["specificity"][k]}
+                            "support": self._reported(a + c),
+                            "specificity": columns["specificity"][k]}
         return stats
 
     def to_frame(self) -> Any:
@@ -1036,16 +1139,29 @@ class Contingency:
         return _report.classification_report(self.scores(), digits=digits)
 
     def to_dict(self) -> dict[str, Any]:
-        """The state as JSON-safe data, plus every score (under ``"scores"``).
+        """The state, and only the state, as JSON-safe data (:meth:`scores` gives the numbers).
 
-        :meth:`from_dict` rebuilds an identical accumulator from it (the scores
-        are recomputed, not read back).
+        Format ``"contingency.Contingency/2"``: the categories (the first
+        ``declared`` of them declared), the settings ``unknown`` and
+        ``zero_division``, the cells ``a``, ``b``, ``c`` per category, the
+        result shapes ``[both, assigned, correct, count]``, the part of the
+        micro table set by :meth:`set_entries` and the single-label results by
+        pair (``confusion``: ``[correct, assigned, count]``, positions in
+        ``categories``), every count an integer in units
+        of ``2**-scale`` (``scale`` is 0 unless fractional weights were
+        counted, and the least that holds every count). ``verbose`` is a
+        display option, not part of the state. :meth:`from_dict` rebuilds an
+        equal accumulator from it.
 
         >>> s = Contingency(["x", "y"], unknown="add").add_results(["x", "z"], ["x", "x"])
-        >>> Contingency.from_dict(s.to_dict()) == s
+        >>> s.add_result("y", "y", weight=0.25)
+        >>> state = s.to_dict()
+        >>> state["scale"], state["a"], state["result_shapes"]
+        (2, [4, 1, 0], [[0, 1, 1, 4], [1, 1, 1, 5]])
+        >>> Contingency.from_dict(state) == s
         True
         """
-        self._fold()
+        exponent, a, b, c, shapes, pairs, offset = self._canonical()
         position = {label: k for k, label in enumerate(self._a)}
         return {
             "format": _FORMAT,
@@ -1053,23 +1169,32 @@ class Contingency:
             "declared": len(self._declared),
             "unknown": self._unknown,
             "zero_division": self._zero_division,
-            "verbose": self.verbose,
-            "a": list(self._a.values()),
-            "b": list(self._b.values()),
-            "c": list(self._c.values()),
-            "result_shapes": [[*shape, count] for shape, count in sorted(self._shapes.items())],
-            "micro_offset": list(self._offset),
+            "scale": exponent,
+            "a": a,
+            "b": b,
+            "c": c,
+            "result_shapes": [[*shape, count] for shape, count in sorted(shapes.items())],
+            "micro_offset": offset,
             "confusion": sorted([position[truth], position[chosen], count]
-                                for (truth, chosen), count in self._pairs.items()),
-            "scores": self.scores(),
+                                for (truth, chosen), count in pairs.items()),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> Contingency:
         """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any state no calls could make.
 
-        >>> Contingency.from_dict({"format": "contingency.Contingency/1", "categories": ["x"],
-        ...     "declared": 1, "unknown": "error", "zero_division": "perl", "verbose": False,
+        Refused, with a ``ValueError`` starting ``from_dict:``: a missing or
+        unknown key, another format, a negative count, cells that do not add
+        up to the result shapes, a result shape impossible with the number of
+        categories, a category named by more results than there are, an
+        undeclared category no result names. Python and numpy integers are
+        taken alike. Documents of format ``"contingency.Contingency/1"``
+        (0.1.0.dev0) are refused with a message naming the format: they lack
+        the confusion matrix of the single-label results, which the counts
+        alone do not give back.
+
+        >>> Contingency.from_dict({"format": "contingency.Contingency/2", "categories": ["x"],
+        ...     "declared": 1, "unknown": "error", "zero_division": "perl", "scale": 0,
         ...     "a": [2], "b": [0], "c": [0], "result_shapes": [[1, 1, 1, 1]],
         ...     "micro_offset": [0, 0, 0, 0], "confusion": [[0, 0, 1]]})
         Traceback (most recent call last):
@@ -1084,15 +1209,16 @@ class Contingency:
         """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
         tally = self._tally
         if tally.right or tally.wrong or tally.shapes:
+            changes = tally.changes()  # one per result: 2**scale in the counts' unit
             try:
-                self._apply(*tally.changes())
+                self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
             finally:
                 self._wrong = tally.wrong  # a new dict: the tallied one was handed over
             tally.clear()
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
                new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
-               removing: bool = False, where: str = "") -> None:
+               removing: bool = False, where: str = "", scale: int = 0) -> None:
         """Add these changes to the counts: the one routine where counts change.
 
         ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
@@ -1108,17 +1234,35 @@ class Contingency:
         cells all return to zero are forgotten. Everything is checked before
         the first write, so a refused change changes nothing. Costs
         O(categories changed).
+
+        Every count is in units of ``2**-scale``; a ``scale`` finer than the
+        accumulator's first makes every count finer (:meth:`_rescale`, O(K)
+        once), and back if the change is refused. A category in ``new`` that
+        the change leaves without a count (a result of weight 0) is not added.
         """
+        if scale > self._scale:
+            coarse = self._scale
+            self._rescale(scale)
+            try:
+                self._apply(a, b, c, shapes, pairs, new=new, offset=offset, removing=removing,
+                            where=where)
+            except BaseException:
+                self._rescale(coarse)
+                raise
+            return
         cells_a, cells_b, cells_c = self._a, self._b, self._c
         n_before, k_before = self._n, len(cells_a)
         n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
-            check_room(n_before, n - n_before, "results")
+            check_room(0, _whole(n, self._scale), "results")
         if offset is not None:  # what set_entries put on the micro table: merges add it up
             for name, mine, theirs in zip("abcd", self._offset, offset):
                 if mine + theirs > MAX_COUNT:
-                    check_room(mine, theirs, f"set by set_entries in micro-table cell {name}")
-        fresh = [label for label in new if label not in cells_a] if new else ()
+                    check_room(0, _whole(mine + theirs, self._scale),
+                               f"set by set_entries in micro-table cell {name}")
+        fresh = [label for label in new
+                 if label not in cells_a and (label in a or label in b or label in c)
+                 ] if new else ()
         gone: list[Hashable] = []
         if removing:
             gone = self._check_removal(a, b, c, shapes, pairs, n, len(fresh), offset, where)
@@ -1183,24 +1327,46 @@ class Contingency:
             if self._shapes.get(shape, 0) + count < 0:
                 raise ValueError(f"{prefix}no result of that shape (|assigned ∩ correct|, "
                                  f"|assigned|, |correct|) = {shape} was added")
-        # No category may be named by more results than remain: those named by the
-        # change are checked one by one, the others through the histogram of totals.
+        # No category may hold more cells of some kinds than the results that remain can
+        # give it (one cell each at most, of a kind their shape has): the categories named
+        # by the change are checked one by one, the others through the histograms of sums.
         touched = a.keys() | b.keys() | c.keys()
         totals = self._totals
         if totals is None:
             totals = self._totals = CategoryTotals()
             self._track(totals)
-        over = totals.above(cells, n, self._n)
+        # A removal only lowers counts: only the kinds whose room drops need a look.
+        before, drops = _rooms(self._shapes), _rooms(shapes)
+        checked = [(kinds, before[kinds - 1] + drops[kinds - 1], before[kinds - 1])
+                   for kinds in KINDS if drops[kinds - 1]]
+        over = [0] * 8
+        if checked:
+            totals.refresh(cells)
+        for kinds, room, largest in checked:
+            over[kinds] = totals.above(room, largest, kinds)
         gone = []
+        cells_a, cells_b, cells_c = cells
         for label in touched:
-            old = sum(column.get(label, 0) for column in cells)
-            after = old + a.get(label, 0) + b.get(label, 0) + c.get(label, 0)
-            over += (after > n) - (old > n)
-            if after == 0 and label in self._a and label not in self._declared:
+            x, y, z = cells_a.get(label, 0), cells_b.get(label, 0), cells_c.get(label, 0)
+            after = (x + a.get(label, 0), y + b.get(label, 0), z + c.get(label, 0))
+            if checked:
+                had, held = kind_sums(x, y, z), kind_sums(*after)
+                for kinds, room, _ in checked:
+                    over[kinds] += (held[kinds - 1] > room) - (had[kinds - 1] > room)
+            if not any(after) and label in self._a and label not in self._declared:
                 gone.append(label)
-        if over > 0:
+        rooms = {kinds: room for kinds, room, _ in checked}
+        if over[7] > 0:
             raise ValueError(f"{prefix}a category would be named by more results than the "
-                             f"{n} that would remain; that result was not added")
+                             f"{self._reported(rooms[7])} that would remain; that result was "
+                             "not added")
+        for kinds in KINDS:
+            if over[kinds] > 0:
+                names = " or ".join(name for bit, name in enumerate("abc") if kinds >> bit & 1)
+                raise ValueError(f"{prefix}a category would hold more {names} cells than the "
+                                 f"{self._reported(rooms[kinds])} results that would remain "
+                                 "can give it (a result gives a category one cell at most); "
+                                 "that result was not added")
         for (truth, chosen), count in pairs.items():
             if self._pairs.get((truth, chosen), 0) + count < 0:
                 raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
@@ -1212,6 +1378,50 @@ class Contingency:
             raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
                              "left to remove that result")
         return gone
+
+    def _declared_order(self) -> list[Hashable]:
+        """The declared categories, in table order (they come first)."""
+        return list(self._a)[:len(self._declared)]
+
+    def _rescale(self, scale: int) -> None:
+        """Express every count in units of ``2**-scale`` (exactly: finer, or coarser when divisible).
+
+        The one routine that knows every count. The running sums are dropped
+        (the next read that needs one makes it again); the tally is empty
+        (callers fold first).
+        """
+        shift = scale - self._scale
+        if shift >= 0:
+            def convert(count: int) -> int:
+                return count << shift
+        else:
+            def convert(count: int) -> int:
+                return count >> -shift
+        for cells in (self._a, self._b, self._c):
+            for label, count in cells.items():
+                cells[label] = convert(count)
+        self._shapes = {shape: convert(count) for shape, count in self._shapes.items()}
+        self._pairs = {pair: convert(count) for pair, count in self._pairs.items()}
+        self._n = convert(self._n)
+        self._micro = [convert(count) for count in self._micro]
+        self._offset = [convert(count) for count in self._offset]
+        self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
+        self._scale = scale
+
+    def _reported(self, count: int) -> int | float:
+        """A count as the reads report it: ``int`` at scale 0, else the exact count rounded once."""
+        return count / (1 << self._scale) if self._scale else count
+
+    def _exponent(self) -> int:
+        """The least scale that holds every count exactly (the state's canonical unit)."""
+        if not self._scale:
+            return 0
+        bits = self._n | functools.reduce(operator.or_, self._offset, 0)
+        for cells in (self._a, self._b, self._c, self._shapes, self._pairs):
+            bits |= functools.reduce(operator.or_, cells.values(), 0)
+        if not bits:
+            return 0
+        return max(0, self._scale - ((bits & -bits).bit_length() - 1))
 
     # Reading -------------------------------------------------------------------------------------
 
@@ -1235,7 +1445,8 @@ class Contingency:
         """The running sums of score ``name`` kept under ``key``, made by the first read that needs them."""
         running = self._sums.get(key)
         if running is None:
-            running = self._sums[key] = CategorySums(name, mode, weighted=weighted)
+            running = self._sums[key] = CategorySums(name, mode, weighted=weighted,
+                                                     scale=self._scale)
             self._track(running)
         return running
 
@@ -1340,16 +1551,16 @@ class Contingency:
                                     for name in names}
             categories = [{"category": label_to_json(label, "category"), **stats}
                           for label, stats in self.category_stats().items()]
-        support = sum(self._a.values()) + sum(self._c.values())
+        support = self._reported(sum(self._a.values()) + sum(self._c.values()))
         single = self._n == self._shapes.get(HIT, 0) + self._shapes.get(MISS, 0)
         for average_name in ("micro", "macro", "weighted", "samples"):
             if averages[average_name] is not None:
                 averages[average_name]["support"] = support
         return {
-            "n_results": self._n,
+            "n_results": self._reported(self._n),
             "categories": categories,
             "averages": averages,
-            "micro_table": list(self._micro),
+            "micro_table": [self._reported(cell) for cell in self._micro],
             "accuracy": {"micro": self.micro_accuracy,
                          "macro": self.macro_accuracy if self._a else None},
             "error": {"micro": self.micro_error,
@@ -1374,11 +1585,26 @@ class Contingency:
     # Internals -----------------------------------------------------------------------------------
 
     def _state(self) -> tuple[object, ...]:
-        self._fold()
         # The counts in category order: dicts compare without regard to order.
-        return (list(self._a), self._declared, list(self._a.values()), list(self._b.values()),
-                list(self._c.values()), self._shapes, self._pairs, self._offset, self._unknown,
+        return (list(self._a), self._declared, *self._canonical(), self._unknown,
                 self._zero_division)
+
+    def _canonical(self) -> tuple[int, list[int], list[int], list[int], dict[Shape, int],
+                                  Pairs, list[int]]:
+        """The scale exponent and the counts in the least unit that holds them all.
+
+        The same results give the same canonical counts whatever the history
+        of the scale (a fractional weight added and taken back again, say):
+        ``(scale, a, b, c, shapes, pairs, micro offset)``, the cells in table order.
+        """
+        self._fold()
+        exponent = self._exponent()
+        shift = self._scale - exponent
+        a, b, c = ([count >> shift for count in cells.values()]
+                   for cells in (self._a, self._b, self._c))
+        return (exponent, a, b, c, {shape: count >> shift for shape, count in self._shapes.items()},
+                {pair: count >> shift for pair, count in self._pairs.items()},
+                [count >> shift for count in self._offset])
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:
@@ -1390,16 +1616,39 @@ class Contingency:
               f"correct=({show(correct)})")
 
 
-def _signed(changes: Changes, removing: bool) -> Changes:
-    """``changes`` as they are, or negated when ``removing`` (a removal is weight -1)."""
-    if not removing:
+def _whole(count: int, scale: int) -> int:
+    """A count in units of ``2**-scale`` as whole units, rounded up.
+
+    The count limit applies to the weight: ``count`` is above ``MAX_COUNT << scale``
+    exactly when this is above :data:`~contingency.formulas._numeric.MAX_COUNT`.
+    """
+    return -(-count >> scale)
+
+
+def _rooms(shapes: Mapping[Shape, int]) -> list[int]:
+    """For each set of cell kinds (:data:`contingency._category_sums.KINDS`, in that order), the
+    results whose shape gives a category a cell of one of those kinds: what a category can hold."""
+    rooms = [0] * 7
+    for shape, count in shapes.items():
+        for index in _ROOMS_OF[kinds_of(shape)]:
+            rooms[index] += count
+    return rooms
+
+
+#: For each set of kinds a result's shape gives (a mask), the rooms it counts in (indices).
+_ROOMS_OF = [tuple(kinds - 1 for kinds in KINDS if kinds & given) for given in range(8)]
+
+
+def _times(changes: Changes, factor: int) -> Changes:
+    """``changes`` with every count multiplied by ``factor`` (-1 to remove, ``2**e`` to rescale)."""
+    if factor == 1:
         return changes
     a, b, c, shapes, pairs = changes
-    return ({label: -count for label, count in a.items()},
-            {label: -count for label, count in b.items()},
-            {label: -count for label, count in c.items()},
-            {shape: -count for shape, count in shapes.items()},
-            {pair: -count for pair, count in pairs.items()})
+    return ({label: count * factor for label, count in a.items()},
+            {label: count * factor for label, count in b.items()},
+            {label: count * factor for label, count in c.items()},
+            {shape: count * factor for shape, count in shapes.items()},
+            {pair: count * factor for pair, count in pairs.items()})
 
 
 def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
@@ -1416,18 +1665,35 @@ def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
     return after
 
 
-_SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_shapes", "_micro", "_offset", "_pairs",
-          "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong", "_unknown",
-          "_zero_division", "verbose")
+_SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_scale", "_shapes", "_micro", "_offset",
+          "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong",
+          "_unknown", "_zero_division", "verbose")
 
 
-_KEYS = {"format", "categories", "declared", "unknown", "zero_division", "verbose", "a", "b",
-         "c", "result_shapes", "micro_offset", "confusion"}
+_KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale", "a", "b", "c",
+         "result_shapes", "micro_offset", "confusion"}
+# Format 1 (0.1.0.dev0) has no confusion matrix of the single-label results, which the
+# counts alone do not give back: its documents are refused, naming the format.
+_FORMAT_1 = "contingency.Contingency/1"
+
+
+def _integer_from_json(value: object, name: str) -> int:
+    """An integer of a document, of either sign (Python or numpy; no bool, no float)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise state_error(f"{name} must be an integer, not {reprlib.repr(value)}")
 
 
 def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
     fail = state_error
-    data = check_state(data, _KEYS, _FORMAT, derived=("scores",))  # scores: recomputed
+    data = check_state(data, _KEYS, _FORMAT, earlier={
+        _FORMAT_1: "it has no confusion matrix of the single-label results, which the counts "
+                   "alone do not give back; count the results again"})
+    scale = count_from_json(data["scale"], "scale")
+    if scale > MAX_SCALE:
+        raise fail(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
+    unknown = _check_unknown(data["unknown"], "from_dict: unknown")
+    zero_division = check_zero_division(data["zero_division"], name="from_dict: zero_division")
     labels = labels_from_json(data["categories"], "categories")
     k = len(labels)
     declared = count_from_json(data["declared"], "declared")
@@ -1446,24 +1712,38 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
         if not isinstance(row, list) or len(row) != 4:
             raise fail(f"result_shapes[{i}] must be [both, assigned, correct, count]")
         both, assigned, correct, count = (count_from_json(v, f"result_shapes[{i}]") for v in row)
-        if not both <= min(assigned, correct) or max(assigned, correct) > k or count == 0:
+        if not both <= min(assigned, correct) or assigned + correct - both > k or count == 0:
             raise fail(f"result_shapes[{i}] = {row} is not a possible result shape with {k} "
-                       "categories")
+                       f"categories (a result names at most {k}, and 'both' of them on both "
+                       "sides)" if count else f"result_shapes[{i}] has a count of 0")
         if (both, assigned, correct) in shapes:
             raise fail(f"result_shapes[{i}] repeats the shape {(both, assigned, correct)}")
         shapes[both, assigned, correct] = count
     offset = data["micro_offset"]
-    if (not isinstance(offset, list) or len(offset) != 4
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in offset)):
+    if not isinstance(offset, list) or len(offset) != 4:
         raise fail("micro_offset must be a list of 4 integers")
-    if not isinstance(data["verbose"], bool):
-        raise fail("verbose must be true or false")
+    offset = [_integer_from_json(v, f"micro_offset[{i}]") for i, v in enumerate(offset)]
     n = sum(shapes.values())
+    # What a category can hold: a result gives it one cell at most, and only of a kind the
+    # result's shape has. For each set of kinds (a; b; a or b; ...), the category's cells of
+    # those kinds are at most the results whose shape has one of them (necessary conditions).
+    kinds = [[shape[0] > 0, shape[1] > shape[0], shape[2] > shape[0]] for shape in shapes]
+    counts = list(shapes.values())
+    subsets = [[name for bit, name in enumerate("abc") if mask >> bit & 1] for mask in range(1, 8)]
+    rooms = [sum(count for has, count in zip(kinds, counts)
+                 if any(has["abc".index(name)] for name in names)) for names in subsets]
     for position, label in enumerate(labels):
-        total = columns[0][position] + columns[1][position] + columns[2][position]
+        cells = [column[position] for column in columns]
+        total = sum(cells)
         if total > n:
             raise fail(f"category {label!r} has a + b + c = {total} but there are only {n} "
                        "results")
+        for names, room in zip(subsets, rooms):
+            held = sum(cells["abc".index(name)] for name in names)
+            if held > room:
+                raise fail(f"category {label!r} has {' + '.join(names)} = {held} but only "
+                           f"{room} results have a cell {' or '.join(names)} to give it (a "
+                           "result gives a category one cell at most)")
         if total == 0 and position >= declared:
             raise fail(f"category {label!r} was not declared and no result names it (such a "
                        "category is forgotten, never stored)")
@@ -1479,19 +1759,17 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
     try:  # the limits of every other path, with their message
-        check_room(0, n, "results")
+        check_room(0, _whole(n, scale), "results")
         for name, extra in zip("abcd", offset):
-            check_room(0, extra, f"set by set_entries in micro-table cell {name}")
+            check_room(0, _whole(extra, scale), f"set by set_entries in micro-table cell {name}")
     except ValueError as error:
         raise fail(str(error)) from None
     pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
-    result = cls(labels[:declared], unknown=_check_unknown(data["unknown"], "from_dict: unknown"),
-                 zero_division=check_zero_division(data["zero_division"],
-                                                   name="from_dict: zero_division"),
-                 verbose=data["verbose"], thread_safe=thread_safe)
+    result = cls(labels[:declared], unknown=unknown, zero_division=zero_division,
+                 thread_safe=thread_safe)
     a, b, c = ({label: value for label, value in zip(labels, column) if value}
                for column in columns)
-    result._apply(a, b, c, shapes, pairs, new=labels[declared:], offset=offset)
+    result._apply(a, b, c, shapes, pairs, new=labels[declared:], offset=offset, scale=scale)
     return result
 
 

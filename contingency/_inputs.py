@@ -7,6 +7,7 @@ batch is left as it was.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -15,10 +16,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._labels import check_label
-from contingency.formulas._numeric import check_count
+from contingency.formulas._numeric import INT64_MAX, MAX_SCALE, check_count
 
-__all__ = ["are_disjoint", "check_same_length", "check_weights", "indicator_matrix",
-           "label_sequence", "partition_subsets"]
+__all__ = ["are_disjoint", "check_same_length", "check_weights", "exact_weight", "exact_weights",
+           "indicator_matrix", "label_sequence", "partition_subsets"]
 
 #: What :func:`label_sequence` gives: a 1-d array, or a list or tuple.
 Labels = NDArray[Any] | Sequence[Any]
@@ -128,6 +129,139 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     if largest * max(array.size, 1) < 2**62:  # then no int64 sum of them can overflow
         return array.astype(np.int64)
     return array.astype(object)
+
+
+def exact_weight(value: object, name: str) -> tuple[int, int]:
+    """A weight as ``(m, k)``, exactly ``m * 2**-k`` with ``k >= 0`` as small as it can be.
+
+    Integers (Python or numpy) and finite non-negative floats (Python or
+    numpy) are taken; bools (a mask or a weight?), NaN, infinities, negative
+    numbers, other types and weights finer than ``2**-MAX_SCALE`` are refused
+    with an error naming ``name``.
+
+    >>> exact_weight(3, "weight"), exact_weight(0.75, "weight"), exact_weight(np.float32(0.1), "w")
+    ((3, 0), (3, 2), (13421773, 27))
+    >>> exact_weight(float("nan"), "add_result: weight")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_result: weight must be a finite non-negative number, not nan
+    >>> exact_weight(True, "weights[2]")
+    Traceback (most recent call last):
+    ...
+    TypeError: weights[2] must be a number, not a bool (True)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a number, not a bool ({value!r})")
+    if isinstance(value, numbers.Integral):
+        whole = int(value)
+        if whole >= 0:
+            return whole, 0
+    elif isinstance(value, (float, np.floating)):
+        number = float(value)
+        if number != value and not math.isnan(number):  # a longdouble float64 cannot hold
+            raise ValueError(f"{name} = {value!r} is not exactly a float64")
+        if math.isfinite(number) and number >= 0:
+            numerator, denominator = number.as_integer_ratio()
+            k = denominator.bit_length() - 1
+            if k > MAX_SCALE:
+                raise ValueError(f"{name} = {value!r} needs a unit of 2**-{k}; weights are "
+                                 f"counted exactly in units down to 2**-{MAX_SCALE}")
+            return numerator, k
+    else:
+        raise TypeError(f"{name} must be a number (an int or a float), not "
+                        f"{type(value).__name__}")
+    raise ValueError(f"{name} must be a finite non-negative number, not {value!r}")
+
+
+def exact_weights(weights: object, size: int, where: str,
+                  unit: int = 0) -> tuple[NDArray[Any], int]:
+    """One weight per result as integers ``W`` in units of ``2**-e``: ``(W, e)``, ``e >= unit`` least.
+
+    ``weights[i] == W[i] * 2**-e`` exactly. ``W`` is int64 when no sum of
+    its items can pass ``2**62``, else an object array of Python ints. Float
+    arrays are split into exact mantissas and exponents with ``np.frexp``,
+    without a Python loop. Errors are those of :func:`exact_weight`, naming
+    ``where: weights[i]``; the length must be ``size``.
+
+    >>> w, e = exact_weights([0.5, 2, 0.25], 3, "add_results")
+    >>> w.tolist(), e
+    ([2, 8, 1], 2)
+    >>> exact_weights(np.array([1.0, -1.0]), 2, "add_results")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_results: weights[1] must be a finite non-negative number, not -1.0
+    """
+    if isinstance(weights, np.ndarray):
+        if weights.ndim != 1:
+            raise ValueError(f"{where}: weights must be one-dimensional, not "
+                             f"{weights.ndim}-dimensional")
+        array = weights
+    elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
+        raise TypeError(f"{where}: weights must be a sequence of numbers, not "
+                        f"{type(weights).__name__}")
+    else:
+        values = list(weights)
+        for position, value in enumerate(values):  # numpy would read True as 1
+            if isinstance(value, (bool, np.bool_)):
+                exact_weight(value, f"{where}: weights[{position}]")
+        try:
+            array = np.asarray(values)
+        except (ValueError, TypeError, OverflowError):
+            array = np.array(values, dtype=object)
+        if array.ndim != 1 or array.dtype.kind not in "iuf":
+            array = np.empty(len(values), dtype=object)
+            array[:] = values
+    if len(array) != size:
+        raise ValueError(f"{where}: weights has {len(array)} items but there are {size} results")
+    kind = array.dtype.kind
+    if kind == "b":
+        raise TypeError(f"{where}: weights must be numbers, not booleans")
+    if kind in "iu" and not (kind == "u" and array.size and int(array.max()) > INT64_MAX):
+        if array.size and int(array.min()) < 0:
+            first = int(np.flatnonzero(array < 0)[0])
+            exact_weight(array[first].item(), f"{where}: weights[{first}]")
+        mantissas = array.astype(np.int64)
+        shifts = np.zeros(len(array), dtype=np.int64)
+        top = int(mantissas.max()).bit_length() if array.size else 0
+    elif kind == "f" and array.dtype.itemsize <= 8:
+        numbers_ = array.astype(np.float64)
+        bad = ~np.isfinite(numbers_) | (numbers_ < 0)
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            exact_weight(array[first].item(), f"{where}: weights[{first}]")
+        fraction, exponent = np.frexp(numbers_)  # numbers_ = fraction * 2**exponent
+        mantissas = (fraction * 2.0**53).astype(np.int64)  # exact: 53 bits
+        lowest = mantissas & -mantissas
+        trailing = np.frexp(lowest.astype(np.float64))[1] - 1  # log2 of a power of two
+        zero = mantissas == 0
+        mantissas >>= np.where(zero, 0, trailing)
+        shifts = np.where(zero, 0, 53 - exponent.astype(np.int64) - trailing)
+        if shifts.size and int(shifts.max()) > MAX_SCALE:
+            first = int(np.argmax(shifts))
+            exact_weight(array[first].item(), f"{where}: weights[{first}]")
+        # A weight below 2**exponent has at most exponent + e bits in units of 2**-e.
+        top = int(exponent.max()) if array.size else 0
+    else:
+        pairs = [exact_weight(value.item() if isinstance(value, np.generic) else value,
+                              f"{where}: weights[{i}]") for i, value in enumerate(array.tolist())]
+        e = max([unit, *(k for _, k in pairs)])
+        exact = np.empty(len(pairs), dtype=object)
+        exact[:] = [m << (e - k) for m, k in pairs]
+        return _narrowed(exact, e)
+    e = max(unit, int(shifts.max()) if shifts.size else 0)
+    if top + e + max(len(array), 1).bit_length() < 62:  # no sum of them reaches 2**62
+        return mantissas << (e - shifts), e
+    exact = np.empty(len(array), dtype=object)
+    exact[:] = [m << (e - k) for m, k in zip(mantissas.tolist(), shifts.tolist())]
+    return exact, e
+
+
+def _narrowed(exact: NDArray[Any], e: int) -> tuple[NDArray[Any], int]:
+    """Python-int weights as int64 when no sum of them can reach ``2**62``."""
+    largest = max(exact.tolist(), default=0)
+    if largest.bit_length() + max(len(exact), 1).bit_length() < 62:
+        return exact.astype(np.int64), e
+    return exact, e
 
 
 _WHOLE_ELEMENTS = ("PartitionComparison counts whole elements (a pair of fractional elements "

@@ -363,5 +363,5 @@ def _add_label_sets(result: Contingency, sides: tuple[Any, Any], sep: str,
             matrix[side_rows[low:high][kept] - start, chosen[kept]] = 1
             matrices.append(matrix)
         batch.add_results(*matrices)
-    result.merge(batch)
+    result._add_counts(batch)  # batch declares the table only to order its columns
 

@@ -55,7 +55,7 @@ LABEL_LIMIT = 60
 class LearningPoint(NamedTuple):
     """Micro and macro F1 after ``n_results`` results: one point of a learning curve."""
 
-    n_results: int
+    n_results: int | float  # a float once fractional weights were counted
     micro_f1: float
     macro_f1: float
 

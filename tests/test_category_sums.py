@@ -67,7 +67,7 @@ def _check_against_scratch(s: Contingency) -> None:
         fresh_totals = CategoryTotals()
         fresh_totals.stale(s.categories)
         fresh_totals.refresh(cells)
-        assert s._totals.histogram == fresh_totals.histogram
+        assert s._totals.histograms == fresh_totals.histograms
 
 
 @given(st.lists(_STEP, max_size=40), st.sampled_from(_MODES), st.booleans())
@@ -87,7 +87,8 @@ def test_running_sums_equal_a_computation_from_scratch_after_every_step(steps, m
             assigned, correct = live.pop(step[1] % len(live))
             s.remove_result(sorted(assigned), sorted(correct))
         elif step[0] == "merge":
-            other = Contingency(unknown="add", zero_division=mode)
+            other = Contingency(["x", "y"] if declared else None, unknown="add",
+                                zero_division=mode)
             other.add_results([sorted(a) for a, _ in step[1]], [sorted(c) for _, c in step[1]])
             s.merge(other)
             live.extend(step[1])
@@ -145,8 +146,10 @@ def test_totals_count_categories_above_a_limit(count):
     totals = CategoryTotals()
     cells = ({"x": count, "y": 0, "z": 0}, {"x": 0, "y": 1, "z": 0}, {"x": 0, "y": 1, "z": 0})
     totals.stale(cells[0])
+    totals.refresh(cells)
     largest = max(count, 2)
-    assert totals.above(cells, 1, largest) == (2 if count > 1 else 1)
-    assert totals.above(cells, 2, largest) == (1 if count > 2 else 0)
-    assert totals.above(cells, 0, largest) == 2
+    assert totals.above(1, largest) == (2 if count > 1 else 1)
+    assert totals.above(2, largest) == (1 if count > 2 else 0)
+    assert totals.above(0, largest) == 2
+    assert totals.above(0, largest, kinds=6) == 1  # b + c: only y has any
     assert totals.histogram == {count: 1, 2: 1}

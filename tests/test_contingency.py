@@ -274,7 +274,7 @@ def test_open_set_equals_declared_set_in_first_seen_order(case):
     _, stream = case
     open_set = streamed(None, stream)
     declared = streamed(list(open_set.categories), stream)
-    assert open_set.to_dict()["scores"] == declared.to_dict()["scores"]
+    assert open_set.scores() == declared.scores()
     for name in ("micro_f1", "micro_error", "samples_f1", "hamming_loss"):
         assert getattr(open_set, name) == getattr(declared, name)
 
@@ -472,18 +472,37 @@ def test_scores_are_json_and_report_renders_them():
 # Merging, copying, resetting -----------------------------------------------------------------------
 
 
-def test_merge_aligns_categories_and_keeps_left_settings():
-    left = Contingency(["x"], zero_division=0.0)
-    left.add_result("x", "x")
-    right = Contingency(["y", "x"])
-    right.add_result("y", "x")
+def test_merge_aligns_categories_and_keeps_left_display():
+    left = Contingency(["x"], unknown="add", zero_division=0.0, verbose=True)
+    left.add_results(["x"], ["x"])
+    right = Contingency(["x"], unknown="add", zero_division=0.0)
+    right.add_results(["y"], ["x"])
     returned = left.merge(right)
     assert returned is left
     assert left.categories == ("x", "y")
-    assert left.zero_division == 0.0
+    assert left.verbose is True  # a display option, not a setting of the counts
     assert left.category_stats()["y"] == pytest.approx(
         {"a": 0, "b": 1, "c": 0, "d": 1, "precision": 0.0, "recall": 0.0, "f1": 0.0,
          "accuracy": 0.5, "error": 0.5, "support": 0, "specificity": 0.5})
+
+
+@pytest.mark.parametrize(("other", "setting"), [
+    (Contingency(["x", "y"], zero_division=0.0), "zero_division"),
+    (Contingency(["x", "y"], unknown="ignore"), "unknown"),
+    (Contingency(["y", "x"]), "declared categories"),
+    (Contingency(["x"]), "declared categories"),
+    (Contingency(), "unknown"),
+])
+def test_merge_refuses_accumulators_whose_settings_differ(other, setting):
+    left = Contingency(["x", "y"]).add_results(["x"], ["y"])
+    other.add_results(["x"], ["x"])
+    before = left.copy()
+    for combine in (lambda: left.merge(other), lambda: left + other, lambda: other + left):
+        with pytest.raises(ValueError, match=f"cannot merge accumulators whose {setting} differ"):
+            combine()
+    with pytest.raises(ValueError, match=setting):
+        left += other
+    assert left == before
 
 
 def test_plus_returns_a_new_accumulator_and_plus_equals_merges_in_place():
@@ -722,6 +741,8 @@ def test_a_removal_that_leaves_a_category_named_by_more_results_than_remain_is_r
 @given(st.lists(st.tuples(_WINDOW_SIDE, _WINDOW_SIDE), max_size=8), _WINDOW_SIDE, _WINDOW_SIDE)
 @example([(frozenset("x"), frozenset("x")), (frozenset("xy"), frozenset("y"))], frozenset("y"),
          frozenset("y"))  # was accepted, leaving d = -1 for x
+@example([(frozenset(), frozenset()), (frozenset(), frozenset("y")), (frozenset(), frozenset("xy"))],
+         frozenset(), frozenset("x"))  # was accepted, leaving y two c cells and one result to give them
 def test_every_accepted_removal_leaves_a_state_some_results_make(added, assigned, correct):
     """Whatever is removed, the state left is one that from_dict accepts (no negative cell)."""
     s = Contingency(["x", "y", "z"])

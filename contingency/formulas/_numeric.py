@@ -22,7 +22,7 @@ import math
 import numbers
 import reprlib
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "INT64_MAX",
     "MAX_COUNT",
+    "MAX_SCALE",
     "ZeroDivision",
     "as_float",
     "average",
@@ -37,6 +38,7 @@ __all__ = [
     "check_room",
     "check_zero_division",
     "divide",
+    "exact_items",
     "undefined_value",
 ]
 
@@ -126,12 +128,28 @@ def average(
     if not kept:
         return float(empty)
     if weights is not None:
-        w = np.asarray(weights).ravel()[keep].tolist()
+        w = [weight for weight, kept_ in zip(exact_items(weights), keep.tolist()) if kept_]
         weight, weight_scale = _exact_sum(map(_ratio, w))
         if weight != 0:
             numerator, scale = _exact_sum(map(_ratio, kept), map(_ratio, w))
             return (numerator / scale) / (weight / weight_scale)
     return math.fsum(kept) / len(kept)
+
+
+def exact_items(values: ArrayLike) -> list[Any]:
+    """The items of a flat sequence or array as Python numbers, integers exactly.
+
+    A list or tuple is taken as it is: numpy would turn a list holding an
+    integer past int64 into floats (weighted counts reach beyond it).
+
+    >>> exact_items([2**63 + 1, 3]), exact_items(np.array([1, 2], dtype=np.uint8))
+    ([9223372036854775809, 3], [1, 2])
+    """
+    if isinstance(values, (list, tuple)) and not any(
+            isinstance(value, (list, tuple, np.ndarray)) for value in values):
+        return list(values)
+    items: list[Any] = np.asarray(values).ravel().tolist()
+    return items
 
 
 def _ratio(value: float | int) -> tuple[int, int]:
@@ -197,6 +215,15 @@ INT64_MAX = 2**63 - 1
 #: value, so that every count fits numpy's int64 and every sum of a table's cells does too.
 #: Every path that raises a count checks it with :func:`check_room`.
 MAX_COUNT = INT64_MAX
+
+
+#: The finest unit a weighted count is kept in: ``2**-MAX_SCALE``. Every weight is a dyadic
+#: rational ``m * 2**-k``; an accumulator keeps its counts as exact integers in units of the
+#: smallest ``2**-k`` any of its weights needed, and refuses a weight that needs ``k > MAX_SCALE``
+#: (a float below about ``2**-75`` with a full mantissa, or below ``2**-128`` at all). Such counts
+#: stay below ``2**(63 + MAX_SCALE)``, whose products and ratios every formula computes in float64
+#: without overflow.
+MAX_SCALE = 128
 
 
 def check_room(total: int, change: int, what: str) -> None:

@@ -41,6 +41,7 @@ from contingency.formulas._numeric import (
     ZeroDivision,
     average,
     check_zero_division,
+    exact_items,
     undefined_value,
 )
 
@@ -207,6 +208,12 @@ def _elementwise(score: Callable[..., float], cells: tuple[ArrayLike, ...],
     mode = check_zero_division(zero_division)
     if all(isinstance(cell, (int, float, np.integer, np.floating)) for cell in cells):
         return np.asarray(score(*map(_integer, cells), mode, *extra), dtype=np.float64)
+    flat = [cell for cell in cells if isinstance(cell, (list, tuple))
+            and not any(isinstance(item, (list, tuple, np.ndarray)) for item in cell)]
+    if len(flat) == len(cells) and len({len(cell) for cell in flat}) == 1:
+        # Flat lists of counts as they are: numpy would turn counts past int64 into floats.
+        return np.array([score(*table, mode, *extra) for table in zip(*flat)],
+                        dtype=np.float64)
     arrays = np.broadcast_arrays(*(np.asarray(cell) for cell in cells))
     columns = [array.astype(np.int64).ravel().tolist() if array.dtype.kind == "b"
                else array.ravel().tolist() for array in arrays]
@@ -422,12 +429,12 @@ def samples_average(score: ScoreFunction, both: ArrayLike, assigned: ArrayLike,
     values = score([x for x, _, _ in shapes], [y - x for x, y, _ in shapes],
                    [z - x for x, _, z in shapes], [0] * len(shapes), zero_division=zero_division)
     empty = float(score(0, 0, 0, 0, zero_division=zero_division))
-    return average(values, np.asarray(counts).ravel().tolist(), empty=empty)
+    return average(values, exact_items(counts), empty=empty)
 
 
 def _shapes(*columns: ArrayLike) -> list[tuple[Any, ...]]:
     """Rows of equal-length integer columns as tuples of Python ints."""
-    return list(zip(*(np.asarray(column).ravel().tolist() for column in columns)))
+    return list(zip(*(exact_items(column) for column in columns)))
 
 
 def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,

@@ -1,0 +1,180 @@
+"""Contingency's persistence: to_dict holds the state only, from_dict refuses what no calls make."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency import Contingency
+from contingency.formulas._numeric import MAX_SCALE
+from tests.test_contingency_weights import float_weights, weighted_cases, weighted_stream
+
+#: A document the previous release (0.1.0.dev0) wrote, its scores block cut short.
+VERSION_1 = {
+    "format": "contingency.Contingency/1", "categories": ["x", "y", "z"], "declared": 2,
+    "unknown": "add", "zero_division": 0.0, "verbose": False, "a": [2, 0, 0], "b": [0, 1, 1],
+    "c": [1, 0, 0], "result_shapes": [[0, 1, 1, 1], [1, 1, 1, 1], [1, 2, 1, 1]],
+    "micro_offset": [1, 1, 1, 1], "scores": {"n_results": 3},
+}
+
+
+def version_1_accumulator():
+    s = Contingency(["x", "y"], unknown="add", zero_division=0.0)
+    s.add_results([["x", "z"], "y", "x"], [["x"], "x", "x"])
+    s.set_entries(*(cell + 1 for cell in s.micro_table))
+    return s
+
+
+@given(case=weighted_cases(), data=st.data())
+def test_every_reachable_state_round_trips_through_json(case, data):
+    cats, stream, weights = case
+    s = weighted_stream(cats, stream, weights, unknown="add",
+                        zero_division=data.draw(st.sampled_from(["perl", 0.0, 1.0, "nan"])))
+    taken = data.draw(st.integers(0, len(stream)))
+    s.remove_results([list(a) for a, _ in stream[:taken]], [list(c) for _, c in stream[:taken]],
+                     weights=weights[:taken])
+    s.add_result(data.draw(st.sampled_from(["new", *cats])), cats[0],
+                 weight=data.draw(float_weights))
+    if data.draw(st.booleans()):
+        s.set_entries(*(int(cell) + 2 for cell in s.micro_table))
+    document = json.loads(json.dumps(s.to_dict(), allow_nan=False))
+    again = Contingency.from_dict(document)
+    assert again == s
+    assert again.to_dict() == s.to_dict()
+    assert again.scores() == s.scores()
+
+
+def test_to_dict_holds_the_state_only():
+    s = Contingency(["x"]).add_results(["x"], ["x"])
+    document = s.to_dict()
+    assert document["format"] == "contingency.Contingency/2"
+    assert set(document) == {"format", "categories", "declared", "unknown", "zero_division",
+                             "scale", "a", "b", "c", "result_shapes", "micro_offset",
+                             "confusion"}
+    s.verbose = True  # a display option: not part of the state
+    assert s.to_dict() == document
+    assert Contingency.from_dict(document).verbose is False
+
+
+def test_the_scale_is_the_least_unit_of_the_counts():
+    s = Contingency()
+    s.add_result("a", "a", weight=0.75)
+    assert (s.to_dict()["scale"], s.to_dict()["a"]) == (2, [3])
+    s.add_result("a", "a", weight=0.25)  # 1.0 in all: whole again
+    assert (s.to_dict()["scale"], s.to_dict()["a"]) == (0, [1])
+    assert s == Contingency().add_results(["a"], ["a"])
+
+
+def test_numpy_integers_are_taken_in_every_count():
+    document = version_1_accumulator().to_dict()
+    numpy_document = {
+        **document,
+        "declared": np.int64(document["declared"]),
+        "scale": np.uint8(0),
+        "a": [np.int32(v) for v in document["a"]],
+        "result_shapes": [[np.int64(v) for v in row] for row in document["result_shapes"]],
+        "micro_offset": [np.int16(v) for v in document["micro_offset"]],
+        "confusion": [[np.int64(v) for v in row] for row in document["confusion"]],
+    }
+    assert Contingency.from_dict(numpy_document) == version_1_accumulator()
+
+
+def test_version_1_documents_are_refused_naming_the_format():
+    """Format 1 has no confusion matrix of the single-label results: the counts do not give it."""
+    for document in (VERSION_1, {k: v for k, v in VERSION_1.items() if k != "scores"}):
+        with pytest.raises(ValueError, match=r"^from_dict: format 'contingency\.Contingency/1' "
+                                             r"\(contingency 0\.1\.0\.dev0\) is not read: it "
+                                             r"has no confusion matrix"):
+            Contingency.from_dict(document)
+
+
+def test_version_2_refuses_version_1_keys_and_other_formats():
+    document = version_1_accumulator().to_dict()
+    with pytest.raises(ValueError, match=r"from_dict: unknown keys \['scores', 'verbose'\]"):
+        Contingency.from_dict({**document, "verbose": False, "scores": {}})
+    with pytest.raises(ValueError, match=r"from_dict: format must be 'contingency\.Contingency/2', "
+                                         r"not 'contingency\.Contingency/3'"):
+        Contingency.from_dict({**document, "format": "contingency.Contingency/3"})
+
+
+def two_categories(**changes):
+    """The document of results ("p", "p") and ("q", "p") over categories p and q, changed as asked."""
+    return {"format": "contingency.Contingency/2", "categories": ["p", "q"], "declared": 2,
+            "unknown": "error", "zero_division": "perl", "scale": 0, "a": [1, 0],
+            "b": [0, 1], "c": [1, 0], "result_shapes": [[0, 1, 1, 1], [1, 1, 1, 1]],
+            "micro_offset": [0, 0, 0, 0], "confusion": [[0, 0, 1], [0, 1, 1]], **changes}
+
+
+def test_the_two_category_document_is_what_its_results_make():
+    made = Contingency(["p", "q"]).add_results(["p", "q"], ["p", "p"])
+    assert made.to_dict() == two_categories()
+    assert Contingency.from_dict(two_categories()) == made
+
+
+@pytest.mark.parametrize(("changes", "match"), [
+    # two assigned, two correct, none in common: four categories, with only two
+    ({"result_shapes": [[0, 2, 2, 1], [0, 1, 1, 1]], "a": [0, 0], "b": [1, 2], "c": [1, 2]},
+     r"result_shapes\[0\] = \[0, 2, 2, 1\] is not a possible result shape with 2 categories"),
+    ({"result_shapes": [[0, 3, 1, 1], [1, 1, 1, 1]]}, "not a possible result shape"),
+    ({"result_shapes": [[0, 1, 1, 1], [1, 1, 1, 0]]}, r"result_shapes\[1\] has a count of 0"),
+    ({"result_shapes": [[1, 1, 1, 1], [1, 1, 1, 1]]}, "repeats the shape"),
+    # one wrong result cannot give q both its b (assigned, not correct) and its c
+    ({"b": [0, 1], "c": [0, 1]}, r"category 'q' has b \+ c = 2 but only 1 results have a cell "
+                                 r"b or c to give it"),
+    ({"a": [0, 1], "b": [1, 0]}, r"category 'q' has a = 1 but only 0 results|category 'p' has"),
+    ({"a": [-1, 0]}, r"a\[0\] must be a non-negative integer count, not -1"),
+    ({"a": [True, 0]}, r"a\[0\] must be a non-negative integer count, not True"),
+    ({"a": [1.0, 0]}, r"a\[0\] must be a non-negative integer count, not 1.0"),
+    ({"scale": -1}, "scale must be a non-negative integer count"),
+    ({"scale": MAX_SCALE + 1}, f"scale is {MAX_SCALE + 1}; counts are kept in units down to"),
+    ({"unknown": "maybe"}, "unknown must be 'error', 'ignore' or 'add', not 'maybe'"),
+    ({"micro_offset": [0, 0, 0, 1.0]}, r"micro_offset\[3\] must be an integer, not 1.0"),
+    ({"micro_offset": [0, 0, 0]}, "micro_offset must be a list of 4 integers"),
+    ({"micro_offset": [0, 0, 0, -3]}, "makes the micro table negative"),
+    ({"declared": 1, "a": [1, 0], "b": [0, 0], "c": [0, 0], "result_shapes": [[1, 1, 1, 1]]},
+     "category 'q' was not declared and no result names it"),
+])
+def test_from_dict_refuses_states_no_calls_make(changes, match):
+    with pytest.raises(ValueError, match=f"^from_dict: .*({match})"):
+        Contingency.from_dict(two_categories(**changes))
+
+
+def test_a_scaled_document_past_the_count_limit_is_refused():
+    document = two_categories(scale=0, a=[2**63, 0], b=[0, 0], c=[0, 0],
+                              result_shapes=[[1, 1, 1, 2**63]])
+    with pytest.raises(ValueError, match=r"^from_dict: the accumulator would hold "
+                                         r"9223372036854775808 results; at most 2\*\*63 - 1"):
+        Contingency.from_dict(document)
+    document = two_categories(scale=1, a=[2**64 - 1, 0], b=[0, 0], c=[0, 0],
+                              result_shapes=[[1, 1, 1, 2**64 - 1]], confusion=[[0, 0, 2**64 - 1]])
+    with pytest.raises(ValueError, match=r"^from_dict: the accumulator would hold "
+                                         r"9223372036854775808 results"):  # 2**63 - 0.5, rounded up
+        Contingency.from_dict(document)
+    document = two_categories(scale=2, a=[2**64, 0], b=[0, 0], c=[0, 0],
+                              result_shapes=[[1, 1, 1, 2**64]], confusion=[[0, 0, 2**64]])
+    assert Contingency.from_dict(document).n_results == 2.0**62
+
+
+def test_a_removal_that_leaves_a_category_more_cells_than_results_can_give_is_refused():
+    """Found by test_every_accepted_removal_leaves_a_state_some_results_make: y's two c cells
+    need two results with a correct category not assigned; removing ([], [x]) leaves one."""
+    s = Contingency().add_results([[], [], []], [[], ["y"], ["x", "y"]])
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=r"^remove_result: a category would be named by more "
+                                         r"results than the 1 that would remain"):
+        s.remove_result([], ["x"])
+    assert s.to_dict() == before
+    s.remove_result([], ["y"])  # what was added can be taken back
+    # (the same counts as these two results; the categories in another order)
+    assert s.category_stats() == Contingency().add_results([[], []], [[], ["x", "y"]]).category_stats()
+    # The same with one more result that names a category, but not with a c cell.
+    t = Contingency().add_results([["z"], [], []], [[], ["y"], ["x", "y"]])
+    before = t.to_dict()
+    with pytest.raises(ValueError, match=r"^remove_result: a category would hold more c cells "
+                                         r"than the 1 results that would remain can give it"):
+        t.remove_result([], ["x"])
+    assert t.to_dict() == before
