@@ -14,11 +14,13 @@ import pytest
 import yaml
 
 import contingency
+from tests.test_plot import png_size
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS))
 import griffe_sphinx_roles as roles  # noqa: E402
+import make_figures  # noqa: E402
 import mkdocs_hooks  # noqa: E402
 
 ROLE_LEFT = re.compile(r":(?:py:)?(?:meth|func|attr|class|mod|data|exc|obj):")
@@ -143,3 +145,18 @@ def test_fence_doctests_leaves_fences_and_indented_code_alone():
     text = "Intro::\n\n    >>> indented\n\n```python\n>>> fenced\n```\n>>> bare\nout\n\ntail"
     assert roles.fence_doctests(text) == (
         "Intro:\n\n    >>> indented\n\n```python\n>>> fenced\n```\n```pycon\n>>> bare\nout\n```\n\ntail")
+
+
+def test_the_plots_page_shows_each_figure_the_script_draws_from_the_bundled_data():
+    made = make_figures.figures()
+    page = (DOCS / "plots.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\]\(images/([^)]+\.png)\)", page))
+    committed = {path.name for path in (DOCS / "images").glob("*.png")}
+    assert set(made) == shown == committed
+    for figure in made.values():
+        assert (figure.get_size_inches() * figure.dpi).tolist() == [make_figures.WIDTH, make_figures.HEIGHT]
+
+
+def test_the_committed_figures_are_pngs_of_the_stated_size():
+    for path in (DOCS / "images").glob("*.png"):
+        assert png_size(path) == (make_figures.WIDTH, make_figures.HEIGHT), path.name

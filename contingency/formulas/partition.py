@@ -1476,6 +1476,10 @@ def _stirling_error(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return result
 
 
+#: 1 / (2k + 1) for k = 9 down to 1: the series of :func:`_deviance`, highest power first.
+_ATANH_COEFFICIENTS = tuple(1.0 / (2 * k + 1) for k in range(9, 0, -1))
+
+
 def _deviance(x: NDArray[np.float64], deviation: NDArray[np.float64],
               m: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
     """``x ln(x / m) + m - x`` with ``m = x - deviation`` (``x, m >= 0``), without cancellation.
@@ -1493,18 +1497,24 @@ def _deviance(x: NDArray[np.float64], deviation: NDArray[np.float64],
     with np.errstate(divide="ignore", invalid="ignore"):
         v = deviation / (x + m)
     near = np.abs(v) < 0.1
-    square = v * v
-    term = 2.0 * x * v
-    series = deviation * v
-    for k in range(1, 10):
-        term = term * square
-        series = series + term / (2 * k + 1)
     if near.all():
-        return series
+        return _deviance_series(x, deviation, v)
     with np.errstate(divide="ignore", invalid="ignore"):
-        direct = np.where(x > 0, x * np.log(x / m), 0.0) + (m - x)
-    result: NDArray[np.float64] = np.where(near, series, direct)
+        result: NDArray[np.float64] = np.where(x > 0, x * np.log(x / m), 0.0) + (m - x)
+    if near.any():
+        result[near] = _deviance_series(x[near], deviation[near], v[near])
     return result
+
+
+def _deviance_series(x: NDArray[np.float64], deviation: NDArray[np.float64],
+                     v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`_deviance` where ``|v| < 0.1``, its series summed by Horner's rule."""
+    square = v * v
+    tail: Any = _ATANH_COEFFICIENTS[0]  # sum_k v**(2k - 2) / (2k + 1), highest power first
+    for coefficient in _ATANH_COEFFICIENTS[1:]:
+        tail = tail * square + coefficient
+    series: NDArray[np.float64] = deviation * v + 2.0 * x * v * square * tail
+    return series
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""Make the documentation's figures (docs/images/*.png) from the bundled example data.
+
+Run from the repository root with the plot extra installed (``python -m pip install -e
+".[plot]"``)::
+
+    python docs/make_figures.py
+
+The data is the package's bundled example, ``contingency/examples/digits.csv`` (see
+scripts/make_example_data.py for its provenance): for each of scikit-learn's 1797
+handwritten digits, the true digit, the digit a naive Bayes classifier predicted for it
+when held out, and the k-means cluster it fell in. Every figure is one of
+:mod:`contingency.plot`'s functions applied to an accumulator fed with those rows.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from contingency import Contingency, PartitionComparison, plot
+
+IMAGES = Path(__file__).resolve().parent / "images"
+EXAMPLE = "digits.csv"
+#: Results between two recorded points of the learning curve.
+EVERY = 25
+#: Every figure's size in pixels.
+WIDTH, HEIGHT = 800, 600
+
+
+def rows() -> Iterator[dict[str, str]]:
+    """The bundled example's rows, as the CSV header names their fields."""
+    with resources.files("contingency.examples").joinpath(EXAMPLE).open(encoding="utf-8") as stream:
+        yield from csv.DictReader(stream)
+
+
+def figures() -> dict[str, Any]:
+    """File name -> matplotlib Figure, for every figure of the documentation."""
+    digits = Contingency(categories=[str(digit) for digit in range(10)])
+    comparison = PartitionComparison()
+    curve = []
+    for row in rows():
+        digits.add_result(row["predicted"], row["digit"])
+        comparison.add(row["digit"], row["cluster"])
+        if digits.n_results % EVERY == 0:
+            curve.append(plot.learning_point(digits))
+    if curve[-1].n_results != digits.n_results:
+        curve.append(plot.learning_point(digits))
+    size = {"width": WIDTH, "height": HEIGHT}
+    return {
+        "category-chart.png": plot.category_chart(
+            digits, title="Naive Bayes on the digits: per-digit precision, recall and F1", **size),
+        "learning-curve.png": plot.learning_curve(
+            curve, title=f"Naive Bayes on the digits: F1 every {EVERY} results", **size),
+        "partition-heatmap.png": plot.partition_heatmap(
+            comparison, title="k-means clusters (columns) against the true digits (rows)", **size),
+        "confusion-heatmap.png": plot.confusion_heatmap(
+            digits, title="Naive Bayes on the digits: confusion matrix (rows correct)", **size),
+    }
+
+
+def main() -> None:
+    IMAGES.mkdir(exist_ok=True)
+    for name, figure in figures().items():
+        # No "Software" entry: the file does not change with matplotlib's version string.
+        figure.savefig(IMAGES / name, metadata={"Software": None})
+        print(IMAGES / name)
+
+
+if __name__ == "__main__":
+    main()
