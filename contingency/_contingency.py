@@ -53,6 +53,7 @@ import copy as _copy
 import functools
 import numbers
 import operator
+import reprlib
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -132,8 +133,8 @@ _Self = TypeVar("_Self", bound="Contingency")
 
 
 def _check_unknown(value: object, name: str = "unknown") -> Unknown:
-    if value not in _UNKNOWN_POLICIES:
-        raise ValueError(f"{name} must be 'error', 'ignore' or 'add', not {value!r}")
+    if not isinstance(value, str) or value not in _UNKNOWN_POLICIES:  # an array compares per item
+        raise ValueError(f"{name} must be 'error', 'ignore' or 'add', not {reprlib.repr(value)}")
     return value  # type: ignore[return-value]
 
 
@@ -1680,7 +1681,7 @@ def _integer_from_json(value: object, name: str) -> int:
     """An integer of a document, of either sign (Python or numpy; no bool, no float)."""
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         return int(value)
-    raise state_error(f"{name} must be an integer, not {value!r}")
+    raise state_error(f"{name} must be an integer, not {reprlib.repr(value)}")
 
 
 def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
@@ -1691,9 +1692,7 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     scale = count_from_json(data["scale"], "scale")
     if scale > MAX_SCALE:
         raise fail(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
-    unknown = data["unknown"]
-    if unknown not in _UNKNOWN_POLICIES:
-        raise fail(f"unknown must be 'error', 'ignore' or 'add', not {unknown!r}")
+    unknown = _check_unknown(data["unknown"], "from_dict: unknown")
     zero_division = check_zero_division(data["zero_division"], name="from_dict: zero_division")
     labels = labels_from_json(data["categories"], "categories")
     k = len(labels)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
@@ -126,4 +127,5 @@ def label_from_json(value: object, where: str) -> Hashable:
     """The label a JSON value stands for; refuses anything :func:`label_to_json` never writes."""
     if isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value)):
         return value
-    raise ValueError(f"{where}: {value!r} is not a label to_dict writes (str, int, float, bool)")
+    raise ValueError(f"{where}: {reprlib.repr(value)} is not a label to_dict writes (str, int, float, "
+                     "bool)")

@@ -8,6 +8,7 @@ feeds the counts through its write path. Every error starts with
 from __future__ import annotations
 
 import numbers
+import reprlib
 from collections.abc import Collection, Hashable, Mapping
 from typing import Any
 
@@ -64,9 +65,12 @@ def check_state(data: object, keys: Collection[str], format: str,
         raise TypeError(f"from_dict: needs a mapping, not {type(data).__name__}")
     earlier = earlier or {}
     version = data.get("format")
-    if "format" in data and version != format:
+    # isinstance first: a numpy array would compare item by item
+    if "format" in data and (not isinstance(version, str) or version != format):
         if not isinstance(version, str) or version not in earlier:
-            raise state_error(f"format must be {format!r}, not {version!r}")
+            shown = repr(version) if isinstance(version, str) and len(version) < 200 else (
+                reprlib.repr(version))  # bounded: any value may stand here
+            raise state_error(f"format must be {format!r}, not {shown}")
         reason = earlier[version]
         if reason is not None:
             raise state_error(f"format {version!r} (contingency 0.1.0.dev0) is not read: {reason}")

@@ -261,6 +261,9 @@ class LabelReader:
                 record = json.loads(line)
             except json.JSONDecodeError as problem:
                 raise self._error(f"invalid JSON ({problem.msg} at column {problem.pos + 1})") from None
+            except (ValueError, RecursionError) as problem:  # an integer of over 4300 digits;
+                # arrays or objects nested past the interpreter's recursion limit
+                raise self._error(f"invalid JSON ({problem})") from None
             if not isinstance(record, dict):
                 raise self._error(f"expected a JSON object, found {type(record).__name__}")
             cells = []

@@ -37,8 +37,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contingency import Contingency, PartitionComparison
+from contingency._lines import read_lines
 from contingency.cli import main
-from contingency.io import LabelReader
+from contingency.io import InputError, LabelReader
 from tests.strategies import categories_and_results
 from tests.strategies_partition import labelings
 
@@ -58,7 +59,8 @@ junk = st.recursive(
                          "contingency.PartitionComparison/1", "contingency.PartitionComparison/2",
                          "perl", "nan", "error", "add", "os.system"]),
         st.sampled_from([np.int64(2), np.float64(0.5), np.bool_(True), b"x", (1, 2),
-                         frozenset({1}), complex(1, 1)]),
+                         frozenset({1}), complex(1, 1), np.array([1, 2]), np.array([]),
+                         np.array("perl")]),
     ),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner,
                                                                   max_size=3),
@@ -207,6 +209,39 @@ def test_a_bad_unknown_setting_is_refused_as_a_from_dict_error() -> None:
         Contingency.from_dict({**state, "unknown": None})
 
 
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize("value", [np.array([1, 2]), np.array([]), "nested"],
+                         ids=["array", "empty array", "nested to the recursion limit"])
+def test_values_no_json_holds_are_refused_as_from_dict_errors_in_every_place(cls, value) -> None:
+    """Found by the fuzz: an array as the format or a setting raised numpy's "truth value is
+    ambiguous"; a list nested almost as deep as ``json.loads`` allows raised RecursionError
+    (the message showed its repr). Both now give ``from_dict:`` errors of bounded length."""
+    if isinstance(value, str):
+        value = _nested(sys.getrecursionlimit() - 10)
+    state = (Contingency(["x"]).add_results(["x"], ["x"]) if cls is Contingency
+             else PartitionComparison.from_labels(["x"], ["y"])).to_dict()
+    for document in _placed(state, value):
+        with pytest.raises((ValueError, TypeError), match=r"^from_dict: ") as refused:
+            cls.from_dict(document)
+        assert len(str(refused.value)) < 500
+
+
+def _placed(state: dict[str, Any], value: Any) -> Iterator[Any]:
+    """``state`` with ``value`` put in each place of it in turn (scores aside)."""
+    for path in _paths(state):
+        if path:
+            document = copy.deepcopy(state)
+            _at(document, path[:-1])[path[-1]] = value
+            yield document
+
+
 @EXAMPLES
 @given(junk)
 def test_from_dict_refuses_anything_that_is_not_a_document(value) -> None:
@@ -278,6 +313,44 @@ def test_main_answers_any_file_with_a_result_or_a_one_line_error(content, option
         scores = json.loads(out)  # the scores only (the state is --state's), valid JSON
         assert scores["n_results"] >= 1
         assert all(isinstance(row["support"], int) for row in scores["categories"])
+
+
+#: Text holding every character the readers treat specially, and any other.
+any_text = st.lists(st.text(alphabet=st.sampled_from('ab1,|\t #"{}[]:\r\n \x00é\ufeff')
+                            | st.characters(), max_size=24), max_size=8)
+FORMATS = ["csv", "tsv", "jsonl", "three-field"]
+
+
+@EXAMPLES
+@given(st.one_of(st.binary(max_size=300),
+                 any_text.map(lambda parts: "\n".join(parts).encode("utf-8", "surrogatepass"))),
+       st.sampled_from(FORMATS), st.booleans(), st.booleans())
+def test_every_format_s_reader_yields_labels_or_names_the_file(content, fmt, named, multi) -> None:
+    """Bytes through read_lines and LabelReader in each format: labels, or an InputError."""
+    columns = ["assigned", "correct"] if named or fmt == "three-field" else ["2", "3"]
+    try:
+        reader = LabelReader(read_lines(io.BytesIO(content), "fuzz.txt"), "fuzz.txt", fmt,
+                             columns, multi=multi)
+        cells = [cell for chunk in reader.chunks() for column in chunk.columns for cell in column]
+    except InputError as error:
+        assert str(error).startswith("fuzz.txt"), repr(error)  # noqa: PT017 (either outcome)
+        return
+    for cell in cells:
+        labels = cell if isinstance(cell, tuple) else (cell,)
+        assert all(type(label) in (str, int) for label in labels)
+        assert multi or not isinstance(cell, tuple)
+
+
+@pytest.mark.parametrize("line", ["[" * 100_000, '{"a": ' + "1" * 5000 + ', "c": "x"}'],
+                         ids=["nested past the recursion limit", "an integer of 5000 digits"])
+def test_json_lines_past_python_s_limits_are_errors_naming_the_line(line) -> None:
+    """Found by the fuzz: json.loads raised RecursionError (a traceback from the command line),
+    and its digit limit a ValueError whose message named no line."""
+    status, _, err = run_main(f'{{"a": "x", "c": "x"}}\n{line}\n'.encode(), "--input-format",
+                              "jsonl", "--assigned", "a", "--correct", "c")
+    assert status == 2
+    assert err.startswith("contingency: ")
+    assert " line 2: invalid JSON" in err
 
 
 # Nothing named by the input runs -----------------------------------------------------------------
@@ -354,3 +427,15 @@ def test_command_line_never_imports_or_runs_what_a_file_names(canary) -> None:
     assert status == 2
     assert err.startswith("contingency: ")
     assert not canary()
+
+
+@pytest.mark.parametrize("count", [2**63 - 1, 2**63, 10**309])
+def test_counts_at_and_past_the_limit_in_a_document_are_refused_or_round_trip(count) -> None:
+    """The issue's case: a micro_offset of 10**309 loaded, then to_dict raised OverflowError."""
+    state = Contingency(["x"]).add_results(["x"], ["x"]).to_dict()
+    for position in range(4):
+        offset = [0, 0, 0, 0]
+        offset[position] = count
+        check_load(Contingency, {**state, "micro_offset": offset})
+    partition = PartitionComparison.from_labels(["x"], ["y"]).to_dict()
+    check_load(PartitionComparison, {**partition, "cells": [[0, 0, count]]})

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -60,17 +61,15 @@ def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDi
     ...
     ValueError: zero_division must be 'perl', 0.0, 1.0 or 'nan', not 0.5
     """
-    if value == "perl":
-        return "perl"
-    if value == "nan":
-        return "nan"
+    if isinstance(value, str) and value in ("perl", "nan"):  # not ==: an array compares per item
+        return "perl" if value == "perl" else "nan"
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         number = float(value)
         if math.isnan(number):
             return "nan"
         if number in (0.0, 1.0):
             return number
-    raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {value!r}")
+    raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {reprlib.repr(value)}")
 
 
 def undefined_value(zero_division: ZeroDivision, perl: float) -> float:
@@ -205,7 +204,8 @@ def check_count(value: object, name: str) -> int:
         count = int(value)
         if count >= 0:
             return count
-    raise ValueError(f"{name} must be a non-negative integer count, not {value!r}")
+    # reprlib: a bounded text, whatever the value (a deeply nested list would exhaust repr's recursion)
+    raise ValueError(f"{name} must be a non-negative integer count, not {reprlib.repr(value)}")
 
 
 #: The largest value numpy's int64 holds: integer label arrays beyond it are coded through
