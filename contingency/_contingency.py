@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
-import numbers
 import operator
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -1676,13 +1675,6 @@ _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale"
 _FORMAT_1 = "contingency.Contingency/1"
 
 
-def _integer_from_json(value: object, name: str) -> int:
-    """An integer of a document, of either sign (Python or numpy; no bool, no float)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    raise state_error(f"{name} must be an integer, not {value!r}")
-
-
 def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
     fail = state_error
     data = check_state(data, _KEYS, _FORMAT, earlier={
@@ -1723,7 +1715,8 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     offset = data["micro_offset"]
     if not isinstance(offset, list) or len(offset) != 4:
         raise fail("micro_offset must be a list of 4 integers")
-    offset = [_integer_from_json(v, f"micro_offset[{i}]") for i, v in enumerate(offset)]
+    offset = [count_from_json(v, f"micro_offset[{i}]", signed=True)
+              for i, v in enumerate(offset)]
     n = sum(shapes.values())
     # What a category can hold: a result gives it one cell at most, and only of a kind the
     # result's shape has. For each set of kinds (a; b; a or b; ...), the category's cells of
