@@ -1369,6 +1369,9 @@ class Contingency:
             if self._pairs.get((truth, chosen), 0) + count < 0:
                 raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
                                  f"{truth!r} correct was added")
+        if self._pairs and any(count < 0 for shape, count in shapes.items()
+                               if shape not in (HIT, MISS)):
+            self._check_single_label_cells(a, b, c, pairs, touched, prefix)
         k = len(self._a) + new - len(gone)
         micro = _micro_after(self._micro, sum(a.values()), sum(b.values()), sum(c.values()),
                              k * n - len(self._a) * self._n, offset)
@@ -1376,6 +1379,34 @@ class Contingency:
             raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
                              "left to remove that result")
         return gone
+
+    def _check_single_label_cells(self, a: Cells, b: Cells, c: Cells, pairs: Pairs,
+                                  touched: Iterable[Hashable], prefix: str) -> None:
+        """Refuse a removal of results that are not single-label which would leave a category
+        fewer cells than its single-label results alone give it (a state no results make).
+
+        Costs O(single-label pairs): it runs only for removals of results that are
+        not single-label while single-label results are counted.
+        """
+        labels = set(touched)
+        given = {label: [0, 0, 0] for label in labels}
+        for (truth, chosen), count in self._pairs.items():
+            count += pairs.get((truth, chosen), 0)
+            if truth == chosen:
+                if truth in labels:
+                    given[truth][0] += count
+                continue
+            if chosen in labels:
+                given[chosen][1] += count
+            if truth in labels:
+                given[truth][2] += count
+        for label in labels:
+            for name, column, change, single in zip("abc", (self._a, self._b, self._c),
+                                                    (a, b, c), given[label]):
+                if column.get(label, 0) + change.get(label, 0) < single:
+                    raise ValueError(f"{prefix}category {label!r} would hold fewer {name} cells "
+                                     "than its single-label results give it; that result was "
+                                     "not added")
 
     def _declared_order(self) -> list[Hashable]:
         """The declared categories, in table order (they come first)."""
