@@ -388,3 +388,58 @@ def test_scores_hold_the_new_numbers_where_defined():
     assert scores["cohen_kappa"] is None
     assert scores["balanced_accuracy"] is None
     assert scores["matthews_corrcoef"]["multiclass"] is None
+
+
+# Weights ---------------------------------------------------------------------------------------
+
+
+_WEIGHTS = st.sampled_from([1, 2, 0.5, 0.125, 3.75, 1e-3, 2.0**-30, 1000.5])
+
+
+@st.composite
+def weighted_cases(draw):
+    cats, stream = draw(single_label_cases)
+    return cats, stream, draw(st.lists(_WEIGHTS, min_size=len(stream), max_size=len(stream)))
+
+
+@settings(max_examples=40)  # several accumulators and scikit-learn calls per example
+@given(case=weighted_cases())
+@example(case=(["a", "b", "c"], [("b", "a"), ("a", "b"), ("a", "c"), ("c", "c")],
+               [0.5, 3, 2.0**-30, 1000.5]))
+def test_weighted_results_give_scikit_learns_scores_with_sample_weight(case):
+    """Integer and float weights on every path: scikit-learn's sample_weight, to 1e-12."""
+    cats, stream, weights = case
+    labels, truth, predicted = labelled(cats, stream)
+    expected = quiet(metrics.confusion_matrix, truth, predicted, labels=labels,
+                     sample_weight=weights)
+    kappa = quiet(metrics.cohen_kappa_score, truth, predicted, sample_weight=weights,
+                  replace_undefined_by=0.0)
+    mcc = quiet(metrics.matthews_corrcoef, truth, predicted, sample_weight=weights)
+    balanced = quiet(metrics.balanced_accuracy_score, truth, predicted, sample_weight=weights)
+    adjusted = quiet(metrics.balanced_accuracy_score, truth, predicted, sample_weight=weights,
+                     adjusted=True)
+    streamed = Contingency(labels, zero_division=0.0)
+    for assigned, correct, weight in zip(predicted.tolist(), truth.tolist(), weights):
+        streamed.add_result(assigned, correct, weight=weight)
+        streamed.cohen_kappa()  # running sums kept up to date, through rescales too
+        streamed.balanced_accuracy()
+    batch = Contingency.from_labels(truth, predicted, categories=labels, sample_weight=weights,
+                                    zero_division=0.0)
+    windowed = Contingency(labels, zero_division=0.0).add_results(
+        np.array([*predicted, labels[0]]), np.array([*truth, labels[-1]]),
+        weights=[*weights, 0.375])
+    windowed.remove_result(labels[0], labels[-1], weight=0.375)
+    half = len(stream) // 2
+    merged = (Contingency(labels, zero_division=0.0).add_results(
+        list(predicted[:half]), list(truth[:half]), weights=weights[:half])
+        + Contingency(labels, zero_division=0.0).add_results(
+            list(predicted[half:]), list(truth[half:]), weights=weights[half:]))
+    one_class = len(set(truth.tolist())) == 1
+    for path, s in (("add_result", streamed), ("from_labels", batch), ("removal", windowed),
+                    ("merge", merged), ("from_dict", Contingency.from_dict(streamed.to_dict()))):
+        assert np.allclose(s.confusion_matrix(), expected, rtol=1e-12, atol=0), path
+        assert same(s.cohen_kappa(), kappa), path
+        assert same(s.matthews_corrcoef("multiclass"), mcc), path
+        assert same(s.balanced_accuracy(), balanced), path
+        if not one_class:
+            assert same(s.balanced_accuracy(adjusted=True), adjusted), path
