@@ -130,4 +130,4 @@ def count_from_json(value: object, name: str, *, signed: bool = False) -> int:
         return check_count(value, f"from_dict: {name}")
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         return int(value)
-    raise state_error(f"{name} must be an integer, not {value!r}")
+    raise state_error(f"{name} must be an integer, not {reprlib.repr(value)}")
