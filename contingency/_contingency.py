@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
-import numbers
 import operator
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -1370,6 +1369,9 @@ class Contingency:
             if self._pairs.get((truth, chosen), 0) + count < 0:
                 raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
                                  f"{truth!r} correct was added")
+        if self._pairs and any(count < 0 for shape, count in shapes.items()
+                               if shape not in (HIT, MISS)):
+            self._check_single_label_cells(a, b, c, pairs, touched, prefix)
         k = len(self._a) + new - len(gone)
         micro = _micro_after(self._micro, sum(a.values()), sum(b.values()), sum(c.values()),
                              k * n - len(self._a) * self._n, offset)
@@ -1377,6 +1379,34 @@ class Contingency:
             raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
                              "left to remove that result")
         return gone
+
+    def _check_single_label_cells(self, a: Cells, b: Cells, c: Cells, pairs: Pairs,
+                                  touched: Iterable[Hashable], prefix: str) -> None:
+        """Refuse a removal of results that are not single-label which would leave a category
+        fewer cells than its single-label results alone give it (a state no results make).
+
+        Costs O(single-label pairs): it runs only for removals of results that are
+        not single-label while single-label results are counted.
+        """
+        labels = set(touched)
+        given = {label: [0, 0, 0] for label in labels}
+        for (truth, chosen), count in self._pairs.items():
+            count += pairs.get((truth, chosen), 0)
+            if truth == chosen:
+                if truth in labels:
+                    given[truth][0] += count
+                continue
+            if chosen in labels:
+                given[chosen][1] += count
+            if truth in labels:
+                given[truth][2] += count
+        for label in labels:
+            for name, column, change, single in zip("abc", (self._a, self._b, self._c),
+                                                    (a, b, c), given[label]):
+                if column.get(label, 0) + change.get(label, 0) < single:
+                    raise ValueError(f"{prefix}category {label!r} would hold fewer {name} cells "
+                                     "than its single-label results give it; that result was "
+                                     "not added")
 
     def _declared_order(self) -> list[Hashable]:
         """The declared categories, in table order (they come first)."""
@@ -1676,13 +1706,6 @@ _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale"
 _FORMAT_1 = "contingency.Contingency/1"
 
 
-def _integer_from_json(value: object, name: str) -> int:
-    """An integer of a document, of either sign (Python or numpy; no bool, no float)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    raise state_error(f"{name} must be an integer, not {value!r}")
-
-
 def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: bool) -> Contingency:
     fail = state_error
     data = check_state(data, _KEYS, _FORMAT, earlier={
@@ -1723,7 +1746,8 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     offset = data["micro_offset"]
     if not isinstance(offset, list) or len(offset) != 4:
         raise fail("micro_offset must be a list of 4 integers")
-    offset = [_integer_from_json(v, f"micro_offset[{i}]") for i, v in enumerate(offset)]
+    offset = [count_from_json(v, f"micro_offset[{i}]", signed=True)
+              for i, v in enumerate(offset)]
     n = sum(shapes.values())
     # What a category can hold: a result gives it one cell at most, and only of a kind the
     # result's shape has. For each set of kinds (a; b; a or b; ...), the category's cells of

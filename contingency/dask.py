@@ -46,6 +46,7 @@ from numpy.typing import NDArray
 from contingency._changes import Staging
 from contingency._coding import encode
 from contingency._contingency import Contingency
+from contingency._inputs import exact_weights
 from contingency._partition import PartitionComparison
 from contingency._table import count_cells
 
@@ -68,17 +69,17 @@ Accumulator = TypeVar("Accumulator", Contingency, PartitionComparison)
 @overload
 def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
              categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
-             compute: Literal[True] = True, split_every: int = SPLIT_EVERY,
-             **settings: Any) -> Contingency: ...
+             weights: Hashable | None = None, compute: Literal[True] = True,
+             split_every: int = SPLIT_EVERY, **settings: Any) -> Contingency: ...
 @overload
 def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
              categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
-             compute: Literal[False], split_every: int = SPLIT_EVERY,
-             **settings: Any) -> Delayed: ...
+             weights: Hashable | None = None, compute: Literal[False],
+             split_every: int = SPLIT_EVERY, **settings: Any) -> Delayed: ...
 def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
              categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
-             compute: bool = True, split_every: int = SPLIT_EVERY,
-             **settings: Any) -> Contingency | Delayed:
+             weights: Hashable | None = None, compute: bool = True,
+             split_every: int = SPLIT_EVERY, **settings: Any) -> Contingency | Delayed:
     """A :class:`~contingency.Contingency` of the results in ``frame``, one per row, counted by partition.
 
     ``assigned`` and ``correct`` name the columns (or, for a Bag, the key of
@@ -86,7 +87,9 @@ def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
     categories. With ``label_sep`` each cell is a string of categories joined
     by it (``"sports|science"``; empty pieces are skipped, so ``""`` is a
     result with no category on that side); without it each cell is one
-    category. ``categories`` and ``settings`` (``unknown``,
+    category. ``weights``, if given, names a column of non-negative weights,
+    one per result, counted exactly as :meth:`Contingency.add_results`
+    counts them. ``categories`` and ``settings`` (``unknown``,
     ``zero_division``) are :class:`~contingency.Contingency`'s, and the
     result equals ``Contingency(categories, **settings)`` fed the rows in
     order. ``compute=False`` returns a Dask object that computes to it.
@@ -107,8 +110,9 @@ def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
     if label_sep is not None and (not isinstance(label_sep, str) or not label_sep):
         raise ValueError(f"classify: label_sep must be a non-empty string or None, not {label_sep!r}")
     template = Contingency(categories, **settings)  # checks the settings here, not on a worker
-    count = _Classify(template, assigned, correct, label_sep)
-    return _evaluate(frame, [assigned, correct], count, "classify", compute, split_every)
+    count = _Classify(template, assigned, correct, label_sep, weights)
+    columns = [assigned, correct] if weights is None else [assigned, correct, weights]
+    return _evaluate(frame, columns, count, "classify", compute, split_every)
 
 
 @overload
@@ -214,15 +218,28 @@ class _Classify:
     assigned: Hashable
     correct: Hashable
     label_sep: str | None
+    weights: Hashable | None = None
 
     def __call__(self, part: Any) -> Contingency:
         names = (f"column {self.assigned!r}", f"column {self.correct!r}")
         assigned, correct = _column(part, self.assigned), _column(part, self.correct)
+        weights = live = None
+        if self.weights is not None:
+            weights = _plain(_column(part, self.weights))
+            exact, _ = exact_weights(weights, len(weights), f"column {self.weights!r}")
+            live = np.asarray(exact != 0, dtype=bool)
         result = self.template.copy()
-        if self.label_sep is None:
-            return result.add_results(_label_array(assigned, names[0]),
-                                      _label_array(correct, names[1]))
-        _add_label_sets(result, (assigned, correct), self.label_sep, names)
+        if self.label_sep is not None:
+            _add_label_sets(result, (assigned, correct), self.label_sep, names, weights, live)
+        else:
+            pairs = None if weights is not None else _distinct_pairs(assigned, correct, names)
+            if pairs is not None:
+                # The distinct (assigned, correct) pairs in the order of their first rows, each
+                # counted as often as it occurs: the state of the rows themselves.
+                result.add_results(pairs[0], pairs[1], weights=pairs[2])
+            else:
+                result.add_results(_label_array(assigned, names[0]),
+                                   _label_array(correct, names[1]), weights=weights)
         return result
 
 
@@ -308,13 +325,40 @@ def _label_array(values: Any, where: str) -> Any:
     return np.array(labels, dtype=str)[codes]
 
 
+def _distinct_pairs(first: Any, second: Any, names: tuple[str, str]
+                    ) -> tuple[list[Hashable], list[Hashable], NDArray[np.int64]] | None:
+    """The distinct pairs of two label columns, ordered by the first row of each, and their counts.
+
+    Ordered so, the pairs meet the labels in the order the rows do, so an
+    open category set is ordered as the rows would order it. ``None`` when a
+    cell is not a label (a Bag's record holding a list of categories): the
+    batch path for sequences takes those.
+    """
+    try:
+        rows, row_labels = _codes(first, names[0])
+        columns, column_labels = _codes(second, names[1])
+    except TypeError:
+        return None
+    if len(rows) != len(columns):
+        raise ValueError(f"{names[0]} and {names[1]} have different lengths")
+    width = max(len(column_labels), 1)
+    keys, starts, counts = np.unique(rows * width + columns, return_index=True,
+                                     return_counts=True)
+    order = np.argsort(starts, kind="stable")
+    keys, counts = keys[order], counts[order]
+    return ([row_labels[row] for row in (keys // width).tolist()],
+            [column_labels[column] for column in (keys % width).tolist()], counts)
+
+
 def _add_label_sets(result: Contingency, sides: tuple[Any, Any], sep: str,
-                    names: tuple[str, str]) -> None:
+                    names: tuple[str, str], weights: Any = None,
+                    live: NDArray[np.bool_] | None = None) -> None:
     """Count cells of categories joined by ``sep`` into ``result`` (fresh), through indicator matrices.
 
     The pieces are split and coded by Arrow; the categories are resolved as
     an ``add_result`` loop meets them (row by row, the assigned side first),
-    so that ``result`` ends as that loop would leave it; the indicator
+    so that ``result`` ends as that loop would leave it (rows of weight 0,
+    ``live`` false, count nothing and meet no category); the indicator
     matrices are built a chunk of rows at a time, at most ``_CHUNK_CELLS``
     bytes each.
     """
@@ -340,7 +384,10 @@ def _add_label_sets(result: Contingency, sides: tuple[Any, Any], sep: str,
     labels = coded.dictionary.to_pylist()
     # The order an add_result loop meets the categories: by row, the assigned side first.
     side = np.repeat(np.array([0, 1], dtype=np.int64), [len(rows[0]), len(rows[1])])
-    order = np.argsort(2 * np.concatenate(rows) + side, kind="stable")
+    met = 2 * np.concatenate(rows) + side
+    if live is not None:
+        met[~live[np.concatenate(rows)]] += 2 * n  # after every row that counts
+    order = np.argsort(met, kind="stable")
     _, first = np.unique(codes[order], return_index=True)
     staging = Staging({label: i for i, label in enumerate(result.categories)}, result.unknown,
                       removing=False)
@@ -362,6 +409,7 @@ def _add_label_sets(result: Contingency, sides: tuple[Any, Any], sep: str,
             matrix = np.zeros((stop - start, len(table)), dtype=np.uint8)
             matrix[side_rows[low:high][kept] - start, chosen[kept]] = 1
             matrices.append(matrix)
-        batch.add_results(*matrices)
+        batch.add_results(matrices[0], matrices[1],
+                          weights=None if weights is None else weights[start:stop])
     result._add_counts(batch)  # batch declares the table only to order its columns
 

@@ -743,6 +743,8 @@ def test_a_removal_that_leaves_a_category_named_by_more_results_than_remain_is_r
          frozenset("y"))  # was accepted, leaving d = -1 for x
 @example([(frozenset(), frozenset()), (frozenset(), frozenset("y")), (frozenset(), frozenset("xy"))],
          frozenset(), frozenset("x"))  # was accepted, leaving y two c cells and one result to give them
+@example([(frozenset("xy"), frozenset("x")), (frozenset("z"), frozenset("z"))], frozenset("yz"),
+         frozenset("z"))  # was accepted, leaving z fewer a cells than its single-label result gives
 def test_every_accepted_removal_leaves_a_state_some_results_make(added, assigned, correct):
     """Whatever is removed, the state left is one that from_dict accepts (no negative cell)."""
     s = Contingency(["x", "y", "z"])

@@ -51,11 +51,12 @@ def _frame(columns: dict[str, list[Any]], npartitions: int) -> dd.DataFrame:
     return dd.from_pandas(pd.DataFrame(columns), npartitions=npartitions, sort=False)
 
 
-def _loop(categories: Any, assigned: list[Any], correct: list[Any], **settings: Any) -> Contingency:
+def _loop(categories: Any, assigned: list[Any], correct: list[Any], weights: Any = None,
+          **settings: Any) -> Contingency:
     """The one-process oracle: add_result, one row at a time."""
     expected = Contingency(categories, **settings)
-    for chosen, truth in zip(assigned, correct):
-        expected.add_result(chosen, truth)
+    for row, (chosen, truth) in enumerate(zip(assigned, correct)):
+        expected.add_result(chosen, truth, weight=1 if weights is None else weights[row])
     return expected
 
 
@@ -96,6 +97,27 @@ def test_classify_multi_label_cells_equal_an_add_result_loop(rows, categories, u
         return [[piece for piece in text.split("|") if piece] for text in cells]
 
     assert found == _loop(categories, pieces(assigned), pieces(correct), unknown=unknown)
+
+
+weight = st.one_of(st.integers(0, 3), st.sampled_from([0.0, 0.25, 1.5, 0.1, 1e-3]))
+
+
+@settings(max_examples=25)
+@given(st.lists(st.tuples(cell, cell, weight), min_size=1, max_size=30), st.booleans(),
+       st.integers(1, 4))
+@example(rows=[("a", "b", 0), ("b", "b", 0.1)], multi_label=False, parts=2)
+def test_classify_weights_equal_an_add_result_loop_with_weights(rows, multi_label, parts):
+    """Weights (integers, floats, zeros) are counted exactly as add_result's weight counts them."""
+    assigned = [r[0] if multi_label else r[0].split("|")[0] for r in rows]
+    correct = [r[1] if multi_label else r[1].split("|")[0] for r in rows]
+    weights = [r[2] for r in rows]
+    frame = _frame({"p": assigned, "t": correct, "w": weights}, parts)
+    found = classify(frame, assigned="p", correct="t", weights="w",
+                     label_sep="|" if multi_label else None)
+    if multi_label:
+        assigned, correct = ([[x for x in text.split("|") if x] for text in side]
+                             for side in (assigned, correct))
+    assert found == _loop(None, assigned, correct, weights=weights)
 
 
 def test_classify_multi_label_builds_indicator_matrices_in_chunks(monkeypatch):
@@ -224,6 +246,10 @@ def test_errors_name_the_argument_the_column_and_the_partition():
         classify(numbers, assigned="p", correct="t", label_sep="|")
     with pytest.raises(ValueError, match=r"partition 1: column 'w': weights\[0\] must be a non-negative"):
         compare(numbers, reference="p", model="t", weights="w")
+    with pytest.raises(ValueError, match=r"partition 1: column 'w': weights\[0\] must be a finite non-neg"):
+        classify(numbers, assigned="p", correct="t", weights="w")
+    with pytest.raises(ValueError, match=r"the frame has no column 'weight'"):
+        classify(numbers, assigned="p", correct="t", weights="weight")
     with pytest.raises(ValueError, match=r"partition 0: a record has no field 'q'"):
         compare(db.from_sequence([{"p": 1}], npartitions=1), reference="p", model="q")
 
@@ -252,7 +278,7 @@ def _cells(masks: np.ndarray) -> Any:
 
 
 def _dataset(n: int, seed: int = 13) -> dict[str, np.ndarray]:
-    """n rows: single-label decisions, multi-label cells, known classes and clusters (numpy only).
+    """n rows: single-label decisions, multi-label cells, classes, clusters, weights (numpy only).
 
     The last topic occurs only in the last 2000 rows, so the open category set
     grows in the last partition.
@@ -274,7 +300,8 @@ def _dataset(n: int, seed: int = 13) -> dict[str, np.ndarray]:
             "assigned_set": chosen, "correct_set": truth,
             "assigned_cells": _cells(chosen.astype(np.int64) @ bits),
             "correct_cells": _cells(truth.astype(np.int64) @ bits),
-            "known": np.array([f"class-{c}" for c in range(40)])[classes], "cluster": clusters}
+            "known": np.array([f"class-{c}" for c in range(40)])[classes], "cluster": clusters,
+            "weight": rng.choice([0.0, 0.5, 1.0, 2.25], n)}
 
 
 def _multi_label_oracle(chosen: np.ndarray, truth: np.ndarray) -> Contingency:
@@ -307,6 +334,8 @@ def one_process(parquet_data) -> dict[str, Any]:
     """The accumulators one process builds from the whole data set (batch paths, no Dask)."""
     data = parquet_data[1]
     return {"single": Contingency().add_results(data["assigned"], data["correct"]),
+            "weighted": Contingency().add_results(data["assigned"], data["correct"],
+                                                  weights=data["weight"]),
             "multi": _multi_label_oracle(data["assigned_set"], data["correct_set"]),
             "clustering": PartitionComparison().add_many(data["known"], data["cluster"])}
 
@@ -325,8 +354,9 @@ def test_a_two_worker_cluster_gives_the_one_process_accumulators(cluster, parque
     frame = dd.read_parquet(str(folder))
     assert frame.npartitions >= N_FILES
     assert len(cluster.scheduler_info()["workers"]) == 2
-    single, multi, clustering = dask.compute(
+    single, weighted, multi, clustering = dask.compute(
         classify(frame, assigned="assigned", correct="correct", compute=False),
+        classify(frame, assigned="assigned", correct="correct", weights="weight", compute=False),
         classify(frame, assigned="assigned_cells", correct="correct_cells", label_sep="|",
                  compute=False),
         compare(frame, reference="known", model="cluster", compute=False))
@@ -334,6 +364,8 @@ def test_a_two_worker_cluster_gives_the_one_process_accumulators(cluster, parque
     assert single == one_process["single"]
     assert single.categories[-1] == "late-topic"
     assert single.n_results == N_ROWS
+    assert weighted == one_process["weighted"]
+    assert weighted.n_results == float(data["weight"].sum())
     assert multi == one_process["multi"]
     assert multi.categories[-1] == "late-topic"
     assert clustering == one_process["clustering"]
