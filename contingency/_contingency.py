@@ -1280,23 +1280,11 @@ class Contingency:
             added_c += count
         for label in gone:
             del cells_a[label], cells_b[label], cells_c[label]
-        counts = self._shapes
-        for shape, count in shapes.items():
-            count += counts.get(shape, 0)
-            if count:
-                counts[shape] = count
-            else:
-                del counts[shape]
-        confusion = self._pairs
-        if not confusion and not removing and 0 not in pairs.values():
+        _add_into(self._shapes, shapes)
+        if not self._pairs and not removing and 0 not in pairs.values():
             self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
         else:
-            for pair, count in pairs.items():
-                count += confusion.get(pair, 0)
-                if count:
-                    confusion[pair] = count
-                else:
-                    del confusion[pair]
+            _add_into(self._pairs, pairs)
         self._n = n
         self._micro = _micro_after(self._micro, added_a, added_b, added_c,
                                    len(cells_a) * n - k_before * n_before, offset)
@@ -1679,6 +1667,16 @@ def _times(changes: Changes, factor: int) -> Changes:
             {label: count * factor for label, count in c.items()},
             {shape: count * factor for shape, count in shapes.items()},
             {pair: count * factor for pair, count in pairs.items()})
+
+
+def _add_into(counts: dict[Any, int], changes: Mapping[Any, int]) -> None:
+    """Add ``changes`` into ``counts``, keeping no zero entry (the histograms hold none)."""
+    for key, change in changes.items():
+        count = counts.get(key, 0) + change
+        if count:
+            counts[key] = count
+        else:
+            del counts[key]
 
 
 def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,

@@ -13,7 +13,7 @@ formulas need no NaN handling: a ratio with a zero denominator is 0. Float
 weights are dyadic (0.25, 0.5, 1.5) so that their sums are exact in binary and
 the model can compare cells exactly.
 
-Size: the default run is ``CONTINGENCY_STATEFUL_EXAMPLES=50`` examples of at
+Size: the default run is ``CONTINGENCY_STATEFUL_EXAMPLES=300`` examples of at
 most ``CONTINGENCY_STATEFUL_STEPS=20`` steps per machine; a nightly-sized run
 sets these environment variables higher, e.g.
 ``CONTINGENCY_STATEFUL_EXAMPLES=2000 CONTINGENCY_STATEFUL_STEPS=50``. The
@@ -38,7 +38,7 @@ from sklearn import metrics as sklearn_metrics
 
 from contingency import Contingency, PartitionComparison
 
-EXAMPLES = int(os.environ.get("CONTINGENCY_STATEFUL_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("CONTINGENCY_STATEFUL_EXAMPLES", "300"))
 STEPS = int(os.environ.get("CONTINGENCY_STATEFUL_STEPS", "20"))
 STATEFUL_SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -77,7 +77,25 @@ def _as_form(side: frozenset[str], form: str) -> Any:
     return sorted(side)
 
 
-class ContingencyMachine(RuleBasedStateMachine):
+class RoundTrips(RuleBasedStateMachine):
+    """The rules both machines share: the accumulator through to_dict/from_dict and pickle."""
+
+    acc: Any
+
+    @rule()
+    def dict_round_trip(self) -> None:
+        doc = self.acc.to_dict()
+        self.acc = type(self.acc).from_dict(doc)
+        assert self.acc.to_dict() == doc
+
+    @rule()
+    def pickle_round_trip(self) -> None:
+        doc = self.acc.to_dict()
+        self.acc = pickle.loads(pickle.dumps(self.acc))
+        assert self.acc.to_dict() == doc
+
+
+class ContingencyMachine(RoundTrips):
     """Contingency over declared categories ["a", "b", "c"] against a list-of-results model."""
 
     categories: list[str] | None = CATS
@@ -213,18 +231,6 @@ class ContingencyMachine(RuleBasedStateMachine):
         self.acc.set_entries(*entries)
         self.offset = [Fraction(e) - c for e, c in zip(entries, current)]
 
-    @rule()
-    def dict_round_trip(self) -> None:
-        doc = self.acc.to_dict()
-        self.acc = Contingency.from_dict(doc)
-        assert self.acc.to_dict() == doc
-
-    @rule()
-    def pickle_round_trip(self) -> None:
-        doc = self.acc.to_dict()
-        self.acc = pickle.loads(pickle.dumps(self.acc))
-        assert self.acc.to_dict() == doc
-
     # -- the model's numbers ---------------------------------------------------------
     def _micro_from_results(self) -> list[Fraction]:
         cells = self._cells()
@@ -295,7 +301,7 @@ class OpenContingencyMachine(ContingencyMachine):
     categories = None
 
 
-class PartitionMachine(RuleBasedStateMachine):
+class PartitionMachine(RoundTrips):
     """PartitionComparison against a Counter of (reference, model) pairs."""
 
     REF = st.sampled_from(["x", "y", "z"])
@@ -360,18 +366,6 @@ class PartitionMachine(RuleBasedStateMachine):
     def reset(self) -> None:
         self.acc.reset()
         self.model.clear()
-
-    @rule()
-    def dict_round_trip(self) -> None:
-        doc = self.acc.to_dict()
-        self.acc = PartitionComparison.from_dict(doc)
-        assert self.acc.to_dict() == doc
-
-    @rule()
-    def pickle_round_trip(self) -> None:
-        doc = self.acc.to_dict()
-        self.acc = pickle.loads(pickle.dumps(self.acc))
-        assert self.acc.to_dict() == doc
 
     @invariant()
     def matches_model(self) -> None:
