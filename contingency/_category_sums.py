@@ -82,8 +82,8 @@ class _Lazy:
 class CategorySums(_Lazy):
     """The exact sums over categories of one score, kept up to date for the categories that changed."""
 
-    __slots__ = ("_by_support", "_contribution", "_empty", "_mode", "_name", "_one", "_unit",
-                 "defined", "total", "weight", "weighted")
+    __slots__ = ("_contribution", "_empty", "_mode", "_one", "_score", "_support", "_unit",
+                 "total", "weight", "weighted")
 
     def __init__(self, score: str, zero_division: ZeroDivision, *, weighted: bool = False,
                  scale: int = 0) -> None:
@@ -93,61 +93,62 @@ class CategorySums(_Lazy):
         # 2**-(117 + scale): SCALE_BITS + scale bits hold every one exactly.
         self._one = 1 << (SCALE_BITS + scale)
         self._unit = float(self._one)
-        self._name = score
+        self._score = SCALAR[score]
         self._mode = zero_division
-        self._by_support = weighted  # keep the weighted sums too (plain reads skip them)
-        self._empty = SCALAR[score](0, 0, 0, 0, zero_division)  # the mean of no defined value
-        # Per category: (value * 2**SCALE_BITS or None if undefined, support) as last summed.
-        self._contribution: dict[Hashable, tuple[int | None, int]] = {}
-        self.total = self.weighted = self.weight = self.defined = 0
+        self._empty = self._score(0, 0, 0, 0, zero_division)  # the mean of no defined value
+        # Per category with a defined value: the value * 2**SCALE_BITS as last summed (an
+        # undefined value, NaN in "nan" mode, is left out of every sum and of this dict).
+        self._contribution: dict[Hashable, int] = {}
+        # Kept only by sums made with weighted=True (plain reads skip them): per category
+        # with a defined value, its support a + c as last summed.
+        self._support: dict[Hashable, int] | None = {} if weighted else None
+        self.total = self.weighted = self.weight = 0
+
+    @property
+    def defined(self) -> int:
+        """How many categories have a defined value (as of the last refresh)."""
+        return len(self._contribution)
 
     def refresh(self, cells: Cells) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
         pending = self._pending
         if not pending:
             return
-        contribution, score, mode = self._contribution, SCALAR[self._name], self._mode
+        contribution, score, mode, unit = self._contribution, self._score, self._mode, self._unit
         cells_a, cells_b, cells_c = cells
-        total, weighted, weight, defined = self.total, self.weighted, self.weight, self.defined
-        by_support, unit = self._by_support, self._unit
+        supports = self._support
+        total = self.total
         for label in pending:
-            old = contribution.get(label)
+            old = contribution.pop(label, None)
             if old is not None:
-                value, support = old
-                if value is not None:
-                    total -= value
-                    defined -= 1
-                    if by_support:
-                        weighted -= value * support
-                        weight -= support
+                total -= old
+                if supports is not None:
+                    support = supports.pop(label)
+                    self.weighted -= old * support
+                    self.weight -= support
             a = cells_a.get(label)
             if a is None:  # forgotten
-                if old is not None:
-                    del contribution[label]
                 continue
-            b, c = cells_b[label], cells_c[label]
-            number = score(a, b, c, 0, mode)  # d: none of these scores reads it
-            support = a + c
-            if number != number:  # NaN: undefined in "nan" mode, left out of every sum
-                contribution[label] = (None, support)
-                continue
-            value = int(number * unit)
-            contribution[label] = (value, support)
-            total += value
-            defined += 1
-            if by_support:
-                weighted += value * support
-                weight += support
-        self.total, self.weighted, self.weight, self.defined = total, weighted, weight, defined
+            c = cells_c[label]
+            number = score(a, cells_b[label], c, 0, mode)  # d: none of these scores reads it
+            if number == number:  # not NaN (undefined in "nan" mode: left out)
+                value = contribution[label] = int(number * unit)
+                total += value
+                if supports is not None:
+                    support = supports[label] = a + c
+                    self.weighted += value * support
+                    self.weight += support
+        self.total = total
         pending.clear()
 
     def mean(self, cells: Cells) -> float:
         """The mean over the defined categories, ``fl(sum) / count`` (an empty table's value if none)."""
         if self._pending:
             self.refresh(cells)
-        if not self.defined:
+        defined = len(self._contribution)
+        if not defined:
             return self._empty
-        return (self.total / self._one) / self.defined
+        return (self.total / self._one) / defined
 
     def weighted_mean(self, cells: Cells) -> float:
         """The mean weighted by support, or the plain mean when the supports sum to zero.
@@ -156,10 +157,11 @@ class CategorySums(_Lazy):
         """
         if self._pending:
             self.refresh(cells)
-        if not self.defined:
+        defined = len(self._contribution)
+        if not defined:
             return self._empty
         if self.weight == 0:
-            return (self.total / self._one) / self.defined
+            return (self.total / self._one) / defined
         return (self.weighted / self._one) / self.weight
 
 

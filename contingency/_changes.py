@@ -111,24 +111,29 @@ class Tally:
     def changes(self) -> Changes:
         """The tallied results as cell changes ``a, b, c``, shape counts and pairs.
 
-        The tally's own dicts are handed over, not copied (the pairs dict is
-        replaced by a new one here, so its receiver may keep it).
+        The tally itself is left as it is (:meth:`clear` empties it once the
+        changes are counted, so a refused change loses nothing). The pairs
+        dict is new, so its receiver may keep it; ``a`` is the tally's own
+        dict of right results when only single-label results were tallied,
+        not to be kept.
         """
-        a, pairs = self.right, self.wrong
+        right, wrong = self.right, self.wrong
+        a = right
         b: Cells = {}
         c: Cells = {}
         shapes: dict[Shape, int] = {}
-        if pairs:
-            shapes[MISS] = sum(pairs.values())
-            for (correct, assigned), count in pairs.items():
+        pairs: Pairs = dict(wrong)
+        if right:
+            shapes[HIT] = sum(right.values())
+            for label, count in right.items():
+                pairs[label, label] = count
+        if wrong:
+            shapes[MISS] = sum(wrong.values())
+            for (correct, assigned), count in wrong.items():
                 b[assigned] = b.get(assigned, 0) + count
                 c[correct] = c.get(correct, 0) + count
-        if a:
-            shapes[HIT] = sum(a.values())
-            for label, count in a.items():
-                pairs[label, label] = count
-        self.wrong = {}
         if self.shapes:
+            a = dict(right)
             both = self.both
             for label, count in both.items():
                 a[label] = a.get(label, 0) + count
@@ -140,14 +145,14 @@ class Tally:
             for key, count in self.shapes.items():
                 shape = _shape_key(key)
                 shapes[shape] = shapes.get(shape, 0) + count
-            self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
         return a, b, c, shapes, pairs
 
     def clear(self) -> None:
-        """Empty the tally (once its changes are counted)."""
+        """Empty the tally (once its changes are counted); its dicts stay the same objects."""
         self.right.clear()
-        if self.wrong:
-            self.wrong = {}
+        self.wrong.clear()
+        if self.shapes:
+            self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
 
 
 class Staging:

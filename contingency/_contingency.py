@@ -117,7 +117,12 @@ _NO_CATEGORY = "No category information has been recorded"
 # iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
 _UNIT = 1  # add_result's default weight: the fast paths serve it (tested by identity)
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
-_RESULTS = "results (one item per result)"  # what add_results' sequences hold
+_RESULTS = "results (one item per result)"
+# The changes of one single-label result that add_result hands to _apply at once: the
+# parts _apply neither keeps nor changes are shared (the pairs, which it may keep, are not).
+_NONE: Cells = {}
+_ONE_HIT: dict[Shape, int] = {HIT: 1}
+_ONE_MISS: dict[Shape, int] = {MISS: 1}  # what add_results' sequences hold
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -227,6 +232,11 @@ class Contingency:
     _tally: Tally  # add_result's fast paths, folded through _apply before anything else
     _right: Cells  # the tally's own dicts of single-label results, bound here for the
     _wrong: Pairs  # fast path (one attribute load instead of two)
+    # True when nothing has been tallied since the last fold (every read folds): the reads
+    # then skip the fold, and the next single-label result goes to _apply at once instead
+    # of into the tally, where it would pay a fold as well. Whatever the tally takes
+    # makes it False.
+    _settled: bool
     _unknown: Unknown
     _zero_division: ZeroDivision
     verbose: bool
@@ -278,6 +288,7 @@ class Contingency:
         self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
         self._tally = tally = Tally()
         self._right, self._wrong = tally.right, tally.wrong
+        self._settled = True
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -315,6 +326,9 @@ class Contingency:
                 # A label the tally has not met since the last fold is tallied if it is in
                 # the table, else the general path takes the result. (dict.get, not a
                 # KeyError: right after a read the tally is empty, and raising costs more.)
+                # The first result after a read (_settled: a learning curve reads after every
+                # result) goes to _apply at once: tallied, it would pay a fold as well.
+                # Whatever the tally takes unsettles the accumulator (the reads then fold).
                 if assigned == correct:
                     right = self._right
                     count = right.get(assigned)
@@ -322,6 +336,12 @@ class Contingency:
                         right[assigned] = count + 1
                         return
                     if assigned in self._a:
+                        if self._settled:
+                            self._settled = False
+                            if not self._scale:
+                                self._apply({assigned: 1}, _NONE, _NONE, _ONE_HIT,
+                                            {(assigned, assigned): 1})
+                                return
                         right[assigned] = 1
                         return
                 else:
@@ -333,6 +353,12 @@ class Contingency:
                         return
                     known = self._a
                     if assigned in known and correct in known:
+                        if self._settled:
+                            self._settled = False
+                            if not self._scale:
+                                self._apply(_NONE, {assigned: 1}, {correct: 1}, _ONE_MISS,
+                                            {pair: 1})
+                                return
                         wrong[pair] = 1
                         return
         elif not self.verbose:
@@ -353,6 +379,7 @@ class Contingency:
                 (label,), (other,) = chosen, truth
                 known = self._a
                 if label in known and other in known:
+                    self._settled = False
                     if label == other:
                         right = self._right
                         right[label] = right.get(label, 0) + 1
@@ -381,6 +408,7 @@ class Contingency:
                         code = (len(both), len(chosen), len(truth))
                     shapes = tally.shapes
                     shapes[code] = shapes.get(code, 0) + 1
+                    self._settled = False
                     return
                 for totals, labels in ((totals_assigned, chosen), (totals_correct, truth)):
                     for label in labels:
@@ -744,24 +772,21 @@ class Contingency:
     @property
     def micro_precision(self) -> float:
         """``a / (a + b)`` of the micro table; see :func:`~contingency.formulas.classification.precision`."""
-        tally = self._tally
-        if tally.right or tally.wrong or tally.shapes:
+        if not self._settled:
             self._fold()
         return _SCALAR_PRECISION(*self._micro, self._zero_division)
 
     @property
     def micro_recall(self) -> float:
         """``a / (a + c)`` of the micro table; see :func:`~contingency.formulas.classification.recall`."""
-        tally = self._tally
-        if tally.right or tally.wrong or tally.shapes:
+        if not self._settled:
             self._fold()
         return _SCALAR_RECALL(*self._micro, self._zero_division)
 
     @property
     def micro_f1(self) -> float:
         """``2a / (2a + b + c)`` of the micro table; see :func:`~contingency.formulas.classification.f1`."""
-        tally = self._tally
-        if tally.right or tally.wrong or tally.shapes:
+        if not self._settled:
             self._fold()
         return _SCALAR_F1(*self._micro, self._zero_division)
 
@@ -1209,11 +1234,9 @@ class Contingency:
         tally = self._tally
         if tally.right or tally.wrong or tally.shapes:
             changes = tally.changes()  # one per result: 2**scale in the counts' unit
-            try:
-                self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
-            finally:
-                self._wrong = tally.wrong  # a new dict: the tallied one was handed over
+            self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
             tally.clear()
+        self._settled = True
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
                new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
@@ -1249,50 +1272,79 @@ class Contingency:
                 self._rescale(coarse)
                 raise
             return
-        cells_a, cells_b, cells_c = self._a, self._b, self._c
-        n_before, k_before = self._n, len(cells_a)
+        n_before = self._n
         n = n_before + sum(shapes.values())
         if n > MAX_COUNT:
             check_room(0, _whole(n, self._scale), "results")
+        fresh: Sequence[Hashable] = ()
+        gone: Sequence[Hashable] = ()
+        if new or offset is not None or removing:
+            fresh, gone = self._admit(a, b, c, shapes, pairs, n, new, offset, removing, where)
+        # Every check passed: the writes. (Written out, not in helpers: this runs on every
+        # read that follows an add_result, where each call costs.)
+        cells_a, cells_b, cells_c = self._a, self._b, self._c
+        k_before = len(cells_a)
+        for label in fresh:
+            cells_a[label] = cells_b[label] = cells_c[label] = 0
+        for label, count in a.items():
+            cells_a[label] += count
+        for label, count in b.items():
+            cells_b[label] += count
+        for label, count in c.items():
+            cells_c[label] += count
+        for label in gone:
+            del cells_a[label], cells_b[label], cells_c[label]
+        histogram = self._shapes
+        for shape, count in shapes.items():  # no zero entry kept
+            count += histogram.get(shape, 0)
+            if count:
+                histogram[shape] = count
+            else:
+                del histogram[shape]
+        histogram = self._pairs
+        if not histogram and not removing and 0 not in pairs.values():
+            self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+        else:
+            for pair, count in pairs.items():
+                count += histogram.get(pair, 0)
+                if count:
+                    histogram[pair] = count
+                else:
+                    del histogram[pair]
+        self._n = n
+        # The micro table: pooled cells plus the offset, d = K n - a - b - c (_micro_after).
+        added_a, added_b, added_c = sum(a.values()), sum(b.values()), sum(c.values())
+        micro = self._micro
+        micro[0] += added_a
+        micro[1] += added_b
+        micro[2] += added_c
+        micro[3] += len(cells_a) * n - k_before * n_before - added_a - added_b - added_c
+        if offset is not None:
+            self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
+            self._micro = [cell + extra for cell, extra in zip(micro, offset)]
+        for pending in self._stale:
+            pending.update(a, b, c, fresh)
+
+    def _admit(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs,
+               n: int, new: Iterable[Hashable], offset: Sequence[int] | None,
+               removing: bool, where: str) -> tuple[list[Hashable], list[Hashable]]:
+        """:meth:`_apply`'s checks of a change that adds categories, sets entries or removes.
+
+        Returns the categories of ``new`` the change gives a count (appended to
+        the table) and those it forgets; raises before anything is written.
+        """
         if offset is not None:  # what set_entries put on the micro table: merges add it up
             for name, mine, theirs in zip("abcd", self._offset, offset):
                 if mine + theirs > MAX_COUNT:
                     check_room(0, _whole(mine + theirs, self._scale),
                                f"set by set_entries in micro-table cell {name}")
+        cells_a = self._a
         fresh = [label for label in new
-                 if label not in cells_a and (label in a or label in b or label in c)
-                 ] if new else ()
+                 if label not in cells_a and (label in a or label in b or label in c)]
         gone: list[Hashable] = []
         if removing:
             gone = self._check_removal(a, b, c, shapes, pairs, n, len(fresh), offset, where)
-        # Every check passed: the writes.
-        for label in fresh:
-            cells_a[label] = cells_b[label] = cells_c[label] = 0
-        added_a = added_b = added_c = 0
-        for label, count in a.items():
-            cells_a[label] += count
-            added_a += count
-        for label, count in b.items():
-            cells_b[label] += count
-            added_b += count
-        for label, count in c.items():
-            cells_c[label] += count
-            added_c += count
-        for label in gone:
-            del cells_a[label], cells_b[label], cells_c[label]
-        _add_into(self._shapes, shapes)
-        if not self._pairs and not removing and 0 not in pairs.values():
-            self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
-        else:
-            _add_into(self._pairs, pairs)
-        self._n = n
-        self._micro = _micro_after(self._micro, added_a, added_b, added_c,
-                                   len(cells_a) * n - k_before * n_before, offset)
-        if offset is not None:
-            self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
-        touched = {*a, *b, *c, *fresh}
-        for pending in self._stale:
-            pending |= touched
+        return fresh, gone
 
     def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
                        pairs: Pairs, n: int, new: int, offset: Sequence[int] | None,
@@ -1448,8 +1500,7 @@ class Contingency:
         return _formulas.SCALAR[name](*self._micro, self._zero_division)
 
     def _running_mean(self, name: str, weighted: bool = False) -> float:
-        tally = self._tally
-        if tally.right or tally.wrong or tally.shapes:
+        if not self._settled:
             self._fold()
         if not self._a:
             raise ValueError(_NO_CATEGORY)
@@ -1694,7 +1745,7 @@ def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
 
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_scale", "_shapes", "_micro", "_offset",
-          "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong",
+          "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong", "_settled",
           "_unknown", "_zero_division", "verbose")
 
 
