@@ -54,6 +54,8 @@ from contingency.formulas.classification import SCALAR
 __all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "MarginSums",
            "kind_sums", "kinds_of"]
 
+_NAN = float("nan")
+
 #: A per-category value ``v`` is held as the integer ``v * 2**SCALE_BITS``.
 SCALE_BITS = 128
 
@@ -62,11 +64,17 @@ Cells = tuple[Mapping[Hashable, int], Mapping[Hashable, int], Mapping[Hashable, 
 
 
 class _Lazy:
-    """A per-category aggregate brought up to date for the categories noted since its last refresh."""
+    """A per-category aggregate of the cells ``a``, ``b``, ``c`` of an accumulator, brought up to
+    date for the categories noted since its last refresh.
 
-    __slots__ = ("_pending",)
+    It reads the accumulator's own dicts of cells, given once: the accumulator
+    changes them in place, and makes new aggregates when it replaces them.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_cells", "_pending")
+
+    def __init__(self, cells: Cells) -> None:
+        self._cells = cells
         self._pending: set[Hashable] = set()
 
     def stale(self, labels: Iterable[Hashable]) -> None:
@@ -82,17 +90,20 @@ class _Lazy:
 class CategorySums(_Lazy):
     """The exact sums over categories of one score, kept up to date for the categories that changed."""
 
-    __slots__ = ("_contribution", "_empty", "_mode", "_one", "_score", "_support", "_unit",
+    __slots__ = ("_contribution", "_empty", "_inverse", "_mode", "_score", "_support", "_unit",
                  "total", "weight", "weighted")
 
-    def __init__(self, score: str, zero_division: ZeroDivision, *, weighted: bool = False,
-                 scale: int = 0) -> None:
+    def __init__(self, cells: Cells, score: str, zero_division: ZeroDivision, *,
+                 weighted: bool = False, scale: int = 0) -> None:
         """``scale``: the cells are counts in units of ``2**-scale`` (weighted results)."""
-        super().__init__()
+        super().__init__(cells)
         # Cells below 2**(63 + scale) give values whose last bit is worth at least
         # 2**-(117 + scale): SCALE_BITS + scale bits hold every one exactly.
-        self._one = 1 << (SCALE_BITS + scale)
-        self._unit = float(self._one)
+        self._unit = 2.0 ** (SCALE_BITS + scale)
+        # A sum read as float(sum) * 2**-(SCALE_BITS + scale): the conversion rounds the exact
+        # sum once (correctly), and the product by a power of two is exact (every nonzero
+        # sum read is far above the subnormal range), so this is sum / 2**(...) rounded once.
+        self._inverse = 2.0 ** -(SCALE_BITS + scale)
         self._score = SCALAR[score]
         self._mode = zero_division
         self._empty = self._score(0, 0, 0, 0, zero_division)  # the mean of no defined value
@@ -109,60 +120,61 @@ class CategorySums(_Lazy):
         """How many categories have a defined value (as of the last refresh)."""
         return len(self._contribution)
 
-    def refresh(self, cells: Cells) -> None:
+    def refresh(self) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
         pending = self._pending
         if not pending:
             return
         contribution, score, mode, unit = self._contribution, self._score, self._mode, self._unit
-        cells_a, cells_b, cells_c = cells
+        cells_a, cells_b, cells_c = self._cells
         supports = self._support
         total = self.total
         for label in pending:
-            old = contribution.pop(label, None)
+            old = contribution.get(label)  # (get and set: a pop and an insertion cost more)
             if old is not None:
                 total -= old
                 if supports is not None:
-                    support = supports.pop(label)
+                    support = supports[label]
                     self.weighted -= old * support
                     self.weight -= support
             a = cells_a.get(label)
-            if a is None:  # forgotten
-                continue
-            c = cells_c[label]
-            number = score(a, cells_b[label], c, 0, mode)  # d: none of these scores reads it
-            if number == number:  # not NaN (undefined in "nan" mode: left out)
+            number = _NAN if a is None else score(a, cells_b[label], cells_c[label], 0, mode)
+            if number == number:  # NaN: undefined in "nan" mode (or forgotten): left out
                 value = contribution[label] = int(number * unit)
                 total += value
-                if supports is not None:
-                    support = supports[label] = a + c
+                if supports is not None and a is not None:
+                    support = supports[label] = a + cells_c[label]
                     self.weighted += value * support
                     self.weight += support
+            elif old is not None:
+                del contribution[label]
+                if supports is not None:
+                    del supports[label]
         self.total = total
         pending.clear()
 
-    def mean(self, cells: Cells) -> float:
+    def mean(self) -> float:
         """The mean over the defined categories, ``fl(sum) / count`` (an empty table's value if none)."""
         if self._pending:
-            self.refresh(cells)
+            self.refresh()
         defined = len(self._contribution)
         if not defined:
             return self._empty
-        return (self.total / self._one) / defined
+        return float(self.total) * self._inverse / defined
 
-    def weighted_mean(self, cells: Cells) -> float:
+    def weighted_mean(self) -> float:
         """The mean weighted by support, or the plain mean when the supports sum to zero.
 
         Only for sums made with ``weighted=True``.
         """
         if self._pending:
-            self.refresh(cells)
+            self.refresh()
         defined = len(self._contribution)
         if not defined:
             return self._empty
         if self.weight == 0:
-            return (self.total / self._one) / defined
-        return (self.weighted / self._one) / self.weight
+            return float(self.total) * self._inverse / defined
+        return float(self.weighted) * self._inverse / self.weight
 
 
 _NONE = (0,) * 7  # the sums of a category without cells
@@ -177,18 +189,18 @@ class MarginSums(_Lazy):
 
     __slots__ = ("_margins", "assigned_squares", "products", "truth_squares")
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, cells: Cells) -> None:
+        super().__init__(cells)
         self._margins: dict[Hashable, tuple[int, int]] = {}  # per category, (t, p) as last summed
         self.products = self.truth_squares = self.assigned_squares = 0
 
-    def refresh(self, cells: Cells) -> None:
+    def refresh(self) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
         pending = self._pending
         if not pending:
             return
         margins = self._margins
-        cells_a, cells_b, cells_c = cells
+        cells_a, cells_b, cells_c = self._cells
         products, truth_squares, assigned_squares = (
             self.products, self.truth_squares, self.assigned_squares)
         for label in pending:
@@ -223,8 +235,8 @@ class CategoryTotals(_Lazy):
 
     __slots__ = ("_sums", "histograms")
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, cells: Cells) -> None:
+        super().__init__(cells)
         self._sums: dict[Hashable, tuple[int, ...]] = {}  # per category, as last counted
         self.histograms: dict[int, dict[int, int]] = {kinds: {} for kinds in KINDS}
 
@@ -233,9 +245,9 @@ class CategoryTotals(_Lazy):
         """The categories by total ``a + b + c`` (the number of results naming each)."""
         return self.histograms[7]
 
-    def refresh(self, cells: Cells) -> None:
+    def refresh(self) -> None:
         """Bring the histograms up to date for the categories noted since the last refresh."""
-        histograms, sums = self.histograms, self._sums
+        histograms, sums, cells = self.histograms, self._sums, self._cells
         for label in self._pending:
             old = sums.pop(label, _NONE)
             a = cells[0].get(label)

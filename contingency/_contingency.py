@@ -232,11 +232,13 @@ class Contingency:
     _tally: Tally  # add_result's fast paths, folded through _apply before anything else
     _right: Cells  # the tally's own dicts of single-label results, bound here for the
     _wrong: Pairs  # fast path (one attribute load instead of two)
-    # True when nothing has been tallied since the last fold (every read folds): the reads
-    # then skip the fold, and the next single-label result goes to _apply at once instead
-    # of into the tally, where it would pay a fold as well. Whatever the tally takes
-    # makes it False.
+    # True when nothing has been tallied since the last fold: the reads then skip the
+    # fold. Whatever the tally takes makes it False.
     _settled: bool
+    # True when a read came after the last result the fast path took (a learning curve
+    # reads after every result): the next single-label result then goes to _apply at once,
+    # where the tally would make it pay a fold as well. A hint for speed only.
+    _read: bool
     _unknown: Unknown
     _zero_division: ZeroDivision
     verbose: bool
@@ -288,7 +290,7 @@ class Contingency:
         self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
         self._tally = tally = Tally()
         self._right, self._wrong = tally.right, tally.wrong
-        self._settled = True
+        self._settled = self._read = True
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -323,26 +325,32 @@ class Contingency:
         # test_contingency checks that every path gives one state.
         if type(assigned) is str:
             if type(correct) is str and not self.verbose:
-                # A label the tally has not met since the last fold is tallied if it is in
-                # the table, else the general path takes the result. (dict.get, not a
-                # KeyError: right after a read the tally is empty, and raising costs more.)
-                # The first result after a read (_settled: a learning curve reads after every
-                # result) goes to _apply at once: tallied, it would pay a fold as well.
-                # Whatever the tally takes unsettles the accumulator (the reads then fold).
-                if assigned == correct:
+                if self._read and not self._scale:
+                    # The first result after a read (a learning curve reads after every
+                    # result) goes to _apply at once: tallied, it would pay a fold as well.
+                    known = self._a
+                    if assigned in known and correct in known:
+                        self._read = False
+                        if assigned == correct:
+                            self._apply({assigned: 1}, _NONE, _NONE, _ONE_HIT,
+                                        {(assigned, assigned): 1})
+                        else:
+                            self._apply(_NONE, {assigned: 1}, {correct: 1}, _ONE_MISS,
+                                        {(correct, assigned): 1})
+                        return
+                # Otherwise a label the tally has not met since the last fold is tallied if
+                # it is in the table (which unsettles the accumulator: the reads then fold),
+                # else the general path takes the result. (dict.get, not a KeyError: right
+                # after a read the tally is empty, and raising costs more.)
+                elif assigned == correct:
                     right = self._right
                     count = right.get(assigned)
                     if count is not None:
                         right[assigned] = count + 1
                         return
                     if assigned in self._a:
-                        if self._settled:
-                            self._settled = False
-                            if not self._scale:
-                                self._apply({assigned: 1}, _NONE, _NONE, _ONE_HIT,
-                                            {(assigned, assigned): 1})
-                                return
                         right[assigned] = 1
+                        self._settled = False
                         return
                 else:
                     wrong = self._wrong
@@ -353,13 +361,8 @@ class Contingency:
                         return
                     known = self._a
                     if assigned in known and correct in known:
-                        if self._settled:
-                            self._settled = False
-                            if not self._scale:
-                                self._apply(_NONE, {assigned: 1}, {correct: 1}, _ONE_MISS,
-                                            {pair: 1})
-                                return
                         wrong[pair] = 1
+                        self._settled = False
                         return
         elif not self.verbose:
             # Multi-label: two sets, taken as they are (checked first: the common case),
@@ -774,6 +777,7 @@ class Contingency:
         """``a / (a + b)`` of the micro table; see :func:`~contingency.formulas.classification.precision`."""
         if not self._settled:
             self._fold()
+        self._read = True
         return _SCALAR_PRECISION(*self._micro, self._zero_division)
 
     @property
@@ -781,6 +785,7 @@ class Contingency:
         """``a / (a + c)`` of the micro table; see :func:`~contingency.formulas.classification.recall`."""
         if not self._settled:
             self._fold()
+        self._read = True
         return _SCALAR_RECALL(*self._micro, self._zero_division)
 
     @property
@@ -788,6 +793,7 @@ class Contingency:
         """``2a / (2a + b + c)`` of the micro table; see :func:`~contingency.formulas.classification.f1`."""
         if not self._settled:
             self._fold()
+        self._read = True
         return _SCALAR_F1(*self._micro, self._zero_division)
 
     @property
@@ -1045,7 +1051,7 @@ class Contingency:
         self._check_single_label("balanced_accuracy")
         # Recall in "nan" mode leaves out the categories that are nobody's correct one.
         recalls = self._running("balanced recall", "recall", "nan")
-        mean = recalls.mean((self._a, self._b, self._c))
+        mean = recalls.mean()
         return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
                                            zero_division=self._zero_division)
 
@@ -1236,7 +1242,7 @@ class Contingency:
             changes = tally.changes()  # one per result: 2**scale in the counts' unit
             self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
             tally.clear()
-        self._settled = True
+        self._settled = self._read = True
 
     def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
                new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
@@ -1280,20 +1286,28 @@ class Contingency:
         gone: Sequence[Hashable] = ()
         if new or offset is not None or removing:
             fresh, gone = self._admit(a, b, c, shapes, pairs, n, new, offset, removing, where)
-        # Every check passed: the writes. (Written out, not in helpers: this runs on every
-        # read that follows an add_result, where each call costs.)
+        # Every check passed: the writes. (Written out, not in helpers: this runs for every
+        # result read alone, as in a learning curve, where each call and line costs.)
         cells_a, cells_b, cells_c = self._a, self._b, self._c
         k_before = len(cells_a)
-        for label in fresh:
-            cells_a[label] = cells_b[label] = cells_c[label] = 0
+        if fresh:
+            for label in fresh:
+                cells_a[label] = cells_b[label] = cells_c[label] = 0
+        added_a = added_b = added_c = 0
         for label, count in a.items():
             cells_a[label] += count
-        for label, count in b.items():
-            cells_b[label] += count
-        for label, count in c.items():
-            cells_c[label] += count
-        for label in gone:
-            del cells_a[label], cells_b[label], cells_c[label]
+            added_a += count
+        if b:
+            for label, count in b.items():
+                cells_b[label] += count
+                added_b += count
+        if c:
+            for label, count in c.items():
+                cells_c[label] += count
+                added_c += count
+        if gone:
+            for label in gone:
+                del cells_a[label], cells_b[label], cells_c[label]
         histogram = self._shapes
         for shape, count in shapes.items():  # no zero entry kept
             count += histogram.get(shape, 0)
@@ -1301,19 +1315,18 @@ class Contingency:
                 histogram[shape] = count
             else:
                 del histogram[shape]
-        histogram = self._pairs
-        if not histogram and not removing and 0 not in pairs.values():
+        confusion = self._pairs
+        if not confusion and not removing and 0 not in pairs.values():
             self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
         else:
             for pair, count in pairs.items():
-                count += histogram.get(pair, 0)
+                count += confusion.get(pair, 0)
                 if count:
-                    histogram[pair] = count
+                    confusion[pair] = count
                 else:
-                    del histogram[pair]
+                    del confusion[pair]
         self._n = n
         # The micro table: pooled cells plus the offset, d = K n - a - b - c (_micro_after).
-        added_a, added_b, added_c = sum(a.values()), sum(b.values()), sum(c.values())
         micro = self._micro
         micro[0] += added_a
         micro[1] += added_b
@@ -1372,7 +1385,7 @@ class Contingency:
         touched = a.keys() | b.keys() | c.keys()
         totals = self._totals
         if totals is None:
-            totals = self._totals = CategoryTotals()
+            totals = self._totals = CategoryTotals(cells)
             self._track(totals)
         # A removal only lowers counts: only the kinds whose room drops need a look.
         before, drops = _rooms(self._shapes), _rooms(shapes)
@@ -1380,7 +1393,7 @@ class Contingency:
                    for kinds in KINDS if drops[kinds - 1]]
         over = [0] * 8
         if checked:
-            totals.refresh(cells)
+            totals.refresh()
         for kinds, room, largest in checked:
             over[kinds] = totals.above(room, largest, kinds)
         gone = []
@@ -1502,20 +1515,24 @@ class Contingency:
     def _running_mean(self, name: str, weighted: bool = False) -> float:
         if not self._settled:
             self._fold()
+        self._read = True
         if not self._a:
             raise ValueError(_NO_CATEGORY)
-        cells = (self._a, self._b, self._c)
-        key = f"weighted {name}" if weighted else name
-        running = self._running(key, name, self._zero_division, weighted)
-        return running.weighted_mean(cells) if weighted else running.mean(cells)
+        if weighted:
+            return self._running(f"weighted {name}", name, self._zero_division,
+                                 True).weighted_mean()
+        running = self._sums.get(name)
+        if running is None:
+            running = self._running(name, name, self._zero_division)
+        return running.mean()
 
     def _running(self, key: str, name: str, mode: ZeroDivision,
                  weighted: bool = False) -> CategorySums:
         """The running sums of score ``name`` kept under ``key``, made by the first read that needs them."""
         running = self._sums.get(key)
         if running is None:
-            running = self._sums[key] = CategorySums(name, mode, weighted=weighted,
-                                                     scale=self._scale)
+            running = self._sums[key] = CategorySums((self._a, self._b, self._c), name, mode,
+                                                     weighted=weighted, scale=self._scale)
             self._track(running)
         return running
 
@@ -1537,9 +1554,9 @@ class Contingency:
         self._check_single_label(where)
         margins = self._margins
         if margins is None:
-            margins = self._margins = MarginSums()
+            margins = self._margins = MarginSums((self._a, self._b, self._c))
             self._track(margins)
-        margins.refresh((self._a, self._b, self._c))
+        margins.refresh()
         correct = self._micro[0] - self._offset[0]  # the diagonal: the pooled cell a
         return _formulas.ConfusionSums(self._n, correct, margins.products,
                                        margins.truth_squares, margins.assigned_squares)
@@ -1745,8 +1762,8 @@ def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
 
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_scale", "_shapes", "_micro", "_offset",
-          "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong", "_settled",
-          "_unknown", "_zero_division", "verbose")
+          "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong",
+          "_settled", "_read", "_unknown", "_zero_division", "verbose")
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale", "a", "b", "c",

@@ -55,18 +55,19 @@ def _check_against_scratch(s: Contingency) -> None:
     assert set(s._sums) == {"precision", "recall", "f1", "weighted precision", "weighted recall",
                             "weighted f1"}  # each made by the reads above
     for key, running in s._sums.items():  # the running state itself, recomputed from the cells
-        running.refresh(cells)
+        running.refresh()
         weighted = key.startswith("weighted ")
-        fresh = CategorySums(key.removeprefix("weighted "), s.zero_division, weighted=weighted)
+        fresh = CategorySums(cells, key.removeprefix("weighted "), s.zero_division,
+                             weighted=weighted)
         fresh.stale(s.categories)
-        fresh.refresh(cells)
+        fresh.refresh()
         assert (running.total, running.weighted, running.weight, running.defined) == (
             fresh.total, fresh.weighted, fresh.weight, fresh.defined)
     if s._totals is not None:
-        s._totals.refresh(cells)
-        fresh_totals = CategoryTotals()
+        s._totals.refresh()
+        fresh_totals = CategoryTotals(cells)
         fresh_totals.stale(s.categories)
-        fresh_totals.refresh(cells)
+        fresh_totals.refresh()
         assert s._totals.histograms == fresh_totals.histograms
 
 
@@ -143,10 +144,10 @@ def test_nan_mode_averages_only_the_defined_categories():
 
 @pytest.mark.parametrize("count", [1, 3, 10**6])
 def test_totals_count_categories_above_a_limit(count):
-    totals = CategoryTotals()
     cells = ({"x": count, "y": 0, "z": 0}, {"x": 0, "y": 1, "z": 0}, {"x": 0, "y": 1, "z": 0})
+    totals = CategoryTotals(cells)
     totals.stale(cells[0])
-    totals.refresh(cells)
+    totals.refresh()
     largest = max(count, 2)
     assert totals.above(1, largest) == (2 if count > 1 else 1)
     assert totals.above(2, largest) == (1 if count > 2 else 0)
