@@ -42,9 +42,41 @@ class _UsageError(Exception):
     """A command line argparse refused; its message is printed on one line."""
 
 
+class _Printed(Exception):
+    """The text of ``--help`` or ``--version``, to be written like any other output."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors, help and version handed back to :func:`main` instead of printed.
+
+    argparse writes help and version itself and ignores a failed write (Python
+    3.11 on) or raises from inside ``parse_args`` (3.10); handed back, they go
+    through the one output path, which reports a closed or full output.
+    """
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+    def print_help(self, file: object = None) -> NoReturn:
+        raise _Printed(self.format_help())
+
+
+class _Version(argparse.Action):
+    """``--version``: hands the version back to :func:`main` as output."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> NoReturn:
+        from contingency import __version__
+
+        raise _Printed(f"contingency {__version__}\n")
 
 
 def _figs(text: str) -> int:
@@ -61,14 +93,12 @@ def _separator(text: str) -> str:
 
 
 def _parser() -> _Parser:
-    from contingency import __version__
-
     parser = _Parser(
         prog="contingency",
         description="Score a classifier's category decisions (classify) or compare two "
         "clusterings (compare) from a CSV, TSV or JSON Lines file, streaming. Without a "
         "command, runs the demo on the bundled example.")
-    parser.add_argument("--version", action="version", version=f"contingency {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     output = _Parser(add_help=False)
@@ -397,6 +427,22 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def _output(text: str) -> int:
+    """Write ``text`` on standard output; the exit status: 2, with one line, if it cannot be written."""
+    stdout = sys.stdout
+    if stdout is None:  # started with standard output closed (>&-): Python sets it to None
+        return _fail("cannot write the output (standard output is closed)")
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
+        _silence_stdout()
+    except OSError as problem:
+        _silence_stdout()
+        return _fail(f"cannot write the output ({problem.strerror or problem})")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
@@ -409,8 +455,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except _UsageError as problem:
         return _fail(str(problem))
-    except SystemExit as done:  # --help and --version print and exit
-        return done.code if isinstance(done.code, int) else 0
+    except _Printed as asked:  # --help, --version
+        return _output(asked.text)
     try:
         result: _Result = args.run(args)
         if getattr(args, "state", None) and result.state is not None:
@@ -419,12 +465,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             _draw(path, figure)
     except (InputError, ValueError) as problem:
         return _fail(str(problem))
-    try:
-        sys.stdout.write(result.text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
-        _silence_stdout()
-    except OSError as problem:
-        _silence_stdout()
-        return _fail(f"cannot write the output ({problem.strerror or problem})")
-    return 0
+    return _output(result.text)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
+import contingency
 from contingency import Contingency, PartitionComparison, __version__
 from contingency._progress import LARGE, progress_bar
 from contingency.cli import main
@@ -422,18 +423,36 @@ def test_progress_bar_only_for_large_input_on_a_terminal_with_tqdm(monkeypatch):
 # The installed console script ----------------------------------------------------------------
 
 
-def test_console_script_runs_and_fails_cleanly(tmp_path):
+def console_script() -> str:
     script = shutil.which("contingency", path=os.path.dirname(sys.executable)) or shutil.which(
         "contingency")
     assert script is not None, "the console script 'contingency' is not installed"
-    done = subprocess.run([script, "--figs", "2"], capture_output=True, text=True, check=False)
+    return script
+
+
+def console_env() -> dict[str, str]:
+    """The environment for the console script: it imports the package these tests import.
+
+    The script imports ``contingency`` from wherever it was installed (an editable
+    install of another checkout, say); ``PYTHONPATH`` puts this tree first.
+    """
+    root = str(Path(contingency.__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get(
+        "PYTHONPATH"))))}
+
+
+def test_console_script_runs_and_fails_cleanly(tmp_path):
+    script, env = console_script(), console_env()
+    done = subprocess.run([script, "--figs", "2"], capture_output=True, text=True, env=env,
+                          check=False)
     assert done.returncode == 2  # --figs belongs to the subcommands
-    done = subprocess.run([script, "demo", "--figs", "2"], capture_output=True, text=True,
+    done = subprocess.run([script, "demo", "--figs", "2"], capture_output=True, text=True, env=env,
                           check=True)
     assert "maF1" in done.stdout
     assert "adjusted rand index" in done.stdout
     bad = write(tmp_path, "bad.csv", b"assigned,correct\n\xfe,a\n")
-    done = subprocess.run([script, "classify", bad], capture_output=True, text=True, check=False)
+    done = subprocess.run([script, "classify", bad], capture_output=True, text=True, env=env,
+                          check=False)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"contingency: {bad} line 2: invalid UTF-8 (byte 0xfe at byte 1 of " \
                           "the line)\n"
@@ -442,6 +461,75 @@ def test_console_script_runs_and_fails_cleanly(tmp_path):
     assert (done.returncode, done.stderr) == (2, "contingency: /dev/null: no results (the file "
                                               "is empty or holds only a header, blank lines or "
                                               "comments)\n")
+
+
+def unreadable(path: Path) -> list[str]:
+    """The command prefix under which ``path`` (mode 000) cannot be opened: none, or setpriv for root."""
+    path.chmod(0)
+    if os.geteuid() != 0:
+        return []
+    # Root reads a file of mode 000; without the capabilities that override file modes it cannot.
+    drop = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+    if shutil.which("setpriv") is None or subprocess.run(
+            [*drop, "cat", str(path)], capture_output=True, check=False).returncode == 0:
+        pytest.skip("running as root, and setpriv cannot drop the capability to read any file")
+    return drop
+
+
+BAD_INPUTS = {
+    # case: (file contents or None, arguments after the script, shell redirection, expected)
+    "missing file": (None, ["classify", "{tmp}/absent.csv"], "",
+                     "{tmp}/absent.csv: cannot open (No such file or directory)"),
+    "directory": (None, ["classify", "{tmp}"], "", "{tmp}: cannot open (Is a directory)"),
+    "unreadable file": (b"assigned,correct\na,a\n", ["classify", "{file}"], "",
+                        "{file}: cannot open (Permission denied)"),
+    "invalid UTF-8": (b"assigned,correct\na,a\nb,\xff\n", ["classify", "{file}"], "",
+                      "{file} line 3: invalid UTF-8"),
+    "malformed row": (b'assigned,correct\na,a\nb,"a\n', ["classify", "{file}"], "",
+                      "{file} line 3: malformed CSV row"),
+    "short row": (b"assigned,correct\na,a\nb\n", ["classify", "{file}"], "",
+                  "{file} line 3: "),
+    "missing column": (b"guess,truth\na,a\n", ["classify", "{file}", "--assigned", "guess",
+                                                  "--correct", "truth!", "--header"], "",
+                       "{file} line 1: no column 'truth!' in the header"),
+    "missing key": (b'{"assigned": "a"}\n', ["classify", "{file}", "--input-format", "jsonl"], "",
+                    "{file} line 1: no key 'correct'"),
+    "empty file": (b"", ["classify", "{file}"], "", "{file}: no results"),
+    "unknown category": (b"assigned,correct\na,a\nz,a\n", ["classify", "{file}", "--categories",
+                                                              "a,b"], "",
+                         "{file} line 3: assigned: unknown category 'z'"),
+    "absurd --figs": (None, ["demo", "--figs", "100000000"], "",
+                      "argument --figs: must be an integer from 1 to 17"),
+    "/dev/zero": (None, ["classify", "/dev/zero"], "", "/dev/zero line 1: longer than 1048576 bytes"),
+    "closed output": (None, ["demo"], ">&-", "cannot write the output (standard output is closed)"),
+    "full output": (None, ["demo"], ">/dev/full", "cannot write the output (No space left on device)"),
+    "--version, closed output": (None, ["--version"], ">&-",
+                                 "cannot write the output (standard output is closed)"),
+    "--help, full output": (None, ["classify", "--help"], ">/dev/full",
+                            "cannot write the output (No space left on device)"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_console_script_gives_one_line_and_status_2_on_bad_input(tmp_path, case):
+    contents, arguments, redirection, expected = BAD_INPUTS[case]
+    for device in ("/dev/zero", "/dev/full"):
+        if device in (*arguments, redirection.lstrip(">")) and not os.path.exists(device):
+            pytest.skip(f"no {device} on this system")
+    file = tmp_path / "input.csv"
+    if contents is not None:
+        file.write_bytes(contents)
+    prefix = unreadable(file) if case == "unreadable file" else []
+    names = {"tmp": str(tmp_path), "file": str(file)}
+    # The redirection is the shell's, applied to the script alone: sh -c 'exec "$0" "$@" >&-'.
+    command = [*prefix, "sh", "-c", f'exec "$0" "$@" {redirection}', console_script(),
+               *(argument.format(**names) for argument in arguments)]
+    done = subprocess.run(command, capture_output=True, text=True, env=console_env(), check=False)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith("contingency: "), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.endswith("\n"), done.stderr
+    assert expected.format(**names) in done.stderr
 
 
 def test_full_stdout_in_a_process_gives_one_line(tmp_path):
