@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from importlib import resources
+from pathlib import PurePath
 from typing import IO, Any, NoReturn
 
 import numpy as np
@@ -121,7 +122,8 @@ def _parser() -> _Parser:
                          help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
     reading.add_argument("--plot", metavar="FILE.png",
                          help="also draw a figure (the plot extra, matplotlib): per-category "
-                         "precision, recall and F1 (classify) or the contingency table (compare)")
+                         "precision, recall and F1 (classify) or the contingency table (compare); "
+                         "PNG unless the file's extension names another format")
 
     classify = commands.add_parser(
         "classify", parents=[reading, output], help="score category decisions",
@@ -404,8 +406,13 @@ def _plot() -> Any:
 
 
 def _draw(path: str, figure: Callable[[], Any]) -> None:
+    """Save the figure at ``path``: in the format its extension names, PNG if it has none.
+
+    Without ``format``, matplotlib would add ".png" to a name without an
+    extension and write another file than the one named.
+    """
     try:
-        figure().savefig(path)
+        figure().savefig(path, format=None if PurePath(path).suffix else "png")
     except ImportError as missing:  # the plot extra is not installed; the message names it
         raise InputError(f"{path}: {missing}") from None
     except (OSError, ValueError) as problem:  # ValueError: a format matplotlib does not write

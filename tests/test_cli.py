@@ -270,6 +270,18 @@ def test_plots_are_pngs_of_the_stated_size(tmp_path, capsys):
         assert png_size(path) == (800, 600)
 
 
+def test_a_plot_file_without_an_extension_is_written_where_named(tmp_path, capsys):
+    example = str(resources.files("contingency.examples").joinpath("digits.csv"))
+    chart, curve, heatmap = tmp_path / "chart", tmp_path / "curve", tmp_path / "map"
+    assert run(capsys, "classify", example, "--assigned", "predicted", "--correct", "digit",
+               "--plot", str(chart), "--learning-curve", str(curve))[0] == 0
+    assert run(capsys, "compare", example, "--reference", "digit", "--model", "cluster",
+               "--plot", str(heatmap))[0] == 0
+    for path in (chart, curve, heatmap):
+        assert png_size(path) == (800, 600)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["chart", "curve", "map"]
+
+
 def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch):
     import contingency.plot
 
@@ -288,7 +300,7 @@ def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch
 
 
 class _NoFigure:
-    def savefig(self, path: str) -> None:
+    def savefig(self, path: str, format: str | None = None) -> None:
         pass
 
 
