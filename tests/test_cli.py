@@ -346,7 +346,11 @@ def test_unknown_column(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "guess,truth\na,a\n")
     assert "no column 'truth!' in the header ('guess', 'truth')" in one_error_line(
         capsys, "classify", path, "--assigned", "guess", "--correct", "truth!", "--header")
-    assert "columns are numbers" in one_error_line(capsys, "classify", path)
+    assert one_error_line(capsys, "classify", path) == (
+        f"contingency: {path} line 1: no column 'assigned' in the first row ('guess', 'truth'), so "
+        "it is not a header, and without a header row, columns are numbers (1 for the first)\n")
+    assert f"{path} line 1: no column 'truth!' in the first row" in one_error_line(
+        capsys, "classify", path, "--assigned", "guess", "--correct", "truth!")
 
 
 @pytest.mark.parametrize("figs", ["100000000", "0", "-1", "x", "18"])
@@ -500,10 +504,14 @@ BAD_INPUTS = {
     "malformed row": (b'assigned,correct\na,a\nb,"a\n', ["classify", "{file}"], "",
                       "{file} line 3: malformed CSV row"),
     "short row": (b"assigned,correct\na,a\nb\n", ["classify", "{file}"], "",
-                  "{file} line 3: "),
+                  "{file} line 3: 1 field, but column 'correct' is field 2"),
     "missing column": (b"guess,truth\na,a\n", ["classify", "{file}", "--assigned", "guess",
                                                   "--correct", "truth!", "--header"], "",
                        "{file} line 1: no column 'truth!' in the header"),
+    "missing column, header not declared": (b"guess,truth\na,a\n", ["classify", "{file}",
+                                                                     "--assigned", "guess!",
+                                                                     "--correct", "truth"], "",
+                                            "{file} line 1: no column 'guess!' in the first row"),
     "missing key": (b'{"assigned": "a"}\n', ["classify", "{file}", "--input-format", "jsonl"], "",
                     "{file} line 1: no key 'correct'"),
     "empty file": (b"", ["classify", "{file}"], "", "{file}: no results"),
