@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -477,6 +479,35 @@ def test_console_script_runs_and_fails_cleanly(tmp_path):
     assert (done.returncode, done.stderr) == (2, "contingency: /dev/null: no results (the file "
                                               "is empty or holds only a header, blank lines or "
                                               "comments)\n")
+
+
+def test_the_readmes_command_lines_run(tmp_path):
+    """The README's command-line block, run by the installed script on files of the columns it names."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+    lines = [line.partition("#")[0].strip() for block in blocks for line in block.splitlines()
+             if line.startswith("contingency ")]
+    assert len(lines) == 3, lines
+    (tmp_path / "run.csv").write_text(",predicted,truth\n0,cat,cat\n1,dog,cat\n2,dog|cat,dog\n",
+                                      encoding="utf-8")  # as pandas writes it, with its index
+    (tmp_path / "clusters.csv").write_text("class,cluster\na,1\na,1\nb,2\nb,1\nc,3\n",
+                                           encoding="utf-8")
+    (tmp_path / "run.jsonl").write_text('{"assigned": ["cat", "dog"], "correct": "cat"}\n'
+                                        '{"assigned": "dog", "correct": "dog"}\n', encoding="utf-8")
+    outputs = []
+    for line in lines:
+        done = subprocess.run([console_script(), *shlex.split(line)[1:]], cwd=tmp_path,
+                              capture_output=True, text=True, env=console_env(), check=False)
+        assert (done.returncode, done.stderr) == (0, ""), (line, done.stderr)
+        outputs.append(done.stdout)
+    assert "maF1" in outputs[0]
+    assert "run.csv: 3 results read, 1 line skipped" in outputs[0]
+    assert "jaccard-concentration" in outputs[1]
+    scores = json.loads(outputs[2])
+    assert scores["averages"]["micro"]["f1"] == pytest.approx(0.8)  # tp 2, fp 1, fn 0
+    state = json.loads((tmp_path / "state.json").read_text("utf-8"))
+    assert Contingency.from_dict(state).scores() == scores
+    assert png_size(tmp_path / "categories.png") == (800, 600)
 
 
 def unreadable(path: Path) -> list[str]:
