@@ -268,11 +268,13 @@ def _categories(value: str | None) -> list[str] | None:
     if value is None:
         return None
     if os.path.isfile(value):
-        try:
-            with open(value, encoding="utf-8") as listing:
-                return [line.strip() for line in listing if line.strip()]
-        except (OSError, UnicodeDecodeError) as problem:
-            raise InputError(f"--categories {value}: cannot read ({problem})") from None
+        try:  # read as the input is: invalid UTF-8 and overlong lines name their line
+            with open(value, "rb") as listing:
+                return [line.strip() for line in read_lines(listing, f"--categories {value}")
+                        if line.strip()]
+        except OSError as problem:
+            raise InputError(f"--categories {value}: cannot read ({problem.strerror or problem})"
+                             ) from None
     return [name.strip() for name in value.split(",") if name.strip()]
 
 

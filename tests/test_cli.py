@@ -175,6 +175,18 @@ def test_classify_declared_categories_from_a_list_or_a_file(tmp_path, capsys):
         assert json.loads(out) == expected
 
 
+def test_a_categories_file_is_read_as_the_input_is(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
+    listing = write(tmp_path, "categories.txt", b"\xef\xbb\xbfa\r\nb\r\n")  # BOM, CRLF
+    status, out, _ = run(capsys, "classify", path, "--categories", listing, "--format", "json")
+    assert status == 0
+    assert [row["category"] for row in json.loads(out)["categories"]] == ["a", "b"]
+    listing = write(tmp_path, "categories.txt", b"a\n\xff\n")
+    assert one_error_line(capsys, "classify", path, "--categories", listing) == (
+        f"contingency: --categories {listing} line 2: invalid UTF-8 (byte 0xff at byte 1 of the "
+        "line)\n")
+
+
 def test_classify_figs_sets_the_stats_table_and_report(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
     status, out, _ = run(capsys, "classify", path, "--figs", "5")
