@@ -184,6 +184,8 @@ class _Result:
 def _opened(path: str) -> Iterator[tuple[IO[bytes], str, int | None]]:
     """The file as a binary stream, its name for messages, and its size when it is a regular file."""
     if path == "-":
+        if sys.stdin is None:  # started with standard input closed (<&-): Python sets it to None
+            raise InputError("<stdin>: cannot read (standard input is closed)")
         yield sys.stdin.buffer, "<stdin>", None
         return
     try:

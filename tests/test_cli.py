@@ -443,6 +443,10 @@ def test_progress_bar_only_for_large_input_on_a_terminal_with_tqdm(monkeypatch):
     for size, stream in ((LARGE - 1, Terminal()), (None, Terminal()), (LARGE, io.StringIO())):
         with progress_bar(size, "x", stream) as advance:
             assert advance is None
+    monkeypatch.setattr(sys, "stderr", None)  # an interpreter started without standard error
+    with progress_bar(LARGE, "big.csv") as advance:
+        assert advance is None
+    monkeypatch.undo()
     monkeypatch.setitem(sys.modules, "tqdm", None)  # the extra not installed
     quiet = Terminal()
     with progress_bar(LARGE, "big.csv", quiet) as advance:
@@ -564,6 +568,7 @@ BAD_INPUTS = {
     "absurd --figs": (None, ["demo", "--figs", "100000000"], "",
                       "argument --figs: must be an integer from 1 to 17"),
     "/dev/zero": (None, ["classify", "/dev/zero"], "", "/dev/zero line 1: longer than 1048576 bytes"),
+    "closed input": (None, ["classify", "-"], "<&-", "<stdin>: cannot read (standard input is closed)"),
     "closed output": (None, ["demo"], ">&-", "cannot write the output (standard output is closed)"),
     "full output": (None, ["demo"], ">/dev/full", "cannot write the output (No space left on device)"),
     "--version, closed output": (None, ["--version"], ">&-",
