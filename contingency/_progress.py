@@ -29,7 +29,8 @@ def progress_bar(size: int | None, description: str, stream: TextIO | None = Non
     True
     """
     stream = sys.stderr if stream is None else stream
-    if size is None or size < LARGE or not stream.isatty():
+    # sys.stderr is None when the interpreter started without one (pythonw, some embeddings).
+    if stream is None or size is None or size < LARGE or not stream.isatty():
         yield None
         return
     try:

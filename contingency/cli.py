@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from importlib import resources
+from pathlib import PurePath
 from typing import IO, Any, NoReturn
 
 import numpy as np
@@ -42,9 +43,41 @@ class _UsageError(Exception):
     """A command line argparse refused; its message is printed on one line."""
 
 
+class _Printed(Exception):
+    """The text of ``--help`` or ``--version``, to be written like any other output."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors, help and version handed back to :func:`main` instead of printed.
+
+    argparse writes help and version itself and ignores a failed write (Python
+    3.11 on) or raises from inside ``parse_args`` (3.10); handed back, they go
+    through the one output path, which reports a closed or full output.
+    """
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+    def print_help(self, file: object = None) -> NoReturn:
+        raise _Printed(self.format_help())
+
+
+class _Version(argparse.Action):
+    """``--version``: hands the version back to :func:`main` as output."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> NoReturn:
+        from contingency import __version__
+
+        raise _Printed(f"contingency {__version__}\n")
 
 
 def _figs(text: str) -> int:
@@ -61,14 +94,12 @@ def _separator(text: str) -> str:
 
 
 def _parser() -> _Parser:
-    from contingency import __version__
-
     parser = _Parser(
         prog="contingency",
         description="Score a classifier's category decisions (classify) or compare two "
         "clusterings (compare) from a CSV, TSV or JSON Lines file, streaming. Without a "
         "command, runs the demo on the bundled example.")
-    parser.add_argument("--version", action="version", version=f"contingency {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     output = _Parser(add_help=False)
@@ -91,7 +122,8 @@ def _parser() -> _Parser:
                          help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
     reading.add_argument("--plot", metavar="FILE.png",
                          help="also draw a figure (the plot extra, matplotlib): per-category "
-                         "precision, recall and F1 (classify) or the contingency table (compare)")
+                         "precision, recall and F1 (classify) or the contingency table (compare); "
+                         "PNG unless the file's extension names another format")
 
     classify = commands.add_parser(
         "classify", parents=[reading, output], help="score category decisions",
@@ -152,6 +184,8 @@ class _Result:
 def _opened(path: str) -> Iterator[tuple[IO[bytes], str, int | None]]:
     """The file as a binary stream, its name for messages, and its size when it is a regular file."""
     if path == "-":
+        if sys.stdin is None:  # started with standard input closed (<&-): Python sets it to None
+            raise InputError("<stdin>: cannot read (standard input is closed)")
         yield sys.stdin.buffer, "<stdin>", None
         return
     try:
@@ -236,11 +270,13 @@ def _categories(value: str | None) -> list[str] | None:
     if value is None:
         return None
     if os.path.isfile(value):
-        try:
-            with open(value, encoding="utf-8") as listing:
-                return [line.strip() for line in listing if line.strip()]
-        except (OSError, UnicodeDecodeError) as problem:
-            raise InputError(f"--categories {value}: cannot read ({problem})") from None
+        try:  # read as the input is: invalid UTF-8 and overlong lines name their line
+            with open(value, "rb") as listing:
+                return [line.strip() for line in read_lines(listing, f"--categories {value}")
+                        if line.strip()]
+        except OSError as problem:
+            raise InputError(f"--categories {value}: cannot read ({problem.strerror or problem})"
+                             ) from None
     return [name.strip() for name in value.split(",") if name.strip()]
 
 
@@ -374,8 +410,13 @@ def _plot() -> Any:
 
 
 def _draw(path: str, figure: Callable[[], Any]) -> None:
+    """Save the figure at ``path``: in the format its extension names, PNG if it has none.
+
+    Without ``format``, matplotlib would add ".png" to a name without an
+    extension and write another file than the one named.
+    """
     try:
-        figure().savefig(path)
+        figure().savefig(path, format=None if PurePath(path).suffix else "png")
     except ImportError as missing:  # the plot extra is not installed; the message names it
         raise InputError(f"{path}: {missing}") from None
     except (OSError, ValueError) as problem:  # ValueError: a format matplotlib does not write
@@ -397,6 +438,22 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def _output(text: str) -> int:
+    """Write ``text`` on standard output; the exit status: 2, with one line, if it cannot be written."""
+    stdout = sys.stdout
+    if stdout is None:  # started with standard output closed (>&-): Python sets it to None
+        return _fail("cannot write the output (standard output is closed)")
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
+        _silence_stdout()
+    except OSError as problem:
+        _silence_stdout()
+        return _fail(f"cannot write the output ({problem.strerror or problem})")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
@@ -409,8 +466,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except _UsageError as problem:
         return _fail(str(problem))
-    except SystemExit as done:  # --help and --version print and exit
-        return done.code if isinstance(done.code, int) else 0
+    except _Printed as asked:  # --help, --version
+        return _output(asked.text)
     try:
         result: _Result = args.run(args)
         if getattr(args, "state", None) and result.state is not None:
@@ -419,12 +476,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             _draw(path, figure)
     except (InputError, ValueError) as problem:
         return _fail(str(problem))
-    try:
-        sys.stdout.write(result.text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
-        _silence_stdout()
-    except OSError as problem:
-        _silence_stdout()
-        return _fail(f"cannot write the output ({problem.strerror or problem})")
-    return 0
+    return _output(result.text)

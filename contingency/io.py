@@ -174,15 +174,23 @@ class LabelReader:
 
     # Formats ------------------------------------------------------------------------------
 
-    def _positions(self, first: list[str] | None) -> list[int]:
-        """The field index of each column: by name in the header ``first``, else by number."""
-        if first is None:
+    def _positions(self, first: list[str], header: bool, line: int) -> list[int]:
+        """The field index of each column: by name if ``first`` (at ``line``) is a header, else by number."""
+        names = [cell.strip().casefold() for cell in first]
+        if not header:
             for column in self.columns:
-                if not _is_number(column):
+                if _is_number(column):
+                    continue
+                if self._header is False:
                     raise InputError(f"{self.source}: without a header row, columns are numbers "
                                      f"(1 for the first), not {column!r}")
+                # Not told: the first row was taken for data because it lacks a column's name.
+                missing = next(name for name in self.columns if name.casefold() not in names)
+                raise self._error(f"no column {missing!r} in the first row "
+                                  f"({', '.join(map(repr, first))}), so it is not a header, and "
+                                  "without a header row, columns are numbers (1 for the first)",
+                                  line)
             return [int(column) - 1 for column in self.columns]
-        names = [cell.strip().casefold() for cell in first]
         positions = []
         for column in self.columns:
             if column.casefold() in names:
@@ -218,13 +226,13 @@ class LabelReader:
                         names = {cell.strip().casefold() for cell in row}
                         header = (not all(_is_number(column) for column in self.columns)
                                   and all(column.casefold() in names for column in self.columns))
-                    positions = self._positions(row if header else None)
+                    positions = self._positions(row, header, start)
                     last = max(positions)
                     if header:
                         self.skipped += 1
                         continue
                 if len(row) <= last:
-                    raise self._error(f"{len(row)} fields, but column "
+                    raise self._error(f"{len(row)} field{'' if len(row) == 1 else 's'}, but column "
                                       f"{self.columns[positions.index(last)]!r} is field {last + 1}",
                                       start)
                 yield start, [self._text_cell(row[position], column)

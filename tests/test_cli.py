@@ -6,6 +6,8 @@ import csv
 import io
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
+import contingency
 from contingency import Contingency, PartitionComparison, __version__
 from contingency._progress import LARGE, progress_bar
 from contingency.cli import main
@@ -172,6 +175,18 @@ def test_classify_declared_categories_from_a_list_or_a_file(tmp_path, capsys):
         assert json.loads(out) == expected
 
 
+def test_a_categories_file_is_read_as_the_input_is(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
+    listing = write(tmp_path, "categories.txt", b"\xef\xbb\xbfa\r\nb\r\n")  # BOM, CRLF
+    status, out, _ = run(capsys, "classify", path, "--categories", listing, "--format", "json")
+    assert status == 0
+    assert [row["category"] for row in json.loads(out)["categories"]] == ["a", "b"]
+    listing = write(tmp_path, "categories.txt", b"a\n\xff\n")
+    assert one_error_line(capsys, "classify", path, "--categories", listing) == (
+        f"contingency: --categories {listing} line 2: invalid UTF-8 (byte 0xff at byte 1 of the "
+        "line)\n")
+
+
 def test_classify_figs_sets_the_stats_table_and_report(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
     status, out, _ = run(capsys, "classify", path, "--figs", "5")
@@ -269,6 +284,18 @@ def test_plots_are_pngs_of_the_stated_size(tmp_path, capsys):
         assert png_size(path) == (800, 600)
 
 
+def test_a_plot_file_without_an_extension_is_written_where_named(tmp_path, capsys):
+    example = str(resources.files("contingency.examples").joinpath("digits.csv"))
+    chart, curve, heatmap = tmp_path / "chart", tmp_path / "curve", tmp_path / "map"
+    assert run(capsys, "classify", example, "--assigned", "predicted", "--correct", "digit",
+               "--plot", str(chart), "--learning-curve", str(curve))[0] == 0
+    assert run(capsys, "compare", example, "--reference", "digit", "--model", "cluster",
+               "--plot", str(heatmap))[0] == 0
+    for path in (chart, curve, heatmap):
+        assert png_size(path) == (800, 600)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["chart", "curve", "map"]
+
+
 def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch):
     import contingency.plot
 
@@ -287,7 +314,7 @@ def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch
 
 
 class _NoFigure:
-    def savefig(self, path: str) -> None:
+    def savefig(self, path: str, format: str | None = None) -> None:
         pass
 
 
@@ -333,7 +360,11 @@ def test_unknown_column(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "guess,truth\na,a\n")
     assert "no column 'truth!' in the header ('guess', 'truth')" in one_error_line(
         capsys, "classify", path, "--assigned", "guess", "--correct", "truth!", "--header")
-    assert "columns are numbers" in one_error_line(capsys, "classify", path)
+    assert one_error_line(capsys, "classify", path) == (
+        f"contingency: {path} line 1: no column 'assigned' in the first row ('guess', 'truth'), so "
+        "it is not a header, and without a header row, columns are numbers (1 for the first)\n")
+    assert f"{path} line 1: no column 'truth!' in the first row" in one_error_line(
+        capsys, "classify", path, "--assigned", "guess", "--correct", "truth!")
 
 
 @pytest.mark.parametrize("figs", ["100000000", "0", "-1", "x", "18"])
@@ -412,6 +443,10 @@ def test_progress_bar_only_for_large_input_on_a_terminal_with_tqdm(monkeypatch):
     for size, stream in ((LARGE - 1, Terminal()), (None, Terminal()), (LARGE, io.StringIO())):
         with progress_bar(size, "x", stream) as advance:
             assert advance is None
+    monkeypatch.setattr(sys, "stderr", None)  # an interpreter started without standard error
+    with progress_bar(LARGE, "big.csv") as advance:
+        assert advance is None
+    monkeypatch.undo()
     monkeypatch.setitem(sys.modules, "tqdm", None)  # the extra not installed
     quiet = Terminal()
     with progress_bar(LARGE, "big.csv", quiet) as advance:
@@ -422,18 +457,36 @@ def test_progress_bar_only_for_large_input_on_a_terminal_with_tqdm(monkeypatch):
 # The installed console script ----------------------------------------------------------------
 
 
-def test_console_script_runs_and_fails_cleanly(tmp_path):
+def console_script() -> str:
     script = shutil.which("contingency", path=os.path.dirname(sys.executable)) or shutil.which(
         "contingency")
     assert script is not None, "the console script 'contingency' is not installed"
-    done = subprocess.run([script, "--figs", "2"], capture_output=True, text=True, check=False)
+    return script
+
+
+def console_env() -> dict[str, str]:
+    """The environment for the console script: it imports the package these tests import.
+
+    The script imports ``contingency`` from wherever it was installed (an editable
+    install of another checkout, say); ``PYTHONPATH`` puts this tree first.
+    """
+    root = str(Path(contingency.__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get(
+        "PYTHONPATH"))))}
+
+
+def test_console_script_runs_and_fails_cleanly(tmp_path):
+    script, env = console_script(), console_env()
+    done = subprocess.run([script, "--figs", "2"], capture_output=True, text=True, env=env,
+                          check=False)
     assert done.returncode == 2  # --figs belongs to the subcommands
-    done = subprocess.run([script, "demo", "--figs", "2"], capture_output=True, text=True,
+    done = subprocess.run([script, "demo", "--figs", "2"], capture_output=True, text=True, env=env,
                           check=True)
     assert "maF1" in done.stdout
     assert "adjusted rand index" in done.stdout
     bad = write(tmp_path, "bad.csv", b"assigned,correct\n\xfe,a\n")
-    done = subprocess.run([script, "classify", bad], capture_output=True, text=True, check=False)
+    done = subprocess.run([script, "classify", bad], capture_output=True, text=True, env=env,
+                          check=False)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"contingency: {bad} line 2: invalid UTF-8 (byte 0xfe at byte 1 of " \
                           "the line)\n"
@@ -442,6 +495,109 @@ def test_console_script_runs_and_fails_cleanly(tmp_path):
     assert (done.returncode, done.stderr) == (2, "contingency: /dev/null: no results (the file "
                                               "is empty or holds only a header, blank lines or "
                                               "comments)\n")
+
+
+def test_the_readmes_command_lines_run(tmp_path):
+    """The README's command-line block, run by the installed script on files of the columns it names."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+    lines = [line.partition("#")[0].strip() for block in blocks for line in block.splitlines()
+             if line.startswith("contingency ")]
+    assert len(lines) == 3, lines
+    (tmp_path / "run.csv").write_text(",predicted,truth\n0,cat,cat\n1,dog,cat\n2,dog|cat,dog\n",
+                                      encoding="utf-8")  # as pandas writes it, with its index
+    (tmp_path / "clusters.csv").write_text("class,cluster\na,1\na,1\nb,2\nb,1\nc,3\n",
+                                           encoding="utf-8")
+    (tmp_path / "run.jsonl").write_text('{"assigned": ["cat", "dog"], "correct": "cat"}\n'
+                                        '{"assigned": "dog", "correct": "dog"}\n', encoding="utf-8")
+    outputs = []
+    for line in lines:
+        done = subprocess.run([console_script(), *shlex.split(line)[1:]], cwd=tmp_path,
+                              capture_output=True, text=True, env=console_env(), check=False)
+        assert (done.returncode, done.stderr) == (0, ""), (line, done.stderr)
+        outputs.append(done.stdout)
+    assert "maF1" in outputs[0]
+    assert "run.csv: 3 results read, 1 line skipped" in outputs[0]
+    assert "jaccard-concentration" in outputs[1]
+    scores = json.loads(outputs[2])
+    assert scores["averages"]["micro"]["f1"] == pytest.approx(0.8)  # tp 2, fp 1, fn 0
+    state = json.loads((tmp_path / "state.json").read_text("utf-8"))
+    assert Contingency.from_dict(state).scores() == scores
+    assert png_size(tmp_path / "categories.png") == (800, 600)
+
+
+def unreadable(path: Path) -> list[str]:
+    """The command prefix under which ``path`` (mode 000) cannot be opened: none, or setpriv for root."""
+    path.chmod(0)
+    if os.geteuid() != 0:
+        return []
+    # Root reads a file of mode 000; without the capabilities that override file modes it cannot.
+    drop = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
+    if shutil.which("setpriv") is None or subprocess.run(
+            [*drop, "cat", str(path)], capture_output=True, check=False).returncode == 0:
+        pytest.skip("running as root, and setpriv cannot drop the capability to read any file")
+    return drop
+
+
+BAD_INPUTS = {
+    # case: (file contents or None, arguments after the script, shell redirection, expected)
+    "missing file": (None, ["classify", "{tmp}/absent.csv"], "",
+                     "{tmp}/absent.csv: cannot open (No such file or directory)"),
+    "directory": (None, ["classify", "{tmp}"], "", "{tmp}: cannot open (Is a directory)"),
+    "unreadable file": (b"assigned,correct\na,a\n", ["classify", "{file}"], "",
+                        "{file}: cannot open (Permission denied)"),
+    "invalid UTF-8": (b"assigned,correct\na,a\nb,\xff\n", ["classify", "{file}"], "",
+                      "{file} line 3: invalid UTF-8"),
+    "malformed row": (b'assigned,correct\na,a\nb,"a\n', ["classify", "{file}"], "",
+                      "{file} line 3: malformed CSV row"),
+    "short row": (b"assigned,correct\na,a\nb\n", ["classify", "{file}"], "",
+                  "{file} line 3: 1 field, but column 'correct' is field 2"),
+    "missing column": (b"guess,truth\na,a\n", ["classify", "{file}", "--assigned", "guess",
+                                                  "--correct", "truth!", "--header"], "",
+                       "{file} line 1: no column 'truth!' in the header"),
+    "missing column, header not declared": (b"guess,truth\na,a\n", ["classify", "{file}",
+                                                                     "--assigned", "guess!",
+                                                                     "--correct", "truth"], "",
+                                            "{file} line 1: no column 'guess!' in the first row"),
+    "missing key": (b'{"assigned": "a"}\n', ["classify", "{file}", "--input-format", "jsonl"], "",
+                    "{file} line 1: no key 'correct'"),
+    "empty file": (b"", ["classify", "{file}"], "", "{file}: no results"),
+    "unknown category": (b"assigned,correct\na,a\nz,a\n", ["classify", "{file}", "--categories",
+                                                              "a,b"], "",
+                         "{file} line 3: assigned: unknown category 'z'"),
+    "absurd --figs": (None, ["demo", "--figs", "100000000"], "",
+                      "argument --figs: must be an integer from 1 to 17"),
+    "/dev/zero": (None, ["classify", "/dev/zero"], "", "/dev/zero line 1: longer than 1048576 bytes"),
+    "closed input": (None, ["classify", "-"], "<&-", "<stdin>: cannot read (standard input is closed)"),
+    "closed output": (None, ["demo"], ">&-", "cannot write the output (standard output is closed)"),
+    "full output": (None, ["demo"], ">/dev/full", "cannot write the output (No space left on device)"),
+    "--version, closed output": (None, ["--version"], ">&-",
+                                 "cannot write the output (standard output is closed)"),
+    "--help, full output": (None, ["classify", "--help"], ">/dev/full",
+                            "cannot write the output (No space left on device)"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_console_script_gives_one_line_and_status_2_on_bad_input(tmp_path, case):
+    contents, arguments, redirection, expected = BAD_INPUTS[case]
+    for device in ("/dev/zero", "/dev/full"):
+        if device in (*arguments, redirection.lstrip(">")) and not os.path.exists(device):
+            pytest.skip(f"no {device} on this system")
+    file = tmp_path / "input.csv"
+    if contents is not None:
+        file.write_bytes(contents)
+    prefix = unreadable(file) if case == "unreadable file" else []
+    names = {"tmp": str(tmp_path), "file": str(file)}
+    # The redirection is the shell's, applied to the script alone: sh -c 'exec "$0" "$@" >&-'.
+    command = [*prefix, "sh", "-c", f'exec "$0" "$@" {redirection}', console_script(),
+               *(argument.format(**names) for argument in arguments)]
+    done = subprocess.run(command, capture_output=True, text=True, env=console_env(), check=False)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith("contingency: "), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.endswith("\n"), done.stderr
+    assert expected.format(**names) in done.stderr
 
 
 def test_full_stdout_in_a_process_gives_one_line(tmp_path):

@@ -107,12 +107,18 @@ def test_a_first_row_without_the_column_names_is_an_error_naming_them():
     with pytest.raises(InputError, match=r"^f line 1: no column 'assigned' in the header "
                                          r"\('guess', 'truth'\)"):
         read("guess,truth\na,a\n", "csv", header=True)
-    with pytest.raises(InputError, match=r"without a header row, columns are numbers .*'assigned'"):
+    # Not told whether there is a header: the first row is named, as a header would be.
+    with pytest.raises(InputError, match=r"^f line 1: no column 'assigned' in the first row "
+                                         r"\('guess', 'truth'\), so it is not a header, and without a "
+                                         r"header row, columns are numbers \(1 for the first\)$"):
         read("guess,truth\na,a\n", "csv")
+    with pytest.raises(InputError, match=r"^f line 2: no column 'truth!' in the first row "
+                                         r"\('guess', 'truth'\)"):
+        read("\nguess,truth\na,a\n", "csv", ("guess", "truth!"))
 
 
 def test_short_rows_and_empty_single_labels_name_the_line():
-    with pytest.raises(InputError, match=r"^f line 3: 1 fields, but column 'correct' is field 2"):
+    with pytest.raises(InputError, match=r"^f line 3: 1 field, but column 'correct' is field 2"):
         read("assigned,correct\na,a\nb\n", "csv")
     with pytest.raises(InputError, match=r"^f line 2: empty label in column 'm'"):
         read("r,m\na, \n", "csv", ("r", "m"), multi=False)

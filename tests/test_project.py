@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
+
+import pytest
 
 import contingency
 
@@ -47,3 +50,47 @@ def test_version_comes_from_the_installed_metadata():
     from importlib.metadata import version
 
     assert contingency.__version__ == version("contingency")
+
+
+# The package as PyPI shows it: its metadata, as installed from this pyproject.toml -----------
+
+
+def metadata():
+    from importlib.metadata import distribution
+
+    return distribution("contingency")
+
+
+def test_the_license_is_mits_text_and_ships_in_the_wheel_and_the_sdist():
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert "Permission is hereby granted, free of charge" in text
+    assert metadata().metadata["License-Expression"] == "MIT"
+    # The wheel (and an editable install) carries it under .dist-info/licenses/.
+    assert any(str(path).endswith(".dist-info/licenses/LICENSE") for path in metadata().files or ())
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "LICENSE" in project["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+
+
+def test_classifiers_name_every_python_from_the_oldest_supported_to_the_one_running():
+    classifiers = metadata().metadata.get_all("Classifier") or []
+    versions = {tuple(map(int, line.rsplit(" ", 1)[1].split("."))) for line in classifiers
+                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", line)}
+    oldest = tuple(map(int, metadata().metadata["Requires-Python"].removeprefix(">=").split(".")))
+    newest = max(sys.version_info[:2], (3, 13))
+    assert versions >= {(3, minor) for minor in range(oldest[1], newest[1] + 1)}
+    assert min(versions) == oldest
+
+
+def test_project_urls_and_readme_links_are_absolute():
+    urls = dict(line.split(", ", 1) for line in metadata().metadata.get_all("Project-URL") or [])
+    assert set(urls) >= {"Homepage", "Documentation", "Repository", "Issues", "Changelog"}
+    assert all(url.startswith("https://") for url in urls.values()), urls
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    # PyPI shows the README without the repository's files: a relative link would lead nowhere.
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme) + re.findall(r"<(\w+:[^>\s]+)>", readme)
+    targets += re.findall(r'(?:href|src)="([^"]+)"', readme)
+    assert targets
+    assert [target for target in targets if not target.startswith("https://")] == []
+    assert urls["Documentation"] in readme
