@@ -192,8 +192,10 @@ class Contingency:
         conventions and arithmetic, or scikit-learn's ``0.0``, ``1.0`` or ``"nan"``
         (see :mod:`contingency.formulas.classification` for each score's rule).
     thread_safe:
-        Make every public call atomic with a lock (see below).
+        Make every public call atomic with a lock (see Notes).
 
+    Notes
+    -----
     Threads: an accumulator is not thread-safe by default. Two threads
     sharing one (even one writing while another reads: reads fold pending
     counts) can lose counts without an error. Give each thread its own

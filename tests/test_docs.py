@@ -32,7 +32,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(directory)],
+        # Not --quiet: it hides warnings from the logger, so strict mode has none to count.
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(directory)],
         cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert build.returncode == 0, (
         "mkdocs build --strict failed (python -m pip install -e '.[docs]' installs the tools):\n"
