@@ -118,6 +118,10 @@ _NO_CATEGORY = "No category information has been recorded"
 _UNIT = 1  # add_result's default weight: the fast paths serve it (tested by identity)
 _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
 _RESULTS = "results (one item per result)"
+# add_result's fast paths count results unchecked until a read folds them: they are taken
+# only while fewer results than this are counted, so that the results they tally cannot
+# reach MAX_COUNT (that would take 2**62 calls; past it, each result is checked).
+_FAST_LIMIT = 1 << 62
 # The changes of one single-label result that add_result hands to _apply at once: the
 # parts _apply neither keeps nor changes are shared (the pairs, which it may keep, are not).
 _NONE: Cells = {}
@@ -243,7 +247,11 @@ class Contingency:
     _read: bool
     _unknown: Unknown
     _zero_division: ZeroDivision
-    verbose: bool
+    _verbose: bool
+    # True when add_result must take the general path for every result: verbose, or the
+    # results counted reach FAST_LIMIT, near enough the count limit that results tallied
+    # unchecked could cross it (the general path checks each one before counting it).
+    _slow: bool
 
     def __init__(
         self,
@@ -270,7 +278,8 @@ class Contingency:
                 categories = sorted_labels(categories)
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
-        self._unknown, self._zero_division, self.verbose = policy, mode, bool(verbose)
+        self._unknown, self._zero_division, self._verbose = policy, mode, bool(verbose)
+        self._slow = self._verbose
         declared = list(dict.fromkeys(labels))
         self._declared = frozenset(declared)
         self._a = dict.fromkeys(declared, 0)
@@ -285,6 +294,7 @@ class Contingency:
         self._a, self._b, self._c = (dict.fromkeys(declared, 0) for _ in range(3))
         self._n = 0
         self._scale = 0
+        self._slow = self._verbose
         self._shapes = {}
         self._micro = [0, 0, 0, 0]
         self._offset = [0, 0, 0, 0]
@@ -326,7 +336,7 @@ class Contingency:
         # mapping, verbose) takes the general path, which calls _apply at once.
         # test_contingency checks that every path gives one state.
         if type(assigned) is str:
-            if type(correct) is str and not self.verbose:
+            if type(correct) is str and not self._slow:
                 if self._read and not self._scale:
                     # The first result after a read (a learning curve reads after every
                     # result) goes to _apply at once: tallied, it would pay a fold as well.
@@ -366,7 +376,7 @@ class Contingency:
                         wrong[pair] = 1
                         self._settled = False
                         return
-        elif not self.verbose:
+        elif not self._slow:
             # Multi-label: two sets, taken as they are (checked first: the common case),
             # or lists, tuples and frozensets, copied to sets (duplicates count once).
             chosen: Any = assigned
@@ -428,7 +438,7 @@ class Contingency:
         staging = Staging(self._a, self._unknown, removing=removing)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._fold()
-        if self.verbose and not removing:
+        if self._verbose and not removing:
             self._say(name, assigned, correct)
         unit = max(self._scale, k)
         count = m << (unit - k)
@@ -513,7 +523,7 @@ class Contingency:
         self._fold()
         name = "remove_results" if removing else "add_results"
         where = name if removing else ""
-        say = self.verbose and not removing
+        say = self._verbose and not removing
         arrays = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray)
         if not arrays:
             assigned = label_sequence(assigned, "assigned", _RESULTS)
@@ -741,6 +751,16 @@ class Contingency:
         """
         self._fold()
         return self._reported(self._n)
+
+    @property
+    def verbose(self) -> bool:
+        """Whether each result added prints a line, as Perl's ``verbose`` does (settable)."""
+        return self._verbose
+
+    @verbose.setter
+    def verbose(self, value: bool) -> None:
+        self._verbose = bool(value)
+        self._slow = self._verbose or self._n >> self._scale >= _FAST_LIMIT
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -1328,6 +1348,7 @@ class Contingency:
                 else:
                     del confusion[pair]
         self._n = n
+        self._slow = self._verbose or n >> self._scale >= _FAST_LIMIT
         # The micro table: pooled cells plus the offset, d = K n - a - b - c (_micro_after).
         micro = self._micro
         micro[0] += added_a
@@ -1765,7 +1786,7 @@ def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
 
 _SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_scale", "_shapes", "_micro", "_offset",
           "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong",
-          "_settled", "_read", "_unknown", "_zero_division", "verbose")
+          "_settled", "_read", "_unknown", "_zero_division", "_verbose", "_slow")
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale", "a", "b", "c",

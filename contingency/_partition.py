@@ -127,8 +127,8 @@ class PartitionComparison:
     _n_elements: int
     #: The sums unpacked as the formulas take them, built on the first read after a change.
     _read_sums: TableSums | None
-    #: The pair counts last computed, with the sums (the state) they belong to.
-    _pairs: tuple[TableSums, PairConfusion] | None
+    #: The pair counts of the current state, computed on the first read that needs them.
+    _pairs: PairConfusion | None
     #: The expected MI last computed, with the sums (the state) it belongs to.
     _expected: tuple[TableSums, float] | None
     #: The cell arrays an information read's exact fallback last took, with their sums.
@@ -350,11 +350,10 @@ class PartitionComparison:
         Exact integers; scikit-learn's ``pair_confusion_matrix`` counts ordered
         pairs, so its cells are twice these (``[[dd, smo], [sro, ss]]``).
         """
-        sums = self._read()
         found = self._pairs
-        if found is None or found[0] is not sums:
-            found = self._pairs = (sums, _formulas.pair_confusion(sums))
-        return found[1]
+        if found is None:
+            found = self._pairs = _formulas.pair_confusion(self._read())
+        return found
 
     @property
     def same_same(self) -> int:
@@ -441,7 +440,7 @@ class PartitionComparison:
     @property
     def adjusted_rand_index(self) -> float:
         """The Rand index adjusted for chance (Hubert and Arabie)."""
-        return _formulas.adjusted_rand_index(*self.pair_confusion())
+        return _formulas.adjusted_rand_index_from_sums(self._read())
 
     # Information scores --------------------------------------------------------------------
 
@@ -732,7 +731,8 @@ class PartitionComparison:
             self._sums.step_levels(before, after)
             n_elements = self._n_elements + total
         self._n_elements = n_elements
-        self._read_sums = None  # stale, and so is every value cached with the old sums
+        # Stale, and so is every value cached with the old sums (keyed by their identity).
+        self._read_sums = self._pairs = None
 
     def _read(self) -> TableSums:
         """The sums of the current state, unpacked once per state: what every score read starts from.

@@ -386,3 +386,37 @@ def test_the_count_limit_holds_for_weighted_counts():
     with pytest.raises(ValueError, match="set by set_entries in micro-table cell d"):
         scaled.merge(_entries(1))
     assert scaled == before
+
+
+@pytest.mark.parametrize("results", [
+    [("a", "a"), ("a", "b"), ("a", "a")],  # single-label: the tally's pairs
+    [({"a", "b"}, {"a"}), ({"a"}, {"a", "b"}), ({"b"}, {"b", "a"})],  # multi-label tallies
+])
+def test_results_past_the_count_limit_are_refused_when_added_not_when_read(results):
+    """Near the limit every result is checked as it is added: none can be tallied unchecked
+    and make the next read fail (as it did: a read then raised, and every read after it)."""
+    s = Contingency(["a", "b"])
+    s.add_result("a", "a", weight=MAX_COUNT - 2)
+    expected = Contingency(["a", "b"]).add_results(*zip(*results[:2]))
+    expected.add_result("a", "a", weight=MAX_COUNT - 2)
+    s.add_result(*results[0])
+    s.add_result(*results[1])  # no read in between: nothing folds these two
+    with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+        s.add_result(*results[2])
+    assert s.n_results == MAX_COUNT  # a read works, and the refused result left no trace
+    assert s == expected
+    s.remove_result("a", "a", weight=MAX_COUNT - 2)  # far from the limit again: fast paths
+    s.add_result(*results[2])
+    assert s.n_results == 3
+
+
+def test_verbose_can_be_switched_and_prints_only_while_on(capsys):
+    s = Contingency(["a"])
+    s.add_result("a", "a")
+    s.verbose = True
+    s.add_result("a", "a", name="second")
+    s.verbose = False
+    s.add_result("a", "a")
+    assert s.verbose is False
+    assert s.n_results == 3
+    assert capsys.readouterr().out.count("\n") == 1

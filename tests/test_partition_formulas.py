@@ -127,6 +127,27 @@ def test_adjusted_rand_index_takes_numpy_integers_exactly():
 
 
 @given(tables)
+def test_adjusted_rand_index_from_sums_is_the_pair_form_bit_for_bit(table):
+    """The sums form (what the accumulator reads) and Hubert and Arabie's pair form round the
+    same exact fraction: equal floats, and equal to that fraction rounded once."""
+    sums = f.table_sums(table)
+    a, c, b, d = f.pair_confusion(sums)
+    value = f.adjusted_rand_index_from_sums(sums)
+    assert value == f.adjusted_rand_index(a, c, b, d)
+    if b or c:
+        assert value == float(Fraction(2 * (a * d - b * c),
+                                       (a + c) * (c + d) + (a + b) * (b + d)))
+    else:
+        assert value == 1.0
+
+
+def test_adjusted_rand_index_from_sums_takes_numpy_integers_exactly():
+    sums = f.table_sums([[3 * 10**9, 10**9], [2 * 10**9, 4 * 10**9]])
+    wide = f.TableSums(*(np.int64(x) if x < 2**63 else x for x in sums))
+    assert f.adjusted_rand_index_from_sums(wide) == f.adjusted_rand_index_from_sums(sums)
+
+
+@given(tables)
 def test_pair_confusion_is_a_pair_confusion_with_named_fields(table):
     sums = f.table_sums(table)
     pairs = f.pair_confusion(sums)

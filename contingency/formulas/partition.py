@@ -90,6 +90,7 @@ __all__ = [
     "TableSums",
     "adjusted_mutual_information",
     "adjusted_rand_index",
+    "adjusted_rand_index_from_sums",
     "completeness",
     "entropy",
     "entropy_model",
@@ -441,7 +442,8 @@ def adjusted_rand_index(same_same: int, same_reference_only: int, same_model_onl
     letters, computed with exact integers and rounded once. When the
     partitions disagree on no pair (``b == c == 0``: identical pair structure,
     which includes fewer than two elements and two single-cluster partitions)
-    it is 1, scikit-learn's convention.
+    it is 1, scikit-learn's convention. :func:`adjusted_rand_index_from_sums`
+    gives the same value from a table's sums.
 
     >>> round(adjusted_rand_index(1, 0, 1, 4), 12)    # [0,0,1,2] vs [0,0,1,1]
     0.571428571429
@@ -451,10 +453,38 @@ def adjusted_rand_index(same_same: int, same_reference_only: int, same_model_onl
     a, b, c, d = same_same, same_model_only, same_reference_only, different_different
     if not type(a) is type(b) is type(c) is type(d) is int:  # numpy integers would overflow
         a, b, c, d = int(a), int(b), int(c), int(d)
-    if b == 0 and c == 0:
+    return _adjusted_rand(a, a + c, a + b, a + b + c + d)
+
+
+def adjusted_rand_index_from_sums(sums: TableSums) -> float:
+    """:func:`adjusted_rand_index` of a table, from its sums, without building the pair counts.
+
+    >>> sums = table_sums([[2, 0], [1, 1]])
+    >>> adjusted_rand_index_from_sums(sums) == adjusted_rand_index(*pair_confusion(sums))
+    True
+    """
+    n, _, _, same_same, same_reference, same_model, _, _, _ = sums
+    if type(n) is not int:  # a numpy integer would overflow n (n - 1)
+        n, same_same, same_reference, same_model = (
+            int(n), int(same_same), int(same_reference), int(same_model))
+    return _adjusted_rand(same_same, same_reference, same_model, n * (n - 1) // 2)
+
+
+def _adjusted_rand(same_same: int, same_reference: int, same_model: int, n_pairs: int) -> float:
+    """The adjusted Rand index of exact pair sums: the one place its formula is written.
+
+    With ``S = same_same``, ``R = same_reference``, ``M = same_model`` and
+    ``P = n_pairs``, Hubert and Arabie's ``2 (a d - b c) / ((a + c)(c + d) +
+    (a + b)(b + d))`` (``a = S``, ``b = M - S``, ``c = R - S``, ``d = P - R -
+    M + S``) is, expanded, ``2 (S P - R M) / (P (R + M) - 2 R M)``: the same
+    two integers, so the same rounding. It is 1 when ``b == c == 0`` (``S ==
+    R == M``); otherwise the denominator, ``c**2 + b**2`` or more, is positive.
+    """
+    if same_same == same_reference == same_model:
         return 1.0
-    # Not zero here: b or c is positive, so (a + c)(c + d) + (a + b)(b + d) >= c**2 + b**2 > 0.
-    return 2 * (a * d - b * c) / ((a + c) * (c + d) + (a + b) * (b + d))
+    product = same_reference * same_model
+    return 2 * (same_same * n_pairs - product) / (n_pairs * (same_reference + same_model)
+                                                 - 2 * product)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1100,11 +1130,9 @@ def normalized_mutual_information(sums: TableSums,
     """
     method = average_method if average_method == "arithmetic" else _check_average_method(
         average_method)
-    if sums.n_reference_clusters <= 1 and sums.n_model_clusters <= 1:
-        return 1.0
     mutual, reference, model, scale = _information(sums, cells)
-    if mutual == 0:
-        return 0.0
+    if mutual == 0:  # 1 when both sides have a single cluster (or there are no elements)
+        return 1.0 if sums.n_reference_clusters <= 1 and sums.n_model_clusters <= 1 else 0.0
     if method == "arithmetic":  # from the sums, a ratio of exact integers rounded once
         return 2 * mutual / (reference + model)
     if method == "min":
@@ -1171,20 +1199,20 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
     """
     if beta != 1 and not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
+    mutual, reference, model, _ = _information(sums, cells)
+    if reference and model:  # both entropies positive: two or more clusters on each side
+        if mutual == 0:  # h == c == 0
+            return 0.0
+        # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
+        # (1 + beta) MI / (H(R) + beta H(M)); at beta = 1, from the sums, a ratio of
+        # exact integers rounded once, as NMI's (identical partitions score exactly 1).
+        if beta == 1:
+            return 2 * mutual / (reference + model)
+        return (1 + beta) * mutual / (reference + beta * model)
     one_reference, one_model = sums.n_reference_clusters <= 1, sums.n_model_clusters <= 1
     if one_reference and one_model:
         h = c = 1.0
     else:
-        mutual, reference, model, _ = _information(sums, cells)
-        if not (one_reference or one_model):
-            if mutual == 0:  # h == c == 0
-                return 0.0
-            # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
-            # (1 + beta) MI / (H(R) + beta H(M)); at beta = 1, from the sums, a ratio of
-            # exact integers rounded once, as NMI's (identical partitions score exactly 1).
-            if beta == 1:
-                return 2 * mutual / (reference + model)
-            return (1 + beta) * mutual / (reference + beta * model)
         h = 1.0 if one_reference else mutual / reference
         c = 1.0 if one_model else mutual / model
     if h + c == 0:
