@@ -111,29 +111,27 @@ class Tally:
     def changes(self) -> Changes:
         """The tallied results as cell changes ``a, b, c``, shape counts and pairs.
 
-        The tally itself is left as it is (:meth:`clear` empties it once the
-        changes are counted, so a refused change loses nothing). The pairs
-        dict is new, so its receiver may keep it; ``a`` is the tally's own
-        dict of right results when only single-label results were tallied,
-        not to be kept.
+        The tally's own dicts are handed over, not copied: the pairs dict (the
+        wrong results', with the right ones added) is replaced here by a new
+        one, so its receiver may keep it; ``a`` (the right results' dict) is
+        not to be kept: :meth:`clear` empties it once the changes are counted. (A fold is
+        never refused: see ``contingency._contingency._FAST_LIMIT``.)
         """
-        right, wrong = self.right, self.wrong
-        a = right
+        a, pairs = self.right, self.wrong
         b: Cells = {}
         c: Cells = {}
         shapes: dict[Shape, int] = {}
-        pairs: Pairs = dict(wrong)
-        if right:
-            shapes[HIT] = sum(right.values())
-            for label, count in right.items():
-                pairs[label, label] = count
-        if wrong:
-            shapes[MISS] = sum(wrong.values())
-            for (correct, assigned), count in wrong.items():
+        if pairs:
+            shapes[MISS] = sum(pairs.values())
+            for (correct, assigned), count in pairs.items():
                 b[assigned] = b.get(assigned, 0) + count
                 c[correct] = c.get(correct, 0) + count
-        if self.shapes:
-            a = dict(right)
+        if a:
+            shapes[HIT] = sum(a.values())
+            for label, count in a.items():
+                pairs[label, label] = count
+        self.wrong = {}
+        if self.shapes:  # the multi-label tallies join the right results' cells a
             both = self.both
             for label, count in both.items():
                 a[label] = a.get(label, 0) + count
@@ -148,9 +146,8 @@ class Tally:
         return a, b, c, shapes, pairs
 
     def clear(self) -> None:
-        """Empty the tally (once its changes are counted); its dicts stay the same objects."""
+        """Empty the tally, once its changes are counted."""
         self.right.clear()
-        self.wrong.clear()
         if self.shapes:
             self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
 

@@ -120,7 +120,8 @@ _PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fas
 _RESULTS = "results (one item per result)"
 # add_result's fast paths count results unchecked until a read folds them: they are taken
 # only while fewer results than this are counted, so that the results they tally cannot
-# reach MAX_COUNT (that would take 2**62 calls; past it, each result is checked).
+# reach MAX_COUNT (that would take 2**62 calls; past it, each result is checked), and a
+# fold, which hands the tally's dicts over, is never refused.
 _FAST_LIMIT = 1 << 62
 # The changes of one single-label result that add_result hands to _apply at once: the
 # parts _apply neither keeps nor changes are shared (the pairs, which it may keep, are not).
@@ -302,7 +303,8 @@ class Contingency:
         self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
         self._tally = tally = Tally()
         self._right, self._wrong = tally.right, tally.wrong
-        self._settled = self._read = True
+        self._settled = True
+        self._read = False  # no read yet: a stream's first results are tallied
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -337,32 +339,26 @@ class Contingency:
         # test_contingency checks that every path gives one state.
         if type(assigned) is str:
             if type(correct) is str and not self._slow:
-                if self._read and not self._scale:
-                    # The first result after a read (a learning curve reads after every
-                    # result) goes to _apply at once: tallied, it would pay a fold as well.
-                    known = self._a
-                    if assigned in known and correct in known:
-                        self._read = False
-                        if assigned == correct:
-                            self._apply({assigned: 1}, _NONE, _NONE, _ONE_HIT,
-                                        {(assigned, assigned): 1})
-                        else:
-                            self._apply(_NONE, {assigned: 1}, {correct: 1}, _ONE_MISS,
-                                        {(correct, assigned): 1})
-                        return
-                # Otherwise a label the tally has not met since the last fold is tallied if
-                # it is in the table (which unsettles the accumulator: the reads then fold),
-                # else the general path takes the result. (dict.get, not a KeyError: right
-                # after a read the tally is empty, and raising costs more.)
-                elif assigned == correct:
+                # A label the tally has not met since the last fold is tallied if it is in
+                # the table (which unsettles the accumulator: the reads then fold), else the
+                # general path takes the result. (dict.get, not a KeyError: right after a
+                # read the tally is empty, and raising costs more.) But the first result
+                # after a read (a learning curve reads after every result) goes to _apply
+                # at once: tallied, it would pay a fold as well.
+                if assigned == correct:
                     right = self._right
                     count = right.get(assigned)
                     if count is not None:
                         right[assigned] = count + 1
                         return
                     if assigned in self._a:
-                        right[assigned] = 1
-                        self._settled = False
+                        if self._read and not self._scale:
+                            self._read = False
+                            self._apply({assigned: 1}, _NONE, _NONE, _ONE_HIT,
+                                        {(assigned, assigned): 1})
+                        else:
+                            right[assigned] = 1
+                            self._settled = False
                         return
                 else:
                     wrong = self._wrong
@@ -373,8 +369,13 @@ class Contingency:
                         return
                     known = self._a
                     if assigned in known and correct in known:
-                        wrong[pair] = 1
-                        self._settled = False
+                        if self._read and not self._scale:
+                            self._read = False
+                            self._apply(_NONE, {assigned: 1}, {correct: 1}, _ONE_MISS,
+                                        {pair: 1})
+                        else:
+                            wrong[pair] = 1
+                            self._settled = False
                         return
         elif not self._slow:
             # Multi-label: two sets, taken as they are (checked first: the common case),
@@ -1262,6 +1263,7 @@ class Contingency:
         tally = self._tally
         if tally.right or tally.wrong or tally.shapes:
             changes = tally.changes()  # one per result: 2**scale in the counts' unit
+            self._wrong = tally.wrong  # a new dict: the tallied one was handed over
             self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
             tally.clear()
         self._settled = self._read = True
@@ -1316,17 +1318,18 @@ class Contingency:
             for label in fresh:
                 cells_a[label] = cells_b[label] = cells_c[label] = 0
         added_a = added_b = added_c = 0
-        for label, count in a.items():
-            cells_a[label] += count
-            added_a += count
+        if a:
+            for label, count in a.items():
+                cells_a[label] += count
+            added_a = sum(a.values())
         if b:
             for label, count in b.items():
                 cells_b[label] += count
-                added_b += count
+            added_b = sum(b.values())
         if c:
             for label, count in c.items():
                 cells_c[label] += count
-                added_c += count
+            added_c = sum(c.values())
         if gone:
             for label in gone:
                 del cells_a[label], cells_b[label], cells_c[label]
@@ -1348,7 +1351,8 @@ class Contingency:
                 else:
                     del confusion[pair]
         self._n = n
-        self._slow = self._verbose or n >> self._scale >= _FAST_LIMIT
+        if n >= _FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
+            self._slow = self._verbose or n >> self._scale >= _FAST_LIMIT
         # The micro table: pooled cells plus the offset, d = K n - a - b - c (_micro_after).
         micro = self._micro
         micro[0] += added_a
