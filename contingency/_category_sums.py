@@ -130,13 +130,12 @@ class CategorySums(_Lazy):
         supports = self._support
         total = self.total
         for label in pending:
-            old = contribution.get(label)  # (get and set: a pop and an insertion cost more)
-            if old is not None:
-                total -= old
-                if supports is not None:
-                    support = supports[label]
-                    self.weighted -= old * support
-                    self.weight -= support
+            old = contribution.get(label, 0)  # (get and set: a pop and an insertion cost more)
+            total -= old
+            if supports is not None and label in supports:
+                support = supports[label]
+                self.weighted -= old * support
+                self.weight -= support
             a = cells_a.get(label)
             number = _NAN if a is None else score(a, cells_b[label], cells_c[label], 0, mode)
             if number == number:  # NaN: undefined in "nan" mode (or forgotten): left out
@@ -146,7 +145,7 @@ class CategorySums(_Lazy):
                     support = supports[label] = a + cells_c[label]
                     self.weighted += value * support
                     self.weight += support
-            elif old is not None:
+            elif label in contribution:
                 del contribution[label]
                 if supports is not None:
                     del supports[label]
