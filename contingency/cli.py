@@ -277,7 +277,17 @@ def _categories(value: str | None) -> list[str] | None:
         except OSError as problem:
             raise InputError(f"--categories {value}: cannot read ({problem.strerror or problem})"
                              ) from None
+    if "," not in value and (os.sep in value or "/" in value
+                             or os.path.splitext(value)[1].lower() in _LISTING_SUFFIXES):
+        # A mistyped file name would otherwise declare one category of that name, and every
+        # result would then be refused as naming an unknown one.
+        raise InputError(f"--categories {value}: no such file (to declare one category of "
+                         f"that name, write it with a comma: '{value},')")
     return [name.strip() for name in value.split(",") if name.strip()]
+
+
+#: What a --categories value without a comma that ends so is taken for: a file name.
+_LISTING_SUFFIXES = frozenset({".txt", ".csv", ".tsv", ".lst", ".list", ".json", ".jsonl"})
 
 
 def _counts(reader: LabelReader) -> str:

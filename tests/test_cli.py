@@ -175,6 +175,24 @@ def test_classify_declared_categories_from_a_list_or_a_file(tmp_path, capsys):
         assert json.loads(out) == expected
 
 
+@pytest.mark.parametrize("given", ["categorie.txt", "lists/categories", "labels.CSV"])
+def test_a_categories_file_that_does_not_exist_is_an_error_not_a_category(tmp_path, capsys,
+                                                                         given):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\n")
+    missing = str(tmp_path / given)
+    assert one_error_line(capsys, "classify", path, "--categories", missing) == (
+        f"contingency: --categories {missing}: no such file (to declare one category of that "
+        f"name, write it with a comma: '{missing},')\n")
+
+
+def test_one_category_named_like_a_file_is_declared_with_a_comma(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\nnotes.txt,notes.txt\n")
+    status, out, _ = run(capsys, "classify", path, "--categories", "notes.txt,", "--format",
+                         "json")
+    assert status == 0
+    assert [row["category"] for row in json.loads(out)["categories"]] == ["notes.txt"]
+
+
 def test_a_categories_file_is_read_as_the_input_is(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\n")
     listing = write(tmp_path, "categories.txt", b"\xef\xbb\xbfa\r\nb\r\n")  # BOM, CRLF
