@@ -157,6 +157,29 @@ def test_single_label_fast_path_equals_general_path_and_array_batch(case):
     assert arrays == general
 
 
+@given(categories_and_results(single_label=True), st.lists(st.booleans(), max_size=40),
+       st.booleans())
+def test_results_read_alone_or_tallied_give_one_state(case, reads, weighted_first):
+    """A read after a result sends the next single-label result to the write routine at once;
+    without one it is tallied. Whatever the pattern of reads (and with counts in a finer unit,
+    where nothing goes direct), every read equals a batch of the results so far."""
+    cats, stream = case
+    labels = [str(cat) for cat in cats]
+    fed = Contingency(labels)
+    batch = Contingency(labels)
+    if weighted_first and labels:
+        fed.add_result(labels[0], labels[0], weight=0.5)
+        batch.add_result(labels[0], labels[0], weight=0.5)
+    for step, (assigned, correct) in enumerate(stream):
+        fed.add_result(str(assigned), str(correct))
+        batch.add_results([str(assigned)], [str(correct)])
+        if step < len(reads) and reads[step]:
+            assert fed.micro_f1 == batch.micro_f1
+            assert fed.macro_f1 == batch.macro_f1
+    assert fed == batch
+    assert fed.to_dict() == batch.to_dict()
+
+
 _SIDE = st.one_of(
     st.frozensets(st.sampled_from(["x", "y", "z", "new", 7, None, math.nan]), max_size=4),
     st.sampled_from(["x", "y", "new"]),
