@@ -280,7 +280,6 @@ class Contingency:
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
         self._unknown, self._zero_division, self._verbose = policy, mode, bool(verbose)
-        self._slow = self._verbose
         declared = list(dict.fromkeys(labels))
         self._declared = frozenset(declared)
         self._a = dict.fromkeys(declared, 0)
@@ -295,7 +294,7 @@ class Contingency:
         self._a, self._b, self._c = (dict.fromkeys(declared, 0) for _ in range(3))
         self._n = 0
         self._scale = 0
-        self._slow = self._verbose
+        self._choose_paths()
         self._shapes = {}
         self._micro = [0, 0, 0, 0]
         self._offset = [0, 0, 0, 0]
@@ -761,7 +760,7 @@ class Contingency:
     @verbose.setter
     def verbose(self, value: bool) -> None:
         self._verbose = bool(value)
-        self._slow = self._verbose or self._n >> self._scale >= _FAST_LIMIT
+        self._choose_paths()
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -1352,16 +1351,11 @@ class Contingency:
                     del confusion[pair]
         self._n = n
         if n >= _FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
-            self._slow = self._verbose or n >> self._scale >= _FAST_LIMIT
-        # The micro table: pooled cells plus the offset, d = K n - a - b - c (_micro_after).
-        micro = self._micro
-        micro[0] += added_a
-        micro[1] += added_b
-        micro[2] += added_c
-        micro[3] += len(cells_a) * n - k_before * n_before - added_a - added_b - added_c
+            self._choose_paths()
+        self._micro = _micro_after(self._micro, added_a, added_b, added_c,
+                                   len(cells_a) * n - k_before * n_before, offset)
         if offset is not None:
             self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
-            self._micro = [cell + extra for cell, extra in zip(micro, offset)]
         for pending in self._stale:
             pending.update(a, b, c, fresh)
 
@@ -1488,6 +1482,10 @@ class Contingency:
                     raise ValueError(f"{prefix}category {label!r} would hold fewer {name} cells "
                                      "than its single-label results give it; that result was "
                                      "not added")
+
+    def _choose_paths(self) -> None:
+        """Whether add_result must take the general path for every result (see ``_slow``)."""
+        self._slow = self._verbose or self._n >> self._scale >= _FAST_LIMIT
 
     def _declared_order(self) -> list[Hashable]:
         """The declared categories, in table order (they come first)."""
