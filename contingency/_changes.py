@@ -1,14 +1,14 @@
-"""Inputs to cell changes for Contingency's write path: the add_result tally, result sets, label arrays.
+"""Inputs to cell changes for Contingency's write path: results, single-label pairs, label arrays.
 
 Nothing here holds an accumulator's state. Each function turns one kind of
-input into what :meth:`contingency.Contingency._apply` takes: changes of the
+input into what :meth:`contingency._counts.Counts.apply` takes: changes of the
 per-category cells ``a``, ``b`` and ``c`` (dicts keyed by category, or columns
 in table order), counts of result shapes ``(both, assigned, correct)``, and
 counts of single-label results (one category assigned, one correct) by pair
-``(correct, assigned)``.
-:class:`Tally` is the small object :meth:`contingency.Contingency.add_result`'s
-fast paths count into; :meth:`Tally.changes` hands the tallied results over
-as such changes.
+``(correct, assigned)``. :func:`result_changes` is the rule for results given
+as sets of categories, :func:`pair_changes` for single-label results given by
+pair; the vectorised forms (label arrays, indicator matrices) count the same
+cells with numpy.
 """
 
 from __future__ import annotations
@@ -28,13 +28,11 @@ from contingency._labels import check_label, sorted_labels
 __all__ = [
     "HIT",
     "MISS",
-    "SMALL_CODE",
     "Cells",
     "Changes",
     "Pairs",
     "Shape",
     "Staging",
-    "Tally",
     "Unknown",
     "category_codes",
     "code_pairs",
@@ -45,9 +43,9 @@ __all__ = [
     "indicator_changes",
     "label_array_changes",
     "members",
+    "pair_changes",
     "result_changes",
     "shape_histogram",
-    "take_back",
 ]
 
 Unknown = Literal["error", "ignore", "add"]
@@ -55,15 +53,11 @@ Shape = tuple[int, int, int]
 Cells = dict[Hashable, int]
 #: Single-label results by pair ``(correct, assigned)``: the confusion matrix, sparse.
 Pairs = dict[tuple[Hashable, Hashable], int]
-#: What ``Contingency._apply`` takes: cells ``a``, ``b``, ``c``, shapes and pairs.
+#: What ``Counts.apply`` takes: cells ``a``, ``b``, ``c``, shapes and pairs.
 Changes = tuple[Cells, Cells, Cells, dict[Shape, int], Pairs]
 
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
 MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
-# The shape (both, assigned, correct) of a result with at most three categories a side
-# is tallied under the code SMALL_CODE[assigned][correct] + both (a list lookup and an
-# int key are cheaper than building a tuple in the hot loop); larger shapes under the tuple.
-SMALL_CODE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
 
 
 def members(value: object, where: str) -> Iterable[object]:
@@ -79,81 +73,8 @@ def members(value: object, where: str) -> Iterable[object]:
     return (value,)
 
 
-def _shape_key(shape: Any) -> Shape:
-    """A tallied shape key (a small code or a tuple) as the tuple ``(both, assigned, correct)``."""
-    if type(shape) is int:
-        return (shape & 3, shape >> 4, (shape >> 2) & 3)
-    return shape  # type: ignore[no-any-return]
-
-
-class Tally:
-    """What :meth:`Contingency.add_result`'s fast paths counted since the last fold.
-
-    Only dict increments, keyed by category (or pair), for categories already
-    in the table; :meth:`Contingency._fold` turns it into one call of
-    ``_apply``. Single-label results are tallied by pair: right ones by
-    category (``right``), wrong ones by ``(correct, assigned)`` (``wrong``),
-    one increment each, from which :meth:`changes` derives their cells.
-    Multi-label results are tallied as the categories in both sides,
-    assigned and correct (three C-level tallies), and their shapes.
-    """
-
-    __slots__ = ("assigned", "both", "correct", "right", "shapes", "wrong")
-
-    def __init__(self) -> None:
-        self.right: Cells = {}
-        self.wrong: Pairs = {}
-        self.both: Cells = {}
-        self.assigned: Cells = {}
-        self.correct: Cells = {}
-        self.shapes: dict[Any, int] = {}
-
-    def changes(self) -> Changes:
-        """The tallied results as cell changes ``a, b, c``, shape counts and pairs.
-
-        The tally's own dicts are handed over, not copied: the pairs dict (the
-        wrong results', with the right ones added) is replaced here by a new
-        one, so its receiver may keep it; ``a`` (the right results' dict) is
-        not to be kept: :meth:`clear` empties it once the changes are counted. (A fold is
-        never refused: see ``contingency._contingency._FAST_LIMIT``.)
-        """
-        a, pairs = self.right, self.wrong
-        b: Cells = {}
-        c: Cells = {}
-        shapes: dict[Shape, int] = {}
-        if pairs:
-            shapes[MISS] = sum(pairs.values())
-            for (correct, assigned), count in pairs.items():
-                b[assigned] = b.get(assigned, 0) + count
-                c[correct] = c.get(correct, 0) + count
-        if a:
-            shapes[HIT] = sum(a.values())
-            for label, count in a.items():
-                pairs[label, label] = count
-        self.wrong = {}
-        if self.shapes:  # the multi-label tallies join the right results' cells a
-            both = self.both
-            for label, count in both.items():
-                a[label] = a.get(label, 0) + count
-            for target, totals in ((b, self.assigned), (c, self.correct)):
-                for label, count in totals.items():
-                    count -= both.get(label, 0)
-                    if count:
-                        target[label] = target.get(label, 0) + count
-            for key, count in self.shapes.items():
-                shape = _shape_key(key)
-                shapes[shape] = shapes.get(shape, 0) + count
-        return a, b, c, shapes, pairs
-
-    def clear(self) -> None:
-        """Empty the tally, once its changes are counted."""
-        self.right.clear()
-        if self.shapes:
-            self.both, self.assigned, self.correct, self.shapes = {}, {}, {}, {}
-
-
 class Staging:
-    """Label resolution for one call, with nothing written until ``_apply``.
+    """Label resolution for one call, with nothing written until ``Counts.apply``.
 
     Categories met for the first time (``unknown="add"``) are collected in
     ``new``, in the order met, with provisional positions after the known ones
@@ -210,15 +131,6 @@ class Staging:
         return position
 
 
-def take_back(tally: Cells, label: Hashable) -> None:
-    """Undo one tally of ``label`` (a result found to name a category not in the table)."""
-    left = tally[label] - 1
-    if left:
-        tally[label] = left
-    else:
-        del tally[label]
-
-
 def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]],
                    weight: int | Iterable[int]) -> Changes:
     """The changes (cells, shapes, pairs) of checked results, each counted ``weight`` times.
@@ -244,6 +156,37 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
         if len(assigned) == 1 == len(correct):
             (chosen,), (truth,) = assigned, correct
             pairs[truth, chosen] = pairs.get((truth, chosen), 0) + count
+    return a, b, c, shapes, pairs
+
+
+def pair_changes(pairs: Pairs) -> Changes:
+    """The changes of single-label results counted by pair ``(correct, assigned)``.
+
+    A pair of one category is a right result (cell ``a``, shape ``HIT``), any
+    other a wrong one (``b`` of the assigned category, ``c`` of the correct
+    one, shape ``MISS``); ``pairs`` itself is handed over as the pairs' change.
+    The same cells :func:`result_changes` gives these results one by one.
+
+    >>> pair_changes({("x", "x"): 2, ("x", "y"): 1})
+    ({'x': 2}, {'y': 1}, {'x': 1}, {(1, 1, 1): 2, (0, 1, 1): 1}, {('x', 'x'): 2, ('x', 'y'): 1})
+    """
+    a: Cells = {}
+    b: Cells = {}
+    c: Cells = {}
+    right = wrong = 0
+    for (truth, chosen), count in pairs.items():
+        if truth == chosen:
+            a[truth] = a.get(truth, 0) + count
+            right += count
+        else:
+            b[chosen] = b.get(chosen, 0) + count
+            c[truth] = c.get(truth, 0) + count
+            wrong += count
+    shapes: dict[Shape, int] = {}
+    if right:
+        shapes[HIT] = right
+    if wrong:
+        shapes[MISS] = wrong
     return a, b, c, shapes, pairs
 
 

@@ -1,47 +1,19 @@
 """Contingency: a streaming accumulator of category decisions (Statistics::Contingency for Python).
 
-Where counts change: :meth:`Contingency._apply`, and nowhere else. Every
-write builds the changes of the per-category cells and of the result shapes
-and hands them to it: a result (weight +1), a removal (the same cells with
-weight -1), a batch of label arrays or indicator matrices (aggregated with
-numpy), a merge (the other's counts), :meth:`Contingency.set_entries` (the
-micro offset), :meth:`Contingency.from_dict` (a merge into an empty
-accumulator). :meth:`Contingency.add_result`'s fast paths are a way of
-calling it: they count into a small :class:`contingency._changes.Tally` (dict
-increments only), which is folded through ``_apply`` before any read and any
-other write. How each kind of input becomes cell changes is
-:mod:`contingency._changes`'s business.
+The public surface, and nothing else: the settings (``unknown``,
+``zero_division``, ``verbose``), how each kind of input is checked and turned
+into changes (:mod:`contingency._changes`), and every read, one call into
+:mod:`contingency.formulas.classification` each. The counts live in one
+:class:`contingency._counts.Counts`, whose ``apply`` is the one routine where
+they change: a result (weight +1), a removal (the same changes with weight
+-1), a batch (aggregated with numpy), a merge (the other's counts),
+:meth:`Contingency.set_entries` (the micro offset), :meth:`Contingency.from_dict`
+(a merge into an empty accumulator). :meth:`Contingency.add_result`'s fast path
+is a way of calling it: results whose labels are all categories already go
+into the counts' tally, which every read folds first (``Counts.settled``, the
+one guard between a read and the counts).
 
-State, all of it exact integer counts:
-
-- per category, keyed by the category itself, in table order (declared
-  categories first, then as first seen): cells ``a`` (assigned and
-  correct), ``b`` (assigned, not correct) and ``c`` (correct, not
-  assigned). Cell ``d = n_results - a - b - c`` is derived, which is also
-  what makes a category that joins an open set late count as "neither
-  assigned nor correct" for every earlier result. A category that was not
-  declared and whose cells all return to zero is forgotten;
-- the number of results, and the histogram of result shapes
-  ``(both, assigned, correct)`` (see :mod:`contingency.formulas.classification`):
-  it gives every per-result score (samples averages, subset accuracy) in
-  time independent of the number of results;
-- the single-label results (one category assigned, one correct) by pair
-  ``(correct, assigned)``, no zero entries: the confusion matrix, sparse. They
-  are also in the cells and the shapes (``HIT`` and ``MISS``), whose counts
-  tell in O(1) whether every result is single-label, which the confusion
-  matrix and its scores need;
-- the micro table ``(a, b, c, d)``: the per-category cells summed, plus what
-  :meth:`Contingency.set_entries` set on top of them (the offset, also kept);
-- running sums over categories (:mod:`contingency._category_sums`): per
-  score, the exact sum of its per-category values, and how many categories
-  have each total ``a + b + c`` (which a removal checks against the number
-  of results), brought up to date for the categories that changed; and
-  for the confusion matrix's scores, the sums over categories of ``t p``,
-  ``t**2`` and ``p**2`` (``t = a + c``, ``p = a + b``: its row and column
-  totals when every result is single-label).
-
-Every score is one call into :mod:`contingency.formulas.classification`: a
-micro score reads the micro table, a macro or weighted average of
+A micro score reads the micro table, a macro or weighted average of
 precision, recall or F1 the running sums, macro accuracy and error the
 pooled cells, all in constant time; the printed tables are
 :mod:`contingency.report`'s.
@@ -50,11 +22,8 @@ pooled cells, all in constant time; the printed tables are
 from __future__ import annotations
 
 import copy as _copy
-import functools
-import operator
 import reprlib
-from collections import _count_elements as _count  # type: ignore[attr-defined]
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, Literal, TypeVar
 
@@ -64,38 +33,26 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._category_sums import (
-    KINDS,
-    CategorySums,
-    CategoryTotals,
-    MarginSums,
-    kind_sums,
-    kinds_of,
-)
 from contingency._changes import (
     HIT,
     MISS,
-    SMALL_CODE,
-    Cells,
-    Changes,
     Pairs,
     Shape,
     Staging,
-    Tally,
     Unknown,
     indicator_changes,
     label_array_changes,
     members,
+    pair_changes,
     result_changes,
-    take_back,
 )
+from contingency._counts import Counts, times, whole
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._labels import check_label, label_to_json, sorted_labels
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
-    MAX_COUNT,
     MAX_SCALE,
     ZeroDivision,
     average,
@@ -113,21 +70,16 @@ _UNKNOWN_POLICIES = ("error", "ignore", "add")
 _AVERAGES = ("micro", "macro", "weighted", "samples")
 _FORMAT = "contingency.Contingency/2"
 _NO_CATEGORY = "No category information has been recorded"
-# _count is Counter.update's helper: mapping[x] = mapping.get(x, 0) + 1 for each x of an
-# iterable, in C on CPython (collections keeps a pure-Python version for other implementations).
-_UNIT = 1  # add_result's default weight: the fast paths serve it (tested by identity)
-_PLAIN = frozenset({list, tuple, set, frozenset})  # containers add_result's fast path takes
+_UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
+#: The types whose values add_result takes as one label each: every hashable type that is
+#: not a container (see _single_kind), learned as they are met.
+_SINGLE: set[type] = {str, int, float, bool, bytes}
+#: The containers add_result's fast path takes as the categories of one side.
+_PLAIN = frozenset({list, tuple, set, frozenset})
 _RESULTS = "results (one item per result)"
-# add_result's fast paths count results unchecked until a read folds them: they are taken
-# only while fewer results than this are counted, so that the results they tally cannot
-# reach MAX_COUNT (that would take 2**62 calls; past it, each result is checked), and a
-# fold, which hands the tally's dicts over, is never refused.
-_FAST_LIMIT = 1 << 62
-# The changes of one single-label result that add_result hands to _apply at once: the
-# parts _apply neither keeps nor changes are shared (the pairs, which it may keep, are not).
-_NONE: Cells = {}
-_ONE_HIT: dict[Shape, int] = {HIT: 1}
-_ONE_MISS: dict[Shape, int] = {MISS: 1}  # what add_results' sequences hold
+#: The tally is folded once it holds this many single-label results, so that a stream with no
+#: read between its results holds O(categories) memory, not O(results).
+_TALLY_SIZE = 1 << 16
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -151,6 +103,58 @@ def _check_average(value: object) -> Average:
     if value not in _AVERAGES:
         raise ValueError(f"average must be one of {', '.join(_AVERAGES)}, not {value!r}")
     return value  # type: ignore[return-value]
+
+
+def _single_kind(kind: type) -> bool:
+    """Whether values of type ``kind`` are one label each when given as a side of a result.
+
+    Strings and bytes are; so is any hashable type that is neither iterable nor a
+    mapping (numbers, numpy scalars, enum members, frozen dataclasses...). Containers
+    name several categories; unhashable values are refused by the general path.
+    """
+    if kind in _SINGLE:
+        return True
+    if getattr(kind, "__hash__", None) is None or issubclass(kind, np.ndarray):
+        return False
+    if issubclass(kind, (str, bytes)) or not issubclass(kind, (Iterable, Mapping)):
+        _SINGLE.add(kind)
+        return True
+    return False
+
+
+def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
+    """add_result's fast path for the other results: plain containers of categories (or one
+    single label on a side).
+
+    Taken into the tally (as two sets: duplicates count once) when every label
+    is a category already; anything else (a mapping, an unhashable or unknown
+    label) is left to the general path (``False``). Also learns the
+    single-label types met, so that their next result takes the single-label
+    fast path.
+    """
+    chosen, truth = _side(assigned), _side(correct)
+    if chosen is None or truth is None:
+        return False
+    known = counts.a.keys()
+    if chosen <= known and truth <= known:
+        results = counts.tally.results
+        results.append((chosen, truth))
+        if len(results) > _TALLY_SIZE >> 4:  # memory bounded between reads
+            counts.fold()
+        return True
+    return False
+
+
+def _side(value: object) -> set[Hashable] | None:
+    """The categories one side of a result names, for :func:`_take_sets` (``None``: not for it)."""
+    if type(value) in _PLAIN:
+        try:
+            return set(value)  # type: ignore[call-overload, no-any-return]
+        except TypeError:
+            return None  # an unhashable label: the general path names it
+    if _single_kind(type(value)):
+        return {value}
+    return None
 
 
 @attrs.define(init=False, eq=False, repr=False)
@@ -219,40 +223,10 @@ class Contingency:
     #: Whether every public call holds a lock (``thread_safe=True``): see :mod:`contingency._locking`.
     thread_safe = False
 
-    _a: Cells  # per category, in table order: assigned and correct
-    _b: Cells  # assigned, not correct
-    _c: Cells  # correct, not assigned
-    _declared: frozenset[Hashable]  # declared categories: first in the table, never forgotten
-    _n: int  # results
-    _scale: int  # every count is in units of 2**-_scale (0 until a fractional weight arrives)
-    _shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
-    _micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
-    _offset: list[int]  # what set_entries put on top of the pooled cells
-    _pairs: Pairs  # single-label results by (correct, assigned); no zero entries
-    # Running sums over categories, each made by the first read that needs it (then every
-    # category is pending once): per score ("f1", "weighted f1", ...), and the categories by
-    # total a + b + c, which removals check.
-    _sums: dict[str, CategorySums]
-    _totals: CategoryTotals | None
-    _margins: MarginSums | None  # sum t p, sum t**2, sum p**2 for the confusion matrix's scores
-    _stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
-    _tally: Tally  # add_result's fast paths, folded through _apply before anything else
-    _right: Cells  # the tally's own dicts of single-label results, bound here for the
-    _wrong: Pairs  # fast path (one attribute load instead of two)
-    # True when nothing has been tallied since the last fold: the reads then skip the
-    # fold. Whatever the tally takes makes it False.
-    _settled: bool
-    # True when a read came after the last result the fast path took (a learning curve
-    # reads after every result): the next single-label result then goes to _apply at once,
-    # where the tally would make it pay a fold as well. A hint for speed only.
-    _read: bool
+    _counts: Counts  # every count, and the one routine that changes them
     _unknown: Unknown
     _zero_division: ZeroDivision
     _verbose: bool
-    # True when add_result must take the general path for every result: verbose, or the
-    # results counted reach FAST_LIMIT, near enough the count limit that results tallied
-    # unchecked could cross it (the general path checks each one before counting it).
-    _slow: bool
 
     def __init__(
         self,
@@ -280,30 +254,10 @@ class Contingency:
             for position, label in enumerate(categories):
                 labels.append(check_label(label, f"categories[{position}]"))
         self._unknown, self._zero_division, self._verbose = policy, mode, bool(verbose)
-        declared = list(dict.fromkeys(labels))
-        self._declared = frozenset(declared)
-        self._a = dict.fromkeys(declared, 0)
-        self._clear()
+        self._counts = Counts(dict.fromkeys(labels), hold=self._verbose)
 
     def __new__(cls: type[_Self], *args: Any, thread_safe: bool = False, **kwargs: Any) -> _Self:
         return _locking.new_instance(cls, thread_safe)
-
-    def _clear(self) -> None:
-        """Keep the declared categories, with zero counts; forget everything else."""
-        declared = [label for label in self._a if label in self._declared]
-        self._a, self._b, self._c = (dict.fromkeys(declared, 0) for _ in range(3))
-        self._n = 0
-        self._scale = 0
-        self._choose_paths()
-        self._shapes = {}
-        self._micro = [0, 0, 0, 0]
-        self._offset = [0, 0, 0, 0]
-        self._pairs = {}
-        self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
-        self._tally = tally = Tally()
-        self._right, self._wrong = tally.right, tally.wrong
-        self._settled = True
-        self._read = False  # no read yet: a stream's first results are tallied
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -312,8 +266,9 @@ class Contingency:
         """Add one result: the categories a classifier assigned, and the correct ones.
 
         Each side is a single category (a ``str`` is one category, never a
-        sequence of characters; so is any non-iterable hashable), an iterable
-        of categories (duplicates count once), or a mapping whose keys with
+        sequence of characters; so is any hashable value that is not a
+        container: numbers, numpy scalars, enum members...), an iterable
+        of categories (a list, tuple, set or frozenset; duplicates count once), or a mapping whose keys with
         truthy values are the categories. ``name`` is only used by ``verbose``.
         ``weight`` counts the result that many times: an integer is exactly
         that many repeats, a non-negative finite float is counted exactly (see
@@ -328,121 +283,55 @@ class Contingency:
         >>> s.n_results, s.micro_f1
         (4, 0.75)
         """
-        if weight is not _UNIT:  # weight=1 (the default) takes the fast paths below
-            self._single(assigned, correct, name, weight, removing=False)
-            return
-        # Fast paths for the common shapes of input, when every label is already in the
-        # table: dict increments into the tally, which _fold hands to _apply before any
-        # read or other write. Anything else (an unknown, unhashable or invalid label, a
-        # mapping, verbose) takes the general path, which calls _apply at once.
-        # test_contingency checks that every path gives one state.
-        if type(assigned) is str:
-            if type(correct) is str and not self._slow:
-                # A label the tally has not met since the last fold is tallied if it is in
-                # the table (which unsettles the accumulator: the reads then fold), else the
-                # general path takes the result. (dict.get, not a KeyError: right after a
-                # read the tally is empty, and raising costs more.) But the first result
-                # after a read (a learning curve reads after every result) goes to _apply
-                # at once: tallied, it would pay a fold as well.
-                if assigned == correct:
-                    right = self._right
-                    count = right.get(assigned)
-                    if count is not None:
-                        right[assigned] = count + 1
-                        return
-                    if assigned in self._a:
-                        if self._read and not self._scale:
-                            self._read = False
-                            self._apply({assigned: 1}, _NONE, _NONE, _ONE_HIT,
-                                        {(assigned, assigned): 1})
-                        else:
-                            right[assigned] = 1
-                            self._settled = False
+        # The fast path, for results whose every label is already a category: counted into
+        # the tally (one append for two single labels), which the counts fold before any
+        # read. A single-label result right after a read (a learning curve reads after every
+        # result) is applied at once instead: tallied, it would pay a fold as well. Anything
+        # else (a new, unhashable or invalid label, a mapping, a weight, verbose) takes the
+        # general path. test_contingency checks that every path gives one state.
+        counts = self._counts
+        if weight is _UNIT and counts.open:
+            kinds = _SINGLE
+            if type(assigned) in kinds and type(correct) in kinds:
+                tally = counts.tally
+                index = tally.index
+                if counts.read and not counts.scale:  # (a tallied result counts 2**scale)
+                    if assigned in index and correct in index:
+                        counts.read = False
+                        counts.apply(*pair_changes({(correct, assigned): 1}))
                         return
                 else:
-                    wrong = self._wrong
-                    pair = (correct, assigned)
-                    count = wrong.get(pair)
-                    if count is not None:
-                        wrong[pair] = count + 1
+                    try:
+                        codes = tally.codes
+                        codes.append(index[correct] << 32 | index[assigned])
+                        if len(codes) > _TALLY_SIZE:  # memory bounded between reads
+                            counts.fold()
                         return
-                    known = self._a
-                    if assigned in known and correct in known:
-                        if self._read and not self._scale:
-                            self._read = False
-                            self._apply(_NONE, {assigned: 1}, {correct: 1}, _ONE_MISS,
-                                        {pair: 1})
-                        else:
-                            wrong[pair] = 1
-                            self._settled = False
-                        return
-        elif not self._slow:
-            # Multi-label: two sets, taken as they are (checked first: the common case),
-            # or lists, tuples and frozensets, copied to sets (duplicates count once).
-            chosen: Any = assigned
-            truth: Any = correct
-            if type(chosen) is not set or type(truth) is not set:
-                try:
-                    if type(chosen) in _PLAIN and type(truth) in _PLAIN:
-                        chosen, truth = set(chosen), set(truth)
-                    else:
-                        chosen = None
-                except TypeError:
-                    chosen = None  # an unhashable label: the general path names it
-            if chosen is not None and len(chosen) == 1 == len(truth):
-                # One category a side in a container: tallied by pair, as above.
-                (label,), (other,) = chosen, truth
-                known = self._a
-                if label in known and other in known:
-                    self._settled = False
-                    if label == other:
-                        right = self._right
-                        right[label] = right.get(label, 0) + 1
-                    else:
-                        wrong = self._wrong
-                        wrong[other, label] = wrong.get((other, label), 0) + 1
+                    except KeyError:
+                        pass
+                known = counts.a
+                if assigned in known and correct in known:
+                    tally.code(assigned)
+                    tally.code(correct)
+                    self.add_result(assigned, correct)  # now in the tally's numbering
                     return
-            elif chosen is not None:
-                known = self._a
-                tally = self._tally
-                totals_assigned, totals_correct = tally.assigned, tally.correct
-                size = len(totals_assigned) + len(totals_correct)
-                _count(totals_assigned, chosen)
-                _count(totals_correct, truth)
-                # A label the tally had not met since the last fold may be unknown: check
-                # the result then (set.difference(dict) looks each member up in C), and
-                # take its tallies back if so. Between reads the tally soon holds every
-                # label in use, and the check is skipped.
-                if (len(totals_assigned) + len(totals_correct) == size
-                        or not (chosen.difference(known) or truth.difference(known))):
-                    both = chosen & truth
-                    _count(tally.both, both)
-                    try:  # IndexError: more than three categories on a side
-                        code: Any = SMALL_CODE[len(chosen)][len(truth)] + len(both)
-                    except IndexError:
-                        code = (len(both), len(chosen), len(truth))
-                    shapes = tally.shapes
-                    shapes[code] = shapes.get(code, 0) + 1
-                    self._settled = False
-                    return
-                for totals, labels in ((totals_assigned, chosen), (totals_correct, truth)):
-                    for label in labels:
-                        take_back(totals, label)
-        self._single(assigned, correct, name, 1, removing=False)
+            elif _take_sets(counts, assigned, correct):
+                return
+        self._single(assigned, correct, name, weight, removing=False)
 
     def _single(self, assigned: object, correct: object, name: object, weight: object, *,
                 removing: bool) -> None:
         """Add (or take back) one result ``weight`` times: the general path of one result."""
         where = "remove_result" if removing else "add_result"
         m, k = exact_weight(weight, f"{where}: weight")
-        staging = Staging(self._a, self._unknown, removing=removing)
+        staging = Staging(self._counts.a, self._unknown, removing=removing)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
-        self._fold()
+        self._counts.settled()
         if self._verbose and not removing:
             self._say(name, assigned, correct)
-        unit = max(self._scale, k)
+        unit = max(self._counts.scale, k)
         count = m << (unit - k)
-        self._apply(*result_changes([result], -count if removing else count),
+        self._counts.apply(*result_changes([result], -count if removing else count),
                     new=staging.new, removing=removing, where=where if removing else "",
                     scale=unit)
 
@@ -520,7 +409,7 @@ class Contingency:
 
     def _batch(self, assigned: Any, correct: Any, weights: Any, *, removing: bool) -> None:
         """Count (or take back, ``removing``) a batch given as :meth:`add_results` takes it."""
-        self._fold()
+        self._counts.settled()
         name = "remove_results" if removing else "add_results"
         where = name if removing else ""
         say = self._verbose and not removing
@@ -529,16 +418,16 @@ class Contingency:
             assigned = label_sequence(assigned, "assigned", _RESULTS)
             correct = label_sequence(correct, "correct", _RESULTS)
             check_same_length(assigned, correct, ("assigned", "correct"))
-        unit, exact = self._scale, None
+        unit, exact = self._counts.scale, None
         if weights is not None:
-            exact, unit = exact_weights(weights, len(assigned), name, self._scale)
+            exact, unit = exact_weights(weights, len(assigned), name, self._counts.scale)
         # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
         factor = (-1 if removing else 1) << (unit if exact is None else 0)
         if arrays:
             if assigned.ndim == 2 or correct.ndim == 2:
-                labels = list(self._a)
+                labels = list(self._counts.a)
                 changes = indicator_changes(assigned, correct, labels, exact)
-                self._apply(*_times(changes, factor), removing=removing, where=where,
+                self._counts.apply(*times(changes, factor), removing=removing, where=where,
                             scale=unit)
                 if say:
                     for row in range(assigned.shape[0]):
@@ -547,15 +436,15 @@ class Contingency:
                 return
             if (assigned.ndim == 1 and correct.ndim == 1 and assigned.dtype != object
                     and correct.dtype != object and not say):
-                staging = Staging({label: position for position, label in enumerate(self._a)},
+                staging = Staging({label: position for position, label in enumerate(self._counts.a)},
                                   self._unknown, removing=removing)
                 changes = label_array_changes(assigned, correct, staging, exact)
-                self._apply(*_times(changes, factor), new=staging.new, removing=removing,
+                self._counts.apply(*times(changes, factor), new=staging.new, removing=removing,
                             where=where, scale=unit)
                 return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
-        staging = Staging(self._a, self._unknown, removing=removing)
+        staging = Staging(self._counts.a, self._unknown, removing=removing)
         results = [
             (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
             for row, (a, c) in enumerate(zip(assigned_items, correct_items))
@@ -564,7 +453,7 @@ class Contingency:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)
         counts = factor if exact is None else [factor * w for w in exact.tolist()]
-        self._apply(*result_changes(results, counts), new=staging.new, removing=removing,
+        self._counts.apply(*result_changes(results, counts), new=staging.new, removing=removing,
                     where=where, scale=unit)
 
     @classmethod
@@ -622,10 +511,10 @@ class Contingency:
         table = [check_count(value, name) for value, name in zip((a, b, c, d), "abcd")]
         for value, name in zip(table, "abcd"):
             check_room(0, value, f"in micro-table cell {name}")
-        table = [value << self._scale for value in table]
-        self._fold()
-        change = [want - have for want, have in zip(table, self._micro)]
-        self._apply({}, {}, {}, {}, {}, offset=change)
+        table = [value << self._counts.scale for value in table]
+        self._counts.settled()
+        change = [want - have for want, have in zip(table, self._counts.micro)]
+        self._counts.apply({}, {}, {}, {}, {}, offset=change)
 
     # Combining ----------------------------------------------------------------------------
 
@@ -667,23 +556,23 @@ class Contingency:
         helpers (:mod:`contingency.dask`), which count a batch over a table of
         their own making and add it here.
         """
-        other._fold()
+        other._counts.settled()
         if other is self:
             other = other.copy()
-        self._fold()
-        counted = [label for label in other._a
-                   if other._a[label] or other._b[label] or other._c[label]]
-        staging = Staging(self._a, "add", removing=False)
+        self._counts.settled()
+        counted = [label for label in other._counts.a
+                   if other._counts.a[label] or other._counts.b[label] or other._counts.c[label]]
+        staging = Staging(self._counts.a, "add", removing=False)
         for label in counted:
             staging.position(label, "other")
-        unit = max(self._scale, other._scale)
-        changes = ({label: other._a[label] for label in counted},
-                   {label: other._b[label] for label in counted},
-                   {label: other._c[label] for label in counted},
-                   dict(other._shapes), dict(other._pairs))
-        factor = 1 << (unit - other._scale)  # the two scales aligned
-        self._apply(*_times(changes, factor), new=staging.new,
-                    offset=[count * factor for count in other._offset], scale=unit)
+        unit = max(self._counts.scale, other._counts.scale)
+        changes = ({label: other._counts.a[label] for label in counted},
+                   {label: other._counts.b[label] for label in counted},
+                   {label: other._counts.c[label] for label in counted},
+                   dict(other._counts.shapes), dict(other._counts.pairs))
+        factor = 1 << (unit - other._counts.scale)  # the two scales aligned
+        self._counts.apply(*times(changes, factor), new=staging.new,
+                    offset=[count * factor for count in other._counts.offset], scale=unit)
         return self
 
     def __iadd__(self, other: Contingency) -> Contingency:
@@ -696,12 +585,13 @@ class Contingency:
 
     def copy(self) -> Contingency:
         """An independent accumulator with the same state and settings."""
-        self._fold()
-        return _copy.deepcopy(self)
+        other = _copy.copy(self)
+        object.__setattr__(other, "_counts", self._counts.copy())
+        return other
 
     def reset(self) -> None:
         """Forget every result and ``set_entries``; keep the declared categories and settings."""
-        self._clear()
+        self._counts.clear()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Contingency):
@@ -711,12 +601,12 @@ class Contingency:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return (f"Contingency(categories={len(self._a)}, n_results={self.n_results}, "
+        return (f"Contingency(categories={len(self._counts.a)}, n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
 
     def __getstate__(self) -> dict[str, Any]:
-        self._fold()
-        return {name: getattr(self, name) for name in _SLOTS}
+        return {name: self._counts.copy() if name == "_counts" else getattr(self, name)
+                for name in _SLOTS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name in _SLOTS:
@@ -727,8 +617,8 @@ class Contingency:
     @property
     def categories(self) -> tuple[Hashable, ...]:
         """The categories, in table order: declared ones first, then as first seen."""
-        self._fold()
-        return tuple(self._a)
+        self._counts.settled()
+        return tuple(self._counts.a)
 
     @property
     def n_results(self) -> int | float:
@@ -749,8 +639,8 @@ class Contingency:
         >>> s.n_results, s.micro_table
         (2.5, (1.5, 1.0, 1.0, 1.5))
         """
-        self._fold()
-        return self._reported(self._n)
+        self._counts.settled()
+        return self._counts.reported(self._counts.n)
 
     @property
     def verbose(self) -> bool:
@@ -759,8 +649,8 @@ class Contingency:
 
     @verbose.setter
     def verbose(self, value: bool) -> None:
-        self._verbose = bool(value)
-        self._choose_paths()
+        self._verbose = self._counts.hold = bool(value)
+        self._counts.choose_paths()
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -778,8 +668,8 @@ class Contingency:
 
         Weighted counts, reported as :attr:`n_results` says.
         """
-        self._fold()
-        a, b, c, d = (self._reported(cell) for cell in self._micro)
+        self._counts.settled()
+        a, b, c, d = (self._counts.reported(cell) for cell in self._counts.micro)
         return a, b, c, d
 
     # Micro and macro statistics (Perl's) ------------------------------------------------------
@@ -797,26 +687,17 @@ class Contingency:
     @property
     def micro_precision(self) -> float:
         """``a / (a + b)`` of the micro table; see :func:`~contingency.formulas.classification.precision`."""
-        if not self._settled:
-            self._fold()
-        self._read = True
-        return _SCALAR_PRECISION(*self._micro, self._zero_division)
+        return _SCALAR_PRECISION(*self._counts.settled().micro, self._zero_division)
 
     @property
     def micro_recall(self) -> float:
         """``a / (a + c)`` of the micro table; see :func:`~contingency.formulas.classification.recall`."""
-        if not self._settled:
-            self._fold()
-        self._read = True
-        return _SCALAR_RECALL(*self._micro, self._zero_division)
+        return _SCALAR_RECALL(*self._counts.settled().micro, self._zero_division)
 
     @property
     def micro_f1(self) -> float:
         """``2a / (2a + b + c)`` of the micro table; see :func:`~contingency.formulas.classification.f1`."""
-        if not self._settled:
-            self._fold()
-        self._read = True
-        return _SCALAR_F1(*self._micro, self._zero_division)
+        return _SCALAR_F1(*self._counts.settled().micro, self._zero_division)
 
     @property
     def macro_accuracy(self) -> float:
@@ -826,9 +707,9 @@ class Contingency:
         the pooled cells: constant time. (It can differ in the last bit from
         averaging the per-category accuracies after rounding each.)
         """
-        self._fold()
-        _, b, c, _ = self._pooled()
-        return _formulas.mean_accuracy(self._n, len(self._a), b + c,
+        self._counts.settled()
+        _, b, c, _ = self._counts.pooled()
+        return _formulas.mean_accuracy(self._counts.n, len(self._counts.a), b + c,
                                        zero_division=self._zero_division)
 
     @property
@@ -837,9 +718,9 @@ class Contingency:
 
         See :attr:`macro_accuracy`.
         """
-        self._fold()
-        _, b, c, _ = self._pooled()
-        return _formulas.mean_error(self._n, len(self._a), b + c,
+        self._counts.settled()
+        _, b, c, _ = self._counts.pooled()
+        return _formulas.mean_error(self._counts.n, len(self._counts.a), b + c,
                                     zero_division=self._zero_division)
 
     @property
@@ -900,8 +781,8 @@ class Contingency:
         >>> Contingency().add_results([["a", "b"], "a"], [["b", "a"], "b"]).subset_accuracy
         0.5
         """
-        self._fold()
-        return _formulas.subset_accuracy(*self._shape_columns(), zero_division=self._zero_division)
+        self._counts.settled()
+        return _formulas.subset_accuracy(*self._counts.shape_columns(), zero_division=self._zero_division)
 
     @property
     def hamming_loss(self) -> float:
@@ -910,8 +791,8 @@ class Contingency:
         It is the error of the pooled per-category cells, which is
         :attr:`micro_error` unless :meth:`set_entries` was used.
         """
-        self._fold()
-        return float(_formulas.error(*self._pooled(), zero_division=self._zero_division))
+        self._counts.settled()
+        return float(_formulas.error(*self._counts.pooled(), zero_division=self._zero_division))
 
     def f_beta(self, beta: float = 1.0, average: Average = "micro") -> float:
         """F-beta, where recall weighs ``beta`` times as much as precision, averaged as asked.
@@ -1004,16 +885,16 @@ class Contingency:
         single-label results only: see category_stats() or multilabel_confusion_matrix() for
         the per-category 2 x 2 tables
         """
-        self._fold()
+        self._counts.settled()
         self._check_single_label("confusion_matrix")
         chosen = self._chosen(labels, "confusion_matrix")
         index = {label: k for k, label in enumerate(chosen)}
         matrix = np.zeros((len(chosen), len(chosen)),
-                          dtype=np.float64 if self._scale else np.int64)
-        for (truth, assigned), count in self._pairs.items():
+                          dtype=np.float64 if self._counts.scale else np.int64)
+        for (truth, assigned), count in self._counts.pairs.items():
             row, column = index.get(truth), index.get(assigned)
             if row is not None and column is not None:
-                matrix[row, column] = self._reported(count)
+                matrix[row, column] = self._counts.reported(count)
         return matrix
 
     def multilabel_confusion_matrix(self, labels: Iterable[Hashable] | None = None
@@ -1029,15 +910,15 @@ class Contingency:
         >>> s.multilabel_confusion_matrix().tolist()
         [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
         """
-        self._fold()
+        self._counts.settled()
         chosen = self._chosen(labels, "multilabel_confusion_matrix")
-        n = self._n
+        n = self._counts.n
         tables = []
         for label in chosen:
-            a, b, c = self._a[label], self._b[label], self._c[label]
-            tables.append([[self._reported(count) for count in row]
+            a, b, c = self._counts.a[label], self._counts.b[label], self._counts.c[label]
+            tables.append([[self._counts.reported(count) for count in row]
                            for row in ((n - a - b - c, b), (c, a))])
-        return np.array(tables, dtype=np.float64 if self._scale else np.int64
+        return np.array(tables, dtype=np.float64 if self._counts.scale else np.int64
                         ).reshape(len(chosen), 2, 2)
 
     def cohen_kappa(self) -> float:
@@ -1069,10 +950,10 @@ class Contingency:
         >>> s.balanced_accuracy(), round(s.balanced_accuracy(adjusted=True), 4)
         (0.6666666666666666, 0.3333)
         """
-        self._fold()
+        self._counts.settled()
         self._check_single_label("balanced_accuracy")
         # Recall in "nan" mode leaves out the categories that are nobody's correct one.
-        recalls = self._running("balanced recall", "recall", "nan")
+        recalls = self._counts.running("balanced recall", "recall", "nan")
         mean = recalls.mean()
         return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
                                            zero_division=self._zero_division)
@@ -1108,18 +989,18 @@ class Contingency:
         {'a': 0, 'b': 1, 'c': 0, 'd': 0, 'precision': 0.0, 'recall': 1.0, 'f1': 0.0, \
 'accuracy': 0.0, 'error': 1.0, 'support': 0, 'specificity': 0.0}
         """
-        self._fold()
-        if not self._a:
+        self._counts.settled()
+        if not self._counts.a:
             raise ValueError(_NO_CATEGORY)
-        cells = self._cell_columns()
+        cells = self._counts.cell_columns()
         columns = {name: score(*cells, zero_division=self._zero_division).tolist()
                    for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
         stats: dict[Hashable, dict[str, float | int]] = {}
-        for k, (label, a, b, c, d) in enumerate(zip(self._a, *cells)):
-            stats[label] = {**{cell: self._reported(count)
+        for k, (label, a, b, c, d) in enumerate(zip(self._counts.a, *cells)):
+            stats[label] = {**{cell: self._counts.reported(count)
                                for cell, count in zip("abcd", (a, b, c, d))},
                             **{name: columns[name][k] for name in _SCORES},
-                            "support": self._reported(a + c),
+                            "support": self._counts.reported(a + c),
                             "specificity": columns["specificity"][k]}
         return stats
 
@@ -1213,12 +1094,12 @@ class Contingency:
         >>> Contingency.from_dict(state) == s
         True
         """
-        exponent, a, b, c, shapes, pairs, offset = self._canonical()
-        position = {label: k for k, label in enumerate(self._a)}
+        exponent, a, b, c, shapes, pairs, offset = self._counts.canonical()
+        position = {label: k for k, label in enumerate(self._counts.a)}
         return {
             "format": _FORMAT,
-            "categories": [label_to_json(label, "category") for label in self._a],
-            "declared": len(self._declared),
+            "categories": [label_to_json(label, "category") for label in self._counts.a],
+            "declared": len(self._counts.declared),
             "unknown": self._unknown,
             "zero_division": self._zero_division,
             "scale": exponent,
@@ -1255,394 +1136,84 @@ class Contingency:
         """
         return _from_dict(cls, data, thread_safe)
 
-    # The one write path --------------------------------------------------------------------------
-
-    def _fold(self) -> None:
-        """Hand what add_result's fast paths tallied to :meth:`_apply` (nothing when the tally is empty)."""
-        tally = self._tally
-        if tally.right or tally.wrong or tally.shapes:
-            changes = tally.changes()  # one per result: 2**scale in the counts' unit
-            self._wrong = tally.wrong  # a new dict: the tallied one was handed over
-            self._apply(*(_times(changes, 1 << self._scale) if self._scale else changes))
-            tally.clear()
-        self._settled = self._read = True
-
-    def _apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
-               new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
-               removing: bool = False, where: str = "", scale: int = 0) -> None:
-        """Add these changes to the counts: the one routine where counts change.
-
-        ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
-        a category in ``new`` is appended to the table first, with zero
-        cells), ``shapes`` the result shapes (their sum is the change in the
-        number of results), ``pairs`` the single-label results by
-        ``(correct, assigned)`` (they are also in the cells and shapes; a
-        caller hands over a dict it does not use again, which may be kept),
-        ``offset`` the part of the micro table that
-        :meth:`set_entries` set. A caller whose changes may be negative says
-        ``removing=True`` (``where`` names it in the errors): every count is
-        then checked, and the categories that were not declared and whose
-        cells all return to zero are forgotten. Everything is checked before
-        the first write, so a refused change changes nothing. Costs
-        O(categories changed).
-
-        Every count is in units of ``2**-scale``; a ``scale`` finer than the
-        accumulator's first makes every count finer (:meth:`_rescale`, O(K)
-        once), and back if the change is refused. A category in ``new`` that
-        the change leaves without a count (a result of weight 0) is not added.
-        """
-        if scale > self._scale:
-            coarse = self._scale
-            self._rescale(scale)
-            try:
-                self._apply(a, b, c, shapes, pairs, new=new, offset=offset, removing=removing,
-                            where=where)
-            except BaseException:
-                self._rescale(coarse)
-                raise
-            return
-        n_before = self._n
-        n = n_before + sum(shapes.values())
-        if n > MAX_COUNT:
-            check_room(0, _whole(n, self._scale), "results")
-        fresh: Sequence[Hashable] = ()
-        gone: Sequence[Hashable] = ()
-        if new or offset is not None or removing:
-            fresh, gone = self._admit(a, b, c, shapes, pairs, n, new, offset, removing, where)
-        # Every check passed: the writes. (Written out, not in helpers: this runs for every
-        # result read alone, as in a learning curve, where each call and line costs.)
-        cells_a, cells_b, cells_c = self._a, self._b, self._c
-        k_before = len(cells_a)
-        if fresh:
-            for label in fresh:
-                cells_a[label] = cells_b[label] = cells_c[label] = 0
-        added_a = added_b = added_c = 0
-        if a:
-            for label, count in a.items():
-                cells_a[label] += count
-            added_a = sum(a.values())
-        if b:
-            for label, count in b.items():
-                cells_b[label] += count
-            added_b = sum(b.values())
-        if c:
-            for label, count in c.items():
-                cells_c[label] += count
-            added_c = sum(c.values())
-        if gone:
-            for label in gone:
-                del cells_a[label], cells_b[label], cells_c[label]
-        histogram = self._shapes
-        for shape, count in shapes.items():  # no zero entry kept
-            count += histogram.get(shape, 0)
-            if count:
-                histogram[shape] = count
-            else:
-                del histogram[shape]
-        confusion = self._pairs
-        if not confusion and not removing and 0 not in pairs.values():
-            self._pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
-        else:
-            for pair, count in pairs.items():
-                count += confusion.get(pair, 0)
-                if count:
-                    confusion[pair] = count
-                else:
-                    del confusion[pair]
-        self._n = n
-        if n >= _FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
-            self._choose_paths()
-        self._micro = _micro_after(self._micro, added_a, added_b, added_c,
-                                   len(cells_a) * n - k_before * n_before, offset)
-        if offset is not None:
-            self._offset = [mine + theirs for mine, theirs in zip(self._offset, offset)]
-        for pending in self._stale:
-            pending.update(a, b, c, fresh)
-
-    def _admit(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs,
-               n: int, new: Iterable[Hashable], offset: Sequence[int] | None,
-               removing: bool, where: str) -> tuple[list[Hashable], list[Hashable]]:
-        """:meth:`_apply`'s checks of a change that adds categories, sets entries or removes.
-
-        Returns the categories of ``new`` the change gives a count (appended to
-        the table) and those it forgets; raises before anything is written.
-        """
-        if offset is not None:  # what set_entries put on the micro table: merges add it up
-            for name, mine, theirs in zip("abcd", self._offset, offset):
-                if mine + theirs > MAX_COUNT:
-                    check_room(0, _whole(mine + theirs, self._scale),
-                               f"set by set_entries in micro-table cell {name}")
-        cells_a = self._a
-        fresh = [label for label in new
-                 if label not in cells_a and (label in a or label in b or label in c)]
-        gone: list[Hashable] = []
-        if removing:
-            gone = self._check_removal(a, b, c, shapes, pairs, n, len(fresh), offset, where)
-        return fresh, gone
-
-    def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
-                       pairs: Pairs, n: int, new: int, offset: Sequence[int] | None,
-                       where: str) -> list[Hashable]:
-        """Refuse a change that would leave any count negative (``where`` names the caller).
-
-        ``n`` is the number of results after the change, ``new`` the number of
-        categories it appends. Returns the categories the change forgets: not
-        declared, and with every cell back to zero.
-        """
-        prefix = f"{where}: " if where else ""
-        cells = (self._a, self._b, self._c)
-        for name, column, changes in zip("abc", cells, (a, b, c)):
-            for label, count in changes.items():
-                if column.get(label, 0) + count < 0:
-                    raise ValueError(f"{prefix}category {label!r} has no {name} count left to "
-                                     "remove; that result was not added")
-        for shape, count in shapes.items():
-            if self._shapes.get(shape, 0) + count < 0:
-                raise ValueError(f"{prefix}no result of that shape (|assigned ∩ correct|, "
-                                 f"|assigned|, |correct|) = {shape} was added")
-        # No category may hold more cells of some kinds than the results that remain can
-        # give it (one cell each at most, of a kind their shape has): the categories named
-        # by the change are checked one by one, the others through the histograms of sums.
-        touched = a.keys() | b.keys() | c.keys()
-        totals = self._totals
-        if totals is None:
-            totals = self._totals = CategoryTotals(cells)
-            self._track(totals)
-        # A removal only lowers counts: only the kinds whose room drops need a look.
-        before, drops = _rooms(self._shapes), _rooms(shapes)
-        checked = [(kinds, before[kinds - 1] + drops[kinds - 1], before[kinds - 1])
-                   for kinds in KINDS if drops[kinds - 1]]
-        over = [0] * 8
-        if checked:
-            totals.refresh()
-        for kinds, room, largest in checked:
-            over[kinds] = totals.above(room, largest, kinds)
-        gone = []
-        cells_a, cells_b, cells_c = cells
-        for label in touched:
-            x, y, z = cells_a.get(label, 0), cells_b.get(label, 0), cells_c.get(label, 0)
-            after = (x + a.get(label, 0), y + b.get(label, 0), z + c.get(label, 0))
-            if checked:
-                had, held = kind_sums(x, y, z), kind_sums(*after)
-                for kinds, room, _ in checked:
-                    over[kinds] += (held[kinds - 1] > room) - (had[kinds - 1] > room)
-            if not any(after) and label in self._a and label not in self._declared:
-                gone.append(label)
-        rooms = {kinds: room for kinds, room, _ in checked}
-        if over[7] > 0:
-            raise ValueError(f"{prefix}a category would be named by more results than the "
-                             f"{self._reported(rooms[7])} that would remain; that result was "
-                             "not added")
-        for kinds in KINDS:
-            if over[kinds] > 0:
-                names = " or ".join(name for bit, name in enumerate("abc") if kinds >> bit & 1)
-                raise ValueError(f"{prefix}a category would hold more {names} cells than the "
-                                 f"{self._reported(rooms[kinds])} results that would remain "
-                                 "can give it (a result gives a category one cell at most); "
-                                 "that result was not added")
-        for (truth, chosen), count in pairs.items():
-            if self._pairs.get((truth, chosen), 0) + count < 0:
-                raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
-                                 f"{truth!r} correct was added")
-        if self._pairs and any(count < 0 for shape, count in shapes.items()
-                               if shape not in (HIT, MISS)):
-            self._check_single_label_cells(a, b, c, pairs, touched, prefix)
-        k = len(self._a) + new - len(gone)
-        micro = _micro_after(self._micro, sum(a.values()), sum(b.values()), sum(c.values()),
-                             k * n - len(self._a) * self._n, offset)
-        if min(micro) < 0:
-            raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
-                             "left to remove that result")
-        return gone
-
-    def _check_single_label_cells(self, a: Cells, b: Cells, c: Cells, pairs: Pairs,
-                                  touched: Iterable[Hashable], prefix: str) -> None:
-        """Refuse a removal of results that are not single-label which would leave a category
-        fewer cells than its single-label results alone give it (a state no results make).
-
-        Costs O(single-label pairs): it runs only for removals of results that are
-        not single-label while single-label results are counted.
-        """
-        labels = set(touched)
-        given = {label: [0, 0, 0] for label in labels}
-        for (truth, chosen), count in self._pairs.items():
-            count += pairs.get((truth, chosen), 0)
-            if truth == chosen:
-                if truth in labels:
-                    given[truth][0] += count
-                continue
-            if chosen in labels:
-                given[chosen][1] += count
-            if truth in labels:
-                given[truth][2] += count
-        for label in labels:
-            for name, column, change, single in zip("abc", (self._a, self._b, self._c),
-                                                    (a, b, c), given[label]):
-                if column.get(label, 0) + change.get(label, 0) < single:
-                    raise ValueError(f"{prefix}category {label!r} would hold fewer {name} cells "
-                                     "than its single-label results give it; that result was "
-                                     "not added")
-
-    def _choose_paths(self) -> None:
-        """Whether add_result must take the general path for every result (see ``_slow``)."""
-        self._slow = self._verbose or self._n >> self._scale >= _FAST_LIMIT
-
     def _declared_order(self) -> list[Hashable]:
         """The declared categories, in table order (they come first)."""
-        return list(self._a)[:len(self._declared)]
-
-    def _rescale(self, scale: int) -> None:
-        """Express every count in units of ``2**-scale`` (exactly: finer, or coarser when divisible).
-
-        The one routine that knows every count. The running sums are dropped
-        (the next read that needs one makes it again); the tally is empty
-        (callers fold first).
-        """
-        shift = scale - self._scale
-        if shift >= 0:
-            def convert(count: int) -> int:
-                return count << shift
-        else:
-            def convert(count: int) -> int:
-                return count >> -shift
-        for cells in (self._a, self._b, self._c):
-            for label, count in cells.items():
-                cells[label] = convert(count)
-        self._shapes = {shape: convert(count) for shape, count in self._shapes.items()}
-        self._pairs = {pair: convert(count) for pair, count in self._pairs.items()}
-        self._n = convert(self._n)
-        self._micro = [convert(count) for count in self._micro]
-        self._offset = [convert(count) for count in self._offset]
-        self._sums, self._totals, self._margins, self._stale = {}, None, None, ()
-        self._scale = scale
-
-    def _reported(self, count: int) -> int | float:
-        """A count as the reads report it: ``int`` at scale 0, else the exact count rounded once."""
-        return count / (1 << self._scale) if self._scale else count
-
-    def _exponent(self) -> int:
-        """The least scale that holds every count exactly (the state's canonical unit)."""
-        if not self._scale:
-            return 0
-        bits = self._n | functools.reduce(operator.or_, self._offset, 0)
-        for cells in (self._a, self._b, self._c, self._shapes, self._pairs):
-            bits |= functools.reduce(operator.or_, cells.values(), 0)
-        if not bits:
-            return 0
-        return max(0, self._scale - ((bits & -bits).bit_length() - 1))
+        return list(self._counts.a)[:len(self._counts.declared)]
 
     # Reading -------------------------------------------------------------------------------------
 
     def _micro_score(self, name: str) -> float:
-        self._fold()
-        return _formulas.SCALAR[name](*self._micro, self._zero_division)
+        return _formulas.SCALAR[name](*self._counts.settled().micro, self._zero_division)
 
     def _running_mean(self, name: str, weighted: bool = False) -> float:
-        if not self._settled:
-            self._fold()
-        self._read = True
-        if not self._a:
+        counts = self._counts.settled()
+        if not counts.a:
             raise ValueError(_NO_CATEGORY)
         if weighted:
-            return self._running(f"weighted {name}", name, self._zero_division,
-                                 True).weighted_mean()
-        running = self._sums.get(name)
+            return counts.running(f"weighted {name}", name, self._zero_division,
+                                  True).weighted_mean()
+        running = counts.sums.get(name)
         if running is None:
-            running = self._running(name, name, self._zero_division)
+            running = counts.running(name, name, self._zero_division)
         return running.mean()
-
-    def _running(self, key: str, name: str, mode: ZeroDivision,
-                 weighted: bool = False) -> CategorySums:
-        """The running sums of score ``name`` kept under ``key``, made by the first read that needs them."""
-        running = self._sums.get(key)
-        if running is None:
-            running = self._sums[key] = CategorySums((self._a, self._b, self._c), name, mode,
-                                                     weighted=weighted, scale=self._scale)
-            self._track(running)
-        return running
 
     def _check_single_label(self, where: str) -> None:
         """Refuse (``ValueError``) when any result counted is not single-label: O(1), from the shapes."""
-        shapes = self._shapes
-        other = self._n - shapes.get(HIT, 0) - shapes.get(MISS, 0)
+        shapes = self._counts.shapes
+        other = self._counts.n - shapes.get(HIT, 0) - shapes.get(MISS, 0)
         if other:
             verb = "is" if other == 1 else "are"
             raise ValueError(
-                f"{where}: {other} of the {self._n} results {verb} not single-label (one "
+                f"{where}: {other} of the {self._counts.n} results {verb} not single-label (one "
                 "category assigned and one correct); a K x K confusion matrix and its scores "
                 "describe single-label results only: see category_stats() or "
                 "multilabel_confusion_matrix() for the per-category 2 x 2 tables")
 
     def _confusion_sums(self, where: str) -> _formulas.ConfusionSums:
         """The sums over the confusion matrix its scores need, from running sums (single-label only)."""
-        self._fold()
+        counts = self._counts.settled()
         self._check_single_label(where)
-        margins = self._margins
-        if margins is None:
-            margins = self._margins = MarginSums((self._a, self._b, self._c))
-            self._track(margins)
-        margins.refresh()
-        correct = self._micro[0] - self._offset[0]  # the diagonal: the pooled cell a
-        return _formulas.ConfusionSums(self._n, correct, margins.products,
+        margins = counts.margin_sums()
+        correct = counts.micro[0] - counts.offset[0]  # the diagonal: the pooled cell a
+        return _formulas.ConfusionSums(counts.n, correct, margins.products,
                                        margins.truth_squares, margins.assigned_squares)
 
     def _chosen(self, labels: Iterable[Hashable] | None, where: str) -> list[Hashable]:
         """The categories ``labels`` names, in its order (all of them for ``None``), checked."""
         if labels is None:
-            return list(self._a)
+            return list(self._counts.a)
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
             raise TypeError(f"{where}: labels must be an iterable of categories or None, not "
                             f"{labels!r}")
         chosen = list(labels)
         for position, label in enumerate(chosen):
             try:
-                known = label in self._a
+                known = label in self._counts.a
             except TypeError:
                 known = False
             if not known:
                 raise ValueError(f"{where}: labels[{position}] = {label!r} is not a category "
-                                 f"(the categories are {list(self._a)!r})")
+                                 f"(the categories are {list(self._counts.a)!r})")
         if len(set(chosen)) != len(chosen):
             raise ValueError(f"{where}: labels names a category twice")
         return chosen
 
-    def _track(self, running: CategorySums | CategoryTotals | MarginSums) -> None:
-        """Keep ``running`` up to date from now on: every category is pending once (O(K))."""
-        running.stale(self._a)
-        self._stale = (*self._stale, running.pending)
-
-    def _pooled(self) -> tuple[int, int, int, int]:
-        """The per-category cells summed: the micro table without :meth:`set_entries`'s part."""
-        a, b, c, d = (cell - offset for cell, offset in zip(self._micro, self._offset))
-        return a, b, c, d
-
-    def _cell_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
-        """Per category, in table order: cells ``a``, ``b``, ``c`` and ``d``."""
-        a, b, c = list(self._a.values()), list(self._b.values()), list(self._c.values())
-        n = self._n
-        return a, b, c, [n - x - y - z for x, y, z in zip(a, b, c)]
-
-    def _shape_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
-        shapes = sorted(self._shapes.items())
-        return ([s[0] for s, _ in shapes], [s[1] for s, _ in shapes],
-                [s[2] for s, _ in shapes], [count for _, count in shapes])
-
     def _samples(self, score: Any) -> float:
-        self._fold()
-        return _formulas.samples_average(score, *self._shape_columns(),
+        self._counts.settled()
+        return _formulas.samples_average(score, *self._counts.shape_columns(),
                                          zero_division=self._zero_division)
 
     def _averaged(self, score: Any, how: str) -> float:
         """``score`` averaged as asked, from the cells (for scores no running sum answers)."""
-        self._fold()
+        self._counts.settled()
         mode = self._zero_division
         if how == "micro":
-            return float(score(*self._micro, zero_division=mode))
+            return float(score(*self._counts.micro, zero_division=mode))
         if how == "samples":
             return self._samples(score)
-        if not self._a:
+        if not self._counts.a:
             raise ValueError(_NO_CATEGORY)
-        cells = self._cell_columns()
+        cells = self._counts.cell_columns()
         values = score(*cells, zero_division=mode)
         weights = [a + c for a, c in zip(cells[0], cells[2])] if how == "weighted" else None
         return average(values, weights, empty=float(score(0, 0, 0, 0, zero_division=mode)))
@@ -1656,31 +1227,31 @@ class Contingency:
             "samples": {name: self._samples(_SCORES[name]) for name in names},
         }
         categories: list[dict[str, Any]] = []
-        if self._a:
+        if self._counts.a:
             averages["macro"] = {name: self._running_mean(name) for name in names}
             averages["weighted"] = {name: self._running_mean(name, weighted=True)
                                     for name in names}
             categories = [{"category": label_to_json(label, "category"), **stats}
                           for label, stats in self.category_stats().items()]
-        support = self._reported(sum(self._a.values()) + sum(self._c.values()))
-        single = self._n == self._shapes.get(HIT, 0) + self._shapes.get(MISS, 0)
+        support = self._counts.reported(sum(self._counts.a.values()) + sum(self._counts.c.values()))
+        single = self._counts.n == self._counts.shapes.get(HIT, 0) + self._counts.shapes.get(MISS, 0)
         for average_name in ("micro", "macro", "weighted", "samples"):
             if averages[average_name] is not None:
                 averages[average_name]["support"] = support
         return {
-            "n_results": self._reported(self._n),
+            "n_results": self._counts.reported(self._counts.n),
             "categories": categories,
             "averages": averages,
-            "micro_table": [self._reported(cell) for cell in self._micro],
+            "micro_table": [self._counts.reported(cell) for cell in self._counts.micro],
             "accuracy": {"micro": self.micro_accuracy,
-                         "macro": self.macro_accuracy if self._a else None},
+                         "macro": self.macro_accuracy if self._counts.a else None},
             "error": {"micro": self.micro_error,
-                      "macro": self.macro_error if self._a else None},
+                      "macro": self.macro_error if self._counts.a else None},
             "subset_accuracy": self.subset_accuracy,
             "hamming_loss": self.hamming_loss,
             "matthews_corrcoef": {
                 "micro": self.matthews_corrcoef("micro"),
-                "macro": self.matthews_corrcoef("macro") if self._a else None,
+                "macro": self.matthews_corrcoef("macro") if self._counts.a else None,
                 "multiclass": self.matthews_corrcoef("multiclass") if single else None,
             },
             # The scores of the confusion matrix: single-label results only.
@@ -1689,7 +1260,7 @@ class Contingency:
                                   "adjusted": self.balanced_accuracy(adjusted=True)}
             if single else None,
             "jaccard": {average: self.jaccard(average)  # type: ignore[arg-type]
-                        if self._a or average in ("micro", "samples") else None
+                        if self._counts.a or average in ("micro", "samples") else None
                         for average in _AVERAGES},
         }
 
@@ -1697,25 +1268,8 @@ class Contingency:
 
     def _state(self) -> tuple[object, ...]:
         # The counts in category order: dicts compare without regard to order.
-        return (list(self._a), self._declared, *self._canonical(), self._unknown,
+        return (list(self._counts.a), self._counts.declared, *self._counts.canonical(), self._unknown,
                 self._zero_division)
-
-    def _canonical(self) -> tuple[int, list[int], list[int], list[int], dict[Shape, int],
-                                  Pairs, list[int]]:
-        """The scale exponent and the counts in the least unit that holds them all.
-
-        The same results give the same canonical counts whatever the history
-        of the scale (a fractional weight added and taken back again, say):
-        ``(scale, a, b, c, shapes, pairs, micro offset)``, the cells in table order.
-        """
-        self._fold()
-        exponent = self._exponent()
-        shift = self._scale - exponent
-        a, b, c = ([count >> shift for count in cells.values()]
-                   for cells in (self._a, self._b, self._c))
-        return (exponent, a, b, c, {shape: count >> shift for shape, count in self._shapes.items()},
-                {pair: count >> shift for pair, count in self._pairs.items()},
-                [count >> shift for count in self._offset])
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:
@@ -1727,68 +1281,7 @@ class Contingency:
               f"correct=({show(correct)})")
 
 
-def _whole(count: int, scale: int) -> int:
-    """A count in units of ``2**-scale`` as whole units, rounded up.
-
-    The count limit applies to the weight: ``count`` is above ``MAX_COUNT << scale``
-    exactly when this is above :data:`~contingency.formulas._numeric.MAX_COUNT`.
-    """
-    return -(-count >> scale)
-
-
-def _rooms(shapes: Mapping[Shape, int]) -> list[int]:
-    """For each set of cell kinds (:data:`contingency._category_sums.KINDS`, in that order), the
-    results whose shape gives a category a cell of one of those kinds: what a category can hold."""
-    rooms = [0] * 7
-    for shape, count in shapes.items():
-        for index in _ROOMS_OF[kinds_of(shape)]:
-            rooms[index] += count
-    return rooms
-
-
-#: For each set of kinds a result's shape gives (a mask), the rooms it counts in (indices).
-_ROOMS_OF = [tuple(kinds - 1 for kinds in KINDS if kinds & given) for given in range(8)]
-
-
-def _times(changes: Changes, factor: int) -> Changes:
-    """``changes`` with every count multiplied by ``factor`` (-1 to remove, ``2**e`` to rescale)."""
-    if factor == 1:
-        return changes
-    a, b, c, shapes, pairs = changes
-    return ({label: count * factor for label, count in a.items()},
-            {label: count * factor for label, count in b.items()},
-            {label: count * factor for label, count in c.items()},
-            {shape: count * factor for shape, count in shapes.items()},
-            {pair: count * factor for pair, count in pairs.items()})
-
-
-def _add_into(counts: dict[Any, int], changes: Mapping[Any, int]) -> None:
-    """Add ``changes`` into ``counts``, keeping no zero entry (the histograms hold none)."""
-    for key, change in changes.items():
-        count = counts.get(key, 0) + change
-        if count:
-            counts[key] = count
-        else:
-            del counts[key]
-
-
-def _micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
-                 offset: Sequence[int] | None) -> list[int]:
-    """The micro table after adding ``a``, ``b`` and ``c`` to the pooled cells.
-
-    ``tables`` is the change of ``K n`` (categories times results), so the
-    pooled ``d = K n - a - b - c`` changes by ``tables - a - b - c``; ``offset``
-    is what :meth:`Contingency.set_entries` adds on top.
-    """
-    after = [micro[0] + a, micro[1] + b, micro[2] + c, micro[3] + tables - a - b - c]
-    if offset is not None:
-        after = [cell + extra for cell, extra in zip(after, offset)]
-    return after
-
-
-_SLOTS = ("_a", "_b", "_c", "_declared", "_n", "_scale", "_shapes", "_micro", "_offset",
-          "_pairs", "_sums", "_totals", "_margins", "_stale", "_tally", "_right", "_wrong",
-          "_settled", "_read", "_unknown", "_zero_division", "_verbose", "_slow")
+_SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 
 
 _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale", "a", "b", "c",
@@ -1874,9 +1367,9 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
     if any(cell < 0 for cell in micro):
         raise fail(f"micro_offset {offset} makes the micro table negative")
     try:  # the limits of every other path, with their message
-        check_room(0, _whole(n, scale), "results")
+        check_room(0, whole(n, scale), "results")
         for name, extra in zip("abcd", offset):
-            check_room(0, _whole(extra, scale), f"set by set_entries in micro-table cell {name}")
+            check_room(0, whole(extra, scale), f"set by set_entries in micro-table cell {name}")
     except ValueError as error:
         raise fail(str(error)) from None
     pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
@@ -1884,7 +1377,7 @@ def _from_dict(cls: type[Contingency], data: Mapping[str, Any], thread_safe: boo
                  thread_safe=thread_safe)
     a, b, c = ({label: value for label, value in zip(labels, column) if value}
                for column in columns)
-    result._apply(a, b, c, shapes, pairs, new=labels[declared:], offset=offset, scale=scale)
+    result._counts.apply(a, b, c, shapes, pairs, new=labels[declared:], offset=offset, scale=scale)
     return result
 
 
@@ -1896,9 +1389,7 @@ def _pairs_from_json(rows: object, labels: list[Hashable], columns: list[list[in
         raise fail("confusion must be a list of [correct, assigned, count] (category "
                    "positions and a count)")
     k = len(labels)
-    cells = [[0] * k for _ in range(3)]  # what the single-label results give a, b and c
     pairs: Pairs = {}
-    right = wrong = 0
     for i, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != 3:
             raise fail(f"confusion[{i}] must be [correct, assigned, count]")
@@ -1909,18 +1400,14 @@ def _pairs_from_json(rows: object, labels: list[Hashable], columns: list[list[in
         if pair in pairs:
             raise fail(f"confusion[{i}] repeats the pair {[truth, chosen]}")
         pairs[pair] = count
-        if truth == chosen:
-            right += count
-            cells[0][truth] += count
-        else:
-            wrong += count
-            cells[1][chosen] += count
-            cells[2][truth] += count
+    a, b, c, given, _ = pair_changes(pairs)  # what the single-label results give
+    right, wrong = given.get(HIT, 0), given.get(MISS, 0)
     if (right, wrong) != (shapes.get(HIT, 0), shapes.get(MISS, 0)):
         raise fail(f"confusion holds {right} right and {wrong} wrong single-label results but "
                    f"the result shapes say {shapes.get(HIT, 0)} and {shapes.get(MISS, 0)}")
-    for name, column, least in zip("abc", columns, cells):
-        for label, have, need in zip(labels, column, least):
+    for name, column, least in zip("abc", columns, (a, b, c)):
+        for label, have in zip(labels, column):
+            need = least.get(label, 0)
             if have < need:
                 raise fail(f"category {label!r} has {name} = {have} but its single-label "
                            f"results in confusion alone give {need}")

@@ -51,10 +51,10 @@ def _check_against_scratch(s: Contingency) -> None:
     for name in ("accuracy", "error"):
         ours, scratch = getattr(s, f"macro_{name}"), _from_scratch(s, name, False)
         assert _same(ours, scratch) or math.isclose(ours, scratch, rel_tol=1e-15, abs_tol=1e-300)
-    cells = (s._a, s._b, s._c)
-    assert set(s._sums) == {"precision", "recall", "f1", "weighted precision", "weighted recall",
+    cells = (s._counts.a, s._counts.b, s._counts.c)
+    assert set(s._counts.sums) == {"precision", "recall", "f1", "weighted precision", "weighted recall",
                             "weighted f1"}  # each made by the reads above
-    for key, running in s._sums.items():  # the running state itself, recomputed from the cells
+    for key, running in s._counts.sums.items():  # the running state itself, recomputed from the cells
         running.refresh()
         weighted = key.startswith("weighted ")
         fresh = CategorySums(cells, key.removeprefix("weighted "), s.zero_division,
@@ -63,12 +63,12 @@ def _check_against_scratch(s: Contingency) -> None:
         fresh.refresh()
         assert (running.total, running.weighted, running.weight, running.defined) == (
             fresh.total, fresh.weighted, fresh.weight, fresh.defined)
-    if s._totals is not None:
-        s._totals.refresh()
+    if s._counts.totals is not None:
+        s._counts.totals.refresh()
         fresh_totals = CategoryTotals(cells)
         fresh_totals.stale(s.categories)
         fresh_totals.refresh()
-        assert s._totals.histograms == fresh_totals.histograms
+        assert s._counts.totals.histograms == fresh_totals.histograms
 
 
 @given(st.lists(_STEP, max_size=40), st.sampled_from(_MODES), st.booleans())
@@ -103,11 +103,11 @@ def test_a_read_refreshes_only_the_categories_changed_since_the_last_read():
     s.add_result("c1", "c1")
     s.add_result("c2", "c3")
     assert s.micro_f1 > 0  # folds the tally: three categories are now stale for every running sum
-    assert {len(running._pending) for running in s._sums.values()} == {3}
+    assert {len(running._pending) for running in s._counts.sums.values()} == {3}
     assert s.macro_f1 > 0
-    assert len(s._sums["f1"]._pending) == 0
-    assert len(s._sums["precision"]._pending) == 3  # refreshed only when read
-    assert "weighted f1" not in s._sums  # made by the first weighted read, not before
+    assert len(s._counts.sums["f1"]._pending) == 0
+    assert len(s._counts.sums["precision"]._pending) == 3  # refreshed only when read
+    assert "weighted f1" not in s._counts.sums  # made by the first weighted read, not before
 
 
 def test_the_fixed_point_holds_every_value_exactly_at_the_largest_counts():

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from contingency._changes import (
     Staging,
-    Tally,
     indicator_changes,
     label_array_changes,
+    pair_changes,
     result_changes,
     shape_histogram,
 )
@@ -38,24 +38,16 @@ def test_result_changes_count_each_cell_and_shape_with_the_weight(results, weigh
     assert result_changes(results, weight) == _by_definition(results, weight)
 
 
-@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=20))
-def test_the_tally_hands_over_what_the_results_change(results):
-    tally = Tally()
+_ONE = st.frozensets(st.sampled_from("xyz"), min_size=1, max_size=1)
+
+
+@given(st.lists(st.tuples(_ONE, _ONE), max_size=20))
+def test_pair_changes_give_the_cells_the_results_give_one_by_one(results):
+    pairs = {}
     for assigned, correct in results:
-        if len(assigned) == len(correct) == 1 and assigned == correct:
-            (label,) = assigned
-            tally.right[label] = tally.right.get(label, 0) + 1
-        elif len(assigned) == len(correct) == 1:
-            (x,), (y,) = assigned, correct
-            tally.wrong[y, x] = tally.wrong.get((y, x), 0) + 1
-        else:
-            for cells, labels in ((tally.both, assigned & correct), (tally.assigned, assigned),
-                                  (tally.correct, correct)):
-                for label in labels:
-                    cells[label] = cells.get(label, 0) + 1
-            shape = (len(assigned & correct), len(assigned), len(correct))
-            tally.shapes[shape] = tally.shapes.get(shape, 0) + 1
-    assert tally.changes() == _by_definition(results)
+        pair = (next(iter(correct)), next(iter(assigned)))
+        pairs[pair] = pairs.get(pair, 0) + 1
+    assert pair_changes(pairs) == _by_definition(results)
 
 
 def test_label_arrays_and_indicator_matrices_agree_with_the_definition():

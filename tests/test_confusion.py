@@ -209,10 +209,10 @@ def test_running_sums_equal_a_recomputation_from_scratch(operations):
         s.cohen_kappa()
         s.balanced_accuracy()
         assert s._confusion_sums("test") == formulas.confusion_sums(s.confusion_matrix())
-        fresh = CategorySums((s._a, s._b, s._c), "recall", "nan")
+        fresh = CategorySums((s._counts.a, s._counts.b, s._counts.c), "recall", "nan")
         fresh.stale(s.categories)
         fresh.refresh()
-        running = s._sums["balanced recall"]
+        running = s._counts.sums["balanced recall"]
         assert (running.total, running.defined) == (fresh.total, fresh.defined)
 
 

@@ -146,6 +146,21 @@ class ContingencyMachine(RoundTrips):
             self.acc.add_result(_as_form(assigned, form), _as_form(correct, form))
         self._add_model(assigned, correct, weight)
 
+    @rule(results=st.lists(RESULT, min_size=2, max_size=6),
+          forms=st.lists(st.sampled_from(["str", "list", "set"]), min_size=6, max_size=6))
+    def add_several_between_reads(
+        self, results: list[tuple[frozenset[str], frozenset[str]]], forms: list[str]
+    ) -> None:
+        """Several results with no read between them: the fast path tallies them (all but
+        at most the first, which follows a read), and the next read folds them at once."""
+        counts = self.acc._counts
+        known = set(counts.a)  # (read without a fold: the categories, which no tally changes)
+        for (assigned, correct), form in zip(results, forms):
+            self.acc.add_result(_as_form(assigned, form), _as_form(correct, form))
+            self._add_model(assigned, correct, 1)
+        if all(x | y <= known for x, y in results):
+            assert len(counts.tally.codes) + len(counts.tally.results) >= len(results) - 1
+
     @rule(results=st.lists(RESULT, max_size=5), weights=st.none() | st.just("ints") | st.just("floats"))
     def add_results_sequences(
         self, results: list[tuple[frozenset[str], frozenset[str]]], weights: str | None

@@ -1,0 +1,603 @@
+"""Contingency's counts and their one write routine, checks included.
+
+:class:`Counts` holds every count of a :class:`contingency.Contingency`, in one
+representation, and :meth:`Counts.apply` is the one routine that changes
+them: a result (weight +1), a removal (the same changes with a negative
+weight), a batch (aggregated changes), a merge (the other's counts),
+``set_entries`` (the micro offset), ``from_dict`` (a merge into empty
+counts). Every change is checked completely before the first write, so a
+refused change changes nothing.
+
+The counts, all exact integers in units of ``2**-scale`` (``scale`` is 0
+until a fractional weight arrives):
+
+- per category, keyed by the category itself, in table order (declared
+  categories first, then as first seen): cells ``a`` (assigned and correct),
+  ``b`` (assigned, not correct) and ``c`` (correct, not assigned). Cell
+  ``d = n - a - b - c`` is derived, which is also what makes a category that
+  joins an open set late count as "neither assigned nor correct" for every
+  earlier result. A category that was not declared and whose cells all
+  return to zero is forgotten;
+- ``n``, the number of results, and ``shapes``, the histogram of result
+  shapes ``(both, assigned, correct)``: every per-result score (samples
+  averages, subset accuracy) in time independent of the number of results;
+- ``pairs``, the single-label results (one category assigned, one correct)
+  by pair ``(correct, assigned)``, no zero entries: the confusion matrix,
+  sparse. They are also in the cells and the shapes (``HIT`` and ``MISS``),
+  whose counts tell in O(1) whether every result is single-label;
+- ``micro``, the micro table ``(a, b, c, d)``: the per-category cells summed,
+  plus ``offset``, what ``set_entries`` set on top of them (also kept);
+- running sums over categories (:mod:`contingency._category_sums`), each
+  made by the first read that needs it and brought up to date for the
+  categories that changed since (``stale``).
+
+The fast path. :class:`Tally` is what ``Contingency.add_result`` counts into
+between reads: results whose every label is already a category, as codes
+(single labels) or as sets (several). :meth:`Counts.fold` hands it to
+:meth:`apply` through the same helpers every other input uses
+(:func:`contingency._changes.result_changes`,
+:func:`contingency._changes.pair_changes`); :meth:`Counts.settled` is the one
+guard every read goes through, so no read sees counts the tally still holds.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections import _count_elements as _count  # type: ignore[attr-defined]
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+from contingency._category_sums import (
+    KINDS,
+    CategorySums,
+    CategoryTotals,
+    MarginSums,
+    kind_sums,
+    kinds_of,
+)
+from contingency._changes import HIT, MISS, Cells, Changes, Pairs, Shape, pair_changes, result_changes
+from contingency.formulas._numeric import MAX_COUNT, check_room
+
+__all__ = ["FAST_LIMIT", "Counts", "Tally", "micro_after", "times", "whole"]
+
+#: The tally counts results unchecked until a read folds them: it takes results only while
+#: fewer than this are counted, so that the results it holds cannot reach MAX_COUNT (that
+#: would take 2**62 calls; past it, each result is checked as it is added), and a fold is
+#: never refused.
+FAST_LIMIT = 1 << 62
+#: A tallied single-label result is the code ``code(correct) << _SHIFT | code(assigned)``.
+_SHIFT = 32
+_LOW = (1 << _SHIFT) - 1
+
+
+class Tally:
+    """The results ``Contingency.add_result``'s fast path took since the last fold.
+
+    Single labels (a hashable value that is not a container) are coded by
+    the tally's own numbering (``index``, label -> code, and ``labels``, code
+    -> label) of the categories it has met, and a result is one integer in
+    ``codes``; a label enters ``index`` once it is known to be a category, so
+    a result whose two labels are in ``index`` is counted with one append.
+    Results naming several categories are kept in ``results`` as the pair of
+    sets :func:`contingency._changes.result_changes` takes. Nothing here is
+    the accumulator's state: :meth:`Counts.fold` turns it into changes.
+    """
+
+    __slots__ = ("codes", "index", "labels", "results")
+
+    def __init__(self) -> None:
+        self.index: dict[Hashable, int] = {}
+        self.labels: list[Hashable] = []
+        self.codes: list[int] = []
+        self.results: list[tuple[set[Hashable], set[Hashable]]] = []
+
+    def code(self, label: Hashable) -> int:
+        """The code of a category (given one when first met)."""
+        code = self.index.get(label)
+        if code is None:
+            code = self.index[label] = len(self.labels)
+            self.labels.append(label)
+        return code
+
+    def pending(self) -> bool:
+        """Whether results are waiting for a fold."""
+        return bool(self.codes or self.results)
+
+    def changes(self) -> Changes:
+        """What the tally holds as changes (each result once), and the tally emptied.
+
+        Single-label results are counted by pair (in C), then turned into
+        changes by :func:`contingency._changes.pair_changes`; the others by
+        :func:`contingency._changes.result_changes`.
+        """
+        by_code: dict[int, int] = {}
+        _count(by_code, self.codes)
+        labels = self.labels
+        pairs: Pairs = {(labels[code >> _SHIFT], labels[code & _LOW]): count
+                        for code, count in by_code.items()}
+        changes = pair_changes(pairs)
+        if self.results:
+            changes = _sum_changes(changes, result_changes(self.results, 1))
+        self.codes, self.results = [], []
+        return changes
+
+    def forget(self) -> None:
+        """Drop the numbering (categories were forgotten); the tally must be empty."""
+        self.index, self.labels = {}, []
+
+
+def _sum_changes(first: Changes, second: Changes) -> Changes:
+    """Two sets of changes added together (both are of results added: no zero arises)."""
+    return (_summed(first[0], second[0]), _summed(first[1], second[1]),
+            _summed(first[2], second[2]), _summed(first[3], second[3]),
+            _summed(first[4], second[4]))
+
+
+def _summed(left: Mapping[Any, int], right: Mapping[Any, int]) -> dict[Any, int]:
+    total = dict(left)
+    for key, count in right.items():
+        total[key] = total.get(key, 0) + count
+    return total
+
+
+class Counts:
+    """Every count of a Contingency, and :meth:`apply`, the one routine that changes them."""
+
+    __slots__ = ("a", "b", "c", "declared", "hold", "margins", "micro", "n", "offset", "open",
+                 "pairs", "read", "scale", "shapes", "stale", "sums", "tally", "totals")
+
+    a: Cells  # per category, in table order: assigned and correct
+    b: Cells  # assigned, not correct
+    c: Cells  # correct, not assigned
+    declared: frozenset[Hashable]  # declared categories: first in the table, never forgotten
+    n: int  # results
+    scale: int  # every count is in units of 2**-scale
+    shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
+    micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
+    offset: list[int]  # what set_entries put on top of the pooled cells
+    pairs: Pairs  # single-label results by (correct, assigned); no zero entries
+    # Running sums over categories, each made by the first read that needs it: per score
+    # ("f1", "weighted f1", ...), the categories by total a + b + c (removals check them),
+    # and the confusion matrix's margins.
+    sums: dict[str, CategorySums]
+    totals: CategoryTotals | None
+    margins: MarginSums | None
+    stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
+    tally: Tally
+    # Whether the tally may take results: not while ``hold`` (the owner prints each result)
+    # nor once FAST_LIMIT results are counted (then each result is checked as it comes).
+    open: bool
+    hold: bool
+    # True when a read came after the last result the tally took (a learning curve reads
+    # after every result): the next single-label result is then applied at once, where the
+    # tally would make it pay a fold as well. A hint for speed only.
+    read: bool
+
+    def __init__(self, declared: Iterable[Hashable] = (), *, hold: bool = False) -> None:
+        order = list(declared)
+        self.declared = frozenset(order)
+        self.a = dict.fromkeys(order, 0)
+        self.hold = hold
+        self.clear()
+
+    def clear(self) -> None:
+        """Keep the declared categories, with zero counts; forget everything else."""
+        declared = [label for label in self.a if label in self.declared]
+        self.a, self.b, self.c = (dict.fromkeys(declared, 0) for _ in range(3))
+        self.n = 0
+        self.scale = 0
+        self.shapes = {}
+        self.micro = [0, 0, 0, 0]
+        self.offset = [0, 0, 0, 0]
+        self.pairs = {}
+        self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
+        self.tally = Tally()
+        self.read = False  # no read yet: a stream's first results are tallied
+        self.choose_paths()
+
+    def copy(self) -> Counts:
+        """Independent counts equal to these (the tally folded first; running sums not copied)."""
+        self.settled()
+        other = Counts.__new__(Counts)
+        other.declared, other.hold = self.declared, self.hold
+        other.a, other.b, other.c = dict(self.a), dict(self.b), dict(self.c)
+        other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
+        other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), dict(self.pairs)
+        other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
+        other.tally, other.read = Tally(), False
+        other.choose_paths()
+        return other
+
+    # The guard every read goes through -----------------------------------------------------
+
+    def settled(self) -> Counts:
+        """These counts with everything the tally holds folded in: what every read reads."""
+        tally = self.tally
+        if tally.codes or tally.results:
+            self.fold()
+        self.read = True
+        return self
+
+    def fold(self) -> None:
+        """Hand what the tally holds to :meth:`apply` (each result counts ``2**scale``)."""
+        changes = self.tally.changes()
+        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes))
+
+    def choose_paths(self) -> None:
+        """Whether the tally may take results (see ``open``)."""
+        self.open = not self.hold and self.n >> self.scale < FAST_LIMIT
+
+    # The one write routine -----------------------------------------------------------------
+
+    def apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
+              new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
+              removing: bool = False, where: str = "", scale: int = 0) -> None:
+        """Add these changes to the counts: the one routine where counts change.
+
+        ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
+        a category in ``new`` is appended to the table first, with zero
+        cells), ``shapes`` the result shapes (their sum is the change in the
+        number of results), ``pairs`` the single-label results by
+        ``(correct, assigned)`` (they are also in the cells and shapes; a
+        caller hands over a dict it does not use again, which may be kept),
+        ``offset`` the part of the micro table that ``set_entries`` set. A
+        caller whose changes may be negative says ``removing=True`` (``where``
+        names it in the errors): every count is then checked, and the
+        categories that were not declared and whose cells all return to zero
+        are forgotten. Everything is checked before the first write, so a
+        refused change changes nothing. Costs O(categories changed).
+
+        Every count is in units of ``2**-scale``; a ``scale`` finer than the
+        counts' first makes every count finer (:meth:`rescale`, O(K) once),
+        and back if the change is refused. A category in ``new`` that the
+        change leaves without a count (a result of weight 0) is not added.
+        The tally must be empty (callers go through :meth:`settled` first).
+        """
+        if scale > self.scale:
+            coarse = self.scale
+            self.rescale(scale)
+            try:
+                self.apply(a, b, c, shapes, pairs, new=new, offset=offset, removing=removing,
+                           where=where)
+            except BaseException:
+                self.rescale(coarse)
+                raise
+            return
+        n_before = self.n
+        n = n_before + sum(shapes.values())
+        if n > MAX_COUNT:
+            check_room(0, whole(n, self.scale), "results")
+        fresh: Sequence[Hashable] = ()
+        gone: Sequence[Hashable] = ()
+        if new or offset is not None or removing:
+            fresh, gone = self._admit(a, b, c, shapes, pairs, n, new, offset, removing, where)
+        # Every check passed: the writes. (Written out, not in helpers: this runs for every
+        # result read alone, as in a learning curve, where each call and line costs.)
+        cells_a, cells_b, cells_c = self.a, self.b, self.c
+        k_before = len(cells_a)
+        if fresh:
+            for label in fresh:
+                cells_a[label] = cells_b[label] = cells_c[label] = 0
+        added_a = added_b = added_c = 0
+        if a:
+            for label, count in a.items():
+                cells_a[label] += count
+            added_a = sum(a.values())
+        if b:
+            for label, count in b.items():
+                cells_b[label] += count
+            added_b = sum(b.values())
+        if c:
+            for label, count in c.items():
+                cells_c[label] += count
+            added_c = sum(c.values())
+        if gone:
+            for label in gone:
+                del cells_a[label], cells_b[label], cells_c[label]
+            self.tally.forget()  # empty (see settled): its codes may name a forgotten category
+        histogram = self.shapes
+        for shape, count in shapes.items():  # no zero entry kept
+            count += histogram.get(shape, 0)
+            if count:
+                histogram[shape] = count
+            else:
+                del histogram[shape]
+        confusion = self.pairs
+        if not confusion and not removing and 0 not in pairs.values():
+            self.pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+        else:
+            for pair, count in pairs.items():
+                count += confusion.get(pair, 0)
+                if count:
+                    confusion[pair] = count
+                else:
+                    del confusion[pair]
+        self.n = n
+        if n >= FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
+            self.choose_paths()
+        self.micro = micro_after(self.micro, added_a, added_b, added_c,
+                                 len(cells_a) * n - k_before * n_before, offset)
+        if offset is not None:
+            self.offset = [mine + theirs for mine, theirs in zip(self.offset, offset)]
+        for pending in self.stale:
+            pending.update(a, b, c, fresh)
+
+    def _admit(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs,
+               n: int, new: Iterable[Hashable], offset: Sequence[int] | None,
+               removing: bool, where: str) -> tuple[list[Hashable], list[Hashable]]:
+        """:meth:`apply`'s checks of a change that adds categories, sets entries or removes.
+
+        Returns the categories of ``new`` the change gives a count (appended to
+        the table) and those it forgets; raises before anything is written.
+        """
+        if offset is not None:  # what set_entries put on the micro table: merges add it up
+            for name, mine, theirs in zip("abcd", self.offset, offset):
+                if mine + theirs > MAX_COUNT:
+                    check_room(0, whole(mine + theirs, self.scale),
+                               f"set by set_entries in micro-table cell {name}")
+        cells_a = self.a
+        fresh = [label for label in new
+                 if label not in cells_a and (label in a or label in b or label in c)]
+        gone: list[Hashable] = []
+        if removing:
+            gone = self._check_removal(a, b, c, shapes, pairs, n, len(fresh), offset, where)
+        return fresh, gone
+
+    def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
+                       pairs: Pairs, n: int, new: int, offset: Sequence[int] | None,
+                       where: str) -> list[Hashable]:
+        """Refuse a change that would leave any count negative (``where`` names the caller).
+
+        ``n`` is the number of results after the change, ``new`` the number of
+        categories it appends. Returns the categories the change forgets: not
+        declared, and with every cell back to zero.
+        """
+        prefix = f"{where}: " if where else ""
+        cells = (self.a, self.b, self.c)
+        for name, column, changes in zip("abc", cells, (a, b, c)):
+            for label, count in changes.items():
+                if column.get(label, 0) + count < 0:
+                    raise ValueError(f"{prefix}category {label!r} has no {name} count left to "
+                                     "remove; that result was not added")
+        for shape, count in shapes.items():
+            if self.shapes.get(shape, 0) + count < 0:
+                raise ValueError(f"{prefix}no result of that shape (|assigned ∩ correct|, "
+                                 f"|assigned|, |correct|) = {shape} was added")
+        # No category may hold more cells of some kinds than the results that remain can
+        # give it (one cell each at most, of a kind their shape has): the categories named
+        # by the change are checked one by one, the others through the histograms of sums.
+        touched = a.keys() | b.keys() | c.keys()
+        totals = self.totals
+        if totals is None:
+            totals = self.totals = CategoryTotals(cells)
+            self.track(totals)
+        # A removal only lowers counts: only the kinds whose room drops need a look.
+        before, drops = _rooms(self.shapes), _rooms(shapes)
+        checked = [(kinds, before[kinds - 1] + drops[kinds - 1], before[kinds - 1])
+                   for kinds in KINDS if drops[kinds - 1]]
+        over = [0] * 8
+        if checked:
+            totals.refresh()
+        for kinds, room, largest in checked:
+            over[kinds] = totals.above(room, largest, kinds)
+        gone = []
+        cells_a, cells_b, cells_c = cells
+        for label in touched:
+            x, y, z = cells_a.get(label, 0), cells_b.get(label, 0), cells_c.get(label, 0)
+            after = (x + a.get(label, 0), y + b.get(label, 0), z + c.get(label, 0))
+            if checked:
+                had, held = kind_sums(x, y, z), kind_sums(*after)
+                for kinds, room, _ in checked:
+                    over[kinds] += (held[kinds - 1] > room) - (had[kinds - 1] > room)
+            if not any(after) and label in self.a and label not in self.declared:
+                gone.append(label)
+        rooms = {kinds: room for kinds, room, _ in checked}
+        if over[7] > 0:
+            raise ValueError(f"{prefix}a category would be named by more results than the "
+                             f"{self.reported(rooms[7])} that would remain; that result was "
+                             "not added")
+        for kinds in KINDS:
+            if over[kinds] > 0:
+                names = " or ".join(name for bit, name in enumerate("abc") if kinds >> bit & 1)
+                raise ValueError(f"{prefix}a category would hold more {names} cells than the "
+                                 f"{self.reported(rooms[kinds])} results that would remain "
+                                 "can give it (a result gives a category one cell at most); "
+                                 "that result was not added")
+        for (truth, chosen), count in pairs.items():
+            if self.pairs.get((truth, chosen), 0) + count < 0:
+                raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
+                                 f"{truth!r} correct was added")
+        if self.pairs and any(count < 0 for shape, count in shapes.items()
+                              if shape not in (HIT, MISS)):
+            self._check_single_label_cells(a, b, c, pairs, touched, prefix)
+        k = len(self.a) + new - len(gone)
+        micro = micro_after(self.micro, sum(a.values()), sum(b.values()), sum(c.values()),
+                            k * n - len(self.a) * self.n, offset)
+        if min(micro) < 0:
+            raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
+                             "left to remove that result")
+        return gone
+
+    def _check_single_label_cells(self, a: Cells, b: Cells, c: Cells, pairs: Pairs,
+                                  touched: Iterable[Hashable], prefix: str) -> None:
+        """Refuse a removal of results that are not single-label which would leave a category
+        fewer cells than its single-label results alone give it (a state no results make).
+
+        Costs O(single-label pairs): it runs only for removals of results that are
+        not single-label while single-label results are counted.
+        """
+        labels = set(touched)
+        given = {label: [0, 0, 0] for label in labels}
+        for (truth, chosen), count in self.pairs.items():
+            count += pairs.get((truth, chosen), 0)
+            if truth == chosen:
+                if truth in labels:
+                    given[truth][0] += count
+                continue
+            if chosen in labels:
+                given[chosen][1] += count
+            if truth in labels:
+                given[truth][2] += count
+        for label in labels:
+            for name, column, change, single in zip("abc", (self.a, self.b, self.c),
+                                                    (a, b, c), given[label]):
+                if column.get(label, 0) + change.get(label, 0) < single:
+                    raise ValueError(f"{prefix}category {label!r} would hold fewer {name} cells "
+                                     "than its single-label results give it; that result was "
+                                     "not added")
+
+    def rescale(self, scale: int) -> None:
+        """Express every count in units of ``2**-scale`` (exactly: finer, or coarser when divisible).
+
+        The one routine that knows every count. The running sums are dropped
+        (the next read that needs one makes it again); the tally is empty
+        (callers fold first).
+        """
+        shift = scale - self.scale
+        if shift >= 0:
+            def convert(count: int) -> int:
+                return count << shift
+        else:
+            def convert(count: int) -> int:
+                return count >> -shift
+        for cells in (self.a, self.b, self.c):
+            for label, count in cells.items():
+                cells[label] = convert(count)
+        self.shapes = {shape: convert(count) for shape, count in self.shapes.items()}
+        self.pairs = {pair: convert(count) for pair, count in self.pairs.items()}
+        self.n = convert(self.n)
+        self.micro = [convert(count) for count in self.micro]
+        self.offset = [convert(count) for count in self.offset]
+        self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
+        self.scale = scale
+
+    # Running sums ----------------------------------------------------------------------------
+
+    def track(self, running: CategorySums | CategoryTotals | MarginSums) -> None:
+        """Keep ``running`` up to date from now on: every category is pending once (O(K))."""
+        running.stale(self.a)
+        self.stale = (*self.stale, running.pending)
+
+    def running(self, key: str, name: str, mode: Any, weighted: bool = False) -> CategorySums:
+        """The running sums of score ``name`` kept under ``key``, made by the first read that needs them."""
+        running = self.sums.get(key)
+        if running is None:
+            running = self.sums[key] = CategorySums((self.a, self.b, self.c), name, mode,
+                                                    weighted=weighted, scale=self.scale)
+            self.track(running)
+        return running
+
+    def margin_sums(self) -> MarginSums:
+        """The confusion matrix's margin sums, up to date."""
+        margins = self.margins
+        if margins is None:
+            margins = self.margins = MarginSums((self.a, self.b, self.c))
+            self.track(margins)
+        margins.refresh()
+        return margins
+
+    # Reading ---------------------------------------------------------------------------------
+
+    def reported(self, count: int) -> int | float:
+        """A count as the reads report it: ``int`` at scale 0, else the exact count rounded once."""
+        return count / (1 << self.scale) if self.scale else count
+
+    def pooled(self) -> tuple[int, int, int, int]:
+        """The per-category cells summed: the micro table without ``set_entries``' part."""
+        a, b, c, d = (cell - offset for cell, offset in zip(self.micro, self.offset))
+        return a, b, c, d
+
+    def single_label(self) -> bool:
+        """Whether every result counted names one category on each side (O(1))."""
+        shapes = self.shapes
+        return self.n == shapes.get(HIT, 0) + shapes.get(MISS, 0)
+
+    def cell_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Per category, in table order: cells ``a``, ``b``, ``c`` and ``d``."""
+        a, b, c = list(self.a.values()), list(self.b.values()), list(self.c.values())
+        n = self.n
+        return a, b, c, [n - x - y - z for x, y, z in zip(a, b, c)]
+
+    def shape_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """The result shapes as columns ``both``, ``assigned``, ``correct``, ``count``."""
+        shapes = sorted(self.shapes.items())
+        return ([s[0] for s, _ in shapes], [s[1] for s, _ in shapes],
+                [s[2] for s, _ in shapes], [count for _, count in shapes])
+
+    def exponent(self) -> int:
+        """The least scale that holds every count exactly (the state's canonical unit)."""
+        if not self.scale:
+            return 0
+        bits = self.n | functools.reduce(operator.or_, self.offset, 0)
+        for cells in (self.a, self.b, self.c, self.shapes, self.pairs):
+            bits |= functools.reduce(operator.or_, cells.values(), 0)
+        if not bits:
+            return 0
+        return max(0, self.scale - ((bits & -bits).bit_length() - 1))
+
+    def canonical(self) -> tuple[int, list[int], list[int], list[int], dict[Shape, int],
+                                 Pairs, list[int]]:
+        """The scale exponent and the counts in the least unit that holds them all.
+
+        The same results give the same canonical counts whatever the history
+        of the scale (a fractional weight added and taken back again, say):
+        ``(scale, a, b, c, shapes, pairs, micro offset)``, the cells in table order.
+        """
+        self.settled()
+        exponent = self.exponent()
+        shift = self.scale - exponent
+        a, b, c = ([count >> shift for count in cells.values()]
+                   for cells in (self.a, self.b, self.c))
+        return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
+                {pair: count >> shift for pair, count in self.pairs.items()},
+                [count >> shift for count in self.offset])
+
+
+def whole(count: int, scale: int) -> int:
+    """A count in units of ``2**-scale`` as whole units, rounded up.
+
+    The count limit applies to the weight: ``count`` is above ``MAX_COUNT << scale``
+    exactly when this is above :data:`~contingency.formulas._numeric.MAX_COUNT`.
+    """
+    return -(-count >> scale)
+
+
+def _rooms(shapes: Mapping[Shape, int]) -> list[int]:
+    """For each set of cell kinds (:data:`contingency._category_sums.KINDS`, in that order), the
+    results whose shape gives a category a cell of one of those kinds: what a category can hold."""
+    rooms = [0] * 7
+    for shape, count in shapes.items():
+        for index in _ROOMS_OF[kinds_of(shape)]:
+            rooms[index] += count
+    return rooms
+
+
+#: For each set of kinds a result's shape gives (a mask), the rooms it counts in (indices).
+_ROOMS_OF = [tuple(kinds - 1 for kinds in KINDS if kinds & given) for given in range(8)]
+
+
+def times(changes: Changes, factor: int) -> Changes:
+    """``changes`` with every count multiplied by ``factor`` (-1 to remove, ``2**e`` to rescale)."""
+    if factor == 1:
+        return changes
+    a, b, c, shapes, pairs = changes
+    return ({label: count * factor for label, count in a.items()},
+            {label: count * factor for label, count in b.items()},
+            {label: count * factor for label, count in c.items()},
+            {shape: count * factor for shape, count in shapes.items()},
+            {pair: count * factor for pair, count in pairs.items()})
+
+
+def micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
+                offset: Sequence[int] | None) -> list[int]:
+    """The micro table after adding ``a``, ``b`` and ``c`` to the pooled cells.
+
+    ``tables`` is the change of ``K n`` (categories times results), so the
+    pooled ``d = K n - a - b - c`` changes by ``tables - a - b - c``; ``offset``
+    is what ``set_entries`` adds on top.
+    """
+    after = [micro[0] + a, micro[1] + b, micro[2] + c, micro[3] + tables - a - b - c]
+    if offset is not None:
+        after = [cell + extra for cell, extra in zip(after, offset)]
+    return after

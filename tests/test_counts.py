@@ -1,0 +1,184 @@
+"""contingency._counts: the counts, their one write routine, the tally and the guard of every read."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency import Contingency
+from contingency._changes import pair_changes, result_changes
+from contingency._counts import Counts, Tally
+
+_LABELS = ["x", "y", "z"]
+_SIDE = st.frozensets(st.sampled_from(_LABELS), max_size=3)
+
+
+def _applied(results: list[tuple[frozenset[str], frozenset[str]]]) -> Counts:
+    counts = Counts(_LABELS)
+    counts.apply(*result_changes(results, 1))
+    return counts
+
+
+def _same(left: Counts, right: Counts) -> None:
+    assert list(left.a) == list(right.a)
+    assert left.canonical() == right.canonical()
+    assert (left.n, left.micro, left.offset) == (right.n, right.micro, right.offset)
+
+
+@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=30))
+def test_a_folded_tally_equals_the_results_applied_one_rule(results):
+    counts = Counts(_LABELS)
+    tally = counts.tally
+    for assigned, correct in results:
+        if len(assigned) == len(correct) == 1:
+            (chosen,), (truth,) = assigned, correct
+            tally.codes.append(tally.code(truth) << 32 | tally.code(chosen))
+        else:
+            tally.results.append((set(assigned), set(correct)))
+    assert tally.pending() == bool(results)
+    counts.settled()
+    assert not tally.pending()
+    _same(counts, _applied(results))
+
+
+def test_the_tally_hands_over_its_results_once():
+    tally = Tally()
+    tally.codes.append(tally.code("x") << 32 | tally.code("y"))
+    tally.results.append(({"x", "y"}, {"y"}))
+    a, b, c, shapes, pairs = tally.changes()
+    assert (a, b, c) == ({"y": 1}, {"y": 1, "x": 1}, {"x": 1})
+    assert shapes == {(0, 1, 1): 1, (1, 2, 1): 1}
+    assert pairs == {("x", "y"): 1}
+    assert not tally.pending()
+    assert tally.changes() == ({}, {}, {}, {}, {})
+
+
+def test_a_refused_change_leaves_every_count_as_it_was():
+    counts = _applied([(frozenset("x"), frozenset("y")), (frozenset("xy"), frozenset("y")),
+                       (frozenset("x"), frozenset("yz"))])
+    before = counts.copy()
+    with pytest.raises(ValueError, match="category 'x' has no a count left"):
+        counts.apply(*_negated(pair_changes({("x", "x"): 1})), removing=True, where="remove_result")
+    _same(counts, before)
+    with pytest.raises(ValueError, match=r"no result of that shape .* = \(1, 1, 1\)"):
+        counts.apply(*_negated(pair_changes({("y", "y"): 1})), removing=True)
+    _same(counts, before)
+    with pytest.raises(ValueError, match="named by more results than the 2 that would remain"):
+        counts.apply(*_negated(pair_changes({("z", "x"): 1})), removing=True)
+    _same(counts, before)
+
+
+def _negated(changes):
+    return tuple({key: -count for key, count in part.items()} for part in changes)
+
+
+def test_removal_forgets_undeclared_categories_and_renumbers_the_tally():
+    counts = Counts(["x"])
+    counts.apply(*pair_changes({("w", "x"): 1}), new=["w"])
+    assert list(counts.a) == ["x", "w"]
+    counts.tally.code("w")
+    counts.apply(*_negated(pair_changes({("w", "x"): 1})), removing=True)
+    assert list(counts.a) == ["x"]
+    assert counts.tally.index == {}
+
+
+def test_a_finer_unit_rescales_every_count_and_back_when_refused():
+    counts = _applied([(frozenset("x"), frozenset("x"))])
+    counts.apply(*[dict.fromkeys(part, 1) for part in pair_changes({("y", "y"): 1})], scale=2)
+    assert counts.scale == 2
+    assert counts.a == {"x": 4, "y": 1, "z": 0}
+    assert counts.n == 5
+    assert counts.exponent() == 2
+    with pytest.raises(ValueError):
+        counts.apply({}, {}, {}, {(1, 1, 1): -1}, {("z", "z"): -1}, removing=True, scale=5)
+    assert counts.scale == 2
+    assert counts.n == 5
+
+
+def test_copies_are_independent():
+    counts = _applied([(frozenset("x"), frozenset("y"))])
+    counts.running("f1", "f1", 0.0).mean()
+    other = counts.copy()
+    other.apply(*pair_changes({("x", "x"): 1}))
+    assert counts.n == 1
+    assert other.n == 2
+    assert counts.pairs == {("y", "x"): 1}
+    assert counts.running("f1", "f1", 0.0).mean() != other.running("f1", "f1", 0.0).mean()
+
+
+class _Colour(enum.Enum):
+    RED = 1
+    BLUE = 2
+
+
+@dataclass(frozen=True)
+class _Code:
+    value: int
+
+
+_KINDS = {
+    "int": [0, 1, 2],
+    "numpy int64": list(np.arange(3, dtype=np.int64)),
+    "numpy str_": list(np.array(["x", "y", "z"])),
+    "bool": [False, True, True],
+    "float": [0.5, 1.5, 2.5],
+    "enum": [_Colour.RED, _Colour.BLUE, _Colour.RED],
+    "frozen dataclass": [_Code(1), _Code(2), _Code(3)],
+    "bytes": [b"x", b"y", b"z"],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_KINDS))
+def test_every_single_label_type_takes_the_fast_path(kind):
+    labels = _KINDS[kind]
+    stream = [(labels[i % 3], labels[(i * 7 + 1) % 3]) for i in range(12)]
+    fast = Contingency(list(dict.fromkeys(labels)))
+    for assigned, correct in stream:
+        fast.add_result(assigned, correct)
+    tally = fast._counts.tally
+    assert len(tally.codes) >= len(stream) - 1  # all but one tallied (the first, after learning)
+    loop = Contingency(list(dict.fromkeys(labels)))
+    for assigned, correct in stream:
+        loop.add_result(assigned, correct, weight=1.0)  # the general path, result by result
+    assert fast == loop
+    assert fast.confusion_matrix().tolist() == loop.confusion_matrix().tolist()
+
+
+def test_containers_are_several_labels_even_when_a_tuple_is_a_category():
+    s = Contingency([("x", "y"), "x", "y"])
+    s.add_result(("x", "y"), "x")  # a tuple side names the categories x and y
+    s.add_result(("x", "y"), "x")
+    s.add_result([("x", "y")], [("x", "y")])  # the tuple category itself, in a list
+    assert s.category_stats()[("x", "y")]["a"] == 1
+    assert s.category_stats()["x"]["a"] == 2
+    assert s.category_stats()["y"]["b"] == 2
+
+
+def test_every_read_goes_through_the_guard():
+    s = Contingency(["x", "y"])
+    assert s.micro_f1 == 1.0  # a read (Perl: empty is 1): the next single-label result is applied at once
+    s.add_result("x", "y")
+    s.add_result("x", "x")
+    s.add_result(["x", "y"], "y")
+    assert s._counts.tally.pending()
+    assert s.n_results == 3
+    assert not s._counts.tally.pending()
+
+
+def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
+    monkeypatch.setattr("contingency._contingency._TALLY_SIZE", 32)
+    s = Contingency(["x", "y"])
+    for i in range(200):
+        s.add_result("xy"[i % 2], "x")
+        s.add_result(["x", "y"], ["y"])
+        tally = s._counts.tally
+        assert len(tally.codes) <= 33
+        assert len(tally.results) <= 3
+    assert s._counts.n > 190  # folded along the way, before any read
+    assert s.n_results == 400
+    assert s.category_stats()["x"]["a"] == 100
