@@ -13,6 +13,7 @@ cells with numpy.
 
 from __future__ import annotations
 
+from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from itertools import repeat
@@ -46,6 +47,8 @@ __all__ = [
     "pair_changes",
     "result_changes",
     "shape_histogram",
+    "sum_changes",
+    "times",
 ]
 
 Unknown = Literal["error", "ignore", "add"]
@@ -136,27 +139,75 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
     """The changes (cells, shapes, pairs) of checked results, each counted ``weight`` times.
 
     ``weight`` is one count for every result, or one per result (results of
-    weight 0 change nothing).
+    weight 0 change nothing). The rule, for each result: the categories on
+    both sides gain a cell ``a``, those only assigned a ``b``, those only
+    correct a ``c``; its shape ``(both, assigned, correct)`` gains one; a
+    single-label result also counts under its pair ``(correct, assigned)``.
+    Results of one weight are counted together (by C-level tallies), then
+    multiplied by it.
+
+    >>> result_changes([({"x", "y"}, {"y"}), ({"x"}, {"z"})], 2)
+    ({'y': 2}, {'x': 4}, {'z': 2}, {(1, 2, 1): 2, (0, 1, 1): 2}, {('z', 'x'): 2})
     """
-    a: Cells = {}
-    b: Cells = {}
-    c: Cells = {}
+    if isinstance(weight, int):
+        return times(_each_once(results), weight) if weight else ({}, {}, {}, {}, {})
+    groups: dict[int, list[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]]] = {}
+    for result, count in zip(results, weight):
+        if count:
+            groups.setdefault(count, []).append(result)
+    changes: Changes = ({}, {}, {}, {}, {})
+    for count, group in groups.items():
+        changes = sum_changes(changes, times(_each_once(group), count))
+    return changes
+
+
+def _each_once(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]]) -> Changes:
+    """:func:`result_changes` with weight 1: per category, results naming it on both sides (cell
+    ``a``), on the assigned side and on the correct side, tallied in C; ``b`` and ``c`` follow."""
+    both_sides: Cells = {}
+    assigned_side: Cells = {}
+    correct_side: Cells = {}
     shapes: dict[Shape, int] = {}
     pairs: Pairs = {}
-    weights = repeat(weight) if isinstance(weight, int) else weight
-    for (assigned, correct), count in zip(results, weights):
-        if not count:
-            continue
+    for assigned, correct in results:
         both = assigned & correct
-        for cells, labels in ((a, both), (b, assigned - both), (c, correct - both)):
-            for label in labels:
-                cells[label] = cells.get(label, 0) + count
+        _count(both_sides, both)
+        _count(assigned_side, assigned)
+        _count(correct_side, correct)
         shape = (len(both), len(assigned), len(correct))
-        shapes[shape] = shapes.get(shape, 0) + count
-        if len(assigned) == 1 == len(correct):
+        shapes[shape] = shapes.get(shape, 0) + 1
+        if shape[1] == 1 == shape[2]:
             (chosen,), (truth,) = assigned, correct
-            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + count
-    return a, b, c, shapes, pairs
+            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + 1
+    b, c = ({label: count - both_sides.get(label, 0) for label, count in side.items()
+             if count != both_sides.get(label, 0)} for side in (assigned_side, correct_side))
+    return both_sides, b, c, shapes, pairs
+
+
+def times(changes: Changes, factor: int) -> Changes:
+    """``changes`` with every count multiplied by ``factor`` (-1 to remove, ``2**e`` to rescale)."""
+    if factor == 1:
+        return changes
+    a, b, c, shapes, pairs = changes
+    return ({label: count * factor for label, count in a.items()},
+            {label: count * factor for label, count in b.items()},
+            {label: count * factor for label, count in c.items()},
+            {shape: count * factor for shape, count in shapes.items()},
+            {pair: count * factor for pair, count in pairs.items()})
+
+
+def sum_changes(first: Changes, second: Changes) -> Changes:
+    """Two sets of changes added together (of one sign: no count cancels to zero)."""
+    return (_summed(first[0], second[0]), _summed(first[1], second[1]),
+            _summed(first[2], second[2]), _summed(first[3], second[3]),
+            _summed(first[4], second[4]))
+
+
+def _summed(left: Mapping[Any, int], right: Mapping[Any, int]) -> dict[Any, int]:
+    total = dict(left)
+    for key, count in right.items():
+        total[key] = total.get(key, 0) + count
+    return total
 
 
 def pair_changes(pairs: Pairs) -> Changes:

@@ -45,8 +45,9 @@ from contingency._changes import (
     members,
     pair_changes,
     result_changes,
+    times,
 )
-from contingency._counts import Counts, times, whole
+from contingency._counts import Counts, whole
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._labels import check_label, label_to_json, sorted_labels

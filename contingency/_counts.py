@@ -56,10 +56,21 @@ from contingency._category_sums import (
     kind_sums,
     kinds_of,
 )
-from contingency._changes import HIT, MISS, Cells, Changes, Pairs, Shape, pair_changes, result_changes
+from contingency._changes import (
+    HIT,
+    MISS,
+    Cells,
+    Changes,
+    Pairs,
+    Shape,
+    pair_changes,
+    result_changes,
+    sum_changes,
+    times,
+)
 from contingency.formulas._numeric import MAX_COUNT, check_room
 
-__all__ = ["FAST_LIMIT", "Counts", "Tally", "micro_after", "times", "whole"]
+__all__ = ["FAST_LIMIT", "Counts", "Tally", "micro_after", "whole"]
 
 #: The tally counts results unchecked until a read folds them: it takes results only while
 #: fewer than this are counted, so that the results it holds cannot reach MAX_COUNT (that
@@ -118,27 +129,13 @@ class Tally:
                         for code, count in by_code.items()}
         changes = pair_changes(pairs)
         if self.results:
-            changes = _sum_changes(changes, result_changes(self.results, 1))
+            changes = sum_changes(changes, result_changes(self.results, 1))
         self.codes, self.results = [], []
         return changes
 
     def forget(self) -> None:
         """Drop the numbering (categories were forgotten); the tally must be empty."""
         self.index, self.labels = {}, []
-
-
-def _sum_changes(first: Changes, second: Changes) -> Changes:
-    """Two sets of changes added together (both are of results added: no zero arises)."""
-    return (_summed(first[0], second[0]), _summed(first[1], second[1]),
-            _summed(first[2], second[2]), _summed(first[3], second[3]),
-            _summed(first[4], second[4]))
-
-
-def _summed(left: Mapping[Any, int], right: Mapping[Any, int]) -> dict[Any, int]:
-    total = dict(left)
-    for key, count in right.items():
-        total[key] = total.get(key, 0) + count
-    return total
 
 
 class Counts:
@@ -575,18 +572,6 @@ def _rooms(shapes: Mapping[Shape, int]) -> list[int]:
 
 #: For each set of kinds a result's shape gives (a mask), the rooms it counts in (indices).
 _ROOMS_OF = [tuple(kinds - 1 for kinds in KINDS if kinds & given) for given in range(8)]
-
-
-def times(changes: Changes, factor: int) -> Changes:
-    """``changes`` with every count multiplied by ``factor`` (-1 to remove, ``2**e`` to rescale)."""
-    if factor == 1:
-        return changes
-    a, b, c, shapes, pairs = changes
-    return ({label: count * factor for label, count in a.items()},
-            {label: count * factor for label, count in b.items()},
-            {label: count * factor for label, count in c.items()},
-            {shape: count * factor for shape, count in shapes.items()},
-            {pair: count * factor for pair, count in pairs.items()})
 
 
 def micro_after(micro: list[int], a: int, b: int, c: int, tables: int,
