@@ -14,7 +14,7 @@ cells with numpy.
 from __future__ import annotations
 
 from collections import _count_elements as _count  # type: ignore[attr-defined]
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import repeat
 from typing import Any, Literal
@@ -29,6 +29,7 @@ from contingency._labels import check_label, sorted_labels
 __all__ = [
     "HIT",
     "MISS",
+    "PAIR_SHIFT",
     "Cells",
     "Changes",
     "Pairs",
@@ -57,8 +58,11 @@ Cells = dict[Hashable, int]
 #: Single-label results by pair ``(correct, assigned)``: the confusion matrix, sparse.
 Pairs = dict[tuple[Hashable, Hashable], int]
 #: What ``Counts.apply`` takes: cells ``a``, ``b``, ``c``, shapes and pairs.
-Changes = tuple[Cells, Cells, Cells, dict[Shape, int], Pairs]
+Changes = tuple[Cells, Cells, Cells, dict[Shape, int], dict[Any, int]]  # pairs by label, or by code
 
+#: A single-label result's pair coded by category codes: ``code(correct) << PAIR_SHIFT | code(assigned)``.
+PAIR_SHIFT = 32
+_LOW = (1 << PAIR_SHIFT) - 1
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
 MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
 
@@ -85,10 +89,12 @@ class Staging:
     callers that only need membership).
     """
 
-    __slots__ = ("index", "new", "policy", "removing")
+    __slots__ = ("base", "index", "new", "policy", "removing")
 
-    def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool) -> None:
+    def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool,
+                 base: int | None = None) -> None:
         self.index = index
+        self.base = len(index) if base is None else base  # the first code a new category takes
         self.new: dict[Hashable, int] = {}
         self.policy = policy
         self.removing = removing
@@ -129,7 +135,7 @@ class Staging:
         if self.policy == "error":
             raise ValueError(f"{where}: unknown category {label!r} (not among the declared "
                              "categories; pass unknown='add' or unknown='ignore' to accept it)")
-        position = len(self.index) + len(self.new)
+        position = self.base + len(self.new)
         self.new[known] = position
         return position
 
@@ -210,22 +216,30 @@ def _summed(left: Mapping[Any, int], right: Mapping[Any, int]) -> dict[Any, int]
     return total
 
 
-def pair_changes(pairs: Pairs) -> Changes:
+def pair_changes(pairs: Mapping[Any, int], names: Sequence[Hashable] | None = None) -> Changes:
     """The changes of single-label results counted by pair ``(correct, assigned)``.
 
     A pair of one category is a right result (cell ``a``, shape ``HIT``), any
     other a wrong one (``b`` of the assigned category, ``c`` of the correct
     one, shape ``MISS``); ``pairs`` itself is handed over as the pairs' change.
     The same cells :func:`result_changes` gives these results one by one.
+    With ``names``, the pairs are keyed by code, ``code(correct) << PAIR_SHIFT |
+    code(assigned)``, and ``names[code]`` is each code's category.
 
     >>> pair_changes({("x", "x"): 2, ("x", "y"): 1})
     ({'x': 2}, {'y': 1}, {'x': 1}, {(1, 1, 1): 2, (0, 1, 1): 1}, {('x', 'x'): 2, ('x', 'y'): 1})
+    >>> pair_changes({0 << PAIR_SHIFT | 1: 3}, ["x", "y"])[:3]
+    ({}, {'y': 3}, {'x': 3})
     """
     a: Cells = {}
     b: Cells = {}
     c: Cells = {}
     right = wrong = 0
-    for (truth, chosen), count in pairs.items():
+    for key, count in pairs.items():
+        if names is None:
+            truth, chosen = key
+        else:
+            truth, chosen = names[key >> PAIR_SHIFT], names[key & _LOW]
         if truth == chosen:
             a[truth] = a.get(truth, 0) + count
             right += count
@@ -238,7 +252,7 @@ def pair_changes(pairs: Pairs) -> Changes:
         shapes[HIT] = right
     if wrong:
         shapes[MISS] = wrong
-    return a, b, c, shapes, pairs
+    return a, b, c, shapes, pairs  # type: ignore[return-value]
 
 
 def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
@@ -348,43 +362,77 @@ def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] |
 
 
 def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging,
-                        weights: NDArray[Any] | None = None) -> Changes:
+                        names: Sequence[Hashable], weights: NDArray[Any] | None = None
+                        ) -> Changes:
     """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
 
-    ``weights`` (integers, one per label, see :func:`contingency._inputs.exact_weights`)
+    Categories are coded as the counts code them: ``staging.index`` maps a
+    category to its code and ``names`` a code to its category; new ones take
+    the codes after ``staging.base`` in the order an add_result loop meets
+    them, which are the codes the counts give them when they are added. The
+    pairs come back keyed by pair code (``code(correct) << PAIR_SHIFT |
+    code(assigned)``), for ``Counts.apply(..., coded=True)``. ``weights``
+    (integers, one per label, see :func:`contingency._inputs.exact_weights`)
     counts each result that many times.
+
+    Cost: O(batch + categories new to the counts), never O(categories): the
+    codes are counted in a table of K x K slots only when that is small
+    against the batch (:func:`contingency._coding.dense_is_cheaper`), else by
+    sorting the batch's own codes.
     """
     check_same_length(assigned, correct, ("assigned", "correct"))
     ia, every_assigned = category_codes(assigned, staging, "assigned")
     ic, every_correct = category_codes(correct, staging, "correct")
+    base = staging.base
     if staging.new:
         ia, ic = first_seen_order(staging, ia, ic, weights)
-    labels = [*staging.index, *staging.new]
-    k = len(labels)
+    new = list(staging.new)
+    k = base + len(new)
     n = len(ia)
     if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
+        labels = [*names, *new]
         confusion = count_codes(ic * k + ia, k * k, weights)
         present = np.flatnonzero(confusion)
-        pairs = _pairs(present, confusion[present], labels)
+        found = confusion[present]
         confusion = confusion.reshape(k, k)
         a = confusion.diagonal()
         assigned_counts, correct_counts = confusion.sum(axis=0), confusion.sum(axis=1)
         right = int(a.sum())
         total = n if weights is None else int(weights.sum())
         shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
+        cells = column_changes(labels, a, assigned_counts, correct_counts)
     else:
         known_a, known_c = ia >= 0, ic >= 0
         hit = known_a & (ia == ic)
-        a, assigned_counts, correct_counts = (
-            count_codes(codes[where], k, None if weights is None else weights[where])
-            for codes, where in ((ia, hit), (ia, known_a), (ic, known_c)))
+        counted = [distinct_counts(codes[where], k, None if weights is None else weights[where])
+                   for codes, where in ((ia, hit), (ia, known_a), (ic, known_c))]
         shapes = shape_histogram(hit, known_a, known_c, 1, weights)
+        cells = _sparse_cell_changes(counted, names, new, base)
         both_known = known_a & known_c
-        pairs = code_pairs(ic[both_known], ia[both_known], labels,
-                           None if weights is None else weights[both_known]
-                           ) if both_known.any() else {}
-    return (*column_changes(labels, a, assigned_counts, correct_counts), shapes, pairs)
+        present, found = distinct_counts(ic[both_known] * k + ia[both_known], k * k,
+                                         None if weights is None else weights[both_known])
+    coded = (present // k) << PAIR_SHIFT | present % k
+    return (*cells, shapes, dict(zip(coded.tolist(), found.tolist())))
+
+
+def _sparse_cell_changes(counted: list[tuple[NDArray[Any], NDArray[Any]]],
+                         names: Sequence[Hashable], new: list[Hashable], base: int
+                         ) -> tuple[Cells, Cells, Cells]:
+    """Cell changes ``a, b, c`` from the codes counted right, assigned and correct (each
+    ``(codes, counts)``), in O(codes counted)."""
+    (right, right_counts), (chosen, chosen_counts), (truth, truth_counts) = (
+        (codes.tolist(), counts.tolist()) for codes, counts in counted)
+    hits = dict(zip(right, right_counts))
+
+    def name(code: int) -> Hashable:
+        return names[code] if code < base else new[code - base]
+
+    a = {name(code): count for code, count in hits.items()}
+    b, c = ({name(code): count - hits.get(code, 0) for code, count in zip(codes, counts)
+             if count != hits.get(code, 0)}
+            for codes, counts in ((chosen, chosen_counts), (truth, truth_counts)))
+    return a, b, c
 
 
 def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],
@@ -412,7 +460,7 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
     A row of weight 0 adds no category, so its labels are met after every other row's.
     """
-    base = len(staging.index)
+    base = staging.base
     first: dict[int, int] = {}
     if weights is not None and not weights.all():
         live = weights != 0
@@ -421,17 +469,25 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     else:
         sides = (assigned, correct)
     for side, codes in enumerate(sides):
-        uniques, rows = np.unique(codes, return_index=True)
-        for code, row in zip(uniques.tolist(), rows.tolist()):
-            if code >= base:
-                first[code] = min(first.get(code, 2 * row + side), 2 * row + side)
+        rows = np.flatnonzero(codes >= base)  # the rows naming a new category, in row order
+        uniques, at = np.unique(codes[rows], return_index=True)
+        for code, row in zip(uniques.tolist(), rows[at].tolist()):
+            first[code] = min(first.get(code, 2 * row + side), 2 * row + side)
     order = sorted(first, key=first.__getitem__)
-    table = np.arange(base + len(order) + 1, dtype=np.int64)
-    table[-1] = -1  # ignored labels (-1) stay ignored
-    table[order] = np.arange(base, base + len(order))
+    renumber = np.empty(len(order), dtype=np.int64)  # provisional code - base -> final code
+    renumber[np.array(order, dtype=np.int64) - base] = np.arange(base, base + len(order))
     labels = {position: label for label, position in staging.new.items()}
-    staging.new = {labels[code]: table[code].item() for code in order}
-    return table[assigned], table[correct]
+    staging.new = {labels[code]: base + rank for rank, code in enumerate(order)}
+
+    def renumbered(codes: NDArray[np.int64]) -> NDArray[np.int64]:
+        fresh = codes >= base
+        if not fresh.any():
+            return codes
+        codes = codes.copy()
+        codes[fresh] = renumber[codes[fresh] - base]
+        return codes
+
+    return renumbered(assigned), renumbered(correct)
 
 
 def category_codes(values: NDArray[Any], staging: Staging,

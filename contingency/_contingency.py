@@ -36,6 +36,7 @@ from contingency import report as _report
 from contingency._changes import (
     HIT,
     MISS,
+    PAIR_SHIFT,
     Pairs,
     Shape,
     Staging,
@@ -292,30 +293,22 @@ class Contingency:
         # general path. test_contingency checks that every path gives one state.
         counts = self._counts
         if weight is _UNIT and counts.open:
-            kinds = _SINGLE
-            if type(assigned) in kinds and type(correct) in kinds:
-                tally = counts.tally
-                index = tally.index
+            if type(assigned) in _SINGLE and type(correct) in _SINGLE:
+                ids = counts.ids
                 if counts.read and not counts.scale:  # (a tallied result counts 2**scale)
-                    if assigned in index and correct in index:
+                    if assigned in ids and correct in ids:
                         counts.read = False
                         counts.apply(*pair_changes({(correct, assigned): 1}))
                         return
                 else:
                     try:
-                        codes = tally.codes
-                        codes.append(index[correct] << 32 | index[assigned])
+                        codes = counts.tally.codes
+                        codes.append(ids[correct] << PAIR_SHIFT | ids[assigned])
                         if len(codes) > _TALLY_SIZE:  # memory bounded between reads
                             counts.fold()
                         return
                     except KeyError:
-                        pass
-                known = counts.a
-                if assigned in known and correct in known:
-                    tally.code(assigned)
-                    tally.code(correct)
-                    self.add_result(assigned, correct)  # now in the tally's numbering
-                    return
+                        pass  # a label that is not a category yet: the general path
             elif _take_sets(counts, assigned, correct):
                 return
         self._single(assigned, correct, name, weight, removing=False)
@@ -437,11 +430,12 @@ class Contingency:
                 return
             if (assigned.ndim == 1 and correct.ndim == 1 and assigned.dtype != object
                     and correct.dtype != object and not say):
-                staging = Staging({label: position for position, label in enumerate(self._counts.a)},
-                                  self._unknown, removing=removing)
-                changes = label_array_changes(assigned, correct, staging, exact)
-                self._counts.apply(*times(changes, factor), new=staging.new, removing=removing,
-                            where=where, scale=unit)
+                store = self._counts
+                staging = Staging(store.ids, self._unknown, removing=removing,
+                                  base=len(store.names))
+                changes = label_array_changes(assigned, correct, staging, store.names, exact)
+                store.apply(*times(changes, factor), new=staging.new, removing=removing,
+                            where=where, scale=unit, coded=True)
                 return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
@@ -570,7 +564,7 @@ class Contingency:
         changes = ({label: other._counts.a[label] for label in counted},
                    {label: other._counts.b[label] for label in counted},
                    {label: other._counts.c[label] for label in counted},
-                   dict(other._counts.shapes), dict(other._counts.pairs))
+                   dict(other._counts.shapes), other._counts.label_pairs())
         factor = 1 << (unit - other._counts.scale)  # the two scales aligned
         self._counts.apply(*times(changes, factor), new=staging.new,
                     offset=[count * factor for count in other._counts.offset], scale=unit)
@@ -892,7 +886,7 @@ class Contingency:
         index = {label: k for k, label in enumerate(chosen)}
         matrix = np.zeros((len(chosen), len(chosen)),
                           dtype=np.float64 if self._counts.scale else np.int64)
-        for (truth, assigned), count in self._counts.pairs.items():
+        for (truth, assigned), count in self._counts.label_pairs().items():
             row, column = index.get(truth), index.get(assigned)
             if row is not None and column is not None:
                 matrix[row, column] = self._counts.reported(count)

@@ -21,10 +21,15 @@ until a fractional weight arrives):
 - ``n``, the number of results, and ``shapes``, the histogram of result
   shapes ``(both, assigned, correct)``: every per-result score (samples
   averages, subset accuracy) in time independent of the number of results;
+- ``ids`` and ``names``, the categories' numbering: each category has a code
+  (``ids[label]``, ``names[code]``), given when it joins and kept while it
+  stays (a forgotten category leaves a hole, and the codes are made dense
+  again once holes are half of them);
 - ``pairs``, the single-label results (one category assigned, one correct)
-  by pair ``(correct, assigned)``, no zero entries: the confusion matrix,
-  sparse. They are also in the cells and the shapes (``HIT`` and ``MISS``),
-  whose counts tell in O(1) whether every result is single-label;
+  by pair, keyed ``code(correct) << 32 | code(assigned)``, no zero entries:
+  the confusion matrix, as a coded sparse table. They are also in the cells
+  and the shapes (``HIT`` and ``MISS``), whose counts tell in O(1) whether
+  every result is single-label;
 - ``micro``, the micro table ``(a, b, c, d)``: the per-category cells summed,
   plus ``offset``, what ``set_entries`` set on top of them (also kept);
 - running sums over categories (:mod:`contingency._category_sums`), each
@@ -32,8 +37,8 @@ until a fractional weight arrives):
   categories that changed since (``stale``).
 
 The fast path. :class:`Tally` is what ``Contingency.add_result`` counts into
-between reads: results whose every label is already a category, as codes
-(single labels) or as sets (several). :meth:`Counts.fold` hands it to
+between reads: results whose every label is already a category, as pair
+codes (single labels) or as sets (several). :meth:`Counts.fold` hands it to
 :meth:`apply` through the same helpers every other input uses
 (:func:`contingency._changes.result_changes`,
 :func:`contingency._changes.pair_changes`); :meth:`Counts.settled` is the one
@@ -59,8 +64,8 @@ from contingency._category_sums import (
 from contingency._changes import (
     HIT,
     MISS,
+    PAIR_SHIFT,
     Cells,
-    Changes,
     Pairs,
     Shape,
     pair_changes,
@@ -77,72 +82,39 @@ __all__ = ["FAST_LIMIT", "Counts", "Tally", "micro_after", "whole"]
 #: would take 2**62 calls; past it, each result is checked as it is added), and a fold is
 #: never refused.
 FAST_LIMIT = 1 << 62
-#: A tallied single-label result is the code ``code(correct) << _SHIFT | code(assigned)``.
-_SHIFT = 32
+_SHIFT = PAIR_SHIFT
 _LOW = (1 << _SHIFT) - 1
+_HOLE = object()  # the name of a code whose category was forgotten
 
 
 class Tally:
     """The results ``Contingency.add_result``'s fast path took since the last fold.
 
-    Single labels (a hashable value that is not a container) are coded by
-    the tally's own numbering (``index``, label -> code, and ``labels``, code
-    -> label) of the categories it has met, and a result is one integer in
-    ``codes``; a label enters ``index`` once it is known to be a category, so
-    a result whose two labels are in ``index`` is counted with one append.
-    Results naming several categories are kept in ``results`` as the pair of
-    sets :func:`contingency._changes.result_changes` takes. Nothing here is
-    the accumulator's state: :meth:`Counts.fold` turns it into changes.
+    A single-label result is one integer in ``codes``, its pair's code in the
+    counts' numbering (``code(correct) << 32 | code(assigned)``); results naming
+    several categories are kept in ``results`` as the pair of sets
+    :func:`contingency._changes.result_changes` takes. Only categories are
+    tallied, so a fold cannot add one, and nothing here is the accumulator's
+    state: :meth:`Counts.fold` turns it into changes.
     """
 
-    __slots__ = ("codes", "index", "labels", "results")
+    __slots__ = ("codes", "results")
 
     def __init__(self) -> None:
-        self.index: dict[Hashable, int] = {}
-        self.labels: list[Hashable] = []
         self.codes: list[int] = []
         self.results: list[tuple[set[Hashable], set[Hashable]]] = []
-
-    def code(self, label: Hashable) -> int:
-        """The code of a category (given one when first met)."""
-        code = self.index.get(label)
-        if code is None:
-            code = self.index[label] = len(self.labels)
-            self.labels.append(label)
-        return code
 
     def pending(self) -> bool:
         """Whether results are waiting for a fold."""
         return bool(self.codes or self.results)
 
-    def changes(self) -> Changes:
-        """What the tally holds as changes (each result once), and the tally emptied.
-
-        Single-label results are counted by pair (in C), then turned into
-        changes by :func:`contingency._changes.pair_changes`; the others by
-        :func:`contingency._changes.result_changes`.
-        """
-        by_code: dict[int, int] = {}
-        _count(by_code, self.codes)
-        labels = self.labels
-        pairs: Pairs = {(labels[code >> _SHIFT], labels[code & _LOW]): count
-                        for code, count in by_code.items()}
-        changes = pair_changes(pairs)
-        if self.results:
-            changes = sum_changes(changes, result_changes(self.results, 1))
-        self.codes, self.results = [], []
-        return changes
-
-    def forget(self) -> None:
-        """Drop the numbering (categories were forgotten); the tally must be empty."""
-        self.index, self.labels = {}, []
-
 
 class Counts:
     """Every count of a Contingency, and :meth:`apply`, the one routine that changes them."""
 
-    __slots__ = ("a", "b", "c", "declared", "hold", "margins", "micro", "n", "offset", "open",
-                 "pairs", "read", "scale", "shapes", "stale", "sums", "tally", "totals")
+    __slots__ = ("a", "b", "c", "declared", "hold", "holes", "ids", "margins", "micro", "n",
+                 "names", "offset", "open", "pairs", "read", "scale", "shapes", "stale", "sums",
+                 "tally", "totals")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -153,7 +125,10 @@ class Counts:
     shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
     micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     offset: list[int]  # what set_entries put on top of the pooled cells
-    pairs: Pairs  # single-label results by (correct, assigned); no zero entries
+    ids: dict[Hashable, int]  # the code of each category
+    names: list[Hashable]  # the category of each code (_HOLE where one was forgotten)
+    holes: int  # codes of forgotten categories
+    pairs: dict[int, int]  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score
     # ("f1", "weighted f1", ...), the categories by total a + b + c (removals check them),
     # and the confusion matrix's margins.
@@ -187,6 +162,8 @@ class Counts:
         self.shapes = {}
         self.micro = [0, 0, 0, 0]
         self.offset = [0, 0, 0, 0]
+        self.ids = {label: code for code, label in enumerate(declared)}
+        self.names, self.holes = declared, 0
         self.pairs = {}
         self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
         self.tally = Tally()
@@ -201,6 +178,7 @@ class Counts:
         other.a, other.b, other.c = dict(self.a), dict(self.b), dict(self.c)
         other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
         other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), dict(self.pairs)
+        other.ids, other.names, other.holes = dict(self.ids), list(self.names), self.holes
         other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
         other.tally, other.read = Tally(), False
         other.choose_paths()
@@ -217,9 +195,25 @@ class Counts:
         return self
 
     def fold(self) -> None:
-        """Hand what the tally holds to :meth:`apply` (each result counts ``2**scale``)."""
-        changes = self.tally.changes()
-        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes))
+        """Hand what the tally holds to :meth:`apply` (each result counts ``2**scale``).
+
+        The single-label results are counted by pair code (in C) and turned
+        into changes by :func:`contingency._changes.pair_changes`; the others
+        by :func:`contingency._changes.result_changes`, their pairs coded here
+        (every label of a tallied result is a category).
+        """
+        tally = self.tally
+        by_code: dict[int, int] = {}
+        _count(by_code, tally.codes)
+        changes = pair_changes(by_code, self.names)
+        if tally.results:
+            a, b, c, shapes, pairs = result_changes(tally.results, 1)
+            ids = self.ids
+            coded = {ids[truth] << _SHIFT | ids[chosen]: count
+                     for (truth, chosen), count in pairs.items()}
+            changes = sum_changes(changes, (a, b, c, shapes, coded))
+        tally.codes, tally.results = [], []
+        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
 
     def choose_paths(self) -> None:
         """Whether the tally may take results (see ``open``)."""
@@ -227,17 +221,19 @@ class Counts:
 
     # The one write routine -----------------------------------------------------------------
 
-    def apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs, *,
-              new: Iterable[Hashable] = (), offset: Sequence[int] | None = None,
-              removing: bool = False, where: str = "", scale: int = 0) -> None:
+    def apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
+              pairs: Pairs | dict[int, int], *, new: Iterable[Hashable] = (),
+              offset: Sequence[int] | None = None, removing: bool = False, where: str = "",
+              scale: int = 0, coded: bool = False) -> None:
         """Add these changes to the counts: the one routine where counts change.
 
         ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
         a category in ``new`` is appended to the table first, with zero
         cells), ``shapes`` the result shapes (their sum is the change in the
         number of results), ``pairs`` the single-label results by
-        ``(correct, assigned)`` (they are also in the cells and shapes; a
-        caller hands over a dict it does not use again, which may be kept),
+        ``(correct, assigned)``, or by pair code with ``coded=True`` (they are
+        also in the cells and shapes; a caller of coded pairs hands over a
+        dict it does not use again, which may be kept),
         ``offset`` the part of the micro table that ``set_entries`` set. A
         caller whose changes may be negative says ``removing=True`` (``where``
         names it in the errors): every count is then checked, and the
@@ -251,12 +247,15 @@ class Counts:
         change leaves without a count (a result of weight 0) is not added.
         The tally must be empty (callers go through :meth:`settled` first).
         """
+        if coded and removing:  # a removal's pairs are checked by label
+            pairs = self.label_pairs(pairs)  # type: ignore[arg-type]
+            coded = False
         if scale > self.scale:
             coarse = self.scale
             self.rescale(scale)
             try:
                 self.apply(a, b, c, shapes, pairs, new=new, offset=offset, removing=removing,
-                           where=where)
+                           where=where, coded=coded)
             except BaseException:
                 self.rescale(coarse)
                 raise
@@ -274,8 +273,11 @@ class Counts:
         cells_a, cells_b, cells_c = self.a, self.b, self.c
         k_before = len(cells_a)
         if fresh:
+            ids, names = self.ids, self.names
             for label in fresh:
                 cells_a[label] = cells_b[label] = cells_c[label] = 0
+                ids[label] = len(names)
+                names.append(label)
         added_a = added_b = added_c = 0
         if a:
             for label, count in a.items():
@@ -289,10 +291,6 @@ class Counts:
             for label, count in c.items():
                 cells_c[label] += count
             added_c = sum(c.values())
-        if gone:
-            for label in gone:
-                del cells_a[label], cells_b[label], cells_c[label]
-            self.tally.forget()  # empty (see settled): its codes may name a forgotten category
         histogram = self.shapes
         for shape, count in shapes.items():  # no zero entry kept
             count += histogram.get(shape, 0)
@@ -300,16 +298,11 @@ class Counts:
                 histogram[shape] = count
             else:
                 del histogram[shape]
-        confusion = self.pairs
-        if not confusion and not removing and 0 not in pairs.values():
-            self.pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
-        else:
-            for pair, count in pairs.items():
-                count += confusion.get(pair, 0)
-                if count:
-                    confusion[pair] = count
-                else:
-                    del confusion[pair]
+        if pairs:
+            self._add_pairs(pairs if coded else self._coded(pairs),  # type: ignore[arg-type]
+                            handed_over=coded and not removing)
+        if gone:
+            self._forget(gone)
         self.n = n
         if n >= FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
             self.choose_paths()
@@ -320,7 +313,7 @@ class Counts:
         for pending in self.stale:
             pending.update(a, b, c, fresh)
 
-    def _admit(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Pairs,
+    def _admit(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Any,
                n: int, new: Iterable[Hashable], offset: Sequence[int] | None,
                removing: bool, where: str) -> tuple[list[Hashable], list[Hashable]]:
         """:meth:`apply`'s checks of a change that adds categories, sets entries or removes.
@@ -401,8 +394,10 @@ class Counts:
                                  f"{self.reported(rooms[kinds])} results that would remain "
                                  "can give it (a result gives a category one cell at most); "
                                  "that result was not added")
-        for (truth, chosen), count in pairs.items():
-            if self.pairs.get((truth, chosen), 0) + count < 0:
+        ids = self.ids
+        for (truth, chosen), count in pairs.items():  # (a removal's pairs are by label)
+            code = ids[truth] << _SHIFT | ids[chosen] if truth in ids and chosen in ids else -1
+            if self.pairs.get(code, 0) + count < 0:
                 raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
                                  f"{truth!r} correct was added")
         if self.pairs and any(count < 0 for shape, count in shapes.items()
@@ -426,7 +421,7 @@ class Counts:
         """
         labels = set(touched)
         given = {label: [0, 0, 0] for label in labels}
-        for (truth, chosen), count in self.pairs.items():
+        for (truth, chosen), count in self.label_pairs().items():
             count += pairs.get((truth, chosen), 0)
             if truth == chosen:
                 if truth in labels:
@@ -443,6 +438,49 @@ class Counts:
                     raise ValueError(f"{prefix}category {label!r} would hold fewer {name} cells "
                                      "than its single-label results give it; that result was "
                                      "not added")
+
+    def _coded(self, pairs: Pairs) -> dict[int, int]:
+        """Pairs of categories (every one in the table) keyed by their pair codes."""
+        ids = self.ids
+        return {ids[truth] << _SHIFT | ids[chosen]: count for (truth, chosen), count in pairs.items()}
+
+    def _add_pairs(self, pairs: dict[int, int], handed_over: bool) -> None:
+        """Add coded pair changes (checked) to ``pairs``; no zero entry kept."""
+        confusion = self.pairs
+        if not confusion and handed_over and 0 not in pairs.values():
+            self.pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+            return
+        for code, count in pairs.items():
+            count += confusion.get(code, 0)
+            if count:
+                confusion[code] = count
+            else:
+                del confusion[code]
+
+    def _forget(self, gone: Iterable[Hashable]) -> None:
+        """Forget categories whose every count is zero: their cells, and their codes.
+
+        A code is not given again until the codes are made dense again, which
+        happens once the holes are half of them (O(K + pairs), rarely).
+        """
+        cells_a, cells_b, cells_c, ids, names = self.a, self.b, self.c, self.ids, self.names
+        for label in gone:
+            del cells_a[label], cells_b[label], cells_c[label]
+            names[ids.pop(label)] = _HOLE
+            self.holes += 1
+        if self.holes * 2 > len(names):
+            renumbered = {label: code for code, label in enumerate(cells_a)}
+            self.pairs = {renumbered[names[code >> _SHIFT]] << _SHIFT
+                          | renumbered[names[code & _LOW]]: count
+                          for code, count in self.pairs.items()}
+            self.ids, self.names, self.holes = renumbered, list(cells_a), 0
+
+    def label_pairs(self, coded: dict[int, int] | None = None) -> Pairs:
+        """The single-label results (or the ``coded`` pairs given) by pair of categories
+        ``(correct, assigned)``."""
+        names = self.names
+        return {(names[code >> _SHIFT], names[code & _LOW]): count
+                for code, count in (self.pairs if coded is None else coded).items()}
 
     def rescale(self, scale: int) -> None:
         """Express every count in units of ``2**-scale`` (exactly: finer, or coarser when divisible).
@@ -547,7 +585,7 @@ class Counts:
         a, b, c = ([count >> shift for count in cells.values()]
                    for cells in (self.a, self.b, self.c))
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
-                {pair: count >> shift for pair, count in self.pairs.items()},
+                {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
 
 

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contingency._changes import (
+    PAIR_SHIFT,
     Staging,
     indicator_changes,
     label_array_changes,
@@ -55,7 +56,9 @@ def test_label_arrays_and_indicator_matrices_agree_with_the_definition():
     assigned, correct = np.array(["x", "y", "y", "z"]), np.array(["x", "x", "y", "y"])
     staging = Staging({label: k for k, label in enumerate(labels)}, "error", removing=False)
     expected = _by_definition([({a}, {c}) for a, c in zip(assigned.tolist(), correct.tolist())])
-    assert label_array_changes(assigned, correct, staging) == expected
+    *cells, shapes, coded = label_array_changes(assigned, correct, staging, labels)
+    pairs = {(labels[code >> PAIR_SHIFT], labels[code & 0xFFFFFFFF]): n for code, n in coded.items()}
+    assert (*cells, shapes, pairs) == expected
     one_hot = np.eye(3, dtype=np.int64)
     indexes = {label: k for k, label in enumerate(labels)}
     matrices = [one_hot[[indexes[v] for v in side.tolist()]] for side in (assigned, correct)]
@@ -71,3 +74,24 @@ def test_shape_histogram_counts_triples_dense_or_sorted():
     both, assigned, correct = np.array([1, 1, 0]), np.array([2, 2, 1]), np.array([1, 1, 3])
     assert shape_histogram(both, assigned, correct, 3) == {(1, 2, 1): 2, (0, 1, 3): 1}
     assert shape_histogram(both, assigned, correct, 10**6) == {(1, 2, 1): 2, (0, 1, 3): 1}
+
+
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=30),
+       st.sampled_from([10, 100_000]), st.booleans())
+def test_label_arrays_count_the_same_dense_or_sparse(rows, k, weighted):
+    """A batch against 10 categories is counted in a dense table, against 100,000 by sorting
+    its own codes (no O(K) work): the same changes either way, and those of the definition."""
+    names = list(range(k))
+    staging = Staging({label: label for label in names}, "error", removing=False)
+    assigned = np.array([x for x, _ in rows])
+    correct = np.array([y for _, y in rows])
+    weights = np.arange(1, len(rows) + 1, dtype=np.int64) if weighted else None
+    *cells, shapes, coded = label_array_changes(assigned, correct, staging, names, weights)
+    pairs = {(code >> PAIR_SHIFT, code & 0xFFFFFFFF): n for code, n in coded.items()}
+    expected: tuple = ({}, {}, {}, {}, {})
+    for row, (x, y) in enumerate(rows):
+        weight = row + 1 if weighted else 1
+        one = _by_definition([({x}, {y})], weight)
+        expected = tuple({key: part.get(key, 0) + other.get(key, 0) for key in part.keys() | other.keys()}
+                         for part, other in zip(expected, one))
+    assert (*cells, shapes, pairs) == expected

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contingency import Contingency
-from contingency._changes import pair_changes, result_changes
-from contingency._counts import Counts, Tally
+from contingency._changes import PAIR_SHIFT, pair_changes, result_changes
+from contingency._counts import Counts
 
 _LABELS = ["x", "y", "z"]
 _SIDE = st.frozensets(st.sampled_from(_LABELS), max_size=3)
@@ -37,7 +37,7 @@ def test_a_folded_tally_equals_the_results_applied_one_rule(results):
     for assigned, correct in results:
         if len(assigned) == len(correct) == 1:
             (chosen,), (truth,) = assigned, correct
-            tally.codes.append(tally.code(truth) << 32 | tally.code(chosen))
+            tally.codes.append(counts.ids[truth] << PAIR_SHIFT | counts.ids[chosen])
         else:
             tally.results.append((set(assigned), set(correct)))
     assert tally.pending() == bool(results)
@@ -46,16 +46,11 @@ def test_a_folded_tally_equals_the_results_applied_one_rule(results):
     _same(counts, _applied(results))
 
 
-def test_the_tally_hands_over_its_results_once():
-    tally = Tally()
-    tally.codes.append(tally.code("x") << 32 | tally.code("y"))
-    tally.results.append(({"x", "y"}, {"y"}))
-    a, b, c, shapes, pairs = tally.changes()
-    assert (a, b, c) == ({"y": 1}, {"y": 1, "x": 1}, {"x": 1})
-    assert shapes == {(0, 1, 1): 1, (1, 2, 1): 1}
-    assert pairs == {("x", "y"): 1}
-    assert not tally.pending()
-    assert tally.changes() == ({}, {}, {}, {}, {})
+def test_pairs_are_kept_by_code():
+    counts = _applied([(frozenset("x"), frozenset("y")), (frozenset("y"), frozenset("y"))])
+    x, y = counts.ids["x"], counts.ids["y"]
+    assert counts.pairs == {y << PAIR_SHIFT | x: 1, y << PAIR_SHIFT | y: 1}
+    assert counts.label_pairs() == {("y", "x"): 1, ("y", "y"): 1}
 
 
 def test_a_refused_change_leaves_every_count_as_it_was():
@@ -77,14 +72,35 @@ def _negated(changes):
     return tuple({key: -count for key, count in part.items()} for part in changes)
 
 
-def test_removal_forgets_undeclared_categories_and_renumbers_the_tally():
+def test_removal_forgets_undeclared_categories_and_their_codes():
     counts = Counts(["x"])
     counts.apply(*pair_changes({("w", "x"): 1}), new=["w"])
     assert list(counts.a) == ["x", "w"]
-    counts.tally.code("w")
+    assert counts.ids == {"x": 0, "w": 1}
     counts.apply(*_negated(pair_changes({("w", "x"): 1})), removing=True)
     assert list(counts.a) == ["x"]
-    assert counts.tally.index == {}
+    assert counts.ids == {"x": 0}
+    assert counts.pairs == {}
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30), st.booleans()), max_size=60))
+def test_codes_stay_consistent_through_forgetting_and_renumbering(steps):
+    counts = Counts()
+    present: list[tuple[int, int]] = []
+    for truth, chosen, remove in steps:
+        if remove and present:
+            pair = present.pop((truth * 31 + chosen) % len(present))
+            counts.apply(*_negated(pair_changes({pair: 1})), removing=True)
+        else:
+            counts.apply(*pair_changes({(truth, chosen): 1}), new=[truth, chosen])
+            present.append((truth, chosen))
+        assert set(counts.ids) == set(counts.a)
+        assert all(counts.names[code] == label for label, code in counts.ids.items())
+        assert counts.holes * 2 <= len(counts.names)
+        expected: dict[tuple[int, int], int] = {}
+        for pair in present:
+            expected[pair] = expected.get(pair, 0) + 1
+        assert counts.label_pairs() == expected
 
 
 def test_a_finer_unit_rescales_every_count_and_back_when_refused():
@@ -107,7 +123,7 @@ def test_copies_are_independent():
     other.apply(*pair_changes({("x", "x"): 1}))
     assert counts.n == 1
     assert other.n == 2
-    assert counts.pairs == {("y", "x"): 1}
+    assert counts.label_pairs() == {("y", "x"): 1}
     assert counts.running("f1", "f1", 0.0).mean() != other.running("f1", "f1", 0.0).mean()
 
 

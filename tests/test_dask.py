@@ -344,7 +344,7 @@ def one_process(parquet_data) -> dict[str, Any]:
 def cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
+                                  host="127.0.0.1", dashboard_address=":0",
                                   silence_logs=50) as local, distributed.Client(local) as client:
         yield client
 
