@@ -159,10 +159,9 @@ def _whole_weight(value: object, name: str) -> int:
     if (type(value) is not int and isinstance(value, numbers.Number)
             and not isinstance(value, numbers.Integral)):  # refused as a fraction, not as a count
         raise TypeError(f"{name} is {shown(value)}, not an integer: {_WHOLE_ELEMENTS}")
-    count = check_count(value, name)
-    if count > MAX_COUNT:
-        raise _past_limit(count, name)
-    return count
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) > MAX_COUNT:
+        raise _past_limit(int(value), name)
+    return check_count(value, name)
 
 
 #: The types of list items read as one int64 array: ``np.array(..., dtype=np.int64)`` holds

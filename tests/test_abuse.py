@@ -102,6 +102,89 @@ def test_contingency_scores_at_the_limit_are_finite_and_exact() -> None:
     assert Contingency.from_dict(s.to_dict()) == s
 
 
+# Integers too long to print (issue 21): one digit limit, the library's message ---------------
+
+HUGE = 10**5000  # past Python's default limit of 4300 digits for int -> str
+TOO_LONG = r"an integer of 5001 digits"
+
+
+def test_counts_too_long_to_print_are_refused_with_the_library_s_message() -> None:
+    s = Contingency().add_results(["x"], ["x"])
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=f"^a must be a non-negative integer count of at most 640 "
+                                         f"digits, not {TOO_LONG}$"):
+        s.set_entries(HUGE, 0, 0, 0)
+    with pytest.raises(ValueError, match=f"^add_result: weight = {TOO_LONG} is past the count limit"):
+        s.add_result("x", "x", weight=HUGE)
+    with pytest.raises(ValueError, match=rf"^add_results: weights\[0\] = {TOO_LONG} is past"):
+        s.add_results(["x"], ["x"], weights=[HUGE])
+    assert s.to_dict() == before
+    p = PartitionComparison.from_labels(["a"], [1])
+    with pytest.raises(ValueError, match=rf"^add_many: weights\[1\] = {TOO_LONG} is past"):
+        p.add_many(["a", "b"], [1, 2], weights=[1, HUGE])
+    assert p == PartitionComparison.from_labels(["a"], [1])
+
+
+def _documents() -> list[tuple[type, dict[str, object], str]]:
+    """Documents with one integer too long to print, and the key the error names."""
+    contingency = Contingency(["x"]).add_results(["x"], ["x"]).to_dict()
+    partition = PartitionComparison.from_labels(["a", "a"], [1, 2]).to_dict()
+    return [
+        (Contingency, {**contingency, "a": [HUGE]}, r"a\[0\]"),
+        (Contingency, {**contingency, "scale": HUGE}, "scale"),
+        (Contingency, {**contingency, "declared": HUGE}, "declared"),
+        (Contingency, {**contingency, "micro_offset": [0, -HUGE, 0, 0]}, r"micro_offset\[1\]"),
+        (Contingency, {**contingency, "result_shapes": [[1, 1, 1, HUGE]]}, r"result_shapes\[0\]"),
+        (Contingency, {**contingency, "confusion": [[0, 0, HUGE]]}, r"confusion\[0\]"),
+        (Contingency, {**contingency, "categories": [HUGE]}, r"categories\[0\]"),
+        (PartitionComparison, {**partition, "cells": [[0, 0, HUGE], [0, 1, 1]]}, r"cells\[0\]"),
+        (PartitionComparison, {**partition, "model_labels": [1, HUGE]}, r"model_labels\[1\]"),
+    ]
+
+
+@pytest.mark.parametrize(("cls", "state", "key"), _documents(),
+                         ids=[key for _, _, key in _documents()])
+def test_from_dict_refuses_an_integer_too_long_to_print_with_its_own_message(
+        cls: type, state: dict[str, object], key: str) -> None:
+    with pytest.raises(ValueError, match=f"^from_dict: {key}.*{TOO_LONG}"):
+        cls.from_dict(state)
+
+
+def test_every_path_refuses_an_integer_label_too_long_to_print() -> None:
+    message = r"is not a valid label \(an integer label has at most 640 digits\)"
+    calls = [
+        (lambda: Contingency().add_result(HUGE, "x"), "assigned"),
+        (lambda: Contingency().add_result("x", {"y", HUGE}), "correct"),
+        (lambda: Contingency().add_results(["x", HUGE], ["x", "x"]), r"assigned\[1\]"),
+        (lambda: Contingency().add_results(_object_array(["x", "x"]), _object_array(["x", HUGE])),
+         r"correct\[1\]"),
+        (lambda: Contingency.from_labels([1, HUGE], [1, 1]), r"correct\[1\]"),
+        (lambda: Contingency([HUGE]), r"categories\[0\]"),
+        (lambda: PartitionComparison().add("a", HUGE), "model"),
+        (lambda: PartitionComparison().add(("a", -HUGE), 1), "reference"),
+        (lambda: PartitionComparison.from_labels(["a", HUGE], [1, 2]), r"reference_labels\[1\]"),
+        (lambda: PartitionComparison.from_labels(_object_array([1, 2]), _object_array([2, HUGE])),
+         r"model_labels\[1\]"),
+        (lambda: PartitionComparison().add_many([(1, HUGE)], [1]), r"reference_labels\[0\]"),
+        (lambda: PartitionComparison.from_partitions([[HUGE]], [[HUGE]]), "first partition, subset 0"),
+    ]
+    for call, where in calls:
+        with pytest.raises(ValueError, match=f"^{where}: .*{message}"):
+            call()
+
+
+def test_integer_labels_up_to_the_limit_print_report_and_round_trip_json() -> None:
+    longest = -(10**640 - 1)  # 640 digits
+    s = Contingency().add_results([longest, 1, (2, longest)], [longest, longest, 1])
+    assert longest in s.categories
+    s.report()
+    s.scores()
+    assert Contingency.from_dict(json.loads(json.dumps(s.to_dict(), default=list))) is not None
+    p = PartitionComparison.from_labels([longest, 1], [longest, longest])
+    p.report()
+    assert PartitionComparison.from_dict(json.loads(json.dumps(p.to_dict()))) == p
+
+
 # Labels --------------------------------------------------------------------------------------
 
 
