@@ -196,7 +196,7 @@ def _weight_array(weights: object, where: str, whole: bool) -> NDArray[Any]:
             return np.array(values, dtype=np.int64)
         except OverflowError:  # a Python int past int64: read one by one
             pass
-    elif types <= _FLOAT_TYPES:
+    elif types <= _FLOAT_TYPES and not whole:  # (whole: item by item, to name the first)
         return np.array(values, dtype=np.float64)
     mixed = np.empty(len(values), dtype=object)
     mixed[:] = values

@@ -62,6 +62,7 @@ def test_weights_become_int64_or_python_ints():
     (3, TypeError, "add_many: weights must be a sequence of integer counts, not int"),
     ([1, -1], ValueError, "add_many: weights\\[1\\] must be a non-negative integer count, not -1"),
     ([1, 0.5], TypeError, "add_many: weights\\[1\\] is 0.5, not an integer"),
+    ([2.0, 0.5], TypeError, "add_many: weights\\[0\\] is 2.0, not an integer"),
     ([True, 1], ValueError, "add_many: weights\\[0\\] must be a non-negative integer count"),
     (np.array([1, -2]), ValueError, "add_many: weights\\[1\\] must be a non-negative integer"),
     (np.array([1.0, 2.0]), TypeError, "add_many: weights is an array of float64 numbers"),
