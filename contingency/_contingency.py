@@ -1083,8 +1083,12 @@ class Contingency:
         # Recall in "nan" mode leaves out the categories that are nobody's correct one.
         recalls = self._running("balanced recall", "recall", "nan")
         mean = recalls.mean()
+        # Near chance the adjusted score needs the recalls exactly: (C[k, k], t_k) per category.
+        a, c = self._a, self._c
         return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
-                                           zero_division=self._zero_division)
+                                           zero_division=self._zero_division,
+                                           recalls=lambda: ((a[k], a[k] + c[k]) for k in a
+                                                            if a[k] + c[k]))
 
     def jaccard(self, average: Average = "macro") -> float:
         """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.

@@ -471,3 +471,76 @@ def test_adjusted_mutual_information_past_2_53_is_a_number() -> None:
     comparison = PartitionComparison().add_many([0, 1, 1], [1, 0, 1],
                                                 weights=[2**52, 1, 2**53 + 1])
     assert abs(comparison.adjusted_mutual_information()) < 1e-9  # was NaN
+
+
+# Balanced accuracy near chance (issue 21) ------------------------------------------------------
+
+
+def _balanced(hits: list[int], supports: list[int], unit: float | int = 1) -> Contingency:
+    """Single-label results: class k is correct in ``supports[k]`` results, ``hits[k]`` of them
+    assigned k (the others k + 1), each counted ``unit`` times (an int, or a float weight)."""
+    k = len(hits)
+    assigned, correct, weights = [], [], []
+    for label, (right, total) in enumerate(zip(hits, supports)):
+        for chosen, count in ((label, right), ((label + 1) % k, total - right)):
+            if count:
+                assigned.append(chosen)
+                correct.append(label)
+                weights.append(count * unit)
+    return Contingency(range(k)).add_results(np.array(assigned), np.array(correct),
+                                             weights=weights)
+
+
+def _near_chance(k: int, size: int, adjusted: Fraction) -> tuple[list[int], list[int]]:
+    """Hits and supports of ``k`` classes of about ``size`` results whose adjusted balanced
+    accuracy is as near ``adjusted`` as the last class's hits can bring it."""
+    supports = [size // k + 7 * label + 1 for label in range(k)]
+    hits = [max(0, total // k + (-1) ** label * (label % 3)) for label, total in enumerate(supports)]
+    rest = 1 + adjusted * (k - 1) - sum(Fraction(a, t) for a, t in zip(hits[:-1], supports[:-1]))
+    hits[-1] = min(supports[-1], max(0, round(rest * supports[-1])))
+    return hits, supports
+
+
+def _exact_balanced(hits: list[int], supports: list[int]) -> tuple[Fraction, Fraction]:
+    total = sum(Fraction(a, t) for a, t in zip(hits, supports))
+    k = len(hits)
+    return total / k, (total - 1) / (k - 1)
+
+
+ADJUSTED_TARGETS = [Fraction(0), Fraction(1, 10**18), Fraction(-33, 10**19), Fraction(1, 10**15),
+                    Fraction(-1, 10**12), Fraction(1, 10**9), Fraction(-1, 10**6),
+                    Fraction(1, 10**3), Fraction(1, 4), Fraction(-1, 3)]
+
+
+#: (classes, results, unit): integer counts up to 2**60 results, float weights (each a whole
+#: number of quarters, exact below 2**53 quarters) up to 10**12.
+BALANCED_GRID = [(k, size, unit) for k in (2, 3, 7, 40) for size in (60, 3 * 10**6, 10**12, 2**60)
+                 for unit in (1, 0.25) if unit == 1 or size < 2**50]
+
+
+@pytest.mark.parametrize(("k", "size", "unit"), BALANCED_GRID)
+def test_balanced_accuracy_is_within_1e_12_of_the_exact_value_near_chance(
+        k: int, size: int, unit: float) -> None:
+    """The adjusted score subtracted 1/K from the rounded mean: near chance it was off by 1.4e-10
+    relative at 3 x 10**6 results, 1.3e-4 with weights at 10**12, and 0.0 for 3.3e-18."""
+    for target in ADJUSTED_TARGETS:
+        hits, supports = _near_chance(k, size, target)
+        plain, adjusted = _exact_balanced(hits, supports)
+        s = _balanced(hits, supports, unit)
+        assert s.balanced_accuracy() == pytest.approx(float(plain), rel=1e-12, abs=0)
+        found = s.balanced_accuracy(adjusted=True)
+        if adjusted == 0:
+            assert found == 0.0, (hits, supports)
+        else:
+            assert abs(Fraction(found) - adjusted) <= abs(adjusted) * Fraction(1, 10**12), (
+                hits, supports, found, float(adjusted))
+
+
+def test_balanced_accuracy_at_exact_chance_is_zero() -> None:
+    # One class always predicted: recall 1 for it, 0 for the others; a uniform guess.
+    assert _balanced([9, 0, 0], [9, 5, 3]).balanced_accuracy(adjusted=True) == 0.0
+    assert _balanced([10**6, 2 * 10**6, 4 * 10**6],
+                     [7 * 10**6] * 3).balanced_accuracy(adjusted=True) == 0.0
+    # Recalls summing to exactly 1 that, rounded, do not (it was -3.7e-17).
+    assert _balanced([81284761, 3738181, 70402966, 45162874],
+                     [200588782] * 4).balanced_accuracy(adjusted=True) == 0.0
