@@ -635,18 +635,38 @@ ONE_SIDED = [
 def test_an_unlocked_side_reads_a_thread_safe_other_side_under_its_lock(
         cls: type, name: str, call: Callable[[Any, Any], Any]) -> None:
     """``Contingency().merge(shared)`` read ``shared`` without its lock (a snapshot from_dict
-    refused; PartitionComparison: KeyError). Every read of the other side sees its lock held."""
+    refused; PartitionComparison: KeyError). The call takes the other side's lock, and every
+    use of its labels (hash, comparison, deep copy) sees the lock held."""
     shared = cls(thread_safe=True)
     _put(shared, _Watched("x"), _Watched("y"))
+    lock = shared._lock = _CountingLock()
     plain = cls()
     _put(plain, "x", "z")  # as many results or elements: == compares the tables
     plain_state = plain.to_dict()
     with watching(shared) as seen:
         call(plain, shared)
-    assert seen, "the call read none of the other side's labels"
+    assert lock.entered, "the call did not take the other side's lock"
     assert all(seen)
     if name not in ("merge", "+="):
         assert plain.to_dict() == plain_state
+
+
+class _CountingLock:
+    """A reentrant lock that counts how often it was taken."""
+
+    def __init__(self) -> None:
+        self.lock, self.entered = threading.RLock(), 0
+
+    def __enter__(self) -> _CountingLock:
+        self.lock.acquire()
+        self.entered += 1
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.lock.release()
+
+    def _is_owned(self) -> bool:
+        return bool(self.lock._is_owned())  # type: ignore[attr-defined]
 
 
 def test_mixed_two_sided_calls_under_eight_threads_keep_every_state_and_do_not_deadlock() -> None:
