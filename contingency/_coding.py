@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._labels import check_label, equal_to_itself
+from contingency._labels import check_label, is_label
 from contingency.formulas._numeric import INT64_MAX
 
 __all__ = ["Codes", "dense_is_cheaper", "encode"]
@@ -120,7 +120,7 @@ def _encode_objects(values: Sequence[Any] | NDArray[Any],
             check_label(label, f"{name}[{position}]")
         raise
     for label in distinct:
-        if type(label) is not str and (label is None or not equal_to_itself(label)):
+        if type(label) is not str and not is_label(label):
             position = next(i for i, item in enumerate(items) if item is label)
             check_label(label, f"{name}[{position}]")
     if isinstance(values, np.ndarray) and values.dtype.kind in "US":

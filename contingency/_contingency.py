@@ -21,7 +21,6 @@ pooled cells, all in constant time; the printed tables are
 
 from __future__ import annotations
 
-import copy as _copy
 import reprlib
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
@@ -209,13 +208,17 @@ class Contingency:
     -----
     Threads: an accumulator is not thread-safe by default. Two threads
     sharing one (even one writing while another reads: reads fold pending
-    counts) can lose counts without an error. Give each thread its own
+    counts) can lose counts and corrupt it without an error (counts that do
+    not add up, scores out of range, a ``to_dict`` that :meth:`from_dict`
+    refuses). Give each thread its own
     accumulator and :meth:`merge` them at the end (exact: merge is
     addition); or pass ``thread_safe=True``, which makes every public method
     and property hold a reentrant lock for the whole call (a few tenths
     of a microsecond per call, measured by the benchmark suite's "lock cost"
     case; the default class has no lock and pays nothing).
     :meth:`copy`, ``+`` and pickling keep the option; equality ignores it.
+    A thread-safe accumulator passed to another's :meth:`merge`, ``+`` or
+    ``==``, pickled or copied is read under its own lock.
 
     >>> shared = Contingency(thread_safe=True)
     >>> shared.thread_safe, isinstance(shared, Contingency)
@@ -535,14 +538,15 @@ class Contingency:
         """
         if not isinstance(other, Contingency):
             raise TypeError(f"can only merge a Contingency, not {type(other).__name__}")
-        for setting, mine, theirs in (
-                ("zero_division", self._zero_division, other._zero_division),
-                ("unknown", self._unknown, other._unknown),
-                ("declared categories", self._declared_order(), other._declared_order())):
-            if mine != theirs:
-                raise ValueError(f"cannot merge accumulators whose {setting} differ: {mine!r} "
-                                 f"here, {theirs!r} in the other")
-        return self._add_counts(other)
+        with _locking.holding(other):  # a thread-safe other side is read under its lock
+            for setting, mine, theirs in (
+                    ("zero_division", self._zero_division, other._zero_division),
+                    ("unknown", self._unknown, other._unknown),
+                    ("declared categories", self._declared_order(), other._declared_order())):
+                if mine != theirs:
+                    raise ValueError(f"cannot merge accumulators whose {setting} differ: "
+                                     f"{mine!r} here, {theirs!r} in the other")
+            return self._add_counts(other)
 
     def _add_counts(self, other: Contingency) -> Contingency:
         """Add ``other``'s counts, categories aligned by name, whatever its settings.
@@ -580,9 +584,14 @@ class Contingency:
 
     def copy(self) -> Contingency:
         """An independent accumulator with the same state and settings."""
-        other = _copy.copy(self)
+        other = _locking.new_instance(type(self), False)  # a locked class: its own new lock
+        for name in _SLOTS:
+            object.__setattr__(other, name, getattr(self, name))
         object.__setattr__(other, "_counts", self._counts.copy())
         return other
+
+    def __copy__(self) -> Contingency:
+        return self.copy()  # copy.copy too: a shallow copy would share the counting dicts
 
     def reset(self) -> None:
         """Forget every result and ``set_entries``; keep the declared categories and settings."""
@@ -591,7 +600,8 @@ class Contingency:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Contingency):
             return NotImplemented
-        return self._state() == other._state()
+        with _locking.holding(other):
+            return self._state() == other._state()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -950,8 +960,12 @@ class Contingency:
         # Recall in "nan" mode leaves out the categories that are nobody's correct one.
         recalls = self._counts.running("balanced recall", "recall", "nan")
         mean = recalls.mean()
+        # Near chance the adjusted score needs the recalls exactly: (C[k, k], t_k) per category.
+        a, c = self._counts.a, self._counts.c
         return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
-                                           zero_division=self._zero_division)
+                                           zero_division=self._zero_division,
+                                           recalls=lambda: ((a[k], a[k] + c[k]) for k in a
+                                                            if a[k] + c[k]))
 
     def jaccard(self, average: Average = "macro") -> float:
         """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._labels import check_label
-from contingency.formulas._numeric import INT64_MAX, MAX_SCALE, check_count
+from contingency.formulas._numeric import INT64_MAX, MAX_COUNT, MAX_SCALE, check_count, shown
 
 __all__ = ["are_disjoint", "check_same_length", "check_weights", "exact_weight", "exact_weights",
            "indicator_matrix", "label_sequence", "partition_subsets"]
@@ -69,15 +69,13 @@ def check_same_length(first: Labels, second: Labels, names: tuple[str, str]) -> 
 def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None:
     """Non-negative integer multiplicities, one per label: int64, or Python ints when large.
 
-    ``None`` stays ``None`` (every weight 1). An integer numpy array is
-    checked with numpy; anything else item by item, errors naming
-    ``where: weights[i]``. The result is int64 when no sum of the weights can
-    overflow it, else an object array of Python ints. These are the
-    multiplicities of :class:`~contingency.PartitionComparison`'s elements
-    (every batch path of it counts through here): a float (Python or numpy,
-    a float array, whole-valued ones too) or any other number that is not an
-    integer raises ``TypeError``, since a pair of fractional elements has no
-    meaning.
+    :func:`exact_weights` with ``whole=True``, for
+    :class:`~contingency.PartitionComparison`'s elements (every batch path of
+    it counts through here): ``None`` stays ``None`` (every weight 1); a float
+    (Python or numpy, a float array, whole-valued ones too) or any other
+    number that is not an integer raises ``TypeError``, since a pair of
+    fractional elements has no meaning. The result is int64 when no sum of
+    the weights can overflow it, else an object array of Python ints.
 
     >>> check_weights([2, 1], 2, "add_many").tolist()
     [2, 1]
@@ -96,48 +94,18 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     """
     if weights is None:
         return None
-    array: NDArray[Any]
-    if isinstance(weights, np.ndarray) and weights.dtype.kind in "iu" and weights.ndim == 1:
-        array = weights
-        if array.size and int(array.min()) < 0:
-            position = int(np.flatnonzero(array < 0)[0])
-            check_count(array[position].item(), f"{where}: weights[{position}]")
-    else:
-        if isinstance(weights, np.ndarray):
-            if weights.ndim != 1:
-                raise ValueError(f"{where}: weights must be one-dimensional, not "
-                                 f"{weights.ndim}-dimensional")
-            if weights.dtype.kind in "fc" and weights.size:
-                raise TypeError(f"{where}: weights is an array of {weights.dtype} numbers, not "
-                                f"integers: {_WHOLE_ELEMENTS}")
-            values: Sequence[Any] = weights.tolist()
-        elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
-            raise TypeError(f"{where}: weights must be a sequence of integer counts, not "
-                            f"{type(weights).__name__}")
-        else:
-            values = weights if isinstance(weights, (list, tuple)) else list(weights)
-        for i, weight in enumerate(values):  # a fraction is refused as such, before the counts
-            if (type(weight) is not int and isinstance(weight, numbers.Number)
-                    and not isinstance(weight, numbers.Integral)):
-                raise TypeError(f"{where}: weights[{i}] is {weight!r}, not an integer: "
-                                f"{_WHOLE_ELEMENTS}")
-        checked = [check_count(v, f"{where}: weights[{i}]") for i, v in enumerate(values)]
-        array = np.array(checked, dtype=object)
-    if len(array) != size:
-        raise ValueError(f"{where}: weights has {len(array)} items but there are {size} labels")
-    largest = int(array.max()) if array.size else 0
-    if largest * max(array.size, 1) < 2**62:  # then no int64 sum of them can overflow
-        return array.astype(np.int64)
-    return array.astype(object)
+    return exact_weights(weights, size, where, whole=True)[0]
 
 
 def exact_weight(value: object, name: str) -> tuple[int, int]:
     """A weight as ``(m, k)``, exactly ``m * 2**-k`` with ``k >= 0`` as small as it can be.
 
     Integers (Python or numpy) and finite non-negative floats (Python or
-    numpy) are taken; bools (a mask or a weight?), NaN, infinities, negative
-    numbers, other types and weights finer than ``2**-MAX_SCALE`` are refused
-    with an error naming ``name``.
+    numpy) up to ``2**63 - 1`` (:data:`~contingency.formulas._numeric.MAX_COUNT`:
+    no accumulator could count more) are taken; bools (a mask or a weight?),
+    NaN, infinities, negative numbers, larger numbers, other types
+    (``Fraction``, ``Decimal``: convert them) and weights finer than
+    ``2**-MAX_SCALE`` are refused with an error naming ``name``.
 
     >>> exact_weight(3, "weight"), exact_weight(0.75, "weight"), exact_weight(np.float32(0.1), "w")
     ((3, 0), (3, 2), (13421773, 27))
@@ -149,18 +117,26 @@ def exact_weight(value: object, name: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     TypeError: weights[2] must be a number, not a bool (True)
+    >>> exact_weight(10**5000, "add_result: weight")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: add_result: weight = an integer of 5001 digits is past the count limit: ...
     """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a number, not a bool ({value!r})")
     if isinstance(value, numbers.Integral):
         whole = int(value)
-        if whole >= 0:
+        if 0 <= whole <= MAX_COUNT:
             return whole, 0
+        if whole > MAX_COUNT:
+            raise _past_limit(whole, name)
     elif isinstance(value, (float, np.floating)):
         number = float(value)
         if number != value and not math.isnan(number):  # a longdouble float64 cannot hold
             raise ValueError(f"{name} = {value!r} is not exactly a float64")
         if math.isfinite(number) and number >= 0:
+            if number > MAX_COUNT:
+                raise _past_limit(number, name)
             numerator, denominator = number.as_integer_ratio()
             k = denominator.bit_length() - 1
             if k > MAX_SCALE:
@@ -170,62 +146,112 @@ def exact_weight(value: object, name: str) -> tuple[int, int]:
     else:
         raise TypeError(f"{name} must be a number (an int or a float), not "
                         f"{type(value).__name__}")
-    raise ValueError(f"{name} must be a finite non-negative number, not {value!r}")
+    raise ValueError(f"{name} must be a finite non-negative number, not {shown(value)}")
 
 
-def exact_weights(weights: object, size: int, where: str,
-                  unit: int = 0) -> tuple[NDArray[Any], int]:
-    """One weight per result as integers ``W`` in units of ``2**-e``: ``(W, e)``, ``e >= unit`` least.
+def _past_limit(value: float, name: str) -> ValueError:
+    return ValueError(f"{name} = {shown(value)} is past the count limit: a weight is at most "
+                      "2**63 - 1")
 
-    ``weights[i] == W[i] * 2**-e`` exactly. ``W`` is int64 when no sum of
-    its items can pass ``2**62``, else an object array of Python ints. Float
-    arrays are split into exact mantissas and exponents with ``np.frexp``,
-    without a Python loop. Errors are those of :func:`exact_weight`, naming
-    ``where: weights[i]``; the length must be ``size``.
 
-    >>> w, e = exact_weights([0.5, 2, 0.25], 3, "add_results")
-    >>> w.tolist(), e
-    ([2, 8, 1], 2)
-    >>> exact_weights(np.array([1.0, -1.0]), 2, "add_results")
-    Traceback (most recent call last):
-    ...
-    ValueError: add_results: weights[1] must be a finite non-negative number, not -1.0
+def _whole_weight(value: object, name: str) -> int:
+    """One multiplicity of whole elements (``exact_weights(..., whole=True)``), checked."""
+    if (type(value) is not int and isinstance(value, numbers.Number)
+            and not isinstance(value, numbers.Integral)):  # refused as a fraction, not as a count
+        raise TypeError(f"{name} is {shown(value)}, not an integer: {_WHOLE_ELEMENTS}")
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) > MAX_COUNT:
+        raise _past_limit(int(value), name)
+    return check_count(value, name)
+
+
+#: The types of list items read as one int64 array: ``np.array(..., dtype=np.int64)`` holds
+#: each exactly (or raises OverflowError for a Python int past int64). Not uint64, nor bool.
+_INTEGER_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                            np.uint32})
+#: The types of list items read as one float64 array, exactly.
+_FLOAT_TYPES = frozenset({float, np.float16, np.float32, np.float64})
+
+
+def _weight_array(weights: object, where: str, whole: bool) -> NDArray[Any]:
+    """Weights as one 1-d array without rounding any of them.
+
+    A list (or tuple, or other iterable) becomes an int64 array when its items
+    are all integers, a float64 array when they are all floats, and otherwise
+    an object array of the items as they are, read one by one later: numpy
+    would turn ``[2**60 + 1, 0.5]`` into floats and round the first.
     """
     if isinstance(weights, np.ndarray):
         if weights.ndim != 1:
             raise ValueError(f"{where}: weights must be one-dimensional, not "
                              f"{weights.ndim}-dimensional")
-        array = weights
-    elif isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
-        raise TypeError(f"{where}: weights must be a sequence of numbers, not "
+        return weights
+    if isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
+        raise TypeError(f"{where}: weights must be a sequence of "
+                        f"{'integer counts' if whole else 'numbers'}, not "
                         f"{type(weights).__name__}")
-    else:
-        values = list(weights)
-        for position, value in enumerate(values):  # numpy would read True as 1
-            if isinstance(value, (bool, np.bool_)):
-                exact_weight(value, f"{where}: weights[{position}]")
+    values = weights if isinstance(weights, (list, tuple)) else list(weights)
+    types = set(map(type, values))
+    if types <= _INTEGER_TYPES:
         try:
-            array = np.asarray(values)
-        except (ValueError, TypeError, OverflowError):
-            array = np.array(values, dtype=object)
-        if array.ndim != 1 or array.dtype.kind not in "iuf":
-            array = np.empty(len(values), dtype=object)
-            array[:] = values
+            return np.array(values, dtype=np.int64)
+        except OverflowError:  # a Python int past int64: read one by one
+            pass
+    elif types <= _FLOAT_TYPES and not whole:  # (whole: item by item, to name the first)
+        return np.array(values, dtype=np.float64)
+    mixed = np.empty(len(values), dtype=object)
+    mixed[:] = values
+    return mixed
+
+
+def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
+                  whole: bool = False) -> tuple[NDArray[Any], int]:
+    """One weight per result as integers ``W`` in units of ``2**-e``: ``(W, e)``, ``e >= unit`` least.
+
+    The one conversion of a batch's weights, for every batch path (lists,
+    label arrays, indicator matrices, :meth:`~contingency.Contingency.from_labels`,
+    :mod:`contingency.dask`, and with ``whole=True`` every path of
+    :class:`~contingency.PartitionComparison`). ``weights[i] == W[i] * 2**-e``
+    exactly, for every item :func:`exact_weight` takes: a numpy integer or
+    float array, or a list or tuple of Python or numpy ints and floats, mixed
+    or not (a mixed list is read item by item, never through a float array).
+    ``W`` is int64 when no sum of its items can pass ``2**62``, else an object
+    array of Python ints. Float arrays are split into exact mantissas and
+    exponents with ``np.frexp``, without a Python loop. Errors are those of
+    :func:`exact_weight` (with ``whole=True``: integers only, floats refused
+    with ``TypeError``), naming ``where: weights[i]``; the length must be ``size``.
+
+    >>> w, e = exact_weights([0.5, 2, 0.25], 3, "add_results")
+    >>> w.tolist(), e
+    ([2, 8, 1], 2)
+    >>> w, e = exact_weights([2**60 + 1, 0.5], 2, "add_results")
+    >>> w.tolist(), e
+    ([2305843009213693954, 1], 1)
+    >>> exact_weights(np.array([1.0, -1.0]), 2, "add_results")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_results: weights[1] must be a finite non-negative number, not -1.0
+    """
+    array = _weight_array(weights, where, whole)
     if len(array) != size:
-        raise ValueError(f"{where}: weights has {len(array)} items but there are {size} results")
+        raise ValueError(f"{where}: weights has {len(array)} items but there are {size} "
+                         f"{'labels' if whole else 'results'}")
+    one = _whole_weight if whole else exact_weight
     kind = array.dtype.kind
-    if kind == "b":
+    if kind == "b" and not whole:
         raise TypeError(f"{where}: weights must be numbers, not booleans")
     if kind in "iu" and not (kind == "u" and array.size and int(array.max()) > INT64_MAX):
         if array.size and int(array.min()) < 0:
             first = int(np.flatnonzero(array < 0)[0])
-            exact_weight(array[first].item(), f"{where}: weights[{first}]")
+            one(array[first].item(), f"{where}: weights[{first}]")
         mantissas = array.astype(np.int64)
         shifts = np.zeros(len(array), dtype=np.int64)
         top = int(mantissas.max()).bit_length() if array.size else 0
     elif kind == "f" and array.dtype.itemsize <= 8:
+        if whole and array.size:
+            raise TypeError(f"{where}: weights is an array of {array.dtype} numbers, not "
+                            f"integers: {_WHOLE_ELEMENTS}")
         numbers_ = array.astype(np.float64)
-        bad = ~np.isfinite(numbers_) | (numbers_ < 0)
+        bad = ~np.isfinite(numbers_) | (numbers_ < 0) | (numbers_ > MAX_COUNT)
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
             exact_weight(array[first].item(), f"{where}: weights[{first}]")
@@ -241,9 +267,8 @@ def exact_weights(weights: object, size: int, where: str,
             exact_weight(array[first].item(), f"{where}: weights[{first}]")
         # A weight below 2**exponent has at most exponent + e bits in units of 2**-e.
         top = int(exponent.max()) if array.size else 0
-    else:
-        pairs = [exact_weight(value.item() if isinstance(value, np.generic) else value,
-                              f"{where}: weights[{i}]") for i, value in enumerate(array.tolist())]
+    else:  # item by item: mixed lists, object arrays, uint64 past int64, longdouble
+        pairs = [_pair(one(value, f"{where}: weights[{i}]")) for i, value in enumerate(array)]
         e = max([unit, *(k for _, k in pairs)])
         exact = np.empty(len(pairs), dtype=object)
         exact[:] = [m << (e - k) for m, k in pairs]
@@ -254,6 +279,11 @@ def exact_weights(weights: object, size: int, where: str,
     exact = np.empty(len(array), dtype=object)
     exact[:] = [m << (e - k) for m, k in zip(mantissas.tolist(), shifts.tolist())]
     return exact, e
+
+
+def _pair(weight: int | tuple[int, int]) -> tuple[int, int]:
+    """A whole weight ``m`` as ``(m, 0)``; an :func:`exact_weight` pair as it is."""
+    return (weight, 0) if isinstance(weight, int) else weight
 
 
 def _narrowed(exact: NDArray[Any], e: int) -> tuple[NDArray[Any], int]:
@@ -333,6 +363,6 @@ def indicator_matrix(matrix: NDArray[Any], where: str) -> NDArray[np.uint8]:
         bad = ((matrix != 0) & (matrix != 1)).any()
     if bad:
         row, column = (int(x) for x in np.argwhere((matrix != 0) & (matrix != 1))[0])
-        raise ValueError(f"{where}[{row}, {column}] is {matrix[row, column].item()!r}; an indicator "
+        raise ValueError(f"{where}[{row}, {column}] is {shown(matrix[row, column].item())}; an indicator "
                          "matrix holds only 0 and 1")
     return matrix.astype(np.uint8)

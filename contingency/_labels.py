@@ -5,21 +5,25 @@ themselves: ``None`` usually means a missing value upstream, and a value such
 as NaN (float, numpy, ``complex("nan")``, ``Decimal("NaN")``, or a tuple or
 frozenset holding one) could never be found again in a table, so each
 occurrence would become a new category. Both are refused, by every path
-alike, with an error that names the argument.
+alike, with an error that names the argument. So is an integer label (or an
+integer in a tuple or frozenset label) of more than
+:data:`~contingency.formulas._numeric.MAX_DIGITS` digits, which Python may
+refuse to print or to write to JSON.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import reprlib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
 import numpy as np
 
-__all__ = ["check_label", "equal_to_itself", "label_from_json", "label_key", "label_to_json",
-           "sorted_labels"]
+from contingency.formulas._numeric import MAX_DIGITS, fits_digits, shown
+
+__all__ = ["check_label", "equal_to_itself", "is_label", "label_from_json", "label_key",
+           "label_to_json", "printable", "sorted_labels"]
 
 
 def check_label(label: object, where: str) -> Hashable:
@@ -35,6 +39,10 @@ def check_label(label: object, where: str) -> Hashable:
     Traceback (most recent call last):
     ...
     TypeError: assigned: label ['a'] is unhashable (type list)
+    >>> check_label(("a", 10**700), "model")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: model: ('a', an integer of 701 digits) is not a valid label (an integer label ...)
     """
     if label is None:
         raise ValueError(f"{where}: None is not a valid label")
@@ -42,12 +50,38 @@ def check_label(label: object, where: str) -> Hashable:
         hash(label)
     except TypeError:
         raise TypeError(
-            f"{where}: label {label!r} is unhashable (type {type(label).__name__})"
+            f"{where}: label {shown(label)} is unhashable (type {type(label).__name__})"
         ) from None
     if not equal_to_itself(label):
-        shown = "NaN" if isinstance(label, (float, np.floating)) else repr(label)
-        raise ValueError(f"{where}: {shown} is not a valid label (it is not equal to itself)")
+        text = "NaN" if isinstance(label, (float, np.floating)) else shown(label)
+        raise ValueError(f"{where}: {text} is not a valid label (it is not equal to itself)")
+    if not printable(label):
+        raise ValueError(f"{where}: {shown(label)} is not a valid label (an integer label has at "
+                         f"most {MAX_DIGITS} digits)")
     return label
+
+
+def is_label(label: Hashable) -> bool:
+    """Whether a hashable value passes :func:`check_label` (which says why not): the fast test.
+
+    >>> is_label("a"), is_label(None), is_label(float("nan")), is_label(10**700)
+    (True, False, False, False)
+    """
+    return label is not None and equal_to_itself(label) and printable(label)
+
+
+def printable(label: object) -> bool:
+    """Whether every integer in ``label`` (itself, or a member of a tuple or frozenset) has at
+    most :data:`~contingency.formulas._numeric.MAX_DIGITS` digits, so that it can be printed.
+
+    >>> printable(10**640 - 1), printable(("a", frozenset({10**640})))
+    (True, False)
+    """
+    if isinstance(label, int):
+        return fits_digits(label)
+    if isinstance(label, (tuple, frozenset)):
+        return all(map(printable, label))
+    return True
 
 
 def equal_to_itself(label: object) -> bool:
@@ -118,14 +152,22 @@ def label_to_json(label: Hashable, where: str = "label") -> Any:
     if isinstance(label, float) and math.isfinite(label):
         return label
     raise ValueError(
-        f"{where} {label!r} cannot be written to JSON: "
+        f"{where} {shown(label)} cannot be written to JSON: "
         "to_dict supports str, int, float and bool labels"
     )
 
 
 def label_from_json(value: object, where: str) -> Hashable:
-    """The label a JSON value stands for; refuses anything :func:`label_to_json` never writes."""
-    if isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value)):
+    """The label a JSON value stands for; refuses anything :func:`label_to_json` never writes.
+
+    >>> label_from_json(10**700, "from_dict: categories[0]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: from_dict: categories[0]: an integer of 701 digits is not a valid label ...
+    """
+    if isinstance(value, (str, bool)) or (isinstance(value, float) and math.isfinite(value)):
         return value
-    raise ValueError(f"{where}: {reprlib.repr(value)} is not a label to_dict writes (str, int, float, "
+    if isinstance(value, int):
+        return check_label(value, where)
+    raise ValueError(f"{where}: {shown(value)} is not a label to_dict writes (str, int, float, "
                      "bool)")

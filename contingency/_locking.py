@@ -2,7 +2,9 @@
 
 An accumulator is not thread-safe by default: two threads that change one
 (or one that reads while another writes, since a read may fold pending
-counts and fill caches) can lose counts without any error. The recommended
+counts and fill caches) can lose counts without any error, and can leave it
+corrupted: counts that do not add up, running sums that disagree with the
+counts (scores out of range), a state its ``from_dict`` refuses. The recommended
 pattern needs no lock at all: one accumulator per thread, then ``merge``
 (merge is addition, so the result is exact).
 
@@ -17,24 +19,32 @@ it has no lock slot, and it never tests a flag.
 
 A method whose first argument is another locked accumulator (``merge``,
 ``+``, ``==``) holds both locks, taken in a fixed order (by ``id``) so that
-``a.merge(b)`` and ``b.merge(a)`` in two threads cannot deadlock.
+``a.merge(b)`` and ``b.merge(a)`` in two threads cannot deadlock. An
+unlocked accumulator's ``merge`` and ``==`` read a locked other side inside
+:func:`holding` (its lock alone: one lock, no order to keep), so the other
+side is read under its own lock whichever side is locked.
 
 The subclass keeps the class's name (``type(x).__name__``), so messages
 read the same; ``isinstance`` holds; ``repr`` adds ``thread_safe=True``;
 equality compares counts and settings as before (locked or not). A lock
-does not pickle: the subclass pickles as the base class plus its state and
-is rebuilt with a new lock; ``copy`` and ``+`` keep the option.
+does not pickle: the subclass pickles as the base class plus a snapshot of
+its state, a deep copy taken under the lock (pickle serialises it after the
+lock is released, while other threads may write), and is rebuilt with a new
+lock; ``copy.deepcopy`` takes the same snapshot; ``copy``, ``copy.copy``
+and ``+`` keep the option.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import functools
 import inspect
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["is_locked", "new_instance"]
+__all__ = ["holding", "is_locked", "new_instance"]
 
 T = TypeVar("T")
 
@@ -57,6 +67,28 @@ def is_locked(cls: type) -> bool:
     (False, True)
     """
     return cls in _locked
+
+
+def holding(other: object) -> contextlib.AbstractContextManager[Any]:
+    """What to hold while reading ``other``: its lock if it is a locked accumulator, else nothing.
+
+    An accumulator's ``merge`` and ``==`` read the other side inside it, so
+    that a thread-safe other side is read under its own lock even when this
+    side has none. (When both are locked, the wrapper already holds both, and
+    the reentrant lock is taken again.)
+
+    >>> from contingency import Contingency
+    >>> shared = Contingency(thread_safe=True)
+    >>> with holding(shared):
+    ...     shared._lock._is_owned()
+    True
+    >>> holding(Contingency())  # doctest: +ELLIPSIS
+    <contextlib.nullcontext object at ...>
+    """
+    if type(other) in _locked:
+        lock: threading.RLock = other._lock  # type: ignore[attr-defined]
+        return lock
+    return contextlib.nullcontext()
 
 
 def new_instance(cls: type[T], thread_safe: object) -> T:
@@ -113,14 +145,31 @@ def _make(base: type) -> type:
         namespace["__repr__"] = _repr(namespace["__repr__"])
 
     def __reduce_ex__(self: Any, protocol: object) -> tuple[Any, ...]:
-        return _rebuild, (base,), self.__getstate__()
+        return _rebuild, (base,), _snapshot(self)
+
+    def __deepcopy__(self: Any, memo: dict[int, Any]) -> Any:
+        twin: Any = _rebuild(base)
+        memo[id(self)] = twin
+        twin.__setstate__(_snapshot(self))
+        return twin
 
     namespace["__reduce_ex__"] = __reduce_ex__
+    namespace["__deepcopy__"] = __deepcopy__
     namespace["thread_safe"] = True
     locked = type(base.__name__, (base,), namespace)
     _locked.add(locked)
     _subclasses[base] = locked
     return locked
+
+
+def _snapshot(accumulator: Any) -> Any:
+    """The state of a locked accumulator, copied while its lock is held: no one else's to change.
+
+    ``__getstate__`` gives the live dictionaries; pickle would serialise them
+    after the lock is released, while other threads write to them.
+    """
+    with accumulator._lock:
+        return copy.deepcopy(accumulator.__getstate__())
 
 
 def _lookup(cls: type, name: str) -> Any:

@@ -102,7 +102,8 @@ class PartitionComparison:
 
     Threads: an accumulator is not thread-safe by default. Two threads
     sharing one (even one writing while another reads: reads fill caches)
-    can lose counts without an error. Give each thread its own accumulator
+    can lose counts and corrupt it without an error (a table and running sums
+    that disagree, scores out of range). Give each thread its own accumulator
     and :meth:`merge` them at the end (exact: merge is addition); or pass
     ``thread_safe=True`` (to the constructor, :meth:`from_labels`,
     :meth:`from_partitions` or :meth:`from_dict`), which makes every public
@@ -110,6 +111,8 @@ class PartitionComparison:
     microsecond per call, measured by the benchmark suite's "lock cost" case;
     the default class has no lock and pays nothing).
     :meth:`copy`, ``+`` and pickling keep the option; equality ignores it.
+    A thread-safe accumulator passed to another's :meth:`merge`, ``+`` or
+    ``==``, pickled or copied is read under its own lock.
 
     >>> shared = PartitionComparison(thread_safe=True)
     >>> shared.thread_safe, isinstance(shared, PartitionComparison)
@@ -279,7 +282,8 @@ class PartitionComparison:
         """
         if not isinstance(other, PartitionComparison):
             raise TypeError(f"can only merge a PartitionComparison, not {type(other).__name__}")
-        self._update(cells=other._table.cells(), where="merge")
+        with _locking.holding(other):  # a thread-safe other side is read under its lock
+            self._update(cells=other._table.cells(), where="merge")
         return self
 
     def __iadd__(self, other: PartitionComparison) -> PartitionComparison:
@@ -298,6 +302,9 @@ class PartitionComparison:
         result._n_elements = self._n_elements
         return result
 
+    def __copy__(self) -> PartitionComparison:
+        return self.copy()  # copy.copy too: a shallow copy would share the table
+
     def reset(self) -> None:
         """Forget every element."""
         self._clear()
@@ -305,7 +312,8 @@ class PartitionComparison:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PartitionComparison):
             return NotImplemented
-        return self._n_elements == other._n_elements and self._table == other._table
+        with _locking.holding(other):
+            return self._n_elements == other._n_elements and self._table == other._table
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 

@@ -8,14 +8,13 @@ feeds the counts through its write path. Every error starts with
 from __future__ import annotations
 
 import numbers
-import reprlib
 from collections.abc import Collection, Hashable, Mapping
 from typing import Any
 
 import numpy as np
 
 from contingency._labels import label_from_json
-from contingency.formulas._numeric import check_count
+from contingency.formulas._numeric import MAX_DIGITS, check_count, fits_digits, shown
 
 __all__ = ["check_state", "count_from_json", "labels_from_json", "state_error"]
 
@@ -68,9 +67,9 @@ def check_state(data: object, keys: Collection[str], format: str,
     # isinstance first: a numpy array would compare item by item
     if "format" in data and (not isinstance(version, str) or version != format):
         if not isinstance(version, str) or version not in earlier:
-            shown = repr(version) if isinstance(version, str) and len(version) < 200 else (
-                reprlib.repr(version))  # bounded: any value may stand here
-            raise state_error(f"format must be {format!r}, not {shown}")
+            text = repr(version) if isinstance(version, str) and len(version) < 200 else (
+                shown(version))  # bounded: any value may stand here
+            raise state_error(f"format must be {format!r}, not {text}")
         reason = earlier[version]
         if reason is not None:
             raise state_error(f"format {version!r} (contingency 0.1.0.dev0) is not read: {reason}")
@@ -102,7 +101,7 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     seen: set[Hashable] = set()
     for label in labels:  # 1, 1.0 and True are one label, as dictionary keys are
         if label in seen:
-            raise state_error(f"{name} has a repeated label ({label!r})")
+            raise state_error(f"{name} has a repeated label ({shown(label)})")
         seen.add(label)
     return labels
 
@@ -111,7 +110,9 @@ def count_from_json(value: object, name: str, *, signed: bool = False) -> int:
     """A count read from JSON: an exact non-negative integer (any integer if ``signed``).
 
     The one rule for every integer of a document: Python and numpy integers
-    are accepted alike, bools and floats (even ``2.0``) are refused.
+    are accepted alike, bools and floats (even ``2.0``) are refused, and so
+    are integers of more than :data:`~contingency.formulas._numeric.MAX_DIGITS`
+    digits (which Python may refuse to print), before any check prints one.
 
     >>> count_from_json(3, "cells[0]"), count_from_json(np.int64(3), "cells[0]")
     (3, 3)
@@ -125,9 +126,16 @@ def count_from_json(value: object, name: str, *, signed: bool = False) -> int:
     Traceback (most recent call last):
     ...
     ValueError: from_dict: micro_offset[1] must be an integer, not True
+    >>> count_from_json(-(10**5000), "micro_offset[0]", signed=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: from_dict: micro_offset[0] must have at most 640 digits, not an integer of 5001 digits
     """
     if not signed:
         return check_count(value, f"from_dict: {name}")
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    raise state_error(f"{name} must be an integer, not {reprlib.repr(value)}")
+        count = int(value)
+        if fits_digits(count):
+            return count
+        raise state_error(f"{name} must have at most {MAX_DIGITS} digits, not {shown(count)}")
+    raise state_error(f"{name} must be an integer, not {shown(value)}")

@@ -420,3 +420,93 @@ def test_verbose_can_be_switched_and_prints_only_while_on(capsys):
     assert s.verbose is False
     assert s.n_results == 3
     assert capsys.readouterr().out.count("\n") == 1
+
+
+# Mixed integer and float weights (issue 21) ---------------------------------------------------------
+
+#: Batches whose weights numpy would round if it made one float64 array of them.
+MIXED = [
+    [2**60 + 1, 0.5],
+    [2**53 + 1, 1.0],
+    [0.5, 2**53 + 1, np.float32(0.25), np.int64(3)],
+    [np.float64(1.5), 2**62 + 1],
+]
+
+
+@pytest.mark.parametrize("weights", MIXED)
+def test_mixed_int_and_float_weights_are_counted_exactly_on_every_batch_path(weights):
+    """A batch equals the add_result loop: the list, label-array, indicator and from_labels
+    paths, the weights given as a list, a tuple, an iterator and an object array."""
+    assigned = ["a", "b", "a", "b"][:len(weights)]
+    correct = ["a", "a", "b", "b"][:len(weights)]
+    loop = Contingency(["a", "b"])
+    for chosen, truth, weight in zip(assigned, correct, weights):
+        loop.add_result(chosen, truth, weight=weight)
+    matrices = tuple(np.array([[label == "a", label == "b"] for label in side], dtype=np.uint8)
+                     for side in (assigned, correct))
+    for passed in (list(weights), tuple(weights), np.array(weights, dtype=object)):
+        batches = [
+            Contingency(["a", "b"]).add_results(assigned, correct, weights=passed),
+            Contingency(["a", "b"]).add_results(np.array(assigned), np.array(correct),
+                                                weights=passed),
+            Contingency(["a", "b"]).add_results(*matrices, weights=passed),
+            Contingency.from_labels(correct, assigned, categories=["a", "b"],
+                                    sample_weight=passed),
+        ]
+        for batch in batches:
+            assert batch == loop
+    batch = Contingency(["a", "b"]).add_results(assigned, correct, weights=iter(weights))
+    assert batch == loop
+    assert batch.to_dict() == loop.to_dict()
+
+
+def test_a_mixed_batch_counts_the_exact_sum_of_its_weights():
+    s = Contingency().add_results(["x", "y"], ["x", "x"], weights=[2**60 + 1, 0.5])
+    assert s.to_dict()["scale"] == 1
+    assert s.to_dict()["result_shapes"] == [[0, 1, 1, 1], [1, 1, 1, (2**60 + 1) * 2]]
+    t = Contingency().add_results(["x", "y"], ["x", "x"], weights=[2**53 + 1, 1.0])
+    assert t.n_results == 2**53 + 2
+
+
+@given(weights=st.lists(st.one_of(st.integers(1, 2**58), float_weights.filter(bool)), min_size=1,
+                        max_size=8))
+@example(weights=[2**53 + 1, 0.5, 3])
+def test_any_mix_of_int_and_float_weights_equals_the_loop(weights):
+    # Positive weights: a zero-weight row can still order the categories differently.
+    assigned = ["a" if i % 3 else "b" for i in range(len(weights))]
+    correct = ["a" if i % 2 else "b" for i in range(len(weights))]
+    loop = Contingency()
+    for chosen, truth, weight in zip(assigned, correct, weights):
+        loop.add_result(chosen, truth, weight=weight)
+    assert Contingency().add_results(assigned, correct, weights=weights) == loop
+    assert Contingency().add_results(np.array(assigned), np.array(correct), weights=weights) == loop
+
+
+def test_longdouble_weights_are_checked_one_by_one_not_rounded():
+    fine = np.array([0.5, 3], dtype=np.longdouble)
+    assert Contingency().add_results(["a", "b"], ["a", "a"], weights=fine) == \
+        Contingency().add_results(["a", "b"], ["a", "a"], weights=[0.5, 3])
+    finer = np.array([1, 1], dtype=np.longdouble)
+    finer[1] += np.longdouble(2.0) ** -60
+    if finer[1] != 1:  # a platform whose long double is wider than float64
+        with pytest.raises(ValueError, match=r"add_results: weights\[1\] = .* is not exactly a float64"):
+            Contingency().add_results(["a", "b"], ["a", "a"], weights=finer)
+
+
+@pytest.mark.parametrize(("weight", "error", "match"), [
+    (2**63, ValueError, "add_result: weight = 9223372036854775808 is past the count limit"),
+    pytest.param(10**5000, ValueError,
+                 "add_result: weight = an integer of 5001 digits is past the count limit",
+                 id="5001 digits"),
+    (2.0**63, ValueError, "is past the count limit: a weight is at most 2\\*\\*63 - 1"),
+    (np.uint64(2**63), ValueError, "is past the count limit"),
+])
+def test_weights_past_the_count_limit_are_refused_with_the_library_s_message(weight, error, match):
+    s = Contingency().add_results(["a"], ["a"])
+    before = s.to_dict()
+    with pytest.raises(error, match=match):
+        s.add_result("a", "b", weight=weight)
+    for batch in ([1, weight], np.array([1, weight], dtype=object)):
+        with pytest.raises(error, match=match.replace("add_result: weight", r"add_results: weights\[1\]")):
+            s.add_results(["a", "b"], ["a", "a"], weights=batch)
+    assert s.to_dict() == before

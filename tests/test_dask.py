@@ -185,6 +185,19 @@ def test_a_bag_of_records():
     assert compare(db.from_sequence([], npartitions=1), reference=0, model=1) == PartitionComparison()
 
 
+@pytest.mark.parametrize("label_sep", [None, "|"])
+def test_mixed_int_and_float_weights_of_a_bag_are_counted_exactly(label_sep):
+    """A partition's weights mixing Python ints and floats are not rounded (a float array would)."""
+    rows = [("a", "a", 2**60 + 1), ("b", "a", 0.5), ("a", "b", 2**53 + 1), ("b", "b", 1.0)]
+    records = [{"p": p, "t": t, "w": w} for p, t, w in rows]
+    found = classify(db.from_sequence(records, npartitions=1), assigned="p", correct="t",
+                     weights="w", label_sep=label_sep)
+    assigned, correct, weights = (list(column) for column in zip(*rows))
+    if label_sep:
+        assigned, correct = [[x] for x in assigned], [[x] for x in correct]
+    assert found == _loop(None, assigned, correct, weights=weights)
+
+
 def test_the_lazy_variant_computes_to_the_accumulator_with_other_work():
     frame = _frame({"p": ["a", "b", "b"], "t": ["a", "a", "b"]}, 2)
     lazy_classify = classify(frame, assigned="p", correct="t", compute=False)

@@ -9,6 +9,7 @@ from contingency._inputs import (
     are_disjoint,
     check_same_length,
     check_weights,
+    exact_weights,
     label_sequence,
     partition_subsets,
 )
@@ -61,15 +62,67 @@ def test_weights_become_int64_or_python_ints():
     (3, TypeError, "add_many: weights must be a sequence of integer counts, not int"),
     ([1, -1], ValueError, "add_many: weights\\[1\\] must be a non-negative integer count, not -1"),
     ([1, 0.5], TypeError, "add_many: weights\\[1\\] is 0.5, not an integer"),
+    ([2.0, 0.5], TypeError, "add_many: weights\\[0\\] is 2.0, not an integer"),
     ([True, 1], ValueError, "add_many: weights\\[0\\] must be a non-negative integer count"),
     (np.array([1, -2]), ValueError, "add_many: weights\\[1\\] must be a non-negative integer"),
     (np.array([1.0, 2.0]), TypeError, "add_many: weights is an array of float64 numbers"),
     (np.ones((2, 1), dtype=int), ValueError, "add_many: weights must be one-dimensional"),
     ([1], ValueError, "add_many: weights has 1 items but there are 2 labels"),
+    ([1, 2**63], ValueError, "add_many: weights\\[1\\] = 9223372036854775808 is past the count limit"),
+    (np.array([1, 2**63], dtype=np.uint64), ValueError, "add_many: weights\\[1\\] = .* is past the count"),
+    ([np.float32(1), 1], TypeError, "add_many: weights\\[0\\] is np.float32\\(1.0\\), not an integer"),
 ])
 def test_bad_weights_are_named(weights, error, message):
     with pytest.raises(error, match=message):
         check_weights(weights, 2, "add_many")
+
+
+def _exactly(weights, e):
+    """The exact values of ``exact_weights``' result, as fractions."""
+    from fractions import Fraction
+    return [Fraction(int(w), 2**e) for w in weights.tolist()]
+
+
+def _fractions(values):
+    from fractions import Fraction
+    return [Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(float(v))
+            for v in values]
+
+
+@pytest.mark.parametrize("values", [
+    [2**60 + 1, 0.5],
+    [2**53 + 1, 1.0],
+    [0.25, np.int64(2**62), np.float32(0.1)],
+    [np.uint64(2**63 - 1), 0.5],
+    (3, 2.0**-60, 2**40 + 1),
+    [2**63 - 1, 1],
+])
+def test_one_exact_conversion_of_any_weight_array(values):
+    """Lists and tuples of Python and numpy ints and floats, mixed or not, and object arrays:
+    each weight exactly, none rounded through a float array."""
+    for given in (values, list(values), iter(values), np.array(values, dtype=object)):
+        weights, e = exact_weights(given, len(values), "add_results")
+        assert _exactly(weights, e) == _fractions(values)
+        assert weights.dtype == np.int64 or all(type(w) is int for w in weights.tolist())
+
+
+@pytest.mark.parametrize("array", [
+    np.array([3, 0, 2**40], dtype=np.int64), np.array([1, 2], dtype=np.uint64),
+    np.array([0.5, 0.0, 1e6 + 0.25]), np.array([0.1, 2.5], dtype=np.float32), np.array([], float),
+])
+def test_numeric_arrays_are_converted_without_a_loop_and_exactly(array):
+    weights, e = exact_weights(array, len(array), "add_results", unit=2)
+    assert e >= 2
+    assert weights.dtype == np.int64
+    assert _exactly(weights, e) == _fractions(array.tolist())
+
+
+def test_whole_weights_take_the_same_conversion_with_integers_only():
+    weights = check_weights([np.int8(3), 2**40, np.uint64(5)], 3, "add_many")
+    assert weights.dtype == np.int64
+    assert weights.tolist() == [3, 2**40, 5]
+    with pytest.raises(TypeError, match=r"add_many: weights\[1\] is 0.5, not an integer"):
+        check_weights(np.array([1, 0.5], dtype=object), 2, "add_many")
 
 
 def test_partition_subsets_are_checked():

@@ -3,20 +3,23 @@
 The counting tests run 8 threads with a switch interval of a microsecond, so
 that the interpreter (or, on a free-threaded build, the machine) interleaves
 them inside the write path; with the option the counts come out exact and
-every read in between sees a consistent state. Without the option the same
-runs lose counts (not tested here: a lost update is a matter of chance, and
-the docs state the rule instead).
+every read in between sees a consistent state. What sharing an accumulator
+without the option does is shown by forced interleavings, not by chance: a
+writer is paused inside a call (in a label's ``__hash__``) while another call
+runs, which leaves an unlocked accumulator corrupted, and a locked one equal
+to the two calls made in turn.
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
+import json
 import pickle
 import random
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -349,3 +352,362 @@ def test_merge_holds_the_other_side_s_lock_too() -> None:
     assert target == source
     assert seen
     assert all(both == (True, True) for both in seen)
+
+
+# Forced interleavings (issue 21) ------------------------------------------------------------------
+#
+# A writer thread is paused inside a call, at the k-th time it hashes a label of its own (a
+# dictionary look-up in the write path), while the main thread makes another call; then it
+# resumes. No sleep: two events hand control back and forth, and every wait is bounded.
+
+
+class _Gate:
+    """Where the writer thread stops: at its ``target``-th hash of a :class:`_Pausing` label."""
+
+    def __init__(self, target: int) -> None:
+        self.target, self.count, self.paused = target, 0, False
+        self.writer: threading.Thread | None = None
+        self.stopped = threading.Event()  # the writer paused, or finished without pausing
+        self.resume = threading.Event()
+
+
+_gate: _Gate | None = None
+
+
+class _Pausing(str):
+    """A label whose hash pauses the writer thread at the gate's target."""
+
+    def __hash__(self) -> int:
+        gate = _gate
+        if gate is not None and threading.current_thread() is gate.writer:
+            gate.count += 1
+            if gate.count == gate.target:
+                gate.paused = True
+                gate.stopped.set()
+                assert gate.resume.wait(HANG)
+        return str.__hash__(self)
+
+    __eq__ = str.__eq__
+
+
+def _consistent(accumulator: Any) -> bool:
+    """Whether the state is one some calls make: ``from_dict`` takes it back, with the same scores."""
+    try:
+        loaded = type(accumulator).from_dict(accumulator.to_dict())
+        scores = [json.dumps(x.scores(), sort_keys=True, default=str) for x in (accumulator, loaded)]
+    except Exception:  # any failure to read the state back is the finding
+        return False
+    return scores[0] == scores[1]
+
+
+def _interleave(accumulator: Any, write: Callable[[Any], None], other: Callable[[Any], None],
+                target: int) -> bool:
+    """``write`` in a thread, paused at its ``target``-th hash while ``other`` runs; False if it
+    never got that far. ``other`` runs in the main thread for an unlocked accumulator, and in a
+    third thread for a locked one (which waits for the writer's lock)."""
+    global _gate
+    gate = _gate = _Gate(target)
+    failures: list[BaseException] = []
+
+    def body(call: Callable[[Any], None]) -> None:
+        try:
+            call(accumulator)
+        except Exception as error:  # a write that fails is a finding too
+            failures.append(error)
+        finally:
+            gate.stopped.set()
+
+    gate.writer = writer = threading.Thread(target=body, args=(write,))
+    writer.start()
+    try:
+        assert gate.stopped.wait(HANG)
+        waiting = None
+        if gate.paused and accumulator.thread_safe:
+            waiting = threading.Thread(target=body, args=(other,))
+            waiting.start()  # blocks on the lock the paused writer holds
+        elif gate.paused:
+            body(other)
+    finally:
+        gate.resume.set()
+        writer.join(HANG)
+        _gate = None
+    if waiting is not None:
+        waiting.join(HANG)
+        assert not waiting.is_alive()
+    assert not writer.is_alive()
+    if failures and not accumulator.thread_safe:
+        raise _Corrupted from failures[0]
+    assert not failures, failures
+    return gate.paused
+
+
+class _Corrupted(Exception):
+    """A write failed half-way through an unlocked accumulator."""
+
+
+INTERLEAVINGS = [
+    pytest.param(lambda ts: PartitionComparison.from_labels([_Pausing("x"), "y"], ["m", "m"],
+                                                            thread_safe=ts),
+                 lambda p: p.add(_Pausing("x"), "m"), lambda p: p.add("y", "n"), id="add, add"),
+    pytest.param(lambda ts: PartitionComparison.from_labels([_Pausing("x"), "y"], ["m", "m"],
+                                                            thread_safe=ts),
+                 lambda p: p.add(_Pausing("x"), "n"), lambda p: p.remove("y", "m"),
+                 id="add, remove"),
+    pytest.param(lambda ts: PartitionComparison.from_labels([_Pausing("x"), "y"], ["m", "m"],
+                                                            thread_safe=ts),
+                 lambda p: p.add_many([_Pausing("x"), _Pausing("z")], ["m", "q"]),
+                 lambda p: p.add_many(["y"], ["n"]), id="add_many, add_many"),
+    pytest.param(lambda ts: Contingency(thread_safe=ts).add_results([_Pausing("x"), "y"],
+                                                                    [_Pausing("x"), "y"]),
+                 lambda s: s.add_result(_Pausing("x"), "z"), lambda s: s.add_result("y", "w"),
+                 id="add_result, add_result"),
+    pytest.param(lambda ts: Contingency(thread_safe=ts).add_results([_Pausing("x"), "y"],
+                                                                    [_Pausing("x"), "y"]),
+                 lambda s: s.add_results([_Pausing("x"), "y"], ["y", _Pausing("x")]),
+                 lambda s: s.add_results(["y", "w"], ["w", "y"]), id="add_results, add_results"),
+]
+
+
+@pytest.mark.parametrize(("make", "write", "other"), INTERLEAVINGS)
+def test_an_unlocked_accumulator_shared_by_two_writers_can_end_corrupted(
+        make: Callable[[bool], Any], write: Callable[[Any], None],
+        other: Callable[[Any], None]) -> None:
+    """Not only lost counts: some interleaving leaves a state no calls make (from_dict refuses it,
+    its scores differ from those of the same counts loaded afresh, or a read raises KeyError)."""
+    corrupted = []
+    for target in range(1, 100):
+        accumulator = make(False)
+        try:
+            if not _interleave(accumulator, write, other, target):
+                break  # the writer finished before its target-th hash: every point was tried
+        except _Corrupted:
+            corrupted.append(target)
+            continue
+        if not _consistent(accumulator):
+            corrupted.append(target)
+    assert target > 1
+    assert corrupted, "no interleaving corrupted the unlocked accumulator"
+
+
+@pytest.mark.parametrize(("make", "write", "other"), INTERLEAVINGS)
+def test_a_thread_safe_accumulator_under_the_same_interleavings_is_the_two_calls_in_turn(
+        make: Callable[[bool], Any], write: Callable[[Any], None],
+        other: Callable[[Any], None]) -> None:
+    expected = make(False)
+    write(expected)
+    other(expected)
+    for target in range(1, 100):
+        accumulator = make(True)
+        if not _interleave(accumulator, write, other, target):
+            break
+        assert accumulator == expected
+        assert _consistent(accumulator)
+    assert target > 1
+
+
+# Snapshots and the other side's lock (issue 21) ----------------------------------------------------
+
+
+SHARED = [
+    pytest.param(lambda: Contingency(thread_safe=True).add_results(["x", "y"], ["x", "x"]),
+                 lambda s: s.add_result("y", "z"), id="Contingency"),
+    pytest.param(lambda: PartitionComparison.from_labels(["x", "y"], [1, 1], thread_safe=True),
+                 lambda p: p.add("y", 2), id="PartitionComparison"),
+]
+
+
+@pytest.mark.parametrize(("make", "write"), SHARED)
+def test_pickle_and_deepcopy_hand_over_a_snapshot_not_the_live_state(
+        make: Callable[[], Any], write: Callable[[Any], None]) -> None:
+    """Pickle serialises what ``__reduce_ex__`` returned after the lock is released; a write
+    in between (another thread's, here forced) must not reach it. It did: a PartitionComparison
+    came back with N = 2 and a table of 3 elements."""
+    shared = make()
+    before = shared.copy()
+    rebuild, arguments, state = shared.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    write(shared)
+    twin = rebuild(*arguments)
+    twin.__setstate__(state)
+    assert twin == before
+    assert twin != shared
+    assert twin.to_dict() == before.to_dict()
+    assert type(twin).from_dict(twin.to_dict()) == before
+    assert twin.thread_safe
+    twin_sums = twin.scores()
+    assert json.dumps(twin_sums, default=str) == json.dumps(before.scores(), default=str)
+
+
+class _Watched(str):
+    """A label that notes, whenever it is hashed, compared or deep-copied, whether ``watched``'s
+    lock is held."""
+
+    watched: Any = None
+    seen: list[bool] = []  # noqa: RUF012  # one list, read and cleared by the tests
+
+    def __hash__(self) -> int:
+        _Watched._note()
+        return str.__hash__(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Watched:
+        _Watched._note()
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        _Watched._note()
+        return str.__eq__(self, other)
+
+    @staticmethod
+    def _note() -> None:
+        if _Watched.watched is not None:
+            _Watched.seen.append(_Watched.watched._lock._is_owned())
+
+
+@contextmanager
+def watching(shared: Any) -> Iterator[list[bool]]:
+    """Note, for every use of a :class:`_Watched` label, whether ``shared`` is locked."""
+    _Watched.watched, _Watched.seen = shared, []
+    try:
+        yield _Watched.seen
+    finally:
+        _Watched.watched = None
+
+
+def _put(accumulator: Any, first: Hashable, second: Hashable) -> None:
+    if isinstance(accumulator, Contingency):
+        accumulator.add_result(first, second)
+    else:
+        accumulator.add(first, second)
+
+
+@pytest.mark.parametrize("make", [p.values[0] for p in SHARED], ids=[p.id for p in SHARED])
+def test_a_snapshot_is_taken_under_the_lock(make: Callable[[], Any]) -> None:
+    shared = make()
+    _put(shared, _Watched("q"), _Watched("q"))
+    for take in (pickle.dumps, copy.deepcopy):
+        with watching(shared) as seen:
+            take(shared)
+        assert seen
+        assert all(seen)
+
+
+@pytest.mark.parametrize("make", [p.values[0] for p in SHARED], ids=[p.id for p in SHARED])
+def test_copy_copy_is_an_independent_accumulator(make: Callable[[], Any]) -> None:
+    """copy.copy shared the counting dicts and copied the integers: adding to the copy changed
+    the original's cells but not its count."""
+    for original in (make(), make().copy()):
+        for thread_safe in {original.thread_safe, False}:
+            if not thread_safe:
+                original = type(original).from_dict(original.to_dict())
+            before = original.to_dict()
+            twin = copy.copy(original)
+            assert twin == original
+            assert twin.thread_safe == original.thread_safe
+            if twin.thread_safe:
+                assert twin._lock is not original._lock
+            if isinstance(twin, Contingency):
+                twin.add_result("x", "x")
+                twin.add_result("new", "x")
+            else:
+                twin.add("x", 1)
+                twin.add("new", 1)
+            assert original.to_dict() == before
+            assert _consistent(original)
+            assert _consistent(twin)
+            original_again = copy.copy(twin)
+            twin.reset()
+            assert _consistent(original_again)
+
+
+ONE_SIDED = [
+    ("merge", lambda plain, shared: plain.merge(shared)),
+    ("+", lambda plain, shared: plain + shared),
+    ("+=", lambda plain, shared: plain.__iadd__(shared)),
+    ("==", lambda plain, shared: plain.__eq__(shared)),
+    ("!=", lambda plain, shared: plain != shared),
+    ("copy.copy", lambda plain, shared: copy.copy(shared)),
+    ("copy.deepcopy", lambda plain, shared: copy.deepcopy(shared)),
+    ("pickle", lambda plain, shared: pickle.dumps(shared)),
+]
+
+
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize(("name", "call"), ONE_SIDED, ids=[name for name, _ in ONE_SIDED])
+def test_an_unlocked_side_reads_a_thread_safe_other_side_under_its_lock(
+        cls: type, name: str, call: Callable[[Any, Any], Any]) -> None:
+    """``Contingency().merge(shared)`` read ``shared`` without its lock (a snapshot from_dict
+    refused; PartitionComparison: KeyError). The call takes the other side's lock, and every
+    use of its labels (hash, comparison, deep copy) sees the lock held."""
+    shared = cls(thread_safe=True)
+    _put(shared, _Watched("x"), _Watched("y"))
+    lock = shared._lock = _CountingLock()
+    plain = cls()
+    _put(plain, "x", "z")  # as many results or elements: == compares the tables
+    plain_state = plain.to_dict()
+    with watching(shared) as seen:
+        call(plain, shared)
+    assert lock.entered, "the call did not take the other side's lock"
+    assert all(seen)
+    if name not in ("merge", "+="):
+        assert plain.to_dict() == plain_state
+
+
+class _CountingLock:
+    """A reentrant lock that counts how often it was taken."""
+
+    def __init__(self) -> None:
+        self.lock, self.entered = threading.RLock(), 0
+
+    def __enter__(self) -> _CountingLock:
+        self.lock.acquire()
+        self.entered += 1
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.lock.release()
+
+    def _is_owned(self) -> bool:
+        return bool(self.lock._is_owned())  # type: ignore[attr-defined]
+
+
+def test_mixed_two_sided_calls_under_eight_threads_keep_every_state_and_do_not_deadlock() -> None:
+    """Writers on two shared accumulators; other threads merge them into each other in both
+    orders, merge them into their own unlocked ones, add, compare, copy and pickle them. Every
+    state read is consistent; no thread is stuck."""
+    first = Contingency(CATEGORIES, thread_safe=True)
+    second = Contingency(CATEGORIES, thread_safe=True)
+    partitions = (PartitionComparison(thread_safe=True), PartitionComparison(thread_safe=True))
+
+    def work(i: int) -> None:
+        rng = random.Random(i)
+        mine, theirs = (first, second) if i % 2 else (second, first)
+        here, there = partitions if i % 2 else partitions[::-1]
+        own, own_partition = Contingency(CATEGORIES), PartitionComparison()
+        for step in range(ROUNDS // 3):
+            mine.add_result(rng.choice(CATEGORIES), rng.choice(CATEGORIES))
+            here.add(rng.choice(CATEGORIES), rng.randrange(3))
+            kind = (step + i) % 6
+            if kind == 0:
+                own.merge(theirs)
+                own_partition.merge(there)
+                check_contingency_read(own)
+                assert _consistent(own_partition)
+            elif kind == 1:
+                check_contingency_read(pickle.loads(pickle.dumps(theirs)))
+                assert _consistent(pickle.loads(pickle.dumps(there)))
+            elif kind == 2:
+                check_contingency_read(copy.deepcopy(theirs))
+                assert _consistent(copy.copy(there))
+            elif kind == 3:
+                check_contingency_read(Contingency(CATEGORIES) + theirs)
+                assert _consistent(PartitionComparison() + there)
+            elif kind == 4:
+                assert (Contingency(CATEGORIES) == theirs) in (True, False)
+                assert (there == PartitionComparison()) in (True, False)
+            elif step % 25 == 5:
+                mine.merge(Contingency(CATEGORIES).add_results(["a"], ["b"]))
+                check_contingency_read(mine + theirs)  # both locks, in either order
+
+    run_threads(work)
+    assert _consistent(first)
+    assert _consistent(second)
+    assert all(_consistent(p) for p in partitions)

@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "INT64_MAX",
     "MAX_COUNT",
+    "MAX_DIGITS",
     "MAX_SCALE",
     "ZeroDivision",
     "as_float",
@@ -39,6 +40,8 @@ __all__ = [
     "check_zero_division",
     "divide",
     "exact_items",
+    "fits_digits",
+    "shown",
     "undefined_value",
 ]
 
@@ -69,7 +72,7 @@ def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDi
             return "nan"
         if number in (0.0, 1.0):
             return number
-    raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {reprlib.repr(value)}")
+    raise ValueError(f"{name} must be 'perl', 0.0, 1.0 or 'nan', not {shown(value)}")
 
 
 def undefined_value(zero_division: ZeroDivision, perl: float) -> float:
@@ -190,8 +193,9 @@ def as_float(values: ArrayLike) -> NDArray[np.float64]:
 def check_count(value: object, name: str) -> int:
     """Return ``value`` as an exact non-negative ``int``, or raise ``ValueError`` naming ``name``.
 
-    Python and numpy integers are accepted; bools, floats (even 3.0) and
-    negative numbers are refused, since a count is exact.
+    Python and numpy integers are accepted; bools, floats (even 3.0),
+    negative numbers and integers of more than :data:`MAX_DIGITS` digits are
+    refused, since a count is exact (and must be printable).
 
     >>> check_count(3, "a")
     3
@@ -199,13 +203,66 @@ def check_count(value: object, name: str) -> int:
     Traceback (most recent call last):
     ...
     ValueError: b must be a non-negative integer count, not 2.0
+    >>> check_count(10**5000, "c")
+    Traceback (most recent call last):
+    ...
+    ValueError: c must be a non-negative integer count of at most 640 digits, not an integer of 5001 digits
     """
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         count = int(value)
-        if count >= 0:
+        if 0 <= count < _INTEGER_LIMIT:
             return count
-    # reprlib: a bounded text, whatever the value (a deeply nested list would exhaust repr's recursion)
-    raise ValueError(f"{name} must be a non-negative integer count, not {reprlib.repr(value)}")
+        if count > 0:
+            raise ValueError(f"{name} must be a non-negative integer count of at most "
+                             f"{MAX_DIGITS} digits, not {shown(count)}")
+    raise ValueError(f"{name} must be a non-negative integer count, not {shown(value)}")
+
+
+#: The most decimal digits of any integer the library takes: a count, a weight, an integer
+#: label (or a member of a tuple or frozenset label). 640 is the smallest limit Python's
+#: ``sys.set_int_max_str_digits`` accepts (the default is 4300), so every integer taken can be
+#: printed (in a message, a report) and written to JSON and read back, whatever the setting.
+#: Counts and weights have the tighter limit :data:`MAX_COUNT` on top.
+MAX_DIGITS = 640
+_INTEGER_LIMIT: int = 10**MAX_DIGITS  # an integer taken is below it in magnitude
+
+
+def fits_digits(value: int) -> bool:
+    """Whether the integer ``value`` has at most :data:`MAX_DIGITS` digits.
+
+    >>> fits_digits(-(10**640 - 1)), fits_digits(10**640)
+    (True, False)
+    """
+    return -_INTEGER_LIMIT < value < _INTEGER_LIMIT
+
+
+class _Shown(reprlib.Repr):
+    """``reprlib``'s bounded text, with an integer too long to print given by its size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if fits_digits(x):  # in full: a count in a message is read digit by digit
+            return repr(x)
+        size = abs(x)
+        digits = max(1, (size.bit_length() - 1) * 30103 // 100000)  # log10(2) rounded up
+        while 10**digits <= size:  # at most a step or two
+            digits += 1
+        return f"an integer of {digits} digits"
+
+
+_SHOWN = _Shown()
+
+
+def shown(value: object) -> str:
+    """``value`` as an error message shows it: bounded in length, and never failing to print.
+
+    ``reprlib``'s text (long strings and containers shortened), except that
+    an integer is written in full up to :data:`MAX_DIGITS` digits, and
+    described by its size past them (Python may refuse to convert it to text).
+
+    >>> shown(12), shown("x" * 100)[:8], shown(10**5000), shown((1, -(10**700)))
+    ('12', "'xxxxxxx", 'an integer of 5001 digits', '(1, an integer of 701 digits)')
+    """
+    return _SHOWN.repr(value)
 
 
 #: The largest value numpy's int64 holds: integer label arrays beyond it are coded through
@@ -236,5 +293,5 @@ def check_room(total: int, change: int, what: str) -> None:
     ValueError: the accumulator would hold 9223372036854775808 elements; at most 2**63 - 1 are supported
     """
     if total + change > MAX_COUNT:
-        raise ValueError(f"the accumulator would hold {total + change} {what}; at most 2**63 - 1 "
-                         "are supported")
+        raise ValueError(f"the accumulator would hold {shown(total + change)} {what}; at most "
+                         "2**63 - 1 are supported")

@@ -30,7 +30,7 @@ accumulator keeps running.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -576,15 +576,29 @@ def multiclass_matthews_corrcoef(sums: ConfusionSums, *,
     return root if covariance >= 0 else -root
 
 
-def balanced_accuracy(recall_mean: float, classes: int, *, adjusted: bool = False,
-                      zero_division: ZeroDivision = "perl") -> float:
+def balanced_accuracy(recall_mean: float | Fraction, classes: int, *, adjusted: bool = False,
+                      zero_division: ZeroDivision = "perl",
+                      recalls: Callable[[], Iterable[tuple[int, int]]] | None = None) -> float:
     """Balanced accuracy: the mean recall of the ``classes`` categories that are correct somewhere.
 
     ``recall_mean`` is the mean over those categories of ``C[k, k] / t_k``
     (categories no result has as correct are left out, as scikit-learn's
     ``balanced_accuracy_score`` leaves them out). With ``adjusted=True`` it is
     rescaled so that chance scores 0 and perfect 1: ``(mean - 1/K) / (1 - 1/K)``
-    with ``K = classes``.
+    with ``K = classes``, computed as ``(S - 1) / (K - 1)`` from the sum of the
+    recalls ``S = K mean``, exactly, and rounded once.
+
+    Near chance that difference cancels: an error of one part in ``2**53`` in
+    the recalls becomes a large relative error of the adjusted score (it was
+    0.0 where the exact value is 3.3e-18). ``recalls``, if given, is a
+    function returning the pairs ``(C[k, k], t_k)`` of the ``classes``
+    categories (exact counts, in any common unit); when ``recall_mean`` is
+    the mean of the recalls each rounded to a float (as an accumulator's
+    running sums give it) and ``S`` is within ``2**-9 S`` of 1, where that
+    rounding could cost the adjusted score more than ``1e-12`` of its value,
+    ``S`` is summed again from the pairs in exact fractions. So the adjusted
+    score is within ``1e-12`` relative of the exact value, and exactly 0.0 at
+    chance. Without ``recalls``, ``recall_mean`` is taken as exact.
 
     Undefined with no result (``classes == 0``) and, adjusted, with one
     class (scikit-learn then gives NaN or -inf with a warning): Perl mode
@@ -598,11 +612,27 @@ def balanced_accuracy(recall_mean: float, classes: int, *, adjusted: bool = Fals
     (0.75, 0.5)
     >>> balanced_accuracy(0.5, 1, adjusted=True, zero_division="nan")
     nan
+    >>> pairs = [(1, 7), (2, 7), (4, 7)]  # recalls summing to 1: chance
+    >>> mean = sum(hits / support for hits, support in pairs) / 3
+    >>> balanced_accuracy(mean, 3, adjusted=True)  # the float mean is not exactly 1/3
+    -2.7755575615628914e-17
+    >>> balanced_accuracy(mean, 3, adjusted=True, recalls=lambda: pairs)
+    0.0
     """
     mode = check_zero_division(zero_division)
     if classes == 0 or (adjusted and classes == 1):
         return undefined_value(mode, 1.0 if classes == 0 or recall_mean == 1 else 0.0)
     if not adjusted:
         return float(recall_mean)
-    chance = 1 / classes
-    return (recall_mean - chance) / (1 - chance)
+    total = Fraction(recall_mean) * classes
+    # Each recall rounded to a float (at most three roundings past 2**53) and their mean
+    # rounded put total within 2**-50 total of the exact sum; outside this band around 1 that
+    # is within 2**-41 of total - 1, and the quotient rounded once stays within 1e-12.
+    if recalls is not None and abs(total - 1) < total * _CHANCE_BAND:
+        total = sum((Fraction(hits, support) for hits, support in recalls()), Fraction(0))
+    return float((total - 1) / (classes - 1))
+
+
+#: Where an adjusted balanced accuracy is computed from exact fractions: the sum of the
+#: recalls within this share of itself from 1 (see :func:`balanced_accuracy`).
+_CHANCE_BAND = Fraction(1, 2**9)

@@ -67,6 +67,7 @@ from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
 from tests.benchmarks.scaling import dask_two_workers
 from tests.benchmarks.streaming import cli_streaming_memory
+from tests.benchmarks.weights import weighted_batches
 
 __all__ = ["CASES", "Case", "Config"]
 
@@ -1731,4 +1732,5 @@ CASES: list[Case] = [
         config.cli_n, config.quick)),
     Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
+    Case("15 add_results weights: ints, floats, mixed vs the loop", weighted_batches),
 ]
