@@ -407,8 +407,30 @@ def _json(data: Any) -> str:
     return json.dumps(data, indent=2, allow_nan=False) + "\n"
 
 
+def _writable(text: str, stream: IO[str]) -> str:
+    """``text`` with what ``stream``'s encoding cannot hold as backslash escapes.
+
+    A label may hold what the output cannot: a lone surrogate from a JSON
+    escape (``"\\ud800"``) in any encoding, a CJK label when the output is
+    cp1252. It is shown escaped, ``\\ud800``, rather than ending the run.
+    """
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # a stream naming no codec Python knows: let it encode as it can
+        pass
+    return text
+
+
 def _fail(message: str) -> int:
-    print(f"contingency: {' '.join(message.split())}", file=sys.stderr)
+    stderr = sys.stderr
+    if stderr is not None:  # None: started with standard error closed (2>&-)
+        line = f"contingency: {' '.join(message.split())}\n"
+        with suppress(OSError):  # nowhere left to report a failed report
+            stderr.write(_writable(line, stderr))
+            stderr.flush()
     return 2
 
 
@@ -454,7 +476,7 @@ def _output(text: str) -> int:
     if stdout is None:  # started with standard output closed (>&-): Python sets it to None
         return _fail("cannot write the output (standard output is closed)")
     try:
-        stdout.write(text)
+        stdout.write(_writable(text, stdout))
         stdout.flush()
     except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
         _silence_stdout()

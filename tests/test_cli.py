@@ -348,6 +348,47 @@ def test_plot_without_matplotlib_or_to_a_bad_place(tmp_path, capsys, monkeypatch
                                                                str(tmp_path / "x.png"))
 
 
+# Labels the output cannot encode: written escaped, never a traceback ---------------------------
+
+
+def test_a_lone_surrogate_label_is_written_escaped(tmp_path, capsys):
+    path = write(tmp_path, "run.jsonl", '{"assigned": "\\ud800", "correct": "a"}\n'
+                                        '{"assigned": "a", "correct": "a"}\n')
+    status, out, err = run(capsys, "classify", path)
+    assert (status, err) == (0, "")
+    assert "\\ud800" in out  # the escape, as the label's six characters
+    expected = Contingency().add_results(["\ud800", "a"], ["a", "a"])
+    assert out.startswith(expected.stats_table())
+    status, out, _ = run(capsys, "classify", path, "--format", "json")
+    assert json.loads(out) == expected.scores()
+
+
+def test_a_label_outside_the_outputs_encoding_is_written_escaped(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, "run.csv", "assigned,correct\n中,中\né,中\n")
+    status, utf8, _ = run(capsys, "classify", path)
+    assert status == 0
+    cp1252 = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")  # as PYTHONIOENCODING=cp1252
+    monkeypatch.setattr(sys, "stdout", cp1252)
+    assert main(["classify", path]) == 0
+    cp1252.flush()
+    # The same text, with what cp1252 lacks escaped and the rest (é) as it is.
+    assert cp1252.buffer.getvalue().decode("cp1252") == utf8.replace("中", "\\u4e2d")
+    assert "é" in utf8
+    assert capsys.readouterr().err == ""
+
+
+def test_a_plot_of_a_lone_surrogate_label(tmp_path, capsys):
+    path = write(tmp_path, "run.jsonl", '{"assigned": "\\ud800", "correct": "a"}\n')
+    chart, curve = tmp_path / "chart.png", tmp_path / "curve.png"
+    status, _, err = run(capsys, "classify", path, "--plot", str(chart), "--learning-curve",
+                         str(curve))
+    assert (status, err) == (0, "")
+    assert png_size(chart) == (800, 600)
+    clusters = write(tmp_path, "clusters.jsonl", '{"r": "\\ud800", "m": "$x$"}\n')
+    assert run(capsys, "compare", clusters, "--reference", "r", "--model", "m", "--plot",
+               str(chart))[:3:2] == (0, "")
+
+
 # Bad input: one line on standard error, exit status 2 ----------------------------------------
 
 
