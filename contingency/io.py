@@ -32,13 +32,16 @@ from typing import Any, Literal
 
 from attrs import frozen
 
-from contingency._lines import InputError
+from contingency._lines import MAX_LINE, InputError
 
-__all__ = ["CHUNK", "Chunk", "Format", "InputError", "LabelReader", "guess_format"]
+__all__ = ["CHUNK", "MAX_ROW", "Chunk", "Format", "InputError", "LabelReader", "guess_format"]
 
 Format = Literal["csv", "tsv", "jsonl", "three-field"]
 #: Results per chunk.
 CHUNK = 8192
+#: The longest CSV or TSV row accepted, in bytes over all its lines (quoted fields may hold
+#: newlines, so a row of lines each within the line limit could otherwise grow without bound).
+MAX_ROW = MAX_LINE
 _THREE_FIELDS = ("name", "assigned", "correct")
 _JSON_SUFFIXES = {".jsonl", ".ndjson", ".json"}
 
@@ -80,6 +83,11 @@ def _is_number(column: str) -> bool:
     return column.isdigit() and int(column) >= 1
 
 
+def _bytes(line: str) -> int:
+    """The length of ``line`` in UTF-8 bytes (``isascii`` is constant-time: no encoding for ASCII)."""
+    return len(line) if line.isascii() else len(line.encode("utf-8"))
+
+
 class LabelReader:
     """Reads the labels of some columns of a decision file, in chunks, and counts what it skipped.
 
@@ -110,6 +118,8 @@ class LabelReader:
         self._chunk = chunk
         #: The number of the last line read.
         self.line = 0
+        #: The line the CSV or TSV row being read starts on.
+        self._row_start = 1
         #: Results read.
         self.results = 0
         #: Lines read and not results: the header, blank lines and comments.
@@ -138,6 +148,26 @@ class LabelReader:
     def _numbered(self) -> Iterator[str]:
         for line in self._lines:
             self.line += 1
+            yield line
+
+    def _row_lines(self) -> Iterator[str]:
+        """The lines, numbered, with a bound on each row: :data:`MAX_ROW` bytes over all its lines.
+
+        A row of one line is within the line limit already; a row that goes on
+        (a quoted field holding a newline) is measured from its first line, and
+        refused, naming that line, as soon as it passes the bound: the csv
+        module would hold it whole however long it grew.
+        """
+        first, size = "", -1  # the row's first line; its bytes so far, -1 while it is one line
+        for line in self._lines:
+            self.line += 1
+            if self.line == self._row_start:
+                first, size = line, -1
+            else:
+                size = (_bytes(first) if size < 0 else size) + _bytes(line)
+                if size > MAX_ROW:
+                    raise self._error(f"a row longer than {MAX_ROW} bytes (the limit of a row, "
+                                      "over the lines its quoted fields span)", self._row_start)
             yield line
 
     def _error(self, message: str, line: int | None = None) -> InputError:
@@ -203,13 +233,13 @@ class LabelReader:
         return positions
 
     def _delimited(self) -> Iterator[tuple[int, list[Any]]]:
-        reader = csv.reader(self._numbered(), delimiter=self._sep, strict=True)
+        reader = csv.reader(self._row_lines(), delimiter=self._sep, strict=True)
         old_limit = csv.field_size_limit()
         csv.field_size_limit(max(old_limit, 2**20))  # a field may fill a whole line
         try:
             positions: list[int] | None = None
             while True:
-                start = self.line + 1
+                start = self._row_start = self.line + 1
                 try:
                     row = next(reader)
                 except StopIteration:

@@ -95,6 +95,36 @@ def test_csv_quotes_and_embedded_newlines_keep_the_line_of_the_row_start():
     assert rows == [(2, (("a", "b"), "b")), (3, ("x\ny", "z")), (5, ("c", "c"))]
 
 
+def test_a_row_is_bounded_over_all_its_lines_and_the_error_names_its_first_line():
+    read_lines = 0
+
+    def many_line_fields(lines: int, line: str):
+        """A header, a row, then one row of ``lines`` lines, in two-field quoted fields."""
+        nonlocal read_lines
+        yield from ("assigned,correct\n", "a,a\n", '"x\n')
+        for number in range(lines):
+            read_lines += 1
+            yield line if number % 2 else '",\"' + line  # a new quoted field every other line
+        yield '",b\n'
+
+    # 10 MB, every line far within the line limit: stopped after the first MiB.
+    rows = LabelReader(many_line_fields(10_000, "y" * 999 + "\n"), "f", "csv",
+                       ["assigned", "correct"])
+    with pytest.raises(InputError, match=r"^f line 3: a row longer than 1048576 bytes \(the limit of "
+                                         r"a row, over the lines its quoted fields span\)$"):
+        list(rows.chunks())
+    assert read_lines <= 2**20 // 1000 + 1
+    # Counted in bytes: 600 lines of 1300 two-byte characters, 0.8 million characters, 1.6 MB.
+    with pytest.raises(InputError, match=r"^f line 3: a row longer than"):
+        list(LabelReader(many_line_fields(600, "é" * 1300 + "\n"), "f", "csv",
+                         ["assigned", "correct"]).chunks())
+    # Just within the bound: read, and the next row numbered after the lines it spans.
+    read_lines = 0
+    rows = LabelReader([*many_line_fields(1000, "y" * 1000 + "\n"), "c,c\n"], "f", "csv",
+                       ["assigned", "correct"])
+    assert [chunk.lines for chunk in rows.chunks()] == [[2, 3, 1005]]
+
+
 def test_columns_by_number_mean_no_header_unless_told():
     text = "1,a,a\n2,b,a\n"
     assert read(text, "csv", ("2", "3"))[0] == [(1, ("a", "a")), (2, ("b", "a"))]
