@@ -18,11 +18,11 @@ A header row is never read as a result. With ``header=None`` the first row is
 a header when it holds every column name asked for (compared without case).
 When every column is asked for by number, it is a header when none of the
 labels it holds in those columns appears again in the same column in the
-rows after it (up to :data:`LOOKAHEAD` of them, or a mebibyte): a header
-names its columns, a result holds their labels; with no row after it to
-tell, the reader asks for ``--header`` or ``--no-header``. ``header=True`` or
-``False`` decides in every case. Text cells hold several labels separated by ``label_sep``
-(surrounding spaces dropped, empty parts ignored). Results come in chunks of
+rows after it (up to :data:`LOOKAHEAD` of them, fewer if they are long): a
+header names its columns, a result holds their labels; with no row after it
+to tell, the reader asks for ``--header`` or ``--no-header``. ``header=True``
+or ``False`` decides in every case. Text cells hold several labels separated
+by ``label_sep`` (surrounding spaces dropped, empty parts ignored). Results come in chunks of
 plain lists, for the accumulators' batch paths. Every error is an
 :class:`InputError` naming the file and the line.
 """
@@ -325,8 +325,9 @@ class LabelReader:
         With named columns, a first row holding every name is a header. With
         every column given by number, it is a header when none of the labels
         it holds in those columns appears again in the same column in the next
-        :data:`LOOKAHEAD` rows (or :data:`MAX_ROW` bytes of them), and a result
-        as soon as one does: header names are not labels.
+        :data:`LOOKAHEAD` rows (fewer if they hold more than :data:`MAX_ROW`
+        characters), and a result as soon as one does: header names are not
+        labels. The rows read ahead are bounded so, as every row is.
         """
         named = [column for column in self.columns if not _is_number(column)]
         if named:
@@ -359,18 +360,18 @@ class LabelReader:
         csv.field_size_limit(max(old_limit, MAX_ROW))  # a field may fill a whole row
         try:
             rows = self._rows()
-            for line, first in rows:
-                header, ahead = ((self._header, []) if self._header is not None
-                                 else self._is_header(first, line, rows))
-                positions = self._positions(first, header, line)
-                width = len(first)
-                if header:
-                    self.skipped += 1
-                else:
-                    ahead.insert(0, (line, first))
-                break
-            else:
+            opening = next(rows, None)
+            if opening is None:
                 return
+            line, first = opening
+            header, ahead = ((self._header, []) if self._header is not None
+                             else self._is_header(first, line, rows))
+            positions = self._positions(first, header, line)
+            width = len(first)
+            if header:
+                self.skipped += 1
+            else:
+                ahead.insert(0, opening)
             what = "the header" if header else "the first row"
             described = list(zip(positions, self._described))
             for start, row in itertools.chain(ahead, rows):
