@@ -117,13 +117,15 @@ def _parser() -> _Parser:
     reading = _Parser(add_help=False)
     reading.add_argument("file", metavar="FILE", help="the input file ('-' for standard input)")
     reading.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "three-field"),
-                         help="the input's format (default: by extension and --sep)")
+                         help="the input's format (default: by --sep, else by the extension, else "
+                         "by the first line)")
     reading.add_argument("--sep", type=_separator,
                          help="field separator of a CSV or TSV file (default: ',' for .csv, "
-                         "tab otherwise)")
+                         "tab for .tsv, else told by the first line)")
     reading.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                          help="the first row is (--header) or is not (--no-header) a header "
-                         "(default: it is when it names the columns asked for)")
+                         "(default: it is when it names the columns asked for, or, with columns "
+                         "given by number, when none of its labels appears again below it)")
     reading.add_argument("--state", metavar="STATE_FILE",
                          help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
     reading.add_argument("--plot", metavar="FILE.png",
