@@ -26,7 +26,7 @@ from contingency._contingency import Contingency
 from contingency._lines import InputError, read_lines
 from contingency._partition import PartitionComparison
 from contingency._progress import progress_bar
-from contingency.io import CHUNK, Chunk, Format, LabelReader, guess_format
+from contingency.io import CHUNK, Chunk, Format, LabelReader, first_line, guess_format
 
 __all__ = ["main"]
 
@@ -93,6 +93,12 @@ def _separator(text: str) -> str:
     return sep
 
 
+def _label_separator(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty (the default is '|')")
+    return text
+
+
 def _parser() -> _Parser:
     parser = _Parser(
         prog="contingency",
@@ -111,13 +117,15 @@ def _parser() -> _Parser:
     reading = _Parser(add_help=False)
     reading.add_argument("file", metavar="FILE", help="the input file ('-' for standard input)")
     reading.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "three-field"),
-                         help="the input's format (default: by extension and --sep)")
+                         help="the input's format (default: by --sep, else by the extension, else "
+                         "by the first line)")
     reading.add_argument("--sep", type=_separator,
                          help="field separator of a CSV or TSV file (default: ',' for .csv, "
-                         "tab otherwise)")
+                         "tab for .tsv, else told by the first line)")
     reading.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                          help="the first row is (--header) or is not (--no-header) a header "
-                         "(default: it is when it names the columns asked for)")
+                         "(default: it is when it names the columns asked for, or, with columns "
+                         "given by number, when none of its labels appears again below it)")
     reading.add_argument("--state", metavar="STATE_FILE",
                          help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
     reading.add_argument("--plot", metavar="FILE.png",
@@ -133,7 +141,7 @@ def _parser() -> _Parser:
                           help="column of the categories assigned (a name, or a number from 1)")
     classify.add_argument("--correct", metavar="COL",
                           help="column of the correct categories (a name, or a number from 1)")
-    classify.add_argument("--label-sep", metavar="SEP",
+    classify.add_argument("--label-sep", metavar="SEP", type=_label_separator,
                           help="separator of several categories in one cell (default '|'; ',' in "
                           "the three-field format)")
     classify.add_argument("--categories", metavar="LIST_OR_FILE",
@@ -177,7 +185,8 @@ class _Result:
 
     text: str
     state: dict[str, Any] | None = None
-    figures: dict[str, Callable[[], Any]] = field(factory=dict)
+    #: (the option that asked for it, the file, the figure) of each figure to draw.
+    figures: list[tuple[str, str, Callable[[], Any]]] = field(factory=list)
 
 
 @contextmanager
@@ -204,17 +213,27 @@ def _example() -> Iterator[tuple[IO[bytes], str, int | None]]:
         yield stream, EXAMPLE, None
 
 
+def _described(columns: dict[str, str | None], defaults: dict[str, str]) -> list[str]:
+    """How messages name each column: its name and the option that gave it (or whose default it is)."""
+    return [f"{value!r} ({option})" if value is not None
+            else f"{defaults[option]!r} (the default of {option})"
+            for option, value in columns.items()]
+
+
 def _chunks(args: argparse.Namespace, opened: Any, columns: list[str], *, multi: bool,
-            named: bool, label_sep: str | None = None, results: int = CHUNK
-            ) -> Iterator[tuple[Chunk, LabelReader]]:
+            named: bool, described: list[str], label_sep: str | None = None,
+            results: int = CHUNK) -> Iterator[tuple[Chunk, LabelReader]]:
     """Each chunk (of ``results`` results) of the input with its reader (whose counts grow as it reads)."""
     with opened as (stream, source, size), progress_bar(size, source) as advance:
-        fmt: Format = args.input_format or guess_format(
-            source, args.sep, named_columns=named)
         try:
             lines = read_lines(stream, source, progress=advance)
+            fmt: Format | None = args.input_format
+            if fmt is None:  # by extension, or (standard input, say) by the first line
+                first, lines = first_line(lines)
+                fmt = guess_format(source, args.sep, named_columns=named, first=first)
             reader = LabelReader(lines, source, fmt, columns, multi=multi, header=args.header,
-                                 sep=args.sep, label_sep=label_sep, chunk=results)
+                                 sep=args.sep, label_sep=label_sep, chunk=results,
+                                 described=described)
             for chunk in reader.chunks():
                 yield chunk, reader
         except OSError as problem:  # an error while reading, after a successful open
@@ -306,13 +325,27 @@ def _classification(args: argparse.Namespace, opened: Any, curve: list[Any] | No
     """The accumulator of the file's decisions, and its reader; a learning curve's points in ``curve``."""
     named = args.assigned is not None or args.correct is not None
     columns = [args.assigned or "assigned", args.correct or "correct"]
-    accumulator = Contingency(_categories(args.categories),
-                              zero_division=_ZERO_DIVISION[args.zero_division])
+    described = _described({"--assigned": args.assigned, "--correct": args.correct},
+                           {"--assigned": "assigned", "--correct": "correct"})
+    declared = _categories(args.categories)
+    accumulator = Contingency(declared, zero_division=_ZERO_DIVISION[args.zero_division])
+    known = None if declared is None else set(declared)
+
+    def one(assigned: Any, correct: Any) -> None:
+        """One result, a category outside --categories refused in the command line's terms."""
+        for side, cell in (("assigned", assigned), ("correct", correct)):
+            for label in cell if isinstance(cell, tuple) else (cell,):
+                if known is not None and label not in known:
+                    raise ValueError(f"{side}: unknown category {label!r} (not among --categories: "
+                                     "add it there, or leave --categories out to count every "
+                                     "category)")
+        accumulator.add_result(assigned, correct)
+
     reader = None
     for chunk, reader in _chunks(args, opened, columns, multi=True, named=named,
-                                 label_sep=args.label_sep,
+                                 described=described, label_sep=args.label_sep,
                                  results=CHUNK if curve is None else LEARNING_STEP):
-        _add(chunk, reader, lambda a, c: _add_decisions(accumulator, a, c), accumulator.add_result)
+        _add(chunk, reader, lambda a, c: _add_decisions(accumulator, a, c), one)
         if curve is not None:
             curve.append((accumulator.n_results, accumulator.micro_f1, accumulator.macro_f1))
     assert reader is not None  # _chunks raises when there is no result
@@ -331,19 +364,21 @@ def _classify(args: argparse.Namespace) -> _Result:
         text = _json(accumulator.scores())
     else:
         text = _classification_text(accumulator, reader, args.figs)
-    figures: dict[str, Callable[[], Any]] = {}
+    figures: list[tuple[str, str, Callable[[], Any]]] = []
     if args.plot:
-        figures[args.plot] = lambda: _plot().category_chart(accumulator)
+        figures.append(("--plot", args.plot, lambda: _plot().category_chart(accumulator)))
     if args.learning_curve:
-        figures[args.learning_curve] = lambda: _plot().learning_curve(curve or [])
+        figures.append(("--learning-curve", args.learning_curve,
+                        lambda: _plot().learning_curve(curve or [])))
     return _Result(text, accumulator.to_dict(), figures)
 
 
 def _partition(args: argparse.Namespace, opened: Any) -> tuple[PartitionComparison, LabelReader]:
     comparison = PartitionComparison()
     reader = None
+    described = _described({"--reference": args.reference, "--model": args.model}, {})
     for chunk, reader in _chunks(args, opened, [args.reference, args.model], multi=False,
-                                 named=True):
+                                 named=True, described=described):
         _add(chunk, reader, comparison.add_many, comparison.add)
     assert reader is not None
     return comparison, reader
@@ -365,9 +400,9 @@ def _compare(args: argparse.Namespace) -> _Result:
     comparison, reader = _partition(args, _opened(args.file))
     scores = _partition_scores(comparison, args.jci)
     text = _json(scores) if args.format == "json" else _partition_text(scores, reader, args.figs)
-    figures: dict[str, Callable[[], Any]] = {}
+    figures: list[tuple[str, str, Callable[[], Any]]] = []
     if args.plot:
-        figures[args.plot] = lambda: _plot().partition_heatmap(comparison)
+        figures.append(("--plot", args.plot, lambda: _plot().partition_heatmap(comparison)))
     return _Result(text, comparison.to_dict(), figures)
 
 
@@ -407,8 +442,30 @@ def _json(data: Any) -> str:
     return json.dumps(data, indent=2, allow_nan=False) + "\n"
 
 
+def _writable(text: str, stream: IO[str]) -> str:
+    """``text`` with what ``stream``'s encoding cannot hold as backslash escapes.
+
+    A label may hold what the output cannot: a lone surrogate from a JSON
+    escape (``"\\ud800"``) in any encoding, a CJK label when the output is
+    cp1252. It is shown escaped, ``\\ud800``, rather than ending the run.
+    """
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # a stream naming no codec Python knows: let it encode as it can
+        pass
+    return text
+
+
 def _fail(message: str) -> int:
-    print(f"contingency: {' '.join(message.split())}", file=sys.stderr)
+    stderr = sys.stderr
+    if stderr is not None:  # None: started with standard error closed (2>&-)
+        line = f"contingency: {' '.join(message.split())}\n"
+        with suppress(OSError):  # nowhere left to report a failed report
+            stderr.write(_writable(line, stderr))
+            stderr.flush()
     return 2
 
 
@@ -419,8 +476,8 @@ def _plot() -> Any:
     return plot
 
 
-def _draw(path: str, figure: Callable[[], Any]) -> None:
-    """Save the figure at ``path``: in the format its extension names, PNG if it has none.
+def _draw(option: str, path: str, figure: Callable[[], Any]) -> None:
+    """Save the figure ``option`` asked for at ``path``: in the format its extension names, PNG if none.
 
     Without ``format``, matplotlib would add ".png" to a name without an
     extension and write another file than the one named.
@@ -428,10 +485,10 @@ def _draw(path: str, figure: Callable[[], Any]) -> None:
     try:
         figure().savefig(path, format=None if PurePath(path).suffix else "png")
     except ImportError as missing:  # the plot extra is not installed; the message names it
-        raise InputError(f"{path}: {missing}") from None
+        raise InputError(f"{option} {path}: {missing}") from None
     except (OSError, ValueError) as problem:  # ValueError: a format matplotlib does not write
-        raise InputError(f"{path}: cannot write ({getattr(problem, 'strerror', None) or problem})"
-                         ) from None
+        raise InputError(f"{option} {path}: cannot write "
+                         f"({getattr(problem, 'strerror', None) or problem})") from None
 
 
 def _write_state(path: str, state: dict[str, Any]) -> None:
@@ -454,7 +511,7 @@ def _output(text: str) -> int:
     if stdout is None:  # started with standard output closed (>&-): Python sets it to None
         return _fail("cannot write the output (standard output is closed)")
     try:
-        stdout.write(text)
+        stdout.write(_writable(text, stdout))
         stdout.flush()
     except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
         _silence_stdout()
@@ -482,8 +539,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: _Result = args.run(args)
         if getattr(args, "state", None) and result.state is not None:
             _write_state(args.state, result.state)
-        for path, figure in result.figures.items():
-            _draw(path, figure)
+        for option, path, figure in result.figures:
+            _draw(option, path, figure)
     except (InputError, ValueError) as problem:
         return _fail(str(problem))
     return _output(result.text)

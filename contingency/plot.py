@@ -84,7 +84,16 @@ def _figure(width: int, height: int, dpi: int) -> Figure:
 
 
 def _label_text(label: Hashable) -> str:
-    return label if isinstance(label, str) else repr(label)
+    """A label as drawn: itself, with a lone surrogate (no font has it) as its escape, ``\\ud800``.
+
+    matplotlib raises TypeError on a lone surrogate, which a JSON escape can put in a label.
+    ``$`` is escaped too, so that ``$x$`` is drawn as written, not as mathematics.
+
+    >>> _label_text("\\ud800"), _label_text("$x$"), _label_text(3)
+    ('\\\\ud800', '\\\\$x\\\\$', '3')
+    """
+    text = label if isinstance(label, str) else repr(label)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("$", r"\$")
 
 
 def _ticks(labels: Sequence[Hashable]) -> tuple[range, list[str]]:

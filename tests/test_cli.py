@@ -348,6 +348,47 @@ def test_plot_without_matplotlib_or_to_a_bad_place(tmp_path, capsys, monkeypatch
                                                                str(tmp_path / "x.png"))
 
 
+# Labels the output cannot encode: written escaped, never a traceback ---------------------------
+
+
+def test_a_lone_surrogate_label_is_written_escaped(tmp_path, capsys):
+    path = write(tmp_path, "run.jsonl", '{"assigned": "\\ud800", "correct": "a"}\n'
+                                        '{"assigned": "a", "correct": "a"}\n')
+    status, out, err = run(capsys, "classify", path)
+    assert (status, err) == (0, "")
+    assert "\\ud800" in out  # the escape, as the label's six characters
+    expected = Contingency().add_results(["\ud800", "a"], ["a", "a"])
+    assert out.startswith(expected.stats_table())
+    status, out, _ = run(capsys, "classify", path, "--format", "json")
+    assert json.loads(out) == expected.scores()
+
+
+def test_a_label_outside_the_outputs_encoding_is_written_escaped(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, "run.csv", "assigned,correct\n中,中\né,中\n")
+    status, utf8, _ = run(capsys, "classify", path)
+    assert status == 0
+    cp1252 = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")  # as PYTHONIOENCODING=cp1252
+    monkeypatch.setattr(sys, "stdout", cp1252)
+    assert main(["classify", path]) == 0
+    cp1252.flush()
+    # The same text, with what cp1252 lacks escaped and the rest (é) as it is.
+    assert cp1252.buffer.getvalue().decode("cp1252") == utf8.replace("中", "\\u4e2d")
+    assert "é" in utf8
+    assert capsys.readouterr().err == ""
+
+
+def test_a_plot_of_a_lone_surrogate_label(tmp_path, capsys):
+    path = write(tmp_path, "run.jsonl", '{"assigned": "\\ud800", "correct": "a"}\n')
+    chart, curve = tmp_path / "chart.png", tmp_path / "curve.png"
+    status, _, err = run(capsys, "classify", path, "--plot", str(chart), "--learning-curve",
+                         str(curve))
+    assert (status, err) == (0, "")
+    assert png_size(chart) == (800, 600)
+    clusters = write(tmp_path, "clusters.jsonl", '{"r": "\\ud800", "m": "$x$"}\n')
+    assert run(capsys, "compare", clusters, "--reference", "r", "--model", "m", "--plot",
+               str(chart))[:3:2] == (0, "")
+
+
 # Bad input: one line on standard error, exit status 2 ----------------------------------------
 
 
@@ -374,15 +415,71 @@ def test_invalid_utf8_names_file_and_line(tmp_path, capsys):
         f"contingency: {path} line 3: invalid UTF-8 (byte 0xff at byte 3 of the line)\n")
 
 
-def test_unknown_column(tmp_path, capsys):
+def test_unknown_column_names_the_option(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "guess,truth\na,a\n")
-    assert "no column 'truth!' in the header ('guess', 'truth')" in one_error_line(
+    assert "no column 'truth!' (--correct) in the header ('guess', 'truth')" in one_error_line(
         capsys, "classify", path, "--assigned", "guess", "--correct", "truth!", "--header")
     assert one_error_line(capsys, "classify", path) == (
-        f"contingency: {path} line 1: no column 'assigned' in the first row ('guess', 'truth'), so "
-        "it is not a header, and without a header row, columns are numbers (1 for the first)\n")
-    assert f"{path} line 1: no column 'truth!' in the first row" in one_error_line(
+        f"contingency: {path} line 1: no column 'assigned' (the default of --assigned) in the "
+        "first row ('guess', 'truth'), so it is not a header, and without a header row, columns "
+        "are numbers (1 for the first)\n")
+    assert f"{path} line 1: no column 'truth!' (--correct) in the first row" in one_error_line(
         capsys, "classify", path, "--assigned", "guess", "--correct", "truth!")
+    assert f"{path} line 1: no column 'm' (--model) in the first row" in one_error_line(
+        capsys, "compare", path, "--reference", "guess", "--model", "m")
+    jsonl = write(tmp_path, "run.jsonl", '{"assigned": "a"}\n')
+    assert one_error_line(capsys, "classify", jsonl) == (
+        f"contingency: {jsonl} line 1: no key 'correct' (the default of --correct) (keys: "
+        "'assigned')\n")
+
+
+def test_a_header_row_is_never_scored_when_columns_are_numbers(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "id,predicted,truth\n1,a,a\n2,b,a\n")
+    status, out, _ = run(capsys, "classify", path, "--assigned", "2", "--correct", "3")
+    assert status == 0
+    expected = Contingency().add_results(["a", "b"], ["a", "a"])
+    assert out == (f"{expected.stats_table()}\n{expected.report()}\n\n"
+                   f"{path}: 2 results read, 1 line skipped (header, blank lines, comments)\n")
+    # A file without a header: its first row holds labels seen again, so it is scored.
+    path = write(tmp_path, "plain.csv", "1,a,a\n2,b,a\n")
+    status, out, _ = run(capsys, "classify", path, "--assigned", "2", "--correct", "3",
+                         "--format", "json")
+    assert json.loads(out) == Contingency().add_results(["a", "b"], ["a", "a"]).scores()
+    # One row, nothing to tell by: the command asks.
+    path = write(tmp_path, "one.csv", "1,a,a\n")
+    assert one_error_line(capsys, "classify", path, "--assigned", "2", "--correct", "3") == (
+        f"contingency: {path} line 1: cannot tell whether the only row ('1', 'a', 'a') is a "
+        "header: with columns given by number, say --header or --no-header\n")
+
+
+def test_a_row_with_more_fields_than_the_header_is_an_error(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "pred,truth\nham,ham\nspam,ham,eggs\n")
+    assert one_error_line(capsys, "classify", path, "--assigned", "pred", "--correct",
+                          "truth") == f"contingency: {path} line 3: 3 fields, but the header has 2\n"
+
+
+def test_csv_on_standard_input_is_told_by_its_first_line(tmp_path, capsys, monkeypatch):
+    text = b"id,predicted,truth\n1,a,a\n2,b,a\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    status, out, _ = run(capsys, "classify", "-", "--assigned", "predicted", "--correct",
+                         "truth", "--format", "json")
+    assert status == 0
+    assert json.loads(out) == Contingency().add_results(["a", "b"], ["a", "a"]).scores()
+    # Said to be TSV, it is refused with the way out.
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert one_error_line(capsys, "classify", "-", "--assigned", "predicted", "--correct",
+                          "truth", "--input-format", "tsv").endswith(
+        "(the row holds commas and no tab: for CSV, say --input-format csv)\n")
+
+
+def test_every_message_names_the_option_typed(tmp_path, capsys):
+    path = write(tmp_path, "run.csv", "assigned,correct\na,a\n")
+    assert one_error_line(capsys, "classify", path, "--label-sep", "") == (
+        "contingency: argument --label-sep: must not be empty (the default is '|')\n")
+    assert one_error_line(capsys, "classify", path, "--plot", str(tmp_path / "no" / "x.png")
+                          ).startswith(f"contingency: --plot {tmp_path / 'no' / 'x.png'}: cannot write")
+    assert one_error_line(capsys, "classify", path, "--learning-curve", str(tmp_path / "x.xyz")
+                          ).startswith(f"contingency: --learning-curve {tmp_path / 'x.xyz'}: ")
 
 
 @pytest.mark.parametrize("figs", ["100000000", "0", "-1", "x", "18"])
@@ -408,11 +505,14 @@ def test_dev_zero_is_a_too_long_line(capsys):
         capsys, "classify", "/dev/zero")
 
 
-def test_unknown_category_names_the_line(tmp_path, capsys):
+def test_unknown_category_names_the_line_and_the_option(tmp_path, capsys):
     path = write(tmp_path, "run.csv", "assigned,correct\na,a\nb,a\nz,a\n")
-    err = one_error_line(capsys, "classify", path, "--categories", "a,b")
-    assert err.startswith(f"contingency: {path} line 4: ")
-    assert "'z'" in err
+    assert one_error_line(capsys, "classify", path, "--categories", "a,b") == (
+        f"contingency: {path} line 4: assigned: unknown category 'z' (not among --categories: add "
+        "it there, or leave --categories out to count every category)\n")
+    path = write(tmp_path, "run.jsonl", '{"assigned": ["a"], "correct": ["a", "y"]}\n')
+    assert "line 1: correct: unknown category 'y' (not among --categories" in one_error_line(
+        capsys, "classify", path, "--categories", "a,b")
 
 
 def test_bad_arguments(capsys, tmp_path):
@@ -569,20 +669,21 @@ BAD_INPUTS = {
     "malformed row": (b'assigned,correct\na,a\nb,"a\n', ["classify", "{file}"], "",
                       "{file} line 3: malformed CSV row"),
     "short row": (b"assigned,correct\na,a\nb\n", ["classify", "{file}"], "",
-                  "{file} line 3: 1 field, but column 'correct' is field 2"),
+                  "{file} line 3: 1 field, but the header has 2"),
     "missing column": (b"guess,truth\na,a\n", ["classify", "{file}", "--assigned", "guess",
                                                   "--correct", "truth!", "--header"], "",
-                       "{file} line 1: no column 'truth!' in the header"),
+                       "{file} line 1: no column 'truth!' (--correct) in the header"),
     "missing column, header not declared": (b"guess,truth\na,a\n", ["classify", "{file}",
                                                                      "--assigned", "guess!",
                                                                      "--correct", "truth"], "",
-                                            "{file} line 1: no column 'guess!' in the first row"),
+                                            "{file} line 1: no column 'guess!' (--assigned) in "
+                                            "the first row"),
     "missing key": (b'{"assigned": "a"}\n', ["classify", "{file}", "--input-format", "jsonl"], "",
-                    "{file} line 1: no key 'correct'"),
+                    "{file} line 1: no key 'correct' (the default of --correct)"),
     "empty file": (b"", ["classify", "{file}"], "", "{file}: no results"),
     "unknown category": (b"assigned,correct\na,a\nz,a\n", ["classify", "{file}", "--categories",
                                                               "a,b"], "",
-                         "{file} line 3: assigned: unknown category 'z'"),
+                         "{file} line 3: assigned: unknown category 'z' (not among --categories"),
     "absurd --figs": (None, ["demo", "--figs", "100000000"], "",
                       "argument --figs: must be an integer from 1 to 17"),
     "/dev/zero": (None, ["classify", "/dev/zero"], "", "/dev/zero line 1: longer than 1048576 bytes"),

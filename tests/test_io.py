@@ -8,7 +8,7 @@ import json
 import pytest
 
 from contingency._lines import BLOCK, InputError, read_lines
-from contingency.io import LabelReader, guess_format
+from contingency.io import LOOKAHEAD, LabelReader, first_line, guess_format
 
 
 def lines_of(data: bytes, **options) -> list[str]:
@@ -82,6 +82,24 @@ def test_guess_format(path, sep, named, expected):
     assert guess_format(path, sep, named_columns=named) == expected
 
 
+@pytest.mark.parametrize(("path", "sep", "first", "expected"), [
+    ("-", None, "id,predicted,truth\n", "csv"), ("-", None, "a\tb,c\n", "tsv"),
+    ("-", None, '  {"assigned": "a"}\n', "jsonl"), ("-", None, "one\n", "tsv"),
+    ("run.txt", None, "a,b\n", "csv"), ("run.tsv", None, "a,b\n", "tsv"),
+    ("run.csv", None, "a\tb\n", "csv"), ("-", ";", "a,b\n", "csv"), ("-", None, None, "tsv"),
+])
+def test_guess_format_by_the_first_line_when_the_name_does_not_tell(path, sep, first, expected):
+    assert guess_format(path, sep, first=first) == expected
+
+
+def test_first_line_gives_back_every_line_it_read():
+    line, lines = first_line(iter(["\n", " \n", "a,b\n", "c\n"]))
+    assert (line, list(lines)) == ("a,b\n", ["\n", " \n", "a,b\n", "c\n"])
+    line, lines = first_line(iter(["\n"] * 500 + ["late\n"]))
+    assert line is None
+    assert len(list(lines)) == 501
+
+
 def test_csv_header_is_found_by_name_in_any_case_and_never_read_as_data():
     text = ",Assigned,CORRECT\n0,sports,sports\n1,news|sports,news\n"  # as pandas.to_csv writes
     rows, reader = read(text, "csv")
@@ -95,12 +113,76 @@ def test_csv_quotes_and_embedded_newlines_keep_the_line_of_the_row_start():
     assert rows == [(2, (("a", "b"), "b")), (3, ("x\ny", "z")), (5, ("c", "c"))]
 
 
-def test_columns_by_number_mean_no_header_unless_told():
-    text = "1,a,a\n2,b,a\n"
-    assert read(text, "csv", ("2", "3"))[0] == [(1, ("a", "a")), (2, ("b", "a"))]
+def test_a_row_is_bounded_over_all_its_lines_and_the_error_names_its_first_line():
+    read_lines = 0
+
+    def many_line_fields(lines: int, line: str, fields: bool = True):
+        """A header, a row, then one row of ``lines`` lines in quoted fields (one, or many)."""
+        nonlocal read_lines
+        yield from ("assigned,correct\n", "a,a\n", '"x\n')
+        for number in range(lines):
+            read_lines += 1
+            yield '",\"' + line if fields and number % 2 else line  # a new field every other line
+        yield '",b\n'
+
+    # 10 MB, every line far within the line limit: stopped after the first MiB.
+    rows = LabelReader(many_line_fields(10_000, "y" * 999 + "\n"), "f", "csv",
+                       ["assigned", "correct"])
+    with pytest.raises(InputError, match=r"^f line 3: a row longer than 1048576 bytes \(the limit of "
+                                         r"a row, over the lines its quoted fields span\)$"):
+        list(rows.chunks())
+    assert read_lines <= 2**20 // 1000 + 1
+    # Counted in bytes: 600 lines of 1300 two-byte characters, 0.8 million characters, 1.6 MB.
+    with pytest.raises(InputError, match=r"^f line 3: a row longer than"):
+        list(LabelReader(many_line_fields(600, "é" * 1300 + "\n"), "f", "csv",
+                         ["assigned", "correct"]).chunks())
+    # Just within the bound: read, and the next row numbered after the lines it spans.
+    read_lines = 0
+    rows = LabelReader([*many_line_fields(1000, "y" * 1000 + "\n", False), "c,c\n"], "f", "csv",
+                       ["assigned", "correct"])
+    assert [chunk.lines for chunk in rows.chunks()] == [[2, 3, 1005]]
+
+
+def test_columns_by_number_a_first_row_holding_labels_seen_again_is_a_result():
+    text = "1,a,a\n2,b,a\n"  # 'a' appears again in the third column
+    rows, reader = read(text, "csv", ("2", "3"))
+    assert rows == [(1, ("a", "a")), (2, ("b", "a"))]
+    assert reader.skipped == 0
     assert read(text, "csv", ("2", "3"), header=True)[0] == [(2, ("b", "a"))]
+    # Several labels a cell: one of them seen again is enough.
+    assert read("x|y,q\ny|z,w\n", "csv", ("1", "2"))[0] == [(1, (("x", "y"), "q")),
+                                                            (2, (("y", "z"), "w"))]
+    # In the same column: 'y' in the other column does not count.
+    assert read("x|y,q\nz,y|w\n", "csv", ("1", "2"))[1].skipped == 1
     with pytest.raises(InputError, match="without a header row, columns are numbers"):
         read("x,y\n", "csv", ("x", "y"), header=False)
+
+
+def test_columns_by_number_a_first_row_of_labels_seen_nowhere_after_it_is_a_header():
+    text = "id,predicted,truth\n1,a,a\n2,b,a\n"
+    rows, reader = read(text, "csv", ("2", "3"))
+    assert rows == [(2, ("a", "a")), (3, ("b", "a"))]  # 'truth' is no category
+    assert (reader.results, reader.skipped) == (2, 1)
+    assert read(text, "csv", ("2", "3"), header=False)[0][0] == (1, ("predicted", "truth"))
+    # Only the LOOKAHEAD rows after it are read to tell: a label seen later does not count.
+    later = "p,t\n" + "a,b\n" * LOOKAHEAD + "p,t\n"
+    rows, reader = read(later, "csv", ("1", "2"))
+    assert (reader.results, reader.skipped) == (LOOKAHEAD + 1, 1)
+    # One row and nothing after it to tell by: the reader asks.
+    with pytest.raises(InputError, match=r"^f line 2: cannot tell whether the only row \('a', "
+                                         r"'b'\) is a header: with columns given by number, say "
+                                         r"--header or --no-header$"):
+        read("\na,b\n", "csv", ("1", "2"))
+    assert read("a,b\n", "csv", ("1", "2"), header=False)[0] == [(1, ("a", "b"))]
+
+
+def test_a_row_with_more_or_fewer_fields_than_the_first_is_an_error_naming_its_line():
+    with pytest.raises(InputError, match=r"^f line 3: 3 fields, but the header has 2$"):
+        read("pred,truth\nham,ham\nspam,ham,eggs\n", "csv", ("pred", "truth"))
+    with pytest.raises(InputError, match=r"^f line 2: 3 fields, but the first row has 2$"):
+        read("a,a\nb,a,c\n", "csv", ("1", "2"), header=False)
+    with pytest.raises(InputError, match=r"^f line 4: 1 field, but the header has 3$"):
+        read("x\tassigned\tcorrect\n1\ta\ta\n\n2\n", "tsv")
 
 
 def test_a_first_row_without_the_column_names_is_an_error_naming_them():
@@ -118,10 +200,32 @@ def test_a_first_row_without_the_column_names_is_an_error_naming_them():
 
 
 def test_short_rows_and_empty_single_labels_name_the_line():
-    with pytest.raises(InputError, match=r"^f line 3: 1 field, but column 'correct' is field 2"):
+    with pytest.raises(InputError, match=r"^f line 3: 1 field, but the header has 2$"):
         read("assigned,correct\na,a\nb\n", "csv")
+    with pytest.raises(InputError, match=r"^f line 1: 1 field, but column '2' is field 2$"):
+        read("a\nb,b\n", "csv", ("1", "2"))
     with pytest.raises(InputError, match=r"^f line 2: empty label in column 'm'"):
         read("r,m\na, \n", "csv", ("r", "m"), multi=False)
+
+
+def test_messages_name_columns_as_described():
+    with pytest.raises(InputError, match=r"^f line 1: no column 'assigned' \(the default of "
+                                         r"--assigned\) in the first row"):
+        LabelReader(["guess,truth\n"], "f", "csv", ["assigned", "correct"],
+                    described=["'assigned' (the default of --assigned)", "'correct' (--correct)"]
+                    ).chunks().__next__()
+    with pytest.raises(InputError, match=r"^f line 1: no key 'c' \(--correct\) \(keys: 'a'\)$"):
+        next(LabelReader(['{"a": 1}\n'], "f", "jsonl", ["a", "c"],
+                         described=["'a' (--assigned)", "'c' (--correct)"]).chunks())
+
+
+def test_comma_separated_rows_read_as_tab_separated_suggest_csv():
+    with pytest.raises(InputError, match=r"in the first row \('id,predicted,truth'\).*\(the row "
+                                         r"holds commas and no tab: for CSV, say --input-format "
+                                         r"csv\)$"):
+        read("id,predicted,truth\n1,a,a\n", "tsv", ("predicted", "truth"))
+    with pytest.raises(InputError, match=r"found 1 \(the row holds commas and no tab"):
+        read("d1,a,a\n", "three-field")
 
 
 def test_tsv_and_a_chosen_separator():

@@ -114,6 +114,18 @@ def test_the_category_chart_draws_category_stats():
     assert [tick.get_text() for tick in axes.get_xticklabels()] == ["cat", "dog", "fox"]
 
 
+def test_labels_no_font_can_draw_or_that_look_like_mathematics_are_drawn_escaped(tmp_path):
+    s = Contingency().add_results(["\ud800", "$x$", "a"], ["\ud800", "a", "a"])
+    figure = plots.category_chart(s)
+    ticks = [tick.get_text() for tick in figure.axes[0].get_xticklabels()]
+    assert ticks == ["\\ud800", "\\$x\\$", "a"]
+    figure.savefig(tmp_path / "chart.png")  # matplotlib drew them (a lone surrogate: TypeError)
+    assert png_size(tmp_path / "chart.png") == (800, 600)
+    heatmap = plots.partition_heatmap(PartitionComparison.from_labels(["\ud800"], ["$"]))
+    heatmap.savefig(tmp_path / "map.png")
+    assert png_size(tmp_path / "map.png") == (800, 600)
+
+
 def test_the_learning_curve_draws_the_recorded_points():
     s, points = Contingency(zero_division=0.0), []
     for assigned, correct in [("a", "a"), ("b", "a"), ("b", "b"), ("c", "a"), ("a", "a")]:

@@ -83,14 +83,39 @@ def test_classifiers_name_every_python_from_the_oldest_supported_to_the_one_runn
     assert min(versions) == oldest
 
 
-def test_project_urls_and_readme_links_are_absolute():
-    urls = dict(line.split(", ", 1) for line in metadata().metadata.get_all("Project-URL") or [])
-    assert set(urls) >= {"Homepage", "Documentation", "Repository", "Issues", "Changelog"}
-    assert all(url.startswith("https://") for url in urls.values()), urls
+def pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_no_project_url_or_readme_link_names_an_address_that_does_not_exist():
+    """The project has no public address yet: no URL may point at an invented one."""
+    urls = pyproject()["project"].get("urls", {})
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    # PyPI shows the README without the repository's files: a relative link would lead nowhere.
+    assert all(url.startswith("https://") and "contingency-dev" not in url for url in urls.values())
+    assert "contingency-dev" not in readme
     targets = re.findall(r"\]\(([^)\s]+)\)", readme) + re.findall(r"<(\w+:[^>\s]+)>", readme)
     targets += re.findall(r'(?:href|src)="([^"]+)"', readme)
     assert targets
-    assert [target for target in targets if not target.startswith("https://")] == []
-    assert urls["Documentation"] in readme
+    for target in targets:
+        # A relative link reaches a file of the repository (and of the sdist), on any forge.
+        assert target.startswith("https://") or (ROOT / target.partition("#")[0]).is_file(), target
+
+
+def test_docs_examples_are_compared_exactly():
+    """doctest's NUMBER option let `-0.5` stand for `-0.49999999999999994`; examples round
+    explicitly where they mean to."""
+    flags = pyproject()["tool"]["pytest"]["ini_options"]["doctest_optionflags"]
+    assert "NUMBER" not in flags
+
+
+def test_the_sdist_holds_every_top_level_file_the_tests_read():
+    """The tests run from the unpacked sdist: each file or folder at the top of the repository
+    that a test reads (``ROOT / "mkdocs.yml"``) is in the sdist's include list."""
+    include = set(pyproject()["tool"]["hatch"]["build"]["targets"]["sdist"]["include"])
+    include.add("pyproject.toml")  # hatchling always ships it
+    read = {"mkdocs.yml"}  # read by `mkdocs build`, which tests/test_docs.py runs
+    for test in Path(__file__).parent.rglob("*.py"):
+        code = test.read_text(encoding="utf-8")
+        read.update(re.findall(r'(?:ROOT|\.parent\.parent) / "([^"/]+)"', code))
+    assert read - include == set()

@@ -1,4 +1,4 @@
-"""Peak and retained memory of one batch operation, measured in a fresh process.
+"""Peak and retained memory of one operation, measured in a fresh process by that process itself.
 
 Run by the suite as ``python -m tests.benchmarks.memory_probe WHAT REFERENCE MODEL``,
 where ``REFERENCE`` and ``MODEL`` are ``.npy`` files of labels the suite wrote
@@ -20,6 +20,16 @@ pair-counting and information score except AMI) or ``sklearn``
 - ``cells``: the number of non-empty cells of the table (ours).
 
 Only the library measured is imported, so the other adds nothing to the figures.
+
+``python -m tests.benchmarks.memory_probe cli REPORT ARGUMENT...`` runs the
+command line, ``contingency ARGUMENT...``, in this process (its output where
+this process's goes) and writes ``{"peak": bytes, "status": exit status}`` to
+the file ``REPORT``: ``peak`` is the process's resident high-water mark
+(``VmHWM``, Linux; ``None`` elsewhere), the interpreter and numpy included. It
+is read by the process itself because the parent cannot read it: a child
+started by fork (or vfork) and exec begins its ``ru_maxrss`` at the resident
+size of its parent, the benchmark runner, while ``VmHWM`` belongs to the
+memory the exec made new.
 """
 
 from __future__ import annotations
@@ -96,8 +106,22 @@ def probe(what: str, reference_path: str, model_path: str) -> dict[str, Any]:
                               else max(0, high - rss_before)), "cells": cells}
 
 
+def command_line(report: str, arguments: list[str]) -> int:
+    """Run ``contingency ARGUMENTS`` here; write its exit status and this process's peak to ``report``."""
+    from contingency.cli import main as contingency
+
+    status = contingency(arguments)
+    sys.stdout.flush()
+    with open(report, "w", encoding="utf-8") as out:
+        json.dump({"peak": _status("VmHWM"), "status": status}, out)
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
-    what, reference_path, model_path = (sys.argv[1:] if argv is None else argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["cli"]:
+        return command_line(arguments[1], arguments[2:])
+    what, reference_path, model_path = arguments
     print(json.dumps(probe(what, reference_path, model_path)))
     return 0
 
