@@ -38,6 +38,7 @@ __all__ = [
     "Unknown",
     "category_codes",
     "code_pairs",
+    "coded_changes",
     "column_changes",
     "count_codes",
     "distinct_counts",
@@ -383,13 +384,29 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
     check_same_length(assigned, correct, ("assigned", "correct"))
     ia, every_assigned = category_codes(assigned, staging, "assigned")
     ic, every_correct = category_codes(correct, staging, "correct")
-    base = staging.base
     if staging.new:
         ia, ic = first_seen_order(staging, ia, ic, weights)
-    new = list(staging.new)
+    return coded_changes(ia, ic, names, list(staging.new), weights,
+                         known=every_assigned and every_correct)
+
+
+def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
+                  names: Sequence[Hashable], new: Sequence[Hashable] = (),
+                  weights: NDArray[Any] | None = None, *, known: bool = True,
+                  pairs: bool = True) -> Changes:
+    """The changes of single-label results given as category codes (-1: an ignored label).
+
+    ``names[code]`` is a code's category, and ``new[code - len(names)]`` for
+    the codes after it; ``known`` says that no code is -1. The vectorised form
+    of :func:`pair_changes` (label arrays, and the tally's large folds): cells
+    and shapes are counted with numpy, the pairs come back keyed by pair code
+    (not counted with ``pairs=False``: the tally hands its codes over as they are).
+    """
+    ia, ic = assigned, correct
+    base = len(names)
     k = base + len(new)
     n = len(ia)
-    if n and every_assigned and every_correct and dense_is_cheaper(k * k, n):
+    if n and known and pairs and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
         labels = [*names, *new]
         confusion = count_codes(ic * k + ia, k * k, weights)
@@ -409,6 +426,8 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
                    for codes, where in ((ia, hit), (ia, known_a), (ic, known_c))]
         shapes = shape_histogram(hit, known_a, known_c, 1, weights)
         cells = _sparse_cell_changes(counted, names, new, base)
+        if not pairs:
+            return (*cells, shapes, {})
         both_known = known_a & known_c
         present, found = distinct_counts(ic[both_known] * k + ia[both_known], k * k,
                                          None if weights is None else weights[both_known])
@@ -417,7 +436,7 @@ def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: 
 
 
 def _sparse_cell_changes(counted: list[tuple[NDArray[Any], NDArray[Any]]],
-                         names: Sequence[Hashable], new: list[Hashable], base: int
+                         names: Sequence[Hashable], new: Sequence[Hashable], base: int
                          ) -> tuple[Cells, Cells, Cells]:
     """Cell changes ``a, b, c`` from the codes counted right, assigned and correct (each
     ``(codes, counts)``), in O(codes counted)."""

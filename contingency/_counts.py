@@ -53,6 +53,8 @@ from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from contingency._category_sums import (
     KINDS,
     CategorySums,
@@ -68,6 +70,7 @@ from contingency._changes import (
     Cells,
     Pairs,
     Shape,
+    coded_changes,
     pair_changes,
     result_changes,
     sum_changes,
@@ -85,6 +88,8 @@ FAST_LIMIT = 1 << 62
 _SHIFT = PAIR_SHIFT
 _LOW = (1 << _SHIFT) - 1
 _HOLE = object()  # the name of a code whose category was forgotten
+#: A fold of at least this many single-label results counts them with numpy, fewer in Python.
+_VECTOR_FOLD = 256
 
 
 class Tally:
@@ -203,15 +208,27 @@ class Counts:
         (every label of a tallied result is a category).
         """
         tally = self.tally
-        by_code: dict[int, int] = {}
-        _count(by_code, tally.codes)
-        changes = pair_changes(by_code, self.names)
+        codes = tally.codes
+        if len(codes) < _VECTOR_FOLD:
+            by_code: dict[int, int] = {}
+            _count(by_code, codes)
+            changes = pair_changes(by_code, self.names)
+        else:  # counted with numpy and in C: O(categories named) in Python
+            coded = np.array(codes, dtype=np.int64)
+            changes = coded_changes(coded & _LOW, coded >> _SHIFT, self.names, pairs=False)
+            if not self.scale and not tally.results:
+                tally.codes = []
+                self.apply(*changes, pair_codes=codes)
+                return
+            by_code = {}
+            _count(by_code, codes)
+            changes = (*changes[:4], by_code)
         if tally.results:
             a, b, c, shapes, pairs = result_changes(tally.results, 1)
             ids = self.ids
-            coded = {ids[truth] << _SHIFT | ids[chosen]: count
-                     for (truth, chosen), count in pairs.items()}
-            changes = sum_changes(changes, (a, b, c, shapes, coded))
+            by_pair = {ids[truth] << _SHIFT | ids[chosen]: count
+                       for (truth, chosen), count in pairs.items()}
+            changes = sum_changes(changes, (a, b, c, shapes, by_pair))
         tally.codes, tally.results = [], []
         self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
 
@@ -224,7 +241,8 @@ class Counts:
     def apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
               pairs: Pairs | dict[int, int], *, new: Iterable[Hashable] = (),
               offset: Sequence[int] | None = None, removing: bool = False, where: str = "",
-              scale: int = 0, coded: bool = False) -> None:
+              scale: int = 0, coded: bool = False, pair_codes: list[int] | None = None
+              ) -> None:
         """Add these changes to the counts: the one routine where counts change.
 
         ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
@@ -233,7 +251,9 @@ class Counts:
         number of results), ``pairs`` the single-label results by
         ``(correct, assigned)``, or by pair code with ``coded=True`` (they are
         also in the cells and shapes; a caller of coded pairs hands over a
-        dict it does not use again, which may be kept),
+        dict it does not use again, which may be kept), or (``pair_codes``, the
+        tally's, with no ``pairs``) as a list of pair codes, each one result
+        added, counted in C,
         ``offset`` the part of the micro table that ``set_entries`` set. A
         caller whose changes may be negative says ``removing=True`` (``where``
         names it in the errors): every count is then checked, and the
@@ -301,6 +321,8 @@ class Counts:
         if pairs:
             self._add_pairs(pairs if coded else self._coded(pairs),  # type: ignore[arg-type]
                             handed_over=coded and not removing)
+        if pair_codes is not None:
+            _count(self.pairs, pair_codes)  # each code one single-label result, counted in C
         if gone:
             self._forget(gone)
         self.n = n

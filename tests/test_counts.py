@@ -198,3 +198,31 @@ def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
     assert s._counts.n > 190  # folded along the way, before any read
     assert s.n_results == 400
     assert s.category_stats()["x"]["a"] == 100
+
+
+@pytest.mark.parametrize("k", [3, 50, 5000])
+@pytest.mark.parametrize("with_sets", [False, True])
+@pytest.mark.parametrize("finer", [False, True])
+def test_a_large_fold_counts_with_numpy_what_the_rule_gives(k, with_sets, finer):
+    """Folds of at least _VECTOR_FOLD results count with numpy (pairs in C): the same state
+    as the results applied one rule at a time, in a finer unit and beside multi-label ones too."""
+    rng = np.random.default_rng(k)
+    labels = [f"c{i}" for i in range(k)]
+    picks = rng.integers(0, k, (2000, 2)).tolist()
+    results = [(frozenset([labels[x]]), frozenset([labels[y]])) for x, y in picks]
+    if with_sets:
+        results += [(frozenset(labels[:2]), frozenset(labels[1:3]))] * 5
+    counts, expected = Counts(labels), Counts(labels)
+    if finer:
+        for target in (counts, expected):
+            target.apply({}, {}, {}, {}, {}, scale=2)
+    for assigned, correct in results:
+        if len(assigned) == len(correct) == 1:
+            (chosen,), (truth,) = assigned, correct
+            counts.tally.codes.append(counts.ids[truth] << PAIR_SHIFT | counts.ids[chosen])
+        else:
+            counts.tally.results.append((set(assigned), set(correct)))
+    counts.settled()
+    changes = result_changes(results, 4 if finer else 1)
+    expected.apply(*changes)
+    _same(counts, expected)

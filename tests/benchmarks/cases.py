@@ -63,6 +63,14 @@ from tests.benchmarks.harness import (
     measure,
     relative_difference,
 )
+from tests.benchmarks.label_types import (
+    general_path,
+    label_types,
+    learning_curve_labels,
+    multi_label_lists,
+    one_row_batches,
+    random_pairs_scaling,
+)
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
 from tests.benchmarks.scaling import dask_two_workers
@@ -1733,4 +1741,10 @@ CASES: list[Case] = [
     Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
     Case("15 add_results weights: ints, floats, mixed vs the loop", weighted_batches),
+    Case("19 add_result label types vs str", label_types),
+    Case("19 learning curve int labels", learning_curve_labels),
+    Case("19 add_result random pairs K=1000, 100000 vs K=10", random_pairs_scaling),
+    Case("19 add_result general path vs fast path", general_path),
+    Case("19 add_results one row K=200000 vs K=20", one_row_batches),
+    Case("19 add_results lists of label lists vs the loop", multi_label_lists),
 ]

@@ -1,0 +1,292 @@
+"""Issue 19's Contingency rows: every label type at the speed of ``str``, at any number of categories.
+
+Each row times two ways of doing the same counts, alternated round by round
+(see :func:`tests.benchmarks.harness.measure`), and checks first that they
+give equal states. The inputs are those users pass:
+
+- ``add_result`` with single labels of type ``int``, ``numpy.int64``,
+  ``numpy.str_`` and ``bool`` against the same results labelled by ``str``;
+- a learning curve (``add_result`` then ``micro_f1`` and ``macro_f1`` after
+  every result) with ``int`` labels, against ``str`` and against
+  ``add_result`` alone;
+- ``add_result`` on uniformly random pairs at K = 1000 and K = 100,000
+  against K = 10 (the confusion pairs grow with K);
+- the general path (a result given as a mapping, a result naming a category
+  new to an open set) against the fast path;
+- a one-row ``add_results`` on an accumulator of 200,000 categories against
+  one of 20;
+- ``add_results`` on Python lists of 3 + 3 label lists against the
+  ``add_result`` loop over the same rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from contingency import Contingency
+from tests.benchmarks.data import category_names, multi_label_results
+from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
+
+__all__ = ["general_path", "label_types", "learning_curve_labels", "multi_label_lists",
+           "one_row_batches", "random_pairs_scaling"]
+
+
+def _same(values: list[Any]) -> str:
+    """The contestants hold the same counts (labels of one type compared by position)."""
+    first = values[0]
+    for other in values[1:]:
+        if first.n_results != other.n_results or first.to_dict()["a"] != other.to_dict()["a"]:
+            raise CheckFailed("the contestants hold different counts")
+    return "equal counts"
+
+
+def _equal_states(values: list[Any]) -> str:
+    """Each pair of contestants (first and second, third and fourth...) holds equal counts."""
+    for left, right in zip(values[0::2], values[1::2]):
+        if (left.n_results, left.category_stats()) != (right.n_results, right.category_stats()):
+            raise CheckFailed("the two ways hold different counts")
+    return "equal counts"
+
+
+def _stream(categories: Sequence[Any], pairs: Sequence[tuple[Any, Any]]) -> Contingency:
+    accumulator = Contingency(list(categories))
+    add = accumulator.add_result
+    for assigned, correct in pairs:
+        add(assigned, correct)
+    accumulator.n_results  # noqa: B018  (the fold belongs to the stream)
+    return accumulator
+
+
+def _random_codes(n: int, k: int, seed: int) -> tuple[list[int], list[int]]:
+    rng = np.random.default_rng([19, n, k, seed])
+    return rng.integers(0, k, n).tolist(), rng.integers(0, k, n).tolist()
+
+
+def _typed(kind: str, k: int) -> list[Any]:
+    """``k`` labels of one type."""
+    if kind == "int":
+        return list(range(k))
+    if kind == "numpy.int64":
+        return list(np.arange(k, dtype=np.int64))
+    if kind == "numpy.str_":
+        return list(np.array(category_names(k)))
+    if kind == "bool":
+        return [False, True]
+    return category_names(k)
+
+
+def label_types(config: Any) -> list[Row]:
+    """add_result per result with each label type, against the same results labelled by str."""
+    n = config.stream_n
+    rows = []
+    for kind, sizes in (("int", (10, 1000)), ("numpy.int64", (10, 1000)),
+                        ("numpy.str_", (10, 1000)), ("bool", (2,))):
+        for k in sizes:
+            assigned, correct = _random_codes(n, k, 1)
+            typed, names = _typed(kind, k), _typed("str", k)
+            ours = [(typed[a], typed[c]) for a, c in zip(assigned, correct)]
+            strings = [(names[a], names[c]) for a, c in zip(assigned, correct)]
+            timings, verdict = measure(
+                [Contestant(kind, lambda typed=typed, ours=ours: _stream(typed, ours), items=n),
+                 Contestant("str", lambda names=names, strings=strings: _stream(names, strings),
+                            items=n)],
+                config.repeat, _same)
+            mine, theirs = timings
+            rows.append(Row(f"add_result single-label, {kind} labels against str", f"K={k}, {n:,} results",
+                            "s/result", ours=mine.median, peer_name="same results, str labels",
+                            peer=theirs.median, target=f"{kind} <= 1.25 x str",
+                            passed=mine.median <= 1.25 * theirs.median, check=verdict,
+                            timings=timings))
+    return rows
+
+
+def _curve(categories: Sequence[Any], pairs: Sequence[tuple[Any, Any]], read: bool
+           ) -> Measured:
+    """Time add_result (then micro_f1 and macro_f1 if ``read``) after every result; the
+    accumulator is made and warmed (every category met, a read done) before the clock starts."""
+    accumulator = Contingency(list(categories))
+    add = accumulator.add_result
+    for label in categories:
+        add(label, label)
+    accumulator.micro_f1  # noqa: B018
+    accumulator.macro_f1  # noqa: B018
+    start = time.perf_counter()
+    for assigned, correct in pairs:
+        add(assigned, correct)
+        if read:
+            accumulator.micro_f1  # noqa: B018
+            accumulator.macro_f1  # noqa: B018
+    accumulator.n_results  # noqa: B018  (the tally's fold is part of the cost)
+    return Measured(time.perf_counter() - start, accumulator)
+
+
+def learning_curve_labels(config: Any) -> list[Row]:
+    """The learning curve with int labels: against str labels, and against add_result alone."""
+    n, k = config.read_step_n, 1000
+    assigned, correct = _random_codes(n, k, 2)
+    ints = list(range(k))
+    names = category_names(k)
+    int_pairs = list(zip(assigned, correct))
+    str_pairs = [(names[a], names[c]) for a, c in int_pairs]
+    timings, verdict = measure(
+        [Contestant("int curve", lambda: _curve(ints, int_pairs, True), items=n),
+         Contestant("str curve", lambda: _curve(names, str_pairs, True), items=n),
+         Contestant("int add alone", lambda: _curve(ints, int_pairs, False), items=n)],
+        config.repeat, _same)
+    curve, strings, alone = timings
+    size = f"K={k}, {n:,} results after a warm-up"
+    return [
+        Row("learning curve (add_result + micro_f1 + macro_f1), int labels against str", size,
+            "s/result", ours=curve.median, peer_name="same, str labels", peer=strings.median,
+            target="int <= 1.25 x str", passed=curve.median <= 1.25 * strings.median,
+            check=verdict, timings=[curve, strings]),
+        Row("learning curve, int labels, against add_result alone", size, "s/result",
+            ours=curve.median, peer_name="add_result alone (int)", peer=alone.median,
+            target="curve <= 8 x add alone", passed=curve.median <= 8 * alone.median,
+            check=verdict, timings=[curve, alone]),
+    ]
+
+
+def random_pairs_scaling(config: Any) -> list[Row]:
+    """add_result on uniformly random pairs: K = 1000 and K = 100,000 against K = 10."""
+    n = config.stream_n
+    contestants = []
+    for k in (10, 1000, 100_000):
+        names = category_names(k)
+        assigned, correct = _random_codes(n, k, 3)
+        pairs = [(names[a], names[c]) for a, c in zip(assigned, correct)]
+        contestants.append(Contestant(f"K={k}", lambda names=names, pairs=pairs:
+                                      _stream(names, pairs), items=n))
+    timings, verdict = measure(contestants, config.repeat,
+                               lambda values: "n_results equal" if len(
+                                   {v.n_results for v in values}) == 1 else "MISMATCH")
+    small = timings[0]
+    rows = []
+    for timing, k, bound in ((timings[1], 1000, 1.2), (timings[2], 100_000, 1.5)):
+        rows.append(Row(f"add_result on uniformly random pairs: K={k:,} against K=10",
+                        f"{n:,} results", "s/result", ours=timing.median,
+                        peer_name="ours at K=10", peer=small.median,
+                        target=f"K={k:,} <= {bound} x K=10",
+                        passed=timing.median <= bound * small.median, check=verdict,
+                        timings=[timing, small]))
+    return rows
+
+
+def _mapping_stream(pairs: Sequence[tuple[str, str]], categories: Sequence[str]) -> Contingency:
+    accumulator = Contingency(list(categories))
+    add = accumulator.add_result
+    for assigned, correct in pairs:
+        add({assigned: True}, {correct: True})
+    accumulator.n_results  # noqa: B018
+    return accumulator
+
+
+def _new_categories(labels: Sequence[str]) -> Contingency:
+    accumulator = Contingency()
+    add = accumulator.add_result
+    for label in labels:
+        add(label, label)
+    accumulator.n_results  # noqa: B018
+    return accumulator
+
+
+def general_path(config: Any) -> list[Row]:
+    """The general path per result (a mapping; a new category) against the fast path."""
+    n, k = config.stream_n // 4, 10
+    names = category_names(k)
+    assigned, correct = _random_codes(n, k, 4)
+    pairs = [(names[a], names[c]) for a, c in zip(assigned, correct)]
+    fresh = [f"new{i}" for i in range(n)]
+    same = [(label, label) for label in fresh]
+    timings, verdict = measure(
+        [Contestant("mapping", lambda: _mapping_stream(pairs, names), items=n),
+         Contestant("fast", lambda: _stream(names, pairs), items=n),
+         Contestant("new category", lambda: _new_categories(fresh), items=n),
+         Contestant("fast, same results", lambda: _stream(fresh, same), items=n)],
+        config.repeat, _equal_states)
+    mapping, fast, new, fast_same = timings
+    return [
+        Row("add_result general path: a result given as a mapping, against the fast path",
+            f"K={k}, {n:,} results", "s/result", ours=mapping.median,
+            peer_name="same results as str", peer=fast.median, target="mapping <= 5 x fast",
+            passed=mapping.median <= 5 * fast.median, check=verdict, timings=[mapping, fast]),
+        Row("add_result general path: each result names a new category (open set)",
+            f"{n:,} results and categories", "s/result", ours=new.median,
+            peer_name="same results, categories declared", peer=fast_same.median,
+            target="new <= 5 x fast", passed=new.median <= 5 * fast_same.median,
+            check=verdict, timings=[new, fast_same]),
+    ]
+
+
+def _one_row_batches(accumulator: Contingency, rows: Sequence[tuple[np.ndarray, np.ndarray]]
+                     ) -> Contingency:
+    add = accumulator.add_results
+    for assigned, correct in rows:
+        add(assigned, correct)
+    return accumulator
+
+
+def one_row_batches(config: Any) -> list[Row]:
+    """A one-row add_results on 200,000 categories against 20 (never O(K) per call)."""
+    calls = 200
+    contestants: list[Contestant] = []
+    for k in (20, 200_000):
+        names = np.array(category_names(k))
+        picks = np.random.default_rng([19, k]).integers(0, k, (calls, 2))
+        rows = [(names[[a]], names[[c]]) for a, c in picks.tolist()]
+        base = Contingency(names.tolist())
+
+        def run(base: Contingency = base, rows: list[Any] = rows) -> Contingency:
+            return _one_row_batches(base.copy(), rows)
+
+        def copy_only(base: Contingency = base) -> Contingency:
+            return base.copy()
+
+        contestants.append(Contestant(f"K={k}", run, items=calls))
+        contestants.append(Contestant(f"copy K={k}", copy_only, items=calls))
+    timings, _ = measure(contestants, config.repeat)
+    small = timings[0].median - timings[1].median  # the batches alone, without the copy
+    large = timings[2].median - timings[3].median
+    return [Row("add_results of one row (label arrays): K=200,000 against K=20",
+                f"{calls} calls", "s", ours=large, peer_name="ours at K=20", peer=small,
+                target="K=200,000 <= 2 x K=20", passed=large <= 2 * small,
+                notes="each call's time, less the copy of the starting accumulator",
+                timings=timings)]
+
+
+def _loop_rows(categories: Sequence[str], rows: Sequence[tuple[list[str], list[str]]]
+               ) -> Contingency:
+    accumulator = Contingency(list(categories))
+    add = accumulator.add_result
+    for assigned, correct in rows:
+        add(assigned, correct)
+    accumulator.n_results  # noqa: B018
+    return accumulator
+
+
+def _batch_rows(categories: Sequence[str], rows: Sequence[tuple[list[str], list[str]]]
+                ) -> Contingency:
+    accumulator = Contingency(list(categories))
+    accumulator.add_results([assigned for assigned, _ in rows], [correct for _, correct in rows])
+    accumulator.n_results  # noqa: B018
+    return accumulator
+
+
+def multi_label_lists(config: Any) -> list[Row]:
+    """add_results on Python lists of 3 + 3 label lists against the add_result loop."""
+    n, k = config.multi_n, 100
+    names = category_names(k)
+    rows = [(sorted(assigned), sorted(correct)) for assigned, correct in multi_label_results(n, k)]
+    timings, verdict = measure(
+        [Contestant("batch", lambda: _batch_rows(names, rows), items=n),
+         Contestant("loop", lambda: _loop_rows(names, rows), items=n)],
+        config.repeat, _equal_states)
+    batch, loop = timings
+    return [Row("add_results on lists of 3 + 3 label lists, against the add_result loop",
+                f"K={k}, {n:,} rows", "s/result", ours=batch.median, peer_name="add_result loop",
+                peer=loop.median, target="batch <= loop", passed=batch.median <= loop.median,
+                check=verdict, timings=timings)]
