@@ -65,11 +65,17 @@ Changes = tuple[Cells, Cells, Cells, dict[Shape, int], dict[Any, int]]  # pairs 
 PAIR_SHIFT = 32
 _LOW = (1 << PAIR_SHIFT) - 1
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
+_CONTAINERS = frozenset({list, tuple, set, frozenset})
 MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
 
 
 def members(value: object, where: str) -> Iterable[object]:
     """The categories one side of a result names (see :meth:`Contingency.add_result`)."""
+    kind = type(value)
+    if kind in _CONTAINERS:  # the common cases first: exact types, no ABC check
+        return value  # type: ignore[return-value]
+    if kind is dict:
+        return [key for key, flag in value.items() if flag]  # type: ignore[attr-defined]
     if isinstance(value, (str, bytes)):
         return (value,)
     if isinstance(value, Mapping):
@@ -106,8 +112,19 @@ class Staging:
         New categories join in the order met; a set's order follows the hash
         seed, so the new categories a set names join in :func:`sorted_labels` order.
         """
+        kind = type(value)
+        if kind is str:  # one label: the commonest side of all
+            return frozenset((value,)) if self.position(value, where) >= 0 else frozenset()
+        if kind in _CONTAINERS:
+            try:
+                named_set: frozenset[Hashable] = frozenset(value)  # type: ignore[call-overload]
+            except TypeError:
+                pass  # an unhashable label: named below
+            else:
+                if named_set <= self.index.keys():  # every label known: checked in C
+                    return named_set
         named = members(value, where)
-        if isinstance(value, AbstractSet) and len(value) > 1:
+        if kind is not list and isinstance(value, AbstractSet) and len(value) > 1:
             index, new = self.index, self.new
             if sum(label not in index and label not in new for label in value) > 1:
                 named = sorted_labels(value)

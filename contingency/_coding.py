@@ -31,8 +31,9 @@ __all__ = ["Codes", "dense_is_cheaper", "encode"]
 
 Codes = NDArray[np.int64]
 
-#: A dense table of this many slots costs about as much as sorting a few thousand keys.
-_DENSE_FLOOR = 1 << 20
+#: A dense table of this many slots (512 KiB of int64 counters, zeroed and scanned) costs about
+#: as much as sorting a few thousand keys; a larger one is used only for a batch a quarter its size.
+_DENSE_FLOOR = 1 << 16
 
 
 def dense_is_cheaper(slots: int, n: int) -> bool:
@@ -44,8 +45,8 @@ def dense_is_cheaper(slots: int, n: int) -> bool:
 
     >>> dense_is_cheaper(1000 * 1000, 10**6), dense_is_cheaper(10**12, 10**6)
     (True, False)
-    >>> dense_is_cheaper(1 << 16, 3)
-    True
+    >>> dense_is_cheaper(1 << 16, 3), dense_is_cheaper(200_000, 1)
+    (True, False)
     """
     return slots <= max(4 * n, _DENSE_FLOOR)
 

@@ -153,6 +153,8 @@ def _side(value: object) -> set[Hashable] | None:
             return set(value)  # type: ignore[call-overload, no-any-return]
         except TypeError:
             return None  # an unhashable label: the general path names it
+    if type(value) is dict:  # a mapping: its keys with truthy values
+        return {key for key, flag in value.items() if flag}
     if _single_kind(type(value)):
         return {value}
     return None
@@ -311,7 +313,14 @@ class Contingency:
                             counts.fold()
                         return
                     except KeyError:
-                        pass  # a label that is not a category yet: the general path
+                        pass
+                if self._unknown == "add":  # a category new to an open set: joins at once
+                    fresh = [check_label(label, side) for label, side in
+                             ((assigned, "assigned"), (correct, "correct")) if label not in ids]
+                    changes = pair_changes({(correct, assigned): 1})
+                    counts.apply(*(times(changes, 1 << counts.scale) if counts.scale else changes),
+                                 new=fresh)
+                    return
             elif _take_sets(counts, assigned, correct):
                 return
         self._single(assigned, correct, name, weight, removing=False)
@@ -320,7 +329,7 @@ class Contingency:
                 removing: bool) -> None:
         """Add (or take back) one result ``weight`` times: the general path of one result."""
         where = "remove_result" if removing else "add_result"
-        m, k = exact_weight(weight, f"{where}: weight")
+        m, k = (1, 0) if weight is _UNIT else exact_weight(weight, f"{where}: weight")
         staging = Staging(self._counts.a, self._unknown, removing=removing)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         self._counts.settled()

@@ -73,7 +73,8 @@ def test_bad_labels_are_named_by_position(values, error, message):
 
 
 def test_dense_is_cheaper_is_one_rule():
-    assert dense_is_cheaper(1 << 20, 1)  # a table that stays small is always worth it
-    assert not dense_is_cheaper((1 << 20) + 1, 1)
+    assert dense_is_cheaper(1 << 16, 1)  # a table that stays small is always worth it
+    assert not dense_is_cheaper((1 << 16) + 1, 1)
+    assert not dense_is_cheaper(200_000, 1)  # a one-row batch never pays O(K)
     assert dense_is_cheaper(4 * 10**6, 10**6)
     assert not dense_is_cheaper(4 * 10**6 + 1, 10**6)
