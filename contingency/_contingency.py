@@ -452,10 +452,16 @@ class Contingency:
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
         staging = Staging(self._counts.a, self._unknown, removing=removing)
-        results = [
-            (staging.labels(a, f"assigned[{row}]"), staging.labels(c, f"correct[{row}]"))
-            for row, (a, c) in enumerate(zip(assigned_items, correct_items))
-        ]
+        # A row of weight 0 adds no category: its labels are met after every other row's, as
+        # in the add_result loop (which skips nothing, but whose weight-0 results count
+        # nowhere) and the label-array path (first_seen_order).
+        rows: Iterable[int] = range(len(assigned_items))
+        if exact is not None and not exact.all():
+            rows = [*np.flatnonzero(exact != 0).tolist(), *np.flatnonzero(exact == 0).tolist()]
+        results: list[Any] = [None] * len(assigned_items)
+        for row in rows:
+            results[row] = (staging.labels(assigned_items[row], f"assigned[{row}]"),
+                            staging.labels(correct_items[row], f"correct[{row}]"))
         if say:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)

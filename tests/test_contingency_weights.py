@@ -510,3 +510,18 @@ def test_weights_past_the_count_limit_are_refused_with_the_library_s_message(wei
         with pytest.raises(error, match=match.replace("add_result: weight", r"add_results: weights\[1\]")):
             s.add_results(["a", "b"], ["a", "a"], weights=batch)
     assert s.to_dict() == before
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+def test_a_row_of_weight_zero_does_not_order_the_categories(as_array):
+    """Issue 21, finding 6: rows x (weight 0), y, x gave the list path the order (x, y), where
+    the add_result loop and label arrays give (y, x): the states compared unequal."""
+    labels = ["x", "y", "x"]
+    weights = [0, 1, 1]
+    loop = Contingency()
+    for label, weight in zip(labels, weights):
+        loop.add_result(label, label, weight=weight)
+    side = np.array(labels) if as_array else labels
+    batch = Contingency().add_results(side, side, weights=weights)
+    assert batch.categories == loop.categories == ("y", "x")
+    assert batch == loop
