@@ -136,6 +136,16 @@ def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
     chosen, truth = _side(assigned), _side(correct)
     if chosen is None or truth is None:
         return False
+    if len(chosen) == 1 == len(truth):  # one category a side: tallied by pair code
+        ids = counts.ids
+        (label,), (other,) = chosen, truth
+        if label in ids and other in ids:
+            codes = counts.tally.codes
+            codes.append(ids[other] << PAIR_SHIFT | ids[label])
+            if len(codes) > _TALLY_SIZE:  # memory bounded between reads
+                counts.fold()
+            return True
+        return False
     known = counts.a.keys()
     if chosen <= known and truth <= known:
         results = counts.tally.results
