@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from contingency._coding import dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
+from contingency.formulas._numeric import EXACT_FLOAT_LIMIT
 
 __all__ = [
     "HIT",
@@ -287,7 +288,7 @@ def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = N
     """
     if weights is None:
         return np.bincount(codes, minlength=size)
-    if weights.dtype != object and int(weights.sum()) < 2**53:
+    if weights.dtype != object and int(weights.sum()) < EXACT_FLOAT_LIMIT:
         return np.bincount(codes, weights=weights, minlength=size).astype(np.int64)
     counts = np.zeros(max(size, int(codes.max()) + 1 if len(codes) else 0), dtype=weights.dtype)
     np.add.at(counts, codes, weights)

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "EXACT_FLOAT_LIMIT",
     "INT64_MAX",
     "MAX_COUNT",
     "MAX_DIGITS",
@@ -267,6 +268,9 @@ def shown(value: object) -> str:
 
 #: The largest value numpy's int64 holds: integer label arrays beyond it are coded through
 #: Python integers, and exact arithmetic that could pass it leaves int64.
+#: Every integer of at most this magnitude is a float64 exactly (float sums of such integers
+#: are exact while every partial sum stays below it).
+EXACT_FLOAT_LIMIT = 2**53
 INT64_MAX = 2**63 - 1
 #: The largest count an accumulator holds (results, elements, any cell): int64's largest
 #: value, so that every count fits numpy's int64 and every sum of a table's cells does too.
