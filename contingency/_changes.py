@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import dense_is_cheaper, encode
+from contingency._coding import CodedLabels, dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
 
@@ -347,8 +347,8 @@ def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] |
     return present[kept], found[kept]
 
 
-def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging,
-                        weights: NDArray[Any] | None = None) -> Changes:
+def label_array_changes(assigned: NDArray[Any] | CodedLabels, correct: NDArray[Any] | CodedLabels,
+                        staging: Staging, weights: NDArray[Any] | None = None) -> Changes:
     """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
 
     ``weights`` (integers, one per label, see :func:`contingency._inputs.exact_weights`)
@@ -434,7 +434,7 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     return table[assigned], table[correct]
 
 
-def category_codes(values: NDArray[Any], staging: Staging,
+def category_codes(values: NDArray[Any] | CodedLabels, staging: Staging,
                     where: str) -> tuple[NDArray[np.int64], bool]:
     """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
 

@@ -47,6 +47,7 @@ from contingency._changes import (
     result_changes,
     times,
 )
+from contingency._coding import single_label_array
 from contingency._counts import Counts, whole
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
@@ -424,25 +425,23 @@ class Contingency:
             exact, unit = exact_weights(weights, len(assigned), name, self._counts.scale)
         # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
         factor = (-1 if removing else 1) << (unit if exact is None else 0)
-        if arrays:
-            if assigned.ndim == 2 or correct.ndim == 2:
-                labels = list(self._counts.a)
-                changes = indicator_changes(assigned, correct, labels, exact)
-                self._counts.apply(*times(changes, factor), removing=removing, where=where,
-                            scale=unit)
-                if say:
-                    for row in range(assigned.shape[0]):
-                        self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
-                                  [labels[j] for j in np.flatnonzero(correct[row])])
-                return
-            if (assigned.ndim == 1 and correct.ndim == 1 and assigned.dtype != object
-                    and correct.dtype != object and not say):
-                staging = Staging({label: position for position, label in enumerate(self._counts.a)},
-                                  self._unknown, removing=removing)
-                changes = label_array_changes(assigned, correct, staging, exact)
-                self._counts.apply(*times(changes, factor), new=staging.new, removing=removing,
-                            where=where, scale=unit)
-                return
+        if arrays and (assigned.ndim == 2 or correct.ndim == 2):
+            labels = list(self._counts.a)
+            changes = indicator_changes(assigned, correct, labels, exact)
+            self._counts.apply(*times(changes, factor), removing=removing, where=where,
+                               scale=unit)
+            if say:
+                for row in range(assigned.shape[0]):
+                    self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
+                              [labels[j] for j in np.flatnonzero(correct[row])])
+            return
+        if single_label_array(assigned) and single_label_array(correct) and not say:
+            staging = Staging({label: position for position, label in enumerate(self._counts.a)},
+                              self._unknown, removing=removing)
+            changes = label_array_changes(assigned, correct, staging, exact)
+            self._counts.apply(*times(changes, factor), new=staging.new, removing=removing,
+                               where=where, scale=unit)
+            return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
         staging = Staging(self._counts.a, self._unknown, removing=removing)
