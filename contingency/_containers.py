@@ -74,16 +74,17 @@ def library_labels(values: object, name: str) -> CodedLabels | np.ndarray | list
 def _pandas_labels(values: Any, name: str, pandas: Any) -> CodedLabels | np.ndarray | list[Any]:
     """A pandas Series, Index or extension array: categorical codes, numpy numbers or factorize's codes."""
     array = values.array if isinstance(values, (pandas.Series, pandas.Index)) else values
-    dtype = array.dtype
+    dtype = values.dtype
     if isinstance(array, pandas.Categorical):
         codes, distinct = np.asarray(array.codes), array.categories
     elif isinstance(dtype, np.dtype) and dtype.kind in "iufb":
         return values.to_numpy()  # type: ignore[no-any-return]  # a view: encode codes it
     else:
         try:
-            codes, distinct = pandas.factorize(array)
+            codes, uniques = pandas.factorize(array)
         except TypeError:  # an unhashable item (a list of labels): the caller's general path
             return list(array)
+        distinct = pandas.Index(uniques)  # whose tolist() gives Python scalars
 
     def labels(used: Codes) -> list[Any]:
         return distinct.take(used).tolist()  # type: ignore[no-any-return]

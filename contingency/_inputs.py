@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from contingency._coding import CodedLabels
 from contingency._containers import library_labels
 from contingency._labels import check_label
 from contingency.formulas._numeric import INT64_MAX, MAX_SCALE, check_count
@@ -54,7 +55,7 @@ def label_sequence(values: object, name: str, items: str = "labels") -> Labels:
         if values.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, not {values.ndim}-dimensional")
         return values
-    if isinstance(values, (list, tuple)):
+    if isinstance(values, (list, tuple, CodedLabels)):
         return values
     held = library_labels(values, name)
     if held is not None:
