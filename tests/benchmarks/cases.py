@@ -1731,4 +1731,6 @@ CASES: list[Case] = [
         config.cli_n, config.quick)),
     Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
+    Case("19 from_labels on pandas and Arrow containers", lambda config: importlib.import_module(
+        "tests.benchmarks.containers").containers_from_labels(config)),
 ]
