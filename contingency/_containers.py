@@ -21,8 +21,9 @@ pass over its items where the container allows it:
   values (``to_pylist``).
 
 Codes come back as :class:`~contingency._coding.CodedLabels` whose labels are
-Python objects (``str``, ``int``..., never numpy or Arrow scalars), so they
-compare and hash as the same labels given in a list do. A missing value
+Python objects (``str``, ``int``...: never Arrow scalars, nor numpy scalars
+unless an object container holds them so), so they compare and hash as the
+same labels given in a list do. A missing value
 (``None``, NaN, ``NA``, ``NaT``, an Arrow null) is refused with an error naming
 the argument and the position. A container holding sets of labels (tuples,
 lists: what :class:`~contingency.Contingency` reads as multi-label results)
@@ -99,8 +100,8 @@ def _arrow_labels(values: Any, name: str, arrow: Any) -> CodedLabels | np.ndarra
         nulls = values.is_null()
         if isinstance(nulls, arrow.ChunkedArray):
             nulls = nulls.combine_chunks()
-        _refuse_missing(int(np.flatnonzero(nulls.to_numpy(zero_copy_only=False))[0]), "null",
-                        name)
+        _refuse_missing(int(np.flatnonzero(nulls.to_numpy(zero_copy_only=False))[0]),
+                        _ARROW_NULL, name)
     kind = values.type
     if any(getattr(arrow.types, test, lambda _: False)(kind) for test in _ARROW_STRINGS):
         values = values.dictionary_encode()
@@ -161,8 +162,24 @@ def _coded(codes: Codes, size: int, labels: Callable[[Codes], list[Any]],
 
 
 def _refuse_missing(position: int, value: object, name: str) -> None:
-    """Raise for a missing value at ``position``: as a list would for ``None`` and NaN, else naming it."""
+    """Raise for a missing value at ``position``: as a list would for ``None`` and NaN, else naming it.
+
+    >>> _refuse_missing(2, _ARROW_NULL, "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true[2]: a missing value (null) is not a valid label
+    """
     where = f"{name}[{position}]"
     if value is None or (isinstance(value, float) and value != value):
         check_label(value, where)
     raise ValueError(f"{where}: a missing value ({value!r}) is not a valid label")
+
+
+class _Null:
+    """How an Arrow null is shown in a message."""
+
+    def __repr__(self) -> str:
+        return "null"
+
+
+_ARROW_NULL = _Null()
