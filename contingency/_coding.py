@@ -25,7 +25,7 @@ counters (``np.bincount``) beats sorting ``n`` keys.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -34,7 +34,8 @@ from numpy.typing import NDArray
 from contingency._labels import check_label, equal_to_itself
 from contingency.formulas._numeric import INT64_MAX
 
-__all__ = ["CodedLabels", "Codes", "dense_is_cheaper", "encode", "single_label_array"]
+__all__ = ["CodedLabels", "Codes", "check_distinct", "dense_is_cheaper", "encode",
+           "single_label_array"]
 
 Codes = NDArray[np.int64]
 
@@ -144,6 +145,22 @@ def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list
     return _encode_objects(values, name)
 
 
+def check_distinct(distinct: Sequence[Hashable], first: Callable[[int], int], name: str) -> None:
+    """Check each of the distinct (hashable) labels as :func:`check_label` does, naming ``name[i]``.
+
+    A ``str`` passes at once; ``first(code)`` gives the first position of
+    ``distinct[code]``, looked up only for a label that is refused.
+
+    >>> check_distinct(["a", None], lambda code: 5, "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true[5]: None is not a valid label
+    """
+    for code, label in enumerate(distinct):
+        if type(label) is not str and (label is None or not equal_to_itself(label)):
+            check_label(label, f"{name}[{first(code)}]")
+
+
 def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable]] | None:
     """Sorted codes of a numeric or fixed-width string array; ``None`` for the dictionary path."""
     kind = values.dtype.kind
@@ -186,10 +203,8 @@ def _encode_objects(values: Sequence[Any] | NDArray[Any],
         for position, label in enumerate(items):
             check_label(label, f"{name}[{position}]")
         raise
-    for label in distinct:
-        if type(label) is not str and (label is None or not equal_to_itself(label)):
-            position = next(i for i, item in enumerate(items) if item is label)
-            check_label(label, f"{name}[{position}]")
+    check_distinct(distinct, lambda code: next(i for i, item in enumerate(items)
+                                               if item is distinct[code]), name)
     if isinstance(values, np.ndarray) and values.dtype.kind in "US":
         distinct.sort()  # type: ignore[call-arg]  # all str or all bytes: np.unique's order
     index = {label: code for code, label in enumerate(distinct)}

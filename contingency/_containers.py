@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from contingency._coding import CodedLabels, Codes, dense_is_cheaper
-from contingency._labels import check_label, equal_to_itself
+from contingency._coding import CodedLabels, Codes, check_distinct, dense_is_cheaper
+from contingency._labels import check_label
 
 __all__ = ["library_labels"]
 
@@ -150,9 +150,7 @@ def _coded(codes: Codes, size: int, labels: Callable[[Codes], list[Any]],
     if not all(isinstance(label, (str, bytes)) or not isinstance(label, Iterable)
                for label in distinct):
         return list(map(distinct.__getitem__, codes.tolist()))
-    for code, label in enumerate(distinct):
-        if type(label) is not str and (label is None or not equal_to_itself(label)):
-            check_label(label, f"{name}[{int(np.flatnonzero(codes == code)[0])}]")
+    check_distinct(distinct, lambda code: int(np.flatnonzero(codes == code)[0]), name)
     index = dict(zip(distinct, range(len(distinct))))
     if len(index) < len(distinct):  # equal labels: code each by the first
         index = {}
