@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import dense_is_cheaper, encode
+from contingency._coding import CodedLabels, dense_is_cheaper, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
 from contingency.formulas._numeric import EXACT_FLOAT_LIMIT
@@ -380,9 +380,9 @@ def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] |
     return present[kept], found[kept]
 
 
-def label_array_changes(assigned: NDArray[Any], correct: NDArray[Any], staging: Staging,
-                        names: Sequence[Hashable], weights: NDArray[Any] | None = None
-                        ) -> Changes:
+def label_array_changes(assigned: NDArray[Any] | CodedLabels, correct: NDArray[Any] | CodedLabels,
+                        staging: Staging, names: Sequence[Hashable],
+                        weights: NDArray[Any] | None = None) -> Changes:
     """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
 
     Categories are coded as the counts code them: ``staging.index`` maps a
@@ -527,7 +527,7 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     return renumbered(assigned), renumbered(correct)
 
 
-def category_codes(values: NDArray[Any], staging: Staging,
+def category_codes(values: NDArray[Any] | CodedLabels, staging: Staging,
                     where: str) -> tuple[NDArray[np.int64], bool]:
     """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
 
@@ -539,7 +539,12 @@ def category_codes(values: NDArray[Any], staging: Staging,
     positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
                             count=len(distinct))
     for unseen in np.flatnonzero(positions == -2).tolist():
-        positions[unseen] = staging.position(distinct[unseen], where)
+        try:
+            positions[unseen] = staging.position(distinct[unseen], where)
+        except (ValueError, TypeError):  # refused: named again with its first position
+            first = int(np.flatnonzero(codes == unseen)[0])
+            staging.position(distinct[unseen], f"{where}[{first}]")
+            raise
     if np.array_equal(positions, np.arange(len(distinct))):
         return codes, True  # the codes are already the category indices
     return positions[codes], not positions.size or bool(positions.min() >= 0)

@@ -10,7 +10,14 @@ The order of the distinct labels:
 
 - numeric numpy arrays (integers, booleans, floats) and numpy string arrays
   (``U``, ``S``): sorted, as ``np.unique`` gives;
+- :class:`CodedLabels` (what :func:`contingency._inputs.label_sequence` makes
+  of a pandas or Arrow container): its own order, the one the container's
+  library gives (see :mod:`contingency._containers`);
 - anything else (lists, tuples, object arrays): the order of first occurrence.
+
+No caller depends on this order: :class:`~contingency.Contingency` adds new
+categories in the order an ``add_result`` loop meets them, and a
+:class:`~contingency.PartitionComparison` table is keyed by label.
 
 :func:`dense_is_cheaper` is the one rule for when a table of ``slots``
 counters (``np.bincount``) beats sorting ``n`` keys.
@@ -18,8 +25,8 @@ counters (``np.bincount``) beats sorting ``n`` keys.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,13 +34,95 @@ from numpy.typing import NDArray
 from contingency._labels import check_label, is_label
 from contingency.formulas._numeric import INT64_MAX
 
-__all__ = ["Codes", "dense_is_cheaper", "encode"]
+__all__ = ["CodedLabels", "Codes", "check_distinct", "coded_single_labels", "dense_is_cheaper",
+           "encode", "single_label_array"]
 
 Codes = NDArray[np.int64]
+
+
+class CodedLabels(Sequence[Hashable]):
+    """A sequence of labels held as codes ``0..K-1`` and the ``K`` distinct labels, already checked.
+
+    Item ``i`` is ``labels[codes[i]]``, so a caller that iterates gets the
+    labels a list would give; :func:`encode` takes the codes as they are.
+    Whoever makes one guarantees what :func:`encode` would: every code in
+    ``0..K-1`` used, the labels distinct, each a valid label (see
+    :func:`contingency._labels.check_label`) and a single one (a string,
+    bytes or anything not iterable: not a set of labels).
+
+    >>> coded = CodedLabels(np.array([1, 0, 1]), ["x", "y"])
+    >>> list(coded), coded[-1], len(coded)
+    (['y', 'x', 'y'], 'y', 3)
+    """
+
+    __slots__ = ("codes", "labels")
+
+    def __init__(self, codes: Codes, labels: list[Hashable]) -> None:
+        self.codes = codes
+        self.labels = labels
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, index: int) -> Hashable: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Hashable]: ...
+
+    def __getitem__(self, index: int | slice) -> Hashable | list[Hashable]:
+        if isinstance(index, slice):
+            return [self.labels[code] for code in self.codes[index].tolist()]
+        return self.labels[int(self.codes[index])]
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return map(self.labels.__getitem__, self.codes.tolist())
+
+    def __repr__(self) -> str:
+        return f"CodedLabels({len(self.codes)} items, {len(self.labels)} distinct labels)"
+
+
+def single_label_array(values: object) -> bool:
+    """Whether :func:`encode` codes ``values`` without a Python object per item, one label each.
+
+    True for :class:`CodedLabels` and 1-d numpy arrays of numbers or strings;
+    false for object arrays (whose items may be sets of labels) and Python
+    sequences.
+
+    >>> single_label_array(np.array(["a", "b"])), single_label_array(["a", "b"])
+    (True, False)
+    """
+    if isinstance(values, CodedLabels):
+        return True
+    return isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype != object
+
 
 #: A dense table of this many slots (512 KiB of int64 counters, zeroed and scanned) costs about
 #: as much as sorting a few thousand keys; a larger one is used only for a batch a quarter its size.
 _DENSE_FLOOR = 1 << 16
+
+
+def coded_single_labels(values: object, name: str) -> CodedLabels | None:
+    """A list or tuple whose items are all single labels, coded by :func:`encode` (C-level
+    passes); ``None`` when it is not one (an item unhashable or a container: a set of labels).
+
+    >>> coded = coded_single_labels(["b", "a", "b"], "y_true")
+    >>> coded.codes.tolist(), coded.labels
+    ([0, 1, 0], ['b', 'a'])
+    >>> coded_single_labels([["a", "b"], "a"], "y_true") is None
+    True
+    """
+    if type(values) is not list and type(values) is not tuple:
+        return None
+    try:
+        distinct = dict.fromkeys(values)
+    except TypeError:
+        return None  # an unhashable item: a list of labels, say
+    for label in distinct:
+        if type(label) is not str and not isinstance(label, bytes) and isinstance(label, Iterable):
+            return None  # a tuple or frozenset of labels
+    codes, labels = encode(values, name)
+    return CodedLabels(codes, labels)
 
 
 def dense_is_cheaper(slots: int, n: int) -> bool:
@@ -58,7 +147,8 @@ def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list
     its own codes): callers read them and never write to them.
 
     Distinct labels are sorted for numeric and numpy string arrays, in order
-    of first occurrence for Python sequences and object arrays:
+    of first occurrence for Python sequences and object arrays, as they are
+    for :class:`CodedLabels`:
 
     >>> codes, labels = encode(np.array([30, 10, 30]), "x")
     >>> codes.tolist(), labels
@@ -71,11 +161,29 @@ def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list
     ...
     ValueError: y_true[1]: None is not a valid label
     """
+    if isinstance(values, CodedLabels):
+        return values.codes, values.labels
     if isinstance(values, np.ndarray) and values.dtype.kind in "iubfUS":
         found = _encode_array(values, name)
         if found is not None:
             return found
     return _encode_objects(values, name)
+
+
+def check_distinct(distinct: Sequence[Hashable], first: Callable[[int], int], name: str) -> None:
+    """Check each of the distinct (hashable) labels as :func:`check_label` does, naming ``name[i]``.
+
+    A ``str`` passes at once; ``first(code)`` gives the first position of
+    ``distinct[code]``, looked up only for a label that is refused.
+
+    >>> check_distinct(["a", None], lambda code: 5, "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true[5]: None is not a valid label
+    """
+    for code, label in enumerate(distinct):
+        if type(label) is not str and not is_label(label):
+            check_label(label, f"{name}[{first(code)}]")
 
 
 def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable]] | None:
@@ -120,10 +228,8 @@ def _encode_objects(values: Sequence[Any] | NDArray[Any],
         for position, label in enumerate(items):
             check_label(label, f"{name}[{position}]")
         raise
-    for label in distinct:
-        if type(label) is not str and not is_label(label):
-            position = next(i for i, item in enumerate(items) if item is label)
-            check_label(label, f"{name}[{position}]")
+    check_distinct(distinct, lambda code: next(i for i, item in enumerate(items)
+                                               if item is distinct[code]), name)
     if isinstance(values, np.ndarray) and values.dtype.kind in "US":
         distinct.sort()  # type: ignore[call-arg]  # all str or all bytes: np.unique's order
     index = {label: code for code, label in enumerate(distinct)}

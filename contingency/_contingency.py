@@ -44,6 +44,7 @@ from contingency._changes import (
     result_changes,
     times,
 )
+from contingency._coding import coded_single_labels, single_label_array
 from contingency._contingency_state import FORMAT, check_unknown, read_state
 from contingency._counts import Counts
 from contingency._frame import category_frame
@@ -422,31 +423,33 @@ class Contingency:
             assigned = label_sequence(assigned, "assigned", _RESULTS)
             correct = label_sequence(correct, "correct", _RESULTS)
             check_same_length(assigned, correct, ("assigned", "correct"))
+            if not say:  # lists of single labels: coded in C, then counted as label arrays
+                coded = (coded_single_labels(assigned, "assigned"),
+                         coded_single_labels(correct, "correct"))
+                if coded[0] is not None and coded[1] is not None:
+                    assigned, correct = coded
         unit, exact = self._counts.scale, None
         if weights is not None:
             exact, unit = exact_weights(weights, len(assigned), name, self._counts.scale)
         # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
         factor = (-1 if removing else 1) << (unit if exact is None else 0)
-        if arrays:
-            if assigned.ndim == 2 or correct.ndim == 2:
-                labels = list(self._counts.a)
-                changes = indicator_changes(assigned, correct, labels, exact)
-                self._counts.apply(*times(changes, factor), removing=removing, where=where,
-                            scale=unit)
-                if say:
-                    for row in range(assigned.shape[0]):
-                        self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
-                                  [labels[j] for j in np.flatnonzero(correct[row])])
-                return
-            if (assigned.ndim == 1 and correct.ndim == 1 and assigned.dtype != object
-                    and correct.dtype != object and not say):
-                store = self._counts
-                staging = Staging(store.ids, self._unknown, removing=removing,
-                                  base=len(store.names))
-                changes = label_array_changes(assigned, correct, staging, store.names, exact)
-                store.apply(*times(changes, factor), new=staging.new, removing=removing,
-                            where=where, scale=unit, coded=True)
-                return
+        if arrays and (assigned.ndim == 2 or correct.ndim == 2):
+            labels = list(self._counts.a)
+            changes = indicator_changes(assigned, correct, labels, exact)
+            self._counts.apply(*times(changes, factor), removing=removing, where=where,
+                               scale=unit)
+            if say:
+                for row in range(assigned.shape[0]):
+                    self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
+                              [labels[j] for j in np.flatnonzero(correct[row])])
+            return
+        if single_label_array(assigned) and single_label_array(correct) and not say:
+            store = self._counts
+            staging = Staging(store.ids, self._unknown, removing=removing, base=len(store.names))
+            changes = label_array_changes(assigned, correct, staging, store.names, exact)
+            store.apply(*times(changes, factor), new=staging.new, removing=removing,
+                        where=where, scale=unit, coded=True)
+            return
         assigned_items = label_sequence(assigned, "assigned", _RESULTS)
         correct_items = label_sequence(correct, "correct", _RESULTS)
         staging = Staging(self._counts.a, self._unknown, removing=removing)

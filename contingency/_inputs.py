@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from contingency._coding import CodedLabels
+from contingency._containers import library_labels
 from contingency._labels import check_label
 from contingency.formulas._numeric import INT64_MAX, MAX_COUNT, MAX_SCALE, check_count, shown
 
@@ -27,6 +29,12 @@ Labels = NDArray[Any] | Sequence[Any]
 
 def label_sequence(values: object, name: str, items: str = "labels") -> Labels:
     """``values`` as a sequence of labels: a 1-d numpy array or list or tuple is kept, other iterables listed.
+
+    A pandas Series, Index or extension array, or an Arrow Array or
+    ChunkedArray, is read by its own library, without a Python-level pass
+    where it allows (see :func:`contingency._containers.library_labels`):
+    codes and distinct labels (:class:`~contingency._coding.CodedLabels`), a
+    numpy array or a list; a missing value in it raises, naming its position.
 
     A string, bytes, a mapping, a non-iterable or an array of another
     dimension is refused, naming ``name`` (and what its ``items`` are, for
@@ -47,9 +55,14 @@ def label_sequence(values: object, name: str, items: str = "labels") -> Labels:
         if values.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, not {values.ndim}-dimensional")
         return values
+    if isinstance(values, (list, tuple, CodedLabels)):
+        return values
+    held = library_labels(values, name)
+    if held is not None:
+        return held
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of {items}, not {type(values).__name__}")
-    return values if isinstance(values, (list, tuple)) else list(values)
+    return list(values)
 
 
 def check_same_length(first: Labels, second: Labels, names: tuple[str, str]) -> int:

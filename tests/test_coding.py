@@ -1,4 +1,4 @@
-"""contingency._coding: label arrays to codes, and the one dense-versus-sort rule."""
+"""contingency._coding: label arrays to codes, pre-coded labels, and the one dense-versus-sort rule."""
 
 from __future__ import annotations
 
@@ -78,3 +78,33 @@ def test_dense_is_cheaper_is_one_rule():
     assert not dense_is_cheaper(200_000, 1)  # a one-row batch never pays O(K)
     assert dense_is_cheaper(4 * 10**6, 10**6)
     assert not dense_is_cheaper(4 * 10**6 + 1, 10**6)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64"])
+def test_every_integer_dtype_is_coded_to_python_ints(dtype):
+    info = np.iinfo(dtype)
+    values = np.array([info.max, info.min, 0, info.max], dtype=dtype)
+    found, labels = decoded(values)
+    assert found == [int(info.max), int(info.min), 0, int(info.max)]
+    assert labels == sorted({int(info.min), 0, int(info.max)})
+    assert {type(label) for label in labels} == {int}
+
+
+def test_coded_labels_are_taken_as_they_are():
+    coded = _coding.CodedLabels(np.array([1, 0, 1], dtype=np.int64), ["x", "y"])
+    codes, labels = encode(coded, "x")
+    assert codes is coded.codes
+    assert labels is coded.labels
+    assert list(coded) == ["y", "x", "y"]
+    assert coded[1:] == ["x", "y"]
+
+
+@pytest.mark.parametrize(("values", "single"), [
+    (np.array(["a"]), True), (np.array([1, 2]), True),
+    (_coding.CodedLabels(np.zeros(1, np.int64), ["a"]), True),
+    (np.array(["a"], dtype=object), False),  # items may be sets of labels
+    (np.zeros((2, 2)), False), (["a"], False),
+])
+def test_single_label_arrays_are_those_encode_codes_without_python_objects(values, single):
+    assert _coding.single_label_array(values) is single

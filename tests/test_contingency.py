@@ -732,7 +732,7 @@ def test_integer_label_arrays_resolve_unknown_labels_as_the_loop_does(categories
         assert Contingency(categories, unknown=policy).add_results(assigned, correct) == loop
     refusing = Contingency(categories).add_results(assigned[:-1], correct[:-1])
     _unchanged(refusing, lambda: refusing.add_results(assigned, correct), ValueError,
-               r"correct: unknown category 7")
+               r"correct\[\d+\]: unknown category 7")
 
 
 def test_unsigned_and_offset_integer_labels():

@@ -1747,4 +1747,6 @@ CASES: list[Case] = [
     Case("19 add_result general path vs fast path", general_path),
     Case("19 add_results one row K=200000 vs K=20", one_row_batches),
     Case("19 add_results lists of label lists vs the loop", multi_label_lists),
+    Case("19 from_labels on pandas and Arrow containers", lambda config: importlib.import_module(
+        "tests.benchmarks.containers").containers_from_labels(config)),
 ]

@@ -1,0 +1,256 @@
+"""contingency._containers: pandas and Arrow containers give every batch path the state a list gives."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency import Contingency, PartitionComparison
+from contingency._coding import CodedLabels, encode
+from contingency._containers import library_labels
+from contingency._inputs import label_sequence
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+STRINGS = st.sampled_from(["b", "a", "", "é", "long label", "10", "a b"])
+INTEGERS = st.integers(0, 100)
+
+
+def _chunked(values: list[object], kind: object = None) -> object:
+    """An Arrow ChunkedArray of ``values`` in uneven chunks (and an empty one)."""
+    kind = kind or pa.array(values).type
+    cut = len(values) // 3
+    return pa.chunked_array([pa.array(values[:cut], kind), pa.array([], kind),
+                             pa.array(values[cut:], kind)], kind)
+
+
+#: Every container users hold strings in, each made from a Python list.
+STRING_CONTAINERS = {
+    "tuple": tuple,
+    "numpy str": lambda v: np.array(v, dtype=str),
+    "numpy object": lambda v: np.array(v, dtype=object),
+    "pandas object": lambda v: pd.Series(v, dtype=object),
+    "pandas default str": lambda v: pd.Series(v, dtype=str),
+    "pandas string[python]": lambda v: pd.Series(v, dtype="string[python]"),
+    "pandas string[pyarrow]": lambda v: pd.Series(v, dtype="string[pyarrow]"),
+    "pandas category": lambda v: pd.Series(v, dtype="category"),
+    "pandas category, unused categories": lambda v: pd.Series(pd.Categorical(
+        v, categories=["never", *sorted(set(v)), "unused"])),
+    "pandas Index": lambda v: pd.Index(v, dtype=object),
+    "pandas Categorical": lambda v: pd.Categorical(v),
+    "pandas ArrowDtype": lambda v: pd.Series(v, dtype=pd.ArrowDtype(pa.string())),
+    "arrow string": lambda v: pa.array(v, pa.string()),
+    "arrow large_string": lambda v: pa.array(v, pa.large_string()),
+    "arrow chunked": lambda v: _chunked(v, pa.string()),
+    "arrow dictionary": lambda v: pa.array(v, pa.string()).dictionary_encode(),
+    "arrow chunked dictionary": lambda v: pa.chunked_array(
+        [pa.array(v[:1], pa.string()).dictionary_encode(),
+         pa.array(v[1:], pa.string()).dictionary_encode()], pa.dictionary(pa.int32(), pa.string())),
+}
+
+#: Every container users hold integers in, each made from a Python list of ints 0..100.
+INTEGER_CONTAINERS = {
+    **{f"numpy {dtype}": partial(np.array, dtype=dtype)
+       for dtype in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")},
+    "pandas int64": lambda v: pd.Series(v, dtype="int64"),
+    "pandas Int64": lambda v: pd.Series(v, dtype="Int64"),
+    "pandas category": lambda v: pd.Series(v, dtype="category"),
+    "pandas object": lambda v: pd.Series(v, dtype=object),
+    "arrow int8": lambda v: pa.array(v, pa.int8()),
+    "arrow uint64": lambda v: pa.array(v, pa.uint64()),
+    "arrow chunked int32": lambda v: _chunked(v, pa.int32()),
+    "arrow dictionary": lambda v: pa.array(v, pa.int64()).dictionary_encode(),
+}
+
+
+@st.composite
+def labelled_pairs(draw, containers, labels):
+    """Two equal-length label lists and a container kind for each side."""
+    n = draw(st.integers(0, 25))
+    first = draw(st.lists(labels, min_size=n, max_size=n))
+    second = draw(st.lists(labels, min_size=n, max_size=n))
+    kinds = st.sampled_from(sorted(containers))
+    return first, second, draw(kinds), draw(kinds)
+
+
+def _same_contingency(made: Contingency, expected: Contingency) -> None:
+    assert made == expected
+    assert made.categories == expected.categories  # the order first met, as a loop meets them
+    assert made.to_dict() == expected.to_dict()
+    assert [type(label) for label in made.categories] == [type(label) for label in
+                                                          expected.categories]
+
+
+def _check_every_path(containers, first, second, first_kind, second_kind) -> None:
+    truth, predicted = containers[first_kind](first), containers[second_kind](second)
+    expected = Contingency.from_labels(first, second, zero_division=0.0)
+    _same_contingency(Contingency.from_labels(truth, predicted, zero_division=0.0), expected)
+    seeded = Contingency(["a", 7], unknown="add").add_results(second, first)
+    _same_contingency(Contingency(["a", 7], unknown="add").add_results(predicted, truth), seeded)
+    emptied = Contingency().add_results(second, first).remove_results(predicted, truth)
+    assert emptied.n_results == 0
+    weights = [1 + index % 4 for index in range(len(first))]
+    looped = Contingency()
+    for assigned, correct, weight in zip(second, first, weights):
+        looped.add_result(assigned, correct, weight=weight)
+    _same_contingency(Contingency.from_labels(truth, predicted, sample_weight=weights), looped)
+    comparison = PartitionComparison.from_labels(first, second)
+    assert PartitionComparison.from_labels(truth, predicted) == comparison
+    assert PartitionComparison.from_labels(truth, predicted).to_dict() == comparison.to_dict()
+    both = PartitionComparison.from_labels(first + first, second + second)
+    assert comparison.copy().add_many(truth, predicted) == both
+    assert both.remove_many(truth, predicted) == comparison
+
+
+@given(labelled_pairs(STRING_CONTAINERS, STRINGS))
+def test_string_containers_give_the_state_a_list_gives(drawn):
+    _check_every_path(STRING_CONTAINERS, *drawn)
+
+
+@given(labelled_pairs(INTEGER_CONTAINERS, INTEGERS))
+def test_integer_containers_give_the_state_a_list_gives(drawn):
+    _check_every_path(INTEGER_CONTAINERS, *drawn)
+
+
+@pytest.mark.parametrize("kind", sorted(STRING_CONTAINERS))
+def test_every_string_container_is_read_as_python_strings(kind):
+    values = STRING_CONTAINERS[kind](["b", "a", "b"])
+    held = label_sequence(values, "y")
+    codes, labels = encode(held, "y")
+    assert [labels[code] for code in codes.tolist()] == ["b", "a", "b"]
+    assert {type(label) for label in labels} == {str}
+    if kind.startswith(("pandas", "arrow")):
+        assert isinstance(held, CodedLabels)  # coded by the library, no Python pass over the items
+
+
+@pytest.mark.parametrize("kind", sorted(INTEGER_CONTAINERS))
+def test_every_integer_container_is_coded_without_python_objects(kind):
+    held = label_sequence(INTEGER_CONTAINERS[kind]([30, 10, 30]), "y")
+    assert isinstance(held, (np.ndarray, CodedLabels))
+    codes, labels = encode(held, "y")
+    assert [labels[code] for code in codes.tolist()] == [30, 10, 30]
+    assert {type(label) for label in labels} == {int}
+
+
+def test_a_categorical_gives_only_the_categories_it_uses():
+    values = pd.Categorical(["b", "b"], categories=["a", "b", "c"])
+    held = label_sequence(values, "y")
+    assert (held.codes.tolist(), held.labels) == ([0, 0], ["b"])
+    declared = Contingency(["b"], unknown="error").add_results(values, values)
+    assert declared.categories == ("b",)  # unused categories are not labels met
+
+
+def test_a_categorical_past_the_dense_table_is_compacted_by_sorting():
+    values = pd.Categorical.from_codes([2**21, 5, 2**21], categories=range(2**22))
+    held = label_sequence(values, "y")
+    assert (held.codes.tolist(), held.labels) == ([1, 0, 1], [5, 2**21])
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    (lambda: pd.Series(["a", None, "b"], dtype=object), r"y\[1\]: None is not a valid label$"),
+    (lambda: pd.Series(["a", "b", np.nan], dtype=object), r"y\[2\]: NaN is not a valid label"),
+    (lambda: pd.Series(["a", None], dtype="string[python]"), r"y\[1\]: a missing value \(<NA>\)"),
+    (lambda: pd.Series(["a", None], dtype="string[pyarrow]"), r"y\[1\]: a missing value \(<NA>\)"),
+    (lambda: pd.Series(["a", "b", None], dtype="category"), r"y\[2\]: NaN is not a valid label"),
+    (lambda: pd.Series([1, None], dtype="Int64"), r"y\[1\]: a missing value \(<NA>\)"),
+    (lambda: pd.Series(pd.to_datetime(["2020-01-01", None])), r"y\[1\]: a missing value \(NaT\)"),
+    (lambda: pd.Series([1.0, np.nan]), r"y\[1\]: NaN is not a valid label"),
+    (lambda: pa.array(["a", "b", None]), r"y\[2\]: a missing value \(null\)"),
+    (lambda: _chunked(["a", "b", "c", None]), r"y\[3\]: a missing value \(null\)"),
+    (lambda: pa.array([1, None]), r"y\[1\]: a missing value \(null\)"),
+    (lambda: pa.DictionaryArray.from_arrays([0, 1], pa.array(["a", None])),
+     r"y\[1\]: None is not a valid label"),
+    (lambda: pa.array([1.0, float("nan")]), r"y\[1\]: NaN is not a valid label"),
+])
+def test_missing_values_are_refused_naming_the_position(values, message):
+    with pytest.raises(ValueError, match=message):
+        encode(label_sequence(values(), "y"), "y")  # what every batch path does
+
+
+@pytest.mark.parametrize("make", [
+    lambda: pd.Series(["x", "y", None], dtype="string[pyarrow]"),
+    lambda: pd.Series(["x", "y", None], dtype="category"),
+    lambda: pa.array(["x", "y", None]),
+])
+def test_a_missing_value_leaves_every_accumulator_as_it_was(make):
+    contingency = Contingency().add_results(["x"], ["y"])
+    before = contingency.copy()
+    with pytest.raises(ValueError, match=r"correct\[2\]"):
+        contingency.add_results(["x", "y", "x"], make())
+    assert contingency == before
+    comparison = PartitionComparison.from_labels(["x"], ["y"])
+    saved = comparison.copy()
+    with pytest.raises(ValueError, match=r"model_labels\[2\]"):
+        comparison.add_many(["x", "y", "x"], make())
+    assert comparison == saved
+
+
+def test_sets_of_labels_in_a_container_are_read_as_a_list_reads_them():
+    sides = [("a", "b"), ("a",), ()]
+    held = label_sequence(pd.Series(sides, dtype=object), "assigned")
+    assert held == sides  # tuples: sets of labels for Contingency, labels for PartitionComparison
+    assert (Contingency().add_results(pd.Series(sides, dtype=object), sides)
+            == Contingency().add_results(sides, sides))
+    lists = [["a", "b"], ["b"]]
+    assert (Contingency().add_results(pd.Series(lists, dtype=object), lists)
+            == Contingency().add_results(lists, lists))
+    assert (Contingency().add_results(pa.array(lists), lists)
+            == Contingency().add_results(lists, lists))
+
+
+def test_arrow_dictionaries_with_equal_entries_code_them_once():
+    values = pa.DictionaryArray.from_arrays([0, 1, 2, 1], pa.array(["a", "b", "a"]))
+    held = label_sequence(values, "y")
+    assert list(held) == ["a", "b", "a", "b"]
+    assert (held.codes.tolist(), held.labels) == ([0, 1, 0, 1], ["a", "b"])
+    zeros = pa.DictionaryArray.from_arrays([0, 1], pa.array([0.0, -0.0]))
+    assert label_sequence(zeros, "y").labels == [0.0]  # equal in Python: one label
+
+
+def test_labels_with_a_nul_character_survive_pandas_and_arrow():
+    values = ["a\x00", "a"]
+    for container in (pd.Series(values, dtype="string[pyarrow]"), pa.array(values)):
+        assert list(label_sequence(container, "y")) == values
+
+
+def test_other_arrow_types_give_python_values():
+    import datetime
+
+    days = [datetime.date(2020, 1, 1), datetime.date(2020, 1, 2)]
+    assert label_sequence(pa.array(days), "y") == days
+    assert PartitionComparison.from_labels(pa.array(days), [1, 2]) == (
+        PartitionComparison.from_labels(days, [1, 2]))
+
+
+def test_two_dimensional_containers_are_refused_naming_the_argument():
+    with pytest.raises(ValueError, match=r"^correct must be one-dimensional, not a DataFrame"):
+        Contingency.from_labels(pd.DataFrame({"a": ["x"]}), ["x"])
+    with pytest.raises(ValueError, match=r"^reference_labels must be one-dimensional, not an "
+                                         "Arrow Table"):
+        PartitionComparison.from_labels(pa.table({"a": ["x"]}), ["x"])
+
+
+def test_other_objects_are_not_library_containers():
+    assert library_labels(["a"], "y") is None
+    assert library_labels(np.array(["a"]), "y") is None
+    assert label_sequence(CodedLabels(np.array([0]), ["a"]), "y").labels == ["a"]
+
+
+def test_import_contingency_imports_neither_pandas_nor_pyarrow():
+    code = ("import sys, contingency; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'pyarrow')))")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env=environment, cwd=ROOT)
+    assert found.stdout.strip() == "[]"
