@@ -410,21 +410,19 @@ def label_array_changes(assigned: NDArray[Any] | CodedLabels, correct: NDArray[A
 
 def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
                   names: Sequence[Hashable], new: Sequence[Hashable] = (),
-                  weights: NDArray[Any] | None = None, *, known: bool = True,
-                  pairs: bool = True) -> Changes:
+                  weights: NDArray[Any] | None = None, *, known: bool = True) -> Changes:
     """The changes of single-label results given as category codes (-1: an ignored label).
 
     ``names[code]`` is a code's category, and ``new[code - len(names)]`` for
     the codes after it; ``known`` says that no code is -1. The vectorised form
     of :func:`pair_changes` (label arrays, and the tally's large folds): cells
-    and shapes are counted with numpy, the pairs come back keyed by pair code
-    (not counted with ``pairs=False``: the tally hands its codes over as they are).
+    and shapes are counted with numpy, the pairs come back keyed by pair code.
     """
     ia, ic = assigned, correct
     base = len(names)
     k = base + len(new)
     n = len(ia)
-    if n and known and pairs and dense_is_cheaper(k * k, n):
+    if n and known and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
         labels = [*names, *new]
         confusion = count_codes(ic * k + ia, k * k, weights)
@@ -444,8 +442,6 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
                    for codes, where in ((ia, hit), (ia, known_a), (ic, known_c))]
         shapes = shape_histogram(hit, known_a, known_c, 1, weights)
         cells = _sparse_cell_changes(counted, names, new, base)
-        if not pairs:
-            return (*cells, shapes, {})
         both_known = known_a & known_c
         present, found = distinct_counts(ic[both_known] * k + ia[both_known], k * k,
                                          None if weights is None else weights[both_known])

@@ -34,7 +34,6 @@ from contingency import report as _report
 from contingency._changes import (
     HIT,
     MISS,
-    PAIR_SHIFT,
     Staging,
     Unknown,
     indicator_changes,
@@ -73,9 +72,9 @@ _SINGLE: set[type] = {str, int, float, bool, bytes}
 #: The containers add_result's fast path takes as the categories of one side.
 _PLAIN = frozenset({list, tuple, set, frozenset})
 _RESULTS = "results (one item per result)"
-#: The tally is folded once it holds this many single-label results, so that a stream with no
-#: read between its results holds O(categories) memory, not O(results).
-_TALLY_SIZE = 1 << 16
+#: The tally is folded once it holds this many codes (two a single-label result), so that a
+#: stream with no read between its results holds O(categories) memory, not O(results).
+_TALLY_SIZE = 1 << 17
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -130,7 +129,8 @@ def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
         (label,), (other,) = chosen, truth
         if label in ids and other in ids:
             codes = counts.tally.codes
-            codes.append(ids[other] << PAIR_SHIFT | ids[label])
+            codes.append(ids[other])
+            codes.append(ids[label])
             if len(codes) > _TALLY_SIZE:  # memory bounded between reads
                 counts.fold()
             return True
@@ -139,7 +139,7 @@ def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
     if chosen <= known and truth <= known:
         results = counts.tally.results
         results.append((chosen, truth))
-        if len(results) > _TALLY_SIZE >> 4:  # memory bounded between reads
+        if len(results) > _TALLY_SIZE >> 5:  # memory bounded between reads
             counts.fold()
         return True
     return False
@@ -307,7 +307,9 @@ class Contingency:
                 else:
                     try:
                         codes = counts.tally.codes
-                        codes.append(ids[correct] << PAIR_SHIFT | ids[assigned])
+                        truth, chosen = ids[correct], ids[assigned]  # both, before any append
+                        codes.append(truth)  # two small ints: no int is made
+                        codes.append(chosen)
                         if len(codes) > _TALLY_SIZE:  # memory bounded between reads
                             counts.fold()
                         return

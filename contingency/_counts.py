@@ -95,12 +95,13 @@ _VECTOR_FOLD = 256
 class Tally:
     """The results ``Contingency.add_result``'s fast path took since the last fold.
 
-    A single-label result is one integer in ``codes``, its pair's code in the
-    counts' numbering (``code(correct) << 32 | code(assigned)``); results naming
-    several categories are kept in ``results`` as the pair of sets
-    :func:`contingency._changes.result_changes` takes. Only categories are
-    tallied, so a fold cannot add one, and nothing here is the accumulator's
-    state: :meth:`Counts.fold` turns it into changes.
+    A single-label result is two integers in ``codes``, the codes of its
+    correct and its assigned category in the counts' numbering (two appends
+    of small integers cost less than making one pair code per result);
+    results naming several categories are kept in ``results`` as the pair of
+    sets :func:`contingency._changes.result_changes` takes. Only categories
+    are tallied, so a fold cannot add one, and nothing here is the
+    accumulator's state: :meth:`Counts.fold` turns it into changes.
     """
 
     __slots__ = ("codes", "results")
@@ -209,26 +210,21 @@ class Counts:
         """
         tally = self.tally
         codes = tally.codes
-        if len(codes) < _VECTOR_FOLD:
-            by_code: dict[int, int] = {}
-            _count(by_code, codes)
-            changes = pair_changes(by_code, self.names)
-        else:  # counted with numpy and in C: O(categories named) in Python
-            coded = np.array(codes, dtype=np.int64)
-            changes = coded_changes(coded & _LOW, coded >> _SHIFT, self.names, pairs=False)
-            if not self.scale and not tally.results:
-                tally.codes = []
-                self.apply(*changes, pair_codes=codes)
-                return
-            by_code = {}
-            _count(by_code, codes)
-            changes = (*changes[:4], by_code)
+        if len(codes) < 2 * _VECTOR_FOLD:
+            by_pair: dict[tuple[int, int], int] = {}
+            pairs_of = iter(codes)
+            _count(by_pair, zip(pairs_of, pairs_of))
+            changes = pair_changes({truth << _SHIFT | chosen: count
+                                    for (truth, chosen), count in by_pair.items()}, self.names)
+        else:  # counted with numpy: O(categories and pairs named) in Python
+            coded = np.fromiter(codes, dtype=np.int64, count=len(codes)).reshape(-1, 2)
+            changes = coded_changes(coded[:, 1], coded[:, 0], self.names)
         if tally.results:
             a, b, c, shapes, pairs = result_changes(tally.results, 1)
             ids = self.ids
-            by_pair = {ids[truth] << _SHIFT | ids[chosen]: count
-                       for (truth, chosen), count in pairs.items()}
-            changes = sum_changes(changes, (a, b, c, shapes, by_pair))
+            coded_pairs = {ids[truth] << _SHIFT | ids[chosen]: count
+                           for (truth, chosen), count in pairs.items()}
+            changes = sum_changes(changes, (a, b, c, shapes, coded_pairs))
         tally.codes, tally.results = [], []
         self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
 
@@ -241,8 +237,7 @@ class Counts:
     def apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
               pairs: Pairs | dict[int, int], *, new: Iterable[Hashable] = (),
               offset: Sequence[int] | None = None, removing: bool = False, where: str = "",
-              scale: int = 0, coded: bool = False, pair_codes: list[int] | None = None
-              ) -> None:
+              scale: int = 0, coded: bool = False) -> None:
         """Add these changes to the counts: the one routine where counts change.
 
         ``a``, ``b`` and ``c`` change per-category cells (keyed by category;
@@ -251,9 +246,7 @@ class Counts:
         number of results), ``pairs`` the single-label results by
         ``(correct, assigned)``, or by pair code with ``coded=True`` (they are
         also in the cells and shapes; a caller of coded pairs hands over a
-        dict it does not use again, which may be kept), or (``pair_codes``, the
-        tally's, with no ``pairs``) as a list of pair codes, each one result
-        added, counted in C,
+        dict it does not use again, which may be kept),
         ``offset`` the part of the micro table that ``set_entries`` set. A
         caller whose changes may be negative says ``removing=True`` (``where``
         names it in the errors): every count is then checked, and the
@@ -321,8 +314,6 @@ class Counts:
         if pairs:
             self._add_pairs(pairs if coded else self._coded(pairs),  # type: ignore[arg-type]
                             handed_over=coded and not removing)
-        if pair_codes is not None:
-            _count(self.pairs, pair_codes)  # each code one single-label result, counted in C
         if gone:
             self._forget(gone)
         self.n = n

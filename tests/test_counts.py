@@ -37,7 +37,7 @@ def test_a_folded_tally_equals_the_results_applied_one_rule(results):
     for assigned, correct in results:
         if len(assigned) == len(correct) == 1:
             (chosen,), (truth,) = assigned, correct
-            tally.codes.append(counts.ids[truth] << PAIR_SHIFT | counts.ids[chosen])
+            tally.codes += [counts.ids[truth], counts.ids[chosen]]
         else:
             tally.results.append((set(assigned), set(correct)))
     assert tally.pending() == bool(results)
@@ -157,7 +157,7 @@ def test_every_single_label_type_takes_the_fast_path(kind):
     for assigned, correct in stream:
         fast.add_result(assigned, correct)
     tally = fast._counts.tally
-    assert len(tally.codes) >= len(stream) - 1  # all but one tallied (the first, after learning)
+    assert len(tally.codes) >= 2 * (len(stream) - 1)  # all but one tallied, two codes each
     loop = Contingency(list(dict.fromkeys(labels)))
     for assigned, correct in stream:
         loop.add_result(assigned, correct, weight=1.0)  # the general path, result by result
@@ -187,13 +187,13 @@ def test_every_read_goes_through_the_guard():
 
 
 def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
-    monkeypatch.setattr("contingency._contingency._TALLY_SIZE", 32)
+    monkeypatch.setattr("contingency._contingency._TALLY_SIZE", 64)
     s = Contingency(["x", "y"])
     for i in range(200):
         s.add_result("xy"[i % 2], "x")
         s.add_result(["x", "y"], ["y"])
         tally = s._counts.tally
-        assert len(tally.codes) <= 33
+        assert len(tally.codes) <= 66
         assert len(tally.results) <= 3
     assert s._counts.n > 190  # folded along the way, before any read
     assert s.n_results == 400
@@ -219,7 +219,7 @@ def test_a_large_fold_counts_with_numpy_what_the_rule_gives(k, with_sets, finer)
     for assigned, correct in results:
         if len(assigned) == len(correct) == 1:
             (chosen,), (truth,) = assigned, correct
-            counts.tally.codes.append(counts.ids[truth] << PAIR_SHIFT | counts.ids[chosen])
+            counts.tally.codes += [counts.ids[truth], counts.ids[chosen]]
         else:
             counts.tally.results.append((set(assigned), set(correct)))
     counts.settled()
