@@ -48,16 +48,11 @@ from contingency._running_sums import RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
 from contingency.formulas import partition as _formulas
-from contingency.formulas._numeric import MAX_COUNT, check_room
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, MAX_COUNT, check_room
 from contingency.formulas.partition import AverageMethod, PairConfusion, TableSums, pairs
 
 if TYPE_CHECKING:
     from contingency.formulas.concentration import JaccardConcentrationResult
-
-#: The most elements the Jaccard-concentration index takes
-#: (:data:`contingency.formulas.concentration.MAX_EXACT_TOTAL`, not imported: that module is
-#: loaded only when the index is asked for).
-_JCI_MAX_ELEMENTS = 2**53
 
 __all__ = ["PartitionComparison"]
 
@@ -586,7 +581,7 @@ class PartitionComparison:
             "inverse_purity": self.inverse_purity,
             "entropy": self.entropy,
             "jaccard_concentration_index": (self.jaccard_concentration_index()
-                                            if 0 < self._n_elements <= _JCI_MAX_ELEMENTS
+                                            if 0 < self._n_elements <= EXACT_FLOAT_BOUND
                                             else None),
         }
         scores: dict[str, Any] = _report.json_numbers(values)

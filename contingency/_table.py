@@ -25,10 +25,10 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import Codes, dense_is_cheaper, encode
+from contingency._coding import Codes, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
-from contingency.formulas._numeric import INT64_MAX
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, INT64_MAX, dense_is_cheaper
 
 __all__ = ["Cells", "Table", "count_cells"]
 
@@ -261,8 +261,8 @@ def _total(counts: Counts) -> int:
 
 def _group_sums(groups: Codes, counts: NDArray[np.int64], size: int) -> NDArray[np.int64]:
     """Exact per-group sums of ``counts`` (int64: a table's total is below 2**63)."""
-    if counts.size and int(counts.sum()) < 2**53:
-        # float64 adds integers exactly while every partial sum is below 2**53
+    if counts.size and int(counts.sum()) < EXACT_FLOAT_BOUND:
+        # float64 adds integers exactly while every partial sum stays within the bound
         return np.bincount(groups, weights=counts, minlength=size).astype(np.int64)
     result = np.zeros(size, dtype=np.int64)
     np.add.at(result, groups, counts)

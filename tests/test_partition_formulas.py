@@ -16,6 +16,7 @@ from sklearn.metrics.cluster import expected_mutual_information as sklearn_expec
 
 from contingency.formulas import classification
 from contingency.formulas import partition as f
+from contingency.formulas.partition import _cells
 from tests import decimal_reference
 
 tables = st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=5), min_size=1,
@@ -342,14 +343,14 @@ def information_errors(table, cells=True):
     table_cells = f.table_cells(table)
     n = sums.n_elements
     for name, value in zip(("mutual_information", "entropy_reference", "entropy_model"),
-                           f._exact_information(table_cells)):
+                           _cells.exact_information(table_cells)):
         errors[f"O(cells) {name}"] = decimal_reference.relative_error(value, exact[name])
     if n:
-        counts, row_sizes, column_sizes, _, _ = f._exact_arrays(table_cells)
+        counts, row_sizes, column_sizes, _, _ = _cells.exact_arrays(table_cells)
         for name, sizes in (("conditional_reference", column_sizes),
                             ("conditional_model", row_sizes)):
             errors[f"O(cells) {name}"] = decimal_reference.relative_error(
-                f._conditional_nats(counts, sizes, n), exact[name])
+                _cells.conditional_nats(counts, sizes, n), exact[name])
     # AMI with E[MI] = 0 is MI / mean(H(R), H(M)): its MI and entropies, checked where
     # MI is above the epsilon that AMI's scikit-learn rule puts in place of a tiny numerator.
     if exact["mutual_information"] > 1e-12:
@@ -550,7 +551,7 @@ def test_differences_of_huge_products_are_formed_exactly(cells, n):
     # half the cells near c = a b / N, where c N - a b cancels
     counts = [c if i % 2 else min(max(1, a * b // n + shift), 2**63 - 1)
               for i, (c, a, b, shift) in enumerate(cells)]
-    difference, independent = f._difference_of_products(np.array(counts, dtype=np.int64), n, rows,
+    difference, independent = _cells._difference_of_products(np.array(counts, dtype=np.int64), n, rows,
                                                         columns)
     assert independent == sum(a * b for _, a, b, _ in cells)
     for value, c, (_, a, b, _) in zip(difference.tolist(), counts, cells):

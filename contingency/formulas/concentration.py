@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._numeric import average, check_count
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average, check_count
 
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
@@ -53,7 +53,7 @@ Floats = NDArray[np.float64]
 Counts = NDArray[np.int64]
 
 #: Counts are read as float64, which is exact up to this total.
-MAX_EXACT_TOTAL = 2**53
+MAX_EXACT_TOTAL = EXACT_FLOAT_BOUND
 
 
 class ClusterResult(TypedDict):
