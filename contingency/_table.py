@@ -33,8 +33,9 @@ from contingency.formulas._numeric import EXACT_FLOAT_BOUND, INT64_MAX, dense_is
 __all__ = ["Cells", "Table", "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
-#: Per level (cells, rows, columns), counts before and after a change.
-Levels = tuple[NDArray[Any], NDArray[Any], NDArray[Any]]
+#: Per level (cells, rows, columns), counts before and after a change: arrays, or lists of
+#: Python ints for a change made cell by cell.
+Levels = tuple[NDArray[Any] | list[int], NDArray[Any] | list[int], NDArray[Any] | list[int]]
 
 
 class Cells:
@@ -493,8 +494,19 @@ class Table:
         cell a few dictionary operations per changed cell: arrays win when the
         change has at least an eighth as many cells as the table. An empty
         table always takes a batch as arrays (from_labels, from_dict).
+
+        The decision costs O(batch), never O(table): a table has at least as
+        many cells as rows and as columns, so a batch of fewer than an eighth
+        of either stays with dictionaries without counting the cells, and the
+        cells (O(rows) in dictionary storage) are counted only when the rows
+        are at most eight times the batch.
         """
-        return not self._rows or 8 * len(change.counts) >= self.n_cells()
+        reach = 8 * len(change.counts)
+        if not self._rows:
+            return True
+        if reach < len(self._rows) or reach < len(self._columns):
+            return False
+        return reach >= self.n_cells()
 
     def _add_arrays(self, change: Cells, where: str) -> tuple[Levels, Levels]:
         if not self._rows:  # an empty table becomes the change: no union, no sort
@@ -559,11 +571,9 @@ class Table:
                       for row in rows_before]
         columns_after = [self._columns.pop(column) if self._columns[column] == 0
                          else self._columns[column] for column in columns_before]
-        return ((np.array(olds, dtype=object), np.array(list(rows_before.values()), dtype=object),
-                 np.array(list(columns_before.values()), dtype=object)),
-                (np.array([have + count for (_, _, count), have in zip(triples, olds)],
-                          dtype=object),
-                 np.array(rows_after, dtype=object), np.array(columns_after, dtype=object)))
+        return ((olds, list(rows_before.values()), list(columns_before.values())),
+                ([have + count for (_, _, count), have in zip(triples, olds)],
+                 rows_after, columns_after))
 
     # Storage -------------------------------------------------------------------------------
 
