@@ -48,7 +48,12 @@ from contingency._running_sums import RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
 from contingency.formulas import partition as _formulas
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, MAX_COUNT, check_room
+from contingency.formulas._numeric import (
+    EXACT_FLOAT_BOUND,
+    MAX_COUNT,
+    check_room,
+    dense_is_cheaper,
+)
 from contingency.formulas.partition import AverageMethod, PairConfusion, TableSums, pairs
 
 if TYPE_CHECKING:
@@ -381,8 +386,38 @@ class PartitionComparison:
         ...     ["b", "a", "a"], [1, 1, 2]).contingency_table()
         >>> rows, columns, table.tolist()
         (('a', 'b'), (1, 2), [[1, 1], [1, 0]])
+
+        Dense by definition, it costs ``8 x rows x columns`` bytes whatever the
+        number of non-empty cells: 80 GB for 10**5 clusters on each side. No
+        other read builds it; :meth:`contingency_cells` gives the same table
+        in memory linear in its non-empty cells.
         """
         return self._table.dense()
+
+    def contingency_cells(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...],
+                                         NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """The table as its non-empty cells: ``(reference_labels, model_labels, rows, columns, counts)``.
+
+        The labels are :meth:`contingency_table`'s; ``rows``, ``columns`` and
+        ``counts`` are int64 arrays with one entry per non-empty cell:
+        ``counts[k]`` elements have reference label
+        ``reference_labels[rows[k]]`` and model label
+        ``model_labels[columns[k]]``, ordered by row, then column. Memory and
+        time are linear in the non-empty cells and the labels, whatever the
+        size of the dense table. The coordinate (COO) form, which needs no
+        scipy: ``scipy.sparse.coo_array((counts, (rows, columns)))`` builds a
+        sparse matrix from it, and the dense table is
+
+        >>> comparison = PartitionComparison.from_labels(["b", "a", "a"], [1, 1, 2])
+        >>> reference, model, rows, columns, counts = comparison.contingency_cells()
+        >>> reference, model, rows.tolist(), columns.tolist(), counts.tolist()
+        (('a', 'b'), (1, 2), [0, 0, 1], [0, 1, 0], [1, 1, 1])
+        >>> table = np.zeros((len(reference), len(model)), dtype=np.int64)
+        >>> table[rows, columns] = counts
+        >>> table.tolist() == comparison.contingency_table()[2].tolist()
+        True
+        """
+        return self._table.sorted_cells()
 
     # Pair-counting scores ------------------------------------------------------------------
 
@@ -514,13 +549,15 @@ class PartitionComparison:
                                     ) -> float | JaccardConcentrationResult:
         """The Jaccard-Concentration Index of the table (reference = true labels, model = predicted).
 
-        See :func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`.
+        See :func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`
+        for the index and its conventions; it is computed from the non-empty cells
+        (:func:`~contingency.formulas.concentration.jaccard_concentration_index_from_cells`),
+        in memory linear in them.
         """
-        from contingency.formulas.concentration import jaccard_concentration_index_from_table
+        from contingency.formulas.concentration import jaccard_concentration_index_from_cells
 
-        reference, model, table = self.contingency_table()
-        return jaccard_concentration_index_from_table(
-            table, reference, model, noise_label=noise_label, return_all=return_all,
+        return jaccard_concentration_index_from_cells(
+            *self.contingency_cells(), noise_label=noise_label, return_all=return_all,
             ordered_labels=ordered_labels)
 
     # Reports -------------------------------------------------------------------------------
@@ -632,7 +669,7 @@ class PartitionComparison:
         """
         return _report.partition_report(self.scores(), digits)
 
-    def to_frame(self) -> Any:
+    def to_frame(self, sparse: bool | None = None) -> Any:
         """The contingency table as a ``pandas.DataFrame``: ``pandas.crosstab(reference, model)``.
 
         One row per reference label (index named ``"reference"``), one column
@@ -648,8 +685,19 @@ class PartitionComparison:
         reference
         a          1  1
         b          1  0
+
+        ``sparse=True`` gives the same frame with columns of pandas'
+        ``Sparse[int64, 0]`` dtype, which hold only the non-empty cells
+        (``frame.sparse.to_dense()`` is the dense frame), in memory linear in
+        them and the labels; ``sparse=False`` the dense frame, ``8 x rows x
+        columns`` bytes. The default, ``None``, is dense while the dense table
+        has at most four slots per non-empty cell or 2**20 slots in all, and
+        sparse beyond: 10**5 clusters on each side make 80 GB dense.
         """
-        return table_frame(*self.contingency_table())
+        reference, model, rows, columns, counts = self.contingency_cells()
+        if sparse is None:
+            sparse = not dense_is_cheaper(len(reference) * len(model), len(counts))
+        return table_frame(reference, model, rows, columns, counts, sparse=bool(sparse))
 
     # JSON ----------------------------------------------------------------------------------
 
@@ -664,14 +712,12 @@ class PartitionComparison:
         >>> state["reference_labels"], state["model_labels"], state["cells"]
         (['x', 'y'], [1, 2], [[0, 0, 1], [0, 1, 1], [1, 1, 1]])
         """
-        reference, model, table = self.contingency_table()
-        rows, columns = np.nonzero(table)
+        reference, model, rows, columns, counts = self.contingency_cells()
         return {
             "format": _FORMAT,
             "reference_labels": [label_to_json(label, "reference label") for label in reference],
             "model_labels": [label_to_json(label, "model label") for label in model],
-            "cells": [[row, column, count] for row, column, count in
-                      zip(rows.tolist(), columns.tolist(), table[rows, columns].tolist())],
+            "cells": [list(cell) for cell in zip(rows.tolist(), columns.tolist(), counts.tolist())],
         }
 
     @classmethod

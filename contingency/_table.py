@@ -30,9 +30,13 @@ from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
 from contingency.formulas._numeric import EXACT_FLOAT_BOUND, INT64_MAX, dense_is_cheaper
 
-__all__ = ["Cells", "Table", "count_cells"]
+__all__ = ["Cells", "SortedCells", "Table", "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
+#: Sorted row labels, sorted column labels, and the cells as ``rows, columns, counts``, the
+#: first two positions into the labels (:meth:`Table.sorted_cells`).
+SortedCells = tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64],
+                    NDArray[np.int64], NDArray[np.int64]]
 #: Per level (cells, rows, columns), counts before and after a change: arrays, or lists of
 #: Python ints for a change made cell by cell.
 Levels = tuple[NDArray[Any] | list[int], NDArray[Any] | list[int], NDArray[Any] | list[int]]
@@ -385,8 +389,20 @@ class Table:
             return _group_maxima(cells.rows, cells.counts, len(cells.row_labels))
         return _group_maxima(cells.columns, cells.counts, len(cells.column_labels))
 
-    def dense(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64]]:
-        """Row labels, column labels (each sorted, see :func:`sorted_labels`) and the 2-D counts."""
+    def sorted_cells(self) -> SortedCells:
+        """Row labels, column labels (each sorted, see :func:`sorted_labels`) and the non-empty cells.
+
+        The cells are ``rows, columns, counts``, int64 arrays with one entry per
+        non-empty cell, the first two positions into the sorted labels, ordered
+        by row then column: memory and time linear in the cells and labels (a
+        sort of each), never their product.
+
+        >>> table = Table()
+        >>> _ = table.change("b", 2, 1), table.change("a", 2, 1), table.change("b", 1, 1)
+        >>> row_labels, column_labels, *cells = table.sorted_cells()
+        >>> row_labels, column_labels, [part.tolist() for part in cells]
+        (('a', 'b'), (1, 2), [[0, 1, 1], [1, 0, 1], [1, 1, 1]])
+        """
         cells = self.cells()
         row_labels = sorted_labels(cells.row_labels)
         column_labels = sorted_labels(cells.column_labels)
@@ -395,11 +411,23 @@ class Table:
             order = {label: rank for rank, label in enumerate(ordered)}
             return np.array([order[label] for label in labels], dtype=np.int64)
 
+        rows = ranks(cells.row_labels, row_labels)[cells.rows] if len(cells) else cells.rows
+        columns = (ranks(cells.column_labels, column_labels)[cells.columns] if len(cells)
+                   else cells.columns)
+        order = np.lexsort((columns, rows))
+        return (tuple(row_labels), tuple(column_labels), rows[order], columns[order],
+                cells.counts[order].astype(np.int64))
+
+    def dense(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64]]:
+        """Row labels, column labels (as :meth:`sorted_cells`) and the 2-D counts.
+
+        Dense by definition: ``8 * rows * columns`` bytes, whatever the number
+        of non-empty cells. Every other read works from :meth:`sorted_cells`.
+        """
+        row_labels, column_labels, rows, columns, counts = self.sorted_cells()
         table = np.zeros((len(row_labels), len(column_labels)), dtype=np.int64)
-        if cells.counts.size:
-            table[ranks(cells.row_labels, row_labels)[cells.rows],
-                  ranks(cells.column_labels, column_labels)[cells.columns]] = cells.counts
-        return tuple(row_labels), tuple(column_labels), table
+        table[rows, columns] = counts
+        return row_labels, column_labels, table
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):

@@ -844,3 +844,26 @@ def test_information_reads_of_one_state_share_the_cells_of_their_exact_fallback(
     assert (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
             comparison.normalized_mutual_information()) == first
     assert len(calls) == 2  # a change: the cells are built again
+
+
+def test_no_read_but_contingency_table_builds_the_dense_table(monkeypatch):
+    """Memory linear in the non-empty cells: scores, reports, JSON, the JCI and the sparse frame
+    work from the cells; only contingency_table (and the dense frame) make rows x columns."""
+    from contingency import jaccard_concentration_index
+
+    reference, model = [1, 1, 2, 3, "x"], [5, 6, 6, 7, 7]
+    comparison = PartitionComparison.from_labels(reference, model)
+    comparison.add("y", 8)  # dictionary storage as well as arrays
+    expected_state = {"format": "contingency.PartitionComparison/2",
+                      "reference_labels": [1, 2, 3, "x", "y"], "model_labels": [5, 6, 7, 8],
+                      "cells": [[0, 0, 1], [0, 1, 1], [1, 1, 1], [2, 2, 1], [3, 2, 1], [4, 3, 1]]}
+    monkeypatch.setattr(Table, "dense", lambda self: pytest.fail("a read built the dense table"))
+    scores = comparison.scores()
+    assert scores["jaccard_concentration_index"] == comparison.jaccard_concentration_index()
+    comparison.report()
+    assert comparison.to_dict() == expected_state
+    assert comparison.jaccard_concentration_index(return_all=True)["score"] == scores[
+        "jaccard_concentration_index"]
+    assert (comparison.purity, comparison.inverse_purity) == (4 / 6, 5 / 6)
+    comparison.to_frame(sparse=True)
+    jaccard_concentration_index(reference, model)
