@@ -54,7 +54,13 @@ from contingency.formulas._numeric import (
     check_room,
     dense_is_cheaper,
 )
-from contingency.formulas.partition import AverageMethod, PairConfusion, TableSums, pairs
+from contingency.formulas.partition import (
+    AverageMethod,
+    PairConfusion,
+    PreciseSums,
+    TableSums,
+    pairs,
+)
 
 if TYPE_CHECKING:
     from contingency.formulas.concentration import JaccardConcentrationResult
@@ -133,6 +139,9 @@ class PartitionComparison:
     _expected: tuple[TableSums, float] | None
     #: The cell arrays an information read's exact fallback last took, with their sums.
     _cells: tuple[TableSums, tuple[NDArray[np.int64], ...]] | None
+    #: The high-precision sums AMI's fallback last computed, by bits, with the sums (the
+    #: state) they belong to.
+    _precise: tuple[TableSums, dict[int, PreciseSums]] | None
 
     def __new__(cls: type[_Self], *, thread_safe: bool = False) -> _Self:
         return _locking.new_instance(cls, thread_safe)
@@ -510,7 +519,8 @@ class PartitionComparison:
             found = self._expected = (sums, _formulas.expected_mutual_information(
                 self._table.row_totals(), self._table.column_totals()))
         return _formulas.adjusted_mutual_information(sums, found[1], average_method,
-                                                     cells=self._information_cells)
+                                                     cells=self._information_cells,
+                                                     precise=self._precise_sums)
 
     @property
     def homogeneity(self) -> float:
@@ -799,11 +809,23 @@ class PartitionComparison:
             found = self._cells = (sums, self._table.information_cells())
         return found[1]
 
+    def _precise_sums(self, bits: int) -> PreciseSums:
+        """AMI's high-precision sums, computed once per state: the average methods share them."""
+        sums = self._read()
+        found = self._precise
+        if found is None or found[0] is not sums:
+            found = self._precise = (sums, {})
+        by_bits = found[1]
+        if bits not in by_bits:
+            by_bits[bits] = _formulas.precise_sums(
+                _formulas.TableCells(*self._information_cells()), bits)
+        return by_bits[bits]
+
     def _clear(self) -> None:
         self._table = Table()
         self._sums = RunningSums()
         self._n_elements = 0
-        self._read_sums = self._pairs = self._expected = self._cells = None
+        self._read_sums = self._pairs = self._expected = self._cells = self._precise = None
 
 
 # JSON ----------------------------------------------------------------------------------------

@@ -867,3 +867,23 @@ def test_no_read_but_contingency_table_builds_the_dense_table(monkeypatch):
     assert (comparison.purity, comparison.inverse_purity) == (4 / 6, 5 / 6)
     comparison.to_frame(sparse=True)
     jaccard_concentration_index(reference, model)
+
+
+def test_ami_near_zero_computes_its_exact_sums_once_per_state(monkeypatch):
+    """AMI's fallback in integers is shared by the four average methods until the table changes."""
+    from contingency.formulas.partition import _precise
+
+    calls = []
+    real = _precise.precise_sums
+    monkeypatch.setattr(formulas, "precise_sums",
+                        lambda cells, bits: calls.append(bits) or real(cells, bits))
+    comparison = PartitionComparison().add_many([0, 0, 1, 1], [0, 1, 0, 1], [8, 14, 8, 7])
+    values = comparison.scores()["adjusted_mutual_information"]
+    assert values["arithmetic"] == -4.697121719964341e-06  # exact, rounded once
+    assert calls == [_precise.FIRST_BITS]
+    comparison.adjusted_mutual_information("min")
+    assert calls == [_precise.FIRST_BITS]
+    comparison.add(0, 0)
+    comparison.remove(0, 0)  # the same counts, a new state: computed again
+    assert comparison.adjusted_mutual_information() == values["arithmetic"]
+    assert calls == [_precise.FIRST_BITS] * 2

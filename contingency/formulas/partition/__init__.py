@@ -71,8 +71,9 @@ J. Kubina, Perl module Set::Partitions::Similarity (accuracy, "precision").
 The implementation is split by subsystem, each module one responsibility:
 ``_sums`` (exact table sums), ``_pairs`` (pair counting), ``_information``
 (MI and entropies from the sums), ``_cells`` (the same from the cells,
-without cancellation), ``_expected`` (expected MI), ``_adjusted`` (AMI) and
-``_matching`` (purity, R NMF's entropy). Every public name is imported from
+without cancellation), ``_expected`` (expected MI), ``_adjusted`` (AMI),
+``_precise`` (AMI at 256 bits, where floats cancel) and ``_matching`` (purity,
+R NMF's entropy). Every public name is imported from
 here.
 """
 
@@ -111,6 +112,7 @@ from contingency.formulas.partition._pairs import (
     rand_index,
     recall,
 )
+from contingency.formulas.partition._precise import PreciseSums, precise_sums
 from contingency.formulas.partition._sums import (
     FIXED_POINT_BITS,
     TableSums,
@@ -126,6 +128,7 @@ __all__ = [
     "AverageMethod",
     "CellsArgument",
     "PairConfusion",
+    "PreciseSums",
     "TableCells",
     "TableSums",
     "adjusted_mutual_information",
@@ -148,6 +151,7 @@ __all__ = [
     "normalized_mutual_information",
     "pair_confusion",
     "pairs",
+    "precise_sums",
     "precision",
     "purity",
     "purity_from_maxima",

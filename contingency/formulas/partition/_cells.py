@@ -20,8 +20,15 @@ from numpy.typing import ArrayLike, NDArray
 from contingency.formulas._numeric import INT64_MAX
 from contingency.formulas.partition._sums import as_counts, count_sum, summable
 
-__all__ = ["CellsArgument", "TableCells", "conditional_nats", "entropy_nats", "exact_arrays",
-           "exact_information", "resolve", "table_cells"]
+__all__ = ["ENTROPY_ERROR", "MUTUAL_ERROR", "CellsArgument", "TableCells", "conditional_nats",
+           "entropy_nats", "exact_arrays", "exact_information", "resolve", "table_cells"]
+
+#: The relative error bound of an entropy from the cells: each term within 5 units of
+#: 2**-52 (:func:`entropy_nats`), and math.fsum's one rounding.
+ENTROPY_ERROR = 6 * 2.0**-52
+#: The same of MI from the cells: each term within 32 units (:func:`_mutual_nats`), and
+#: math.fsum's one rounding.
+MUTUAL_ERROR = 33 * 2.0**-52
 
 
 class TableCells(NamedTuple):

@@ -43,6 +43,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from contingency.formulas.partition._cells import (
+    ENTROPY_ERROR,
+    MUTUAL_ERROR,
     CellsArgument,
     TableCells,
     conditional_nats,
@@ -64,8 +66,9 @@ from contingency.formulas.partition._sums import (
     table_sums,  # noqa: F401  (the docstrings' examples use it)
 )
 
-__all__ = ["AverageMethod", "check_average_method", "completeness", "conditionals", "entropy",
-           "entropy_model", "entropy_reference", "homogeneity", "information", "mutual_information",
+__all__ = ["AverageMethod", "Exact", "check_average_method", "completeness", "conditionals", "entropy",
+           "entropy_model", "entropy_reference", "homogeneity", "information",
+           "information_errors", "mutual_information",
            "normalized_mutual_information", "normalizer", "v_measure", "variation_of_information"]
 
 AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
@@ -156,6 +159,31 @@ def information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Ex
         model = max(model, 1)
     mutual = max(min(mutual, reference, model), 0)
     return mutual, reference, model, n * ONE
+
+
+def information_errors(sums: TableSums, values: tuple[Exact, Exact, Exact, Exact]
+                       ) -> tuple[float, float, float]:
+    """Bounds of the errors of :func:`information`'s ``(MI, H(R), H(M))``, in its units.
+
+    From the sums, ``_TERM_ERROR`` times the sum of the magnitudes of the
+    terms each value involves (MI is H(R), or H(M), exactly when every model
+    cluster, or every class, is pure); from the cells, the relative bounds of
+    :data:`MUTUAL_ERROR` and :data:`ENTROPY_ERROR`.
+    """
+    mutual, reference, model, scale = values
+    if scale == 1:  # from the cells, in nats
+        return MUTUAL_ERROR * mutual, ENTROPY_ERROR * reference, ENTROPY_ERROR * model
+    total = n_log_n_fixed(sums.n_elements)
+    reference_error = _TERM_ERROR * (total + sums.reference_n_log_n)
+    model_error = _TERM_ERROR * (total + sums.model_n_log_n)
+    if sums.same_same == sums.same_model:
+        mutual_error = reference_error
+    elif sums.same_same == sums.same_reference:
+        mutual_error = model_error
+    else:
+        mutual_error = _TERM_ERROR * (sums.cells_n_log_n + sums.reference_n_log_n
+                                      + sums.model_n_log_n + total)
+    return mutual_error, reference_error, model_error
 
 
 def _sure(value: int, magnitude: int) -> bool:
