@@ -65,6 +65,7 @@ from tests.benchmarks.harness import (
 )
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
+from tests.benchmarks.partition_scale import one_row_batches, sparse_reads_memory
 from tests.benchmarks.scaling import dask_two_workers
 from tests.benchmarks.streaming import cli_streaming_memory
 
@@ -1731,4 +1732,8 @@ CASES: list[Case] = [
         config.cli_n, config.quick)),
     Case("13 dask: 2 workers vs 1 process on Parquet", dask_two_workers),
     Case("14 thread_safe lock cost per add_result and add", lock_cost),
+    Case("19 PartitionComparison reads memory at 10^5 x 10^5 clusters",
+         lambda config: sparse_reads_memory(config.quick)),
+    Case("19 PartitionComparison 1-row add_many K=200,000 vs K=20",
+         lambda config: one_row_batches(config.repeat, config.quick)),
 ]
