@@ -25,8 +25,11 @@ Every score is one call into :mod:`contingency.formulas.partition` with the
 sums (:class:`~contingency.formulas.partition.TableSums`, built once per
 state and kept until the next change): pair-counting and information scores
 cost the same whatever the number of elements and the size of the table.
-Adjusted mutual information, purity and the table read the table; AMI keeps
-its expected-MI term until the table changes.
+Adjusted mutual information, purity, the Jaccard-Concentration Index and the
+JSON state read the table's non-empty cells, never a dense rows x columns
+array (only :meth:`~PartitionComparison.contingency_table` builds one); AMI
+keeps its expected-MI term, and the integer sums of its fallback, until the
+table changes.
 """
 
 from __future__ import annotations

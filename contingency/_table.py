@@ -14,6 +14,8 @@ Callers see the same methods either way.
 
 :func:`count_cells` counts two label sequences into :class:`Cells`, the
 non-empty cells of their table: the batch form every table change takes.
+Readers get the cells, sorted by label (:meth:`Table.sorted_cells`), in memory
+linear in them; :meth:`Table.dense` alone makes the rows x columns array.
 """
 
 from __future__ import annotations

@@ -58,6 +58,11 @@ module give the bounds, and each score's docstring when a read costs O(cells))::
     >>> round(homogeneity(table_sums(big), cells=table_cells(big)), 12)
     0.491588537504
 
+Adjusted mutual information is held to 1e-12 relative near 0 too, where its
+numerator ``MI - E[MI]`` cancels: when the float quotient's own bound is not
+enough, it is computed in integers (:func:`precise_sums`, see
+:func:`adjusted_mutual_information`).
+
 References: W. M. Rand (1971), JASA 66, 846-850 (Rand index); L. Hubert and
 P. Arabie (1985), J. Classification 2, 193-218 (adjusted Rand index);
 E. B. Fowlkes and C. L. Mallows (1983), JASA 78, 553-569; N. X. Vinh,

@@ -2,7 +2,8 @@
 
 Accuracy. Every information score below agrees with an exact computation to
 1e-12 relative (1e-15 absolute where the value is below 1e-3), for any table
-of counts below 2**63, by one of two routes:
+of counts below 2**63, by one of two routes (AMI, built on these, has its own
+bounds and a third route: ``_adjusted``):
 
 1. O(1), from the sums. A value such as ``N MI 2**52 = S_cells - S_reference -
    S_model + N ln N`` is an exact difference of exact sums of rounded terms
