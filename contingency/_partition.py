@@ -707,6 +707,8 @@ class PartitionComparison:
         has at most four slots per non-empty cell or 2**20 slots in all, and
         sparse beyond: 10**5 clusters on each side make 80 GB dense.
         """
+        if sparse is not None and not isinstance(sparse, (bool, np.bool_)):
+            raise TypeError(f"to_frame: sparse must be True, False or None, not {sparse!r}")
         reference, model, rows, columns, counts = self.contingency_cells()
         if sparse is None:
             sparse = not dense_is_cheaper(len(reference) * len(model), len(counts))

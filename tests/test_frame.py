@@ -131,6 +131,8 @@ def test_partition_sparse_frame_holds_the_dense_frame(labeling):
         comparison.contingency_cells()[4])
     pd.testing.assert_frame_equal(sparse.sparse.to_dense(), dense)
     pd.testing.assert_frame_equal(comparison.to_frame(), dense)  # small: dense by default
+    with pytest.raises(TypeError, match="to_frame: sparse must be True, False or None, not 'yes'"):
+        comparison.to_frame(sparse="yes")
 
 
 def test_partition_frame_is_sparse_by_default_when_the_dense_table_is_far_larger():
