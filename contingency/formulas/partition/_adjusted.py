@@ -10,8 +10,8 @@ the float quotient only when each is known to ``2**-42`` (2.3e-13) of its
 value. Otherwise it tries MI from the cells (O(cells), good to 33 units of
 2**-52), and if that is not enough either, computes both to 256 bits
 (:mod:`contingency.formulas.partition._precise`), which costs from a few
-times the float path to about ten times it (a few seconds for 10**6 elements
-in 100 x 100 random clusters). Either way AMI agrees with an exact computation
+times the float path to about ten times it (about a second for 10**6
+elements in 100 x 100 random clusters, against 0.15 s). Either way AMI agrees with an exact computation
 to 1e-12 relative.
 """
 
@@ -53,8 +53,10 @@ from contingency.formulas.partition._sums import (
 __all__ = ["EXPECTED_ERROR", "PreciseArgument", "adjusted_mutual_information"]
 
 #: The error bound taken for :func:`expected_mutual_information`, relative: 18 times the
-#: largest error measured against the 256-bit computation (7.7e-16, tests/test_abuse.py and
-#: tests/test_partition_formulas.py), itself a sum of non-negative terms in float64.
+#: largest error measured against the 256-bit computation over 300 random margins, wide laws
+#: included (7.7e-16); tests/test_partition_formulas.py keeps a sample of them within a
+#: sixteenth of it. A measured bound, where the others are proven: E[MI] is a sum of
+#: non-negative terms, each accurate to a few units of 2**-52.
 EXPECTED_ERROR = 2.0**-46
 #: The float quotient is returned when numerator and denominator are each known to this.
 _ACCEPTED = 2.0**-42
