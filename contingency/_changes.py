@@ -22,10 +22,11 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import CodedLabels, dense_is_cheaper, encode
+from contingency._coding import CodedLabels, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
-from contingency.formulas._numeric import EXACT_FLOAT_LIMIT
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, dense_is_cheaper
+from contingency.formulas._numeric import distinct_counts as numeric_distinct_counts
 
 __all__ = [
     "HIT",
@@ -288,7 +289,7 @@ def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = N
     """
     if weights is None:
         return np.bincount(codes, minlength=size)
-    if weights.dtype != object and int(weights.sum()) < EXACT_FLOAT_LIMIT:
+    if weights.dtype != object and int(weights.sum()) < EXACT_FLOAT_BOUND:
         return np.bincount(codes, weights=weights, minlength=size).astype(np.int64)
     counts = np.zeros(max(size, int(codes.max()) + 1 if len(codes) else 0), dtype=weights.dtype)
     np.add.at(counts, codes, weights)
@@ -363,17 +364,17 @@ def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] |
                     ) -> tuple[NDArray[Any], NDArray[Any]]:
     """The distinct values of ``codes`` (each below ``size``) and how often each occurs.
 
-    A bincount when the code space is small against the data, else a sort.
+    A bincount when the code space is small against the data, else a sort
+    (:func:`contingency.formulas._numeric.distinct_counts` without weights).
     With ``weights`` (integers, see :func:`count_codes`), each occurrence
     counts its weight, and values of total weight 0 are left out.
     """
+    if weights is None:
+        return numeric_distinct_counts(codes)
     if dense_is_cheaper(size, len(codes)):
         counts = count_codes(codes, size, weights)
         present = np.flatnonzero(counts)
         return present, counts[present]
-    if weights is None:
-        present, found = np.unique(codes, return_counts=True)
-        return present, found
     present, inverse = np.unique(codes, return_inverse=True)
     found = count_codes(inverse.ravel(), len(present), weights)
     kept = np.flatnonzero(found)

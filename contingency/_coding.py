@@ -19,8 +19,8 @@ No caller depends on this order: :class:`~contingency.Contingency` adds new
 categories in the order an ``add_result`` loop meets them, and a
 :class:`~contingency.PartitionComparison` table is keyed by label.
 
-:func:`dense_is_cheaper` is the one rule for when a table of ``slots``
-counters (``np.bincount``) beats sorting ``n`` keys.
+:func:`dense_is_cheaper` (defined in :mod:`contingency.formulas._numeric`) is the
+one rule for when a table of ``slots`` counters (``np.bincount``) beats sorting ``n`` keys.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._labels import check_label, is_label
-from contingency.formulas._numeric import INT64_MAX
+from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
 __all__ = ["CodedLabels", "Codes", "check_distinct", "coded_single_labels", "dense_is_cheaper",
            "encode", "single_label_array"]
@@ -97,9 +97,6 @@ def single_label_array(values: object) -> bool:
     return isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype != object
 
 
-#: A dense table of this many slots (512 KiB of int64 counters, zeroed and scanned) costs about
-#: as much as sorting a few thousand keys; a larger one is used only for a batch a quarter its size.
-_DENSE_FLOOR = 1 << 16
 
 
 def coded_single_labels(values: object, name: str) -> CodedLabels | None:
@@ -123,21 +120,6 @@ def coded_single_labels(values: object, name: str) -> CodedLabels | None:
             return None  # a tuple or frozenset of labels
     codes, labels = encode(values, name)
     return CodedLabels(codes, labels)
-
-
-def dense_is_cheaper(slots: int, n: int) -> bool:
-    """True when counting ``n`` keys in a table of ``slots`` counters beats sorting them.
-
-    A dense count costs about one pass over the keys plus one over the slots
-    (zeroing and scanning), a sort ``n log n`` comparisons; with a few slots
-    per key, or a table small enough to stay in cache, the dense count wins.
-
-    >>> dense_is_cheaper(1000 * 1000, 10**6), dense_is_cheaper(10**12, 10**6)
-    (True, False)
-    >>> dense_is_cheaper(1 << 16, 3), dense_is_cheaper(200_000, 1)
-    (True, False)
-    """
-    return slots <= max(4 * n, _DENSE_FLOOR)
 
 
 def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list[Hashable]]:

@@ -7,6 +7,7 @@ here computes a score: the accumulators hand over their counts and scores.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
@@ -40,23 +41,51 @@ def _pandas() -> Any:
     return pandas
 
 
-def table_frame(rows: Sequence[Hashable], columns: Sequence[Hashable],
-                table: NDArray[np.int64]) -> Any:
-    """A contingency table as a DataFrame: index ``"reference"``, columns ``"model"``.
+def table_frame(rows: Sequence[Hashable], columns: Sequence[Hashable], cell_rows: NDArray[np.int64],
+                cell_columns: NDArray[np.int64], counts: NDArray[np.int64], *,
+                sparse: bool) -> Any:
+    """A contingency table given by its non-empty cells as a DataFrame: index "reference", columns "model".
 
-    >>> table = np.array([[1, 1], [1, 0]])
-    >>> table_frame(("a", "b"), (1, 2), table)  # doctest: +SKIP
+    ``counts[k]`` sits in row ``cell_rows[k]`` and column ``cell_columns[k]``.
+    Dense int64 columns (``pandas.crosstab``'s frame), or with ``sparse=True``
+    columns of pandas' ``Sparse[int64, 0]`` dtype holding only the non-empty
+    cells: memory linear in them and the labels, where the dense frame takes
+    ``8 x rows x columns`` bytes.
+
+    >>> one = np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1, 1, 1])
+    >>> table_frame(("a", "b"), (1, 2), *one, sparse=False)  # doctest: +SKIP
     model      1  2
     reference
     a          1  1
     b          1  0
     """
     pandas = _pandas()
-    return pandas.DataFrame(
-        np.asarray(table, dtype=np.int64),
-        index=pandas.Index(list(rows), name="reference", dtype=object),
-        columns=pandas.Index(list(columns), name="model", dtype=object),
-    )
+    index = pandas.Index(list(rows), name="reference", dtype=object)
+    names = pandas.Index(list(columns), name="model", dtype=object)
+    if not sparse:
+        table = np.zeros((len(rows), len(columns)), dtype=np.int64)
+        table[cell_rows, cell_columns] = counts
+        return pandas.DataFrame(table, index=index, columns=names)
+    order = np.lexsort((cell_rows, cell_columns))
+    cell_rows, counts = cell_rows[order], counts[order]
+    bounds = np.searchsorted(cell_columns[order], np.arange(len(columns) + 1)).tolist()
+    dtype = pandas.SparseDtype(np.int64, 0)
+    data = {position: _sparse_column(pandas, counts[start:stop], cell_rows[start:stop], len(rows),
+                                     dtype)
+            for position, (start, stop) in enumerate(itertools.pairwise(bounds))}
+    frame = pandas.DataFrame(data, index=index)
+    frame.columns = names
+    return frame
+
+
+def _sparse_column(pandas: Any, values: NDArray[np.int64], positions: NDArray[np.int64],
+                   length: int, dtype: Any) -> Any:
+    """A ``SparseArray`` of ``length`` holding ``values`` at ``positions`` (increasing), else zeros."""
+    sparse_array = pandas.arrays.SparseArray
+    if hasattr(sparse_array, "from_indices"):  # pandas 3
+        return sparse_array.from_indices(values, positions, length, fill_value=0, dtype=np.int64)
+    index = pandas._libs.sparse.IntIndex(length, positions.astype(np.int32))  # pandas 1.5 and 2
+    return sparse_array(values, sparse_index=index, dtype=dtype)
 
 
 def category_frame(stats: Mapping[Hashable, Mapping[str, float | int]]) -> Any:

@@ -3,9 +3,11 @@
 The labels are counted into a contingency table by
 :func:`contingency._table.count_cells` (the library's one path from labels to
 a table, the one :meth:`contingency.PartitionComparison.from_labels` takes,
-here with errors naming ``y_true`` and ``y_pred``), and the table is scored by
-:func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`,
-the same call :meth:`PartitionComparison.jaccard_concentration_index` makes.
+here with errors naming ``y_true`` and ``y_pred``), and the table's non-empty
+cells are scored by
+:func:`contingency.formulas.concentration.jaccard_concentration_index_from_cells`,
+the same call :meth:`PartitionComparison.jaccard_concentration_index` makes:
+memory linear in the non-empty cells, never the dense table.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from numpy.typing import ArrayLike
 from contingency._table import Table, count_cells
 from contingency.formulas.concentration import (
     JaccardConcentrationResult,
-    jaccard_concentration_index_from_table,
+    jaccard_concentration_index_from_cells,
 )
 
 __all__ = ["jaccard_concentration_index"]
@@ -132,7 +134,6 @@ def jaccard_concentration_index(
     table = Table()
     table.add_cells(count_cells(y_true, y_pred, where="jaccard_concentration_index",
                                 names=("y_true", "y_pred")), "jaccard_concentration_index")
-    rows, columns, counts = table.dense()
-    return jaccard_concentration_index_from_table(
-        counts, rows, columns, noise_label=noise_label, return_all=return_all,
+    return jaccard_concentration_index_from_cells(
+        *table.sorted_cells(), noise_label=noise_label, return_all=return_all,
         ordered_labels=ordered_labels)

@@ -25,8 +25,11 @@ Every score is one call into :mod:`contingency.formulas.partition` with the
 sums (:class:`~contingency.formulas.partition.TableSums`, built once per
 state and kept until the next change): pair-counting and information scores
 cost the same whatever the number of elements and the size of the table.
-Adjusted mutual information, purity and the table read the table; AMI keeps
-its expected-MI term until the table changes.
+Adjusted mutual information, purity, the Jaccard-Concentration Index and the
+JSON state read the table's non-empty cells, never a dense rows x columns
+array (only :meth:`~PartitionComparison.contingency_table` builds one); AMI
+keeps its expected-MI term, and the integer sums of its fallback, until the
+table changes.
 """
 
 from __future__ import annotations
@@ -48,16 +51,22 @@ from contingency._running_sums import RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
 from contingency.formulas import partition as _formulas
-from contingency.formulas._numeric import MAX_COUNT, check_room
-from contingency.formulas.partition import AverageMethod, PairConfusion, TableSums, pairs
+from contingency.formulas._numeric import (
+    EXACT_FLOAT_BOUND,
+    MAX_COUNT,
+    check_room,
+    dense_is_cheaper,
+)
+from contingency.formulas.partition import (
+    AverageMethod,
+    PairConfusion,
+    PreciseSums,
+    TableSums,
+    pairs,
+)
 
 if TYPE_CHECKING:
     from contingency.formulas.concentration import JaccardConcentrationResult
-
-#: The most elements the Jaccard-concentration index takes
-#: (:data:`contingency.formulas.concentration.MAX_EXACT_TOTAL`, not imported: that module is
-#: loaded only when the index is asked for).
-_JCI_MAX_ELEMENTS = 2**53
 
 __all__ = ["PartitionComparison"]
 
@@ -136,6 +145,9 @@ class PartitionComparison:
     _expected: tuple[TableSums, float] | None
     #: The cell arrays an information read's exact fallback last took, with their sums.
     _cells: tuple[TableSums, tuple[NDArray[np.int64], ...]] | None
+    #: The high-precision sums AMI's fallback last computed, by bits, with the sums (the
+    #: state) they belong to.
+    _precise: tuple[TableSums, dict[int, PreciseSums]] | None
 
     def __new__(cls: type[_Self], *, thread_safe: bool = False) -> _Self:
         return _locking.new_instance(cls, thread_safe)
@@ -394,8 +406,38 @@ class PartitionComparison:
         ...     ["b", "a", "a"], [1, 1, 2]).contingency_table()
         >>> rows, columns, table.tolist()
         (('a', 'b'), (1, 2), [[1, 1], [1, 0]])
+
+        Dense by definition, it costs ``8 x rows x columns`` bytes whatever the
+        number of non-empty cells: 80 GB for 10**5 clusters on each side. No
+        other read builds it; :meth:`contingency_cells` gives the same table
+        in memory linear in its non-empty cells.
         """
         return self._table.dense()
+
+    def contingency_cells(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...],
+                                         NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """The table as its non-empty cells: ``(reference_labels, model_labels, rows, columns, counts)``.
+
+        The labels are :meth:`contingency_table`'s; ``rows``, ``columns`` and
+        ``counts`` are int64 arrays with one entry per non-empty cell:
+        ``counts[k]`` elements have reference label
+        ``reference_labels[rows[k]]`` and model label
+        ``model_labels[columns[k]]``, ordered by row, then column. Memory and
+        time are linear in the non-empty cells and the labels, whatever the
+        size of the dense table. The coordinate (COO) form, which needs no
+        scipy: ``scipy.sparse.coo_array((counts, (rows, columns)))`` builds a
+        sparse matrix from it, and the dense table is
+
+        >>> comparison = PartitionComparison.from_labels(["b", "a", "a"], [1, 1, 2])
+        >>> reference, model, rows, columns, counts = comparison.contingency_cells()
+        >>> reference, model, rows.tolist(), columns.tolist(), counts.tolist()
+        (('a', 'b'), (1, 2), [0, 0, 1], [0, 1, 0], [1, 1, 1])
+        >>> table = np.zeros((len(reference), len(model)), dtype=np.int64)
+        >>> table[rows, columns] = counts
+        >>> table.tolist() == comparison.contingency_table()[2].tolist()
+        True
+        """
+        return self._table.sorted_cells()
 
     # Pair-counting scores ------------------------------------------------------------------
 
@@ -488,7 +530,8 @@ class PartitionComparison:
             found = self._expected = (sums, _formulas.expected_mutual_information(
                 self._table.row_totals(), self._table.column_totals()))
         return _formulas.adjusted_mutual_information(sums, found[1], average_method,
-                                                     cells=self._information_cells)
+                                                     cells=self._information_cells,
+                                                     precise=self._precise_sums)
 
     @property
     def homogeneity(self) -> float:
@@ -527,13 +570,15 @@ class PartitionComparison:
                                     ) -> float | JaccardConcentrationResult:
         """The Jaccard-Concentration Index of the table (reference = true labels, model = predicted).
 
-        See :func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`.
+        See :func:`contingency.formulas.concentration.jaccard_concentration_index_from_table`
+        for the index and its conventions; it is computed from the non-empty cells
+        (:func:`~contingency.formulas.concentration.jaccard_concentration_index_from_cells`),
+        in memory linear in them.
         """
-        from contingency.formulas.concentration import jaccard_concentration_index_from_table
+        from contingency.formulas.concentration import jaccard_concentration_index_from_cells
 
-        reference, model, table = self.contingency_table()
-        return jaccard_concentration_index_from_table(
-            table, reference, model, noise_label=noise_label, return_all=return_all,
+        return jaccard_concentration_index_from_cells(
+            *self.contingency_cells(), noise_label=noise_label, return_all=return_all,
             ordered_labels=ordered_labels)
 
     # Reports -------------------------------------------------------------------------------
@@ -594,7 +639,7 @@ class PartitionComparison:
             "inverse_purity": self.inverse_purity,
             "entropy": self.entropy,
             "jaccard_concentration_index": (self.jaccard_concentration_index()
-                                            if 0 < self._n_elements <= _JCI_MAX_ELEMENTS
+                                            if 0 < self._n_elements <= EXACT_FLOAT_BOUND
                                             else None),
         }
         scores: dict[str, Any] = _report.json_numbers(values)
@@ -645,7 +690,7 @@ class PartitionComparison:
         """
         return _report.partition_report(self.scores(), digits)
 
-    def to_frame(self) -> Any:
+    def to_frame(self, sparse: bool | None = None) -> Any:
         """The contingency table as a ``pandas.DataFrame``: ``pandas.crosstab(reference, model)``.
 
         One row per reference label (index named ``"reference"``), one column
@@ -661,8 +706,21 @@ class PartitionComparison:
         reference
         a          1  1
         b          1  0
+
+        ``sparse=True`` gives the same frame with columns of pandas'
+        ``Sparse[int64, 0]`` dtype, which hold only the non-empty cells
+        (``frame.sparse.to_dense()`` is the dense frame), in memory linear in
+        them and the labels; ``sparse=False`` the dense frame, ``8 x rows x
+        columns`` bytes. The default, ``None``, is dense while the dense table
+        has at most four slots per non-empty cell or 2**20 slots in all, and
+        sparse beyond: 10**5 clusters on each side make 80 GB dense.
         """
-        return table_frame(*self.contingency_table())
+        if sparse is not None and not isinstance(sparse, (bool, np.bool_)):
+            raise TypeError(f"to_frame: sparse must be True, False or None, not {sparse!r}")
+        reference, model, rows, columns, counts = self.contingency_cells()
+        if sparse is None:
+            sparse = not dense_is_cheaper(len(reference) * len(model), len(counts))
+        return table_frame(reference, model, rows, columns, counts, sparse=bool(sparse))
 
     # JSON ----------------------------------------------------------------------------------
 
@@ -677,14 +735,12 @@ class PartitionComparison:
         >>> state["reference_labels"], state["model_labels"], state["cells"]
         (['x', 'y'], [1, 2], [[0, 0, 1], [0, 1, 1], [1, 1, 1]])
         """
-        reference, model, table = self.contingency_table()
-        rows, columns = np.nonzero(table)
+        reference, model, rows, columns, counts = self.contingency_cells()
         return {
             "format": _FORMAT,
             "reference_labels": [label_to_json(label, "reference label") for label in reference],
             "model_labels": [label_to_json(label, "model label") for label in model],
-            "cells": [[row, column, count] for row, column, count in
-                      zip(rows.tolist(), columns.tolist(), table[rows, columns].tolist())],
+            "cells": [list(cell) for cell in zip(rows.tolist(), columns.tolist(), counts.tolist())],
         }
 
     @classmethod
@@ -766,11 +822,23 @@ class PartitionComparison:
             found = self._cells = (sums, self._table.information_cells())
         return found[1]
 
+    def _precise_sums(self, bits: int) -> PreciseSums:
+        """AMI's high-precision sums, computed once per state: the average methods share them."""
+        sums = self._read()
+        found = self._precise
+        if found is None or found[0] is not sums:
+            found = self._precise = (sums, {})
+        by_bits = found[1]
+        if bits not in by_bits:
+            by_bits[bits] = _formulas.precise_sums(
+                _formulas.TableCells(*self._information_cells()), bits)
+        return by_bits[bits]
+
     def _clear(self) -> None:
         self._table = Table()
         self._sums = RunningSums()
         self._n_elements = 0
-        self._read_sums = self._pairs = self._expected = self._cells = None
+        self._read_sums = self._pairs = self._expected = self._cells = self._precise = None
 
 
 # JSON ----------------------------------------------------------------------------------------

@@ -26,13 +26,13 @@ accumulator has bit for bit the sums of one that saw both streams.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Iterable
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from contingency._coding import dense_is_cheaper
+from contingency.formulas._numeric import distinct_counts
 from contingency.formulas.partition import TableSums, n_log_n_fixed, pairs
 
 __all__ = ["PAIR_BITS", "RunningSums", "packed_step", "packed_sum", "unit_step"]
@@ -91,29 +91,22 @@ def packed_sum(counts: ArrayLike) -> int:
     """The packed sum of a level recomputed from its counts (zeros allowed): the from-scratch value.
 
     Equal counts are grouped, so the work is one :func:`n_log_n_fixed` per
-    distinct count, whatever the size of the table.
+    distinct count, whatever the size of the table. A list of Python ints (a
+    change of a few cells) is grouped by Python, anything else by numpy.
 
     >>> packed_sum([3, 1, 2, 0]) == ((n_log_n_fixed(3) + n_log_n_fixed(2)) << PAIR_BITS) + 4
     True
     """
-    values = np.asarray(counts)
-    grouped: Any
-    if values.dtype == object:
-        grouped = Counter(int(v) for v in values.ravel().tolist() if v > 1).items()
+    grouped: Iterable[tuple[int, int]]
+    if isinstance(counts, list):  # a small change, as Python ints: no numpy call is cheaper
+        grouped = Counter(count for count in counts if count > 1).items()
     else:
-        values = values.ravel()
+        values = np.asarray(counts).ravel()
+        values = values[values > 1]  # counts 0 and 1 add nothing to either sum
         if values.size == 0:
             return 0
-        largest = int(values.max())
-        if dense_is_cheaper(largest + 1, values.size):
-            # counts 0 and 1 add nothing to either sum: only the histogram from 2 up is read
-            histogram = np.bincount(values)
-            distinct = np.flatnonzero(histogram[2:]) + 2
-            grouped = zip(distinct.tolist(), histogram[distinct].tolist())
-        else:
-            values = values[values > 1]
-            distinct, multiplicity = np.unique(values, return_counts=True)
-            grouped = zip(distinct.tolist(), multiplicity.tolist())
+        distinct, multiplicity = distinct_counts(values)
+        grouped = zip(distinct.tolist(), multiplicity.tolist())
     return sum(m * ((n_log_n_fixed(v) << PAIR_BITS) + pairs(v)) for v, m in grouped)
 
 

@@ -14,6 +14,8 @@ Callers see the same methods either way.
 
 :func:`count_cells` counts two label sequences into :class:`Cells`, the
 non-empty cells of their table: the batch form every table change takes.
+Readers get the cells, sorted by label (:meth:`Table.sorted_cells`), in memory
+linear in them; :meth:`Table.dense` alone makes the rows x columns array.
 """
 
 from __future__ import annotations
@@ -25,16 +27,21 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import Codes, dense_is_cheaper, encode
+from contingency._coding import Codes, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
-from contingency.formulas._numeric import INT64_MAX
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, INT64_MAX, dense_is_cheaper
 
-__all__ = ["Cells", "Table", "count_cells"]
+__all__ = ["Cells", "SortedCells", "Table", "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
-#: Per level (cells, rows, columns), counts before and after a change.
-Levels = tuple[NDArray[Any], NDArray[Any], NDArray[Any]]
+#: Sorted row labels, sorted column labels, and the cells as ``rows, columns, counts``, the
+#: first two positions into the labels (:meth:`Table.sorted_cells`).
+SortedCells = tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64],
+                    NDArray[np.int64], NDArray[np.int64]]
+#: Per level (cells, rows, columns), counts before and after a change: arrays, or lists of
+#: Python ints for a change made cell by cell.
+Levels = tuple[NDArray[Any] | list[int], NDArray[Any] | list[int], NDArray[Any] | list[int]]
 
 
 class Cells:
@@ -261,8 +268,8 @@ def _total(counts: Counts) -> int:
 
 def _group_sums(groups: Codes, counts: NDArray[np.int64], size: int) -> NDArray[np.int64]:
     """Exact per-group sums of ``counts`` (int64: a table's total is below 2**63)."""
-    if counts.size and int(counts.sum()) < 2**53:
-        # float64 adds integers exactly while every partial sum is below 2**53
+    if counts.size and int(counts.sum()) < EXACT_FLOAT_BOUND:
+        # float64 adds integers exactly while every partial sum stays within the bound
         return np.bincount(groups, weights=counts, minlength=size).astype(np.int64)
     result = np.zeros(size, dtype=np.int64)
     np.add.at(result, groups, counts)
@@ -384,8 +391,20 @@ class Table:
             return _group_maxima(cells.rows, cells.counts, len(cells.row_labels))
         return _group_maxima(cells.columns, cells.counts, len(cells.column_labels))
 
-    def dense(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64]]:
-        """Row labels, column labels (each sorted, see :func:`sorted_labels`) and the 2-D counts."""
+    def sorted_cells(self) -> SortedCells:
+        """Row labels, column labels (each sorted, see :func:`sorted_labels`) and the non-empty cells.
+
+        The cells are ``rows, columns, counts``, int64 arrays with one entry per
+        non-empty cell, the first two positions into the sorted labels, ordered
+        by row then column: memory and time linear in the cells and labels (a
+        sort of each), never their product.
+
+        >>> table = Table()
+        >>> _ = table.change("b", 2, 1), table.change("a", 2, 1), table.change("b", 1, 1)
+        >>> row_labels, column_labels, *cells = table.sorted_cells()
+        >>> row_labels, column_labels, [part.tolist() for part in cells]
+        (('a', 'b'), (1, 2), [[0, 1, 1], [1, 0, 1], [1, 1, 1]])
+        """
         cells = self.cells()
         row_labels = sorted_labels(cells.row_labels)
         column_labels = sorted_labels(cells.column_labels)
@@ -394,11 +413,23 @@ class Table:
             order = {label: rank for rank, label in enumerate(ordered)}
             return np.array([order[label] for label in labels], dtype=np.int64)
 
+        rows = ranks(cells.row_labels, row_labels)[cells.rows] if len(cells) else cells.rows
+        columns = (ranks(cells.column_labels, column_labels)[cells.columns] if len(cells)
+                   else cells.columns)
+        order = np.lexsort((columns, rows))
+        return (tuple(row_labels), tuple(column_labels), rows[order], columns[order],
+                cells.counts[order].astype(np.int64))
+
+    def dense(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64]]:
+        """Row labels, column labels (as :meth:`sorted_cells`) and the 2-D counts.
+
+        Dense by definition: ``8 * rows * columns`` bytes, whatever the number
+        of non-empty cells. Every other read works from :meth:`sorted_cells`.
+        """
+        row_labels, column_labels, rows, columns, counts = self.sorted_cells()
         table = np.zeros((len(row_labels), len(column_labels)), dtype=np.int64)
-        if cells.counts.size:
-            table[ranks(cells.row_labels, row_labels)[cells.rows],
-                  ranks(cells.column_labels, column_labels)[cells.columns]] = cells.counts
-        return tuple(row_labels), tuple(column_labels), table
+        table[rows, columns] = counts
+        return row_labels, column_labels, table
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
@@ -493,8 +524,19 @@ class Table:
         cell a few dictionary operations per changed cell: arrays win when the
         change has at least an eighth as many cells as the table. An empty
         table always takes a batch as arrays (from_labels, from_dict).
+
+        The decision costs O(batch), never O(table): a table has at least as
+        many cells as rows and as columns, so a batch of fewer than an eighth
+        of either stays with dictionaries without counting the cells, and the
+        cells (O(rows) in dictionary storage) are counted only when the rows
+        are at most eight times the batch.
         """
-        return not self._rows or 8 * len(change.counts) >= self.n_cells()
+        reach = 8 * len(change.counts)
+        if not self._rows:
+            return True
+        if reach < len(self._rows) or reach < len(self._columns):
+            return False
+        return reach >= self.n_cells()
 
     def _add_arrays(self, change: Cells, where: str) -> tuple[Levels, Levels]:
         if not self._rows:  # an empty table becomes the change: no union, no sort
@@ -559,11 +601,9 @@ class Table:
                       for row in rows_before]
         columns_after = [self._columns.pop(column) if self._columns[column] == 0
                          else self._columns[column] for column in columns_before]
-        return ((np.array(olds, dtype=object), np.array(list(rows_before.values()), dtype=object),
-                 np.array(list(columns_before.values()), dtype=object)),
-                (np.array([have + count for (_, _, count), have in zip(triples, olds)],
-                          dtype=object),
-                 np.array(rows_after, dtype=object), np.array(columns_after, dtype=object)))
+        return ((olds, list(rows_before.values()), list(columns_before.values())),
+                ([have + count for (_, _, count), have in zip(triples, olds)],
+                 rows_after, columns_after))
 
     # Storage -------------------------------------------------------------------------------
 

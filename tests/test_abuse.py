@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from contingency import Contingency, PartitionComparison
 from contingency.formulas import classification
-from contingency.formulas import partition as partition_formulas
+from contingency.formulas.partition._expected import expected_mutual_information_and_terms
 
 # Out of range: correlations ----------------------------------------------------------------
 
@@ -420,7 +420,7 @@ def _expected_decimal(rows: list[int], columns: list[int]) -> float:
 def test_expected_mutual_information_of_wide_windows_against_every_term(
         rows: list[int], columns: list[int]) -> None:
     exact = _expected_decimal(rows, columns)
-    value, terms = partition_formulas._expected_mutual_information(rows, columns)
+    value, terms = expected_mutual_information_and_terms(rows, columns)
     assert value == pytest.approx(exact, rel=1e-12)
     assert terms <= len(rows) * len(columns) * 2**11  # not one term per possible count
 
@@ -433,7 +433,7 @@ def test_expected_mutual_information_of_wide_windows_against_every_term(
 ])
 def test_expected_mutual_information_of_huge_tables_is_bounded_work(
         rows: list[int], columns: list[int]) -> None:
-    value, terms = partition_formulas._expected_mutual_information(rows, columns)
+    value, terms = expected_mutual_information_and_terms(rows, columns)
     assert terms <= len(set(rows)) * len(set(columns)) * 257
     # E[MI] is about (R - 1)(C - 1) / (2 N) for large N (Vinh et al. 2010).
     n = sum(rows)

@@ -32,7 +32,10 @@ from jaccard_concentration_index import concentration as package_concentration
 from jaccard_concentration_index import jaccard_concentration_index as package_jci
 
 from contingency import PartitionComparison, concentration, jaccard_concentration_index
-from contingency.formulas.concentration import jaccard_concentration_index_from_table
+from contingency.formulas.concentration import (
+    jaccard_concentration_index_from_cells,
+    jaccard_concentration_index_from_table,
+)
 
 PACKAGE_TOLERANCE = 1e-12
 EXACT_TOLERANCE = 1e-13
@@ -468,6 +471,64 @@ def test_every_encoding_gives_the_package_result(y_true: Any, y_pred: Any) -> No
 
 
 # ---------------------------------------------------------------------------
+# The sparse computation against the dense formula
+
+
+def dense_jci(table: np.ndarray) -> dict[str, Any]:
+    """The JCI of a dense table (labels in order, no noise), written from the definitions with
+    whole rows and columns of numpy: every cell, empty or not, takes part."""
+    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    rows, columns = table.sum(axis=1), table.sum(axis=0)
+    n = table.shape[0]
+    jaccard = table / (rows[:, None] + columns[None, :] - table)
+    closest = np.argmax(jaccard, axis=0)
+    best = jaccard.max(axis=0)
+    shares = table / columns
+    root_sum = np.sqrt((shares**2).sum(axis=0))
+    if n < 2:
+        concentration_ = np.ones(table.shape[1])
+    else:  # sum p**2 - 1/n as a variance: no cancellation near uniform columns
+        excess = ((shares - 1 / n) ** 2).sum(axis=0)
+        concentration_ = np.sqrt(excess / (root_sum + math.sqrt(1 / n)) / (1 - math.sqrt(1 / n)))
+    scores = np.sqrt(best * concentration_)
+    return {"score": float((scores * columns).sum() / columns.sum()),
+            "closest": closest.tolist(), "best": best.tolist(),
+            "concentration": concentration_.tolist()}
+
+
+@st.composite
+def sparse_tables(draw: Any) -> np.ndarray:
+    """Tables up to 40 x 40, mostly empty, some rows and columns entirely so."""
+    rows, columns = draw(st.integers(1, 40)), draw(st.integers(1, 40))
+    cells = draw(st.lists(st.tuples(st.integers(0, rows - 1), st.integers(0, columns - 1),
+                                    st.integers(1, 10**6)), min_size=1, max_size=60))
+    table = np.zeros((rows, columns), dtype=np.int64)
+    for i, j, count in cells:
+        table[i, j] = count
+    return table
+
+
+@given(sparse_tables())
+def test_the_cells_give_the_dense_formulas_result(table: np.ndarray) -> None:
+    """From the non-empty cells alone, in any order, the JCI of the dense table."""
+    rows, columns = np.nonzero(table)
+    shuffle = np.random.default_rng(len(rows)).permutation(len(rows))
+    labels = list(range(table.shape[0])), list(range(table.shape[1]))
+    ours = jaccard_concentration_index_from_cells(
+        *labels, rows[shuffle], columns[shuffle], table[rows, columns][shuffle], return_all=True)
+    dense = dense_jci(table)
+    assert ours["score"] == pytest.approx(dense["score"], rel=1e-13)
+    clusters = ours["cluster_results"]
+    kept_rows = np.flatnonzero(table.sum(axis=1))
+    assert [kept_rows[c["closest_label_index"]] for c in clusters] == [
+        kept_rows[i] for i in dense["closest"]]
+    assert [c["max_jaccard_index"] for c in clusters] == dense["best"]  # the same divisions
+    for mine, theirs in zip([c["concentration"] for c in clusters], dense["concentration"]):
+        assert mine == pytest.approx(theirs, rel=1e-13, abs=1e-15)
+    assert jaccard_concentration_index_from_table(table, *labels, return_all=True) == ours
+
+
+# ---------------------------------------------------------------------------
 # Bad input: exact messages
 
 
@@ -526,6 +587,25 @@ def test_every_encoding_gives_the_package_result(y_true: Any, y_pred: Any) -> No
         (lambda: jaccard_concentration_index_from_table([[2**40] * 10] * 1000, list(range(1000)),
                                                         list(range(10))), ValueError,
          "table counts must total at most 2**53, got 10995116277760000"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1, 2], [0, 0], [0, 2], [1, 1]),
+         ValueError, "columns[1] = 2 is not a position in the 2 labels"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1], [-1], [0], [1]),
+         ValueError, "rows[0] = -1 is not a position in the 1 labels"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1], [0.0], [0], [1]),
+         ValueError, "rows must be a 1-d sequence of integer positions, got float64 values of "
+         "shape (1,)"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1, 2], [0, 0], [0, 1], [1]),
+         ValueError, "rows, columns and counts must have one entry per cell, got lengths 2, 2 "
+         "and 1"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1, 2], [0, 0], [1, 1], [1, 2]),
+         ValueError, "cells must be listed once each: the cell (0, 1) is listed twice"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1, 2], [0, 0], [0, 1], [1, -2]),
+         ValueError, "counts[1] must be a non-negative integer count, not -2"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1], [0], [0], [2.0]),
+         ValueError, "counts must hold integer counts, got dtype float64"),
+        (lambda: jaccard_concentration_index_from_cells(["a"], [1, 2], [0, 0], [0, 1],
+                                                        [2**53, 1]),
+         ValueError, "counts must total at most 2**53, got 9007199254740993"),
     ],
 )
 def test_bad_input_gets_a_clear_error(call: Any, error: type[Exception], message: str) -> None:

@@ -117,3 +117,39 @@ def test_importing_contingency_does_not_import_pandas():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"
+
+
+@given(labelings(min_size=1))
+@settings(max_examples=40)
+def test_partition_sparse_frame_holds_the_dense_frame(labeling):
+    """sparse=True: the same frame in pandas' sparse dtype, holding only the non-empty cells."""
+    comparison = PartitionComparison.from_labels(*labeling)
+    dense = comparison.to_frame(sparse=False)
+    sparse = comparison.to_frame(sparse=True)
+    assert all(dtype == pd.SparseDtype(np.int64, 0) for dtype in sparse.dtypes)
+    assert sum(sparse[column].sparse.npoints for column in sparse.columns) == len(
+        comparison.contingency_cells()[4])
+    pd.testing.assert_frame_equal(sparse.sparse.to_dense(), dense)
+    pd.testing.assert_frame_equal(comparison.to_frame(), dense)  # small: dense by default
+    with pytest.raises(TypeError, match="to_frame: sparse must be True, False or None, not 'yes'"):
+        comparison.to_frame(sparse="yes")
+
+
+def test_partition_frame_is_sparse_by_default_when_the_dense_table_is_far_larger():
+    """2,000 clusters on each side, 2,000 cells: 4 million slots dense, so the default is sparse."""
+    labels = np.arange(2000)
+    frame = PartitionComparison.from_labels(labels, labels[::-1]).to_frame()
+    assert frame.shape == (2000, 2000)
+    assert all(isinstance(dtype, pd.SparseDtype) for dtype in frame.dtypes)
+    assert frame.loc[0, 1999] == 1
+    assert frame.loc[0, 0] == 0
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pandas 3 deprecates what 1.5-2 need
+def test_partition_sparse_frame_without_pandas_3s_from_indices(monkeypatch):
+    """pandas 1.5 and 2 have no SparseArray.from_indices: their constructor takes the index."""
+    if hasattr(pd.arrays.SparseArray, "from_indices"):
+        monkeypatch.delattr(pd.arrays.SparseArray, "from_indices")
+    comparison = PartitionComparison.from_labels(["b", "a", "a", "c"], [1, 1, 2, 2])
+    pd.testing.assert_frame_equal(comparison.to_frame(sparse=True).sparse.to_dense(),
+                                  comparison.to_frame(sparse=False))

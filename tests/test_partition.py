@@ -17,6 +17,7 @@ from sklearn import metrics
 from contingency import PartitionComparison
 from contingency._table import Table
 from contingency.formulas import partition as formulas
+from contingency.formulas.partition._information import normalizer
 from tests.strategies_partition import integer_labelings, labelings
 
 AVERAGE_METHODS = ["arithmetic", "geometric", "min", "max"]
@@ -78,9 +79,8 @@ def test_agrees_with_scikit_learn(labeling):
         ami = metrics.adjusted_mutual_info_score(truth, predicted, average_method=method)
         ours = comparison.adjusted_mutual_information(method)
         expected_mi = comparison._expected[1]
-        normalizer = formulas._normalizer(comparison.entropy_reference(),
-                                          comparison.entropy_model(), method)
-        if abs(normalizer - expected_mi) < 1e-10 < normalizer:
+        mean = normalizer(comparison.entropy_reference(), comparison.entropy_model(), method)
+        if abs(mean - expected_mi) < 1e-10 < mean:
             # 0/0: E[MI] equals its maximum (every model cluster a singleton, say), and
             # scikit-learn returns a ratio of two rounding errors. Ours is 1 when the MI
             # equals the normalizer exactly, as it then does.
@@ -844,3 +844,46 @@ def test_information_reads_of_one_state_share_the_cells_of_their_exact_fallback(
     assert (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
             comparison.normalized_mutual_information()) == first
     assert len(calls) == 2  # a change: the cells are built again
+
+
+def test_no_read_but_contingency_table_builds_the_dense_table(monkeypatch):
+    """Memory linear in the non-empty cells: scores, reports, JSON, the JCI and the sparse frame
+    work from the cells; only contingency_table (and the dense frame) make rows x columns."""
+    from contingency import jaccard_concentration_index
+
+    reference, model = [1, 1, 2, 3, "x"], [5, 6, 6, 7, 7]
+    comparison = PartitionComparison.from_labels(reference, model)
+    comparison.add("y", 8)  # dictionary storage as well as arrays
+    expected_state = {"format": "contingency.PartitionComparison/2",
+                      "reference_labels": [1, 2, 3, "x", "y"], "model_labels": [5, 6, 7, 8],
+                      "cells": [[0, 0, 1], [0, 1, 1], [1, 1, 1], [2, 2, 1], [3, 2, 1], [4, 3, 1]]}
+    monkeypatch.setattr(Table, "dense", lambda self: pytest.fail("a read built the dense table"))
+    scores = comparison.scores()
+    assert scores["jaccard_concentration_index"] == comparison.jaccard_concentration_index()
+    comparison.report()
+    assert comparison.to_dict() == expected_state
+    assert comparison.jaccard_concentration_index(return_all=True)["score"] == scores[
+        "jaccard_concentration_index"]
+    assert (comparison.purity, comparison.inverse_purity) == (4 / 6, 5 / 6)
+    comparison.to_frame(sparse=True)
+    jaccard_concentration_index(reference, model)
+
+
+def test_ami_near_zero_computes_its_exact_sums_once_per_state(monkeypatch):
+    """AMI's fallback in integers is shared by the four average methods until the table changes."""
+    from contingency.formulas.partition import _precise
+
+    calls = []
+    real = _precise.precise_sums
+    monkeypatch.setattr(formulas, "precise_sums",
+                        lambda cells, bits: calls.append(bits) or real(cells, bits))
+    comparison = PartitionComparison().add_many([0, 0, 1, 1], [0, 1, 0, 1], [8, 14, 8, 7])
+    values = comparison.scores()["adjusted_mutual_information"]
+    assert values["arithmetic"] == -4.697121719964341e-06  # exact, rounded once
+    assert calls == [_precise.FIRST_BITS]
+    comparison.adjusted_mutual_information("min")
+    assert calls == [_precise.FIRST_BITS]
+    comparison.add(0, 0)
+    comparison.remove(0, 0)  # the same counts, a new state: computed again
+    assert comparison.adjusted_mutual_information() == values["arithmetic"]
+    assert calls == [_precise.FIRST_BITS] * 2

@@ -9,13 +9,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics.cluster import contingency_matrix
 from sklearn.metrics.cluster import expected_mutual_information as sklearn_expected
 
+from contingency import PartitionComparison
 from contingency.formulas import classification
 from contingency.formulas import partition as f
+from contingency.formulas.partition import _cells, _precise
+from contingency.formulas.partition._adjusted import EXPECTED_ERROR
 from tests import decimal_reference
 
 tables = st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=5), min_size=1,
@@ -342,22 +345,42 @@ def information_errors(table, cells=True):
     table_cells = f.table_cells(table)
     n = sums.n_elements
     for name, value in zip(("mutual_information", "entropy_reference", "entropy_model"),
-                           f._exact_information(table_cells)):
+                           _cells.exact_information(table_cells)):
         errors[f"O(cells) {name}"] = decimal_reference.relative_error(value, exact[name])
     if n:
-        counts, row_sizes, column_sizes, _, _ = f._exact_arrays(table_cells)
+        counts, row_sizes, column_sizes, _, _ = _cells.exact_arrays(table_cells)
         for name, sizes in (("conditional_reference", column_sizes),
                             ("conditional_model", row_sizes)):
             errors[f"O(cells) {name}"] = decimal_reference.relative_error(
-                f._conditional_nats(counts, sizes, n), exact[name])
-    # AMI with E[MI] = 0 is MI / mean(H(R), H(M)): its MI and entropies, checked where
-    # MI is above the epsilon that AMI's scikit-learn rule puts in place of a tiny numerator.
-    if exact["mutual_information"] > 1e-12:
+                _cells.conditional_nats(counts, sizes, n), exact[name])
+    # AMI against its computation in integers (itself checked against the sum of every term,
+    # see the AMI tests below): where the float quotient was taken, its bounds were right.
+    # Tables of 16 pairs of clusters at most (each wide law costs a grid); the conventions of
+    # a single cluster are the accumulator's tests'.
+    rows_and_columns = sums.n_reference_clusters, sums.n_model_clusters
+    if cells and min(rows_and_columns) > 1 and rows_and_columns[0] * rows_and_columns[1] <= 16:
+        reference_sizes, model_sizes = table_cells.reference_sizes, table_cells.model_sizes
+        expected = f.expected_mutual_information(reference_sizes, model_sizes)
+        found: dict[int, _precise.PreciseSums] = {}  # as an accumulator keeps them per state
+
+        def precise(bits):
+            if bits not in found:
+                found[bits] = _precise.precise_sums(table_cells, bits)
+            return found[bits]
+
         for method in ("arithmetic", "geometric", "min", "max"):
-            value = f.adjusted_mutual_information(sums, 0.0, method, cells=given)
-            errors[f"ami_{method}"] = decimal_reference.relative_error(
-                value, exact[f"nmi_{method}"])
+            value = f.adjusted_mutual_information(sums, expected, method, cells=given,
+                                                  precise=precise)
+            exact_value = _precise.precise_adjusted(precise(_precise.FIRST_BITS), method)
+            if exact_value is None:  # 96 bits cannot tell: 256
+                exact_value = _precise.precise_adjusted(precise(_precise.FRACTION_BITS), method)
+            errors[f"ami_{method}"] = relative(value, exact_value)
     return errors
+
+
+def relative(value, exact):
+    """The relative error, with no absolute allowance near 0 (AMI's accuracy is relative)."""
+    return 0.0 if value == exact else abs(value - exact) / abs(exact)
 
 
 def skewed_tables():
@@ -550,9 +573,113 @@ def test_differences_of_huge_products_are_formed_exactly(cells, n):
     # half the cells near c = a b / N, where c N - a b cancels
     counts = [c if i % 2 else min(max(1, a * b // n + shift), 2**63 - 1)
               for i, (c, a, b, shift) in enumerate(cells)]
-    difference, independent = f._difference_of_products(np.array(counts, dtype=np.int64), n, rows,
-                                                        columns)
+    difference, independent = _cells._difference_of_products(np.array(counts, dtype=np.int64), n,
+                                                              rows, columns)
     assert independent == sum(a * b for _, a, b, _ in cells)
     for value, c, (_, a, b, _) in zip(difference.tolist(), counts, cells):
         exact = c * n - a * b
         assert abs(value - exact) <= 2**-51 * abs(exact), (value, exact)
+
+
+
+# --- AMI to 1e-12 relative, near 0 too -------------------------------------------------------
+
+AMI_METHODS = ("arithmetic", "geometric", "min", "max")
+
+
+def ami_of(table, cells=True, precise=None):
+    sums = f.table_sums(table)
+    given = f.table_cells(table)
+    expected = f.expected_mutual_information(given.reference_sizes, given.model_sizes)
+    return {method: f.adjusted_mutual_information(sums, expected, method,
+                                                  cells=given if cells else None,
+                                                  precise=precise)
+            for method in AMI_METHODS}
+
+
+def test_ami_near_zero_is_accurate_to_1e12_relative():
+    """Issue 21, item 8: AMI of [[8, 14], [8, 7]], about -4.7e-6, was 2.3e-10 off."""
+    table = [[8, 14], [8, 7]]
+    exact = decimal_reference.adjusted_mutual_information(table)
+    for method, value in ami_of(table).items():
+        assert relative(value, exact[method]) <= 1e-12, method
+    assert ami_of(table)["arithmetic"] == -4.697121719964341e-06  # the exact value, rounded once
+    # Without the cells, nothing to fall back on: the float quotient, off by its cancellation.
+    assert relative(ami_of(table, cells=False)["arithmetic"], exact["arithmetic"]) > 1e-12
+
+
+@st.composite
+def small_tables(draw):
+    rows, columns = draw(st.integers(2, 3)), draw(st.integers(2, 3))
+    return [draw(st.lists(st.integers(0, 12), min_size=columns, max_size=columns))
+            for _ in range(rows)]
+
+
+@given(small_tables())
+@example([[8, 14], [8, 7]])
+@example([[2, 7, 8], [5, 4, 8]])       # near 0: the worst of a 30,000-table grid before
+@example([[11, 1], [12, 0]])           # MI equals its expectation exactly: AMI is 0
+@example([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+@settings(max_examples=60)
+def test_ami_agrees_with_the_sum_of_every_term(table):
+    """Against hypergeometric probabilities summed exactly at 80 digits, every method, 1e-12
+    relative with no allowance near 0; and so does the computation in integers alone."""
+    exact = decimal_reference.adjusted_mutual_information(table)
+    sums, cells = f.table_sums(table), f.table_cells(table)
+    comparison = PartitionComparison.from_labels(*labels_of(table))
+    for method, value in ami_of(table).items():
+        assert relative(value, exact[method]) <= 1e-12, (method, value, exact[method])
+        assert comparison.adjusted_mutual_information(method) == value
+        if min(sums.n_reference_clusters, sums.n_model_clusters) > 1:
+            for bits in (_precise.FIRST_BITS, _precise.FRACTION_BITS):
+                found = _precise.precise_adjusted(_precise.precise_sums(cells, bits), method)
+                if found is not None:
+                    assert relative(found, exact[method]) <= 2**-52, (bits, method)
+
+
+def labels_of(table):
+    """Label sequences whose contingency table is ``table``."""
+    pairs = [(i, j) for i, row in enumerate(table) for j, count in enumerate(row)
+             for _ in range(count)]
+    return [i for i, _ in pairs], [j for _, j in pairs]
+
+
+def test_ami_conventions_where_the_numerator_is_exactly_zero():
+    # One element in either of two equal clusters: every table has the same MI, so MI equals
+    # its expectation and AMI is 0 (scikit-learn's rounding gives about 1e-15).
+    assert set(ami_of([[11, 1], [12, 0]]).values()) == {0.0}
+    # All singletons on both sides: identical partitions, numerator and denominator 0.
+    assert set(ami_of(np.eye(4, dtype=np.int64).tolist()).values()) == {1.0}
+
+
+def test_the_grid_of_a_wide_law_agrees_with_the_sum_of_every_term(monkeypatch):
+    """A standard deviation just above 100 takes the grid; forced term by term, the same."""
+    a, b, n = 100_000, 100_000, 400_001
+    logs = _precise.Logs(_precise.FRACTION_BITS)
+    grid, one = _precise._expected_n_log_n(a, b, n, logs)
+    assert one == 1  # the grid was taken
+    monkeypatch.setattr(_precise, "_DIRECT_DEVIATION", math.inf)
+    weighted, total = _precise._expected_n_log_n(a, b, n, logs)
+    assert abs(grid - weighted // total) <= grid >> 250
+
+
+@pytest.mark.parametrize(("rows", "columns"), [
+    ([6, 7, 6, 24, 26], [40, 29]),
+    ([22, 11], [16, 16, 1]),
+    ([72216, 65377, 21872], [61846, 97619]),
+    ([700, 1500, 60, 2], [1000, 1262]),
+    ([26911596, 49383654], [43606671, 32688579]),     # wide laws: the float grid
+])
+def test_expected_mi_is_within_a_sixteenth_of_its_error_bound(rows, columns):
+    """EXPECTED_ERROR is 2**-46; float E[MI] stays within a sixteenth of it (7.7e-16 is the
+    largest error seen over 300 random margins) of its computation in integers."""
+    table = [[0] * len(columns) for _ in rows]  # only the margins matter
+    cells = f.TableCells(np.ones(1, np.int64), np.ones(1, np.int64), np.ones(1, np.int64),
+                         np.array(rows), np.array(columns))
+    sums = _precise.precise_sums(cells, _precise.FRACTION_BITS)
+    with localcontext() as context:
+        context.prec = 100
+        exact = (Decimal(sums.total - sums.reference - sums.model + sums.expected)
+                 / (1 << _precise.FRACTION_BITS) / sums.n_elements)
+    value = f.expected_mutual_information(rows, columns)
+    assert abs(Decimal(value) - exact) <= Decimal(EXPECTED_ERROR / 16) * exact, table

@@ -135,7 +135,8 @@ def test_scores_name_every_public_score():
     public = {name for name in dir(PartitionComparison) if not name.startswith("_")}
     not_scores = {"add", "add_many", "remove", "remove_many", "merge", "copy", "reset",
                   "from_labels", "from_partitions", "from_dict", "to_dict", "to_frame", "scores",
-                  "report", "table_sums", "pair_confusion", "contingency_table", "thread_safe"}
+                  "report", "table_sums", "pair_confusion", "contingency_table", "contingency_cells",
+                  "thread_safe"}
     assert set(scores) == public - not_scores
 
 

@@ -71,3 +71,10 @@ def test_step_levels_adds_the_difference_of_recomputed_sums():
     sums.step_levels((np.array([2]), np.array([3]), np.array([2])),
                      (np.array([5]), np.array([6]), np.array([5])))
     assert sums == RunningSums.from_counts([1, 5], [6], [1, 5])
+
+
+@given(st.lists(st.integers(0, 2**62), max_size=40))
+def test_packed_sum_is_the_same_for_a_list_an_array_and_python_ints(counts):
+    """A change made cell by cell hands over lists (grouped by Python), batches arrays (numpy)."""
+    assert (packed_sum(counts) == packed_sum(np.array(counts, dtype=np.int64))
+            == packed_sum(np.array(counts, dtype=object)) == expected_packed(counts))

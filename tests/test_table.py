@@ -136,3 +136,23 @@ def test_copies_are_independent(labeling, batch):
     copy.change("new", "new", 1)
     assert copy != table
     assert table.copy() == table
+
+
+def test_a_batch_much_smaller_than_the_table_does_not_count_its_cells(monkeypatch):
+    """The storage decision costs O(batch): counting the cells of dictionary storage is O(rows).
+
+    A one-cell batch on a table of a thousand rows is added cell by cell without
+    counting the table's cells; a batch as large as the table still takes arrays.
+    """
+    table = filled(list(range(1000)), list(range(1000)), "dicts")
+    labels = [*range(1000), 5, "new"]
+    expected = as_counter(labels, labels)
+    real_n_cells = Table.n_cells
+    monkeypatch.setattr(Table, "n_cells", lambda self: pytest.fail("the batch counted the cells"))
+    table.add_cells(count_cells([5, "new"], [5, "new"], where="t"), "t")
+    assert cell_counter(table) == expected
+    monkeypatch.setattr(Table, "n_cells", real_n_cells)
+    chosen = []
+    monkeypatch.setattr(Table, "_add_arrays", lambda self, change, where: chosen.append(len(change)))
+    table.add_cells(count_cells(list(range(200)), list(range(200)), where="t"), "t")
+    assert chosen == [200]  # 8 x 200 cells >= the table's 1001: arrays

@@ -1,4 +1,4 @@
-"""The one home of undefined ratios, averages and exact-count checks.
+"""The one home of undefined ratios, averages, exact-count checks and the limits of exact arithmetic.
 
 Every score in :mod:`contingency.formulas` that can meet a zero denominator
 gets the value the caller's ``zero_division`` setting names, decided here or
@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
-    "EXACT_FLOAT_LIMIT",
+    "EXACT_FLOAT_BOUND",
     "INT64_MAX",
     "MAX_COUNT",
     "MAX_DIGITS",
@@ -39,6 +39,8 @@ __all__ = [
     "check_count",
     "check_room",
     "check_zero_division",
+    "dense_is_cheaper",
+    "distinct_counts",
     "divide",
     "exact_items",
     "fits_digits",
@@ -268,9 +270,6 @@ def shown(value: object) -> str:
 
 #: The largest value numpy's int64 holds: integer label arrays beyond it are coded through
 #: Python integers, and exact arithmetic that could pass it leaves int64.
-#: Every integer of at most this magnitude is a float64 exactly (float sums of such integers
-#: are exact while every partial sum stays below it).
-EXACT_FLOAT_LIMIT = 2**53
 INT64_MAX = 2**63 - 1
 #: The largest count an accumulator holds (results, elements, any cell): int64's largest
 #: value, so that every count fits numpy's int64 and every sum of a table's cells does too.
@@ -299,3 +298,49 @@ def check_room(total: int, change: int, what: str) -> None:
     if total + change > MAX_COUNT:
         raise ValueError(f"the accumulator would hold {shown(total + change)} {what}; at most "
                          "2**63 - 1 are supported")
+
+
+#: Every integer of magnitude up to this is a float64 exactly, and float64 adds integers
+#: exactly while every partial sum stays within it: the bound of exact integer arithmetic
+#: in floats.
+EXACT_FLOAT_BOUND = 2**53
+
+#: A dense table of this many slots (512 KiB of int64 counters, zeroed and scanned) costs about
+#: as much as sorting a few thousand keys; a larger one is used only for a batch a quarter its size.
+_DENSE_FLOOR = 1 << 16
+
+
+def dense_is_cheaper(slots: int, n: int) -> bool:
+    """True when counting ``n`` keys in a table of ``slots`` counters beats sorting them.
+
+    The one rule for choosing between ``numpy.bincount`` and a sort. A dense
+    count costs about one pass over the keys plus one over the slots (zeroing
+    and scanning), a sort ``n log n`` comparisons; with a few slots per key, or
+    a table small enough to stay in cache, the dense count wins.
+
+    >>> dense_is_cheaper(1000 * 1000, 10**6), dense_is_cheaper(10**12, 10**6)
+    (True, False)
+    >>> dense_is_cheaper(1 << 16, 3), dense_is_cheaper(200_000, 1)
+    (True, False)
+    """
+    return slots <= max(4 * n, _DENSE_FLOOR)
+
+
+def distinct_counts(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
+    """The distinct values of a 1-d array of non-negative integers, sorted, and how often each occurs.
+
+    A histogram when :func:`dense_is_cheaper` says so, else a sort; an object
+    array (Python ints past int64) is always sorted.
+
+    >>> values, multiplicity = distinct_counts(np.array([3, 1, 3, 0]))
+    >>> values.tolist(), multiplicity.tolist()
+    ([0, 1, 3], [1, 1, 2])
+    """
+    if values.dtype != object and values.size:
+        largest = int(values.max())
+        if dense_is_cheaper(largest + 1, values.size):
+            histogram = np.bincount(values)
+            distinct = np.flatnonzero(histogram)
+            return distinct, histogram[distinct]
+    distinct, multiplicity = np.unique(values, return_counts=True)
+    return distinct, multiplicity

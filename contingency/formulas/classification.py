@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from contingency.formulas._numeric import (
-    EXACT_FLOAT_LIMIT,
+    EXACT_FLOAT_BOUND,
     ZeroDivision,
     average,
     check_zero_division,
@@ -97,7 +97,7 @@ def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
     serves that common case without a conversion.
     """
     total = x + y
-    if type(total) is int and 0 < total < EXACT_FLOAT_LIMIT:  # two exact counts (a float sum is no int)
+    if type(total) is int and 0 < total < EXACT_FLOAT_BOUND:  # two exact counts (a float sum is no int)
         share: float = x / total if mode != "perl" else (
             1.0 / (1.0 + y / x) if x and y else (1.0 if y == 0 else 0.0))
         return share
@@ -109,7 +109,7 @@ def _share(x: Any, y: Any, mode: ZeroDivision, perl: float) -> float:
         return 1.0
     if x == 0:
         return 0.0
-    if type(y) is int and type(x) is int and y >= EXACT_FLOAT_LIMIT:
+    if type(y) is int and type(x) is int and y >= EXACT_FLOAT_BOUND:
         quotient, remainder = divmod(y, x)
         if remainder == 0:
             return 1.0 / float(1 + quotient)

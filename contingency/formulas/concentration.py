@@ -31,13 +31,13 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._numeric import average, check_count
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average, check_count
 
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
@@ -46,14 +46,16 @@ __all__ = [
     "ClusterResult",
     "JaccardConcentrationResult",
     "concentration",
+    "jaccard_concentration_index_from_cells",
     "jaccard_concentration_index_from_table",
 ]
 
 Floats = NDArray[np.float64]
 Counts = NDArray[np.int64]
+Codes = NDArray[np.int64]
 
 #: Counts are read as float64, which is exact up to this total.
-MAX_EXACT_TOTAL = 2**53
+MAX_EXACT_TOTAL = EXACT_FLOAT_BOUND
 
 
 class ClusterResult(TypedDict):
@@ -81,46 +83,62 @@ class JaccardConcentrationResult(TypedDict):
 
 
 def _concentrations(
-    columns: Floats, length: int, *, single_index: bool, size_invariance: bool
+    column: Codes,
+    values: Floats,
+    n_columns: int,
+    height: int,
+    length: int,
+    *,
+    single_index: bool,
+    size_invariance: bool,
 ) -> Floats:
-    """Concentration of every column of ``columns``, each read as ``length`` values.
+    """Concentration of ``n_columns`` columns given sparsely, each read as ``length`` values.
 
-    ``columns`` has shape ``(rows, m)`` with ``1 <= rows <= length`` and holds
-    finite non-negative numbers; the ``length - rows`` missing values are zeros
-    (``virtual_length``). This is the one place the formula is written; both
-    :func:`concentration` and the JCI call it.
+    Column ``column[i]`` holds ``values[i]`` (finite, non-negative); every
+    column has ``height`` values (``1 <= height <= length``), those not given
+    being zeros, and is padded with ``length - height`` more zeros
+    (``virtual_length``). Memory and time are linear in the values given, never
+    ``height * n_columns``. This is the one place the formula is written; both
+    :func:`concentration` (one column, every value given) and the JCI (the
+    non-empty cells of each cluster) call it.
 
     Numerics, *decided here*: the package computes ``sqrt(sum p**2) - sqrt(1/n)``
     directly, which cancels when the column is (nearly) uniform, so it returns
     values like 1e-8, or NaN with a RuntimeWarning, where the exact value is 0.
     Here, when ``sqrt(sum p**2) < 1.25 sqrt(1/n)``, the difference is computed as
     ``(sum p**2 - 1/n) / (sqrt(sum p**2) + sqrt(1/n))`` with ``sum p**2 - 1/n``
-    written as a sum of non-negative terms (a variance plus the padding's
+    written as a sum of non-negative terms (a variance over the column's
+    ``height`` values, the zeros not given counted at once, plus the padding's
     share), which is accurate to a few ulps and exactly 0 for uniform values.
     """
-    rows, _ = columns.shape
     n = length
     if n < 2:  # one value holds all the mass there is (the package's rule)
-        return np.ones(columns.shape[1])
+        return np.ones(n_columns)
     # Scale each column by a power of two near its peak: exact, and keeps squares
     # of huge or tiny values inside float64's range.
-    _, exponent = np.frexp(columns.max(axis=0))
-    scaled = np.ldexp(columns, -exponent)
-    total = scaled.sum(axis=0)
+    peak = np.zeros(n_columns)
+    np.maximum.at(peak, column, values)
+    _, exponent = np.frexp(peak)
+    scaled = np.ldexp(values, -exponent[column])
+    total = np.bincount(column, weights=scaled, minlength=n_columns)
     empty = total == 0  # all-zero column: no mass to concentrate (the package's 0.0)
     total = np.where(empty, 1.0, total)
-    sum_squares = np.einsum("ij,ij->j", scaled, scaled)
+    sum_squares = np.bincount(column, weights=scaled * scaled, minlength=n_columns)
     uniform = 1.0 / n  # the share of each value in a perfectly uniform column
     if single_index:
         # (max p**2 / sum p**2 - 1/n) / (1 - 1/n), squared
-        peak_share = scaled.max(axis=0) ** 2 / np.where(empty, 1.0, sum_squares)
+        peak_share = np.ldexp(peak, -exponent) ** 2 / np.where(empty, 1.0, sum_squares)
         score = np.clip((peak_share - uniform) / (1.0 - uniform), 0.0, 1.0) ** 2
     else:
         # sqrt((sqrt(sum p**2) - sqrt(1/n)) / (1 - sqrt(1/n)))
         root_sum = np.sqrt(sum_squares) / total
         root_uniform = math.sqrt(uniform)
-        deviation = scaled - total / rows
-        excess = np.einsum("ij,ij->j", deviation, deviation) / total**2 + (n - rows) / (rows * n)
+        mean = total / height
+        deviation = scaled - mean[column]
+        given = np.bincount(column, minlength=n_columns)
+        variance = (np.bincount(column, weights=deviation * deviation, minlength=n_columns)
+                    + (height - given) * mean * mean)  # the zeros not given, each mean**2 off
+        excess = variance / total**2 + (n - height) / (height * n)
         difference = np.where(
             root_sum >= 1.25 * root_uniform,
             root_sum - root_uniform,  # little cancellation: the package's arithmetic
@@ -205,7 +223,10 @@ def concentration(
     if array.size == 0:  # nothing to concentrate (the package's 0.0)
         return 0.0
     score = _concentrations(
-        np.abs(array)[:, np.newaxis],
+        np.zeros(array.size, dtype=np.int64),
+        np.abs(array),
+        1,
+        array.size,
         length,
         single_index=bool(single_index),
         size_invariance=bool(size_invariance),
@@ -370,11 +391,103 @@ def jaccard_concentration_index_from_table(
     ``jaccard_concentration_index``.
     """
     counts = _check_table(table, len(reference_labels), len(model_labels))
+    rows, columns = np.nonzero(counts)
+    return _index(reference_labels, model_labels, rows, columns, counts[rows, columns],
+                  noise_label, return_all, ordered_labels)
+
+
+@overload
+def jaccard_concentration_index_from_cells(
+    reference_labels: Sequence[Hashable],
+    model_labels: Sequence[Hashable],
+    rows: ArrayLike,
+    columns: ArrayLike,
+    counts: ArrayLike,
+    *,
+    noise_label: Hashable | None = ...,
+    return_all: Literal[False] = ...,
+    ordered_labels: Sequence[Any] = ...,
+) -> float: ...
+
+
+@overload
+def jaccard_concentration_index_from_cells(
+    reference_labels: Sequence[Hashable],
+    model_labels: Sequence[Hashable],
+    rows: ArrayLike,
+    columns: ArrayLike,
+    counts: ArrayLike,
+    *,
+    noise_label: Hashable | None = ...,
+    return_all: Literal[True],
+    ordered_labels: Sequence[Any] = ...,
+) -> JaccardConcentrationResult: ...
+
+
+@overload
+def jaccard_concentration_index_from_cells(
+    reference_labels: Sequence[Hashable],
+    model_labels: Sequence[Hashable],
+    rows: ArrayLike,
+    columns: ArrayLike,
+    counts: ArrayLike,
+    *,
+    noise_label: Hashable | None = ...,
+    return_all: bool = ...,
+    ordered_labels: Sequence[Any] = ...,
+) -> float | JaccardConcentrationResult: ...
+
+
+def jaccard_concentration_index_from_cells(
+    reference_labels: Sequence[Hashable],
+    model_labels: Sequence[Hashable],
+    rows: ArrayLike,
+    columns: ArrayLike,
+    counts: ArrayLike,
+    *,
+    noise_label: Hashable | None = None,
+    return_all: bool = False,
+    ordered_labels: Sequence[Any] = (),
+) -> float | JaccardConcentrationResult:
+    """The Jaccard-Concentration Index of a contingency table given by its non-empty cells.
+
+    ``counts[k]`` elements of true label ``reference_labels[rows[k]]`` are in
+    predicted cluster ``model_labels[columns[k]]``; cells not listed are
+    empty. The result is :func:`jaccard_concentration_index_from_table`'s for
+    the same table, with the same conventions, but time and memory grow with
+    the cells listed and the labels, never with their product: a table of
+    10**5 true labels and 10**5 clusters is 10**10 cells dense, and here as
+    many as it has non-empty ones. The arguments are those of
+    :meth:`contingency.PartitionComparison.contingency_cells`, in its order:
+
+    >>> round(jaccard_concentration_index_from_cells(
+    ...     ["a", "b", "c"], [1, 2], rows=[0, 1, 2], columns=[0, 1, 1], counts=[4, 3, 1]), 6)
+    0.864932
+
+    ``rows`` and ``columns`` are integer positions into the labels, ``counts``
+    non-negative integers totalling at most 2**53 (zero counts are ignored);
+    a position outside the labels or a cell listed twice raises ValueError.
+
+    >>> jaccard_concentration_index_from_cells(["a"], [1], [0, 0], [0, 0], [1, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: cells must be listed once each: the cell (0, 0) is listed twice
+    """
+    cell_rows, cell_columns, cell_counts = _check_cells(
+        rows, columns, counts, len(reference_labels), len(model_labels))
+    return _index(reference_labels, model_labels, cell_rows, cell_columns, cell_counts,
+                  noise_label, return_all, ordered_labels)
+
+
+def _index(reference_labels: Sequence[Hashable], model_labels: Sequence[Hashable], rows: Codes,
+           columns: Codes, counts: Counts, noise_label: Hashable | None, return_all: bool,
+           ordered_labels: Sequence[Any]) -> float | JaccardConcentrationResult:
+    """The JCI of checked cells: the one place it is computed, in O(cells + labels) memory."""
     reference = _distinct(reference_labels, "reference_labels")
     model = _distinct(model_labels, "model_labels")
 
-    row_totals = counts.sum(axis=1)
-    column_totals = counts.sum(axis=0)
+    row_totals = _group_sums(rows, counts, len(reference))
+    column_totals = _group_sums(columns, counts, len(model))
     total = int(row_totals.sum())
     if total == 0:
         raise ValueError(
@@ -389,32 +502,46 @@ def jaccard_concentration_index_from_table(
         )
 
     # Rows and columns in the package's order (sorted labels); empty ones dropped.
-    rows, rows_sorted = _sorted_indices(reference, np.flatnonzero(row_totals))
-    columns, _ = _sorted_indices(
+    kept_rows, rows_sorted = _sorted_indices(reference, np.flatnonzero(row_totals))
+    kept_columns, _ = _sorted_indices(
         model, [j for j in np.flatnonzero(column_totals).tolist() if j != noise]
     )
     if return_all and len(ordered_labels):
-        if len(ordered_labels) != len(rows):
+        if len(ordered_labels) != len(kept_rows):
             raise ValueError(
-                f"ordered_labels must name each of the {len(rows)} true labels, "
+                f"ordered_labels must name each of the {len(kept_rows)} true labels, "
                 f"got {len(ordered_labels)}"
             )
         if not rows_sorted:
             raise TypeError(
                 "ordered_labels follow the sorted order of the true labels, "
                 "but these true labels cannot be sorted together: "
-                f"{[reference[i] for i in rows]!r}"
+                f"{[reference[i] for i in kept_rows]!r}"
             )
 
-    inside = counts[np.ix_(rows, columns)]
-    row_size = row_totals[rows][:, np.newaxis]
-    cluster_size = column_totals[columns]
+    # Each cell's true label and cluster as ranks in that order; -1 for those not scored.
+    row_rank = np.full(len(reference), -1, dtype=np.int64)
+    row_rank[kept_rows] = np.arange(len(kept_rows))
+    column_rank = np.full(len(model), -1, dtype=np.int64)
+    column_rank[kept_columns] = np.arange(len(kept_columns))
+    scored = np.flatnonzero((counts > 0) & (column_rank[columns] >= 0))
+    # In cluster order, true-label order within each: sums over a cluster's cells are then
+    # added in one order whatever order the cells came in (the result depends on the table).
+    scored = scored[np.lexsort((row_rank[rows[scored]], column_rank[columns[scored]]))]
+    inside = counts[scored]
+    cell_row, cell_column = row_rank[rows[scored]], column_rank[columns[scored]]
+    cluster_size = column_totals[kept_columns]
     # Union >= cluster_size >= 1, so no division by zero; int64 / int64 is the package's float.
-    jaccard = inside / (row_size + cluster_size - inside)
-    closest = np.argmax(jaccard, axis=0)  # first maximum: the package's tie rule
-    max_jaccard = jaccard[closest, np.arange(len(columns))]
+    jaccard = inside / (row_totals[rows[scored]] + cluster_size[cell_column] - inside)
+    # Per cluster, its cells by Jaccard index, highest first, ties in true-label order: the
+    # first is the package's argmax (the first maximum). Every scored cluster has a cell.
+    order = np.lexsort((cell_row, -jaccard, cell_column))
+    first = order[np.flatnonzero(np.diff(cell_column[order], prepend=-1))]
+    closest = cell_row[first]
+    max_jaccard = jaccard[first]
     concentrations = _concentrations(
-        inside.astype(np.float64), len(rows), single_index=False, size_invariance=True
+        cell_column, inside.astype(np.float64), len(kept_columns), len(kept_rows),
+        len(kept_rows), single_index=False, size_invariance=True
     )
     scores = np.sqrt(max_jaccard * concentrations)
 
@@ -458,32 +585,78 @@ def _check_table(table: ArrayLike, n_rows: int, n_columns: int) -> Counts:
             f"table must have shape (len(reference_labels), len(model_labels)) = "
             f"({n_rows}, {n_columns}), got {raw.shape}"
         )
+    counts = _check_counts(raw.ravel(), "table", "table counts", lambda k: "table[{}, {}]".format(
+        *divmod(k, n_columns)))
+    return counts.reshape(n_rows, n_columns)
+
+
+def _check_counts(raw: NDArray[Any], name: str, total: str, where: Callable[[int], str]
+                  ) -> Counts:
+    """A 1-d array of counts as int64, each non-negative, totalling at most 2**53.
+
+    Errors name the argument ``name``, its counts together ``total`` and its
+    ``k``-th count ``where(k)``.
+    """
     if raw.dtype.kind == "O":
-        flat = raw.ravel().tolist()
+        flat = raw.tolist()
         for position, value in enumerate(flat):
             if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
-                row, column = divmod(position, n_columns)
-                check_count(value, f"table[{row}, {column}]")  # raises, naming the cell
+                check_count(value, where(position))  # raises, naming the count
         try:
-            raw = np.array(flat, dtype=np.int64).reshape(n_rows, n_columns)
+            raw = np.array(flat, dtype=np.int64)
         except OverflowError:
-            raise ValueError(f"table counts must total at most 2**53, got {sum(flat)}") from None
-    elif raw.dtype.kind not in "iu":
-        raise ValueError(f"table must hold integer counts, got dtype {raw.dtype}")
+            raise ValueError(f"{total} must total at most 2**53, got {sum(flat)}") from None
+    elif raw.dtype.kind not in "iu" and raw.size:
+        raise ValueError(f"{name} must hold integer counts, got dtype {raw.dtype}")
     if raw.dtype.kind == "u" and raw.size and int(raw.max()) > MAX_EXACT_TOTAL:
-        raise ValueError(f"table counts must total at most 2**53, got a count of {raw.max()}")
+        raise ValueError(f"{total} must total at most 2**53, got a count of {raw.max()}")
     counts = raw.astype(np.int64)
     if counts.size == 0:
         return counts
     if int(counts.min()) < 0:
-        cell = divmod(int(np.argmin(counts)), n_columns)
-        check_count(int(counts[cell]), f"table[{cell[0]}, {cell[1]}]")  # raises
+        position = int(np.argmin(counts))
+        check_count(int(counts[position]), where(position))  # raises
     # int64 cannot overflow when each count is at most 2**53 / size; else sum exactly.
     if int(counts.max()) > MAX_EXACT_TOTAL // counts.size:
-        exact_total = sum(counts.ravel().tolist())
+        exact_total = sum(counts.tolist())
         if exact_total > MAX_EXACT_TOTAL:
-            raise ValueError(f"table counts must total at most 2**53, got {exact_total}")
+            raise ValueError(f"{total} must total at most 2**53, got {exact_total}")
     return counts
+
+
+def _check_cells(rows: ArrayLike, columns: ArrayLike, counts: ArrayLike, n_rows: int,
+                 n_columns: int) -> tuple[Codes, Codes, Counts]:
+    """The cells as int64 arrays: positions inside the labels, counts as :func:`_check_table`'s."""
+    positions = []
+    for name, values, size in (("rows", rows, n_rows), ("columns", columns, n_columns)):
+        raw = np.asarray(values)
+        if raw.ndim != 1 or not (raw.dtype.kind in "iu" or raw.size == 0):
+            raise ValueError(f"{name} must be a 1-d sequence of integer positions, got "
+                             f"{raw.dtype} values of shape {raw.shape}")
+        outside = np.flatnonzero((raw < 0) | (raw >= size))
+        if outside.size:
+            raise ValueError(f"{name}[{outside[0]}] = {raw[outside[0]]} is not a position in "
+                             f"the {size} labels")
+        positions.append(raw.astype(np.int64))
+    cell_rows, cell_columns = positions
+    raw_counts = np.asarray(counts)
+    if not (raw_counts.ndim == 1 and len(raw_counts) == len(cell_rows) == len(cell_columns)):
+        raise ValueError(f"rows, columns and counts must have one entry per cell, got lengths "
+                         f"{len(cell_rows)}, {len(cell_columns)} and {raw_counts.size}")
+    cell_counts = _check_counts(raw_counts, "counts", "counts", "counts[{}]".format)
+    order = np.lexsort((cell_columns, cell_rows))
+    repeated = np.flatnonzero((np.diff(cell_rows[order]) == 0)
+                              & (np.diff(cell_columns[order]) == 0))
+    if repeated.size:
+        where = order[repeated[0]]
+        raise ValueError(f"cells must be listed once each: the cell ({cell_rows[where]}, "
+                         f"{cell_columns[where]}) is listed twice")
+    return cell_rows, cell_columns, cell_counts
+
+
+def _group_sums(groups: Codes, counts: Counts, size: int) -> Counts:
+    """The exact total of ``counts`` per group (all counts total at most 2**53: exact as floats)."""
+    return np.bincount(groups, weights=counts, minlength=size).astype(np.int64)
 
 
 def _distinct(labels: Sequence[Hashable], name: str) -> list[Hashable]:

@@ -73,6 +73,8 @@ from tests.benchmarks.label_types import (
 )
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
+from tests.benchmarks.partition_scale import one_row_batches as partition_one_row_batches
+from tests.benchmarks.partition_scale import sparse_reads_memory
 from tests.benchmarks.scaling import dask_two_workers
 from tests.benchmarks.streaming import cli_streaming_memory
 from tests.benchmarks.weights import weighted_batches
@@ -1749,4 +1751,8 @@ CASES: list[Case] = [
     Case("19 add_results lists of label lists vs the loop", multi_label_lists),
     Case("19 from_labels on pandas and Arrow containers", lambda config: importlib.import_module(
         "tests.benchmarks.containers").containers_from_labels(config)),
+    Case("19 PartitionComparison reads memory at 10^5 x 10^5 clusters",
+         lambda config: sparse_reads_memory(config.quick)),
+    Case("19 PartitionComparison 1-row add_many K=200,000 vs K=20",
+         lambda config: partition_one_row_batches(config.repeat, config.quick)),
 ]
