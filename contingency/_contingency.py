@@ -290,7 +290,7 @@ class Contingency:
         (4, 0.75)
         """
         # The fast path, for results whose every label is already a category: counted into
-        # the tally (one append for two single labels), which the counts fold before any
+        # the tally (two appends for two single labels), which the counts fold before any
         # read. A single-label result right after a read (a learning curve reads after every
         # result) is applied at once instead: tallied, it would pay a fold as well. Anything
         # else (a new, unhashable or invalid label, a mapping, a weight, verbose) takes the

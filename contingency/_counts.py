@@ -340,7 +340,7 @@ class Counts:
                     check_room(0, whole(mine + theirs, self.scale),
                                f"set by set_entries in micro-table cell {name}")
         cells_a = self.a
-        fresh = [label for label in new
+        fresh = [label for label in dict.fromkeys(new)  # (a label may come twice)
                  if label not in cells_a and (label in a or label in b or label in c)]
         gone: list[Hashable] = []
         if removing:

@@ -97,6 +97,7 @@ def test_codes_stay_consistent_through_forgetting_and_renumbering(steps):
         assert set(counts.ids) == set(counts.a)
         assert all(counts.names[code] == label for label, code in counts.ids.items())
         assert counts.holes * 2 <= len(counts.names)
+        assert len(counts.names) - counts.holes == len(counts.ids)
         expected: dict[tuple[int, int], int] = {}
         for pair in present:
             expected[pair] = expected.get(pair, 0) + 1
@@ -226,3 +227,13 @@ def test_a_large_fold_counts_with_numpy_what_the_rule_gives(k, with_sets, finer)
     changes = result_changes(results, 4 if finer else 1)
     expected.apply(*changes)
     _same(counts, expected)
+
+
+def test_a_label_new_to_an_open_set_on_both_sides_joins_once():
+    s = Contingency()
+    s.add_result("x", "x")
+    s.add_result(7, 7)
+    counts = s._counts
+    assert counts.names == ["x", 7]
+    assert counts.ids == {"x": 0, 7: 1}
+    assert s.confusion_matrix().tolist() == [[1, 0], [0, 1]]
