@@ -35,6 +35,7 @@ __all__ = [
     "Cells",
     "Changes",
     "Pairs",
+    "SetTally",
     "Shape",
     "Staging",
     "Unknown",
@@ -188,26 +189,72 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
 
 
 def _each_once(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]]) -> Changes:
-    """:func:`result_changes` with weight 1: per category, results naming it on both sides (cell
-    ``a``), on the assigned side and on the correct side, tallied in C; ``b`` and ``c`` follow."""
-    both_sides: Cells = {}
-    assigned_side: Cells = {}
-    correct_side: Cells = {}
-    shapes: dict[Shape, int] = {}
-    pairs: Pairs = {}
+    """:func:`result_changes` with weight 1: the results counted by a :class:`SetTally`."""
+    tally = SetTally()
+    add = tally.add
     for assigned, correct in results:
+        add(assigned, correct)
+    return tally.changes()
+
+
+class SetTally:
+    """Results given as sets of categories, each counted once: the rule of :func:`result_changes`.
+
+    Per category, the results naming it on both sides, on the assigned side
+    and on the correct side, tallied in C (``collections.Counter``'s helper);
+    the shapes ``(both, assigned, correct)`` under a small integer code while
+    each side names at most three categories; the single-label results by
+    pair ``(correct, assigned)``. :meth:`changes` turns the tallies into cell
+    changes: ``a`` is the results on both sides, ``b`` and ``c`` the rest of
+    each side. ``add_result``'s fast path counts into one between reads.
+    """
+
+    __slots__ = ("assigned", "both", "correct", "pairs", "shapes")
+
+    def __init__(self) -> None:
+        self.both: Cells = {}
+        self.assigned: Cells = {}
+        self.correct: Cells = {}
+        self.shapes: dict[Any, int] = {}
+        self.pairs: Pairs = {}
+
+    def add(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable]) -> None:
+        """Count one result (two sets of categories)."""
         both = assigned & correct
-        _count(both_sides, both)
-        _count(assigned_side, assigned)
-        _count(correct_side, correct)
-        shape = (len(both), len(assigned), len(correct))
+        _count(self.both, both)
+        _count(self.assigned, assigned)
+        _count(self.correct, correct)
+        chosen, truth = len(assigned), len(correct)
+        try:  # IndexError: more than three categories on a side
+            shape: Any = _SMALL_SHAPE[chosen][truth] + len(both)
+        except IndexError:
+            shape = (len(both), chosen, truth)
+        shapes = self.shapes
         shapes[shape] = shapes.get(shape, 0) + 1
-        if shape[1] == 1 == shape[2]:
-            (chosen,), (truth,) = assigned, correct
-            pairs[truth, chosen] = pairs.get((truth, chosen), 0) + 1
-    b, c = ({label: count - both_sides.get(label, 0) for label, count in side.items()
-             if count != both_sides.get(label, 0)} for side in (assigned_side, correct_side))
-    return both_sides, b, c, shapes, pairs
+        if chosen == 1 == truth:
+            (label,), (other,) = assigned, correct
+            pairs = self.pairs
+            pairs[other, label] = pairs.get((other, label), 0) + 1
+
+    def changes(self) -> Changes:
+        """The tallied results as cell changes ``a, b, c``, shapes and pairs (by label)."""
+        both = self.both
+        b, c = ({label: count - both.get(label, 0) for label, count in side.items()
+                 if count != both.get(label, 0)} for side in (self.assigned, self.correct))
+        shapes: dict[Shape, int] = {}
+        for key, count in self.shapes.items():
+            shape = (key & 3, key >> 4, (key >> 2) & 3) if type(key) is int else key
+            shapes[shape] = shapes.get(shape, 0) + count
+        return both, b, c, shapes, self.pairs
+
+    def __bool__(self) -> bool:
+        return bool(self.shapes)
+
+
+#: The shape (both, assigned, correct) of a result naming at most three categories a side is
+#: tallied under the code ``_SMALL_SHAPE[assigned][correct] + both`` (a list look-up and an int
+#: key cost less than a tuple in the hot loop); larger shapes under the tuple itself.
+_SMALL_SHAPE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
 
 
 def times(changes: Changes, factor: int) -> Changes:

@@ -69,8 +69,6 @@ _UNIT = 1  # add_result's default weight: the fast path serves it (tested by ide
 #: The types whose values add_result takes as one label each: every hashable type that is
 #: not a container (see _single_kind), learned as they are met.
 _SINGLE: set[type] = {str, int, float, bool, bytes}
-#: The containers add_result's fast path takes as the categories of one side.
-_PLAIN = frozenset({list, tuple, set, frozenset})
 _RESULTS = "results (one item per result)"
 #: The tally is folded once it holds this many codes (two a single-label result), so that a
 #: stream with no read between its results holds O(categories) memory, not O(results).
@@ -113,17 +111,21 @@ def _single_kind(kind: type) -> bool:
 
 def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
     """add_result's fast path for the other results: plain containers of categories (or one
-    single label on a side).
+    single label on a side, or a mapping).
 
-    Taken into the tally (as two sets: duplicates count once) when every label
-    is a category already; anything else (a mapping, an unhashable or unknown
-    label) is left to the general path (``False``). Also learns the
-    single-label types met, so that their next result takes the single-label
-    fast path.
+    Counted into the tally when every label is a category already: a result
+    naming one category a side by its pair of codes, others by the tally's
+    :class:`~contingency._changes.SetTally`. Anything else (an unhashable,
+    invalid or unknown label) is left to the general path (``False``). Also
+    learns the single-label types met, so that their next result takes the
+    single-label fast path.
     """
-    chosen, truth = _side(assigned), _side(correct)
-    if chosen is None or truth is None:
-        return False
+    if type(assigned) is set and type(correct) is set:  # the common case, taken as it is
+        chosen, truth = assigned, correct
+    else:
+        chosen, truth = _side(assigned), _side(correct)  # type: ignore[assignment]
+        if chosen is None or truth is None:
+            return False
     if len(chosen) == 1 == len(truth):  # one category a side: tallied by pair code
         ids = counts.ids
         (label,), (other,) = chosen, truth
@@ -136,25 +138,29 @@ def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
             return True
         return False
     known = counts.a.keys()
-    if chosen <= known and truth <= known:
-        results = counts.tally.results
-        results.append((chosen, truth))
-        if len(results) > _TALLY_SIZE >> 5:  # memory bounded between reads
-            counts.fold()
+    if chosen <= known and truth <= known:  # (in C)
+        counts.tally.sets.add(chosen, truth)
         return True
     return False
 
 
-def _side(value: object) -> set[Hashable] | None:
-    """The categories one side of a result names, for :func:`_take_sets` (``None``: not for it)."""
-    if type(value) in _PLAIN:
+def _side(value: object) -> AbstractSet[Hashable] | None:
+    """The categories one side of a result names, for :func:`_take_sets` (``None``: not for it).
+
+    A set is taken as it is (the tally counts it at once), a list or tuple made a set
+    (duplicates count once), a mapping's keys with truthy values, a single label a set of one.
+    """
+    kind = type(value)
+    if kind is set or kind is frozenset:
+        return value  # type: ignore[return-value]
+    if kind is list or kind is tuple:
         try:
             return set(value)  # type: ignore[call-overload, no-any-return]
         except TypeError:
             return None  # an unhashable label: the general path names it
-    if type(value) is dict:  # a mapping: its keys with truthy values
-        return {key for key, flag in value.items() if flag}
-    if _single_kind(type(value)):
+    if kind is dict:  # a mapping: its keys with truthy values
+        return {key for key, flag in value.items() if flag}  # type: ignore[attr-defined]
+    if _single_kind(kind):
         return {value}
     return None
 

@@ -69,10 +69,10 @@ from contingency._changes import (
     PAIR_SHIFT,
     Cells,
     Pairs,
+    SetTally,
     Shape,
     coded_changes,
     pair_changes,
-    result_changes,
     sum_changes,
     times,
 )
@@ -98,21 +98,23 @@ class Tally:
     A single-label result is two integers in ``codes``, the codes of its
     correct and its assigned category in the counts' numbering (two appends
     of small integers cost less than making one pair code per result);
-    results naming several categories are kept in ``results`` as the pair of
-    sets :func:`contingency._changes.result_changes` takes. Only categories
+    results naming several categories are counted as they come by a
+    :class:`contingency._changes.SetTally`, the rule of
+    :func:`contingency._changes.result_changes` (its tallies hold
+    O(categories), whatever the number of results). Only categories
     are tallied, so a fold cannot add one, and nothing here is the
     accumulator's state: :meth:`Counts.fold` turns it into changes.
     """
 
-    __slots__ = ("codes", "results")
+    __slots__ = ("codes", "sets")
 
     def __init__(self) -> None:
         self.codes: list[int] = []
-        self.results: list[tuple[set[Hashable], set[Hashable]]] = []
+        self.sets = SetTally()
 
     def pending(self) -> bool:
         """Whether results are waiting for a fold."""
-        return bool(self.codes or self.results)
+        return bool(self.codes or self.sets)
 
 
 class Counts:
@@ -195,7 +197,7 @@ class Counts:
     def settled(self) -> Counts:
         """These counts with everything the tally holds folded in: what every read reads."""
         tally = self.tally
-        if tally.codes or tally.results:
+        if tally.codes or tally.sets:
             self.fold()
         self.read = True
         return self
@@ -219,13 +221,13 @@ class Counts:
         else:  # counted with numpy: O(categories and pairs named) in Python
             coded = np.fromiter(codes, dtype=np.int64, count=len(codes)).reshape(-1, 2)
             changes = coded_changes(coded[:, 1], coded[:, 0], self.names)
-        if tally.results:
-            a, b, c, shapes, pairs = result_changes(tally.results, 1)
+        if tally.sets:
+            a, b, c, shapes, pairs = tally.sets.changes()
             ids = self.ids
             coded_pairs = {ids[truth] << _SHIFT | ids[chosen]: count
                            for (truth, chosen), count in pairs.items()}
             changes = sum_changes(changes, (a, b, c, shapes, coded_pairs))
-        tally.codes, tally.results = [], []
+        tally.codes, tally.sets = [], SetTally()
         self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
 
     def choose_paths(self) -> None:
