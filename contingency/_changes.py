@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any, Literal
 
 import numpy as np
@@ -48,6 +48,7 @@ __all__ = [
     "first_seen_order",
     "indicator_changes",
     "label_array_changes",
+    "label_list_changes",
     "members",
     "pair_changes",
     "result_changes",
@@ -514,6 +515,68 @@ def _sparse_cell_changes(counted: list[tuple[NDArray[Any], NDArray[Any]]],
              if count != hits.get(code, 0)}
             for codes, counts in ((chosen, chosen_counts), (truth, truth_counts)))
     return a, b, c
+
+
+def label_list_changes(assigned: Sequence[Any] | NDArray[Any], correct: Sequence[Any] | NDArray[Any],
+                       index: Mapping[Hashable, int], names: Sequence[Hashable],
+                       weights: NDArray[Any] | None = None) -> Changes | None:
+    """The changes of results given as two sequences of label lists (or tuples, sets,
+    frozensets), counted with numpy; ``None`` when it cannot (a row of another kind, or a
+    label that is not a category: the caller stages those rows one by one).
+
+    ``index`` maps a category to its code and ``names`` a code to its category (the
+    counts' numbering). The labels of all rows are flattened and coded in C, each
+    row's duplicates dropped, and the rule of :func:`result_changes` applied to
+    (row, category) keys: a category on both sides of a row is a cell ``a``,
+    ``b`` and ``c`` the rest of each side; the shapes from per-row counts; a
+    row naming one category a side counts under its pair code.
+    """
+    n = len(assigned)
+    sides = []
+    for side in (assigned, correct):
+        if not set(map(type, side)) <= _CONTAINERS:
+            return None
+        lengths = np.fromiter(map(len, side), dtype=np.int64, count=n)
+        try:
+            codes = np.fromiter(map(index.__getitem__, chain.from_iterable(side)),
+                                dtype=np.int64, count=int(lengths.sum()))
+        except (KeyError, TypeError):  # a label new, invalid or unhashable
+            return None
+        keys = np.repeat(np.arange(n, dtype=np.int64), lengths) * len(names) + codes
+        keys.sort(kind="stable")  # in row order already: runs of a few keys to merge
+        if keys.size:  # (row, code) keys, each row's duplicates gone
+            keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+        sides.append(keys)
+    k = len(names)
+    keys_assigned, keys_correct = sides
+    at = np.searchsorted(keys_correct, keys_assigned)  # both sides sorted: a merge, in C
+    found_too = keys_correct[np.minimum(at, max(keys_correct.size - 1, 0))] == keys_assigned \
+        if keys_correct.size else np.zeros(keys_assigned.size, dtype=bool)
+    keys_both = keys_assigned[found_too]
+    per_row = [np.bincount(keys // k, minlength=n) for keys in (keys_both, *sides)]
+    cells = []
+    for keys in (keys_both, keys_assigned, keys_correct):
+        present, found = distinct_counts(keys % k, k, None if weights is None
+                                         else weights[keys // k])
+        cells.append(dict(zip(present.tolist(), found.tolist())))
+    hits = cells[0]
+    a = {names[code]: count for code, count in hits.items()}
+    b, c = ({names[code]: count - hits.get(code, 0) for code, count in side.items()
+             if count != hits.get(code, 0)} for side in cells[1:])
+    both_row, assigned_row, correct_row = per_row
+    shapes = shape_histogram(both_row, assigned_row, correct_row,
+                             max(int(assigned_row.max(initial=0)), int(correct_row.max(initial=0))),
+                             weights)
+    single = np.flatnonzero((per_row[1] == 1) & (per_row[2] == 1))
+    pairs: dict[int, int] = {}
+    if single.size:  # each such row's one key on each side: the first of its row
+        starts = [np.searchsorted(keys // k, single) for keys in sides]
+        chosen, truth = (keys[at] % k for keys, at in zip(sides, starts))
+        present, found = distinct_counts(truth * k + chosen, k * k,
+                                         None if weights is None else weights[single])
+        coded = (present // k) << PAIR_SHIFT | present % k
+        pairs = dict(zip(coded.tolist(), found.tolist()))
+    return a, b, c, shapes, pairs
 
 
 def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray[Any],

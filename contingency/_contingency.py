@@ -38,6 +38,7 @@ from contingency._changes import (
     Unknown,
     indicator_changes,
     label_array_changes,
+    label_list_changes,
     members,
     pair_changes,
     result_changes,
@@ -467,10 +468,24 @@ class Contingency:
         rows: Iterable[int] = range(len(assigned_items))
         if exact is not None and not exact.all():
             rows = [*np.flatnonzero(exact != 0).tolist(), *np.flatnonzero(exact == 0).tolist()]
+        if not say:  # rows of label lists naming categories only: counted with numpy
+            store = self._counts
+            counted = label_list_changes(assigned_items, correct_items, store.ids, store.names,
+                                         exact)
+            if counted is not None:
+                store.apply(*times(counted, factor), removing=removing, where=where, scale=unit,
+                            coded=True)
+                return
         results: list[Any] = [None] * len(assigned_items)
+        known = self._counts.a.keys()
         for row in rows:
-            results[row] = (staging.labels(assigned_items[row], f"assigned[{row}]"),
-                            staging.labels(correct_items[row], f"correct[{row}]"))
+            chosen, truth = assigned_items[row], correct_items[row]
+            result = _side(chosen), _side(truth)  # as add_result's fast path takes them
+            if (result[0] is None or result[1] is None or not result[0] <= known
+                    or not result[1] <= known):  # a label new, invalid or unhashable: staged
+                result = (staging.labels(chosen, f"assigned[{row}]"),
+                          staging.labels(truth, f"correct[{row}]"))
+            results[row] = result
         if say:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
                 self._say(row, a, c)

@@ -314,8 +314,7 @@ class Counts:
             else:
                 del histogram[shape]
         if pairs:
-            self._add_pairs(pairs if coded else self._coded(pairs),  # type: ignore[arg-type]
-                            handed_over=coded and not removing)
+            self._add_pairs(pairs, coded, handed_over=coded and not removing)
         if gone:
             self._forget(gone)
         self.n = n
@@ -454,18 +453,16 @@ class Counts:
                                      "than its single-label results give it; that result was "
                                      "not added")
 
-    def _coded(self, pairs: Pairs) -> dict[int, int]:
-        """Pairs of categories (every one in the table) keyed by their pair codes."""
-        ids = self.ids
-        return {ids[truth] << _SHIFT | ids[chosen]: count for (truth, chosen), count in pairs.items()}
-
-    def _add_pairs(self, pairs: dict[int, int], handed_over: bool) -> None:
-        """Add coded pair changes (checked) to ``pairs``; no zero entry kept."""
+    def _add_pairs(self, pairs: Mapping[Any, int], coded: bool, handed_over: bool) -> None:
+        """Add checked pair changes (by pair code if ``coded``, else by the pair of categories,
+        every one in the table) to ``pairs``; no zero entry kept."""
         confusion = self.pairs
-        if not confusion and handed_over and 0 not in pairs.values():
-            self.pairs = pairs  # handed over by its maker, used by nobody else: kept as it is
+        if coded and handed_over and not confusion and 0 not in pairs.values():
+            self.pairs = pairs  # type: ignore[assignment]  # handed over by its maker: kept
             return
-        for code, count in pairs.items():
+        ids = self.ids
+        for key, count in pairs.items():
+            code = key if coded else ids[key[0]] << _SHIFT | ids[key[1]]
             count += confusion.get(code, 0)
             if count:
                 confusion[code] = count

@@ -236,3 +236,33 @@ def test_a_label_new_to_an_open_set_on_both_sides_joins_once():
     assert counts.names == ["x", 7]
     assert counts.ids == {"x": 0, 7: 1}
     assert s.confusion_matrix().tolist() == [[1, 0], [0, 1]]
+
+
+_LISTS = st.lists(st.sampled_from(_LABELS), max_size=4)  # duplicates and empty rows too
+
+
+@given(st.lists(st.tuples(_LISTS, _LISTS, st.integers(0, 3)), max_size=25), st.booleans(),
+       st.sampled_from([list, tuple, set, frozenset]))
+def test_rows_of_label_lists_counted_with_numpy_equal_the_loop(rows, weighted, container):
+    """Batches of label lists naming categories only take label_list_changes (numpy); they
+    give the state of the add_result loop, weighted or not, and remove back to empty."""
+    assigned = [container(x) for x, _, _ in rows]
+    correct = [container(y) for _, y, _ in rows]
+    weights = [w for _, _, w in rows] if weighted else None
+    loop = Contingency(_LABELS)
+    for x, y, w in rows:
+        loop.add_result(container(x), container(y), weight=w if weighted else 1)
+    batch = Contingency(_LABELS).add_results(assigned, correct, weights=weights)
+    assert batch == loop
+    assert batch.to_dict() == loop.to_dict()
+    batch.remove_results(assigned, correct, weights=weights)
+    assert batch == Contingency(_LABELS)
+
+
+def test_rows_of_label_lists_take_numpy_only_when_every_label_is_a_category():
+    names, ids = ["x", "y"], {"x": 0, "y": 1}
+    from contingency._changes import label_list_changes
+    assert label_list_changes([["x"], ["y", "x"]], [["y"], []], ids, names) is not None
+    assert label_list_changes([["x"], ["q"]], [["y"], []], ids, names) is None  # q is new
+    assert label_list_changes([["x"], "y"], [["y"], []], ids, names) is None  # a single label
+    assert label_list_changes([[["x"]]], [["y"]], ids, names) is None  # unhashable
