@@ -248,9 +248,6 @@ class SetTally:
             shapes[shape] = shapes.get(shape, 0) + count
         return both, b, c, shapes, self.pairs
 
-    def __bool__(self) -> bool:
-        return bool(self.shapes)
-
 
 #: The shape (both, assigned, correct) of a result naming at most three categories a side is
 #: tallied under the code ``_SMALL_SHAPE[assigned][correct] + both`` (a list look-up and an int

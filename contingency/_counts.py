@@ -114,7 +114,7 @@ class Tally:
 
     def pending(self) -> bool:
         """Whether results are waiting for a fold."""
-        return bool(self.codes or self.sets)
+        return bool(self.codes or self.sets.shapes)
 
 
 class Counts:
@@ -197,7 +197,7 @@ class Counts:
     def settled(self) -> Counts:
         """These counts with everything the tally holds folded in: what every read reads."""
         tally = self.tally
-        if tally.codes or tally.sets:
+        if tally.codes or tally.sets.shapes:  # (the shapes' dict: no Python-level call)
             self.fold()
         self.read = True
         return self
@@ -221,7 +221,7 @@ class Counts:
         else:  # counted with numpy: O(categories and pairs named) in Python
             coded = np.fromiter(codes, dtype=np.int64, count=len(codes)).reshape(-1, 2)
             changes = coded_changes(coded[:, 1], coded[:, 0], self.names)
-        if tally.sets:
+        if tally.sets.shapes:
             a, b, c, shapes, pairs = tally.sets.changes()
             ids = self.ids
             coded_pairs = {ids[truth] << _SHIFT | ids[chosen]: count
