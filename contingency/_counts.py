@@ -37,12 +37,14 @@ until a fractional weight arrives):
   categories that changed since (``stale``).
 
 The fast path. :class:`Tally` is what ``Contingency.add_result`` counts into
-between reads: results whose every label is already a category, as pair
-codes (single labels) or as sets (several). :meth:`Counts.fold` hands it to
-:meth:`apply` through the same helpers every other input uses
-(:func:`contingency._changes.result_changes`,
-:func:`contingency._changes.pair_changes`); :meth:`Counts.settled` is the one
-guard every read goes through, so no read sees counts the tally still holds.
+between reads: results whose every label is already a category, as two
+category codes (a single-label result) or in a
+:class:`contingency._changes.SetTally` (several). :meth:`Counts.fold` hands it
+to :meth:`apply` through the rules every other input uses
+(:func:`contingency._changes.pair_changes`, its vectorised form
+:func:`contingency._changes.coded_changes`, and ``SetTally``, the rule of
+:func:`contingency._changes.result_changes`); :meth:`Counts.settled` is the
+one guard every read goes through, so no read sees counts the tally still holds.
 """
 
 from __future__ import annotations
@@ -205,10 +207,11 @@ class Counts:
     def fold(self) -> None:
         """Hand what the tally holds to :meth:`apply` (each result counts ``2**scale``).
 
-        The single-label results are counted by pair code (in C) and turned
-        into changes by :func:`contingency._changes.pair_changes`; the others
-        by :func:`contingency._changes.result_changes`, their pairs coded here
-        (every label of a tallied result is a category).
+        Single-label results are counted by pair (in C) and turned into
+        changes by :func:`contingency._changes.pair_changes`, or, 256 or more,
+        by :func:`contingency._changes.coded_changes` (numpy); the others come
+        from the tally's ``SetTally``, their pairs coded here (every label of a
+        tallied result is a category).
         """
         tally = self.tally
         codes = tally.codes
