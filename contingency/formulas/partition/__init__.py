@@ -8,17 +8,10 @@ reference cluster ``i`` and model cluster ``j``, row sums ``a[i]`` are the
 reference cluster sizes and column sums ``b[j]`` the model cluster sizes,
 and ``N`` is the number of elements.
 
-Pair counting looks at the ``N (N - 1) / 2`` pairs of distinct elements::
-
-                          same model cluster   different model clusters
-    same reference            same_same          same_reference_only
-    different reference     same_model_only      different_different
-
-In the vocabulary of :mod:`contingency.formulas.classification` the pair
-table is a 2x2 table whose "correct" side is the reference: ``a =
-same_same``, ``b = same_model_only`` (put together wrongly), ``c =
-same_reference_only`` (kept apart wrongly), ``d = different_different``.
-Pair precision, recall, F1 and accuracy are those very functions.
+Pair counting looks at the ``N (N - 1) / 2`` pairs of distinct elements, in a 2x2
+table whose cells are named in :mod:`contingency.formulas.partition._pairs`
+(``same_same``, ``same_reference_only``, ``same_model_only``, ``different_different``);
+pair precision, recall, F1 and accuracy are the classification functions of that table.
 
 Everything here depends on the table only through :class:`TableSums`: ``N``,
 the numbers of clusters, three sums of ``C(n, 2)`` and three sums of
