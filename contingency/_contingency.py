@@ -49,7 +49,7 @@ from contingency._contingency_state import FORMAT, check_unknown, read_state
 from contingency._counts import Counts
 from contingency._frame import category_frame
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
-from contingency._labels import check_label, label_to_json, sorted_labels
+from contingency._labels import category_order, check_label, label_to_json, sorted_labels
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -193,8 +193,7 @@ class Contingency:
         The categories results may name, in the order tables and indicator
         matrices use (a mapping's keys count, as in Perl; a set's members are
         sorted, since its order changes with the hash seed). ``None`` (the
-        default) leaves the set open: a category joins when first seen (the
-        new categories of one result side given as a set in sorted order), and
+        default) leaves the set open: a category joins when first seen, and
         counts as "neither assigned nor correct" (cell d) for every earlier
         result; it is forgotten again when removals take its cells back to
         zero. An empty iterable declares an empty set.
@@ -240,6 +239,8 @@ class Contingency:
     _unknown: Unknown
     _zero_division: ZeroDivision
     _verbose: bool
+    # The categories' order, with the categories it was made for (a cache: not state).
+    _ordered: tuple[tuple[Hashable, ...], list[Hashable]] | None
 
     def __init__(
         self,
@@ -443,7 +444,7 @@ class Contingency:
         # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
         factor = (-1 if removing else 1) << (unit if exact is None else 0)
         if arrays and (assigned.ndim == 2 or correct.ndim == 2):
-            labels = list(self._counts.a)
+            labels = self._order()
             changes = indicator_changes(assigned, correct, labels, exact)
             self._counts.apply(*times(changes, factor), removing=removing, where=where,
                                scale=unit)
@@ -459,8 +460,12 @@ class Contingency:
             store.apply(*times(changes, factor), new=staging.new, removing=removing,
                         where=where, scale=unit, coded=True)
             return
-        assigned_items = label_sequence(assigned, "assigned", _RESULTS)
-        correct_items = label_sequence(correct, "correct", _RESULTS)
+        # Python scalars from a numpy array of numbers or strings (an element of one is a numpy
+        # scalar; the label-array path and a loop over .tolist() both give Python's).
+        assigned_items, correct_items = (
+            items.tolist() if isinstance(items, np.ndarray) and items.dtype != object else items
+            for items in (label_sequence(assigned, "assigned", _RESULTS),
+                          label_sequence(correct, "correct", _RESULTS)))
         staging = Staging(self._counts.a, self._unknown, removing=removing)
         # A row of weight 0 adds no category: its labels are met after every other row's, as
         # in the add_result loop (which skips nothing, but whose weight-0 results count
@@ -509,7 +514,7 @@ class Contingency:
         and ``y_pred`` (the assigned ones, ``assigned``) are what
         :meth:`add_results` takes: 1-d label arrays or sequences, or 2-d 0/1
         indicator matrices (multi-label). ``categories=None`` leaves the set
-        open (categories in the order first seen), except for indicator
+        open, except for indicator
         matrices, whose columns are then the categories ``0 .. K-1``, as in
         scikit-learn. ``sample_weight`` is scikit-learn's (counted exactly, see
         :meth:`add_results`' ``weights``); a label met only in results of weight
@@ -660,9 +665,24 @@ class Contingency:
 
     @property
     def categories(self) -> tuple[Hashable, ...]:
-        """The categories, in table order: declared ones first, then as first seen."""
-        self._counts.settled()
-        return tuple(self._counts.a)
+        """The categories, in the order every view lists them.
+
+        Declared categories keep their declared order and come first; the
+        others follow sorted, as scikit-learn sorts labels, when they are
+        mutually orderable, and in the order first seen when they are not
+        (see :func:`~contingency._labels.category_order`). Every view follows
+        this order: :meth:`confusion_matrix`, :meth:`multilabel_confusion_matrix`,
+        :meth:`category_stats`, :meth:`report`, :meth:`to_frame`,
+        :meth:`scores`, :meth:`to_dict` and the columns of an indicator matrix
+        given to :meth:`add_results`; a ``labels=`` argument overrides it for
+        one call.
+
+        >>> Contingency().add_results([2, 0, 1], [2, 1, 1]).categories
+        (0, 1, 2)
+        >>> Contingency(["z", "a"], unknown="add").add_results(["m", "b"], ["z", "a"]).categories
+        ('z', 'a', 'b', 'm')
+        """
+        return tuple(self._order())
 
     @property
     def n_results(self) -> int | float:
@@ -1031,20 +1051,24 @@ class Contingency:
 
     def category_stats(self) -> dict[Hashable, dict[str, float | int]]:
         """Per category: cells ``a b c d``, ``precision recall f1 accuracy error`` (Perl's numbers),
-        ``support`` (``a + c``) and ``specificity``, in table order.
+        ``support`` (``a + c``) and ``specificity``, in the order of :attr:`categories`.
 
         >>> Contingency(["x", "y"]).add_results(["x"], ["y"]).category_stats()["x"]
         {'a': 0, 'b': 1, 'c': 0, 'd': 0, 'precision': 0.0, 'recall': 1.0, 'f1': 0.0, \
 'accuracy': 0.0, 'error': 1.0, 'support': 0, 'specificity': 0.0}
         """
-        self._counts.settled()
-        if not self._counts.a:
+        order = self._order()
+        if not order:
             raise ValueError(_NO_CATEGORY)
-        cells = self._counts.cell_columns()
+        counts = self._counts
+        column_a, column_b, column_c = ([cells[label] for label in order]
+                                        for cells in (counts.a, counts.b, counts.c))
+        cells = (column_a, column_b, column_c,
+                 [counts.n - x - y - z for x, y, z in zip(column_a, column_b, column_c)])
         columns = {name: score(*cells, zero_division=self._zero_division).tolist()
                    for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
         stats: dict[Hashable, dict[str, float | int]] = {}
-        for k, (label, a, b, c, d) in enumerate(zip(self._counts.a, *cells)):
+        for k, (label, a, b, c, d) in enumerate(zip(order, *cells)):
             stats[label] = {**{cell: self._counts.reported(count)
                                for cell, count in zip("abcd", (a, b, c, d))},
                             **{name: columns[name][k] for name in _SCORES},
@@ -1053,7 +1077,7 @@ class Contingency:
         return stats
 
     def to_frame(self) -> Any:
-        """:meth:`category_stats` as a ``pandas.DataFrame``: one row per category, in table order.
+        """:meth:`category_stats` as a ``pandas.DataFrame``: one row per category, as :attr:`categories`.
 
         The counts ``a b c d support`` are integer columns (float where a
         weight made them fractional), the scores float columns; the index is
@@ -1101,7 +1125,7 @@ class Contingency:
         return scores
 
     def report(self, digits: int = 3) -> str:
-        """A per-category table with support and every average, sorted by category.
+        """A per-category table with support and every average, in the order of :attr:`categories`.
 
         >>> s = Contingency().add_results(["dog", "cat", "cat"], ["dog", "cat", "dog"])
         >>> print(s.report())
@@ -1143,10 +1167,14 @@ class Contingency:
         True
         """
         exponent, a, b, c, shapes, pairs, offset = self._counts.canonical()
-        position = {label: k for k, label in enumerate(self._counts.a)}
+        order = self._order()
+        # The cells come in the table's order; the document lists them in the categories'.
+        met = {label: k for k, label in enumerate(self._counts.a)}
+        a, b, c = ([cells[met[label]] for label in order] for cells in (a, b, c))
+        position = {label: k for k, label in enumerate(order)}
         return {
             "format": FORMAT,
-            "categories": [label_to_json(label, "category") for label in self._counts.a],
+            "categories": [label_to_json(label, "category") for label in order],
             "declared": len(self._counts.declared),
             "unknown": self._unknown,
             "zero_division": self._zero_division,
@@ -1188,6 +1216,16 @@ class Contingency:
         result._counts.apply(*state.changes, new=state.labels[state.declared:],
                              offset=state.offset, scale=state.scale)
         return result
+
+    def _order(self) -> list[Hashable]:
+        """The categories in :attr:`categories`' order (made again only when the categories change)."""
+        met = tuple(self._counts.settled().a)
+        cached: tuple[tuple[Hashable, ...], list[Hashable]] | None = getattr(self, "_ordered", None)
+        if cached is not None and cached[0] == met:
+            return cached[1]
+        order = category_order(met, len(self._counts.declared))
+        object.__setattr__(self, "_ordered", (met, order))
+        return order
 
     def _declared_order(self) -> list[Hashable]:
         """The declared categories, in table order (they come first)."""
@@ -1234,7 +1272,7 @@ class Contingency:
     def _chosen(self, labels: Iterable[Hashable] | None, where: str) -> list[Hashable]:
         """The categories ``labels`` names, in its order (all of them for ``None``), checked."""
         if labels is None:
-            return list(self._counts.a)
+            return list(self._order())
         if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
             raise TypeError(f"{where}: labels must be an iterable of categories or None, not "
                             f"{labels!r}")
@@ -1246,7 +1284,7 @@ class Contingency:
                 known = False
             if not known:
                 raise ValueError(f"{where}: labels[{position}] = {label!r} is not a category "
-                                 f"(the categories are {list(self._counts.a)!r})")
+                                 f"(the categories are {self._order()!r})")
         if len(set(chosen)) != len(chosen):
             raise ValueError(f"{where}: labels names a category twice")
         return chosen
@@ -1320,9 +1358,13 @@ class Contingency:
     # Internals -----------------------------------------------------------------------------------
 
     def _state(self) -> tuple[object, ...]:
-        # The counts in category order: dicts compare without regard to order.
-        return (list(self._counts.a), self._counts.declared, *self._counts.canonical(), self._unknown,
-                self._zero_division)
+        # The counts in the categories' order: dicts compare without regard to order.
+        order = self._order()
+        exponent, *cells, shapes, pairs, offset = self._counts.canonical()
+        met = {label: k for k, label in enumerate(self._counts.a)}
+        return (order, self._counts.declared, exponent,
+                *([column[met[label]] for label in order] for column in cells), shapes, pairs,
+                offset, self._unknown, self._zero_division)
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from contingency.formulas._numeric import MAX_DIGITS, fits_digits, shown
 
-__all__ = ["check_label", "equal_to_itself", "is_label", "label_from_json", "label_key",
+__all__ = ["category_order", "check_label", "equal_to_itself", "is_label", "label_from_json", "label_key",
            "label_to_json", "printable", "sorted_labels"]
 
 
@@ -98,6 +98,29 @@ def equal_to_itself(label: object) -> bool:
     if isinstance(label, (tuple, frozenset)):
         return all(map(equal_to_itself, label))
     return bool(label == label)
+
+
+def category_order(labels: Sequence[Hashable], declared: int) -> list[Hashable]:
+    """The order in which every view of a ``Contingency`` lists its categories.
+
+    ``labels`` are the categories as the accumulator met them, its
+    ``declared`` first ones declared. Declared categories keep their declared
+    order and come first; the others follow in scikit-learn's order (sorted,
+    as ``sklearn.utils.multiclass.unique_labels`` sorts them) when they are
+    mutually orderable, and in the order first met when they are not (``1``
+    and ``"a"`` have no order; scikit-learn refuses such a mix).
+
+    >>> category_order(["cat", 2, 1], 1), category_order([3, 1, 2], 0)
+    (['cat', 1, 2], [1, 2, 3])
+    >>> category_order(["b", 1, "a"], 0)
+    ['b', 1, 'a']
+    """
+    rest = labels[declared:]
+    try:
+        ordered = sorted(rest)  # type: ignore[type-var]  # orderable or TypeError
+    except TypeError:
+        return list(labels)
+    return [*labels[:declared], *ordered]
 
 
 def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:

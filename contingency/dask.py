@@ -100,7 +100,7 @@ def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
     >>> frame = dd.from_pandas(rows, npartitions=2)
     >>> s = classify(frame, assigned="predicted", correct="truth", label_sep="|")
     >>> s.categories, s.n_results, s.micro_f1
-    (('sports', 'politics', 'science'), 4, 0.5)
+    (('politics', 'science', 'sports'), 4, 0.5)
     >>> s == Contingency().add_results([["sports"], ["politics", "science"], ["science"], []],
     ...                                [["sports"], ["science"], ["politics"], ["science"]])
     True

@@ -167,7 +167,7 @@ def confusion_heatmap(contingency: Contingency, *, labels: Iterable[Hashable] | 
     """The confusion matrix of a :class:`~contingency.Contingency`: correct rows, assigned columns.
 
     The counts are :meth:`~contingency.Contingency.confusion_matrix`'s, for
-    ``labels`` (default: every category, in table order); like it, this
+    ``labels`` (default: every category, in the order of ``categories``); like it, this
     raises ``ValueError`` once a result is not single-label.
 
     >>> from contingency import Contingency

@@ -76,13 +76,6 @@ def json_numbers(value: Any) -> Any:
     return value
 
 
-def _sort_key(row: dict[str, Any]) -> tuple[int, Any]:
-    label = row["category"]
-    if isinstance(label, (int, float)) and not isinstance(label, bool):
-        return (0, label)
-    return (1, str(label))
-
-
 def _number(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -94,16 +87,17 @@ def _check_digits(digits: object) -> int:
 
 
 def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
-    """The per-category table with support and every average, sorted by category.
+    """The per-category table with support and every average.
 
     ``scores`` is :meth:`contingency.Contingency.scores`'s output; numbers are
-    shown with ``digits`` decimals, ``-`` where a value is undefined.
-    Categories sort by value, numbers before text.
+    shown with ``digits`` decimals, ``-`` where a value is undefined. The
+    categories come in the order ``scores`` lists them (the accumulator's
+    :attr:`~contingency.Contingency.categories`).
     """
     digits = _check_digits(digits)
     headers = ("precision", "recall", "f1", "support")
     rows: list[tuple[str, list[str]]] = []
-    for row in sorted(scores["categories"], key=_sort_key):
+    for row in scores["categories"]:
         rows.append((str(row["category"]), [_number(row[name], digits) for name in headers[:3]]
                      + [str(row["support"])]))
     averages: list[tuple[str, list[str]]] = []

@@ -254,3 +254,13 @@ def test_import_contingency_imports_neither_pandas_nor_pyarrow():
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, env=environment, cwd=ROOT)
     assert found.stdout.strip() == "[]"
+
+
+def test_a_string_array_beside_an_object_array_gives_python_strings():
+    """Found by a random seed: a numpy str array beside an object array took the per-row path,
+    which met numpy.str_ elements and made them the categories."""
+    strings, objects = np.array(["b", "a"]), np.array(["b", "a"], dtype=object)
+    for assigned, correct in ((strings, objects), (objects, strings)):
+        made = Contingency().add_results(assigned, correct)
+        assert [type(label) for label in made.categories] == [str, str]
+        assert made == Contingency().add_results(["b", "a"], ["b", "a"])

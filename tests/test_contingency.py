@@ -788,7 +788,7 @@ def test_an_open_set_forgets_a_category_no_result_names_any_more():
     s = Contingency()
     start = s.to_dict()
     s.add_result("spam", "ham")
-    assert s.categories == ("spam", "ham")
+    assert s.categories == ("ham", "spam")
     s.remove_result("spam", "ham")
     assert s.categories == ()
     assert s.to_dict() == start

@@ -78,3 +78,11 @@ def test_packed_sum_is_the_same_for_a_list_an_array_and_python_ints(counts):
     """A change made cell by cell hands over lists (grouped by Python), batches arrays (numpy)."""
     assert (packed_sum(counts) == packed_sum(np.array(counts, dtype=np.int64))
             == packed_sum(np.array(counts, dtype=object)) == expected_packed(counts))
+
+
+def test_packed_sum_of_counts_whose_total_passes_int64():
+    """Found by a random seed: two counts of 2**62 summed to 2**63 in int64, wrapped negative,
+    and sent the pair count down the int64 path, which overflowed too."""
+    counts = [2**62, 2**62]
+    assert formulas.same_cluster_pairs(np.array(counts, dtype=np.int64)) == 2 * (2**62 * (2**62 - 1) // 2)
+    assert packed_sum(counts) == expected_packed(counts)

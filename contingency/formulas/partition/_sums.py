@@ -89,9 +89,9 @@ def same_cluster_pairs(counts: ArrayLike) -> int:
     if values.dtype == object:
         return sum(pairs(v) for v in values.tolist())
     # Each C(n, 2) is below 2**61 when n < 2**31, and their total is at most
-    # C(N, 2) with N = values.sum(): checked below so that int64 cannot overflow.
-    total = int(values.sum())
-    if total < 2**31:
+    # C(N, 2) with N = values.sum(): checked below so that int64 cannot overflow. The
+    # total itself is summed in int64 only where it cannot wrap (largest * size < 2**63).
+    if int(values.max()) * values.size < 2**63 and int(values.sum()) < 2**31:
         return int((values * (values - 1) // 2).sum())
     return sum(pairs(v) for v in values.tolist())
 
