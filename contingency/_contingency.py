@@ -57,6 +57,7 @@ from contingency.formulas._numeric import (
     check_count,
     check_room,
     check_zero_division,
+    no_category,
 )
 
 __all__ = ["Contingency"]
@@ -65,7 +66,6 @@ Average = Literal["micro", "macro", "weighted", "samples"]
 Correlation = Literal["micro", "macro", "multiclass"]
 
 _AVERAGES = ("micro", "macro", "weighted", "samples")
-_NO_CATEGORY = "No category information has been recorded"
 _UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
 #: The types whose values add_result takes as one label each: every hashable type that is
 #: not a container (see _single_kind), learned as they are met.
@@ -849,10 +849,30 @@ class Contingency:
         return _formulas.subset_accuracy(*self._counts.shape_columns(), zero_division=self._zero_division)
 
     @property
+    def error_rate(self) -> float:
+        """The share of results that were wrong (assigned categories not exactly the correct ones).
+
+        ``1 -`` :attr:`subset_accuracy`. On single-label results this is
+        scikit-learn's ``hamming_loss(y_true, y_pred)`` of 1-d label arrays
+        (and ``1 - accuracy_score``); :attr:`hamming_loss` is the per-decision
+        form that scikit-learn computes for indicator matrices.
+
+        >>> s = Contingency().add_results([0, 2, 1, 2], [0, 1, 2, 2])
+        >>> s.error_rate, round(s.hamming_loss, 4)
+        (0.5, 0.3333)
+        """
+        self._counts.settled()
+        return _formulas.subset_error(*self._counts.shape_columns(),
+                                      zero_division=self._zero_division)
+
+    @property
     def hamming_loss(self) -> float:
         """The share of (result, category) decisions that were wrong: ``(b + c) / (n_results × K)``.
 
-        It is the error of the pooled per-category cells, which is
+        scikit-learn's ``hamming_loss`` of two indicator matrices (multi-label
+        results). Given two 1-d label arrays, scikit-learn's ``hamming_loss``
+        is the share of wrong results instead, which is :attr:`error_rate`
+        here. It is the error of the pooled per-category cells, which is
         :attr:`micro_error` unless :meth:`set_entries` was used.
         """
         self._counts.settled()
@@ -882,9 +902,10 @@ class Contingency:
 
         return self._averaged(score, average)
 
-    def matthews_corrcoef(self, average: Correlation = "micro") -> float:
-        """Matthews correlation: ``"micro"`` of the pooled 2x2 table, ``"macro"`` the mean of each
-        category's, ``"multiclass"`` scikit-learn's multiclass form (Gorodkin's R_K).
+    def matthews_corrcoef(self, average: Correlation = "multiclass") -> float:
+        """Matthews correlation: ``"multiclass"`` (the default) scikit-learn's, of the confusion
+        matrix (Gorodkin's R_K); ``"micro"`` of the pooled 2x2 table, ``"macro"`` the mean of
+        each category's.
 
         ``"micro"`` and ``"macro"`` are one-vs-rest forms, defined for any
         results. Undefined values (an empty row or column) follow
@@ -898,10 +919,13 @@ class Contingency:
         of the label arrays; it is defined for single-label results only
         (``ValueError`` otherwise) and read in constant time from running
         sums (:func:`~contingency.formulas.classification.multiclass_matthews_corrcoef`).
+        On two categories it is the binary correlation that scikit-learn's
+        ``matthews_corrcoef`` and torchmetrics' ``MulticlassMatthewsCorrCoef``
+        give; the pooled ``"micro"`` table is another number.
 
         >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
-        >>> round(s.matthews_corrcoef(), 4), round(s.matthews_corrcoef("macro"), 4)
-        (0.3333, 0.5)
+        >>> round(s.matthews_corrcoef(), 4), round(s.matthews_corrcoef("micro"), 4)
+        (0.5, 0.3333)
         >>> t = Contingency().add_results([1, 1, 0, 0, 0, 0], [0, 0, 1, 1, 2, 2])
         >>> round(t.matthews_corrcoef("multiclass"), 4), round(t.matthews_corrcoef("micro"), 4)
         (-0.6124, -0.5)
@@ -1059,7 +1083,8 @@ class Contingency:
         """
         order = self._order()
         if not order:
-            raise ValueError(_NO_CATEGORY)
+            no_category(self._zero_division)  # Perl dies; the other modes have no category
+            return {}
         counts = self._counts
         column_a, column_b, column_c = ([cells[label] for label in order]
                                         for cells in (counts.a, counts.b, counts.c))
@@ -1239,7 +1264,7 @@ class Contingency:
     def _running_mean(self, name: str, weighted: bool = False) -> float:
         counts = self._counts.settled()
         if not counts.a:
-            raise ValueError(_NO_CATEGORY)
+            return no_category(self._zero_division)
         if weighted:
             return counts.running(f"weighted {name}", name, self._zero_division,
                                   True).weighted_mean()
@@ -1303,7 +1328,7 @@ class Contingency:
         if how == "samples":
             return self._samples(score)
         if not self._counts.a:
-            raise ValueError(_NO_CATEGORY)
+            return no_category(mode)
         cells = self._counts.cell_columns()
         values = score(*cells, zero_division=mode)
         weights = [a + c for a, c in zip(cells[0], cells[2])] if how == "weighted" else None
@@ -1377,3 +1402,5 @@ class Contingency:
 
 
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
+# inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
+Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

@@ -91,6 +91,23 @@ def holding(other: object) -> contextlib.AbstractContextManager[Any]:
     return contextlib.nullcontext()
 
 
+def constructor_signature(cls: type) -> inspect.Signature:
+    """The signature to show for ``cls(...)``: its ``__init__``'s, without ``self``.
+
+    An accumulator's ``__new__`` takes ``(*args, thread_safe=False, **kwargs)``
+    to choose the locked class, which is the signature :func:`inspect.signature`
+    would show (IDEs and notebooks too); the class's ``__signature__`` is set
+    to this one instead.
+
+    >>> from contingency import Contingency
+    >>> str(inspect.signature(Contingency)).startswith("(categories")
+    True
+    """
+    init = inspect.signature(vars(cls)["__init__"])  # the class's own, not a base's
+    return init.replace(parameters=list(init.parameters.values())[1:],
+                        return_annotation=inspect.Signature.empty)
+
+
 def new_instance(cls: type[T], thread_safe: object) -> T:
     """A bare instance for ``cls.__new__``: of ``cls``, or of its locked subclass if asked.
 

@@ -158,19 +158,22 @@ class PartitionComparison:
     # Constructors --------------------------------------------------------------------------
 
     @classmethod
-    def from_labels(cls, reference_labels: Any, model_labels: Any, weights: Any = None, *,
+    def from_labels(cls, reference_labels: Any, model_labels: Any, *, sample_weight: Any = None,
                     thread_safe: bool = False) -> PartitionComparison:
         """An accumulator holding one element per position of the two label sequences.
 
-        ``weights[i]`` elements for position ``i`` if given, as in :meth:`add_many`.
+        ``sample_weight[i]`` elements for position ``i`` if given (the keyword
+        every ``from_labels`` takes, as scikit-learn's), as ``weights`` in
+        :meth:`add_many`.
 
         >>> c = PartitionComparison.from_labels([0, 0, 1, 1], [1, 1, 0, 0])
         >>> c.rand_index, c.adjusted_mutual_information()
         (1.0, 1.0)
-        >>> PartitionComparison.from_labels(["a", "b"], [1, 1], weights=[2, 1]).same_same
+        >>> PartitionComparison.from_labels(["a", "b"], [1, 1], sample_weight=[2, 1]).same_same
         1
         """
-        return cls(thread_safe=thread_safe).add_many(reference_labels, model_labels, weights)
+        return cls(thread_safe=thread_safe).add_many(reference_labels, model_labels,
+                                                     sample_weight)
 
     @classmethod
     def from_partitions(cls, first: Iterable[Iterable[Hashable]],
@@ -842,6 +845,9 @@ class PartitionComparison:
 
 
 # JSON ----------------------------------------------------------------------------------------
+
+# inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
+PartitionComparison.__signature__ = _locking.constructor_signature(PartitionComparison)  # type: ignore[attr-defined]
 
 _KEYS = ("format", "reference_labels", "model_labels", "cells")
 

@@ -43,7 +43,7 @@ def test_matthews_corrcoef_of_every_small_table_is_in_range_and_close_to_exact()
 def test_matthews_corrcoef_of_disjoint_multilabel_result_is_minus_one() -> None:
     s = Contingency()
     s.add_result({"a", "b", "c"}, {"d", "e", "f", "g"})
-    assert s.matthews_corrcoef() == -1.0  # scikit-learn gives -1.0 too; it was -1.0000000000000002
+    assert s.matthews_corrcoef("micro") == -1.0  # scikit-learn gives -1.0 too; it was -1.0000000000000002
 
 
 @pytest.mark.parametrize("scale", [10**20, 10**155, 10**400])
@@ -95,7 +95,7 @@ def test_contingency_scores_at_the_limit_are_finite_and_exact() -> None:
     s.set_entries(MAX, MAX - 5, 3, MAX)
     s.add_results(["x", "y"], ["y", "y"])
     a, b, c, d = s.micro_table
-    assert s.matthews_corrcoef() == pytest.approx(_mcc_exact(a, b, c, d), rel=4e-16)
+    assert s.matthews_corrcoef("micro") == pytest.approx(_mcc_exact(a, b, c, d), rel=4e-16)
     assert s.micro_precision == pytest.approx(float(Fraction(a, a + b)), rel=1e-15)
     assert s.micro_f1 == pytest.approx(float(Fraction(2 * a, 2 * a + b + c)), rel=1e-15)
     assert s.micro_accuracy == pytest.approx(float(Fraction(a + d, a + b + c + d)), rel=1e-15)

@@ -1,4 +1,4 @@
-"""PartitionComparison.scores(), report() and from_labels(weights=): against scikit-learn, and complete.
+"""PartitionComparison.scores(), report() and from_labels(sample_weight=): against scikit-learn, and complete.
 
 Also the weights PartitionComparison refuses (fractional ones, on every path that takes
 weights) and the messages of issue 14 about partitions.
@@ -210,7 +210,7 @@ def test_report_refuses_bad_digits():
             PartitionComparison().report(digits)  # type: ignore[arg-type]
 
 
-# --- from_labels(weights=) and the weights PartitionComparison refuses ------------------------
+# --- from_labels(sample_weight=) and the weights PartitionComparison refuses ------------------------
 
 
 def test_from_labels_weights_equal_repeating_and_add_many():
@@ -220,10 +220,10 @@ def test_from_labels_weights_equal_repeating_and_add_many():
         [m for m, w in zip(model, weights) for _ in range(w)])
     for given_weights in (weights, np.array(weights), np.array(weights, dtype=np.uint8),
                           tuple(weights), iter(weights), [np.int64(w) for w in weights]):
-        weighted = PartitionComparison.from_labels(reference, model, weights=given_weights)
+        weighted = PartitionComparison.from_labels(reference, model, sample_weight=given_weights)
         assert weighted == repeated
         assert weighted.scores() == repeated.scores()
-    assert PartitionComparison.from_labels(reference, model, weights) == \
+    assert PartitionComparison.from_labels(reference, model, sample_weight=weights) == \
         PartitionComparison().add_many(reference, model, weights=weights)
 
 
@@ -241,7 +241,7 @@ FRACTIONAL = [
 WEIGHTED_PATHS = {
     "add_many": lambda c, w: c.add_many(["a", "b"], [1, 2], weights=w),
     "remove_many": lambda c, w: c.remove_many(["a", "b"], [1, 2], weights=w),
-    "from_labels": lambda c, w: PartitionComparison.from_labels(["a", "b"], [1, 2], weights=w),
+    "from_labels": lambda c, w: PartitionComparison.from_labels(["a", "b"], [1, 2], sample_weight=w),
 }
 
 
@@ -264,7 +264,7 @@ def test_integer_weights_still_checked_after_the_fraction_check():
     with pytest.raises(ValueError, match=r"weights\[0\] must be a non-negative integer count"):
         PartitionComparison().add_many(["a"], [1], weights=["1"])
     # an empty float array holds no fraction: nothing to refuse
-    assert PartitionComparison.from_labels([], [], weights=np.array([])).n_elements == 0
+    assert PartitionComparison.from_labels([], [], sample_weight=np.array([])).n_elements == 0
 
 
 # --- issue 14's messages ----------------------------------------------------------------------
@@ -313,4 +313,4 @@ def test_dask_compare_refuses_fractional_weights_as_add_many_does():
     whole = dd.from_pandas(pd.DataFrame({"r": ["a", "b"], "m": [1, 2], "w": [2, 1]}),
                            npartitions=1)
     assert compare(whole, reference="r", model="m", weights="w") == \
-        PartitionComparison.from_labels(["a", "b"], [1, 2], weights=[2, 1])
+        PartitionComparison.from_labels(["a", "b"], [1, 2], sample_weight=[2, 1])

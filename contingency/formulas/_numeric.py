@@ -87,6 +87,28 @@ def undefined_value(zero_division: ZeroDivision, perl: float) -> float:
     return perl if zero_division == "perl" else float(zero_division)
 
 
+#: Perl's die for an average over no category (Statistics::Contingency's message).
+NO_CATEGORY = "No category information has been recorded"
+
+
+def no_category(zero_division: ZeroDivision) -> float:
+    """The value of an average over categories when there is none: undefined, as ``zero_division`` says.
+
+    Perl mode keeps Statistics::Contingency's die (``ValueError`` with its
+    message); the other modes give their number, as for any other 0 / 0.
+
+    >>> no_category(0.0), no_category("nan")
+    (0.0, nan)
+    >>> no_category("perl")
+    Traceback (most recent call last):
+    ...
+    ValueError: No category information has been recorded
+    """
+    if zero_division == "perl":
+        raise ValueError(NO_CATEGORY)
+    return float(zero_division)
+
+
 def divide(numerator: ArrayLike, denominator: ArrayLike, undefined: ArrayLike) -> Floats:
     """``numerator / denominator`` as float64, with ``undefined`` where the denominator is 0.
 

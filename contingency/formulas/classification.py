@@ -43,6 +43,7 @@ from contingency.formulas._numeric import (
     average,
     check_zero_division,
     exact_items,
+    no_category,
     undefined_value,
 )
 
@@ -68,6 +69,7 @@ __all__ = [
     "samples_average",
     "specificity",
     "subset_accuracy",
+    "subset_error",
 ]
 
 Floats = NDArray[np.float64]
@@ -369,14 +371,14 @@ def mean_accuracy(n_results: int, n_categories: int, wrong: int, *,
     accuracy is ``(n - b - c) / n`` and the mean is ``(K n - B - C) / (K n)``
     with ``wrong = B + C`` summed over categories: exact, rounded once, and
     read in constant time however many categories there are. With no result
-    every table is empty (Perl: accuracy 1). Undefined (``ValueError``) with
-    no category.
+    every table is empty (Perl: accuracy 1). With no category it is undefined:
+    Perl's ``ValueError``, or ``zero_division``'s number (:func:`no_category`).
 
     >>> mean_accuracy(4, 2, 3)   # tables (a + d) / n of 3/4 and 2/4
     0.625
     """
     if n_categories == 0:
-        raise ValueError("No category information has been recorded")
+        return no_category(check_zero_division(zero_division))
     if n_results == 0:
         return undefined_value(check_zero_division(zero_division), 1.0)
     total = n_results * n_categories
@@ -393,7 +395,7 @@ def mean_error(n_results: int, n_categories: int, wrong: int, *,
     0.375
     """
     if n_categories == 0:
-        raise ValueError("No category information has been recorded")
+        return no_category(check_zero_division(zero_division))
     if n_results == 0:
         return undefined_value(check_zero_division(zero_division), 0.0)
     return wrong / (n_results * n_categories)
@@ -447,13 +449,36 @@ def subset_accuracy(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
     >>> subset_accuracy([1, 1, 0], [1, 2, 0], [1, 1, 0], [3, 1, 1])
     0.8
     """
+    right, wrong = _exact_matches(both, assigned, correct, counts)
+    return _accuracy(right, wrong, 0, 0, check_zero_division(zero_division))
+
+
+def subset_error(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
+                 counts: ArrayLike, *, zero_division: ZeroDivision = "perl") -> float:
+    """The share of results whose assigned set is not the correct set: ``1 -`` :func:`subset_accuracy`.
+
+    On single-label results this is scikit-learn's ``hamming_loss`` of two
+    1-d label arrays (and ``1 - accuracy_score``): the share of wrong
+    results. With no result at all it is :func:`error` of an empty table
+    (Perl: 0).
+
+    >>> subset_error([1, 1, 0], [1, 2, 0], [1, 1, 0], [3, 1, 1])
+    0.2
+    """
+    right, wrong = _exact_matches(both, assigned, correct, counts)
+    return _error(right, wrong, 0, 0, check_zero_division(zero_division))
+
+
+def _exact_matches(both: ArrayLike, assigned: ArrayLike, correct: ArrayLike,
+                   counts: ArrayLike) -> tuple[int, int]:
+    """How many results were exact (``both == assigned == correct``) and how many were not."""
     right = wrong = 0
     for x, y, z, count in _shapes(both, assigned, correct, counts):
         if x == y == z:
             right += count
         else:
             wrong += count
-    return _accuracy(right, wrong, 0, 0, check_zero_division(zero_division))
+    return right, wrong
 
 
 # Scores of a K x K confusion matrix of single-label results -----------------------------
