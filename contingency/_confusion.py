@@ -219,7 +219,7 @@ def check_single_label(counts: Counts, where: str) -> None:
 def _check_single_label(counts: Counts, where: str, advice: str) -> None:
     other = counts.n - counts.shapes.get(HIT, 0) - counts.shapes.get(MISS, 0)
     if other:
-        verb = "is" if other == counts.reported(1 << counts.scale) else "are"
+        verb = "is" if other == 1 << counts.scale else "are"  # one whole result
         raise ValueError(
             f"{where}: {counts.reported(other)} of the {counts.reported(counts.n)} results "
             f"{verb} not single-label (one category assigned and one correct); {advice}")
