@@ -58,7 +58,9 @@ Score = Callable[..., Any]  # a per-table score of formulas.classification: (a, 
 
 def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> Any:
     """``value`` if it is one of ``allowed``, else ``ValueError`` listing them."""
-    if not (value is None or isinstance(value, str)) or value not in allowed:
+    if isinstance(value, str) and value in allowed:  # (an array would compare item by item)
+        return value
+    if value is not None or None not in allowed:
         shown = ", ".join(repr(option) for option in allowed)
         raise ValueError(f"average must be one of {shown}, not {value!r}")
     return value
@@ -147,31 +149,36 @@ def set_wise(counts: Counts, name: Literal["precision", "recall", "f_beta"], ave
     category's cells.
     """
     where = name
-    try:
-        hash(pos_label)
-    except TypeError:
-        raise TypeError(f"{where}: pos_label must be a category (hashable), not "
-                        f"{pos_label!r}") from None
-    if average != "binary" and pos_label not in (None, 1):
-        warnings.warn(f"{where}: pos_label={pos_label!r} plays no part unless average='binary' "
-                      f"(average is {average!r}); labels=[{pos_label!r}] scores that category "
-                      "alone", UserWarning, stacklevel=4)
-    if name == "f_beta":
-        beta = _formulas.check_beta(beta)
-        running = "f1" if beta == 1 else None
-        score: Score = _formulas.f1 if beta == 1 else partial(_formulas.f_beta, beta=beta)
+    if not (pos_label is None or (pos_label.__class__ is int and pos_label == 1)):  # (the default)
+        try:
+            hash(pos_label)
+        except TypeError:
+            raise TypeError(f"{where}: pos_label must be a category (hashable), not "
+                            f"{pos_label!r}") from None
+        if average != "binary" and pos_label not in (None, 1):
+            warnings.warn(f"{where}: pos_label={pos_label!r} plays no part unless "
+                          f"average='binary' (average is {average!r}); labels=[{pos_label!r}] "
+                          "scores that category alone", UserWarning, stacklevel=4)
+    score: Score
+    if name != "f_beta":
+        running: str | None = name
+        score = _formulas.precision if name == "precision" else _formulas.recall
     else:
-        running, score = name, getattr(_formulas, name)
+        if not (beta.__class__ is float and beta == 1.0):
+            beta = _formulas.check_beta(beta)
+        running, score = ("f1", _formulas.f1) if beta == 1 else (
+            None, partial(_formulas.f_beta, beta=beta))
+    if order is None and running is not None and (average == "macro" or average == "weighted"
+                                                  or average == "micro"):
+        if average == "micro":
+            return _formulas.SCALAR[running](*counts.micro, mode)
+        return running_mean(counts, running, mode, weighted=average == "weighted")
     if average == "binary":
         return float(score(*_positive_cells(counts, pos_label, where), zero_division=mode))
     if average is None:
         assert order is not None  # the caller chose the categories
         values: NDArray[np.float64] = score(*category_cells(counts, order), zero_division=mode)
         return values
-    if order is None and running is not None and average != "samples":
-        if average == "micro":
-            return _formulas.SCALAR[running](*counts.micro, mode)
-        return running_mean(counts, running, mode, weighted=average == "weighted")
     return averaged(counts, score, average, mode, order, where)
 
 
