@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency import _locking
+from contingency import _confusion, _locking
 from contingency import report as _report
 from contingency._changes import (
     HIT,
@@ -45,6 +45,7 @@ from contingency._changes import (
     times,
 )
 from contingency._coding import coded_single_labels, single_label_array
+from contingency._confusion import Average, Normalize, SetWise
 from contingency._contingency_state import FORMAT, check_unknown, read_state
 from contingency._counts import Counts
 from contingency._frame import category_frame
@@ -53,7 +54,6 @@ from contingency._labels import category_order, check_label, label_to_json, sort
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     ZeroDivision,
-    average,
     check_count,
     check_room,
     check_zero_division,
@@ -62,10 +62,12 @@ from contingency.formulas._numeric import (
 
 __all__ = ["Contingency"]
 
-Average = Literal["micro", "macro", "weighted", "samples"]
 Correlation = Literal["micro", "macro", "multiclass"]
+Floats = NDArray[np.float64]
+Labels = Iterable[Hashable] | None  # a labels= argument: categories to read, in order
+PosLabel = Hashable | None
 
-_AVERAGES = ("micro", "macro", "weighted", "samples")
+_AVERAGES = _confusion.AVERAGES
 _UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
 #: The types whose values add_result takes as one label each: every hashable type that is
 #: not a container (see _single_kind), learned as they are met.
@@ -85,12 +87,6 @@ _SCALAR_F1 = _formulas.SCALAR["f1"]
 _SCALAR_PRECISION = _formulas.SCALAR["precision"]
 _SCALAR_RECALL = _formulas.SCALAR["recall"]
 _Self = TypeVar("_Self", bound="Contingency")
-
-
-def _check_average(value: object) -> Average:
-    if value not in _AVERAGES:
-        raise ValueError(f"average must be one of {', '.join(_AVERAGES)}, not {value!r}")
-    return value  # type: ignore[return-value]
 
 
 def _single_kind(kind: type) -> bool:
@@ -878,29 +874,119 @@ class Contingency:
         self._counts.settled()
         return float(_formulas.error(*self._counts.pooled(), zero_division=self._zero_division))
 
-    def f_beta(self, beta: float = 1.0, average: Average = "micro") -> float:
+    # Precision, recall and F in scikit-learn's call shape --------------------------------------
+
+    @overload
+    def precision(self, average: None, *, pos_label: PosLabel = 1, labels: Labels = None) -> Floats: ...
+    @overload
+    def precision(self, average: SetWise = "micro", *, pos_label: PosLabel = 1,
+                  labels: Labels = None) -> float: ...
+    def precision(self, average: SetWise | None = "micro", *, pos_label: PosLabel = 1,
+                  labels: Labels = None) -> float | Floats:
+        """Precision ``a / (a + b)``, averaged as ``sklearn.metrics.precision_score(average=...)`` does.
+
+        ``average`` is one of
+
+        - ``"micro"`` (the default, Perl's): of the micro table, :attr:`micro_precision`;
+        - ``"macro"`` and ``"weighted"``: the mean over categories, plain or
+          weighted by support ``a + c`` (:attr:`macro_precision`, :attr:`weighted_precision`);
+        - ``"samples"``: each result's own precision, averaged over results;
+        - ``None``: each category's precision, a float64 array in the order of
+          :attr:`categories` (or of ``labels``);
+        - ``"binary"`` (scikit-learn's default): the precision of category
+          ``pos_label`` alone. As scikit-learn checks it, the results must be
+          single-label and name two categories at most (else ``ValueError``:
+          choose another average), and ``pos_label`` must be one of them when
+          they name two (else ``ValueError`` naming it); when they name fewer,
+          a ``pos_label`` they do not name has an empty table, whose precision
+          is undefined (:attr:`zero_division`). ``labels`` is ignored, as in
+          scikit-learn.
+
+        ``pos_label`` other than ``None`` or 1 with another average plays no
+        part and gives a ``UserWarning``, as in scikit-learn. ``labels`` picks
+        the categories to read (each must be a category: ``ValueError``
+        naming it otherwise): micro, macro and weighted averages then read
+        their cells only, :meth:`set_entries`' micro table playing no part,
+        and ``"samples"`` takes only a ``labels`` that leaves out no category
+        a result names (each result's categories are not kept). Undefined
+        values follow :attr:`zero_division`. Micro, macro and weighted reads
+        without ``labels`` take constant time; the others read every category
+        (or result shape) they cover.
+
+        >>> s = Contingency.from_labels([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], zero_division=0.0)
+        >>> s.precision("binary"), s.precision("binary", pos_label=0)  # precision_score(y_true, y_pred)
+        (1.0, 0.6666666666666666)
+        >>> s.precision(None).tolist(), s.precision("macro") == s.macro_precision
+        ([0.6666666666666666, 1.0], True)
+        """
+        return self._set_wise("precision", average, pos_label, labels)
+
+    @overload
+    def recall(self, average: None, *, pos_label: PosLabel = 1, labels: Labels = None) -> Floats: ...
+    @overload
+    def recall(self, average: SetWise = "micro", *, pos_label: PosLabel = 1,
+               labels: Labels = None) -> float: ...
+    def recall(self, average: SetWise | None = "micro", *, pos_label: PosLabel = 1,
+               labels: Labels = None) -> float | Floats:
+        """Recall ``a / (a + c)``, averaged as ``sklearn.metrics.recall_score(average=...)`` does.
+
+        The options are :meth:`precision`'s.
+
+        >>> s = Contingency.from_labels(["a", "b", "c", "c"], ["a", "c", "c", "b"])
+        >>> s.recall("macro"), s.recall(None, labels=["c", "a"]).tolist()
+        (0.5, [0.5, 1.0])
+        """
+        return self._set_wise("recall", average, pos_label, labels)
+
+    @overload
+    def f1(self, average: None, *, pos_label: PosLabel = 1, labels: Labels = None) -> Floats: ...
+    @overload
+    def f1(self, average: SetWise = "micro", *, pos_label: PosLabel = 1,
+           labels: Labels = None) -> float: ...
+    def f1(self, average: SetWise | None = "micro", *, pos_label: PosLabel = 1,
+           labels: Labels = None) -> float | Floats:
+        """F1 ``2a / (2a + b + c)``, averaged as ``sklearn.metrics.f1_score(average=...)`` does:
+        :meth:`f_beta` with ``beta = 1``.
+
+        The options are :meth:`precision`'s.
+
+        >>> s = Contingency.from_labels([1, 1, 0, 0], [1, 0, 0, 0], zero_division=0.0)
+        >>> round(s.f1("binary"), 4), round(s.f1("weighted"), 4)
+        (0.6667, 0.7333)
+        """
+        return self._set_wise("f_beta", average, pos_label, labels)
+
+    @overload
+    def f_beta(self, beta: float, average: None, *, pos_label: PosLabel = 1,
+               labels: Labels = None) -> Floats: ...
+    @overload
+    def f_beta(self, beta: float = 1.0, average: SetWise = "micro", *, pos_label: PosLabel = 1,
+               labels: Labels = None) -> float: ...
+    def f_beta(self, beta: float = 1.0, average: SetWise | None = "micro", *,
+               pos_label: PosLabel = 1, labels: Labels = None) -> float | Floats:
         """F-beta, where recall weighs ``beta`` times as much as precision, averaged as asked.
 
-        ``average`` is ``"micro"`` (of the micro table), ``"macro"``,
-        ``"weighted"`` (by support) or ``"samples"`` (over results).
-        Undefined values follow :attr:`zero_division`. With ``beta = 1`` this
-        is F1, read in constant time; other betas average over the categories
-        (or result shapes) at each read.
+        ``sklearn.metrics.fbeta_score(y_true, y_pred, beta=beta, average=...)``;
+        the options are :meth:`precision`'s. Undefined values follow
+        :attr:`zero_division`. With ``beta = 1`` this is F1, whose micro,
+        macro and weighted averages are read in constant time; other betas
+        average over the categories (or result shapes) at each read.
 
         >>> s = Contingency().add_results(["a", "a", "b"], ["a", "b", "b"])
         >>> round(s.f_beta(2.0), 4), round(s.f_beta(0.5, average="macro"), 4)
         (0.6667, 0.6944)
         """
-        beta = _formulas.check_beta(beta)
-        average = _check_average(average)
-        if beta == 1 and average in ("micro", "macro", "weighted"):
-            return {"micro": lambda: self.micro_f1, "macro": lambda: self.macro_f1,
-                    "weighted": lambda: self.weighted_f1}[average]()
+        return self._set_wise("f_beta", average, pos_label, labels, beta)
 
-        def score(a: Any, b: Any, c: Any, d: Any, *, zero_division: ZeroDivision) -> Any:
-            return _formulas.f_beta(a, b, c, d, beta=beta, zero_division=zero_division)
-
-        return self._averaged(score, average)
+    def _set_wise(self, name: Literal["precision", "recall", "f_beta"], average: object,
+                  pos_label: PosLabel, labels: Labels, beta: float = 1.0) -> float | Floats:
+        """:meth:`precision`, :meth:`recall` and :meth:`f_beta`: the categories chosen, then read."""
+        average = _confusion.check_average(average, _confusion.SET_WISE)
+        counts = self._counts.settled()
+        order = (None if average == "binary" or (labels is None and average is not None)
+                 else self._chosen(labels, name))
+        return _confusion.set_wise(counts, name, average, self._zero_division, beta=beta,
+                                   pos_label=pos_label, order=order)
 
     def matthews_corrcoef(self, average: Correlation = "multiclass") -> float:
         """Matthews correlation: ``"multiclass"`` (the default) scikit-learn's, of the confusion
@@ -931,8 +1017,8 @@ class Contingency:
         (-0.6124, -0.5)
         """
         if average == "multiclass":
-            return _formulas.multiclass_matthews_corrcoef(
-                self._confusion_sums("matthews_corrcoef"), zero_division=self._zero_division)
+            return _confusion.multiclass_matthews_corrcoef(self._counts.settled(),
+                                                           self._zero_division)
         if average not in ("micro", "macro"):
             raise ValueError("average must be 'micro', 'macro' or 'multiclass', not "
                              f"{average!r}")
@@ -940,21 +1026,30 @@ class Contingency:
 
     # The confusion matrix of single-label results ----------------------------------------------
 
-    def confusion_matrix(self, labels: Iterable[Hashable] | None = None
-                         ) -> NDArray[Any]:
+    def confusion_matrix(self, labels: Iterable[Hashable] | None = None,
+                         normalize: Normalize | None = None) -> NDArray[Any]:
         """The K x K table of single-label results: ``[i, j]`` counts correct ``i``, assigned ``j``.
 
         Rows are the correct category and columns the assigned one
         (scikit-learn's orientation: it equals ``sklearn.metrics.confusion_matrix(
-        y_true, y_pred, labels=...)``). ``labels`` picks and orders the
+        y_true, y_pred, labels=..., normalize=...)``). ``labels`` picks and orders the
         categories (default: :attr:`categories`); a label that is not a
-        category raises ``ValueError`` naming it. Only single-label results
+        category raises ``ValueError`` naming it. ``normalize`` divides each
+        entry by its row's sum (``"true"``), its column's sum (``"pred"``) or
+        the total (``"all"``), exactly and rounded once, a row or column with
+        no result staying 0 as in scikit-learn
+        (:func:`~contingency.formulas.classification.normalized_confusion`).
+        Only single-label results
         (one category assigned and one correct) make such a table: once any
         other result is counted, this raises ``ValueError`` (the per-category
         2 x 2 tables are :meth:`multilabel_confusion_matrix` and
         :meth:`category_stats`). :meth:`set_entries`' micro table describes no
         result, so it plays no part here (nor in the scores of this table),
         as in the macro scores.
+
+        The matrix is dense: ``8 K**2`` bytes however few pairs occurred (80 GB
+        at K = 10**5), and O(K**2 + pairs) time. :meth:`confusion_cells` gives
+        the same table as its non-empty cells, in memory linear in them.
 
         >>> s = Contingency(["cat", "dog", "fox"])
         >>> s.add_results(["cat", "dog", "dog", "fox"], ["cat", "cat", "dog", "dog"]).confusion_matrix()
@@ -964,6 +1059,8 @@ class Contingency:
         >>> s.confusion_matrix(labels=["dog", "cat"])
         array([[1, 0],
                [1, 1]])
+        >>> s.confusion_matrix(normalize="true").tolist()
+        [[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 0.0]]
         >>> s.add_result(["cat", "dog"], "dog")
         >>> s.confusion_matrix()
         Traceback (most recent call last):
@@ -973,20 +1070,38 @@ class Contingency:
         single-label results only: see category_stats() or multilabel_confusion_matrix() for
         the per-category 2 x 2 tables
         """
-        self._counts.settled()
-        self._check_single_label("confusion_matrix")
-        chosen = self._chosen(labels, "confusion_matrix")
-        index = {label: k for k, label in enumerate(chosen)}
-        matrix = np.zeros((len(chosen), len(chosen)),
-                          dtype=np.float64 if self._counts.scale else np.int64)
-        for (truth, assigned), count in self._counts.label_pairs().items():
-            row, column = index.get(truth), index.get(assigned)
-            if row is not None and column is not None:
-                matrix[row, column] = self._counts.reported(count)
-        return matrix
+        return _confusion.confusion_matrix(self._counts.settled(),
+                                           self._chosen(labels, "confusion_matrix"), normalize)
 
-    def multilabel_confusion_matrix(self, labels: Iterable[Hashable] | None = None
-                                    ) -> NDArray[Any]:
+    def confusion_cells(self, labels: Iterable[Hashable] | None = None
+                        ) -> tuple[tuple[Hashable, ...], NDArray[np.int64], NDArray[np.int64],
+                                   NDArray[Any]]:
+        """:meth:`confusion_matrix` as its non-empty cells: ``(labels, rows, columns, counts)``.
+
+        ``labels`` is the categories in the matrix's order (:attr:`categories`,
+        or the ``labels`` argument, checked as there); ``rows`` and
+        ``columns`` are int64 arrays of positions in it and ``counts`` the
+        counts (int64, float64 once a weight was fractional), one entry per
+        non-empty cell, ordered by row, then column: ``counts[k]`` results had
+        correct category ``labels[rows[k]]`` and assigned ``labels[columns[k]]``.
+        Memory and time are linear in the non-empty cells and the labels,
+        whatever K. The coordinate (COO) form, which needs no scipy:
+        ``scipy.sparse.coo_array((counts, (rows, columns)))`` builds a sparse
+        matrix from it. Single-label results only, as :meth:`confusion_matrix`.
+
+        >>> s = Contingency.from_labels(["cat", "dog", "dog"], ["cat", "cat", "dog"])
+        >>> labels, rows, columns, counts = s.confusion_cells()
+        >>> labels, rows.tolist(), columns.tolist(), counts.tolist()
+        (('cat', 'dog'), [0, 1, 1], [0, 0, 1], [1, 1, 1])
+        """
+        chosen = self._chosen(labels, "confusion_cells")
+        rows, columns, counts = _confusion.confusion_cells(self._counts.settled(), chosen)
+        return (tuple(chosen), np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64),
+                np.array([self._counts.reported(count) for count in counts],
+                         dtype=np.float64 if self._counts.scale else np.int64))
+
+    def multilabel_confusion_matrix(self, labels: Iterable[Hashable] | None = None,
+                                    samplewise: bool = False) -> NDArray[Any]:
         """Each category's 2 x 2 table, as ``sklearn.metrics.multilabel_confusion_matrix`` lays it out.
 
         An array of shape (K, 2, 2): ``[k] = [[d, b], [c, a]]``, that is
@@ -994,26 +1109,34 @@ class Contingency:
         for any results (single- or multi-label). ``labels`` picks and orders
         the categories, as in :meth:`confusion_matrix`.
 
+        ``samplewise=True`` raises ``ValueError``: scikit-learn then gives each
+        result's own table, in the order the results came, which an
+        accumulator of counts does not keep. It keeps how many results had
+        each shape (``to_dict()["result_shapes"]``), which is what the
+        ``"samples"`` averages (:meth:`precision`, :attr:`samples_f1`...) read.
+
         >>> s = Contingency().add_results([["a", "b"], ["b"]], [["a"], ["a", "b"]])
         >>> s.multilabel_confusion_matrix().tolist()
         [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
         """
-        self._counts.settled()
-        chosen = self._chosen(labels, "multilabel_confusion_matrix")
-        n = self._counts.n
-        tables = []
-        for label in chosen:
-            a, b, c = self._counts.a[label], self._counts.b[label], self._counts.c[label]
-            tables.append([[self._counts.reported(count) for count in row]
-                           for row in ((n - a - b - c, b), (c, a))])
-        return np.array(tables, dtype=np.float64 if self._counts.scale else np.int64
-                        ).reshape(len(chosen), 2, 2)
+        return _confusion.multilabel_confusion_matrix(
+            self._counts.settled(), self._chosen(labels, "multilabel_confusion_matrix"),
+            samplewise)
 
-    def cohen_kappa(self) -> float:
+    def cohen_kappa(self, labels: Iterable[Hashable] | None = None,
+                    weights: Literal["linear", "quadratic"] | None = None) -> float:
         """Cohen's kappa of the :meth:`confusion_matrix`: agreement beyond chance, in [-1, 1].
 
-        Equal to ``sklearn.metrics.cohen_kappa_score(y_true, y_pred)``
-        (unweighted), read in constant time; single-label results only.
+        Equal to ``sklearn.metrics.cohen_kappa_score(y_true, y_pred,
+        labels=labels, weights=weights)``; single-label results only.
+        ``labels`` picks the categories of the matrix (as in
+        :meth:`confusion_matrix`) and their order, which the weights
+        ``"linear"`` (``|i - j|``) and ``"quadratic"`` (``(i - j)**2``) count
+        disagreements by; ``None`` weighs every disagreement 1. Without
+        ``labels`` and ``weights`` it is read in constant time from running
+        sums; otherwise from the non-empty cells of the matrix, in
+        O(pairs + K), exactly and rounded once
+        (:func:`~contingency.formulas.classification.weighted_cohen_kappa`).
         Undefined (no result, or one category throughout) follows
         :attr:`zero_division`, see
         :func:`~contingency.formulas.classification.cohen_kappa`.
@@ -1021,9 +1144,14 @@ class Contingency:
         >>> s = Contingency().add_results(["a", "a", "b", "b"], ["a", "b", "b", "b"])
         >>> s.cohen_kappa()
         0.5
+        >>> t = Contingency.from_labels([0, 0, 1, 1, 2, 2], [0, 1, 1, 1, 2, 0])
+        >>> t.cohen_kappa(), t.cohen_kappa(weights="linear"), t.cohen_kappa(weights="quadratic")
+        (0.5, 0.4, 0.2857142857142857)
         """
-        return _formulas.cohen_kappa(self._confusion_sums("cohen_kappa"),
-                                     zero_division=self._zero_division)
+        order = (None if labels is None and weights is None
+                 else self._chosen(labels, "cohen_kappa"))
+        return _confusion.cohen_kappa(self._counts.settled(), order, weights,
+                                      self._zero_division)
 
     def balanced_accuracy(self, adjusted: bool = False) -> float:
         """The mean recall of the categories some result has as correct (scikit-learn's definition).
@@ -1038,17 +1166,7 @@ class Contingency:
         >>> s.balanced_accuracy(), round(s.balanced_accuracy(adjusted=True), 4)
         (0.6666666666666666, 0.3333)
         """
-        self._counts.settled()
-        self._check_single_label("balanced_accuracy")
-        # Recall in "nan" mode leaves out the categories that are nobody's correct one.
-        recalls = self._counts.running("balanced recall", "recall", "nan")
-        mean = recalls.mean()
-        # Near chance the adjusted score needs the recalls exactly: (C[k, k], t_k) per category.
-        a, c = self._counts.a, self._counts.c
-        return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
-                                           zero_division=self._zero_division,
-                                           recalls=lambda: ((a[k], a[k] + c[k]) for k in a
-                                                            if a[k] + c[k]))
+        return _confusion.balanced_accuracy(self._counts.settled(), adjusted, self._zero_division)
 
     def jaccard(self, average: Average = "macro") -> float:
         """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.
@@ -1064,7 +1182,7 @@ class Contingency:
         >>> s.jaccard(), s.jaccard("micro"), s.jaccard("samples")
         (0.5, 0.5, 0.5)
         """
-        average = _check_average(average)
+        average = _confusion.check_average(average)
         if average == "macro":
             return self._running_mean("jaccard")
         if average == "weighted":
@@ -1085,11 +1203,7 @@ class Contingency:
         if not order:
             no_category(self._zero_division)  # Perl dies; the other modes have no category
             return {}
-        counts = self._counts
-        column_a, column_b, column_c = ([cells[label] for label in order]
-                                        for cells in (counts.a, counts.b, counts.c))
-        cells = (column_a, column_b, column_c,
-                 [counts.n - x - y - z for x, y, z in zip(column_a, column_b, column_c)])
+        cells = _confusion.category_cells(self._counts, order)
         columns = {name: score(*cells, zero_division=self._zero_division).tolist()
                    for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
         stats: dict[Hashable, dict[str, float | int]] = {}
@@ -1262,37 +1376,7 @@ class Contingency:
         return _formulas.SCALAR[name](*self._counts.settled().micro, self._zero_division)
 
     def _running_mean(self, name: str, weighted: bool = False) -> float:
-        counts = self._counts.settled()
-        if not counts.a:
-            return no_category(self._zero_division)
-        if weighted:
-            return counts.running(f"weighted {name}", name, self._zero_division,
-                                  True).weighted_mean()
-        running = counts.sums.get(name)
-        if running is None:
-            running = counts.running(name, name, self._zero_division)
-        return running.mean()
-
-    def _check_single_label(self, where: str) -> None:
-        """Refuse (``ValueError``) when any result counted is not single-label: O(1), from the shapes."""
-        shapes = self._counts.shapes
-        other = self._counts.n - shapes.get(HIT, 0) - shapes.get(MISS, 0)
-        if other:
-            verb = "is" if other == 1 else "are"
-            raise ValueError(
-                f"{where}: {other} of the {self._counts.n} results {verb} not single-label (one "
-                "category assigned and one correct); a K x K confusion matrix and its scores "
-                "describe single-label results only: see category_stats() or "
-                "multilabel_confusion_matrix() for the per-category 2 x 2 tables")
-
-    def _confusion_sums(self, where: str) -> _formulas.ConfusionSums:
-        """The sums over the confusion matrix its scores need, from running sums (single-label only)."""
-        counts = self._counts.settled()
-        self._check_single_label(where)
-        margins = counts.margin_sums()
-        correct = counts.micro[0] - counts.offset[0]  # the diagonal: the pooled cell a
-        return _formulas.ConfusionSums(counts.n, correct, margins.products,
-                                       margins.truth_squares, margins.assigned_squares)
+        return _confusion.running_mean(self._counts.settled(), name, self._zero_division, weighted)
 
     def _chosen(self, labels: Iterable[Hashable] | None, where: str) -> list[Hashable]:
         """The categories ``labels`` names, in its order (all of them for ``None``), checked."""
@@ -1315,24 +1399,11 @@ class Contingency:
         return chosen
 
     def _samples(self, score: Any) -> float:
-        self._counts.settled()
-        return _formulas.samples_average(score, *self._counts.shape_columns(),
-                                         zero_division=self._zero_division)
+        return _confusion.samples_mean(self._counts.settled(), score, self._zero_division)
 
     def _averaged(self, score: Any, how: str) -> float:
         """``score`` averaged as asked, from the cells (for scores no running sum answers)."""
-        self._counts.settled()
-        mode = self._zero_division
-        if how == "micro":
-            return float(score(*self._counts.micro, zero_division=mode))
-        if how == "samples":
-            return self._samples(score)
-        if not self._counts.a:
-            return no_category(mode)
-        cells = self._counts.cell_columns()
-        values = score(*cells, zero_division=mode)
-        weights = [a + c for a, c in zip(cells[0], cells[2])] if how == "weighted" else None
-        return average(values, weights, empty=float(score(0, 0, 0, 0, zero_division=mode)))
+        return _confusion.averaged(self._counts.settled(), score, how, self._zero_division)
 
     def _scores(self) -> dict[str, Any]:
         names = ("precision", "recall", "f1")

@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics
 
-from contingency import Contingency
+from contingency import Contingency, _confusion
 from contingency._category_sums import CategorySums
 from contingency.formulas import classification as formulas
 from tests.strategies import categories_and_results
@@ -208,7 +208,8 @@ def test_running_sums_equal_a_recomputation_from_scratch(operations):
             continue
         s.cohen_kappa()
         s.balanced_accuracy()
-        assert s._confusion_sums("test") == formulas.confusion_sums(s.confusion_matrix())
+        assert _confusion.confusion_sums(s._counts.settled(), "test") == formulas.confusion_sums(
+            s.confusion_matrix())
         fresh = CategorySums((s._counts.a, s._counts.b, s._counts.c), "recall", "nan")
         fresh.stale(s.categories)
         fresh.refresh()
@@ -468,3 +469,304 @@ def test_weighted_results_give_scikit_learns_scores_with_sample_weight(case):
         assert same(s.balanced_accuracy(), balanced), path
         if not one_class:
             assert same(s.balanced_accuracy(adjusted=True), adjusted), path
+
+
+# scikit-learn's options: normalize, weighted kappa, average=None and "binary", labels= -----------
+
+
+@st.composite
+def options_cases(draw, weighted=None):
+    """Single-label results, maybe weighted, and a ``labels`` list: a subset of the categories
+    (declared, so some may be absent from one side or both) in any order."""
+    cats, stream = draw(single_label_cases)
+    labels, truth, predicted = labelled(cats, stream)
+    weights = (draw(st.lists(_WEIGHTS, min_size=len(stream), max_size=len(stream)))
+               if draw(st.booleans() if weighted is None else weighted) else None)
+    picked = draw(st.permutations(labels).flatmap(
+        lambda order: st.integers(1, len(order)).map(lambda size: order[:size])))
+    return labels, truth, predicted, weights, picked
+
+
+def exact_matrix(labels, truth, predicted, weights):
+    """The confusion matrix over ``labels`` in exact fractions (rows the truth)."""
+    position = {label: k for k, label in enumerate(labels)}
+    matrix = [[Fraction(0)] * len(labels) for _ in labels]
+    for t, p, w in zip(truth.tolist(), predicted.tolist(), weights or [1] * len(truth)):
+        if t in position and p in position:
+            matrix[position[t]][position[p]] += Fraction(w)
+    return matrix
+
+
+def exact_kappa(matrix, weights):
+    """1 - sum w O / sum w E in exact fractions (None when undefined)."""
+    size = len(matrix)
+    rows = [sum(row) for row in matrix]
+    columns = [sum(matrix[i][j] for i in range(size)) for j in range(size)]
+    n = sum(rows)
+    if n == 0:
+        return None
+
+    def w(i, j):
+        return (i != j) if weights is None else abs(i - j) if weights == "linear" else (i - j) ** 2
+
+    expected = sum(w(i, j) * rows[i] * columns[j] for i in range(size) for j in range(size)) / n
+    if expected == 0:
+        return None
+    observed = sum(w(i, j) * matrix[i][j] for i in range(size) for j in range(size))
+    return float(1 - observed / expected)
+
+
+@settings(max_examples=60)
+@given(case=options_cases())
+@example(case=(["a", "b", "c"], np.array(["a", "a", "b"]), np.array(["b", "b", "b"]), None,
+               ["c", "a"]))  # a row of the chosen labels with no result
+def test_normalize_gives_scikit_learns_matrix_each_entry_rounded_once(case):
+    labels, truth, predicted, weights, picked = case
+    s = Contingency.from_labels(truth, predicted, categories=labels, sample_weight=weights)
+    exact = exact_matrix(picked, truth, predicted, weights)
+    for normalize in ("true", "pred", "all"):
+        ours = s.confusion_matrix(picked, normalize=normalize)
+        assert ours.dtype == np.float64
+        for i, row in enumerate(exact):
+            for j, count in enumerate(row):
+                total = (sum(row) if normalize == "true" else sum(r[j] for r in exact)
+                         if normalize == "pred" else sum(map(sum, exact)))
+                assert ours[i, j] == (float(count / total) if total else 0.0)
+        if set(picked) & set(truth.tolist()):  # scikit-learn refuses labels absent from y_true
+            theirs = quiet(metrics.confusion_matrix, truth, predicted, labels=picked,
+                           sample_weight=weights, normalize=normalize)
+            if weights is None:
+                assert np.array_equal(ours, theirs)  # integer sums: both correctly rounded
+            else:
+                assert np.allclose(ours, theirs, rtol=1e-12, atol=0)
+
+
+@settings(max_examples=60)
+@given(case=options_cases())
+@example(case=(["a", "b", "c"], np.array(["a", "b", "c", "c"]), np.array(["a", "c", "c", "a"]),
+               None, ["c", "a", "b"]))
+@example(case=(["a", "b"], np.array(["a", "a"]), np.array(["a", "b"]), [1, 2.0**-30],
+               ["a", "b"]))
+def test_weighted_kappa_gives_scikit_learns_and_the_exact_value(case):
+    labels, truth, predicted, weights, picked = case
+    for mode, theirs_undefined in MODES:
+        s = Contingency.from_labels(truth, predicted, categories=labels, sample_weight=weights,
+                                    zero_division=mode)
+        for kind in (None, "linear", "quadratic"):
+            ours = s.cohen_kappa(picked, weights=kind)
+            exact = exact_kappa(exact_matrix(picked, truth, predicted, weights), kind)
+            if exact is None:
+                assert same(ours, theirs_undefined)
+            else:
+                assert same(ours, exact)
+            if set(picked) & set(truth.tolist()):
+                theirs = quiet(metrics.cohen_kappa_score, truth, predicted, labels=picked,
+                               weights=kind, sample_weight=weights,
+                               replace_undefined_by=theirs_undefined)
+                assert same(ours, theirs), (kind, mode)
+        assert same(s.cohen_kappa(labels), s.cohen_kappa())  # the O(1) read and the cells agree
+
+
+def test_weighted_kappa_is_exact_where_floats_cancel():
+    truth = np.array([0] * 3 + [1] * 3 + [2] * 3)
+    predicted = np.array([0, 1, 2] * 3)  # chance agreement exactly: kappa 0 for every weighting
+    s = Contingency.from_labels(truth, predicted, categories=[0, 1, 2])
+    for kind in (None, "linear", "quadratic"):
+        assert s.cohen_kappa(weights=kind) == 0.0
+    assert Contingency.from_labels([0, 1], [1, 0]).cohen_kappa(weights="quadratic") == -1.0
+
+
+def _prf(truth, predicted, weights, mode, **options):
+    """scikit-learn's precision, recall and F (support dropped), its warnings silenced."""
+    return quiet(metrics.precision_recall_fscore_support, truth, predicted,
+                 sample_weight=weights, zero_division=mode, **options)[:3]
+
+
+def _ours(s, average, beta=1.0, **options):
+    return (s.precision(average, **options), s.recall(average, **options),
+            s.f_beta(beta, average, **options))
+
+
+def _same_scores(ours, theirs):
+    for mine, their in zip(ours, theirs):
+        assert np.shape(mine) == np.shape(their)
+        assert all(same(m, t) for m, t in zip(np.ravel(mine), np.ravel(their))), (ours, theirs)
+
+
+@settings(max_examples=50)
+@given(case=options_cases(), beta=st.sampled_from([0.5, 1.0, 2.0]))
+def test_averages_of_chosen_labels_give_scikit_learns(case, beta):
+    labels, truth, predicted, weights, picked = case
+    for mode, theirs_mode in MODES:
+        s = Contingency.from_labels(truth, predicted, categories=labels, sample_weight=weights,
+                                    zero_division=mode)
+        for average in (None, "micro", "macro", "weighted"):
+            theirs = _prf(truth, predicted, weights, theirs_mode, labels=picked, average=average,
+                          beta=beta)
+            _same_scores(_ours(s, average, beta, labels=picked), theirs)
+        # Every category, in the order of categories: the same as naming them.
+        _same_scores(_ours(s, None, beta), _ours(s, None, beta, labels=s.categories))
+        for average in ("micro", "macro", "weighted", "samples"):
+            assert s.f1(average) == s.f_beta(1.0, average) == getattr(s, f"{average}_f1")
+            assert s.precision(average) == getattr(s, f"{average}_precision")
+            assert s.recall(average) == getattr(s, f"{average}_recall")
+
+
+@st.composite
+def binary_cases(draw):
+    """Results over two labels (one of them perhaps never met), a pos_label (perhaps another),
+    perhaps weights."""
+    pair = draw(st.sampled_from([(0, 1), ("neg", "pos"), (False, True), (-1, 1)]))
+    size = draw(st.integers(1, 12))
+    label = st.sampled_from(pair)
+    truth = draw(st.lists(label, min_size=size, max_size=size))
+    predicted = draw(st.lists(label, min_size=size, max_size=size))
+    pos_label = draw(st.sampled_from([*pair, 1, "other"]))
+    weights = draw(st.none() | st.lists(_WEIGHTS, min_size=size, max_size=size))
+    return truth, predicted, pos_label, weights
+
+
+@settings(max_examples=80)
+@given(case=binary_cases(), beta=st.sampled_from([0.5, 1.0, 2.0]))
+@example(case=([1, 1], [1, 1], "other", None), beta=1.0)  # pos_label absent, one label named
+@example(case=([0, 1], [1, 0], 2, None), beta=1.0)  # pos_label absent, two labels named: refused
+def test_binary_average_follows_scikit_learns_rules(case, beta):
+    truth, predicted, pos_label, weights = case
+    for mode, theirs_mode in MODES:
+        s = Contingency.from_labels(truth, predicted, sample_weight=weights, zero_division=mode)
+        before = s.to_dict()
+        try:
+            theirs = _prf(truth, predicted, weights, theirs_mode, average="binary",
+                          pos_label=pos_label, beta=beta)
+        except ValueError:
+            for read in (s.precision, s.recall, s.f1):
+                with pytest.raises(ValueError, match=r"pos_label=.* is not one of the two "
+                                                     r"categories the results name"):
+                    read("binary", pos_label=pos_label)
+            assert s.to_dict() == before
+            continue
+        _same_scores(_ours(s, "binary", beta, pos_label=pos_label), theirs)
+
+
+def test_binary_average_refuses_multiclass_and_multi_label_results():
+    three = Contingency.from_labels([0, 1, 2, 2], [0, 2, 1, 2])
+    with pytest.raises(ValueError, match=r"precision: average='binary' .* the results name more "
+                                         r"than two categories \([012], [012], [012], \.\.\.\): "
+                                         r"a multiclass problem; choose average=None"):
+        three.precision("binary")
+    # Declared categories no result names do not count: two are named.
+    declared = Contingency.from_labels([0, 1], [1, 1], categories=[0, 1, 2, 3])
+    assert declared.recall("binary") == metrics.recall_score([0, 1], [1, 1])
+    multi = Contingency().add_results([["a", "b"], "a"], ["a", "a"])
+    with pytest.raises(ValueError, match=r"f_beta: 1 of the 2 results is not single-label .* "
+                                         r"average='binary' scores one category"):
+        multi.f_beta(2.0, "binary")
+    with pytest.raises(TypeError, match=r"pos_label must be a category \(hashable\), not \[1\]"):
+        three.recall("binary", pos_label=[1])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"average must be one of None, 'binary', 'micro'"):
+        three.precision("mean")  # type: ignore[call-overload]
+
+
+def test_pos_label_with_another_average_warns_as_scikit_learn_does():
+    s = Contingency.from_labels([1, 2, 1], [1, 2, 2])
+    with pytest.warns(UserWarning, match=r"recall: pos_label=2 plays no part unless "
+                                         r"average='binary' \(average is 'macro'\); labels=\[2\]"):
+        assert s.recall("macro", pos_label=2) == s.macro_recall
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s.recall("macro", pos_label=1)  # scikit-learn's default: no warning
+        s.recall("macro", pos_label=None)
+
+
+@settings(max_examples=40)
+@given(case=multi_label_cases, picked=st.data())
+def test_multi_label_averages_of_chosen_columns_give_scikit_learns(case, picked):
+    cats, stream = case
+    predicted, truth = indicators(cats, stream)
+    columns = picked.draw(st.permutations(range(len(cats))).flatmap(
+        lambda order: st.integers(1, len(order)).map(lambda size: order[:size])))
+    for mode, theirs_mode in MODES:
+        s = Contingency.from_labels(truth, predicted, zero_division=mode)
+        for average in (None, "micro", "macro", "weighted"):
+            theirs = _prf(truth, predicted, None, theirs_mode, labels=columns, average=average)
+            _same_scores(_ours(s, average, labels=columns), theirs)
+        _same_scores(_ours(s, "samples", labels=list(reversed(range(len(cats))))),
+                     _prf(truth, predicted, None, theirs_mode, average="samples"))
+        left_out = set(range(len(cats))) - set(columns)
+        if any(truth[:, k].any() or predicted[:, k].any() for k in left_out):
+            with pytest.raises(ValueError, match=r"average='samples' over labels that leave out "
+                                                 r".* needs each result's own categories"):
+                s.precision("samples", labels=columns)
+        else:  # the left-out columns are empty: nothing to leave out
+            _same_scores(_ours(s, "samples", labels=columns),
+                         _prf(truth, predicted, None, theirs_mode, average="samples",
+                              labels=columns))
+
+
+@settings(max_examples=40)
+@given(case=options_cases())
+def test_confusion_cells_are_the_non_empty_entries_of_the_matrix(case):
+    labels, truth, predicted, weights, picked = case
+    s = Contingency.from_labels(truth, predicted, categories=labels, sample_weight=weights)
+    for chosen in (None, picked):
+        names, rows, columns, counts = s.confusion_cells(chosen)
+        dense = s.confusion_matrix(chosen)
+        assert names == (s.categories if chosen is None else tuple(picked))
+        assert counts.dtype == dense.dtype
+        assert rows.dtype == columns.dtype == np.int64
+        rebuilt = np.zeros_like(dense)
+        rebuilt[rows, columns] = counts
+        assert np.array_equal(rebuilt, dense)
+        assert (counts > 0).all()
+        assert list(zip(rows.tolist(), columns.tolist())) == sorted(zip(rows.tolist(),
+                                                                        columns.tolist()))
+
+
+def test_samplewise_is_refused_with_the_reason_and_what_to_use():
+    s = Contingency().add_results([["a", "b"], ["b"]], [["a"], ["a", "b"]])
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=r"samplewise=True asks for each result's own 2 x 2 "
+                                         r"table, in the order the results came, .*"
+                                         r"result_shapes.* average='samples'"):
+        s.multilabel_confusion_matrix(samplewise=True)
+    with pytest.raises(TypeError, match=r"samplewise must be True or False, not 'yes'"):
+        s.multilabel_confusion_matrix(samplewise="yes")  # type: ignore[arg-type]
+    assert s.to_dict() == before
+    assert np.array_equal(s.multilabel_confusion_matrix(samplewise=False),
+                          s.multilabel_confusion_matrix())
+
+
+def test_bad_options_are_named():
+    s = Contingency.from_labels(["x", "y"], ["x", "x"])
+    with pytest.raises(ValueError, match=r"confusion_matrix: normalize must be None, 'true', "
+                                         r"'pred' or 'all', not 'rows'"):
+        s.confusion_matrix(normalize="rows")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"cohen_kappa: weights must be None, 'linear' or "
+                                         r"'quadratic', not 'square'"):
+        s.cohen_kappa(weights="square")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"cohen_kappa: labels\[0\] = 'z' is not a category"):
+        s.cohen_kappa(["z"], weights="linear")
+    with pytest.raises(ValueError, match=r"precision: labels\[1\] = 'z' is not a category"):
+        s.precision(None, labels=["x", "z"])
+    s.add_result(["x", "y"], "x")
+    for read in (lambda: s.confusion_matrix(normalize="all"), lambda: s.confusion_cells(),
+                 lambda: s.cohen_kappa(weights="linear")):
+        with pytest.raises(ValueError, match=r"1 of the 3 results is not single-label"):
+            read()
+
+
+def test_weighted_results_are_named_in_their_weight_when_not_single_label():
+    s = Contingency().add_results(["x", ["x", "y"]], ["x", "y"], weights=[1, 0.5])
+    with pytest.raises(ValueError, match=r"confusion_matrix: 0\.5 of the 1\.5 results are not "
+                                         r"single-label"):
+        s.confusion_matrix()
+
+
+def test_the_pure_functions_check_their_cells():
+    with pytest.raises(ValueError, match=r"one entry per cell"):
+        formulas.normalized_confusion([0, 1], [0], [1, 1], 2, "true")
+    with pytest.raises(ValueError, match=r"cell \(2, 0\) with count 1 does not fit a 2 x 2"):
+        formulas.weighted_cohen_kappa([2], [0], [1], 2)
+    with pytest.raises(ValueError, match=r"normalize must be 'true', 'pred' or 'all'"):
+        formulas.normalized_confusion([0], [0], [1], 1, None)  # type: ignore[arg-type]
+    assert formulas.weighted_cohen_kappa([0], [0], [0.5], 1, zero_division="nan") != 0.0

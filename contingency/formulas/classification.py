@@ -24,7 +24,10 @@ Scores of a K x K confusion matrix of single-label results (rows the correct
 category, columns the assigned one: scikit-learn's orientation) come last:
 Cohen's kappa, the multiclass Matthews correlation and balanced accuracy,
 each from a few exact sums over the matrix (:class:`ConfusionSums`), which an
-accumulator keeps running.
+accumulator keeps running; and, from the matrix's non-empty cells (a
+coordinate list: rows, columns, counts), the matrix normalised as
+scikit-learn's ``normalize=`` does and Cohen's kappa with linear or
+quadratic weights.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -64,12 +67,14 @@ __all__ = [
     "mean_accuracy",
     "mean_error",
     "multiclass_matthews_corrcoef",
+    "normalized_confusion",
     "precision",
     "recall",
     "samples_average",
     "specificity",
     "subset_accuracy",
     "subset_error",
+    "weighted_cohen_kappa",
 ]
 
 Floats = NDArray[np.float64]
@@ -557,10 +562,157 @@ def cohen_kappa(sums: ConfusionSums, *, zero_division: ZeroDivision = "perl") ->
     """
     mode = check_zero_division(zero_division)
     n, correct, products = (_exact(value) for value in sums[:3])
-    chance = n * n - products
-    if chance == 0:
+    # Disagreement weights 1 off the diagonal: observed n (n - correct), by chance n**2 - sum t p.
+    return _kappa(n * (n - correct), n * n - products, mode)
+
+
+def _kappa(observed: Any, expected: Any, mode: ZeroDivision) -> float:
+    """Cohen's kappa ``1 - observed / expected`` from exact disagreements, rounded once.
+
+    ``observed`` is ``n sum_ij w_ij C[i, j]`` and ``expected`` is ``sum_ij w_ij
+    t_i p_j`` (``n`` times the disagreement expected by chance): the one place
+    the formula is written, for every weighting. Undefined when ``expected``
+    is 0 (no result, or one category on both sides throughout): 1 in Perl
+    mode (every decision agreed), else ``zero_division``.
+    """
+    if expected == 0:
         return undefined_value(mode, 1.0)
-    return _quotient(n * correct - products, chance)
+    return _quotient(expected - observed, expected)
+
+
+#: The disagreement weights of :func:`weighted_cohen_kappa`: ``None`` (1 off the diagonal),
+#: ``"linear"`` (``|i - j|``) or ``"quadratic"`` (``(i - j)**2``).
+KappaWeights = Literal["linear", "quadratic"] | None
+_KAPPA_WEIGHTS = (None, "linear", "quadratic")
+
+
+def _cells(rows: ArrayLike, columns: ArrayLike, counts: ArrayLike,
+           size: int) -> list[tuple[int, int, Any]]:
+    """The non-empty cells of a ``size`` x ``size`` matrix as ``(row, column, exact count)``, checked."""
+    row_items, column_items, count_items = (exact_items(rows), exact_items(columns),
+                                            exact_items(counts))
+    if not len(row_items) == len(column_items) == len(count_items):
+        raise ValueError("rows, columns and counts must have one entry per cell each")
+    cells = [(row, column, _exact(count))
+             for row, column, count in zip(row_items, column_items, count_items)]
+    for row, column, count in cells:
+        if not (0 <= row < size and 0 <= column < size) or count < 0:
+            raise ValueError(f"cell ({row}, {column}) with count {count} does not fit a "
+                             f"{size} x {size} matrix of counts")
+    return cells
+
+
+def normalized_confusion(rows: ArrayLike, columns: ArrayLike, counts: ArrayLike, size: int,
+                         normalize: Literal["true", "pred", "all"]) -> Floats:
+    """A confusion matrix divided by its row sums, column sums or total, as float64.
+
+    The ``size`` x ``size`` matrix (rows the correct category, columns the
+    assigned one) is given by its non-empty cells: ``counts[k]`` results in row
+    ``rows[k]`` and column ``columns[k]``. ``normalize="true"`` divides each
+    entry by its row's sum (each row then holds the recalls, summing to 1),
+    ``"pred"`` by its column's sum (the precisions), ``"all"`` by the total:
+    scikit-learn's ``confusion_matrix(..., normalize=...)``. Each entry is the
+    exact quotient of two exact sums, rounded once. A row (or column) with no
+    result stays 0, as scikit-learn's ``nan_to_num`` of its ``0 / 0`` makes
+    it: no division by zero takes place, since a non-empty cell makes its row,
+    column and total non-zero. Costs O(cells) plus the dense result.
+
+    >>> normalized_confusion([0, 0, 1], [0, 1, 1], [3, 1, 2], 3, "true").tolist()
+    [[0.75, 0.25, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
+    >>> normalized_confusion([0, 0, 1], [0, 1, 1], [3, 1, 2], 2, "pred").tolist()
+    [[1.0, 0.3333333333333333], [0.0, 0.6666666666666666]]
+    """
+    if not isinstance(normalize, str) or normalize not in ("true", "pred", "all"):
+        raise ValueError(f"normalize must be 'true', 'pred' or 'all', not {normalize!r}")
+    cells = _cells(rows, columns, counts, size)
+
+    def total_of(row: int, column: int) -> int:  # which total divides the cell
+        return row if normalize == "true" else column if normalize == "pred" else 0
+
+    totals: dict[int, Any] = {}
+    for row, column, count in cells:
+        key = total_of(row, column)
+        totals[key] = totals.get(key, 0) + count
+    matrix = np.zeros((size, size), dtype=np.float64)
+    for row, column, count in cells:
+        if count:
+            matrix[row, column] = _quotient(count, totals[total_of(row, column)])
+    return matrix
+
+
+def weighted_cohen_kappa(rows: ArrayLike, columns: ArrayLike, counts: ArrayLike, size: int, *,
+                         weights: KappaWeights = "linear",
+                         zero_division: ZeroDivision = "perl") -> float:
+    """Cohen's kappa of a confusion matrix with disagreement weights, from its non-empty cells.
+
+    ``kappa = 1 - sum_ij w_ij C[i, j] / sum_ij w_ij E[i, j]``, with the
+    matrix ``C`` given as in :func:`normalized_confusion`, the counts expected
+    by chance ``E[i, j] = t_i p_j / n`` (``t`` the row sums, ``p`` the column
+    sums, ``n`` the total) and the weights ``w_ij = |i - j|`` (``"linear"``),
+    ``(i - j)**2`` (``"quadratic"``) or 1 off the diagonal (``None``: plain
+    kappa, :func:`cohen_kappa`), positions counted in the matrix's order:
+    scikit-learn's ``cohen_kappa_score(..., weights=...)``. Computed as
+    ``(S - n D) / S`` with ``D = sum w C`` over the cells and ``S = sum_ij
+    w_ij t_i p_j``, which prefix sums of ``p`` give in O(size), in exact
+    arithmetic and rounded once: O(cells + size) in all.
+
+    Undefined when ``S == 0`` (no result, or one category on both sides
+    throughout): scikit-learn's ``replace_undefined_by``, which
+    ``zero_division`` gives; Perl mode 1 (every decision agreed).
+
+    References: J. Cohen, "Weighted kappa: nominal scale agreement with
+    provision for scaled disagreement or partial credit", Psychological
+    Bulletin 70 (1968) 213-220; J. L. Fleiss and J. Cohen, "The equivalence
+    of weighted kappa and the intraclass correlation coefficient as measures
+    of reliability", Educational and Psychological Measurement 33 (1973)
+    613-619 (the quadratic weights).
+
+    >>> cells = ([0, 0, 1, 2], [0, 1, 1, 0], [2, 1, 3, 1])  # rows, columns, counts
+    >>> weighted_cohen_kappa(*cells, 3, weights="linear")  # exactly 10 / 31, rounded once
+    0.3225806451612903
+    >>> weighted_cohen_kappa(*cells, 3, weights=None) == cohen_kappa(
+    ...     confusion_sums([[2, 1, 0], [0, 3, 0], [1, 0, 0]]))
+    True
+    """
+    if weights not in _KAPPA_WEIGHTS:
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic', not {weights!r}")
+    mode = check_zero_division(zero_division)
+    truth: list[Any] = [0] * size
+    assigned: list[Any] = [0] * size
+    disagreement: Any = 0
+    for row, column, count in _cells(rows, columns, counts, size):
+        truth[row] += count
+        assigned[column] += count
+        if row != column:
+            gap = abs(row - column)
+            disagreement += count * (1 if weights is None else gap if weights == "linear"
+                                     else gap * gap)
+    return _kappa(sum(truth) * disagreement, _chance_disagreement(truth, assigned, weights),
+                  mode)
+
+
+def _chance_disagreement(truth: list[Any], assigned: list[Any], weights: KappaWeights) -> Any:
+    """``sum_ij w_ij t_i p_j`` exactly, in O(size) (see :func:`weighted_cohen_kappa`)."""
+    total = sum(assigned)
+    if weights is None:  # w = 1 - [i == j]
+        return sum(truth) * total - sum(t * p for t, p in zip(truth, assigned))
+    moment = sum(j * p for j, p in enumerate(assigned))
+    if weights == "quadratic":  # sum_j (i - j)**2 p_j = i**2 P0 - 2 i P1 + P2
+        square = sum(j * j * p for j, p in enumerate(assigned))
+        return sum(t * (i * i * total - 2 * i * moment + square)
+                   for i, t in enumerate(truth) if t)
+    # Linear: sum_j |i - j| p_j = i (P below - P above) - (moment below - moment above),
+    # "below" summing over j < i and "above" over j > i.
+    result: Any = 0
+    below: Any = 0
+    below_moment: Any = 0
+    for i, (t, p) in enumerate(zip(truth, assigned)):
+        if t:
+            above, above_moment = total - below - p, moment - below_moment - i * p
+            result += t * (i * (below - above) - below_moment + above_moment)
+        below += p
+        below_moment += i * p
+    return result
 
 
 def multiclass_matthews_corrcoef(sums: ConfusionSums, *,

@@ -1755,4 +1755,6 @@ CASES: list[Case] = [
          lambda config: sparse_reads_memory(config.quick)),
     Case("19 PartitionComparison 1-row add_many K=200,000 vs K=20",
          lambda config: partition_one_row_batches(config.repeat, config.quick)),
+    Case("20 scikit-learn options: method reads, weighted kappa", lambda config: importlib.import_module(
+        "tests.benchmarks.sklearn_options").scikit_learn_options(config)),
 ]
