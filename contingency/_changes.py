@@ -353,22 +353,23 @@ def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArra
 
 
 def indicator_changes(assigned: NDArray[Any], correct: NDArray[Any], labels: list[Hashable],
-                      weights: NDArray[Any] | None = None) -> Changes:
+                      weights: NDArray[Any] | None = None,
+                      names: tuple[str, str] = ("assigned", "correct")) -> Changes:
     """The changes of two 0/1 indicator matrices whose columns are ``labels``, checked first.
 
     ``weights`` (integers, one per row, see :func:`contingency._inputs.exact_weights`)
     counts each row that many times.
     """
     if assigned.shape != correct.shape or assigned.ndim != 2:
-        raise ValueError("assigned and correct indicator matrices must both be 2-d with one "
-                         f"shape, not {assigned.shape} and {correct.shape}")
+        raise ValueError(f"{names[0]} and {names[1]} indicator matrices must both be 2-d with "
+                         f"one shape, not {assigned.shape} and {correct.shape}")
     k = len(labels)
     if assigned.shape[1] != k:
         raise ValueError(f"indicator matrices have {assigned.shape[1]} columns but the "
                          f"accumulator has {k} categories; columns follow "
                          "Contingency.categories")
-    predicted = indicator_matrix(assigned, "assigned")
-    truth = indicator_matrix(correct, "correct")
+    predicted = indicator_matrix(assigned, names[0])
+    truth = indicator_matrix(correct, names[1])
     matrices = (predicted & truth, predicted, truth)
     # einsum sums uint8 rows and columns about twice as fast as .sum(axis, dtype=...).
     per_row = np.uint8 if k < 256 else np.int64  # a row sum is at most k
@@ -428,7 +429,8 @@ def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] |
 
 def label_array_changes(assigned: NDArray[Any] | CodedLabels, correct: NDArray[Any] | CodedLabels,
                         staging: Staging, names: Sequence[Hashable],
-                        weights: NDArray[Any] | None = None) -> Changes:
+                        weights: NDArray[Any] | None = None,
+                        sides: tuple[str, str] = ("assigned", "correct")) -> Changes:
     """The changes of two 1-d arrays of single labels (new categories left in ``staging.new``).
 
     Categories are coded as the counts code them: ``staging.index`` maps a
@@ -445,9 +447,9 @@ def label_array_changes(assigned: NDArray[Any] | CodedLabels, correct: NDArray[A
     against the batch (:func:`contingency._coding.dense_is_cheaper`), else by
     sorting the batch's own codes.
     """
-    check_same_length(assigned, correct, ("assigned", "correct"))
-    ia, every_assigned = category_codes(assigned, staging, "assigned")
-    ic, every_correct = category_codes(correct, staging, "correct")
+    check_same_length(assigned, correct, sides)
+    ia, every_assigned = category_codes(assigned, staging, sides[0])
+    ic, every_correct = category_codes(correct, staging, sides[1])
     if staging.new:
         ia, ic = first_seen_order(staging, ia, ic, weights)
     return coded_changes(ia, ic, names, list(staging.new), weights,

@@ -49,7 +49,13 @@ from contingency._confusion import Average, Normalize, SetWise
 from contingency._contingency_state import FORMAT, check_unknown, read_state
 from contingency._counts import Counts
 from contingency._frame import category_frame
-from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
+from contingency._inputs import (
+    check_same_length,
+    exact_weight,
+    exact_weights,
+    indicator_rows,
+    label_sequence,
+)
 from contingency._labels import category_order, check_label, label_to_json, sorted_labels
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -418,30 +424,39 @@ class Contingency:
         self._batch(assigned, correct, weights, removing=True)
         return self
 
-    def _batch(self, assigned: Any, correct: Any, weights: Any, *, removing: bool) -> None:
-        """Count (or take back, ``removing``) a batch given as :meth:`add_results` takes it."""
+    def _batch(self, assigned: Any, correct: Any, weights: Any, *, removing: bool,
+               names: tuple[str, str, str, str] = ("add_results", "assigned", "correct",
+                                                   "weights")) -> None:
+        """Count (or take back, ``removing``) a batch given as :meth:`add_results` takes it.
+
+        ``names`` are the caller's and its arguments', for the errors:
+        ``(call, assigned, correct, weights)``.
+        """
         self._counts.settled()
-        name = "remove_results" if removing else "add_results"
+        name, first, second, weighting = names
+        if removing:
+            name = "remove_results"
         where = name if removing else ""
         say = self._verbose and not removing
         arrays = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray)
         if not arrays:
-            assigned = label_sequence(assigned, "assigned", _RESULTS)
-            correct = label_sequence(correct, "correct", _RESULTS)
-            check_same_length(assigned, correct, ("assigned", "correct"))
+            assigned = label_sequence(assigned, first, _RESULTS)
+            correct = label_sequence(correct, second, _RESULTS)
+            check_same_length(assigned, correct, (first, second))
             if not say:  # lists of single labels: coded in C, then counted as label arrays
-                coded = (coded_single_labels(assigned, "assigned"),
-                         coded_single_labels(correct, "correct"))
+                coded = (coded_single_labels(assigned, first),
+                         coded_single_labels(correct, second))
                 if coded[0] is not None and coded[1] is not None:
                     assigned, correct = coded
         unit, exact = self._counts.scale, None
         if weights is not None:
-            exact, unit = exact_weights(weights, len(assigned), name, self._counts.scale)
+            exact, unit = exact_weights(weights, len(assigned), name, self._counts.scale,
+                                        name=weighting)
         # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
         factor = (-1 if removing else 1) << (unit if exact is None else 0)
         if arrays and (assigned.ndim == 2 or correct.ndim == 2):
             labels = self._order()
-            changes = indicator_changes(assigned, correct, labels, exact)
+            changes = indicator_changes(assigned, correct, labels, exact, (first, second))
             self._counts.apply(*times(changes, factor), removing=removing, where=where,
                                scale=unit)
             if say:
@@ -452,7 +467,8 @@ class Contingency:
         if single_label_array(assigned) and single_label_array(correct) and not say:
             store = self._counts
             staging = Staging(store.ids, self._unknown, removing=removing, base=len(store.names))
-            changes = label_array_changes(assigned, correct, staging, store.names, exact)
+            changes = label_array_changes(assigned, correct, staging, store.names, exact,
+                                          (first, second))
             store.apply(*times(changes, factor), new=staging.new, removing=removing,
                         where=where, scale=unit, coded=True)
             return
@@ -460,8 +476,8 @@ class Contingency:
         # scalar; the label-array path and a loop over .tolist() both give Python's).
         assigned_items, correct_items = (
             items.tolist() if isinstance(items, np.ndarray) and items.dtype != object else items
-            for items in (label_sequence(assigned, "assigned", _RESULTS),
-                          label_sequence(correct, "correct", _RESULTS)))
+            for items in (label_sequence(assigned, first, _RESULTS),
+                          label_sequence(correct, second, _RESULTS)))
         staging = Staging(self._counts.a, self._unknown, removing=removing)
         # A row of weight 0 adds no category: its labels are met after every other row's, as
         # in the add_result loop (which skips nothing, but whose weight-0 results count
@@ -484,8 +500,8 @@ class Contingency:
             result = _side(chosen), _side(truth)  # as add_result's fast path takes them
             if (result[0] is None or result[1] is None or not result[0] <= known
                     or not result[1] <= known):  # a label new, invalid or unhashable: staged
-                result = (staging.labels(chosen, f"assigned[{row}]"),
-                          staging.labels(truth, f"correct[{row}]"))
+                result = (staging.labels(chosen, f"{first}[{row}]"),
+                          staging.labels(truth, f"{second}[{row}]"))
             results[row] = result
         if say:
             for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
@@ -507,17 +523,22 @@ class Contingency:
             Contingency(cats, ...).add_results(assigned=y_pred, correct=y_true, weights=w)
 
         ``y_true`` (the correct categories, :meth:`add_results`' ``correct``)
-        and ``y_pred`` (the assigned ones, ``assigned``) are what
-        :meth:`add_results` takes: 1-d label arrays or sequences, or 2-d 0/1
-        indicator matrices (multi-label). ``categories=None`` leaves the set
-        open, except for indicator
-        matrices, whose columns are then the categories ``0 .. K-1``, as in
-        scikit-learn. ``sample_weight`` is scikit-learn's (counted exactly, see
-        :meth:`add_results`' ``weights``); a label met only in results of weight
-        0 counts nowhere, so to include it in macro averages as scikit-learn
-        does, name it in ``categories``. The settings are those of :class:`Contingency`
-        (``zero_division="perl"`` by default; ``0.0`` gives scikit-learn's
-        default numbers).
+        and ``y_pred`` (the assigned ones, ``assigned``) are read as
+        scikit-learn reads them: 1-d label arrays or sequences (one label per
+        result), and 2-d 0/1 indicator matrices (multi-label), whether numpy
+        arrays or lists of equal-length rows of 0 and 1 (``type_of_target``'s
+        rule: ``[[1, 0, 1], [0, 1, 0]]`` is two results over three
+        categories). A list of label lists that scikit-learn would refuse
+        (ragged rows, or rows of other labels) is read as one set of labels
+        per result, as :meth:`add_results` reads it. ``categories=None``
+        leaves the set open, except for indicator matrices, whose columns are
+        then the categories ``0 .. K-1``, as in scikit-learn. Errors name
+        ``y_true``, ``y_pred`` and ``sample_weight``. ``sample_weight`` is
+        scikit-learn's (counted exactly, see :meth:`add_results`' ``weights``);
+        a label met only in results of weight 0 counts nowhere, so to include
+        it in macro averages as scikit-learn does, name it in ``categories``.
+        The settings are those of :class:`Contingency` (``zero_division="perl"``
+        by default; ``0.0`` gives scikit-learn's default numbers).
 
         >>> s = Contingency.from_labels(["cat", "dog", "dog"], ["cat", "cat", "dog"],
         ...                             zero_division=0.0)
@@ -527,11 +548,22 @@ class Contingency:
         ...                                                 correct=["cat", "dog", "dog"])
         True
         """
-        if (categories is None and isinstance(y_true, np.ndarray) and y_true.ndim == 2):
+        rows = indicator_rows(y_true), indicator_rows(y_pred)
+        y_true = y_true if rows[0] is None else rows[0]
+        y_pred = y_pred if rows[1] is None else rows[1]
+        matrices = [isinstance(side, np.ndarray) and side.ndim == 2 for side in (y_true, y_pred)]
+        if matrices[0] != matrices[1]:
+            one, other = ("y_true", "y_pred") if matrices[0] else ("y_pred", "y_true")
+            raise ValueError(f"from_labels: {one} is an indicator matrix (rows of 0 and 1, one "
+                             f"column per category) but {other} is not; give both sides in one "
+                             "form")
+        if categories is None and matrices[0]:
             categories = range(y_true.shape[1])
         result = cls(categories, unknown=unknown, zero_division=zero_division, verbose=verbose,
                      thread_safe=thread_safe)
-        return result.add_results(assigned=y_pred, correct=y_true, weights=sample_weight)
+        result._batch(y_pred, y_true, sample_weight, removing=False,
+                      names=("from_labels", "y_pred", "y_true", "sample_weight"))
+        return result
 
     def set_entries(self, a: int, b: int, c: int, d: int) -> None:
         """Set the micro-level table directly, as Perl's ``set_entries`` does.

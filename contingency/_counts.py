@@ -365,8 +365,8 @@ class Counts:
         for name, column, changes in zip("abc", cells, (a, b, c)):
             for label, count in changes.items():
                 if column.get(label, 0) + count < 0:
-                    raise ValueError(f"{prefix}category {label!r} has no {name} count left to "
-                                     "remove; that result was not added")
+                    raise ValueError(f"{prefix}category {label!r} has no {_CELL_WORDS[name]} "
+                                     "left to remove; that result was not added")
         for shape, count in shapes.items():
             if self.shapes.get(shape, 0) + count < 0:
                 raise ValueError(f"{prefix}no result of that shape (|assigned ∩ correct|, "
@@ -602,6 +602,12 @@ class Counts:
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
                 {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
+
+
+#: The cells in the user's words, for the errors of a removal.
+_CELL_WORDS = {"a": "true positive (a result assigning it, correctly)",
+               "b": "false positive (a result assigning it, wrongly)",
+               "c": "false negative (a result that should have assigned it)"}
 
 
 def whole(count: int, scale: int) -> int:

@@ -21,7 +21,7 @@ from contingency._labels import check_label
 from contingency.formulas._numeric import INT64_MAX, MAX_COUNT, MAX_SCALE, check_count, shown
 
 __all__ = ["are_disjoint", "check_same_length", "check_weights", "exact_weight", "exact_weights",
-           "indicator_matrix", "label_sequence", "partition_subsets"]
+           "indicator_matrix", "indicator_rows", "label_sequence", "partition_subsets"]
 
 #: What :func:`label_sequence` gives: a 1-d array, or a list or tuple.
 Labels = NDArray[Any] | Sequence[Any]
@@ -63,6 +63,37 @@ def label_sequence(values: object, name: str, items: str = "labels") -> Labels:
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of {items}, not {type(values).__name__}")
     return list(values)
+
+
+def indicator_rows(values: object) -> NDArray[Any] | None:
+    """``values`` as a 2-d array if it is a list or tuple of equal-length rows of 0 and 1, else ``None``.
+
+    scikit-learn's reading of such a list (``type_of_target``'s
+    ``"multilabel-indicator"``): an indicator matrix, one column per
+    category, when the rows have at least two columns. Ragged rows, rows of
+    other values and rows of one column are not (they are label sets here;
+    scikit-learn reads one column as a column of labels, which names the same
+    categories).
+
+    >>> indicator_rows([[1, 0, 1], [0, 1, 0]]).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    >>> indicator_rows([[1, 0], [1]]), indicator_rows([["a", "b"], ["c", "d"]]), indicator_rows([[2, 1]])
+    (None, None, None)
+    """
+    if not isinstance(values, (list, tuple)) or not values:
+        return None
+    first = values[0]
+    if not isinstance(first, (list, tuple)) or len(first) < 2:
+        return None
+    try:
+        array = np.asarray(values)
+    except ValueError:  # ragged rows
+        return None
+    if array.ndim != 2 or array.dtype.kind not in "biu":
+        return None
+    if ((array != 0) & (array != 1)).any():
+        return None
+    return array
 
 
 def check_same_length(first: Labels, second: Labels, names: tuple[str, str]) -> int:
@@ -185,7 +216,7 @@ _INTEGER_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8
 _FLOAT_TYPES = frozenset({float, np.float16, np.float32, np.float64})
 
 
-def _weight_array(weights: object, where: str, whole: bool) -> NDArray[Any]:
+def _weight_array(weights: object, where: str, whole: bool, name: str = "weights") -> NDArray[Any]:
     """Weights as one 1-d array without rounding any of them.
 
     A list (or tuple, or other iterable) becomes an int64 array when its items
@@ -195,11 +226,11 @@ def _weight_array(weights: object, where: str, whole: bool) -> NDArray[Any]:
     """
     if isinstance(weights, np.ndarray):
         if weights.ndim != 1:
-            raise ValueError(f"{where}: weights must be one-dimensional, not "
+            raise ValueError(f"{where}: {name} must be one-dimensional, not "
                              f"{weights.ndim}-dimensional")
         return weights
     if isinstance(weights, (str, bytes, Mapping)) or not isinstance(weights, Iterable):
-        raise TypeError(f"{where}: weights must be a sequence of "
+        raise TypeError(f"{where}: {name} must be a sequence of "
                         f"{'integer counts' if whole else 'numbers'}, not "
                         f"{type(weights).__name__}")
     values = weights if isinstance(weights, (list, tuple)) else list(weights)
@@ -217,7 +248,7 @@ def _weight_array(weights: object, where: str, whole: bool) -> NDArray[Any]:
 
 
 def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
-                  whole: bool = False) -> tuple[NDArray[Any], int]:
+                  whole: bool = False, name: str = "weights") -> tuple[NDArray[Any], int]:
     """One weight per result as integers ``W`` in units of ``2**-e``: ``(W, e)``, ``e >= unit`` least.
 
     The one conversion of a batch's weights, for every batch path (lists,
@@ -231,7 +262,8 @@ def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
     array of Python ints. Float arrays are split into exact mantissas and
     exponents with ``np.frexp``, without a Python loop. Errors are those of
     :func:`exact_weight` (with ``whole=True``: integers only, floats refused
-    with ``TypeError``), naming ``where: weights[i]``; the length must be ``size``.
+    with ``TypeError``), naming ``where: weights[i]`` (``name`` for ``weights``, as
+    the caller's argument is called); the length must be ``size``.
 
     >>> w, e = exact_weights([0.5, 2, 0.25], 3, "add_results")
     >>> w.tolist(), e
@@ -244,30 +276,30 @@ def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
     ...
     ValueError: add_results: weights[1] must be a finite non-negative number, not -1.0
     """
-    array = _weight_array(weights, where, whole)
+    array = _weight_array(weights, where, whole, name)
     if len(array) != size:
-        raise ValueError(f"{where}: weights has {len(array)} items but there are {size} "
+        raise ValueError(f"{where}: {name} has {len(array)} items but there are {size} "
                          f"{'labels' if whole else 'results'}")
     one = _whole_weight if whole else exact_weight
     kind = array.dtype.kind
     if kind == "b" and not whole:
-        raise TypeError(f"{where}: weights must be numbers, not booleans")
+        raise TypeError(f"{where}: {name} must be numbers, not booleans")
     if kind in "iu" and not (kind == "u" and array.size and int(array.max()) > INT64_MAX):
         if array.size and int(array.min()) < 0:
             first = int(np.flatnonzero(array < 0)[0])
-            one(array[first].item(), f"{where}: weights[{first}]")
+            one(array[first].item(), f"{where}: {name}[{first}]")
         mantissas = array.astype(np.int64)
         shifts = np.zeros(len(array), dtype=np.int64)
         top = int(mantissas.max()).bit_length() if array.size else 0
     elif kind == "f" and array.dtype.itemsize <= 8:
         if whole and array.size:
-            raise TypeError(f"{where}: weights is an array of {array.dtype} numbers, not "
+            raise TypeError(f"{where}: {name} is an array of {array.dtype} numbers, not "
                             f"integers: {_WHOLE_ELEMENTS}")
         numbers_ = array.astype(np.float64)
         bad = ~np.isfinite(numbers_) | (numbers_ < 0) | (numbers_ > MAX_COUNT)
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
-            exact_weight(array[first].item(), f"{where}: weights[{first}]")
+            exact_weight(array[first].item(), f"{where}: {name}[{first}]")
         fraction, exponent = np.frexp(numbers_)  # numbers_ = fraction * 2**exponent
         mantissas = (fraction * 2.0**53).astype(np.int64)  # exact: 53 bits
         lowest = mantissas & -mantissas
@@ -277,11 +309,11 @@ def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
         shifts = np.where(zero, 0, 53 - exponent.astype(np.int64) - trailing)
         if shifts.size and int(shifts.max()) > MAX_SCALE:
             first = int(np.argmax(shifts))
-            exact_weight(array[first].item(), f"{where}: weights[{first}]")
+            exact_weight(array[first].item(), f"{where}: {name}[{first}]")
         # A weight below 2**exponent has at most exponent + e bits in units of 2**-e.
         top = int(exponent.max()) if array.size else 0
     else:  # item by item: mixed lists, object arrays, uint64 past int64, longdouble
-        pairs = [_pair(one(value, f"{where}: weights[{i}]")) for i, value in enumerate(array)]
+        pairs = [_pair(one(value, f"{where}: {name}[{i}]")) for i, value in enumerate(array)]
         e = max([unit, *(k for _, k in pairs)])
         exact = np.empty(len(pairs), dtype=object)
         exact[:] = [m << (e - k) for m, k in pairs]

@@ -634,7 +634,7 @@ def test_batch_is_checked_whole_before_counting(used):
 
 def test_removing_what_was_never_added_is_refused(used):
     _unchanged(used, lambda: used.remove_result("y", "x"), ValueError,
-               r"category 'y' has no b count left")
+               r"category 'y' has no false positive")
     _unchanged(used, lambda: used.remove_result("q", "x"), ValueError, r"'q' was never recorded")
     fresh = Contingency(["x"])
     fresh.set_entries(0, 0, 0, 0)

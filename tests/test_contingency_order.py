@@ -94,7 +94,7 @@ def test_remove_results_label_arrays_and_a_bad_batch_changes_nothing():
     s.remove_results(np.array(["b", "c"]), np.array(["a", "c"]))
     assert s == Contingency().add_results(np.array(["a", "b"]), np.array(["a", "b"]))
     before = s.copy()
-    with pytest.raises(ValueError, match="remove_results: category 'a' has no a count left"):
+    with pytest.raises(ValueError, match="remove_results: category 'a' has no true positive"):
         s.remove_results(np.array(["b", "a", "a"]), np.array(["b", "a", "a"]))
     assert s == before
     with pytest.raises(ValueError, match="category 'z' was never recorded"):

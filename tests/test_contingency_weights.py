@@ -351,7 +351,7 @@ def test_bad_batch_weights_are_refused_naming_the_row(weights, error, match):
 def test_a_refused_weighted_removal_leaves_the_scale_and_counts_as_they_were():
     s = Contingency().add_results(["a", "b"], ["a", "a"])
     before = s.to_dict()
-    with pytest.raises(ValueError, match="remove_result: category 'b' has no a count left"):
+    with pytest.raises(ValueError, match="remove_result: category 'b' has no true positive"):
         s.remove_result("b", "b", weight=0.5)
     assert s.to_dict() == before
     assert type(s.n_results) is int

@@ -57,7 +57,7 @@ def test_a_refused_change_leaves_every_count_as_it_was():
     counts = _applied([(frozenset("x"), frozenset("y")), (frozenset("xy"), frozenset("y")),
                        (frozenset("x"), frozenset("yz"))])
     before = counts.copy()
-    with pytest.raises(ValueError, match="category 'x' has no a count left"):
+    with pytest.raises(ValueError, match="category 'x' has no true positive"):
         counts.apply(*_negated(pair_changes({("x", "x"): 1})), removing=True, where="remove_result")
     _same(counts, before)
     with pytest.raises(ValueError, match=r"no result of that shape .* = \(1, 1, 1\)"):

@@ -129,3 +129,50 @@ def test_a_weighted_average_is_the_exact_ratio_rounded_where_the_scores_are_exac
     peer = metrics.precision_score(y_true, y_pred, average="weighted", zero_division=0.0)
     assert s.weighted_precision == float(Fraction(2, 9))  # here also the exact ratio, rounded
     assert abs(s.weighted_precision - peer) <= 6 * 2**-53 * s.weighted_precision
+
+
+# --- from_labels reads its arguments as scikit-learn does (item 3) -----------------------------
+
+
+@given(st.integers(1, 12).flatmap(
+    lambda n: st.tuples(st.lists(st.lists(st.integers(0, 1), min_size=3, max_size=3),
+                                 min_size=n, max_size=n),
+                        st.lists(st.lists(st.integers(0, 1), min_size=3, max_size=3),
+                                 min_size=n, max_size=n))))
+def test_lists_of_0_1_rows_are_indicator_matrices_as_in_scikit_learn(sides):
+    y_true, y_pred = sides
+    s = Contingency.from_labels(y_true, y_pred, zero_division=0.0)
+    assert s == Contingency.from_labels(np.array(y_true), np.array(y_pred), zero_division=0.0)
+    assert s.categories == (0, 1, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = metrics.f1_score(y_true, y_pred, average="micro", zero_division=0.0)
+    assert s.micro_f1 == pytest.approx(expected, rel=1e-15)
+
+
+def test_the_issue_example_of_a_list_of_0_1_lists():
+    y_true, y_pred = [[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]]
+    s = Contingency.from_labels(y_true, y_pred)
+    assert s.micro_f1 == pytest.approx(metrics.f1_score(y_true, y_pred, average="micro"))
+    assert s.micro_f1 != 1.0  # read as label sets {0, 1}, {0, 1} each side: 1.0
+
+
+def test_ragged_label_lists_stay_label_sets_where_scikit_learn_refuses():
+    s = Contingency.from_labels([["a", "b"], ["c"]], [["a"], ["c", "b"]])
+    assert s.categories == ("a", "b", "c")
+    assert s.n_results == 2
+
+
+def test_from_labels_errors_name_its_own_arguments():
+    with pytest.raises(ValueError, match=r"^y_true\[1\]"):
+        Contingency.from_labels(["a", None], ["a", "b"])
+    with pytest.raises(ValueError, match=r"y_pred\[0\]"):
+        Contingency.from_labels(["a"], [None])
+    with pytest.raises(ValueError, match=r"sample_weight\[1\]"):
+        Contingency.from_labels(["a", "b"], ["a", "b"], sample_weight=[1, -1])
+    with pytest.raises(ValueError, match="y_pred and y_true have different lengths"):
+        Contingency.from_labels(["a", "b"], ["a"])
+    with pytest.raises(ValueError, match="y_true is an indicator matrix"):
+        Contingency.from_labels([[1, 0], [0, 1]], [["a"], ["b"]])
+    with pytest.raises(ValueError, match=r"y_true\[1, 0\] is 2"):
+        Contingency.from_labels(np.array([[1, 0], [2, 1]]), np.array([[1, 0], [0, 1]]))
