@@ -158,7 +158,7 @@ def test_every_path_refuses_an_integer_label_too_long_to_print() -> None:
         (lambda: Contingency().add_results(["x", HUGE], ["x", "x"]), r"assigned\[1\]"),
         (lambda: Contingency().add_results(_object_array(["x", "x"]), _object_array(["x", HUGE])),
          r"correct\[1\]"),
-        (lambda: Contingency.from_labels([1, HUGE], [1, 1]), r"correct\[1\]"),
+        (lambda: Contingency.from_labels([1, HUGE], [1, 1]), r"y_true\[1\]"),
         (lambda: Contingency([HUGE]), r"categories\[0\]"),
         (lambda: PartitionComparison().add("a", HUGE), "model"),
         (lambda: PartitionComparison().add(("a", -HUGE), 1), "reference"),

@@ -234,7 +234,7 @@ def test_other_arrow_types_give_python_values():
 
 
 def test_two_dimensional_containers_are_refused_naming_the_argument():
-    with pytest.raises(ValueError, match=r"^correct must be one-dimensional, not a DataFrame"):
+    with pytest.raises(ValueError, match=r"^y_true must be one-dimensional, not a DataFrame"):
         Contingency.from_labels(pd.DataFrame({"a": ["x"]}), ["x"])
     with pytest.raises(ValueError, match=r"^reference_labels must be one-dimensional, not an "
                                          "Arrow Table"):
