@@ -46,6 +46,7 @@ from contingency import _locking
 from contingency import report as _report
 from contingency._frame import table_frame
 from contingency._inputs import are_disjoint, partition_subsets
+from contingency._intervals import partition_interval
 from contingency._labels import label_to_json
 from contingency._running_sums import RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
@@ -57,6 +58,7 @@ from contingency.formulas._numeric import (
     check_room,
     dense_is_cheaper,
 )
+from contingency.formulas.intervals import Interval
 from contingency.formulas.partition import (
     AverageMethod,
     PairConfusion,
@@ -582,6 +584,29 @@ class PartitionComparison:
             ordered_labels=ordered_labels)
 
     # Reports -------------------------------------------------------------------------------
+
+    # Confidence intervals (contingency._intervals) ------------------------------------------------
+
+    def interval(self, score: str, *, level: float = 0.95, method: str = "wilson") -> Interval:
+        """Refused for every score, with the reason: no interval method here holds for two partitions.
+
+        The same call as :meth:`contingency.Contingency.interval`, so that code
+        reading intervals of either accumulator learns why, in the error: a
+        pair-counting score (Rand index, pair precision and recall, ARI...)
+        counts the ``N (N - 1) / 2`` pairs of elements, and pairs that share an
+        element are not independent, so a binomial interval over them would be
+        far too narrow; purity takes a maximum per cluster over the very
+        elements it counts; the information scores have no method here. The
+        docs' page on intervals says more.
+
+        >>> PartitionComparison.from_labels([1, 1, 2], [1, 2, 2]).interval("rand_index")
+        Traceback (most recent call last):
+        ...
+        contingency._intervals.Refused: interval('rand_index'): no interval for a pair-counting
+        score: its pairs of elements are not independent trials: two pairs that share an element
+        share its labels, so a binomial interval over the N (N - 1) / 2 pairs would be far too narrow
+        """
+        return partition_interval(self, score, level, method)
 
     def scores(self) -> dict[str, Any]:
         """Every count and score as plain JSON-safe data, keyed by the name of its property or method.
