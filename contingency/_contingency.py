@@ -1042,12 +1042,14 @@ class Contingency:
         that score's own read, bit for bit. ``method`` is, for a proportion
         of results, ``"wilson"`` (the default), ``"agresti_coull"``,
         ``"clopper_pearson"`` (exact), ``"jeffreys"`` (these two need SciPy,
-        ``contingency[stats]``), ``"delta"`` (Wald) or ``"posterior"``; for
-        F1 of a category, ``"delta"`` or ``"posterior"`` (Goutte and
-        Gaussier: ``draws`` draws from numpy's ``default_rng(seed)``, so the
-        same counts and seed give the same interval); for macro precision,
-        recall and F1, ``"delta"`` (Takahashi et al.), read in time
-        O(categories changed) from running sums.
+        ``contingency[stats]``), ``"delta"`` (Wald) or ``"posterior"``
+        (``draws`` draws from numpy's ``default_rng(seed)``: the same counts
+        and seed give the same interval); F1 of a category takes them too
+        (through its Jaccard index, of which F1 is an increasing function), its
+        ``"delta"`` being the delta method of F1 and its ``"posterior"``
+        Goutte and Gaussier's; macro precision, recall and F1 take
+        ``"delta"`` (Takahashi et al.), read in time O(categories changed)
+        from running sums.
 
         The results are taken as independent; an integer weight counts as
         that many repeats. ``ValueError`` (the accumulator unchanged) names

@@ -12,7 +12,10 @@ The estimate is the score as its own read computes it, bit for bit.
   share of results right), and micro and macro accuracy and error and the
   Hamming loss of single-label results (``1 - 2 w / K`` and ``2 w / K`` of
   the share ``w`` of results wrong). Every method.
-- A category's F1 (any results): ``"delta"`` or ``"posterior"``.
+- A category's F1 (any results): ``"delta"``, ``"posterior"``, or any
+  method of proportions through its Jaccard index ``J = a / (a + b + c)``
+  (the share of hits among the results naming it), mapped by
+  ``F1 = 2J / (1 + J)``.
 - Macro precision, recall and F1 of single-label results: ``"delta"``, from
   running sums (:meth:`contingency._counts.Counts.variance_sums`,
   :meth:`~contingency._counts.Counts.f1_coupling`), O(categories changed).
@@ -99,14 +102,19 @@ def _bounded(estimate: float, low: float, high: float) -> Interval:
 
 
 def _proportion(score: object, estimate: float, successes: int, trials: int, level: float,
-                method: str, seed: int | None, draws: int, *, offset: float = 0.0,
-                width: float = 1.0) -> Interval:
-    """The interval of ``offset + width * successes / trials`` (``width > 0``)."""
+                method: str, seed: int | None, draws: int,
+                transform: Callable[[float], float] | None = None) -> Interval:
+    """The interval of ``transform(successes / trials)``, ``transform`` increasing (default: none)."""
     low, high = _formulas.proportion_bounds(successes, trials, level, method, seed=seed,
                                             draws=draws)
-    if width != 1.0:
-        low, high = offset + width * low, offset + width * high
+    if transform is not None:
+        low, high = transform(low), transform(high)
     return _bounded(estimate, low, high)
+
+
+def _f1_of_jaccard(share: float) -> float:
+    """F1 = 2J / (1 + J) of a Jaccard index J: increasing, so it maps J's bounds to F1's."""
+    return 2 * share / (1 + share)
 
 
 # Contingency --------------------------------------------------------------------------------
@@ -210,8 +218,9 @@ def _decisions(contingency: Contingency, counts: Counts, score: str, level: floa
     right, n, k = counts.pooled()[0] >> shift, counts.n >> shift, len(counts.a)
     if side == "right":
         return _proportion(score, estimate, right, n, level, method, seed, draws,
-                           offset=1.0 - 2.0 / k, width=2.0 / k)
-    return _proportion(score, estimate, n - right, n, level, method, seed, draws, width=2.0 / k)
+                           lambda share: 1.0 - 2.0 / k + 2.0 / k * share)
+    return _proportion(score, estimate, n - right, n, level, method, seed, draws,
+                       lambda share: 2.0 / k * share)
 
 
 def _subset_accuracy(contingency: Contingency, counts: Counts, level: float, method: str,
@@ -276,12 +285,14 @@ def _category(contingency: Contingency, counts: Counts, score: tuple[str, Hashab
             variance = _formulas.f1_variance(a, b, c)
             low, high = _formulas.normal_bounds(estimate, variance,
                                                 _formulas.normal_quantile(level))
-        elif method == "posterior":
-            low, high = _formulas.f1_posterior(a, b, c, level, seed=seed, draws=draws)
-        else:
-            raise _refuse(score, f"method {method!r} does not apply: F1 is not a proportion of "
-                          "results; use method='delta' or method='posterior'")
-        return _bounded(estimate, low, high)
+            return _bounded(estimate, low, high)
+        if method == "posterior":
+            return _bounded(estimate, *_formulas.f1_posterior(a, b, c, level, seed=seed,
+                                                             draws=draws))
+        # Of the a + b + c results naming the category, a are hits: a binomial share, the
+        # Jaccard index J, and F1 = 2J / (1 + J) is increasing in it.
+        return _proportion(score, estimate, a, a + b + c, level, method, seed, draws,
+                           _f1_of_jaccard)
     successes, trials = _formulas.SHARES[name](a, b, c, d)
     if not trials:
         raise _refuse(score, f"{name} of {label!r} is undefined: {_UNDEFINED[name]}")
@@ -293,8 +304,8 @@ def _category(contingency: Contingency, counts: Counts, score: tuple[str, Hashab
 
 # The intervals block of scores() ------------------------------------------------------------
 
-#: The methods of :func:`scores_block`: Wilson's for proportions, the delta method for the rest.
-BLOCK_METHODS = {"proportions": "wilson", "f1 and macro averages": "delta"}
+#: The methods of :func:`scores_block`: Wilson's, but the delta method for the macro averages.
+BLOCK_METHODS = {"categories, micro, subset accuracy": "wilson", "macro averages": "delta"}
 
 
 def _bounds(read: Callable[[], Interval]) -> list[float] | None:
@@ -310,15 +321,16 @@ def scores_block(contingency: Contingency, level: float) -> dict[str, Any]:
     """The ``intervals`` block of :meth:`contingency.Contingency.scores`: ``[low, high]`` or ``None``.
 
     Per category (in table order) and for the micro and macro averages:
-    precision and recall by Wilson's method (macro: the delta method), F1 by
-    the delta method; subset accuracy by Wilson's. ``None`` where the
-    interval is refused (see :func:`contingency_interval`).
+    precision, recall and F1, by Wilson's method (a category's F1 through
+    its Jaccard index) but the macro averages by the delta method; subset
+    accuracy by Wilson's. ``None`` where the interval is refused (see
+    :func:`contingency_interval`).
     """
     level = _formulas.check_level(level)
 
     def one(score: Score) -> list[float] | None:
-        method = "delta" if score in _MACROS or score[0] == "f1" or score == "micro_f1" else "wilson"
-        return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 1))
+        method = "delta" if score in _MACROS else "wilson"
+        return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
 
     names = ("precision", "recall", "f1")
     return {

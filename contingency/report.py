@@ -93,26 +93,46 @@ def _check_digits(digits: object) -> int:
     return digits
 
 
+def _bounds_text(bounds: Sequence[float] | None, digits: int) -> str:
+    return "-" if bounds is None else f"[{bounds[0]:.{digits}f}, {bounds[1]:.{digits}f}]"
+
+
 def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     """The per-category table with support and every average, sorted by category.
 
     ``scores`` is :meth:`contingency.Contingency.scores`'s output; numbers are
     shown with ``digits`` decimals, ``-`` where a value is undefined.
-    Categories sort by value, numbers before text.
+    Categories sort by value, numbers before text. When ``scores`` holds an
+    ``"intervals"`` block (``scores(intervals=level)``), each score's column
+    is followed by its interval's, ``[low, high]``, subset accuracy's interval
+    follows it, and a last line names the level and the methods.
     """
     digits = _check_digits(digits)
-    headers = ("precision", "recall", "f1", "support")
+    block = scores.get("intervals")
+    names = ("precision", "recall", "f1")
+    headers: tuple[str, ...] = (*names, "support")
+    if block is not None:
+        shown = f"{float(block['level']) * 100:g}% CI"
+        headers = (*(header for name in names for header in (name, shown)), "support")
+
+    def cells(values: dict[str, Any], bounds: dict[str, Any] | None, support: Any) -> list[str]:
+        if block is None:
+            return [_number(values[name], digits) for name in names] + [str(support)]
+        return [text for name in names for text in (
+            _number(values[name], digits),
+            _bounds_text(None if bounds is None else bounds[name], digits))] + [str(support)]
+
     rows: list[tuple[str, list[str]]] = []
-    for row in sorted(scores["categories"], key=_sort_key):
-        rows.append((str(row["category"]), [_number(row[name], digits) for name in headers[:3]]
-                     + [str(row["support"])]))
+    by_category = [None] * len(scores["categories"]) if block is None else block["categories"]
+    for row, bounds in sorted(zip(scores["categories"], by_category),
+                              key=lambda pair: _sort_key(pair[0])):
+        rows.append((str(row["category"]), cells(row, bounds, row["support"])))
     averages: list[tuple[str, list[str]]] = []
     for name in ("micro", "macro", "weighted", "samples"):
         average = scores["averages"][name]
         if average is not None:
-            label = f"{name} avg"
-            averages.append((label, [_number(average[h], digits) for h in headers[:3]]
-                             + [str(average["support"])]))
+            bounds = None if block is None else block.get(name)
+            averages.append((f"{name} avg", cells(average, bounds, average["support"])))
     name_width = max([len(name) for name, _ in rows + averages] + [12])
     widths = [max([len(h)] + [len(cells[i]) for _, cells in rows + averages])
               for i, h in enumerate(headers)]
@@ -126,12 +146,19 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     out += [""] + [line(name, cells) for name, cells in averages] + [""]
     mcc = scores["matthews_corrcoef"]
     macro_mcc = "" if mcc["macro"] is None else f", {_number(mcc['macro'], digits)} (macro)"
+    subset = _number(scores["subset_accuracy"], digits)
+    if block is not None:
+        subset += " " + _bounds_text(block["subset_accuracy"], digits)
     out.append(
         f"results: {scores['n_results']}   "
-        f"subset accuracy: {_number(scores['subset_accuracy'], digits)}   "
+        f"subset accuracy: {subset}   "
         f"hamming loss: {_number(scores['hamming_loss'], digits)}   "
         f"MCC: {_number(mcc['micro'], digits)} (micro){macro_mcc}"
     )
+    if block is not None:
+        out.append(f"{shown}: Wilson score intervals (a category's F1 through its Jaccard index), "
+                   "the delta method for the macro averages; - where none applies (see "
+                   "Contingency.interval)")
     return "\n".join(out)
 
 
