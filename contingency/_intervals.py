@@ -28,8 +28,10 @@ confusion matrix), fractional weights (a weight is a number of repeats, so
 the counts must be whole), a micro table set by ``set_entries`` (no results
 behind it), no results, and an undefined score (no trial).
 
-:func:`partition_interval` serves :meth:`contingency.PartitionComparison.interval`,
-which refuses every score, each with its reason.
+:func:`partition_interval` serves :meth:`contingency.PartitionComparison.interval`:
+the Rand index (and distance), pair precision, recall, F1 and Jaccard index by
+the delta method of U-statistics (:func:`contingency.formulas.intervals.pair_variance`),
+O(non-empty cells) a read; every other score refused with its reason.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ if TYPE_CHECKING:
     from contingency._counts import Counts
     from contingency._partition import PartitionComparison
 
-__all__ = ["Refused", "Score", "contingency_interval", "partition_interval", "scores_block"]
+__all__ = ["Refused", "Score", "contingency_interval", "partition_block", "partition_interval",
+           "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
@@ -348,24 +351,63 @@ def scores_block(contingency: Contingency, level: float) -> dict[str, Any]:
 
 # PartitionComparison ------------------------------------------------------------------------
 
-_PAIR_SCORES = ("rand_index", "accuracy", "distance", "precision", "recall", "f1", "jaccard",
-                "fowlkes_mallows", "adjusted_rand_index", "same_same", "same_reference_only",
-                "same_model_only", "different_different")
-_PAIRS = ("its pairs of elements are not independent trials: two pairs that share an element "
-          "share its labels, so a binomial interval over the N (N - 1) / 2 pairs would be far too "
-          "narrow")
+#: The pair-counting scores with an interval, and the ratio of pair counts each is
+#: (:data:`contingency.formulas.intervals.PAIR_RATIOS`); distance is ``1 - rand_index``.
+_PAIR_INTERVALS = {"rand_index": "rand_index", "accuracy": "rand_index", "distance": "rand_index",
+                   "precision": "precision", "recall": "recall", "f1": "f1", "jaccard": "jaccard"}
+_PAIRS = ("its pairs of elements are not independent trials (two pairs that share an element "
+          "share its labels), so a binomial interval over the N (N - 1) / 2 pairs would be far "
+          "too narrow")
+_PARTITION_REFUSED = {
+    "adjusted_rand_index": "no interval method here for the adjusted Rand index (a ratio of "
+                           "products of pair counts); its significance against chance is another "
+                           "question than its interval",
+    "fowlkes_mallows": "no interval method here for the Fowlkes-Mallows index (a geometric mean "
+                       "of two ratios of pair counts)",
+    "purity": "no interval: purity's clusters are matched to classes by the same elements it "
+              "counts (a maximum per cluster), so its share is biased upward and is not a "
+              "proportion of independent trials",
+    "inverse_purity": "no interval: like purity, a maximum per class over the elements it counts",
+}
 
 
 def partition_interval(comparison: PartitionComparison, score: object, level: object,
                        method: object) -> Interval:
-    """:meth:`contingency.PartitionComparison.interval`: every score is refused, with its reason."""
-    _formulas.check_level(level)
-    _check_method(method)
-    if score in _PAIR_SCORES:
-        raise _refuse(score, f"no interval for a pair-counting score: {_PAIRS}")
-    if score in ("purity", "inverse_purity"):
-        raise _refuse(score, "no interval: purity's clusters are matched to classes by the same "
-                      "elements it counts (a maximum per cluster), so its share is biased upward "
-                      "and is not a proportion of independent trials")
-    raise _refuse(score, "no interval for the scores of two partitions: pair-counting scores "
-                  f"because {_PAIRS}; information and matching scores have no method here")
+    """:meth:`contingency.PartitionComparison.interval`: pair-counting ratios by the delta method."""
+    level = _formulas.check_level(level)
+    method = _check_method(method)
+    if type(score) is not str or score not in _PAIR_INTERVALS:
+        reason = _PARTITION_REFUSED.get(score) if type(score) is str else None
+        raise _refuse(score, (reason or "no interval method here for this score (information "
+                              "and matching scores have none)")
+                      + f"; intervals exist for {', '.join(_PAIR_INTERVALS)}")
+    if method != "delta":
+        raise _refuse(score, f"method {method!r} does not apply: {_PAIRS}; the interval of a "
+                      "pair-counting score is method='delta' (the pair counts are U-statistics "
+                      "of the elements)")
+    name = _PAIR_INTERVALS[score]
+    if comparison.n_elements < 2:
+        raise _refuse(score, "there are fewer than two elements, so no pairs")
+    from contingency.formulas.partition import TableCells
+
+    try:
+        variance = _formulas.pair_variance(TableCells(*comparison._information_cells()), name)
+    except ValueError:
+        raise _refuse(score, f"{score} is undefined: no pair in its denominator") from None
+    z = _formulas.normal_quantile(level)
+    if score == "distance":
+        rand = comparison.rand_index
+        low, high = _formulas.normal_bounds(rand, variance, z)
+        return _bounded(comparison.distance, 1.0 - high, 1.0 - low)
+    estimate = getattr(comparison, score)
+    return _bounded(estimate, *_formulas.normal_bounds(estimate, variance, z))
+
+
+def partition_block(comparison: PartitionComparison, level: float) -> dict[str, Any]:
+    """The ``intervals`` block of :meth:`contingency.PartitionComparison.scores` (``None`` where refused)."""
+    level = _formulas.check_level(level)
+    block: dict[str, Any] = {"level": level, "method": "delta"}
+    for score in ("rand_index", "precision", "recall", "f1", "jaccard"):
+        block[score] = _bounds(lambda score=score: partition_interval(  # type: ignore[misc]
+            comparison, score, level, "delta"))
+    return block

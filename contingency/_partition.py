@@ -46,7 +46,7 @@ from contingency import _locking
 from contingency import report as _report
 from contingency._frame import table_frame
 from contingency._inputs import are_disjoint, partition_subsets
-from contingency._intervals import partition_interval
+from contingency._intervals import partition_block, partition_interval
 from contingency._labels import label_to_json
 from contingency._running_sums import RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
@@ -587,28 +587,35 @@ class PartitionComparison:
 
     # Confidence intervals (contingency._intervals) ------------------------------------------------
 
-    def interval(self, score: str, *, level: float = 0.95, method: str = "wilson") -> Interval:
-        """Refused for every score, with the reason: no interval method here holds for two partitions.
+    def interval(self, score: str, *, level: float = 0.95, method: str = "delta") -> Interval:
+        """The ``level`` confidence interval of a pair-counting score: ``Interval(low, estimate, high)``.
 
-        The same call as :meth:`contingency.Contingency.interval`, so that code
-        reading intervals of either accumulator learns why, in the error: a
-        pair-counting score (Rand index, pair precision and recall, ARI...)
-        counts the ``N (N - 1) / 2`` pairs of elements, and pairs that share an
-        element are not independent, so a binomial interval over them would be
-        far too narrow; purity takes a maximum per cluster over the very
-        elements it counts; the information scores have no method here. The
-        docs' page on intervals says more.
+        ``score`` is ``"rand_index"`` (or ``"accuracy"``, ``"distance"``),
+        ``"precision"``, ``"recall"``, ``"f1"`` or ``"jaccard"``; ``estimate``
+        is that property's read. A pair count is not a count of independent
+        trials (pairs sharing an element share its labels), but it is a
+        U-statistic of the elements, and ``method="delta"`` (the only one)
+        is Hoeffding's projection with the delta method for the ratio
+        (:func:`contingency.formulas.intervals.pair_variance`), from the
+        table's non-empty cells: O(cells) a read. It assumes independent
+        elements, each of whose two labels does not depend on the others (a
+        clustering fitted to these very elements breaks that); it has zero
+        width when the score is 0 or 1. Every other score is refused with a
+        ``ValueError`` naming the reason, as are fewer than two elements and
+        an undefined score; the docs' page on intervals says more.
 
-        >>> PartitionComparison.from_labels([1, 1, 2], [1, 2, 2]).interval("rand_index")
+        >>> comparison = PartitionComparison.from_labels([1] * 10 + [2] * 10,
+        ...                                              [1] * 8 + [2] * 10 + [1] * 2)
+        >>> [round(x, 4) for x in comparison.interval("rand_index")]
+        [0.4417, 0.6632, 0.8846]
+        >>> comparison.interval("purity")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        contingency._intervals.Refused: interval('rand_index'): no interval for a pair-counting
-        score: its pairs of elements are not independent trials: two pairs that share an element
-        share its labels, so a binomial interval over the N (N - 1) / 2 pairs would be far too narrow
+        contingency._intervals.Refused: interval('purity'): no interval: purity's clusters are ...
         """
         return partition_interval(self, score, level, method)
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self, intervals: float | None = None) -> dict[str, Any]:
         """Every count and score as plain JSON-safe data, keyed by the name of its property or method.
 
         Counts are ``int``, scores ``float``, ``None`` where a value is
@@ -622,7 +629,10 @@ class PartitionComparison:
         a dictionary keyed by ``"arithmetic"`` (their default),
         ``"geometric"``, ``"min"`` and ``"max"``. ``accuracy`` and
         ``rand_index`` are both there (one score, two names). This is what
-        :meth:`report` renders.
+        :meth:`report` renders. ``intervals``, a level such as 0.95, adds an
+        ``"intervals"`` block: ``[low, high]`` of the Rand index and pair
+        precision, recall, F1 and Jaccard (:meth:`interval`), ``None`` where
+        one is refused.
 
         >>> c = PartitionComparison.from_labels(["a", "a", "b", "b"], [1, 1, 1, 2])
         >>> scores = c.scores()
@@ -668,9 +678,11 @@ class PartitionComparison:
                                             else None),
         }
         scores: dict[str, Any] = _report.json_numbers(values)
+        if intervals is not None:
+            scores["intervals"] = _report.json_numbers(partition_block(self, intervals))
         return scores
 
-    def report(self, digits: int = 3) -> str:
+    def report(self, digits: int = 3, intervals: float | None = None) -> str:
         """The counts, the pair confusion and every score as a text table (:meth:`scores`, rendered).
 
         >>> print(PartitionComparison.from_labels(["a", "a", "b", "b"], [1, 1, 1, 2]).report())
@@ -713,7 +725,7 @@ class PartitionComparison:
         adjusted MI divide MI by the mean of the two entropies named in each column
         (arithmetic is their default); - marks an undefined value.
         """
-        return _report.partition_report(self.scores(), digits)
+        return _report.partition_report(self.scores(intervals), digits)
 
     def to_frame(self, sparse: bool | None = None) -> Any:
         """The contingency table as a ``pandas.DataFrame``: ``pandas.crosstab(reference, model)``.

@@ -205,7 +205,8 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     logarithms, v-measure's beta, the average methods of normalized and
     adjusted mutual information. A single score left out of ``scores`` is not
     shown (the command line leaves out the Jaccard-concentration index unless
-    asked for it).
+    asked for it). With an ``"intervals"`` block (``scores(intervals=level)``)
+    the pair scores that have one show it after their value, ``[low, high]``.
     """
     digits = _check_digits(digits)
     # Blocks of rows (name, cells), a blank line between blocks; a row without cells is a
@@ -216,10 +217,13 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
         ("different reference", [str(scores["same_model_only"]),
                                  str(scores["different_different"])]),
     ]]
+    intervals = scores.get("intervals")
     for title, entries in _PARTITION_SECTIONS:
         blocks.append([(title + ":", [])]
-                      + [(name, [_number(scores[key], digits)]) for name, key in entries
-                         if key in scores])
+                      + [(name, [_number(scores[key], digits)]
+                          + ([_bounds_text(intervals[key], digits)]
+                             if intervals is not None and key in intervals else []))
+                         for name, key in entries if key in scores])
     blocks.append([("entropies averaged by", list(_AVERAGE_METHODS))]
                   + [(name, [_number(scores[key][method], digits) for method in _AVERAGE_METHODS])
                      for name, key in _AVERAGED])
@@ -240,4 +244,8 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     out += ["", "conventions: natural logarithms (nats); v-measure with beta = 1; normalized and",
             "adjusted MI divide MI by the mean of the two entropies named in each column",
             "(arithmetic is their default); - marks an undefined value."]
+    if intervals is not None:
+        out += [f"{float(intervals['level']) * 100:g}% confidence intervals in brackets: the delta "
+                "method of U-statistics,", "elements taken as independent draws (see "
+                "PartitionComparison.interval); - where none applies."]
     return "\n".join(out)

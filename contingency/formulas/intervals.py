@@ -36,6 +36,11 @@ independent results is ``grad g' (diag p - p p') grad g / n``):
   variates of shapes ``a + 1, b + 1, c + 1`` (Goutte and Gaussier 2005: F1
   under a uniform Dirichlet posterior on the table).
 
+Pair-counting scores of two partitions (Rand index, pair precision, recall,
+F1, Jaccard): :func:`pair_variance`, the delta method of a ratio of two
+U-statistics over the pairs of elements (Hoeffding 1948), from the table's
+non-empty cells (:data:`PAIR_RATIOS` names each score's two pair counts).
+
 :func:`normal_bounds` turns an estimate and its variance into bounds, clipped
 to [0, 1]. Every bound function returns ``(low, high)``; :class:`Interval`
 adds the estimate. SciPy is needed by the beta quantiles only
@@ -46,7 +51,9 @@ The American Statistician 52 (1998) 119-126; C. J. Clopper and E. S. Pearson,
 Biometrika 26 (1934) 404-413; L. D. Brown, T. T. Cai and A. DasGupta,
 Statistical Science 16 (2001) 101-133; C. Goutte and E. Gaussier, ECIR 2005,
 LNCS 3408, 345-359; K. Takahashi, K. Yamamoto, A. Kuchiba and T. Koyama,
-Applied Intelligence 52 (2022) 4961-4972.
+Applied Intelligence 52 (2022) 4961-4972; W. Hoeffding, "A class of
+statistics with asymptotically normal distribution", Annals of Mathematical
+Statistics 19 (1948) 293-325.
 """
 
 from __future__ import annotations
@@ -59,8 +66,11 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from contingency.formulas.partition import TableCells
+
 __all__ = [
     "METHODS",
+    "PAIR_RATIOS",
     "PROPORTION_METHODS",
     "SHARES",
     "VARIANCES",
@@ -76,6 +86,7 @@ __all__ = [
     "macro_variance",
     "normal_bounds",
     "normal_quantile",
+    "pair_variance",
     "precision_variance",
     "proportion_bounds",
     "proportion_posterior",
@@ -547,3 +558,60 @@ def f1_posterior(a: int, b: int, c: int, level: float, *, seed: int | None = 0,
     v = generator.standard_gamma(b + 1.0, size=draws)
     w = generator.standard_gamma(c + 1.0, size=draws)
     return _quantiles(2 * u / (2 * u + v + w), level)
+
+
+# Pair-counting scores of two partitions -----------------------------------------------------
+
+#: Each pair-counting score as the ratio of two pair counts, each written as the pairs an
+#: element makes with the others: ``(same_same, same_reference, same_model, all)``
+#: coefficients of the numerator and of the denominator. An element in cell ``n`` of row
+#: (reference cluster) size ``a`` and column (model cluster) size ``b``, among ``N``
+#: elements, is in the same cell as ``n - 1`` others, the same reference cluster as ``a - 1``,
+#: the same model cluster as ``b - 1``, and pairs with ``N - 1``; the pairs on which the
+#: partitions agree are ``2 (n - 1) + (N - 1) - (a - 1) - (b - 1)`` of them.
+PAIR_RATIOS: dict[str, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] = {
+    "rand_index": ((2, -1, -1, 1), (0, 0, 0, 1)),
+    "precision": ((1, 0, 0, 0), (0, 0, 1, 0)),
+    "recall": ((1, 0, 0, 0), (0, 1, 0, 0)),
+    "f1": ((2, 0, 0, 0), (0, 1, 1, 0)),
+    "jaccard": ((1, 0, 0, 0), (-1, 1, 1, 0)),
+}
+
+
+def pair_variance(cells: TableCells, score: str) -> float:
+    """The delta-method variance of a pair-counting score (:data:`PAIR_RATIOS`) of ``cells``' table.
+
+    The pairs of elements are not independent (two pairs sharing an element
+    share its labels), but a pair count is a U-statistic of the elements:
+    with the elements independent draws, each carrying its two labels (a
+    fixed clustering applied to each), Hoeffding's projection gives the
+    variance of a ratio ``S = U / V`` of two such counts as
+    ``(4 / N) mean_e psi_e²``, ``psi_e = (u_e - S v_e) / mean(v)``, where
+    ``u_e`` and ``v_e`` are the numerator's and denominator's pairs that
+    element ``e`` makes with the others (``S`` the ratio of their sums, so
+    ``psi`` has mean 0). Every element of one cell has the same ``psi``: the
+    sum is over the non-empty cells. Computed in float64 (counts below
+    ``2**53`` exactly). ``ValueError`` when the score is undefined (no pair in
+    its denominator).
+
+    Reference: W. Hoeffding, Annals of Mathematical Statistics 19 (1948)
+    293-325; the ratio by the delta method.
+
+    >>> from contingency.formulas.partition import table_cells
+    >>> round(pair_variance(table_cells([[20, 5], [5, 20]]), "rand_index"), 6)
+    0.004798
+    """
+    numerator, denominator = PAIR_RATIOS[score]
+    counts = np.asarray(cells.counts, dtype=np.float64)
+    total = float(counts.sum())
+    others = np.stack([counts - 1, np.asarray(cells.row_sizes, dtype=np.float64) - 1,
+                       np.asarray(cells.column_sizes, dtype=np.float64) - 1,
+                       np.full_like(counts, total - 1)])
+    u = np.asarray(numerator, dtype=np.float64) @ others
+    v = np.asarray(denominator, dtype=np.float64) @ others
+    pairs_v = float(counts @ v)  # twice the denominator's pairs
+    if total < 2 or pairs_v <= 0:
+        raise ValueError(f"{score} of two partitions is undefined: no pair in its denominator")
+    ratio = float(counts @ u) / pairs_v
+    psi = (u - ratio * v) / (pairs_v / total)
+    return 4.0 / total * float(counts @ (psi * psi)) / total
