@@ -100,16 +100,22 @@ def _not_single_label(counts: Counts) -> str:
 
 def _bounded(estimate: float, low: float, high: float) -> Interval:
     """The interval, stretched to hold the estimate (a rounding, or a posterior's tail at 0 or 1)."""
-    return Interval(low if low <= estimate else estimate, estimate,
-                    high if high >= estimate else estimate)
+    return _new_interval(Interval, (low if low <= estimate else estimate, estimate,
+                                    high if high >= estimate else estimate))
+
+
+_new_interval = tuple.__new__  # Interval's own __new__ is a Python call: this is its body
 
 
 def _proportion(score: object, estimate: float, successes: int, trials: int, level: float,
                 method: str, seed: int | None, draws: int,
                 transform: Callable[[float], float] | None = None) -> Interval:
     """The interval of ``transform(successes / trials)``, ``transform`` increasing (default: none)."""
-    low, high = _formulas.proportion_bounds(successes, trials, level, method, seed=seed,
-                                            draws=draws)
+    if method == "wilson":  # the default, without the dispatch
+        low, high = _formulas.wilson(successes, trials, _formulas.normal_quantile(level))
+    else:
+        low, high = _formulas.proportion_bounds(successes, trials, level, method, seed=seed,
+                                                draws=draws)
     if transform is not None:
         low, high = transform(low), transform(high)
     return _bounded(estimate, low, high)
@@ -152,12 +158,19 @@ def _scores_with_intervals() -> str:
     return f"{names}, and (score, category) for score in {', '.join(_CATEGORY_SCORES)}"
 
 
-def contingency_interval(contingency: Contingency, score: object, level: object, method: object,
-                         seed: int | None, draws: object) -> Interval:
+def contingency_interval(contingency: Contingency, score: object, level: Any, method: Any,
+                         seed: int | None, draws: Any) -> Interval:
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
-    level = _formulas.check_level(level)
-    method = _check_method(method)
-    draws = _check_draws(draws)
+    try:
+        seen = level in _formulas.LEVELS_SEEN  # (a level met before was checked then)
+    except TypeError:  # unhashable
+        seen = False
+    if not seen:
+        level = _formulas.check_level(level)
+    if method not in _formulas.METHODS:
+        _check_method(method)
+    if method == "posterior":
+        _check_draws(draws)
     counts = contingency._counts.settled()
     if type(score) is str:
         if score in _MICRO_SHARES:
@@ -185,20 +198,27 @@ def _no_results(counts: Counts, score: object) -> None:
 def _micro(contingency: Contingency, counts: Counts, score: str, level: float, method: str,
            seed: int | None, draws: int) -> Interval:
     """Micro precision, recall or F1 of single-label results: each the share of results right."""
-    _no_results(counts, score)
-    problem = _not_single_label(counts)
-    if problem:
-        raise _refuse(score, f"{problem}; the micro table then pools several decisions per "
-                      "result, which are not independent trials: ask for a category's interval, "
-                      "('precision', category), or for subset_accuracy")
-    if any(counts.offset):
+    n, shapes = counts.n, counts.shapes
+    if not n or n != shapes.get(HIT, 0) + shapes.get(MISS, 0) or any(counts.offset):
+        _no_results(counts, score)
+        problem = _not_single_label(counts)
+        if problem:
+            raise _refuse(score, f"{problem}; the micro table then pools several decisions per "
+                          "result, which are not independent trials: ask for a category's "
+                          "interval, ('precision', category), or for subset_accuracy")
         raise _refuse(score, "set_entries set the micro table, and no results are known behind "
                       "its cells")
-    shift = _whole(counts, score)
+    shift = _whole(counts, score) if counts.scale else 0
     a, b, c, d = counts.micro
     estimate = SCALAR[_MICRO_SHARES[score]](a, b, c, d, contingency._zero_division)
     # Single-label results: a = the results right, a + b = a + c = n.
-    return _proportion(score, estimate, a >> shift, counts.n >> shift, level, method, seed, draws)
+    if method != "wilson":
+        return _proportion(score, estimate, a >> shift, n >> shift, level, method, seed, draws)
+    # The default, written out: a micro read in a loop should cost a few plain reads.
+    low, high = _formulas.wilson(a >> shift, n >> shift, _formulas.LEVELS_SEEN.get(level)
+                                 or _formulas.normal_quantile(level))
+    return _new_interval(Interval, (low if low <= estimate else estimate, estimate,
+                                    high if high >= estimate else estimate))
 
 
 def _decisions(contingency: Contingency, counts: Counts, score: str, level: float, method: str,

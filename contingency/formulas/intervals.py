@@ -69,6 +69,7 @@ from numpy.typing import ArrayLike
 from contingency.formulas.partition import TableCells
 
 __all__ = [
+    "LEVELS_SEEN",
     "METHODS",
     "PAIR_RATIOS",
     "PROPORTION_METHODS",
@@ -109,6 +110,7 @@ class Interval(NamedTuple):
 PROPORTION_METHODS = ("wilson", "agresti_coull", "clopper_pearson", "jeffreys", "delta", "posterior")
 #: Every method name an accumulator's ``interval`` takes.
 METHODS = PROPORTION_METHODS
+_EXACT = 2**53  # integers below it are exact floats
 _STATS = 'clopper_pearson and jeffreys intervals need SciPy: python -m pip install "contingency[stats]"'
 
 #: Each proportion score of one 2 x 2 table as ``(successes, trials)`` of its cells ``a b c d``:
@@ -142,7 +144,8 @@ def check_level(level: object) -> float:
     return float(level)
 
 
-_QUANTILES: dict[float, float] = {}
+#: ``z`` of each level met so far (checked when first met): its keys are levels known good.
+LEVELS_SEEN: dict[float, float] = {}
 
 
 def normal_quantile(level: float) -> float:
@@ -151,9 +154,10 @@ def normal_quantile(level: float) -> float:
     >>> round(normal_quantile(0.95), 10)
     1.9599639845
     """
-    z = _QUANTILES.get(level)
+    z = LEVELS_SEEN.get(level)
     if z is None:
-        z = _QUANTILES[level] = NormalDist().inv_cdf(0.5 + check_level(level) / 2)
+        level = check_level(level)
+        z = LEVELS_SEEN[level] = NormalDist().inv_cdf(0.5 + level / 2)
     return z
 
 
@@ -183,19 +187,22 @@ def wilson(successes: int, trials: int, z: float) -> tuple[float, float]:
     """
     if trials <= 0:
         raise ValueError("a proportion needs at least one trial")
-    p = _share(successes, trials)
-    q = _share(trials - successes, trials)
-    z2n = z * z / trials
-    spread = z * math.sqrt(p * q / trials + z2n / (4 * trials))
+    # Counts below 2**53 are exact floats, and a float quotient is correctly rounded, as the
+    # quotient of two ints is at any size (but slower): the same shares either way.
+    t = float(trials) if trials < _EXACT else trials
+    p = successes / t
+    q = (trials - successes) / t
+    z2n = z * z / t
+    spread = z * math.sqrt(p * q / t + z2n / (4 * t))
     # The roots' product is p² / (1 + z²/n): the bound near 0 is p² over the other bound's
     # numerator, without the cancellation of p + z²/2n - spread (likewise with q near 1).
     if successes * 2 <= trials:
-        low = p * p / (p + z2n / 2 + spread) if successes else 0.0
-        high = (p + z2n / 2 + spread) / (1.0 + z2n)
+        far = p + z2n / 2 + spread
+        low, high = (p * p / far if successes else 0.0), far / (1.0 + z2n)
     else:
-        low = (p + z2n / 2 - spread) / (1.0 + z2n)
-        high = 1.0 - q * q / (q + z2n / 2 + spread) if q else 1.0
-    return max(0.0, low), min(1.0, high)
+        far = q + z2n / 2 + spread
+        low, high = (p + z2n / 2 - spread) / (1.0 + z2n), (1.0 - q * q / far if q else 1.0)
+    return (low if low > 0.0 else 0.0), (high if high < 1.0 else 1.0)
 
 
 def agresti_coull(successes: int, trials: int, z: float) -> tuple[float, float]:
