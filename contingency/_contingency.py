@@ -1048,8 +1048,9 @@ class Contingency:
         (through its Jaccard index, of which F1 is an increasing function), its
         ``"delta"`` being the delta method of F1 and its ``"posterior"``
         Goutte and Gaussier's; macro precision, recall and F1 take
-        ``"delta"`` (Takahashi et al.), read in time O(categories changed)
-        from running sums.
+        ``"delta"`` (Takahashi et al.), read from running sums in time
+        O(categories changed since the last read; for macro F1, times the
+        categories each is confused with), never O(categories).
 
         The results are taken as independent; an integer weight counts as
         that many repeats. ``ValueError`` (the accumulator unchanged) names

@@ -18,7 +18,8 @@ The estimate is the score as its own read computes it, bit for bit.
   ``F1 = 2J / (1 + J)``.
 - Macro precision, recall and F1 of single-label results: ``"delta"``, from
   running sums (:meth:`contingency._counts.Counts.variance_sums`,
-  :meth:`~contingency._counts.Counts.f1_coupling`), O(categories changed).
+  :meth:`~contingency._counts.Counts.f1_coupling`), O(categories changed; for
+  macro F1, times the categories each is confused with).
 
 Refused, with a message naming the reason (:class:`Refused`, a
 ``ValueError``): a score without a method here, a method that does not apply

@@ -157,6 +157,8 @@ def normal_quantile(level: float) -> float:
     z = LEVELS_SEEN.get(level)
     if z is None:
         level = check_level(level)
+        if len(LEVELS_SEEN) >= 64:  # a loop over many levels keeps no more than these
+            LEVELS_SEEN.clear()
         z = LEVELS_SEEN[level] = NormalDist().inv_cdf(0.5 + level / 2)
     return z
 
