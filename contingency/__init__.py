@@ -11,10 +11,12 @@ from contingency._similarity import (
     get_precision,
 )
 from contingency.formulas.concentration import concentration
+from contingency.formulas.intervals import Interval
 from contingency.formulas.partition import PairConfusion
 
 __all__ = [
     "Contingency",
+    "Interval",
     "PairConfusion",
     "PartitionComparison",
     "__version__",

@@ -37,22 +37,38 @@ and order of updates, and a mean read from them is the one
 :func:`contingency.formulas._numeric.average` computes from scratch: each
 sum rounded once, then divided, bit for bit.
 
+For the delta-method intervals of the macro averages
+(:mod:`contingency.formulas.intervals`), a :class:`VarianceSums` keeps the sum
+over categories of one score's variance term (``a b / (a + b)**3`` for
+precision, ``4 a (b + c)(a + b + c) / (2a + b + c)**4`` for F1, ...), and an
+:class:`F1Coupling` the coupling term of macro F1's variance, ``sum N_ij v_i
+v_j`` over the wrong single-label results (correct ``i``, assigned ``j``),
+``v_k = 2 a_k / (2 a_k + b_k + c_k)**2``: see
+:func:`contingency.formulas.intervals.macro_variance` for the derivation.
+Each term (and each ``v_k``) is a double held as an exact integer
+(:func:`contingency.formulas.intervals.variance_bits`), so these sums are
+exact too.
+
 A write tells the sums which categories changed (:meth:`CategorySums.stale`);
 a read first brings those up to date (:meth:`CategorySums.refresh`): it
 subtracts the category's old contribution, kept per category, and adds its
 new one. A read therefore costs O(categories changed since the last read),
-never O(categories).
+never O(categories). The coupling also hears of every change of the
+single-label results by pair (:meth:`F1Coupling.note`), and a category whose
+``v_k`` changed costs it O(the categories it is confused with).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping
 
 from contingency.formulas._numeric import ZeroDivision
 from contingency.formulas.classification import SCALAR
+from contingency.formulas.intervals import VARIANCES, f1_slope, variance_bits
 
-__all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "MarginSums",
-           "kind_sums", "kinds_of"]
+__all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "F1Coupling",
+           "MarginSums", "VarianceSums", "kind_sums", "kinds_of"]
 
 _NAN = float("nan")
 
@@ -174,6 +190,125 @@ class CategorySums(_Lazy):
         if self.weight == 0:
             return float(self.total) * self._inverse / defined
         return float(self.weighted) * self._inverse / self.weight
+
+
+class VarianceSums(_Lazy):
+    """The exact sum over categories of one score's delta-method variance term (``total``, an integer).
+
+    ``total`` is the sum of ``term(a, b, c) * 2**bits`` over the categories
+    (:data:`contingency.formulas.intervals.VARIANCES`, ``bits`` from
+    :func:`contingency.formulas.intervals.variance_bits` at the counts'
+    ``scale``); a category with a zero term is left out of the per-category dict.
+    """
+
+    __slots__ = ("_bits", "_term", "_terms", "total")
+
+    def __init__(self, cells: Cells, score: str, *, scale: int = 0) -> None:
+        super().__init__(cells)
+        self._term = VARIANCES[score]
+        self._bits = variance_bits(score, scale)
+        self._terms: dict[Hashable, int] = {}  # per category, its term as last summed
+        self.total = 0
+
+    def refresh(self) -> None:
+        """Bring the sum up to date for the categories noted since the last refresh."""
+        pending = self._pending
+        if not pending:
+            return
+        terms, term, bits = self._terms, self._term, self._bits
+        cells_a, cells_b, cells_c = self._cells
+        total = self.total
+        for label in pending:
+            total -= terms.pop(label, 0)
+            a = cells_a.get(label)
+            if a is not None:
+                value = term(a, cells_b[label], cells_c[label])
+                if value:
+                    scaled = terms[label] = int(math.ldexp(value, bits))
+                    total += scaled
+        self.total = total
+        pending.clear()
+
+
+class F1Coupling(_Lazy):
+    """Macro F1's coupling term ``sum N_ij v_i v_j`` over the wrong single-label results, exactly.
+
+    ``total`` is that sum over ordered pairs ``i != j`` (correct ``i``,
+    assigned ``j``) of ``N_ij V_i V_j``, where ``V_k = v_k * 2**half`` is the
+    exact integer of category ``k``'s slope
+    (:func:`contingency.formulas.intervals.f1_slope`) and ``half`` half of
+    F1's :func:`~contingency.formulas.intervals.variance_bits`. It is kept as
+    ``sum over unordered pairs {i, j} of M_ij V_i V_j`` with ``M_ij = N_ij +
+    N_ji``, each category's partners and their ``M`` in ``links``. The counts
+    tell it of every change of the single-label pairs (:meth:`note`) and of
+    every category whose cells changed (:meth:`stale`); :meth:`refresh`
+    applies the pair changes (at the slopes last summed) and then each new
+    slope ``V_k``, adding ``(V_k' - V_k) sum_l M_kl V_l``: both steps keep
+    ``total`` equal to the sum at the pairs and slopes held, so it ends equal
+    to the sum at the current counts.
+    """
+
+    __slots__ = ("_bits", "_changes", "_links", "_slopes", "total")
+
+    def __init__(self, cells: Cells, pairs: Mapping[tuple[Hashable, Hashable], int], *,
+                 scale: int = 0) -> None:
+        super().__init__(cells)
+        self._bits = variance_bits("f1", scale) // 2
+        self._slopes: dict[Hashable, int] = {}  # per category with a nonzero slope, as last summed
+        self._links: dict[Hashable, dict[Hashable, int]] = {}  # M_kl of each category's partners
+        self._changes: dict[tuple[Hashable, Hashable], int] = {}  # pair changes not yet applied
+        self.total = 0
+        self.note(pairs)
+
+    def note(self, pairs: Mapping[tuple[Hashable, Hashable], int]) -> None:
+        """Note changes of the single-label results by ``(correct, assigned)`` (the diagonal is ignored)."""
+        changes = self._changes
+        for pair, count in pairs.items():
+            if pair[0] != pair[1]:
+                changes[pair] = changes.get(pair, 0) + count
+
+    def refresh(self) -> None:
+        """Bring the sum up to date: the pairs noted, then the slopes of the categories noted."""
+        links, slopes = self._links, self._slopes
+        total = self.total
+        if self._changes:
+            for (truth, chosen), count in self._changes.items():
+                if not count:
+                    continue
+                total += count * slopes.get(truth, 0) * slopes.get(chosen, 0)
+                for one, other in ((truth, chosen), (chosen, truth)):
+                    partners = links.get(one)
+                    if partners is None:
+                        partners = links[one] = {}
+                    left = partners.get(other, 0) + count
+                    if left:
+                        partners[other] = left
+                    else:
+                        del partners[other]
+                        if not partners:
+                            del links[one]
+            self._changes = {}
+        pending = self._pending
+        if pending:
+            cells_a, cells_b, cells_c = self._cells
+            bits = self._bits
+            for label in pending:
+                a = cells_a.get(label)
+                new = 0 if a is None else int(math.ldexp(
+                    f1_slope(a, cells_b[label], cells_c[label]), bits))
+                old = slopes.get(label, 0)
+                if new == old:
+                    continue
+                partners = links.get(label)
+                if partners:
+                    total += (new - old) * sum(count * slopes.get(other, 0)
+                                               for other, count in partners.items())
+                if new:
+                    slopes[label] = new
+                else:
+                    del slopes[label]
+            pending.clear()
+        self.total = total
 
 
 _NONE = (0,) * 7  # the sums of a category without cells

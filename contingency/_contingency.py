@@ -56,6 +56,7 @@ from contingency._inputs import (
     indicator_rows,
     label_sequence,
 )
+from contingency._intervals import Score, contingency_interval, scores_block
 from contingency._labels import category_order, check_label, label_to_json, sorted_labels
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -65,6 +66,7 @@ from contingency.formulas._numeric import (
     check_zero_division,
     no_category,
 )
+from contingency.formulas.intervals import Interval
 
 __all__ = ["Contingency"]
 
@@ -1221,6 +1223,54 @@ class Contingency:
             return self._running_mean("jaccard", weighted=True)
         return self._averaged(_formulas.jaccard, average)
 
+    # Confidence intervals (contingency._intervals) ------------------------------------------------
+
+    def interval(self, score: Score, *, level: float = 0.95, method: str = "wilson",
+                 seed: int | None = 0, draws: int = 10_000) -> Interval:
+        """The ``level`` confidence interval of a score: ``Interval(low, estimate, high)``.
+
+        ``score`` is the name of a score property (``"micro_precision"``,
+        ``"macro_f1"``, ``"subset_accuracy"``...) or ``(score, category)`` for
+        one category's ``"precision"``, ``"recall"``, ``"specificity"``,
+        ``"accuracy"``, ``"error"``, ``"jaccard"`` or ``"f1"``; ``estimate`` is
+        that score's own read, bit for bit. ``method`` is, for a proportion
+        of results, ``"wilson"`` (the default), ``"agresti_coull"``,
+        ``"clopper_pearson"`` (exact), ``"jeffreys"`` (these two need SciPy,
+        ``contingency[stats]``), ``"delta"`` (Wald) or ``"posterior"``
+        (``draws`` draws from numpy's ``default_rng(seed)``: the same counts
+        and seed give the same interval); F1 of a category takes them too
+        (through its Jaccard index, of which F1 is an increasing function), its
+        ``"delta"`` being the delta method of F1 and its ``"posterior"``
+        Goutte and Gaussier's; macro precision, recall and F1 take
+        ``"delta"`` (Takahashi et al.), read from running sums in time
+        O(categories changed since the last read; for macro F1, times the
+        categories each is confused with), never O(categories).
+
+        The results are taken as independent; an integer weight counts as
+        that many repeats. ``ValueError`` (the accumulator unchanged) names
+        the reason when an interval cannot be given: no results, an
+        undefined score (nothing assigned to the category, say), fractional
+        weights, a micro table set by :meth:`set_entries`, a method that does
+        not apply, and results that are not single-label for the scores that
+        need one confusion matrix (micro and macro averages; a category's
+        scores and subset accuracy take any results). The docs' page on
+        intervals gives every formula.
+
+        >>> s = Contingency().add_results(["a"] * 8 + ["b"] * 4, ["a"] * 6 + ["b"] * 6)
+        >>> [round(x, 4) for x in s.interval("micro_precision")]  # 10 results right of 12
+        [0.552, 0.8333, 0.953]
+        >>> [round(x, 4) for x in s.interval(("recall", "b"))]  # 4 of the 6 b found
+        [0.3, 0.6667, 0.9032]
+        >>> [round(x, 4) for x in s.interval("macro_f1", method="delta")]
+        [0.6121, 0.8286, 1.0]
+        >>> s.interval("macro_f1")
+        Traceback (most recent call last):
+        ...
+        contingency._intervals.Refused: interval('macro_f1'): method 'wilson' does not apply: a
+        macro average is not a proportion of results; its interval is method='delta' (Takahashi et al.)
+        """
+        return contingency_interval(self, score, level, method, seed, draws)
+
     # Reports ------------------------------------------------------------------------------------
 
     def category_stats(self) -> dict[Hashable, dict[str, float | int]]:
@@ -1285,17 +1335,21 @@ class Contingency:
             int(figs),
         )
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self, intervals: float | None = None) -> dict[str, Any]:
         """Every score as plain Python data: per category, each average, and the result-level scores.
 
         ``None`` stands for a value that does not exist (macro averages with
         no category) and for NaN, so the result is valid JSON. This is what
-        :meth:`report` renders.
+        :meth:`report` renders. ``intervals``, a level such as 0.95, adds an
+        ``"intervals"`` block of ``[low, high]`` bounds (``None`` where an
+        interval is refused; see :meth:`interval` and the docs' page on intervals).
         """
         scores: dict[str, Any] = _report.json_numbers(self._scores())
+        if intervals is not None:
+            scores["intervals"] = _report.json_numbers(scores_block(self, intervals))
         return scores
 
-    def report(self, digits: int = 3) -> str:
+    def report(self, digits: int = 3, intervals: float | None = None) -> str:
         """A per-category table with support and every average, in the order of :attr:`categories`.
 
         >>> s = Contingency().add_results(["dog", "cat", "cat"], ["dog", "cat", "dog"])
@@ -1312,7 +1366,7 @@ class Contingency:
         <BLANKLINE>
         results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.333 (micro), 0.500 (macro)
         """
-        return _report.classification_report(self.scores(), digits=digits)
+        return _report.classification_report(self.scores(intervals), digits=digits)
 
     def to_dict(self) -> dict[str, Any]:
         """The state, and only the state, as JSON-safe data (:meth:`scores` gives the numbers).

@@ -34,7 +34,8 @@ until a fractional weight arrives):
   plus ``offset``, what ``set_entries`` set on top of them (also kept);
 - running sums over categories (:mod:`contingency._category_sums`), each
   made by the first read that needs it and brought up to date for the
-  categories that changed since (``stale``).
+  categories that changed since (``stale``); macro F1's interval also keeps
+  its coupling term, which hears of every change of ``pairs`` as well.
 
 The fast path. :class:`Tally` is what ``Contingency.add_result`` counts into
 between reads: results whose every label is already a category, as two
@@ -61,7 +62,9 @@ from contingency._category_sums import (
     KINDS,
     CategorySums,
     CategoryTotals,
+    F1Coupling,
     MarginSums,
+    VarianceSums,
     kind_sums,
     kinds_of,
 )
@@ -122,9 +125,9 @@ class Tally:
 class Counts:
     """Every count of a Contingency, and :meth:`apply`, the one routine that changes them."""
 
-    __slots__ = ("a", "b", "c", "declared", "hold", "holes", "ids", "margins", "micro", "n",
-                 "names", "offset", "open", "pairs", "read", "scale", "shapes", "stale", "sums",
-                 "tally", "totals")
+    __slots__ = ("a", "b", "c", "coupling", "declared", "hold", "holes", "ids", "margins",
+                 "micro", "n", "names", "offset", "open", "pairs", "read", "scale", "shapes",
+                 "stale", "sums", "tally", "totals", "variances")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -145,6 +148,10 @@ class Counts:
     sums: dict[str, CategorySums]
     totals: CategoryTotals | None
     margins: MarginSums | None
+    # The delta-method intervals' sums, each made by the first interval read that needs it: per
+    # score, the sum of its variance terms; macro F1's coupling (which also hears of pairs).
+    variances: dict[str, VarianceSums]
+    coupling: F1Coupling | None
     stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
     tally: Tally
     # Whether the tally may take results: not while ``hold`` (the owner prints each result)
@@ -176,6 +183,7 @@ class Counts:
         self.names, self.holes = declared, 0
         self.pairs = {}
         self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
+        self.variances, self.coupling = {}, None
         self.tally = Tally()
         self.read = False  # no read yet: a stream's first results are tallied
         self.choose_paths()
@@ -190,6 +198,7 @@ class Counts:
         other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), dict(self.pairs)
         other.ids, other.names, other.holes = dict(self.ids), list(self.names), self.holes
         other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
+        other.variances, other.coupling = {}, None
         other.tally, other.read = Tally(), False
         other.choose_paths()
         return other
@@ -317,6 +326,9 @@ class Counts:
             else:
                 del histogram[shape]
         if pairs:
+            if self.coupling is not None:  # (before _add_pairs keeps a coded dict, or _forget)
+                self.coupling.note(self.label_pairs(pairs)  # type: ignore[arg-type]
+                                   if coded else pairs)
             self._add_pairs(pairs, coded, handed_over=coded and not removing)
         if gone:
             self._forget(gone)
@@ -520,11 +532,13 @@ class Counts:
         self.micro = [convert(count) for count in self.micro]
         self.offset = [convert(count) for count in self.offset]
         self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
+        self.variances, self.coupling = {}, None
         self.scale = scale
 
     # Running sums ----------------------------------------------------------------------------
 
-    def track(self, running: CategorySums | CategoryTotals | MarginSums) -> None:
+    def track(self, running: CategorySums | CategoryTotals | MarginSums | VarianceSums
+              | F1Coupling) -> None:
         """Keep ``running`` up to date from now on: every category is pending once (O(K))."""
         running.stale(self.a)
         self.stale = (*self.stale, running.pending)
@@ -537,6 +551,26 @@ class Counts:
                                                     weighted=weighted, scale=self.scale)
             self.track(running)
         return running
+
+    def variance_sums(self, score: str) -> VarianceSums:
+        """The sum over categories of ``score``'s variance terms, up to date (made by the first read)."""
+        running = self.variances.get(score)
+        if running is None:
+            running = self.variances[score] = VarianceSums((self.a, self.b, self.c), score,
+                                                           scale=self.scale)
+            self.track(running)
+        running.refresh()
+        return running
+
+    def f1_coupling(self) -> F1Coupling:
+        """Macro F1's coupling term, up to date (made by the first read that needs it: O(K + pairs))."""
+        coupling = self.coupling
+        if coupling is None:
+            coupling = self.coupling = F1Coupling((self.a, self.b, self.c), self.label_pairs(),
+                                                  scale=self.scale)
+            self.track(coupling)
+        coupling.refresh()
+        return coupling
 
     def margin_sums(self) -> MarginSums:
         """The confusion matrix's margin sums, up to date."""

@@ -86,6 +86,18 @@ def _figs(text: str) -> int:
     return int(text)
 
 
+def _level(text: str) -> float:
+    try:
+        level = float(text)
+    except ValueError:
+        level = -1.0
+    if not 0 < level < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be a confidence level between 0 and 1, such as 0.95, not {text!r} (give the "
+            "file before --intervals, or the level after it)")
+    return level
+
+
 def _separator(text: str) -> str:
     sep = {"\\t": "\t", "tab": "\t"}.get(text, text)
     if len(sep) != 1:
@@ -132,6 +144,11 @@ def _parser() -> _Parser:
                          help="also draw a figure (the plot extra, matplotlib): per-category "
                          "precision, recall and F1 (classify) or the contingency table (compare); "
                          "PNG unless the file's extension names another format")
+    reading.add_argument("--intervals", metavar="LEVEL", nargs="?", const=0.95, type=_level,
+                         help="add confidence intervals at LEVEL (default 0.95): Wilson's for "
+                         "proportions and the delta method for macro averages (classify), the "
+                         "delta method for the pair scores (compare); in the report, the JSON "
+                         "scores and the learning curve's bands")
 
     classify = commands.add_parser(
         "classify", parents=[reading, output], help="score category decisions",
@@ -347,29 +364,33 @@ def _classification(args: argparse.Namespace, opened: Any, curve: list[Any] | No
                                  results=CHUNK if curve is None else LEARNING_STEP):
         _add(chunk, reader, lambda a, c: _add_decisions(accumulator, a, c), one)
         if curve is not None:
-            curve.append((accumulator.n_results, accumulator.micro_f1, accumulator.macro_f1))
+            level = getattr(args, "intervals", None)
+            curve.append((accumulator.n_results, accumulator.micro_f1, accumulator.macro_f1)
+                         if level is None else _plot().learning_point(accumulator,
+                                                                      intervals=level))
     assert reader is not None  # _chunks raises when there is no result
     return accumulator, reader
 
 
-def _classification_text(accumulator: Contingency, reader: LabelReader, figs: int) -> str:
-    return (f"{accumulator.stats_table(figs)}\n{accumulator.report(digits=figs)}\n\n"
-            f"{_counts(reader)}\n")
+def _classification_text(accumulator: Contingency, reader: LabelReader, figs: int,
+                         intervals: float | None = None) -> str:
+    return (f"{accumulator.stats_table(figs)}\n"
+            f"{accumulator.report(digits=figs, intervals=intervals)}\n\n{_counts(reader)}\n")
 
 
 def _classify(args: argparse.Namespace) -> _Result:
     curve: list[Any] | None = [] if args.learning_curve else None
     accumulator, reader = _classification(args, _opened(args.file), curve)
     if args.format == "json":
-        text = _json(accumulator.scores())
+        text = _json(accumulator.scores(args.intervals))
     else:
-        text = _classification_text(accumulator, reader, args.figs)
+        text = _classification_text(accumulator, reader, args.figs, args.intervals)
     figures: list[tuple[str, str, Callable[[], Any]]] = []
     if args.plot:
         figures.append(("--plot", args.plot, lambda: _plot().category_chart(accumulator)))
     if args.learning_curve:
         figures.append(("--learning-curve", args.learning_curve,
-                        lambda: _plot().learning_curve(curve or [])))
+                        lambda: _plot().learning_curve(curve or [], level=args.intervals)))
     return _Result(text, accumulator.to_dict(), figures)
 
 
@@ -384,9 +405,10 @@ def _partition(args: argparse.Namespace, opened: Any) -> tuple[PartitionComparis
     return comparison, reader
 
 
-def _partition_scores(comparison: PartitionComparison, jci: bool) -> dict[str, Any]:
-    """``comparison.scores()``, without the Jaccard-Concentration Index unless ``jci``."""
-    scores = comparison.scores()
+def _partition_scores(comparison: PartitionComparison, jci: bool,
+                      intervals: float | None = None) -> dict[str, Any]:
+    """``comparison.scores(intervals)``, without the Jaccard-Concentration Index unless ``jci``."""
+    scores = comparison.scores(intervals)
     if not jci:
         del scores["jaccard_concentration_index"]
     return scores
@@ -398,7 +420,7 @@ def _partition_text(scores: dict[str, Any], reader: LabelReader, figs: int) -> s
 
 def _compare(args: argparse.Namespace) -> _Result:
     comparison, reader = _partition(args, _opened(args.file))
-    scores = _partition_scores(comparison, args.jci)
+    scores = _partition_scores(comparison, args.jci, args.intervals)
     text = _json(scores) if args.format == "json" else _partition_text(scores, reader, args.figs)
     figures: list[tuple[str, str, Callable[[], Any]]] = []
     if args.plot:

@@ -15,7 +15,8 @@ writes it at exactly that size.
   (:meth:`~contingency.Contingency.category_stats`);
 - :func:`learning_curve`: micro and macro F1 against the number of results,
   from points recorded while results stream in (:func:`learning_point` records
-  one).
+  one), each with its confidence band when the points hold intervals
+  (``learning_point(contingency, intervals=0.95)``).
 
 matplotlib is imported inside the functions only: ``import contingency.plot``
 works without it, and a plot asked for without it raises :class:`ImportError`
@@ -25,7 +26,10 @@ naming the extra to install.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from contingency._intervals import Refused
+from contingency.formulas.intervals import Interval
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -53,22 +57,45 @@ LABEL_LIMIT = 60
 
 
 class LearningPoint(NamedTuple):
-    """Micro and macro F1 after ``n_results`` results: one point of a learning curve."""
+    """Micro and macro F1 after ``n_results`` results: one point of a learning curve.
+
+    Each F1 is a float, or an :class:`~contingency.Interval` (its estimate
+    drawn with a band from ``low`` to ``high``).
+    """
 
     n_results: int | float  # a float once fractional weights were counted
-    micro_f1: float
-    macro_f1: float
+    micro_f1: float | Interval
+    macro_f1: float | Interval
 
 
-def learning_point(contingency: Contingency) -> LearningPoint:
+def learning_point(contingency: Contingency, *, intervals: float | None = None) -> LearningPoint:
     """The accumulator's number of results and its micro and macro F1, as they are now.
+
+    With ``intervals``, a level such as 0.95, each F1 is its
+    :meth:`~contingency.Contingency.interval`: micro F1 by Wilson's method,
+    macro F1 by the delta method (a plain float where the interval is refused:
+    results that are not single-label, say).
 
     >>> from contingency import Contingency
     >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
     >>> learning_point(s)
     LearningPoint(n_results=3, micro_f1=0.6666666666666666, macro_f1=0.6666666666666666)
+    >>> [round(x, 3) for x in learning_point(s, intervals=0.95).micro_f1]
+    [0.208, 0.667, 0.939]
     """
-    return LearningPoint(contingency.n_results, contingency.micro_f1, contingency.macro_f1)
+    if intervals is None:
+        return LearningPoint(contingency.n_results, contingency.micro_f1, contingency.macro_f1)
+    micro: float | Interval
+    macro: float | Interval
+    try:
+        micro = contingency.interval("micro_f1", level=intervals)
+    except Refused:
+        micro = contingency.micro_f1
+    try:
+        macro = contingency.interval("macro_f1", level=intervals, method="delta")
+    except Refused:
+        macro = contingency.macro_f1
+    return LearningPoint(contingency.n_results, micro, macro)
 
 
 def _figure(width: int, height: int, dpi: int) -> Figure:
@@ -214,13 +241,16 @@ def category_chart(contingency: Contingency, *, title: str = "", width: int = 80
     return figure
 
 
-def learning_curve(points: Iterable[tuple[int, float, float]], *, title: str = "",
-                   width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
-    """Micro and macro F1 against the number of results, from recorded points.
+def learning_curve(points: Iterable[tuple[Any, ...]], *, level: float | None = None,
+                   title: str = "", width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
+    """Micro and macro F1 against the number of results, from recorded points, with their bands.
 
     ``points`` are :class:`LearningPoint` (or any ``(n_results, micro_f1,
     macro_f1)`` triples) in the order they were recorded, as
-    :func:`learning_point` takes them while results stream in:
+    :func:`learning_point` takes them while results stream in. An F1 that is
+    an :class:`~contingency.Interval` (``learning_point(s, intervals=0.95)``)
+    is drawn at its estimate, with a shaded band from ``low`` to ``high``
+    (``level``, if given, names the intervals' level in the legend):
 
     >>> from contingency import Contingency
     >>> s, points = Contingency(), []
@@ -232,16 +262,29 @@ def learning_curve(points: Iterable[tuple[int, float, float]], *, title: str = "
     ['micro F1', 'macro F1']
     >>> axes.get_lines()[0].get_xydata().tolist()
     [[1.0, 1.0], [2.0, 0.5], [3.0, 0.6666666666666666], [4.0, 0.75]]
+    >>> banded = learning_curve([learning_point(s, intervals=0.9)], level=0.9).axes[0]
+    >>> [band.get_label() for band in banded.collections]
+    ['micro F1, 90% interval', 'macro F1, 90% interval']
     """
     recorded = [LearningPoint(*point) for point in points]
     if not recorded:
         raise ValueError("learning_curve needs at least one recorded point")
+    interval = "interval" if level is None else f"{float(level) * 100:g}% interval"
     figure = _figure(width, height, dpi)
     axes: Axes = figure.add_subplot()
     counts = [point.n_results for point in recorded]
     marker = "o" if len(recorded) <= 50 else None
-    axes.plot(counts, [point.micro_f1 for point in recorded], marker=marker, label="micro F1")
-    axes.plot(counts, [point.macro_f1 for point in recorded], marker=marker, label="macro F1")
+    for name, values in (("micro F1", [point.micro_f1 for point in recorded]),
+                         ("macro F1", [point.macro_f1 for point in recorded])):
+        line, = axes.plot(counts, [_estimate(value) for value in values], marker=marker, label=name)
+        banded = [value for value in values if isinstance(value, tuple)]
+        if banded:
+            nan = float("nan")
+            axes.fill_between(counts, [value[0] if isinstance(value, tuple) else nan
+                                       for value in values],
+                              [value[2] if isinstance(value, tuple) else nan for value in values],
+                              color=line.get_color(), alpha=0.2, linewidth=0,
+                              label=f"{name}, {interval}")
     axes.set_ylim(0, 1.05)
     axes.set_xlabel("results")
     axes.set_ylabel("F1")
@@ -249,3 +292,9 @@ def learning_curve(points: Iterable[tuple[int, float, float]], *, title: str = "
     axes.legend(loc="lower right")
     axes.set_title(title or f"learning curve, {counts[-1]} results")
     return figure
+
+
+def _estimate(value: float | Interval) -> float:
+    """The value drawn for an F1: itself, or an interval's estimate."""
+    return float(value[1]) if isinstance(value, tuple) else float(value)
+

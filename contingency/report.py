@@ -86,27 +86,46 @@ def _check_digits(digits: object) -> int:
     return digits
 
 
+def _bounds_text(bounds: Sequence[float] | None, digits: int) -> str:
+    return "-" if bounds is None else f"[{bounds[0]:.{digits}f}, {bounds[1]:.{digits}f}]"
+
+
 def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     """The per-category table with support and every average.
 
     ``scores`` is :meth:`contingency.Contingency.scores`'s output; numbers are
     shown with ``digits`` decimals, ``-`` where a value is undefined. The
     categories come in the order ``scores`` lists them (the accumulator's
-    :attr:`~contingency.Contingency.categories`).
+    :attr:`~contingency.Contingency.categories`). When ``scores`` holds an
+    ``"intervals"`` block (``scores(intervals=level)``), each score's column
+    is followed by its interval's, ``[low, high]``, subset accuracy's interval
+    follows it, and a last line names the level and the methods.
     """
     digits = _check_digits(digits)
-    headers = ("precision", "recall", "f1", "support")
+    block = scores.get("intervals")
+    names = ("precision", "recall", "f1")
+    headers: tuple[str, ...] = (*names, "support")
+    if block is not None:
+        shown = f"{float(block['level']) * 100:g}% CI"
+        headers = (*(header for name in names for header in (name, shown)), "support")
+
+    def cells(values: dict[str, Any], bounds: dict[str, Any] | None, support: Any) -> list[str]:
+        if block is None:
+            return [_number(values[name], digits) for name in names] + [str(support)]
+        return [text for name in names for text in (
+            _number(values[name], digits),
+            _bounds_text(None if bounds is None else bounds[name], digits))] + [str(support)]
+
     rows: list[tuple[str, list[str]]] = []
-    for row in scores["categories"]:
-        rows.append((str(row["category"]), [_number(row[name], digits) for name in headers[:3]]
-                     + [str(row["support"])]))
+    by_category = [None] * len(scores["categories"]) if block is None else block["categories"]
+    for row, bounds in zip(scores["categories"], by_category):
+        rows.append((str(row["category"]), cells(row, bounds, row["support"])))
     averages: list[tuple[str, list[str]]] = []
     for name in ("micro", "macro", "weighted", "samples"):
         average = scores["averages"][name]
         if average is not None:
-            label = f"{name} avg"
-            averages.append((label, [_number(average[h], digits) for h in headers[:3]]
-                             + [str(average["support"])]))
+            bounds = None if block is None else block.get(name)
+            averages.append((f"{name} avg", cells(average, bounds, average["support"])))
     name_width = max([len(name) for name, _ in rows + averages] + [12])
     widths = [max([len(h)] + [len(cells[i]) for _, cells in rows + averages])
               for i, h in enumerate(headers)]
@@ -120,12 +139,19 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     out += [""] + [line(name, cells) for name, cells in averages] + [""]
     mcc = scores["matthews_corrcoef"]
     macro_mcc = "" if mcc["macro"] is None else f", {_number(mcc['macro'], digits)} (macro)"
+    subset = _number(scores["subset_accuracy"], digits)
+    if block is not None:
+        subset += " " + _bounds_text(block["subset_accuracy"], digits)
     out.append(
         f"results: {scores['n_results']}   "
-        f"subset accuracy: {_number(scores['subset_accuracy'], digits)}   "
+        f"subset accuracy: {subset}   "
         f"hamming loss: {_number(scores['hamming_loss'], digits)}   "
         f"MCC: {_number(mcc['micro'], digits)} (micro){macro_mcc}"
     )
+    if block is not None:
+        out.append(f"{shown}: Wilson score intervals (a category's F1 through its Jaccard index), "
+                   "the delta method for the macro averages; - where none applies (see "
+                   "Contingency.interval)")
     return "\n".join(out)
 
 
@@ -172,7 +198,8 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     logarithms, v-measure's beta, the average methods of normalized and
     adjusted mutual information. A single score left out of ``scores`` is not
     shown (the command line leaves out the Jaccard-concentration index unless
-    asked for it).
+    asked for it). With an ``"intervals"`` block (``scores(intervals=level)``)
+    the pair scores that have one show it after their value, ``[low, high]``.
     """
     digits = _check_digits(digits)
     # Blocks of rows (name, cells), a blank line between blocks; a row without cells is a
@@ -183,10 +210,13 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
         ("different reference", [str(scores["same_model_only"]),
                                  str(scores["different_different"])]),
     ]]
+    intervals = scores.get("intervals")
     for title, entries in _PARTITION_SECTIONS:
         blocks.append([(title + ":", [])]
-                      + [(name, [_number(scores[key], digits)]) for name, key in entries
-                         if key in scores])
+                      + [(name, [_number(scores[key], digits)]
+                          + ([_bounds_text(intervals[key], digits)]
+                             if intervals is not None and key in intervals else []))
+                         for name, key in entries if key in scores])
     blocks.append([("entropies averaged by", list(_AVERAGE_METHODS))]
                   + [(name, [_number(scores[key][method], digits) for method in _AVERAGE_METHODS])
                      for name, key in _AVERAGED])
@@ -207,4 +237,8 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     out += ["", "conventions: natural logarithms (nats); v-measure with beta = 1; normalized and",
             "adjusted MI divide MI by the mean of the two entropies named in each column",
             "(arithmetic is their default); - marks an undefined value."]
+    if intervals is not None:
+        out += [f"{float(intervals['level']) * 100:g}% confidence intervals in brackets: the delta "
+                "method of U-statistics,", "elements taken as independent draws (see "
+                "PartitionComparison.interval); - where none applies."]
     return "\n".join(out)

@@ -34,6 +34,7 @@ DOCUMENTED_MODULES = (
     "contingency.formulas.classification",
     "contingency.formulas.partition",
     "contingency.formulas.concentration",
+    "contingency.formulas.intervals",
 )
 
 Resolver = Callable[[str], "str | None"]

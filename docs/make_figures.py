@@ -26,6 +26,8 @@ IMAGES = Path(__file__).resolve().parent / "images"
 EXAMPLE = "digits.csv"
 #: Results between two recorded points of the learning curve.
 EVERY = 25
+#: The learning curve's confidence bands.
+LEVEL = 0.95
 #: Every figure's size in pixels.
 WIDTH, HEIGHT = 800, 600
 
@@ -45,15 +47,16 @@ def figures() -> dict[str, Any]:
         digits.add_result(row["predicted"], row["digit"])
         comparison.add(row["digit"], row["cluster"])
         if digits.n_results % EVERY == 0:
-            curve.append(plot.learning_point(digits))
+            curve.append(plot.learning_point(digits, intervals=LEVEL))
     if curve[-1].n_results != digits.n_results:
-        curve.append(plot.learning_point(digits))
+        curve.append(plot.learning_point(digits, intervals=LEVEL))
     size = {"width": WIDTH, "height": HEIGHT}
     return {
         "category-chart.png": plot.category_chart(
             digits, title="Naive Bayes on the digits: per-digit precision, recall and F1", **size),
         "learning-curve.png": plot.learning_curve(
-            curve, title=f"Naive Bayes on the digits: F1 every {EVERY} results", **size),
+            curve, level=LEVEL, title=f"Naive Bayes on the digits: F1 every {EVERY} results, "
+            f"with {LEVEL:.0%} intervals", **size),
         "partition-heatmap.png": plot.partition_heatmap(
             comparison, title="k-means clusters (columns) against the true digits (rows)", **size),
         "confusion-heatmap.png": plot.confusion_heatmap(

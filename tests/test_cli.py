@@ -319,7 +319,7 @@ def test_learning_curve_records_a_point_every_step(tmp_path, capsys, monkeypatch
 
     recorded = []
     monkeypatch.setattr(contingency.plot, "learning_curve",
-                        lambda points: recorded.extend(points) or _NoFigure())
+                        lambda points, **options: recorded.extend(points) or _NoFigure())
     rows = [("a", "a"), ("b", "a"), ("b", "b")] * 100
     path = write(tmp_path, "run.csv", "assigned,correct\n" + "".join(f"{a},{c}\n" for a, c in rows))
     assert run(capsys, "classify", path, "--learning-curve", "x.png")[0] == 0

@@ -21,6 +21,7 @@ DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS))
 import griffe_sphinx_roles as roles  # noqa: E402
 import make_figures  # noqa: E402
+import make_interval_figures  # noqa: E402
 import mkdocs_hooks  # noqa: E402
 
 ROLE_LEFT = re.compile(r":(?:py:)?(?:meth|func|attr|class|mod|data|exc|obj):")
@@ -152,9 +153,14 @@ def test_the_plots_page_shows_each_figure_the_script_draws_from_the_bundled_data
     made = make_figures.figures()
     page = (DOCS / "plots.md").read_text(encoding="utf-8")
     shown = set(re.findall(r"\]\(images/([^)]+\.png)\)", page))
+    # The intervals page's coverage figure comes from the script beside it.
+    coverage = make_interval_figures.figures()
+    intervals_page = (DOCS / "intervals.md").read_text(encoding="utf-8")
     committed = {path.name for path in (DOCS / "images").glob("*.png")}
-    assert set(made) == shown == committed
-    for figure in made.values():
+    assert set(made) == shown
+    assert set(coverage) == set(re.findall(r"\]\(images/([^)]+\.png)\)", intervals_page))
+    assert set(made) | set(coverage) == committed
+    for figure in [*made.values(), *coverage.values()]:
         assert (figure.get_size_inches() * figure.dpi).tolist() == [make_figures.WIDTH, make_figures.HEIGHT]
 
 

@@ -63,6 +63,7 @@ from tests.benchmarks.harness import (
     measure,
     relative_difference,
 )
+from tests.benchmarks.intervals import interval_read, macro_interval_curve
 from tests.benchmarks.label_types import (
     general_path,
     label_types,
@@ -1757,4 +1758,6 @@ CASES: list[Case] = [
          lambda config: partition_one_row_batches(config.repeat, config.quick)),
     Case("20 scikit-learn options: method reads, weighted kappa", lambda config: importlib.import_module(
         "tests.benchmarks.sklearn_options").scikit_learn_options(config)),
+    Case("22 interval read Wilson micro precision vs the plain read", interval_read),
+    Case("22 macro F1 interval after add_result K=1000 vs K=10", macro_interval_curve),
 ]

@@ -1,0 +1,434 @@
+"""The accumulators' confidence intervals: which counts each score's interval reads, in one place.
+
+:func:`contingency_interval` serves :meth:`contingency.Contingency.interval`:
+it names, for each score, the counts its interval is a function of and the
+assumptions they must meet, and calls :mod:`contingency.formulas.intervals`.
+The estimate is the score as its own read computes it, bit for bit.
+
+- Proportions of results (:data:`contingency.formulas.intervals.SHARES`): a
+  category's precision, recall, specificity, accuracy, error and Jaccard
+  index (each result one trial, any results), subset accuracy (any
+  results); micro precision, recall and F1 of single-label results (the
+  share of results right), and micro and macro accuracy and error and the
+  Hamming loss of single-label results (``1 - 2 w / K`` and ``2 w / K`` of
+  the share ``w`` of results wrong). Every method.
+- A category's F1 (any results): ``"delta"``, ``"posterior"``, or any
+  method of proportions through its Jaccard index ``J = a / (a + b + c)``
+  (the share of hits among the results naming it), mapped by
+  ``F1 = 2J / (1 + J)``.
+- Macro precision, recall and F1 of single-label results: ``"delta"``, from
+  running sums (:meth:`contingency._counts.Counts.variance_sums`,
+  :meth:`~contingency._counts.Counts.f1_coupling`), O(categories changed; for
+  macro F1, times the categories each is confused with).
+
+Refused, with a message naming the reason (:class:`Refused`, a
+``ValueError``): a score without a method here, a method that does not apply
+to the score, results that break the method's assumption (several
+categories per result where the method pools decisions or needs one
+confusion matrix), fractional weights (a weight is a number of repeats, so
+the counts must be whole), a micro table set by ``set_entries`` (no results
+behind it), no results, and an undefined score (no trial).
+
+:func:`partition_interval` serves :meth:`contingency.PartitionComparison.interval`:
+the Rand index (and distance), pair precision, recall, F1 and Jaccard index by
+the delta method of U-statistics (:func:`contingency.formulas.intervals.pair_variance`),
+O(non-empty cells) a read; every other score refused with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
+
+from contingency._changes import HIT, MISS
+from contingency._labels import label_to_json
+from contingency.formulas import intervals as _formulas
+from contingency.formulas.classification import SCALAR
+from contingency.formulas.intervals import Interval
+
+if TYPE_CHECKING:
+    from contingency._contingency import Contingency
+    from contingency._counts import Counts
+    from contingency._partition import PartitionComparison
+
+__all__ = ["Refused", "Score", "contingency_interval", "partition_block", "partition_interval",
+           "scores_block"]
+
+#: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
+Score = str | tuple[str, Hashable]
+
+
+class Refused(ValueError):
+    """An interval that cannot be given: the message names the score and the reason."""
+
+
+def _refuse(score: object, reason: str) -> Refused:
+    return Refused(f"interval({score!r}): {reason}")
+
+
+def _check_method(method: object) -> str:
+    if method not in _formulas.METHODS:
+        raise ValueError(f"interval: method must be one of {', '.join(_formulas.METHODS)}, not "
+                         f"{method!r}")
+    return method
+
+
+def _check_draws(draws: object) -> int:
+    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
+        raise ValueError(f"interval: draws must be a positive integer, not {draws!r}")
+    return draws
+
+
+def _whole(counts: Counts, score: object) -> int:
+    """The shift that makes the counts whole (0 unless a finer unit was used), or refuse."""
+    if not counts.scale:
+        return 0
+    if counts.exponent():
+        raise _refuse(score, "fractional weights were counted; an interval takes each weight as "
+                      "a number of repeats of its result, so it needs whole counts")
+    return counts.scale
+
+
+def _not_single_label(counts: Counts) -> str:
+    shapes = counts.shapes
+    other = counts.n - shapes.get(HIT, 0) - shapes.get(MISS, 0)
+    if not other:
+        return ""
+    verb = "is" if other == 1 else "are"
+    return (f"{other} of the {counts.reported(counts.n)} results {verb} not single-label (one "
+            "category assigned and one correct)")
+
+
+def _bounded(estimate: float, low: float, high: float) -> Interval:
+    """The interval, stretched to hold the estimate (a rounding, or a posterior's tail at 0 or 1)."""
+    return _new_interval(Interval, (low if low <= estimate else estimate, estimate,
+                                    high if high >= estimate else estimate))
+
+
+_new_interval = tuple.__new__  # Interval's own __new__ is a Python call: this is its body
+
+
+def _proportion(score: object, estimate: float, successes: int, trials: int, level: float,
+                method: str, seed: int | None, draws: int,
+                transform: Callable[[float], float] | None = None) -> Interval:
+    """The interval of ``transform(successes / trials)``, ``transform`` increasing (default: none)."""
+    if method == "wilson":  # the default, without the dispatch
+        low, high = _formulas.wilson(successes, trials, _formulas.normal_quantile(level))
+    else:
+        low, high = _formulas.proportion_bounds(successes, trials, level, method, seed=seed,
+                                                draws=draws)
+    if transform is not None:
+        low, high = transform(low), transform(high)
+    return _bounded(estimate, low, high)
+
+
+def _f1_of_jaccard(share: float) -> float:
+    """F1 = 2J / (1 + J) of a Jaccard index J: increasing, so it maps J's bounds to F1's."""
+    return 2 * share / (1 + share)
+
+
+# Contingency --------------------------------------------------------------------------------
+
+#: The category scores that are proportions of results (their shares:
+#: :data:`contingency.formulas.intervals.SHARES`), with why each is undefined when it has no trial.
+_UNDEFINED = {
+    "precision": "no result assigned it",
+    "recall": "no result has it as correct",
+    "specificity": "every result has it as correct",
+    "accuracy": "there are no results",
+    "error": "there are no results",
+    "jaccard": "no result names it",
+}
+#: The micro scores of single-label results that are the share of results right (``a / n``).
+_MICRO_SHARES = {"micro_precision": "precision", "micro_recall": "recall", "micro_f1": "f1"}
+#: Scores of single-label results that are ``offset + (2 / K) w`` with ``w`` the share of
+#: results right (``"right"``) or wrong: (which share, the score's own read).
+_DECISION_SHARES = {
+    "micro_accuracy": ("right", "micro_accuracy"),
+    "macro_accuracy": ("right", "macro_accuracy"),
+    "micro_error": ("wrong", "micro_error"),
+    "macro_error": ("wrong", "macro_error"),
+    "hamming_loss": ("wrong", "hamming_loss"),
+}
+_MACROS = {"macro_precision": "precision", "macro_recall": "recall", "macro_f1": "f1"}
+_CATEGORY_SCORES = (*_UNDEFINED, "f1")
+
+
+def _scores_with_intervals() -> str:
+    names = ", ".join([*_MICRO_SHARES, *_DECISION_SHARES, "subset_accuracy", *_MACROS])
+    return f"{names}, and (score, category) for score in {', '.join(_CATEGORY_SCORES)}"
+
+
+def contingency_interval(contingency: Contingency, score: object, level: Any, method: Any,
+                         seed: int | None, draws: Any) -> Interval:
+    """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
+    try:
+        seen = level in _formulas.LEVELS_SEEN  # (a level met before was checked then)
+    except TypeError:  # unhashable
+        seen = False
+    if not seen:
+        level = _formulas.check_level(level)
+    if method not in _formulas.METHODS:
+        _check_method(method)
+    if method == "posterior":
+        _check_draws(draws)
+    counts = contingency._counts.settled()
+    if type(score) is str:
+        if score in _MICRO_SHARES:
+            return _micro(contingency, counts, score, level, method, seed, draws)
+        if score in _MACROS:
+            return _macro(contingency, counts, score, level, method)
+        if score in _DECISION_SHARES:
+            return _decisions(contingency, counts, score, level, method, seed, draws)
+        if score == "subset_accuracy":
+            return _subset_accuracy(contingency, counts, level, method, seed, draws)
+        raise _refuse(score, f"no interval for this score (see the docs' page on intervals); "
+                      f"intervals exist for {_scores_with_intervals()}")
+    if (isinstance(score, tuple) and len(score) == 2 and isinstance(score[0], str)
+            and score[0] in _CATEGORY_SCORES):
+        return _category(contingency, counts, score, level, method, seed, draws)
+    raise _refuse(score, "a score is the name of a score property ('micro_f1', 'macro_f1', ...) "
+                  f"or (score, category); intervals exist for {_scores_with_intervals()}")
+
+
+def _no_results(counts: Counts, score: object) -> None:
+    if not counts.n:
+        raise _refuse(score, "there are no results")
+
+
+def _micro(contingency: Contingency, counts: Counts, score: str, level: float, method: str,
+           seed: int | None, draws: int) -> Interval:
+    """Micro precision, recall or F1 of single-label results: each the share of results right."""
+    n, shapes = counts.n, counts.shapes
+    if not n or n != shapes.get(HIT, 0) + shapes.get(MISS, 0) or any(counts.offset):
+        _no_results(counts, score)
+        problem = _not_single_label(counts)
+        if problem:
+            raise _refuse(score, f"{problem}; the micro table then pools several decisions per "
+                          "result, which are not independent trials: ask for a category's "
+                          "interval, ('precision', category), or for subset_accuracy")
+        raise _refuse(score, "set_entries set the micro table, and no results are known behind "
+                      "its cells")
+    shift = _whole(counts, score) if counts.scale else 0
+    a, b, c, d = counts.micro
+    estimate = SCALAR[_MICRO_SHARES[score]](a, b, c, d, contingency._zero_division)
+    # Single-label results: a = the results right, a + b = a + c = n.
+    if method != "wilson":
+        return _proportion(score, estimate, a >> shift, n >> shift, level, method, seed, draws)
+    # The default, written out: a micro read in a loop should cost a few plain reads.
+    low, high = _formulas.wilson(a >> shift, n >> shift, _formulas.LEVELS_SEEN.get(level)
+                                 or _formulas.normal_quantile(level))
+    return _new_interval(Interval, (low if low <= estimate else estimate, estimate,
+                                    high if high >= estimate else estimate))
+
+
+def _decisions(contingency: Contingency, counts: Counts, score: str, level: float, method: str,
+               seed: int | None, draws: int) -> Interval:
+    """Accuracy and error of the K n decisions of single-label results, from the results' share."""
+    _no_results(counts, score)
+    problem = _not_single_label(counts)
+    if problem:
+        raise _refuse(score, f"{problem}; the decisions of one result about the K categories "
+                      "are not independent trials: ask for a category's interval, ('accuracy', "
+                      "category), or for subset_accuracy")
+    side, name = _DECISION_SHARES[score]
+    if name.startswith("micro") and any(counts.offset):
+        raise _refuse(score, "set_entries set the micro table, and no results are known behind "
+                      "its cells")
+    shift = _whole(counts, score)
+    estimate = getattr(contingency, name)
+    # A single-label result right gives K decisions right; one wrong gives 2 wrong and K - 2
+    # right: with w the share of results wrong, error = 2 w / K, accuracy = 1 - 2 w / K.
+    right, n, k = counts.pooled()[0] >> shift, counts.n >> shift, len(counts.a)
+    if side == "right":
+        return _proportion(score, estimate, right, n, level, method, seed, draws,
+                           lambda share: 1.0 - 2.0 / k + 2.0 / k * share)
+    return _proportion(score, estimate, n - right, n, level, method, seed, draws,
+                       lambda share: 2.0 / k * share)
+
+
+def _subset_accuracy(contingency: Contingency, counts: Counts, level: float, method: str,
+                     seed: int | None, draws: int) -> Interval:
+    """The share of results whose assigned set is the correct one: any results."""
+    score = "subset_accuracy"
+    _no_results(counts, score)
+    shift = _whole(counts, score)
+    exact = sum(count for (both, assigned, correct), count in counts.shapes.items()
+                if both == assigned == correct)
+    return _proportion(score, contingency.subset_accuracy, exact >> shift, counts.n >> shift,
+                       level, method, seed, draws)
+
+
+def _macro(contingency: Contingency, counts: Counts, score: str, level: float,
+           method: str) -> Interval:
+    """Macro precision, recall or F1 of single-label results by the delta method, from running sums."""
+    if method != "delta":
+        raise _refuse(score, f"method {method!r} does not apply: a macro average is not a "
+                      "proportion of results; its interval is method='delta' (Takahashi et al.)")
+    _no_results(counts, score)
+    problem = _not_single_label(counts)
+    if problem:
+        raise _refuse(score, f"{problem}; the delta method of a macro average needs single-label "
+                      "results (one confusion matrix, a multinomial sample): ask for each "
+                      "category's interval instead")
+    _whole(counts, score)
+    estimate = getattr(contingency, score)
+    name = _MACROS[score]
+    averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
+    if not averaged:
+        raise _refuse(score, "undefined: no category has a defined value")
+    total = counts.variance_sums(name).total
+    if name == "f1":
+        total += 2 * counts.f1_coupling().total
+    variance = _formulas.macro_variance_value(total, name, averaged, counts.scale)
+    low, high = _formulas.normal_bounds(estimate, variance, _formulas.normal_quantile(level))
+    return _bounded(estimate, low, high)
+
+
+def _category(contingency: Contingency, counts: Counts, score: tuple[str, Hashable],
+              level: float, method: str, seed: int | None, draws: int) -> Interval:
+    """One category's score: a proportion of results, or F1 (delta method or posterior)."""
+    name, label = score
+    try:
+        known = label in counts.a
+    except TypeError:
+        known = False
+    if not known:
+        raise _refuse(score, f"{label!r} is not a category (the categories are "
+                      f"{list(counts.a)!r})")
+    _no_results(counts, score)
+    shift = _whole(counts, score)
+    a, b, c = counts.a[label] >> shift, counts.b[label] >> shift, counts.c[label] >> shift
+    d = (counts.n >> shift) - a - b - c
+    mode = contingency._zero_division
+    if name == "f1":
+        if not a + b + c:
+            raise _refuse(score, f"F1 of {label!r} is undefined: no result names it")
+        estimate = SCALAR["f1"](a, b, c, d, mode)
+        if method == "delta":
+            variance = _formulas.f1_variance(a, b, c)
+            low, high = _formulas.normal_bounds(estimate, variance,
+                                                _formulas.normal_quantile(level))
+            return _bounded(estimate, low, high)
+        if method == "posterior":
+            return _bounded(estimate, *_formulas.f1_posterior(a, b, c, level, seed=seed,
+                                                             draws=draws))
+        # Of the a + b + c results naming the category, a are hits: a binomial share, the
+        # Jaccard index J, and F1 = 2J / (1 + J) is increasing in it.
+        return _proportion(score, estimate, a, a + b + c, level, method, seed, draws,
+                           _f1_of_jaccard)
+    successes, trials = _formulas.SHARES[name](a, b, c, d)
+    if not trials:
+        raise _refuse(score, f"{name} of {label!r} is undefined: {_UNDEFINED[name]}")
+    # Specificity is recall seen from the other side, as the accumulator reads it.
+    estimate = (SCALAR["recall"](d, c, b, a, mode) if name == "specificity"
+                else SCALAR[name](a, b, c, d, mode))
+    return _proportion(score, estimate, successes, trials, level, method, seed, draws)
+
+
+# The intervals block of scores() ------------------------------------------------------------
+
+#: The methods of :func:`scores_block`: Wilson's, but the delta method for the macro averages.
+BLOCK_METHODS = {"categories, micro, subset accuracy": "wilson", "macro averages": "delta"}
+
+
+def _bounds(read: Callable[[], Interval]) -> list[float] | None:
+    """``[low, high]`` of an interval read, or ``None`` where it is refused."""
+    try:
+        low, _, high = read()
+    except Refused:
+        return None
+    return [low, high]
+
+
+def scores_block(contingency: Contingency, level: float) -> dict[str, Any]:
+    """The ``intervals`` block of :meth:`contingency.Contingency.scores`: ``[low, high]`` or ``None``.
+
+    Per category (in table order) and for the micro and macro averages:
+    precision, recall and F1, by Wilson's method (a category's F1 through
+    its Jaccard index) but the macro averages by the delta method; subset
+    accuracy by Wilson's. ``None`` where the interval is refused (see
+    :func:`contingency_interval`).
+    """
+    level = _formulas.check_level(level)
+
+    def one(score: Score) -> list[float] | None:
+        method = "delta" if score in _MACROS else "wilson"
+        return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
+
+    names = ("precision", "recall", "f1")
+    return {
+        "level": level,
+        "methods": dict(BLOCK_METHODS),
+        "categories": [{"category": label_to_json(label, "category"),
+                        **{name: one((name, label)) for name in names}}
+                       for label in contingency.categories],
+        "micro": {name: one(f"micro_{name}") for name in names},
+        "macro": ({name: one(f"macro_{name}") for name in names}
+                  if contingency.categories else None),
+        "subset_accuracy": one("subset_accuracy"),
+    }
+
+
+# PartitionComparison ------------------------------------------------------------------------
+
+#: The pair-counting scores with an interval, and the ratio of pair counts each is
+#: (:data:`contingency.formulas.intervals.PAIR_RATIOS`); distance is ``1 - rand_index``.
+_PAIR_INTERVALS = {"rand_index": "rand_index", "accuracy": "rand_index", "distance": "rand_index",
+                   "precision": "precision", "recall": "recall", "f1": "f1", "jaccard": "jaccard"}
+_PAIRS = ("its pairs of elements are not independent trials (two pairs that share an element "
+          "share its labels), so a binomial interval over the N (N - 1) / 2 pairs would be far "
+          "too narrow")
+_PARTITION_REFUSED = {
+    "adjusted_rand_index": "no interval method here for the adjusted Rand index (a ratio of "
+                           "products of pair counts); its significance against chance is another "
+                           "question than its interval",
+    "fowlkes_mallows": "no interval method here for the Fowlkes-Mallows index (a geometric mean "
+                       "of two ratios of pair counts)",
+    "purity": "no interval: purity's clusters are matched to classes by the same elements it "
+              "counts (a maximum per cluster), so its share is biased upward and is not a "
+              "proportion of independent trials",
+    "inverse_purity": "no interval: like purity, a maximum per class over the elements it counts",
+}
+
+
+def partition_interval(comparison: PartitionComparison, score: object, level: object,
+                       method: object) -> Interval:
+    """:meth:`contingency.PartitionComparison.interval`: pair-counting ratios by the delta method."""
+    level = _formulas.check_level(level)
+    method = _check_method(method)
+    if type(score) is not str or score not in _PAIR_INTERVALS:
+        reason = _PARTITION_REFUSED.get(score) if type(score) is str else None
+        raise _refuse(score, (reason or "no interval method here for this score (information "
+                              "and matching scores have none)")
+                      + f"; intervals exist for {', '.join(_PAIR_INTERVALS)}")
+    if method != "delta":
+        raise _refuse(score, f"method {method!r} does not apply: {_PAIRS}; the interval of a "
+                      "pair-counting score is method='delta' (the pair counts are U-statistics "
+                      "of the elements)")
+    name = _PAIR_INTERVALS[score]
+    if comparison.n_elements < 2:
+        raise _refuse(score, "there are fewer than two elements, so no pairs")
+    from contingency.formulas.partition import TableCells
+
+    try:
+        variance = _formulas.pair_variance(TableCells(*comparison._information_cells()), name)
+    except ValueError:
+        raise _refuse(score, f"{score} is undefined: no pair in its denominator") from None
+    z = _formulas.normal_quantile(level)
+    if score == "distance":
+        rand = comparison.rand_index
+        low, high = _formulas.normal_bounds(rand, variance, z)
+        return _bounded(comparison.distance, 1.0 - high, 1.0 - low)
+    estimate = getattr(comparison, score)
+    return _bounded(estimate, *_formulas.normal_bounds(estimate, variance, z))
+
+
+def partition_block(comparison: PartitionComparison, level: float) -> dict[str, Any]:
+    """The ``intervals`` block of :meth:`contingency.PartitionComparison.scores` (``None`` where refused)."""
+    level = _formulas.check_level(level)
+    block: dict[str, Any] = {"level": level, "method": "delta"}
+    for score in ("rand_index", "precision", "recall", "f1", "jaccard"):
+        block[score] = _bounds(lambda score=score: partition_interval(  # type: ignore[misc]
+            comparison, score, level, "delta"))
+    return block
