@@ -89,8 +89,9 @@ def same_cluster_pairs(counts: ArrayLike) -> int:
     if values.dtype == object:
         return sum(pairs(v) for v in values.tolist())
     # Each C(n, 2) is below 2**61 when n < 2**31, and their total is at most
-    # C(N, 2) with N = values.sum(): checked below so that int64 cannot overflow.
-    total = int(values.sum())
+    # C(N, 2) with N = values.sum(): checked below so that int64 cannot overflow. N itself
+    # is summed exactly (as Python ints when an int64 sum could wrap).
+    total = count_sum(summable(values))
     if total < 2**31:
         return int((values * (values - 1) // 2).sum())
     return sum(pairs(v) for v in values.tolist())
