@@ -11,9 +11,10 @@ from contingency._similarity import (
     get_precision,
 )
 from contingency.formulas.concentration import concentration
-from contingency.formulas.partition import PairConfusion
+from contingency.formulas.partition import AriSignificance, PairConfusion
 
 __all__ = [
+    "AriSignificance",
     "Contingency",
     "PairConfusion",
     "PartitionComparison",
