@@ -789,7 +789,8 @@ def _whole_weights(weights: object, size: int, where: str) -> Any:
     if unit:
         fractional = np.flatnonzero(np.asarray([w % (1 << unit) for w in exact.tolist()]) != 0)
         first = int(fractional[0])
-        raise ValueError(f"{where}: weights[{first}] = {shown(exact[first] / (1 << unit))} is not "
+        value = int(exact[first]) / (1 << unit)  # exact: a dyadic weight the float held
+        raise ValueError(f"{where}: weights[{first}] = {shown(value)} is not "
                          f"a whole number: {_WHOLE}")
     return exact
 
