@@ -30,9 +30,9 @@ With no discordant result (``b == c == 0``) every version gives
 statistic would be 0 / 0).
 
 How the binomial tail is computed, to about 1e-14 relative at any count below
-``2**63``: the probability ``P(X = k)`` exactly (an integer binomial
-coefficient over ``2**n``, rounded once) for ``n <= 64``, else by Loader's
-saddle-point form (Stirling's error and the deviance ``x ln(x / m) + m - x``,
+``2**63``: for ``n <= 64`` exactly (sums of integer binomial coefficients over
+``2**n``, each p-value rounded once); beyond, the probability ``P(X = k)`` by
+Loader's saddle-point form (Stirling's error and the deviance ``x ln(x / m) + m - x``,
 each without cancellation); then ``P(X <= k)`` by summing the terms down from
 ``k`` while they fall fast (200 terms at most), and otherwise (``k`` near
 ``n / 2``, where they fall slowly for ``O(sqrt(n))`` terms) as the incomplete
@@ -135,6 +135,9 @@ def mcnemar(only_a_right: int, only_b_right: int, *, exact: bool = True,
     k = min(b, c)
     if 2 * k == n:  # b == c: the observed split is the likeliest; both p-values are 1
         return McNemar(float(k), 1.0)
+    if n <= _EXACT_LIMIT:  # exact integers over 2**n, rounded once
+        below, at = _exact_tail(k, n)
+        return McNemar(float(k), math.ldexp(float(2 * below - at if mid_p else 2 * below), -n))
     lower, point = binomial_half_tail(k, n)
     pvalue = 2 * lower - point if mid_p else min(1.0, 2 * lower)
     return McNemar(float(k), pvalue)
@@ -155,6 +158,9 @@ def binomial_half_tail(k: int, n: int) -> tuple[float, float]:
     >>> binomial_half_tail(3, 13)   # (1 + 13 + 78 + 286) / 8192 and 286 / 8192
     (0.046142578125, 0.034912109375)
     """
+    if n <= _EXACT_LIMIT:  # exact integers over 2**n, rounded once
+        below, at = _exact_tail(k, n)
+        return math.ldexp(float(below), -n), math.ldexp(float(at), -n)
     point, log_point = _point(k, n)
     if k == 0:
         return point, point
@@ -180,16 +186,25 @@ _DIRECT_TERMS = 200
 #: A rest below this fraction of the sum is left out (the terms after it fall faster still).
 _NEGLIGIBLE = 2.0**-56
 _NEGLIGIBLE_LOG = math.log(_NEGLIGIBLE)
-#: Up to this n, P(X = k) is the exact quotient C(n, k) / 2**n, rounded once (beyond, an
-#: exact C(n, k) costs more than Loader's form: tens of microseconds at n = 1000).
+#: Up to this n, the tail and the term are sums of exact binomial coefficients over 2**n,
+#: rounded once (beyond, exact coefficients cost more than Loader's form: tens of
+#: microseconds at n = 1000).
 _EXACT_LIMIT = 64
+
+
+def _exact_tail(k: int, n: int) -> tuple[int, int]:
+    """``(sum of C(n, i) for i <= k, C(n, k))``: the tail and the term, times ``2**n``, exactly."""
+    term = math.comb(n, k)
+    total, i = term, k
+    while i > 0:
+        term = term * i // (n - i + 1)
+        i -= 1
+        total += term
+    return total, math.comb(n, k)
 
 
 def _point(k: int, n: int) -> tuple[float, float]:
     """``P(X = k)`` for ``X ~ Binomial(n, 1/2)``, and its logarithm (finite even when it underflows)."""
-    if n <= _EXACT_LIMIT:  # C(n, k) rounded once; scaling by 2**-n is exact
-        value = math.ldexp(float(math.comb(n, k)), -n)
-        return value, math.log(value)
     if k == 0:
         log_value = -n * _LOG_2
     else:
