@@ -1755,4 +1755,10 @@ CASES: list[Case] = [
          lambda config: sparse_reads_memory(config.quick)),
     Case("19 PartitionComparison 1-row add_many K=200,000 vs K=20",
          lambda config: partition_one_row_batches(config.repeat, config.quick)),
+    Case("22 PairedComparison.add_result vs Contingency.add_result", lambda config: (
+        importlib.import_module("tests.benchmarks.paired").paired_add_result(config))),
+    Case("22 McNemar read after add 10^6 vs 10^3 held", lambda config: (
+        importlib.import_module("tests.benchmarks.paired").mcnemar_read_after_add(config))),
+    Case("22 ari_significance read vs adjusted_rand_index", lambda config: (
+        importlib.import_module("tests.benchmarks.paired").ari_significance_read(config))),
 ]
