@@ -2,6 +2,7 @@
 
 from contingency._contingency import Contingency
 from contingency._jci import jaccard_concentration_index
+from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
 from contingency._similarity import (
     are_subsets_disjoint,
@@ -12,12 +13,17 @@ from contingency._similarity import (
 )
 from contingency.formulas.concentration import concentration
 from contingency.formulas.intervals import Interval
-from contingency.formulas.partition import PairConfusion
+from contingency.formulas.paired import McNemar, PairedTable
+from contingency.formulas.partition import AriSignificance, PairConfusion
 
 __all__ = [
+    "AriSignificance",
     "Contingency",
     "Interval",
+    "McNemar",
     "PairConfusion",
+    "PairedComparison",
+    "PairedTable",
     "PartitionComparison",
     "__version__",
     "are_subsets_disjoint",

@@ -699,8 +699,9 @@ class Contingency:
 
         Declared categories keep their declared order and come first; the
         others follow sorted, as scikit-learn sorts labels, when they are
-        mutually orderable, and in the order first seen when they are not
-        (see :func:`~contingency._labels.category_order`). Every view follows
+        mutually orderable, and numbers first, then by type name and value,
+        when they are not (see :func:`~contingency._labels.category_order`):
+        never in an order that depends on the history of the counts. Every view follows
         this order: :meth:`confusion_matrix`, :meth:`multilabel_confusion_matrix`,
         :meth:`category_stats`, :meth:`report`, :meth:`to_frame`,
         :meth:`scores`, :meth:`to_dict` and the columns of an indicator matrix

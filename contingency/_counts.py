@@ -342,6 +342,24 @@ class Counts:
         for pending in self.stale:
             pending.update(a, b, c, fresh)
 
+    def check(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
+              pairs: Pairs | dict[int, int], *, new: Iterable[Hashable] = (),
+              removing: bool = False, where: str = "", coded: bool = False) -> None:
+        """:meth:`apply`'s checks of a change alone: raises as :meth:`apply` would, writes nothing.
+
+        For a caller that changes several counts as one (a
+        :class:`~contingency.PairedComparison` changes two models' counts and its
+        paired table): each is checked before any is written. The change must
+        be in the counts' own unit (no rescale), and the tally empty.
+        """
+        if coded and removing:  # a removal's pairs are checked by label
+            pairs = self.label_pairs(pairs)  # type: ignore[arg-type]
+        n = self.n + sum(shapes.values())
+        if n > MAX_COUNT:
+            check_room(0, whole(n, self.scale), "results")
+        if new or removing:
+            self._admit(a, b, c, shapes, pairs, n, new, None, removing, where)
+
     def _admit(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int], pairs: Any,
                n: int, new: Iterable[Hashable], offset: Sequence[int] | None,
                removing: bool, where: str) -> tuple[list[Hashable], list[Hashable]]:

@@ -107,19 +107,23 @@ def category_order(labels: Sequence[Hashable], declared: int) -> list[Hashable]:
     ``declared`` first ones declared. Declared categories keep their declared
     order and come first; the others follow in scikit-learn's order (sorted,
     as ``sklearn.utils.multiclass.unique_labels`` sorts them) when they are
-    mutually orderable, and in the order first met when they are not (``1``
-    and ``"a"`` have no order; scikit-learn refuses such a mix).
+    mutually orderable. When they are not (``1`` and ``"a"`` have no order;
+    scikit-learn refuses such a mix) they follow :func:`label_key`'s order:
+    numbers first, then by type name and value. Not the order first met: an
+    order that depends on the history of the counts would differ between two
+    accumulators holding the same counts, and would not survive ``to_dict``
+    (which lists the categories in this order) or a merge.
 
     >>> category_order(["cat", 2, 1], 1), category_order([3, 1, 2], 0)
     (['cat', 1, 2], [1, 2, 3])
     >>> category_order(["b", 1, "a"], 0)
-    ['b', 1, 'a']
+    [1, 'a', 'b']
     """
     rest = labels[declared:]
     try:
         ordered = sorted(rest)  # type: ignore[type-var]  # orderable or TypeError
     except TypeError:
-        return list(labels)
+        ordered = sorted(rest, key=label_key)
     return [*labels[:declared], *ordered]
 
 

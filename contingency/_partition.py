@@ -60,6 +60,7 @@ from contingency.formulas._numeric import (
 )
 from contingency.formulas.intervals import Interval
 from contingency.formulas.partition import (
+    AriSignificance,
     AverageMethod,
     PairConfusion,
     PreciseSums,
@@ -496,6 +497,27 @@ class PartitionComparison:
     def adjusted_rand_index(self) -> float:
         """The Rand index adjusted for chance (Hubert and Arabie)."""
         return _formulas.adjusted_rand_index_from_sums(self._read())
+
+    def ari_significance(self) -> AriSignificance:
+        """How far the adjusted Rand index is above chance: ``AriSignificance(zscore, pvalue)``.
+
+        The z-score of the index under the permutation model (both partitions'
+        cluster sizes kept, elements paired at random: the index's mean is then
+        0, and its exact variance is Steinley, Brusco and Hubert's), and the
+        one-sided normal p-value ``P(Z >= zscore)``, small when the partitions
+        agree more than chance would. Constant time, from the running sums
+        (sums of ``C(n, 2)`` and ``C(n, 3)`` of the cluster sizes); see
+        :func:`contingency.formulas.partition.ari_significance` for the formula.
+        When the index cannot vary (fewer than two elements, a partition with
+        one cluster, or one of singletons) it is ``(0.0, 1.0)``.
+
+        >>> comparison = PartitionComparison.from_labels([0] * 6 + [1] * 6 + [2] * 5,
+        ...     [0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 2, 0, 0, 2, 2, 2])
+        >>> result = comparison.ari_significance()
+        >>> round(comparison.adjusted_rand_index, 4), round(result.zscore, 4), round(result.pvalue, 4)
+        (0.2429, 2.8276, 0.0023)
+        """
+        return _formulas.ari_significance(self._read(), *self._sums.margin_triples())
 
     # Information scores --------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The exact running sums that make partition scores O(1): sums of C(n, 2) and of n ln n per level.
+"""The exact running sums that make partition scores O(1): sums of C(n, 2), C(n, 3) and n ln n per level.
 
 A contingency table has three levels: its cells, its rows (reference
 clusters) and its columns (model clusters). Every pair-counting and
@@ -7,17 +7,27 @@ information score depends on the table only through two sums per level
 
 - ``sum C(n, 2)``, the pairs of elements inside a cell or cluster;
 - ``sum n ln n``, as the exact integer ``sum n_log_n_fixed(n)``
-  (:func:`contingency.formulas.partition.n_log_n_fixed`, ``fl(n ln n) 2**52``).
+  (:func:`contingency.formulas.partition.n_log_n_fixed`, ``fl(n ln n) 2**52``);
 
-Each level's two sums are packed into ONE Python integer: the pair sum in the
-low :data:`PAIR_BITS` bits, the ``n ln n`` sum above them. The pair part
-stays below ``2**128`` because the number of elements stays below ``2**63``
+and the significance of the adjusted Rand index
+(:func:`contingency.formulas.partition.ari_significance`) on a third, of the
+rows and columns:
+
+- ``sum C(n, 3)``, the triples of elements inside a cluster.
+
+Each level's three sums are packed into ONE Python integer: the pair sum in
+the low :data:`PAIR_BITS` bits, the triple sum in the :data:`TRIPLE_BITS`
+above them, the ``n ln n`` sum above both (from bit :data:`LOG_SHIFT`). The
+pair part stays below ``2**128`` and the triple part below ``2**192``
+because the number of elements stays below ``2**63``
 (:data:`contingency.formulas._numeric.MAX_COUNT`), so the parts never mix,
-and a step of both is a single integer addition.
+and a step of all three is a single integer addition. (The cells' triple sum
+is kept too, unread: one packing for every level keeps the step one table
+look-up per level.)
 
 Why the sums never drift: when a cell or cluster of ``n`` elements gains
-``w``, its terms change by ``C(n + w, 2) - C(n, 2)`` and
-``F(n + w) - F(n)`` (``F = n_log_n_fixed``), both exact integers. So a
+``w``, its terms change by ``C(n + w, 2) - C(n, 2)``, ``C(n + w, 3) - C(n, 3)``
+and ``F(n + w) - F(n)`` (``F = n_log_n_fixed``), all exact integers. So a
 running sum is at every moment *equal* to the sum recomputed from the table
 (:func:`packed_sum`), after any number of updates, in any order: a merged
 accumulator has bit for bit the sums of one that saw both streams.
@@ -33,13 +43,19 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from contingency.formulas._numeric import distinct_counts
-from contingency.formulas.partition import TableSums, n_log_n_fixed, pairs
+from contingency.formulas.partition import TableSums, n_log_n_fixed, pairs, triples
 
-__all__ = ["PAIR_BITS", "RunningSums", "packed_step", "packed_sum", "unit_step"]
+__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "RunningSums", "packed_step", "packed_sum",
+           "unit_step"]
 
-#: Bits of a packed sum holding ``sum C(n, 2)``; ``sum n ln n`` (fixed point) sits above them.
+#: Bits of a packed sum holding ``sum C(n, 2)`` (below ``2**125`` for N below ``2**63``).
 PAIR_BITS = 128
+#: Bits above them holding ``sum C(n, 3)`` (below ``2**187``).
+TRIPLE_BITS = 192
+#: Where ``sum n ln n`` (fixed point) starts: above the pair and triple sums.
+LOG_SHIFT = PAIR_BITS + TRIPLE_BITS
 _PAIR_MASK = (1 << PAIR_BITS) - 1
+_TRIPLE_MASK = (1 << TRIPLE_BITS) - 1
 _new_tuple = tuple.__new__
 #: Unit steps are tabulated for counts below this; larger counts compute their step.
 _UNIT_LIMIT = 1 << 16
@@ -48,13 +64,14 @@ _UNIT_LIMIT = 1 << 16
 def packed_step(n: int, weight: int) -> int:
     """The change of a packed sum when a cell or cluster of ``n`` elements gains ``weight`` (may be < 0).
 
-    >>> packed_step(2, 1) == (n_log_n_fixed(3) - n_log_n_fixed(2) << PAIR_BITS) + 2
+    >>> packed_step(2, 1) == (n_log_n_fixed(3) - n_log_n_fixed(2) << LOG_SHIFT) + (1 << PAIR_BITS) + 2
     True
     >>> packed_step(3, -1) == -packed_step(2, 1)
     True
     """
     new = n + weight
-    return ((n_log_n_fixed(new) - n_log_n_fixed(n)) << PAIR_BITS) + (pairs(new) - pairs(n))
+    return (((n_log_n_fixed(new) - n_log_n_fixed(n)) << LOG_SHIFT)
+            + ((triples(new) - triples(n)) << PAIR_BITS) + (pairs(new) - pairs(n)))
 
 
 #: ``_UNIT[n] == packed_step(n, 1)``, grown on demand up to ``_UNIT_LIMIT`` entries.
@@ -81,7 +98,9 @@ def unit_step(n: int) -> int:
         previous = n_log_n_fixed(start)
         for k in range(start, stop):
             following = n_log_n_fixed(k + 1)
-            grown.append(((following - previous) << PAIR_BITS) + k)
+            # C(k + 1, 3) - C(k, 3) = C(k, 2) and C(k + 1, 2) - C(k, 2) = k.
+            grown.append(((following - previous) << LOG_SHIFT) + (k * (k - 1) // 2 << PAIR_BITS)
+                         + k)
             previous = following
         _UNIT = table = grown
     return table[n]
@@ -94,7 +113,8 @@ def packed_sum(counts: ArrayLike) -> int:
     distinct count, whatever the size of the table. A list of Python ints (a
     change of a few cells) is grouped by Python, anything else by numpy.
 
-    >>> packed_sum([3, 1, 2, 0]) == ((n_log_n_fixed(3) + n_log_n_fixed(2)) << PAIR_BITS) + 4
+    >>> packed_sum([3, 1, 2, 0]) == (((n_log_n_fixed(3) + n_log_n_fixed(2)) << LOG_SHIFT)
+    ...                              + (1 << PAIR_BITS) + 4)
     True
     """
     grouped: Iterable[tuple[int, int]]
@@ -107,7 +127,8 @@ def packed_sum(counts: ArrayLike) -> int:
             return 0
         distinct, multiplicity = distinct_counts(values)
         grouped = zip(distinct.tolist(), multiplicity.tolist())
-    return sum(m * ((n_log_n_fixed(v) << PAIR_BITS) + pairs(v)) for v, m in grouped)
+    return sum(m * ((n_log_n_fixed(v) << LOG_SHIFT) + (triples(v) << PAIR_BITS) + pairs(v))
+               for v, m in grouped)
 
 
 @attrs.define(eq=True, repr=False)
@@ -179,4 +200,12 @@ class RunningSums:
         # Python frame of the NamedTuple's generated __new__ (a third of this call's cost).
         return _new_tuple(TableSums, (n_elements, n_rows, n_columns,
                                       cells & _PAIR_MASK, rows & _PAIR_MASK, columns & _PAIR_MASK,
-                                      cells >> PAIR_BITS, rows >> PAIR_BITS, columns >> PAIR_BITS))
+                                      cells >> LOG_SHIFT, rows >> LOG_SHIFT, columns >> LOG_SHIFT))
+
+    def margin_triples(self) -> tuple[int, int]:
+        """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns, unpacked.
+
+        >>> RunningSums.from_counts([3, 1], [4], [3, 1]).margin_triples()
+        (4, 1)
+        """
+        return (self.rows >> PAIR_BITS & _TRIPLE_MASK, self.columns >> PAIR_BITS & _TRIPLE_MASK)

@@ -1,4 +1,4 @@
-"""The command line, ``contingency classify | compare | demo``: glue between readers, accumulators, reports.
+"""The command line, ``contingency classify | compare | paired | demo``: glue between readers and reports.
 
 :func:`main` parses the arguments, reads the input in chunks
 (:mod:`contingency.io`), feeds each chunk to an accumulator, and prints what
@@ -24,6 +24,7 @@ from attrs import field, frozen
 from contingency import report
 from contingency._contingency import Contingency
 from contingency._lines import InputError, read_lines
+from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
 from contingency._progress import progress_bar
 from contingency.io import CHUNK, Chunk, Format, LabelReader, first_line, guess_format
@@ -185,6 +186,28 @@ def _parser() -> _Parser:
                          help="add the Jaccard-Concentration Index")
     compare.set_defaults(run=_compare)
 
+    paired = commands.add_parser(
+        "paired", parents=[reading, output], help="compare two classifiers on the same results",
+        description="Compare two classifiers' decisions on the same results: each model's "
+        "summary scores, the paired table of which one was right, and McNemar's test (exact, "
+        "mid-p and asymptotic), then the numbers of results read and lines skipped.")
+    paired.add_argument("--assigned-a", metavar="COL", required=True,
+                        help="column of the categories model a assigned (a name, or a number "
+                        "from 1)")
+    paired.add_argument("--assigned-b", metavar="COL", required=True,
+                        help="column of the categories model b assigned")
+    paired.add_argument("--correct", metavar="COL", required=True,
+                        help="column of the correct categories")
+    paired.add_argument("--label-sep", metavar="SEP", type=_label_separator,
+                        help="separator of several categories in one cell (default '|')")
+    paired.add_argument("--categories", metavar="LIST_OR_FILE",
+                        help="the declared categories: a comma-separated list, or a file of one "
+                        "per line; any other category is an error")
+    paired.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
+                        help="the value of undefined ratios: Perl's conventions (default) or "
+                        "scikit-learn's 0, 1 or nan")
+    paired.set_defaults(run=_paired)
+
     demo = commands.add_parser("demo", parents=[output], help="run both on the bundled example",
                                description="Classify and compare on the bundled example: "
                                "scikit-learn's handwritten digits (see docs/cli.md).")
@@ -260,21 +283,21 @@ def _chunks(args: argparse.Namespace, opened: Any, columns: list[str], *, multi:
                              "blank lines or comments)")
 
 
-def _add(chunk: Chunk, reader: LabelReader, batch: Callable[[Any, Any], object],
-         one: Callable[[Any, Any], object]) -> None:
+def _add(chunk: Chunk, reader: LabelReader, batch: Callable[..., object],
+         one: Callable[..., object]) -> None:
     """Feed one chunk through ``batch``; if it refuses the chunk, find the line with ``one``.
 
-    The batch paths check the whole chunk before they count anything, so a
-    refused chunk changed nothing; ``one`` then takes its results one by one
-    until the bad one raises, and the error names that line.
+    Both take the chunk's columns (a result's cells, for ``one``). The batch
+    paths check the whole chunk before they count anything, so a refused
+    chunk changed nothing; ``one`` then takes its results one by one until
+    the bad one raises, and the error names that line.
     """
-    first, second = chunk.columns
     try:
-        batch(first, second)
+        batch(*chunk.columns)
     except ValueError as problem:
-        for line, a, b in zip(chunk.lines, first, second):
+        for line, *cells in zip(chunk.lines, *chunk.columns):
             try:
-                one(a, b)
+                one(*cells)
             except ValueError as found:
                 raise InputError(f"{reader.source} line {line}: {found}") from None
         raise InputError(f"{reader.source} lines {chunk.lines[0]}-{chunk.lines[-1]}: "
@@ -426,6 +449,48 @@ def _compare(args: argparse.Namespace) -> _Result:
     if args.plot:
         figures.append(("--plot", args.plot, lambda: _plot().partition_heatmap(comparison)))
     return _Result(text, comparison.to_dict(), figures)
+
+
+def _paired_comparison(args: argparse.Namespace, opened: Any
+                       ) -> tuple[PairedComparison, LabelReader]:
+    """The paired accumulator of the file's decisions by both models, and its reader."""
+    options = ("--assigned-a", "--assigned-b", "--correct")
+    columns = [args.assigned_a, args.assigned_b, args.correct]
+    described = _described(dict(zip(options, columns)), {})
+    declared = _categories(args.categories)
+    accumulator = PairedComparison(declared, zero_division=_ZERO_DIVISION[args.zero_division])
+    known = None if declared is None else set(declared)
+
+    def one(*cells: Any) -> None:
+        """One result, a category outside --categories refused in the command line's terms."""
+        for option, cell in zip(options, cells):
+            for label in cell if isinstance(cell, tuple) else (cell,):
+                if known is not None and label not in known:
+                    raise ValueError(f"{option}: unknown category {label!r} (not among "
+                                     "--categories: add it there, or leave --categories out to "
+                                     "count every category)")
+        accumulator.add_result(*cells)
+
+    reader = None
+    for chunk, reader in _chunks(args, opened, columns, multi=True, named=True,
+                                 described=described, label_sep=args.label_sep):
+        _add(chunk, reader, accumulator.add_results, one)
+    assert reader is not None  # _chunks raises when there is no result
+    return accumulator, reader
+
+
+def _paired(args: argparse.Namespace) -> _Result:
+    if args.plot:
+        raise InputError(f"--plot {args.plot}: the paired command draws no figure (classify and "
+                         "compare do)")
+    accumulator, reader = _paired_comparison(args, _opened(args.file))
+    if args.format == "json":
+        text = _json(accumulator.scores())
+    else:
+        text = (f"model a: {args.assigned_a!r} (--assigned-a)   model b: {args.assigned_b!r} "
+                f"(--assigned-b)   correct: {args.correct!r} (--correct)\n\n"
+                f"{accumulator.report(digits=args.figs)}\n\n{_counts(reader)}\n")
+    return _Result(text, accumulator.to_dict())
 
 
 def _demo(args: argparse.Namespace) -> _Result:

@@ -3,6 +3,7 @@
 - :func:`perl_stats_table`: Statistics::Contingency's ``stats_table``, character for character;
 - :func:`classification_report`: the per-category table scikit-learn users expect;
 - :func:`partition_report`: the counts and every score of a partition comparison;
+- :func:`paired_report`: two models' summary scores, their paired table and McNemar's tests;
 - :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON.
 """
 
@@ -12,8 +13,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["classification_report", "json_numbers", "partition_report", "perl_stats_table",
-           "significant_figures"]
+__all__ = ["classification_report", "json_numbers", "paired_report", "partition_report",
+           "perl_stats_table", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -241,4 +242,60 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
         out += [f"{float(intervals['level']) * 100:g}% confidence intervals in brackets: the delta "
                 "method of U-statistics,", "elements taken as independent draws (see "
                 "PartitionComparison.interval); - where none applies."]
+    return "\n".join(out)
+
+
+#: The rows of :func:`paired_report`'s first block: (row name, score key of each model).
+_PAIRED_SCORES = (
+    ("subset accuracy", "subset_accuracy"),
+    ("micro precision", "micro_precision"),
+    ("micro recall", "micro_recall"),
+    ("micro f1", "micro_f1"),
+    ("macro precision", "macro_precision"),
+    ("macro recall", "macro_recall"),
+    ("macro f1", "macro_f1"),
+    ("hamming loss", "hamming_loss"),
+)
+_MCNEMAR = (("exact (binomial)", "exact"), ("mid-p", "mid_p"), ("asymptotic (chi-2)", "asymptotic"))
+
+
+def _pvalue(value: float | None, digits: int) -> str:
+    """A p-value with ``digits`` significant figures (small ones in exponent form), 1 as ``1``."""
+    return "-" if value is None else f"{value:.{max(digits, 1)}g}"
+
+
+def paired_report(scores: dict[str, Any], digits: int = 3,
+                  names: tuple[str, str] = ("a", "b")) -> str:
+    """Two models' summary scores, their paired table and McNemar's tests, in blocks.
+
+    ``scores`` is :meth:`contingency.PairedComparison.scores`'s output;
+    scores and statistics are shown with ``digits`` decimals, p-values with
+    ``digits`` significant figures, counts in full, ``-`` where a value is
+    undefined. ``names`` name the two models.
+    """
+    digits = _check_digits(digits)
+    first, second = names
+    table = scores["paired_table"]
+    blocks: list[list[tuple[str, list[str]]]] = [
+        [("", [f"model {first}", f"model {second}"])]
+        + [(name, [_number(scores[model][key], digits) for model in ("a", "b")])
+           for name, key in _PAIRED_SCORES],
+        [("paired table", [f"{second} right", f"{second} wrong"]),
+         (f"{first} right", [str(table["both_right"]), str(table["only_a_right"])]),
+         (f"{first} wrong", [str(table["only_b_right"]), str(table["both_wrong"])])],
+        [("McNemar tests", ["statistic", "p-value"])]
+        + [(name, [_number(scores["mcnemar"][key]["statistic"], digits),
+                   _pvalue(scores["mcnemar"][key]["pvalue"], digits)]) for name, key in _MCNEMAR],
+    ]
+    name_width = max(len(name) for block in blocks for name, _ in block)
+    out = [f"results: {scores['n_results']}"]
+    for block in blocks:
+        widths = [max(len(cells[i]) for _, cells in block) for i in range(len(block[0][1]))]
+        out.append("")
+        out += [(name.rjust(name_width) + "".join("  " + cell.rjust(width)
+                                                  for cell, width in zip(cells, widths))).rstrip()
+                for name, cells in block]
+    out += ["", "a result is right when its assigned categories are exactly the correct ones; the "
+            "tests", "compare the results only one model got right (two-sided); the asymptotic "
+            "one has", "Edwards' continuity correction."]
     return "\n".join(out)

@@ -278,6 +278,61 @@ def test_compare_prints_every_score(tmp_path, capsys):
     assert "adjusted rand index" in text
 
 
+# paired --------------------------------------------------------------------------------------
+
+
+def paired_file(tmp_path, rows=2500, seed=8):
+    """Two models' decisions on the same results, single- and multi-label, as CSV."""
+    rng = np.random.default_rng(seed)
+    lines = ["id,first,second,truth"]
+    results = []
+    for i in range(rows):
+        truth = str(rng.integers(4))
+        first = truth if rng.random() < 0.8 else str(rng.integers(4))
+        second = ([truth, str(rng.integers(4))] if i % 7 == 0
+                  else [truth if rng.random() < 0.6 else str(rng.integers(4))])
+        lines.append(f"{i},{first},{'|'.join(second)},{truth}")
+        results.append((first, tuple(second) if len(second) > 1 else second[0], truth))
+    return write(tmp_path, "two.csv", "\n".join(lines) + "\n"), results
+
+
+def test_paired_prints_both_models_and_mcnemar(tmp_path, capsys, monkeypatch):
+    path, results = paired_file(tmp_path)
+    monkeypatch.setattr("contingency.io.CHUNK", 700)  # chunks of single labels and mixed ones
+    expected = contingency.PairedComparison()
+    for result in results:
+        expected.add_result(*result)
+    args = ["paired", path, "--assigned-a", "first", "--assigned-b", "second", "--correct",
+            "truth"]
+    status, out, err = run(capsys, *args, "--format", "json")
+    assert (status, err) == (0, "")
+    assert json.loads(out) == expected.scores()
+    status, out, _ = run(capsys, *args, "--figs", "4", "--state", str(tmp_path / "state.json"))
+    assert status == 0
+    assert out.startswith("model a: 'first' (--assigned-a)   model b: 'second' (--assigned-b)")
+    assert expected.report(digits=4) in out
+    assert out.endswith(f"{path}: 2500 results read, 1 line skipped (header, blank lines, "
+                        "comments)\n")
+    state = json.loads((tmp_path / "state.json").read_text("utf-8"))
+    assert contingency.PairedComparison.from_dict(state) == expected
+
+
+def test_paired_errors_name_the_line_and_the_option(tmp_path, capsys):
+    path = write(tmp_path, "two.csv", "a,b,c\nx,x,x\nx,y,x\nz,x,x\n")
+    args = ["paired", path, "--assigned-a", "a", "--assigned-b", "b", "--correct", "c"]
+    assert one_error_line(capsys, *args, "--categories", "x,y") == (
+        f"contingency: {path} line 4: --assigned-a: unknown category 'z' (not among --categories: "
+        "add it there, or leave --categories out to count every category)\n")
+    assert "no column 'd' (--correct)" in one_error_line(
+        capsys, "paired", path, "--assigned-a", "a", "--assigned-b", "b", "--correct", "d")
+    assert "the following arguments are required: --assigned-b" in one_error_line(
+        capsys, "paired", path, "--assigned-a", "a", "--correct", "c")
+    assert "the paired command draws no figure" in one_error_line(
+        capsys, *args, "--plot", str(tmp_path / "x.png"))
+    assert "the three-field format has two label columns" in one_error_line(
+        capsys, *args, "--input-format", "three-field")
+
+
 # Plots ---------------------------------------------------------------------------------------
 
 

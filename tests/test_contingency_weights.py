@@ -524,5 +524,5 @@ def test_a_row_of_weight_zero_does_not_order_the_categories(as_array):
         loop.add_result(label, label, weight=weight)
     side = np.array(labels, dtype=object) if as_array else labels
     batch = Contingency().add_results(side, side, weights=weights)
-    assert batch.categories == loop.categories == ("y", 1)
+    assert batch.categories == loop.categories == (1, "y")
     assert batch == loop

@@ -72,6 +72,30 @@ def _negated(changes):
     return tuple({key: -count for key, count in part.items()} for part in changes)
 
 
+@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=12), st.lists(st.tuples(_SIDE, _SIDE),
+                                                                 min_size=1, max_size=3))
+def test_check_refuses_exactly_what_apply_refuses_and_writes_nothing(held, taken):
+    """Counts.check (a paired accumulator checks both models before writing either): for any
+    removal, it raises the error apply raises, or neither does; and it changes no count."""
+    counts = _applied(held)
+    before = counts.copy()
+    changes = result_changes(taken, -1)
+    try:
+        counts.check(*changes, removing=True, where="remove")
+    except ValueError as refused:
+        checked: str | None = str(refused)
+    else:
+        checked = None
+    _same(counts, before)
+    if checked is None:
+        counts.apply(*changes, removing=True, where="remove")  # accepted: it must not raise
+    else:
+        with pytest.raises(ValueError) as refused:
+            counts.apply(*changes, removing=True, where="remove")
+        assert str(refused.value) == checked
+        _same(counts, before)
+
+
 def test_removal_forgets_undeclared_categories_and_their_codes():
     counts = Counts(["x"])
     counts.apply(*pair_changes({("w", "x"): 1}), new=["w"])

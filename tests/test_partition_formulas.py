@@ -53,6 +53,14 @@ def test_sums_of_huge_counts_stay_exact():
     assert sums.same_reference == f.pairs(2**40) + f.pairs(2**40 + 5)
 
 
+@pytest.mark.parametrize("counts", [[2**62, 2**62], [2**63 - 1, 2**63 - 1, 5],
+                                    np.array([2**62, 2**62, 2**62], dtype=np.int64)])
+def test_same_cluster_pairs_of_counts_whose_total_passes_int64(counts):
+    """Counts each within int64 whose total is not: the int64 sum wrapped to a negative
+    number, which sent them down the int64 path and gave a negative pair count."""
+    assert f.same_cluster_pairs(counts) == sum(f.pairs(int(n)) for n in counts)
+
+
 def brute_force_pairs(table):
     elements = [(i, j) for i, row in enumerate(table) for j, count in enumerate(row)
                 for _ in range(count)]

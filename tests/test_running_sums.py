@@ -1,4 +1,4 @@
-"""contingency._running_sums: exact packed sums of C(n, 2) and n ln n, stepped and recomputed."""
+"""contingency._running_sums: exact packed sums of C(n, 2), C(n, 3) and n ln n, stepped and recomputed."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contingency._running_sums import (
+    LOG_SHIFT,
     PAIR_BITS,
     RunningSums,
     packed_step,
@@ -18,7 +19,8 @@ from contingency.formulas import partition as formulas
 
 
 def expected_packed(counts):
-    return ((formulas.n_log_n_fixed_sum(counts) << PAIR_BITS)
+    return ((formulas.n_log_n_fixed_sum(counts) << LOG_SHIFT)
+            + (formulas.same_cluster_triples(counts) << PAIR_BITS)
             + formulas.same_cluster_pairs(counts))
 
 
@@ -28,7 +30,7 @@ def expected_packed(counts):
     np.array([5, 7, 5], dtype=np.uint16),
     np.array([2**62, 2**62 - 1, 2], dtype=object),  # Python ints
 ])
-def test_packed_sum_is_the_two_sums_of_the_formulas(counts):
+def test_packed_sum_is_the_three_sums_of_the_formulas(counts):
     assert packed_sum(counts) == expected_packed(np.asarray(counts))
 
 
@@ -43,6 +45,19 @@ def test_table_sums_unpacks_each_level():
     sums = RunningSums.from_counts([2, 1, 1], [3, 1], [2, 2])
     unpacked = sums.table_sums(4, 2, 2)
     assert unpacked == formulas.table_sums([[2, 1], [0, 1]])
+
+
+@pytest.mark.parametrize(("rows", "columns"), [([3, 1], [2, 2]), ([2**62, 5], [2**62 + 5]),
+                                               ([], []), ([1, 1, 1], [3])])
+def test_margin_triples_unpacks_the_rows_and_columns_triple_sums(rows, columns):
+    """The triple field sits between the pair and n ln n fields: no carry mixes them, even at
+    the count limit, where C(N, 3) is near 2**185."""
+    sums = RunningSums.from_counts(rows, rows, columns)
+    assert sums.margin_triples() == (sum(formulas.triples(n) for n in rows),
+                                     sum(formulas.triples(n) for n in columns))
+    assert sums.table_sums(sum(rows), len(rows), len(columns))[3:6] == (
+        formulas.same_cluster_pairs(rows), formulas.same_cluster_pairs(rows),
+        formulas.same_cluster_pairs(columns))
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from([1, 1, -1, 3,

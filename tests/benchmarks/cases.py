@@ -1760,4 +1760,10 @@ CASES: list[Case] = [
         "tests.benchmarks.sklearn_options").scikit_learn_options(config)),
     Case("22 interval read Wilson micro precision vs the plain read", interval_read),
     Case("22 macro F1 interval after add_result K=1000 vs K=10", macro_interval_curve),
+    Case("22 PairedComparison.add_result vs Contingency.add_result", lambda config: (
+        importlib.import_module("tests.benchmarks.paired").paired_add_result(config))),
+    Case("22 McNemar read after add 10^6 vs 10^3 held", lambda config: (
+        importlib.import_module("tests.benchmarks.paired").mcnemar_read_after_add(config))),
+    Case("22 ari_significance read vs adjusted_rand_index", lambda config: (
+        importlib.import_module("tests.benchmarks.paired").ari_significance_read(config))),
 ]

@@ -70,9 +70,10 @@ The implementation is split by subsystem, each module one responsibility:
 ``_sums`` (exact table sums), ``_pairs`` (pair counting), ``_information``
 (MI and entropies from the sums), ``_cells`` (the same from the cells,
 without cancellation), ``_expected`` (expected MI), ``_adjusted`` (AMI),
-``_precise`` (AMI at 256 bits, where floats cancel) and ``_matching`` (purity,
-R NMF's entropy). Every public name is imported from
-here.
+``_precise`` (AMI at 256 bits, where floats cancel), ``_matching`` (purity,
+R NMF's entropy) and ``_significance`` (the adjusted Rand index against
+chance: its variance under the permutation model). Every public name is
+imported from here.
 """
 
 from __future__ import annotations
@@ -111,6 +112,12 @@ from contingency.formulas.partition._pairs import (
     recall,
 )
 from contingency.formulas.partition._precise import PreciseSums, precise_sums
+from contingency.formulas.partition._significance import (
+    AriSignificance,
+    adjusted_rand_index_variance,
+    ari_significance,
+    margin_triples,
+)
 from contingency.formulas.partition._sums import (
     FIXED_POINT_BITS,
     TableSums,
@@ -118,11 +125,14 @@ from contingency.formulas.partition._sums import (
     n_log_n_fixed_sum,
     pairs,
     same_cluster_pairs,
+    same_cluster_triples,
     table_sums,
+    triples,
 )
 
 __all__ = [
     "FIXED_POINT_BITS",
+    "AriSignificance",
     "AverageMethod",
     "CellsArgument",
     "PairConfusion",
@@ -132,6 +142,8 @@ __all__ = [
     "adjusted_mutual_information",
     "adjusted_rand_index",
     "adjusted_rand_index_from_sums",
+    "adjusted_rand_index_variance",
+    "ari_significance",
     "completeness",
     "entropy",
     "entropy_model",
@@ -142,6 +154,7 @@ __all__ = [
     "homogeneity",
     "inverse_purity",
     "jaccard",
+    "margin_triples",
     "mutual_information",
     "n_log_n_fixed",
     "n_log_n_fixed_sum",
@@ -156,8 +169,10 @@ __all__ = [
     "rand_index",
     "recall",
     "same_cluster_pairs",
+    "same_cluster_triples",
     "table_cells",
     "table_sums",
+    "triples",
     "v_measure",
     "variation_of_information",
 ]

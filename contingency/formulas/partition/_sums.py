@@ -21,7 +21,8 @@ from numpy.typing import ArrayLike, NDArray
 from contingency.formulas._numeric import INT64_MAX, distinct_counts
 
 __all__ = ["FIXED_POINT_BITS", "TableSums", "as_counts", "count_sum", "n_log_n_fixed",
-           "n_log_n_fixed_sum", "pairs", "same_cluster_pairs", "summable", "table_sums"]
+           "n_log_n_fixed_sum", "pairs", "same_cluster_pairs", "same_cluster_triples", "summable",
+           "table_sums", "triples"]
 
 #: ``n ln n`` is held as the exact integer ``n ln n * 2**FIXED_POINT_BITS``.
 FIXED_POINT_BITS = 52
@@ -37,6 +38,16 @@ def pairs(n: int) -> int:
     """
     n = int(n)
     return n * (n - 1) // 2
+
+
+def triples(n: int) -> int:
+    """``n (n - 1) (n - 2) / 6``, the number of sets of three distinct elements among ``n``, exactly.
+
+    >>> triples(4), triples(2), triples(0), triples(10**6)
+    (4, 0, 0, 166666166667000000)
+    """
+    n = int(n)
+    return n * (n - 1) * (n - 2) // 6
 
 
 def n_log_n_fixed(n: int) -> int:
@@ -89,11 +100,30 @@ def same_cluster_pairs(counts: ArrayLike) -> int:
     if values.dtype == object:
         return sum(pairs(v) for v in values.tolist())
     # Each C(n, 2) is below 2**61 when n < 2**31, and their total is at most
-    # C(N, 2) with N = values.sum(): checked below so that int64 cannot overflow. The
-    # total itself is summed in int64 only where it cannot wrap (largest * size < 2**63).
-    if int(values.max()) * values.size < 2**63 and int(values.sum()) < 2**31:
+    # C(N, 2) with N = values.sum(): checked below so that int64 cannot overflow. N itself
+    # is summed exactly (as Python ints when an int64 sum could wrap).
+    total = count_sum(summable(values))
+    if total < 2**31:
         return int((values * (values - 1) // 2).sum())
     return sum(pairs(v) for v in values.tolist())
+
+
+def same_cluster_triples(counts: ArrayLike) -> int:
+    """``sum C(n, 3)``: the triples of elements inside one cluster, exactly (Python integers).
+
+    What the variance of the adjusted Rand index needs of each partition's
+    cluster sizes besides ``sum C(n, 2)`` (see
+    :func:`contingency.formulas.partition.ari_significance`).
+
+    >>> same_cluster_triples([3, 1, 4]), same_cluster_triples([])
+    (5, 0)
+    """
+    values = as_counts(counts, "counts").ravel()
+    values = values[values > 2]  # smaller clusters hold no triple
+    if values.size == 0:
+        return 0
+    distinct, multiplicity = distinct_counts(values)
+    return sum(m * triples(v) for v, m in zip(distinct.tolist(), multiplicity.tolist()))
 
 
 def as_counts(values: ArrayLike, name: str) -> NDArray[np.int64]:
