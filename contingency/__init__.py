@@ -1,6 +1,7 @@
 """contingency: incremental, exactly mergeable accumulators for classification and clustering scores."""
 
 from contingency._contingency import Contingency
+from contingency._grouped import GroupedContingency
 from contingency._jci import jaccard_concentration_index
 from contingency._partition import PartitionComparison
 from contingency._similarity import (
@@ -15,6 +16,7 @@ from contingency.formulas.partition import PairConfusion
 
 __all__ = [
     "Contingency",
+    "GroupedContingency",
     "PairConfusion",
     "PartitionComparison",
     "__version__",
