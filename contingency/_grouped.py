@@ -625,13 +625,15 @@ class GroupedContingency:
         if fresh:
             live = codes if exact is None else codes[exact != 0]
             present = np.bincount(live, minlength=len(keys)) > 0
-            fresh = [position for position in fresh if present[position]]
-            if fresh:
+            met = [position for position in fresh if present[position]]
+            if met:
                 renumber = np.full(len(keys), -1, dtype=np.int64)
-                renumber[fresh] = np.arange(len(fresh))
+                renumber[met] = np.arange(len(met))
                 taken = renumber[live]
-                first = _first_rows(taken[taken >= 0], len(fresh))
-                fresh = [fresh[i] for i in np.argsort(first, kind="stable").tolist()]
+                first = _first_rows(taken[taken >= 0], len(met))
+                met = [met[i] for i in np.argsort(first, kind="stable").tolist()]
+            # Groups met only in rows of weight 0 come last: they get no count, so no place.
+            fresh = met + [position for position in fresh if not present[position]]
             for rank, position in enumerate(fresh):
                 mine[position] = len(self._keys) + rank
                 created[keys[position]] = self._new_group()
