@@ -58,6 +58,7 @@ from __future__ import annotations
 import heapq
 import math
 import operator
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -116,7 +117,11 @@ DEFAULT_SCORES: tuple[Score, ...] = ("micro_f1", "macro_precision", "macro_recal
 _UNIT = 1  # add_result's default weight: the tally takes it (tested by identity)
 _HOLE = object()  # the key of a code whose group was forgotten
 #: The tally is folded once it holds this many codes (three a result): memory bounded between reads.
-_TALLY_SIZE = 3 << 16
+#: The tally is folded once it holds this many results, or :data:`_TALLY_PER_GROUP` per group
+#: if that is more: memory in proportion to the state between reads, and a fold, whose cost
+#: grows with the groups it touches, spread over many results of each.
+_TALLY_SIZE = 1 << 16
+_TALLY_PER_GROUP = 64
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
 _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
@@ -424,7 +429,11 @@ class GroupedContingency:
     _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
     _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
     _holes: int
-    _tally: list[int]  # results add_result took since the last fold: group, correct, assigned codes
+    # Results add_result took since the last fold, one code each: (group * k + correct) * k +
+    # assigned, with k = _span the overall accumulator's codes (fixed while the tally holds any).
+    _tally: array[int]
+    _span: int
+    _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
     _trackers: dict[Score, _Extremes]  # each score read so far, kept up to date lazily
 
@@ -454,7 +463,8 @@ class GroupedContingency:
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         for key in self._declared:
             self._register(key, self._new_group())
-        self._tally, self._read, self._trackers = [], False, {}
+        self._tally, self._read, self._trackers = array("q"), False, {}
+        self._sync()
 
     def _new_group(self) -> Contingency:
         return Contingency(self._categories, unknown=self._unknown,
@@ -482,18 +492,13 @@ class GroupedContingency:
         """
         if (weight is _UNIT and not self._read and type(assigned) in _SINGLE
                 and type(correct) in _SINGLE):
-            ids = self._overall._counts.ids
-            try:
-                code = self._codes[group]
-                truth, chosen = ids[correct], ids[assigned]
-            except (KeyError, TypeError):
+            ids, k = self._overall._counts.ids, self._span
+            try:  # (an int64 overflow, past 2**63 codes, takes the general path)
+                self._tally.append((self._codes[group] * k + ids[correct]) * k + ids[assigned])
+            except (KeyError, TypeError, OverflowError):
                 pass
             else:
-                tally = self._tally
-                tally.append(code)
-                tally.append(truth)
-                tally.append(chosen)
-                if len(tally) > _TALLY_SIZE:  # memory bounded between reads
+                if len(self._tally) > self._limit:  # memory bounded between reads
                     self._fold()
                 return
         self._one(assigned, correct, group, weight, removing=False)
@@ -654,64 +659,73 @@ class GroupedContingency:
         if staging.new:
             chosen, truth = first_seen_order(staging, chosen, truth, exact)
         mine, created = self._resolve(keys, codes, exact, removing, where)
-        self._write_codes(mine[codes], truth, chosen, list(staging.new), created, exact, unit,
-                          removing)
+        k = len(overall.names) + len(staging.new)
+        if (len(self._keys) + len(created)) * k * k >= 1 << 63:
+            return False  # no int64 code for every triple: counted group by group instead
+        combined = mine[codes] * (k * k)
+        combined += truth * k
+        combined += chosen
+        self._write_codes(combined, k, list(staging.new), created, exact, unit, removing)
         return True
 
     def _fold(self) -> None:
         """Write what the tally holds (results of weight 1 whose labels are all categories)."""
         tally = self._tally
         if tally:
-            self._tally = []
-            rows = np.array(tally, dtype=np.int64).reshape(-1, 3)
-            self._write_codes(rows[:, 0], rows[:, 1], rows[:, 2], [], {}, None, 0, False)
+            self._tally = array("q")
+            assert self._span == len(self._overall._counts.names)  # (no other write since)
+            self._write_codes(np.frombuffer(tally, dtype=np.int64), self._span, [], {}, None, 0,
+                              False)
 
-    def _write_codes(self, groups: NDArray[np.int64], truth: NDArray[np.int64],
-                     chosen: NDArray[np.int64], new: list[Hashable],
+    def _sync(self) -> None:
+        """After a write, what the tally codes by: the overall's codes, the number of groups."""
+        self._span = len(self._overall._counts.names)
+        self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
+
+    def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
                      removing: bool) -> None:
-        """Count single-label results given by group code and the overall's category codes.
+        """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
-        ``new`` are the categories new to the overall, coded after its own;
-        ``created`` the groups new to this accumulator, coded after the known
-        ones; ``exact`` the weights (in units of ``2**-unit``), or ``None``.
+        Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
+        new to this accumulator) after them; categories as the overall
+        accumulator codes them, ``new`` (the categories new to it) after them,
+        ``k`` codes in all. ``exact`` are the weights (in units of
+        ``2**-unit``), or ``None``. One count of the distinct codes; then
+        O(distinct codes) in Python.
         """
         where = "remove_results" if removing else ""
         overall = self._overall._counts.settled()
         labels = [*overall.names, *new]
         key_of_code = [*self._keys, *created]
-        k, size = len(labels), len(key_of_code)
         by_key = {**self._groups, **created}
         span = k * k
-        if size * span < 1 << 62:
-            combined = groups * span
-            combined += truth * k
-            combined += chosen
-            present, counts = distinct_counts(combined, size * span, exact)
-            group_of, pair = np.divmod(present, span)
-        else:  # a space too large for one int64 code: sorted as rows
-            rows, inverse = np.unique(np.stack((groups, truth * k + chosen), axis=1), axis=0,
-                                      return_inverse=True)
-            present, counts = distinct_counts(inverse.ravel(), len(rows), exact)
-            group_of, pair = rows[present, 0], rows[present, 1]
-        # The pairs of each group touched (by category), and of the whole (by the overall's codes).
+        present, counts = distinct_counts(combined, len(key_of_code) * span, exact)
+        group_of, pair = np.divmod(present, span)
+        whole_pairs, whole_counts = distinct_counts(pair, span, counts)
+        correct_of, assigned_of = np.divmod(whole_pairs, k)
+        # The whole's pairs by the overall's codes; each group's by category.
+        whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
         per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
-        whole: dict[int, int] = {}
         correct_codes, assigned_codes = np.divmod(pair, k)
         for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
                                                   assigned_codes.tolist(), counts.tolist()):
-            per_group.setdefault(code, {})[labels[correct], labels[assigned]] = count
-            pair_code = correct << PAIR_SHIFT | assigned
-            whole[pair_code] = whole.get(pair_code, 0) + count
+            pairs = per_group.get(code)
+            if pairs is None:
+                pairs = per_group[code] = {}
+            pairs[labels[correct], labels[assigned]] = count
         sign = -1 if removing else 1
         fresh: dict[int, list[Hashable]] = {}
+        every = len(labels)
         for code, pairs in per_group.items():
             known = by_key[key_of_code[code]]._counts.settled().a
+            if len(known) == every:
+                continue  # the group has every category: none can be new to it
             met = [label for pair in pairs for label in pair if label not in known]
             if met:
                 fresh[code] = list(dict.fromkeys(met))
         if any(len(met) > 1 for met in fresh.values()):
-            _order_first_seen(fresh, groups, truth, chosen, k, labels, exact)
+            _order_first_seen(fresh, combined, k, labels, exact)
 
         def change(accumulator: Contingency, changes: Changes, **options: Any) -> Callable[[], None]:
             counts = accumulator._counts
@@ -809,6 +823,7 @@ class GroupedContingency:
                     self._forget(key)
         for tracker in self._trackers.values():
             tracker.pending.update(touched)
+        self._sync()
 
     def _forget(self, key: _Key) -> None:
         """Forget a group; the codes are made dense again once holes are half of them."""
@@ -885,7 +900,8 @@ class GroupedContingency:
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         for key, accumulator in groups.items():
             self._register(key, accumulator)
-        self._tally, self._read, self._trackers = [], False, {}
+        self._tally, self._read, self._trackers = array("q"), False, {}
+        self._sync()
 
     def __copy__(self) -> GroupedContingency:
         return self.copy()
@@ -1432,23 +1448,25 @@ def _shown(key: Hashable) -> str:
     return ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
 
 
-def _order_first_seen(fresh: dict[int, list[Hashable]], groups: NDArray[np.int64],
-                      truth: NDArray[np.int64], chosen: NDArray[np.int64], k: int,
+def _order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int64], k: int,
                       labels: list[Hashable], exact: NDArray[Any] | None) -> None:
     """Put each group's new categories in the order its rows meet them (in place).
 
     As in a Contingency's batch: row by row, the assigned side before the
-    correct one, rows of weight 0 after all others. Reads only the rows of
-    the groups that meet several new categories.
+    correct one, rows of weight 0 after all others. ``combined`` holds each
+    row's ``(group * k + correct) * k + assigned``. Reads only the rows of the
+    groups that meet several new categories.
     """
     wanted = [code for code, met in fresh.items() if len(met) > 1]
+    groups, pair = np.divmod(combined, k * k)
     rows = np.flatnonzero(np.isin(groups, wanted))
     if exact is not None and not exact[rows].all():
         live = exact[rows] != 0
         rows = np.concatenate([rows[live], rows[~live]])
+    truth, chosen = np.divmod(pair[rows], k)
     rank: dict[int, int] = {}
     for side, codes in enumerate((chosen, truth)):
-        keys = groups[rows] * k + codes[rows]
+        keys = groups[rows] * k + codes
         distinct, at = np.unique(keys, return_index=True)
         for key, position in zip(distinct.tolist(), at.tolist()):
             rank[key] = min(rank.get(key, 2 * position + side), 2 * position + side)

@@ -529,6 +529,7 @@ def test_scores_are_json_safe_and_hold_what_the_report_shows():
 
 def test_the_tally_holds_memory_bounded_between_reads(monkeypatch):
     monkeypatch.setattr(grouped_module, "_TALLY_SIZE", 30)
+    monkeypatch.setattr(grouped_module, "_TALLY_PER_GROUP", 1)
     ours = GroupedContingency(["x", "y"]).add_results(["x"], ["y"], groups=["g"])
     for _ in range(100):
         ours.add_result("x", "x", group="g")
