@@ -69,6 +69,8 @@ from numpy.typing import NDArray
 from contingency import _locking
 from contingency import report as _report
 from contingency._changes import (
+    HIT,
+    MISS,
     PAIR_SHIFT,
     Changes,
     Staging,
@@ -121,7 +123,7 @@ _HOLE = object()  # the key of a code whose group was forgotten
 #: if that is more: memory in proportion to the state between reads, and a fold, whose cost
 #: grows with the groups it touches, spread over many results of each.
 _TALLY_SIZE = 1 << 16
-_TALLY_PER_GROUP = 64
+_TALLY_PER_GROUP = 256
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
 _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
@@ -279,23 +281,73 @@ def _group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int6
     return inverse.astype(np.int64).ravel(), keys  # type: ignore[return-value]
 
 
-def _first_rows(codes: NDArray[np.int64], size: int) -> NDArray[np.int64]:
-    """The first row of each code ``0..size-1`` (every one present), in O(rows) when they come early.
+def _first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds).
 
-    Looks at a prefix of the rows, doubling it until every code is found: the
-    groups of a batch usually all appear long before its end.
+    Looks at a prefix of the rows, doubling it until every wanted code is
+    found: the groups of a batch usually all appear long before its end, so
+    this costs far less than the batch.
     """
-    first = np.full(size, -1, dtype=np.int64)
-    start, step, found = 0, 1024, 0
-    while found < size:
-        window = codes[start:start + step]
-        distinct, at = np.unique(window, return_index=True)
-        fresh = first[distinct] < 0
-        first[distinct[fresh]] = at[fresh] + start
-        found += int(fresh.sum())
+    first = np.full(len(wanted), -1, dtype=np.int64)
+    remaining = int(wanted.sum())
+    start, step = 0, 1024
+    while remaining and start < len(codes):
+        distinct, at = np.unique(codes[start:start + step], return_index=True)
+        found = wanted[distinct] & (first[distinct] < 0)
+        first[distinct[found]] = at[found] + start
+        remaining -= int(found.sum())
         start += step
         step *= 2
     return first
+
+
+def _coded_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
+                         counts: NDArray[Any], k: int, labels: list[Hashable]
+                         ) -> dict[int, tuple[Changes, bool]]:
+    """Each group's changes from its distinct (correct, assigned) pairs, built with numpy.
+
+    For groups that code every category as the overall accumulator does (all
+    of them declared): the pairs come back keyed by pair code, and every
+    dictionary is made in C from slices, so a group costs a few calls and its
+    pairs no Python loop here. ``group_of`` is sorted (the pairs come group by group).
+    """
+    if not len(group_of):
+        return {}
+    correct, assigned = np.divmod(pair, k)
+    hit = correct == assigned
+    named = np.empty(len(labels), dtype=object)
+    named[:] = labels
+    size = (int(group_of[-1]) + 1) * k
+
+    def cells(category: NDArray[np.int64], where: NDArray[np.bool_]
+              ) -> dict[int, dict[Hashable, int]]:
+        keys, totals = distinct_counts(group_of[where] * k + category[where], size, counts[where])
+        owner, position = np.divmod(keys, k)
+        return _runs(owner, named[position].tolist(), totals.tolist())
+
+    a, b, c = cells(correct, hit), cells(assigned, ~hit), cells(correct, ~hit)
+    right = dict(zip(*(values.tolist() for values in distinct_counts(
+        group_of[hit], size, counts[hit]))))
+    wrong = dict(zip(*(values.tolist() for values in distinct_counts(
+        group_of[~hit], size, counts[~hit]))))
+    pairs = _runs(group_of, (correct << PAIR_SHIFT | assigned).tolist(), counts.tolist())
+    changes: dict[int, tuple[Changes, bool]] = {}
+    for code, coded in pairs.items():
+        shapes = {shape: count for shape, count in ((HIT, right.get(code, 0)),
+                                                    (MISS, wrong.get(code, 0))) if count}
+        changes[code] = ((a.get(code, {}), b.get(code, {}), c.get(code, {}), shapes, coded), True)
+    return changes
+
+
+def _runs(owner: NDArray[np.int64], keys: list[Any], values: list[Any]
+          ) -> dict[int, dict[Any, Any]]:
+    """``{owner: {key: value}}`` from parallel sequences sorted by owner (one dict per run, made in C)."""
+    if not len(owner):
+        return {}
+    cuts = (np.flatnonzero(np.diff(owner)) + 1).tolist()
+    starts, stops = [0, *cuts], [*cuts, len(owner)]
+    return {code: dict(zip(keys[start:stop], values[start:stop]))
+            for code, start, stop in zip(owner[starts].tolist(), starts, stops)}
 
 
 # Running extremes -----------------------------------------------------------------------------
@@ -628,17 +680,11 @@ class GroupedContingency:
                 mine[position] = code
         created: dict[_Key, Contingency] = {}
         if fresh:
-            live = codes if exact is None else codes[exact != 0]
-            present = np.bincount(live, minlength=len(keys)) > 0
-            met = [position for position in fresh if present[position]]
-            if met:
-                renumber = np.full(len(keys), -1, dtype=np.int64)
-                renumber[met] = np.arange(len(met))
-                taken = renumber[live]
-                first = _first_rows(taken[taken >= 0], len(met))
-                met = [met[i] for i in np.argsort(first, kind="stable").tolist()]
+            wanted = np.zeros(len(keys), dtype=bool)
+            wanted[fresh] = True
+            first = _first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
             # Groups met only in rows of weight 0 come last: they get no count, so no place.
-            fresh = met + [position for position in fresh if not present[position]]
+            fresh.sort(key=lambda position: (first[position] < 0, first[position]))
             for rank, position in enumerate(fresh):
                 mine[position] = len(self._keys) + rank
                 created[keys[position]] = self._new_group()
@@ -660,12 +706,15 @@ class GroupedContingency:
             chosen, truth = first_seen_order(staging, chosen, truth, exact)
         mine, created = self._resolve(keys, codes, exact, removing, where)
         k = len(overall.names) + len(staging.new)
-        if (len(self._keys) + len(created)) * k * k >= 1 << 63:
+        if max(len(keys), len(self._keys) + len(created)) * k * k >= 1 << 63:
             return False  # no int64 code for every triple: counted group by group instead
-        combined = mine[codes] * (k * k)
-        combined += truth * k
+        # Coded by the batch's own group codes; mapped to this accumulator's after counting.
+        combined = codes * k  # (in place from here: one array of the batch's length)
+        combined += truth
+        combined *= k
         combined += chosen
-        self._write_codes(combined, k, list(staging.new), created, exact, unit, removing)
+        self._write_codes(combined, k, list(staging.new), created, exact, unit, removing,
+                          groups=mine)
         return True
 
     def _fold(self) -> None:
@@ -684,15 +733,15 @@ class GroupedContingency:
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
-                     removing: bool) -> None:
+                     removing: bool, groups: NDArray[np.int64] | None = None) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
-        new to this accumulator) after them; categories as the overall
-        accumulator codes them, ``new`` (the categories new to it) after them,
-        ``k`` codes in all. ``exact`` are the weights (in units of
-        ``2**-unit``), or ``None``. One count of the distinct codes; then
-        O(distinct codes) in Python.
+        new to this accumulator) after them, or by codes of the batch's own,
+        ``groups`` giving each one's; categories as the overall accumulator
+        codes them, ``new`` (the categories new to it) after them, ``k`` codes
+        in all. ``exact`` are the weights (in units of ``2**-unit``), or
+        ``None``. One count of the distinct codes; then O(distinct codes) in Python.
         """
         where = "remove_results" if removing else ""
         overall = self._overall._counts.settled()
@@ -700,32 +749,31 @@ class GroupedContingency:
         key_of_code = [*self._keys, *created]
         by_key = {**self._groups, **created}
         span = k * k
-        present, counts = distinct_counts(combined, len(key_of_code) * span, exact)
+        space = (len(key_of_code) if groups is None else len(groups)) * span
+        if exact is None and dense_is_cheaper(space, len(combined)):
+            counted = np.bincount(combined, minlength=space)
+            present = np.flatnonzero(counted)
+            counts = counted[present]
+        else:
+            present, counts = distinct_counts(combined, space, exact)
         group_of, pair = np.divmod(present, span)
         whole_pairs, whole_counts = distinct_counts(pair, span, counts)
         correct_of, assigned_of = np.divmod(whole_pairs, k)
-        # The whole's pairs by the overall's codes; each group's by category.
+        # The whole's pairs by the overall's codes.
         whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
-        per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
-        correct_codes, assigned_codes = np.divmod(pair, k)
-        for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
-                                                  assigned_codes.tolist(), counts.tolist()):
-            pairs = per_group.get(code)
-            if pairs is None:
-                pairs = per_group[code] = {}
-            pairs[labels[correct], labels[assigned]] = count
+        if not new and len(overall.a) == len(self._categories):
+            # Every category declared: each group codes them as the overall does.
+            fresh: dict[int, list[Hashable]] = {}
+            changes = _coded_group_changes(group_of, pair, counts, k, labels)
+        else:
+            changes, fresh = self._label_group_changes(group_of, pair, counts, k, labels,
+                                                       key_of_code, by_key, groups)
+            if any(len(met) > 1 for met in fresh.values()):
+                _order_first_seen(fresh, combined, k, labels, exact)
+        if groups is not None:  # from the batch's group codes to this accumulator's
+            changes = {int(groups[code]): change for code, change in changes.items()}
+            fresh = {int(groups[code]): met for code, met in fresh.items()}
         sign = -1 if removing else 1
-        fresh: dict[int, list[Hashable]] = {}
-        every = len(labels)
-        for code, pairs in per_group.items():
-            known = by_key[key_of_code[code]]._counts.settled().a
-            if len(known) == every:
-                continue  # the group has every category: none can be new to it
-            met = [label for pair in pairs for label in pair if label not in known]
-            if met:
-                fresh[code] = list(dict.fromkeys(met))
-        if any(len(met) > 1 for met in fresh.values()):
-            _order_first_seen(fresh, combined, k, labels, exact)
 
         def change(accumulator: Contingency, changes: Changes, **options: Any) -> Callable[[], None]:
             counts = accumulator._counts
@@ -735,13 +783,40 @@ class GroupedContingency:
                                         where=where, **options)
 
         parts = []
-        for code, pairs in per_group.items():
+        for code, (group_changes, coded) in changes.items():
             accumulator = by_key[key_of_code[code]]
-            parts.append((accumulator, change(accumulator, pair_changes(pairs),
-                                              new=fresh.get(code, ()))))
+            parts.append((accumulator, change(accumulator, group_changes,
+                                              new=fresh.get(code, ()), coded=coded)))
         overall_part = change(self._overall, pair_changes(whole, labels), new=new, coded=True)
         self._commit(overall_part, parts, removing)
-        self._written(created, [key_of_code[code] for code in per_group], removing)
+        self._written(created, [key_of_code[code] for code in changes], removing)
+
+    def _label_group_changes(self, group_of: NDArray[np.int64], pair: NDArray[np.int64],
+                             counts: NDArray[Any], k: int, labels: list[Hashable],
+                             key_of_code: list[_Key], by_key: Mapping[_Key, Contingency],
+                             groups: NDArray[np.int64] | None
+                             ) -> tuple[dict[int, tuple[Changes, bool]], dict[int, list[Hashable]]]:
+        """Each group's changes with pairs by category, and the categories new to each group
+        (in the order met, to be ordered by rows when there are several)."""
+        per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
+        correct_codes, assigned_codes = np.divmod(pair, k)
+        for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
+                                                  assigned_codes.tolist(), counts.tolist()):
+            pairs = per_group.get(code)
+            if pairs is None:
+                pairs = per_group[code] = {}
+            pairs[labels[correct], labels[assigned]] = count
+        fresh: dict[int, list[Hashable]] = {}
+        every = len(labels)
+        for code, pairs in per_group.items():
+            mine = code if groups is None else int(groups[code])
+            known = by_key[key_of_code[mine]]._counts.settled().a
+            if len(known) == every:
+                continue  # the group has every category: none can be new to it
+            met = [label for pair in pairs for label in pair if label not in known]
+            if met:
+                fresh[code] = list(dict.fromkeys(met))
+        return {code: (pair_changes(pairs), False) for code, pairs in per_group.items()}, fresh
 
     def _split_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
                      keys: list[_Key], weights: Any, exact: NDArray[Any] | None,
@@ -1026,7 +1101,17 @@ class GroupedContingency:
     def _tracker(self, score: object) -> tuple[Score, _Extremes]:
         """The running extremes of ``score``, up to date (made by its first read)."""
         self._settled()
-        key, read = score_reader(score)
+        try:
+            tracker = self._trackers.get(score)  # type: ignore[call-overload]
+        except TypeError:  # unhashable: a list, say; named below
+            tracker = None
+        if tracker is None:
+            key, read = score_reader(score)
+            tracker = self._trackers.get(key)
+            if tracker is None:
+                tracker = self._trackers[key] = _Extremes(read, self._groups)
+        else:
+            key = score  # type: ignore[assignment]
         if not isinstance(key, str):
             try:
                 known = key[1] in self._overall._counts.a
@@ -1035,10 +1120,8 @@ class GroupedContingency:
             if not known:
                 raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
                                  f"are {list(self._overall._counts.a)!r})")
-        tracker = self._trackers.get(key)
-        if tracker is None:
-            tracker = self._trackers[key] = _Extremes(read, self._groups)
-        tracker.refresh(self._groups, self._codes, score_name(key))
+        if tracker.pending:
+            tracker.refresh(self._groups, self._codes, score_name(key))
         return key, tracker
 
     def by_group(self, score: Score) -> dict[Hashable, float]:
@@ -1066,17 +1149,23 @@ class GroupedContingency:
         >>> g.overall_score("micro_f1"), g.overall_score(("precision", "y"))
         (0.5, 0.0)
         """
-        self._tracker(score)
-        return score_reader(score)[1](self._overall)
+        return self._tracker(score)[1].read(self._overall)
 
-    def _extreme(self, score: object, greatest: bool) -> tuple[Hashable, float]:
+    def _extremes(self, score: object) -> tuple[_Extremes, tuple[Hashable, float],
+                                                tuple[Hashable, float]]:
+        """The tracker of ``score``, and its least and greatest group value with their groups."""
         _, tracker = self._tracker(score)
         if not self._groups:
             raise ValueError(_NO_GROUP)
-        found = tracker.extreme(greatest)
-        if found is None:  # every value is NaN
-            return next(iter(self._groups)), math.nan
-        return found
+        low, high = tracker.extreme(False), tracker.extreme(True)
+        if low is None or high is None:  # every value is NaN
+            first = next(iter(self._groups))
+            return tracker, (first, math.nan), (first, math.nan)
+        return tracker, low, high
+
+    def _extreme(self, score: object, greatest: bool) -> tuple[Hashable, float]:
+        _, low, high = self._extremes(score)
+        return high if greatest else low
 
     def group_min(self, score: Score) -> float:
         """The least value of ``score`` over the groups (fairlearn's ``MetricFrame.group_min``).
@@ -1120,8 +1209,8 @@ class GroupedContingency:
         >>> round(g.difference("micro_f1"), 4), g.difference("micro_f1", method="to_overall")
         (0.6667, 0.5)
         """
-        low, high = self.group_min(score), self.group_max(score)
-        overall = self.overall_score(score) if method == "to_overall" else math.nan
+        tracker, (_, low), (_, high) = self._extremes(score)
+        overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.difference(low, high, overall, method=method)
 
     def ratio(self, score: Score, method: Method = "between_groups") -> float:
@@ -1136,8 +1225,8 @@ class GroupedContingency:
         >>> g.ratio("micro_f1"), g.ratio("micro_f1", method="to_overall")
         (0.3333333333333333, 0.5)
         """
-        low, high = self.group_min(score), self.group_max(score)
-        overall = self.overall_score(score) if method == "to_overall" else math.nan
+        tracker, (_, low), (_, high) = self._extremes(score)
+        overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.ratio(low, high, overall, method=method,
                                zero_division=self._zero_division)
 
@@ -1454,8 +1543,8 @@ def _order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int
 
     As in a Contingency's batch: row by row, the assigned side before the
     correct one, rows of weight 0 after all others. ``combined`` holds each
-    row's ``(group * k + correct) * k + assigned``. Reads only the rows of the
-    groups that meet several new categories.
+    row's ``(group * k + correct) * k + assigned``, by the group codes that key
+    ``fresh``. Reads only the rows of the groups that meet several new categories.
     """
     wanted = [code for code, met in fresh.items() if len(met) > 1]
     groups, pair = np.divmod(combined, k * k)

@@ -1755,4 +1755,10 @@ CASES: list[Case] = [
          lambda config: sparse_reads_memory(config.quick)),
     Case("19 PartitionComparison 1-row add_many K=200,000 vs K=20",
          lambda config: partition_one_row_batches(config.repeat, config.quick)),
+    Case("23 grouped add_result 10 and 10,000 groups vs plain add_result", lambda config:
+         importlib.import_module("tests.benchmarks.grouped").grouped_add_result(config)),
+    Case("23 grouped disparity read after every result 1,000 vs 10 groups", lambda config:
+         importlib.import_module("tests.benchmarks.grouped").grouped_disparity_reads(config)),
+    Case("23 grouped add_results 10^6 rows 100 groups vs bincount and fairlearn", lambda config:
+         importlib.import_module("tests.benchmarks.grouped").grouped_batch(config)),
 ]
