@@ -286,7 +286,10 @@ def group_chart(grouped: GroupedContingency, score: Score = "macro_f1", *, title
     axes.set_xticks(range(len(labels)), labels, rotation=90 if len(labels) > 10 else 0)
     axes.set_ylabel(score_name(score))
     axes.set_xlabel("group")
-    axes.legend(loc="lower right")
+    shown = [float(value) for value in (*values.values(), overall) if value == value]
+    if all(0 <= value <= 1 for value in shown):
+        axes.set_ylim(0, 1.15)  # room above the bars for the legend
+    axes.legend(loc="upper center", ncols=2)
     if not title and values:
         title = (f"{score_name(score)} by group: difference "
                  f"{grouped.difference(score):.3f}, ratio {grouped.ratio(score):.3f}")
