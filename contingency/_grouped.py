@@ -29,18 +29,22 @@ routine) or, for inputs of other shapes, the accumulator's own batch method on
 its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
-  label a category already and the group known, is tallied as three integer
-  codes (group, correct, assigned); a read folds the tally first
-  (:meth:`_settled`, the one guard of every read). Right after a read the next
-  result is written at once instead, as in a Contingency, so that a read after
-  every result does not pay for a fold. Anything else (a new group or
-  category, a weight, several labels) is written at once, through each
-  accumulator's ``add_result``.
+  label a category already and the group known, is tallied as one int64 code,
+  ``(group * k + correct) * k + assigned``; a read folds the tally first
+  (:meth:`_settled`, the one guard of every read), as does a tally of 2**16
+  results, or of 256 per group when that is more (a fold's cost grows with the
+  groups it writes, so it is spread over many results of each). Right after a
+  read the next result is written at once instead, as in a Contingency, so
+  that a read after every result does not pay for a fold. Anything else (a new
+  group or category, a weight, several labels) is written at once, through
+  each accumulator's ``add_result``.
 - A batch of single labels (label arrays, lists of single labels) is coded
   once: group, correct and assigned codes become one code per row, counted by
   one ``bincount`` (or a sort when that table would be large), so the batch
   costs O(rows + distinct (group, correct, assigned) triples), with no Python
-  loop per row. Each group touched gets its pairs; the overall gets their sum.
+  loop per row. Each group touched gets its pairs (with every category
+  declared, its cells and pairs are built by numpy, its dictionaries made in
+  C); the overall gets their sum.
   Other inputs (label sets, indicator matrices) are split by group with one
   stable sort of the group codes and fed to each accumulator's ``add_results``.
 
@@ -128,6 +132,7 @@ _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
 _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
 _Self = TypeVar("_Self", bound="GroupedContingency")
+_T = TypeVar("_T")
 _Key = Hashable
 
 
@@ -1124,6 +1129,13 @@ class GroupedContingency:
             tracker.refresh(self._groups, self._codes, score_name(key))
         return key, tracker
 
+    def _per_group(self, read: Callable[[Contingency], _T]) -> dict[Hashable, _T]:
+        """``read`` of each group's accumulator, in group order: any per-group read that keeps no
+        running extremes (an interval of a score by group is ``self._per_group(lambda
+        accumulator: accumulator.interval(score, ...))``)."""
+        self._settled()
+        return {key: read(accumulator) for key, accumulator in self._groups.items()}
+
     def by_group(self, score: Score) -> dict[Hashable, float]:
         """``score`` in each group, in group order: ``{group: value}``.
 
@@ -1391,7 +1403,7 @@ class GroupedContingency:
         self._settled()
         chosen = self._chosen_scores(scores, None)
         columns: dict[str, list[Any]] = {
-            "n_results": [accumulator.n_results for accumulator in self._groups.values()]}
+            "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
         for score in chosen:
             values = self.by_group(score)
             columns[score_name(score)] = [values[key] for key in self._groups]
