@@ -535,3 +535,18 @@ def test_the_tally_holds_memory_bounded_between_reads(monkeypatch):
         ours.add_result("x", "x", group="g")
         assert len(ours._tally) <= 30
     assert ours.n_results == 101
+
+
+@pytest.mark.parametrize("side", [str, frozenset], ids=["single labels", "label sets"])
+def test_a_group_met_only_in_rows_of_weight_0_is_not_created_by_a_batch(side):
+    """Regression: such a group was given no code, and the batch indexed past the group list."""
+    rows = [("a", "a", "g", 1), ("b", "b", "h", 0), ("b", "a", "g", 2)]
+    batch = GroupedContingency().add_results([side(row[0]) for row in rows],
+                                             [side(row[1]) for row in rows],
+                                             groups=[row[2] for row in rows],
+                                             weights=[row[3] for row in rows])
+    stream = GroupedContingency()
+    for chosen, truth, key, weight in rows:
+        stream.add_result(side(chosen), side(truth), group=key, weight=weight)
+    assert batch.groups == stream.groups == ("g",)
+    assert batch == stream
