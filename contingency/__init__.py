@@ -1,6 +1,7 @@
 """contingency: incremental, exactly mergeable accumulators for classification and clustering scores."""
 
 from contingency._contingency import Contingency
+from contingency._grouped import GroupedContingency
 from contingency._jci import jaccard_concentration_index
 from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
@@ -19,6 +20,7 @@ from contingency.formulas.partition import AriSignificance, PairConfusion
 __all__ = [
     "AriSignificance",
     "Contingency",
+    "GroupedContingency",
     "Interval",
     "McNemar",
     "PairConfusion",

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["category_frame", "table_frame"]
+__all__ = ["category_frame", "group_frame", "table_frame"]
 
 #: The per-category values that are counts: integer columns (float once a weight was fractional).
 COUNT_COLUMNS = ("a", "b", "c", "d", "support")
@@ -117,3 +117,23 @@ def _count_dtype(values: Sequence[float | int]) -> type:
     if any(abs(int(value)) > np.iinfo(np.int64).max for value in values):
         return object
     return np.int64
+
+
+def group_frame(groups: Sequence[Hashable], columns: Mapping[str, Sequence[float | int]]) -> Any:
+    """Values by group as a DataFrame: one row per group, one column per entry of ``columns``.
+
+    ``n_results`` is a count column (as :data:`COUNT_COLUMNS` are), the others
+    float64. Groups that are all tuples of one length (several features) make a
+    ``MultiIndex``; other groups an index named ``"group"``.
+    """
+    pandas = _pandas()
+    data: dict[str, NDArray[Any]] = {
+        name: np.array(values, dtype=_count_dtype(values) if name == "n_results" else np.float64)
+        for name, values in columns.items()}
+    keys = list(groups)
+    if keys and all(isinstance(key, tuple) for key in keys) and len(
+            {len(key) for key in keys}) == 1:  # type: ignore[arg-type]
+        index = pandas.MultiIndex.from_tuples(keys)
+    else:
+        index = pandas.Index(keys, name="group", dtype=object)
+    return pandas.DataFrame(data, index=index)

@@ -146,15 +146,21 @@ def label_key(label: object) -> tuple[int, str, Any]:
     Numbers first, by value; then by type name, and within a type strings and
     bytes by value, tuples by their members' keys, frozensets by their sorted
     members' keys (their ``repr`` follows the hash seed), anything else by
-    ``repr``. Third parts are compared only within one type name.
+    ``repr``. Third parts are compared only within one type name. A string
+    is a ``str`` whatever its class (``numpy.str_`` too, which equals the
+    ``str`` of the same text), and likewise ``bytes``.
 
     >>> sorted([("a", 10), "b", 3, b"z", ("a", 2), 0.5], key=label_key)
     [0.5, 3, b'z', 'b', ('a', 2), ('a', 10)]
+    >>> label_key(np.str_("a")) == label_key("a")
+    True
     """
     if isinstance(label, numbers.Real):
         return (0, "", label)
-    if isinstance(label, (str, bytes)):
-        return (1, type(label).__name__, label)
+    if isinstance(label, str):
+        return (1, "str", label)
+    if isinstance(label, bytes):
+        return (1, "bytes", label)
     if isinstance(label, tuple):
         return (1, type(label).__name__, tuple(map(label_key, label)))
     if isinstance(label, frozenset):

@@ -23,6 +23,7 @@ from attrs import field, frozen
 
 from contingency import report
 from contingency._contingency import Contingency
+from contingency._grouped import GroupedContingency
 from contingency._lines import InputError, read_lines
 from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
@@ -168,6 +169,14 @@ def _parser() -> _Parser:
     classify.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
                           help="the value of undefined ratios: Perl's conventions (default) or "
                           "scikit-learn's 0, 1 or nan")
+    classify.add_argument("--group", metavar="COL", action="append",
+                          help="column of each result's group (repeat it for several features, "
+                          "whose values together make the group): scores by group, their "
+                          "disparities between groups and to the whole")
+    classify.add_argument("--pos-label", metavar="CATEGORY",
+                          help="with --group: the positive category, for fairlearn's fairness "
+                          "scores (selection rate, true and false positive rates, demographic "
+                          "parity, equalized odds, equal opportunity)")
     classify.add_argument("--learning-curve", metavar="FILE.png",
                           help=f"also draw micro and macro F1 against the number of results, "
                           f"recorded every {LEARNING_STEP} results while the file streams (the "
@@ -260,7 +269,8 @@ def _described(columns: dict[str, str | None], defaults: dict[str, str]) -> list
             for option, value in columns.items()]
 
 
-def _chunks(args: argparse.Namespace, opened: Any, columns: list[str], *, multi: bool,
+def _chunks(args: argparse.Namespace, opened: Any, columns: list[str], *,
+            multi: bool | Sequence[bool],
             named: bool, described: list[str], label_sep: str | None = None,
             results: int = CHUNK) -> Iterator[tuple[Chunk, LabelReader]]:
     """Each chunk (of ``results`` results) of the input with its reader (whose counts grow as it reads)."""
@@ -373,12 +383,7 @@ def _classification(args: argparse.Namespace, opened: Any, curve: list[Any] | No
 
     def one(assigned: Any, correct: Any) -> None:
         """One result, a category outside --categories refused in the command line's terms."""
-        for side, cell in (("assigned", assigned), ("correct", correct)):
-            for label in cell if isinstance(cell, tuple) else (cell,):
-                if known is not None and label not in known:
-                    raise ValueError(f"{side}: unknown category {label!r} (not among --categories: "
-                                     "add it there, or leave --categories out to count every "
-                                     "category)")
+        _check_declared(known, assigned, correct)
         accumulator.add_result(assigned, correct)
 
     reader = None
@@ -401,7 +406,22 @@ def _classification_text(accumulator: Contingency, reader: LabelReader, figs: in
             f"{accumulator.report(digits=figs, intervals=intervals)}\n\n{_counts(reader)}\n")
 
 
+def _check_declared(known: set[str] | None, assigned: Any, correct: Any) -> None:
+    """Refuse, in the command line's terms, a category outside --categories."""
+    for side, cell in (("assigned", assigned), ("correct", correct)):
+        for label in cell if isinstance(cell, tuple) else (cell,):
+            if known is not None and label not in known:
+                raise ValueError(f"{side}: unknown category {label!r} (not among --categories: "
+                                 "add it there, or leave --categories out to count every "
+                                 "category)")
+
+
 def _classify(args: argparse.Namespace) -> _Result:
+    if args.group:
+        return _grouped_classify(args)
+    if args.pos_label is not None:
+        raise InputError("--pos-label needs --group: it names the positive category of the "
+                         "fairness scores by group")
     curve: list[Any] | None = [] if args.learning_curve else None
     accumulator, reader = _classification(args, _opened(args.file), curve)
     if args.format == "json":
@@ -414,6 +434,80 @@ def _classify(args: argparse.Namespace) -> _Result:
     if args.learning_curve:
         figures.append(("--learning-curve", args.learning_curve,
                         lambda: _plot().learning_curve(curve or [], level=args.intervals)))
+    return _Result(text, accumulator.to_dict(), figures)
+
+
+def _grouped_classification(args: argparse.Namespace, opened: Any, curve: list[Any] | None = None
+                            ) -> tuple[GroupedContingency, LabelReader]:
+    """The grouped accumulator of the file's decisions (each result's group from --group), and its
+    reader; a learning curve's points (of every result together) in ``curve``."""
+    named = True
+    columns = [args.assigned or "assigned", args.correct or "correct", *args.group]
+    described = _described({"--assigned": args.assigned, "--correct": args.correct},
+                           {"--assigned": "assigned", "--correct": "correct"})
+    described += [f"{column!r} (--group)" for column in args.group]
+    declared = _categories(args.categories)
+    accumulator = GroupedContingency(declared, zero_division=_ZERO_DIVISION[args.zero_division])
+    known = None if declared is None else set(declared)
+    several = len(args.group) > 1
+
+    def one(assigned: Any, correct: Any, group: Any) -> None:
+        _check_declared(known, assigned, correct)
+        accumulator.add_result(assigned, correct, group=group)
+
+    reader = None
+    for chunk, reader in _chunks(args, opened, columns, multi=[True, True, *[False] * len(args.group)],
+                                 named=named, described=described, label_sep=args.label_sep,
+                                 results=CHUNK if curve is None else LEARNING_STEP):
+        assigned, correct, *features = chunk.columns
+        groups = tuple(features) if several else features[0]
+        try:
+            accumulator.add_results(assigned, correct, groups=groups)
+        except ValueError as problem:  # nothing was counted: find the line, one by one
+            keys = zip(*features) if several else features[0]
+            for line, a, c, g in zip(chunk.lines, assigned, correct, keys):
+                try:
+                    one(a, c, g)
+                except ValueError as found:
+                    raise InputError(f"{reader.source} line {line}: {found}") from None
+            raise InputError(f"{reader.source} lines {chunk.lines[0]}-{chunk.lines[-1]}: "
+                             f"{problem}") from None
+        if curve is not None:
+            curve.append((accumulator.n_results, accumulator.overall_score("micro_f1"),
+                          accumulator.overall_score("macro_f1")))
+    assert reader is not None  # _chunks raises when there is no result
+    return accumulator, reader
+
+
+def _positive(accumulator: GroupedContingency, text: str | None) -> Any:
+    """The category --pos-label names (an integer label of JSON Lines by its digits too)."""
+    if text is None:
+        return None
+    categories = accumulator.categories
+    if text in categories:
+        return text
+    if text.strip().lstrip("-").isdigit() and int(text) in categories:
+        return int(text)
+    raise InputError(f"--pos-label {text!r} is not a category (the categories are "
+                     f"{', '.join(map(repr, categories))})")
+
+
+def _grouped_classify(args: argparse.Namespace) -> _Result:
+    curve: list[Any] | None = [] if args.learning_curve else None
+    accumulator, reader = _grouped_classification(args, _opened(args.file), curve)
+    positive = _positive(accumulator, args.pos_label)
+    if args.format == "json":
+        text = _json(accumulator.scores(pos_label=positive))
+    else:
+        text = (f"{accumulator.report(digits=args.figs, pos_label=positive)}\n\n"
+                f"{_counts(reader)}\n")
+    score = ("selection_rate", positive) if positive is not None else "macro_f1"
+    figures: list[tuple[str, str, Callable[[], Any]]] = []
+    if args.plot:
+        figures.append(("--plot", args.plot, lambda: _plot().group_chart(accumulator, score)))
+    if args.learning_curve:
+        figures.append(("--learning-curve", args.learning_curve,
+                        lambda: _plot().learning_curve(curve or [])))
     return _Result(text, accumulator.to_dict(), figures)
 
 

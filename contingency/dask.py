@@ -46,6 +46,7 @@ from numpy.typing import NDArray
 from contingency._changes import Staging
 from contingency._coding import encode
 from contingency._contingency import Contingency
+from contingency._grouped import GroupedContingency
 from contingency._inputs import exact_weights
 from contingency._partition import PartitionComparison
 from contingency._table import count_cells
@@ -60,7 +61,7 @@ SPLIT_EVERY = 8
 #: The cells (rows x categories, one byte each) of one indicator matrix of a multi-label batch.
 _CHUNK_CELLS = 1 << 22
 
-Accumulator = TypeVar("Accumulator", Contingency, PartitionComparison)
+Accumulator = TypeVar("Accumulator", Contingency, GroupedContingency, PartitionComparison)
 
 
 # The public functions -------------------------------------------------------------------------
@@ -69,17 +70,25 @@ Accumulator = TypeVar("Accumulator", Contingency, PartitionComparison)
 @overload
 def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
              categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
-             weights: Hashable | None = None, compute: Literal[True] = True,
+             weights: Hashable | None = None, group: None = None, compute: Literal[True] = True,
              split_every: int = SPLIT_EVERY, **settings: Any) -> Contingency: ...
 @overload
 def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
              categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
-             weights: Hashable | None = None, compute: Literal[False],
-             split_every: int = SPLIT_EVERY, **settings: Any) -> Delayed: ...
+             weights: Hashable | None = None, group: Hashable | list[Hashable],
+             compute: Literal[True] = True, split_every: int = SPLIT_EVERY,
+             **settings: Any) -> GroupedContingency: ...
+@overload
 def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
              categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
-             weights: Hashable | None = None, compute: bool = True,
-             split_every: int = SPLIT_EVERY, **settings: Any) -> Contingency | Delayed:
+             weights: Hashable | None = None, group: Hashable | list[Hashable] | None = None,
+             compute: Literal[False], split_every: int = SPLIT_EVERY,
+             **settings: Any) -> Delayed: ...
+def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
+             categories: Iterable[Hashable] | None = None, label_sep: str | None = None,
+             weights: Hashable | None = None, group: Hashable | list[Hashable] | None = None,
+             compute: bool = True, split_every: int = SPLIT_EVERY,
+             **settings: Any) -> Contingency | GroupedContingency | Delayed:
     """A :class:`~contingency.Contingency` of the results in ``frame``, one per row, counted by partition.
 
     ``assigned`` and ``correct`` name the columns (or, for a Bag, the key of
@@ -94,6 +103,11 @@ def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
     result equals ``Contingency(categories, **settings)`` fed the rows in
     order. ``compute=False`` returns a Dask object that computes to it.
 
+    ``group``, if given, names the column of each result's group, or a list
+    of columns whose values together make it (several features): the result
+    is then a :class:`~contingency.GroupedContingency`, equal to
+    ``GroupedContingency(categories, **settings)`` fed the rows in order.
+
     >>> import dask.dataframe as dd, pandas as pd
     >>> rows = pd.DataFrame({"predicted": ["sports", "politics|science", "science", ""],
     ...                      "truth": ["sports", "science", "politics", "science"]})
@@ -104,14 +118,27 @@ def classify(frame: Any, *, assigned: Hashable, correct: Hashable,
     >>> s == Contingency().add_results([["sports"], ["politics", "science"], ["science"], []],
     ...                                [["sports"], ["science"], ["politics"], ["science"]])
     True
+    >>> rows["desk"] = ["home", "world", "world", "home"]
+    >>> g = classify(dd.from_pandas(rows, npartitions=2), assigned="predicted", correct="truth",
+    ...              label_sep="|", group="desk")
+    >>> g.groups, g.by_group("micro_f1")
+    (('home', 'world'), {'home': 0.6666666666666666, 'world': 0.4})
     """
     if settings.get("verbose"):
         raise ValueError("classify: verbose=True would print on the workers; it is not supported")
     if label_sep is not None and (not isinstance(label_sep, str) or not label_sep):
         raise ValueError(f"classify: label_sep must be a non-empty string or None, not {label_sep!r}")
+    columns = [assigned, correct] if weights is None else [assigned, correct, weights]
+    if group is not None:
+        features = list(group) if isinstance(group, list) else [group]
+        if not features:
+            raise ValueError("classify: group must name a column, or a non-empty list of them")
+        grouped = GroupedContingency(categories, **settings)  # the settings checked here
+        return _evaluate(frame, [*columns, *features],
+                         _ClassifyGrouped(grouped, assigned, correct, tuple(features), label_sep,
+                                          weights), "classify", compute, split_every)
     template = Contingency(categories, **settings)  # checks the settings here, not on a worker
     count = _Classify(template, assigned, correct, label_sep, weights)
-    columns = [assigned, correct] if weights is None else [assigned, correct, weights]
     return _evaluate(frame, columns, count, "classify", compute, split_every)
 
 
@@ -241,6 +268,37 @@ class _Classify:
                 result.add_results(_label_array(assigned, names[0]),
                                    _label_array(correct, names[1]), weights=weights)
         return result
+
+
+@dataclass(frozen=True)
+class _ClassifyGrouped:
+    """What a grouped classify task needs: the empty accumulator, the columns, the separator."""
+
+    template: GroupedContingency
+    assigned: Hashable
+    correct: Hashable
+    features: tuple[Hashable, ...]
+    label_sep: str | None
+    weights: Hashable | None = None
+
+    def __call__(self, part: Any) -> GroupedContingency:
+        sides = []
+        for key in (self.assigned, self.correct):
+            values = _column(part, key)
+            if self.label_sep is None:
+                sides.append(_label_array(values, f"column {key!r}"))
+            else:  # each cell a string of categories (a tuple of them, one alone as itself)
+                if _arrow_strings(values, f"column {key!r}") is None:
+                    raise TypeError(f"column {key!r}: with label_sep every cell must be a "
+                                    "string of categories")
+                cells = [tuple(piece for piece in cell.split(self.label_sep) if piece)
+                         for cell in _plain(values).tolist()]
+                sides.append([cell[0] if len(cell) == 1 else cell for cell in cells])
+        columns = [_plain(_column(part, key)) for key in self.features]
+        groups = columns[0] if len(columns) == 1 else tuple(columns)
+        weights = None if self.weights is None else _plain(_column(part, self.weights))
+        return self.template.copy().add_results(sides[0], sides[1], groups=groups,
+                                                weights=weights)
 
 
 @dataclass(frozen=True)

@@ -141,10 +141,13 @@ class LabelReader:
 
     ``described``, if given, is how messages name each column: the option
     that asked for it, say (``"'truth' (--correct)"``); by default its name.
+    ``multi`` says whether cells may hold several labels: for every column, or
+    one flag per column (a column of groups holds one label a cell).
     """
 
     def __init__(self, lines: Iterable[str], source: str, format: Format, columns: Sequence[str], *,
-                 multi: bool = True, header: bool | None = None, sep: str | None = None,
+                 multi: bool | Sequence[bool] = True, header: bool | None = None,
+                 sep: str | None = None,
                  label_sep: str | None = None, chunk: int = CHUNK,
                  described: Sequence[str] | None = None) -> None:
         if format == "jsonl" and header is not None:
@@ -159,7 +162,10 @@ class LabelReader:
         if len(self._described) != len(self.columns):
             raise ValueError(f"described names {len(self._described)} columns, not "
                              f"{len(self.columns)}")
-        self._multi = multi
+        flags = [multi] * len(self.columns) if isinstance(multi, bool) else list(multi)
+        if len(flags) != len(self.columns):
+            raise ValueError(f"multi has {len(flags)} flags, not {len(self.columns)}")
+        self._multi = tuple(flags)  # per column
         self._header = header
         self._sep = sep if sep is not None else ("," if format == "csv" else "\t")
         self._label_sep = label_sep if label_sep is not None else (
@@ -224,9 +230,9 @@ class LabelReader:
 
     # Cells --------------------------------------------------------------------------------
 
-    def _text_cell(self, text: str, column: str, line: int) -> Any:
-        """The label, or labels, of a text cell of ``column`` (as described) on ``line``."""
-        if self._multi:
+    def _text_cell(self, text: str, column: str, line: int, multi: bool = True) -> Any:
+        """The label, or labels (``multi``), of a text cell of ``column`` (as described) on ``line``."""
+        if multi:
             if self._label_sep not in text:
                 label = text.strip()
                 return label if label else ()
@@ -238,24 +244,24 @@ class LabelReader:
             raise self._error(f"empty label in column {column}", line)
         return label
 
-    def _text_labels(self, text: str) -> set[str]:
+    def _text_labels(self, text: str, multi: bool = True) -> set[str]:
         """The labels of a text cell, as a set (none for an empty cell), never raising."""
-        if self._multi:
+        if multi:
             return {part for part in (item.strip() for item in text.split(self._label_sep)) if part}
         return {text.strip()} - {""}
 
-    def _json_cell(self, value: Any, column: str) -> Any:
+    def _json_cell(self, value: Any, column: str, multi: bool = True) -> Any:
         if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
             return value
-        if self._multi and value is None:
+        if multi and value is None:
             return ()
-        if self._multi and isinstance(value, list):
+        if multi and isinstance(value, list):
             for item in value:
                 if not isinstance(item, (str, int)) or isinstance(item, bool):
                     raise self._error(f"key {column} holds {item!r} in its list; a label is a "
                                       "string or an integer")
             return tuple(value)
-        wanted = "a string, an integer or a list of them" if self._multi else "a string or an integer"
+        wanted = "a string, an integer or a list of them" if multi else "a string or an integer"
         raise self._error(f"key {column} holds {json.dumps(value)}; expected {wanted}")
 
     # Formats ------------------------------------------------------------------------------
@@ -336,15 +342,17 @@ class LabelReader:
         positions = [int(column) - 1 for column in self.columns]
         if len(first) <= max(positions):
             return False, []  # too short for a header of these columns; refused as a row
-        wanted = [(position, self._text_labels(first[position])) for position in positions]
-        if not any(labels for _, labels in wanted):
+        wanted = [(position, self._text_labels(first[position], multi), multi)
+                  for position, multi in zip(positions, self._multi)]
+        if not any(labels for _, labels, _ in wanted):
             return False, []  # a header names the columns it has; empty cells are data
         ahead: list[tuple[int, list[str]]] = []
         size = 0
         for start, row in rows:
             ahead.append((start, row))
-            if any(position < len(row) and not labels.isdisjoint(self._text_labels(row[position]))
-                   for position, labels in wanted):
+            if any(position < len(row)
+                   and not labels.isdisjoint(self._text_labels(row[position], multi))
+                   for position, labels, multi in wanted):
                 return False, ahead
             size += sum(map(len, row))
             if len(ahead) == LOOKAHEAD or size > MAX_ROW:
@@ -373,13 +381,13 @@ class LabelReader:
             else:
                 ahead.insert(0, opening)
             what = "the header" if header else "the first row"
-            described = list(zip(positions, self._described))
+            described = list(zip(positions, self._described, self._multi))
             for start, row in itertools.chain(ahead, rows):
                 if len(row) != width:
                     raise self._error(f"{len(row)} field{'' if len(row) == 1 else 's'}, but "
                                       f"{what} has {width}", start)
-                yield start, [self._text_cell(row[position], column, start)
-                              for position, column in described]
+                yield start, [self._text_cell(row[position], column, start, multi)
+                              for position, column, multi in described]
         finally:
             csv.field_size_limit(old_limit)
 
@@ -418,8 +426,8 @@ class LabelReader:
             if not isinstance(record, dict):
                 raise self._error(f"expected a JSON object, found {type(record).__name__}")
             cells = []
-            for column, described in zip(self.columns, self._described):
+            for column, described, multi in zip(self.columns, self._described, self._multi):
                 if column not in record:
                     raise self._error(f"no key {described} (keys: {', '.join(map(repr, record))})")
-                cells.append(self._json_cell(record[column], described))
+                cells.append(self._json_cell(record[column], described, multi))
             yield self.line, cells

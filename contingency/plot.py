@@ -17,6 +17,9 @@ writes it at exactly that size.
   from points recorded while results stream in (:func:`learning_point` records
   one), each with its confidence band when the points hold intervals
   (``learning_point(contingency, intervals=0.95)``).
+  one);
+- :func:`group_chart`: one score of a :class:`~contingency.GroupedContingency`
+  by group, as bars, with its value over every result as a line.
 
 matplotlib is imported inside the functions only: ``import contingency.plot``
 works without it, and a plot asked for without it raises :class:`ImportError`
@@ -37,12 +40,14 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from contingency._contingency import Contingency
+    from contingency._grouped import GroupedContingency, Score
     from contingency._partition import PartitionComparison
 
 __all__ = [
     "LearningPoint",
     "category_chart",
     "confusion_heatmap",
+    "group_chart",
     "learning_curve",
     "learning_point",
     "partition_heatmap",
@@ -298,3 +303,43 @@ def _estimate(value: float | Interval) -> float:
     """The value drawn for an F1: itself, or an interval's estimate."""
     return float(value[1]) if isinstance(value, tuple) else float(value)
 
+def group_chart(grouped: GroupedContingency, score: Score = "macro_f1", *, title: str = "",
+                width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
+    """One score of a :class:`~contingency.GroupedContingency` by group: a bar per group, and a
+    dashed line at its value over every result.
+
+    The values are :meth:`~contingency.GroupedContingency.by_group`'s and
+    :meth:`~contingency.GroupedContingency.overall_score`'s, ``score`` named
+    as they name it (``"macro_f1"``, ``("recall", 1)``); a NaN draws no bar.
+    The title gives the difference between the groups. (Intervals around each
+    bar are to come with the intervals of the scores.)
+
+    >>> from contingency import GroupedContingency
+    >>> g = GroupedContingency().add_results(["a", "b", "b"], ["a", "b", "a"], groups=["x", "y", "y"])
+    >>> axes = group_chart(g, "micro_f1").axes[0]
+    >>> [float(bar.get_height()) for bar in axes.containers[0]], list(axes.get_lines()[0].get_ydata())
+    ([1.0, 0.5], [0.6666666666666666, 0.6666666666666666])
+    """
+    from contingency._grouped import score_name
+
+    values = grouped.by_group(score)
+    overall = grouped.overall_score(score)
+    labels = [_label_text(", ".join(map(str, key)) if isinstance(key, tuple) else key)
+              for key in values]
+    figure = _figure(width, height, dpi)
+    axes: Axes = figure.add_subplot()
+    axes.bar(range(len(labels)), [float(value) for value in values.values()], 0.7,
+             label="by group")
+    axes.axhline(overall, color="black", linestyle="--", linewidth=1, label="every result")
+    axes.set_xticks(range(len(labels)), labels, rotation=90 if len(labels) > 10 else 0)
+    axes.set_ylabel(score_name(score))
+    axes.set_xlabel("group")
+    shown = [float(value) for value in (*values.values(), overall) if value == value]
+    if all(0 <= value <= 1 for value in shown):
+        axes.set_ylim(0, 1.15)  # room above the bars for the legend
+    axes.legend(loc="upper center", ncols=2)
+    if not title and values:
+        title = (f"{score_name(score)} by group: difference "
+                 f"{grouped.difference(score):.3f}, ratio {grouped.ratio(score):.3f}")
+    axes.set_title(title)
+    return figure

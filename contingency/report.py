@@ -4,6 +4,7 @@
 - :func:`classification_report`: the per-category table scikit-learn users expect;
 - :func:`partition_report`: the counts and every score of a partition comparison;
 - :func:`paired_report`: two models' summary scores, their paired table and McNemar's tests;
+- :func:`grouped_report`: scores by group, overall, and their disparities;
 - :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON.
 """
 
@@ -13,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["classification_report", "json_numbers", "paired_report", "partition_report",
-           "perl_stats_table", "significant_figures"]
+__all__ = ["classification_report", "grouped_report", "json_numbers", "paired_report",
+           "partition_report", "perl_stats_table", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -298,4 +299,66 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     out += ["", "a result is right when its assigned categories are exactly the correct ones; the "
             "tests", "compare the results only one model got right (two-sided); the asymptotic "
             "one has", "Edwards' continuity correction."]
+    return "\n".join(out)
+
+
+def _columns(rows: Sequence[tuple[str, Sequence[str]]], headers: Sequence[str],
+             name_width: int, left: frozenset[int] = frozenset()) -> list[str]:
+    """Rows of a name and cells, each cell as wide as its column: names and the columns
+    numbered in ``left`` left-aligned, the others right-aligned; a row without cells is blank."""
+    widths = [max([len(header)] + [len(cells[i]) for _, cells in rows if len(cells) > i])
+              for i, header in enumerate(headers)]
+
+    def line(name: str, cells: Sequence[str]) -> str:
+        return (name.ljust(name_width) + "".join(
+            (" " if i in left else "  ") + (cell.ljust(width) if i in left else cell.rjust(width))
+            for i, (cell, width) in enumerate(zip(cells, widths)))).rstrip()
+
+    return [line(name, cells) if cells else "" for name, cells in rows]
+
+
+def grouped_report(scores: dict[str, Any], digits: int = 3) -> str:
+    """Scores by group and overall, then each score's disparities, then fairlearn's fairness scores.
+
+    ``scores`` is :meth:`contingency.GroupedContingency.scores`'s output;
+    numbers are shown with ``digits`` decimals, counts in full, ``-`` where a
+    value is undefined. The disparities give each score's least and greatest
+    group value with the group where it is reached, then its difference and
+    ratio between groups and to the overall value.
+    """
+    digits = _check_digits(digits)
+    names = scores["scores"]
+    headers = ["results", *names]
+    rows: list[tuple[str, list[str]]] = [("group", headers), ("", [])]
+    rows += [(row["label"], [str(row["n_results"])]
+              + [_number(row["values"][name], digits) for name in names])
+             for row in scores["groups"]]
+    rows += [("", []), ("overall", [str(scores["n_results"])]
+                        + [_number(scores["overall"][name], digits) for name in names])]
+    name_width = max(len(name) for name, _ in rows)
+    out = _columns(rows, headers, name_width)  # the first row's cells are the column names
+    disparities = scores["disparities"]
+    if disparities:
+        titles = ["min", "group", "max", "group", "difference", "to overall", "ratio",
+                  "to overall"]
+        table: list[tuple[str, list[str]]] = [("disparity", titles), ("", [])]
+        for entry in disparities:
+            table.append((entry["score"], [
+                _number(entry["min"], digits), entry["min_label"],
+                _number(entry["max"], digits), entry["max_label"],
+                _number(entry["difference"]["between_groups"], digits),
+                _number(entry["difference"]["to_overall"], digits),
+                _number(entry["ratio"]["between_groups"], digits),
+                _number(entry["ratio"]["to_overall"], digits)]))
+        width = max(len(name) for name, _ in table)
+        out += ["", *_columns(table, titles, width, frozenset({1, 3}))]
+    fairness = scores.get("fairness")
+    if fairness:
+        title = f"fairness of category {fairness['pos_label']} (fairlearn's names)"
+        methods = ["between groups", "to overall"]
+        table = [(title, methods)] + [
+            (name, [_number(values[method], digits) for method in ("between_groups", "to_overall")])
+            for name, values in fairness.items() if name != "pos_label"]
+        width = max(len(name) for name, _ in table)
+        out += ["", *_columns(table, methods, width)]
     return "\n".join(out)

@@ -1,7 +1,7 @@
 """Make the documentation's figures (docs/images/*.png) from the bundled example data.
 
-Run from the repository root with the plot extra installed (``python -m pip install -e
-".[plot]"``)::
+Run from the repository root with the plot extra and scikit-learn installed (``python -m
+pip install -e ".[plot]" scikit-learn``: the test extra has both)::
 
     python docs/make_figures.py
 
@@ -9,7 +9,9 @@ The data is the package's bundled example, ``contingency/examples/digits.csv`` (
 scripts/make_example_data.py for its provenance): for each of scikit-learn's 1797
 handwritten digits, the true digit, the digit a naive Bayes classifier predicted for it
 when held out, and the k-means cluster it fell in. Every figure is one of
-:mod:`contingency.plot`'s functions applied to an accumulator fed with those rows.
+:mod:`contingency.plot`'s functions applied to an accumulator fed with those rows; the
+chart by group groups the images by their mean ink (from ``sklearn.datasets.load_digits``,
+whose positions the example's ``image`` column gives), in three equal-sized bins.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from contingency import Contingency, PartitionComparison, plot
+from contingency import Contingency, GroupedContingency, PartitionComparison, plot
 
 IMAGES = Path(__file__).resolve().parent / "images"
 EXAMPLE = "digits.csv"
@@ -38,13 +40,27 @@ def rows() -> Iterator[dict[str, str]]:
         yield from csv.DictReader(stream)
 
 
+def ink_bins() -> Any:
+    """Each image's mean ink, binned into thirds: "light", "medium", "heavy" (by image position)."""
+    import numpy as np
+    from sklearn.datasets import load_digits
+
+    ink = load_digits().images.mean(axis=(1, 2))
+    edges = np.quantile(ink, [1 / 3, 2 / 3])
+    return np.array(["light", "medium", "heavy"])[np.searchsorted(edges, ink, side="right")]
+
+
 def figures() -> dict[str, Any]:
     """File name -> matplotlib Figure, for every figure of the documentation."""
     digits = Contingency(categories=[str(digit) for digit in range(10)])
+    by_ink = GroupedContingency([str(digit) for digit in range(10)],
+                                groups=["light", "medium", "heavy"])
+    bins = ink_bins()
     comparison = PartitionComparison()
     curve = []
     for row in rows():
         digits.add_result(row["predicted"], row["digit"])
+        by_ink.add_result(row["predicted"], row["digit"], group=str(bins[int(row["image"])]))
         comparison.add(row["digit"], row["cluster"])
         if digits.n_results % EVERY == 0:
             curve.append(plot.learning_point(digits, intervals=LEVEL))
@@ -61,6 +77,9 @@ def figures() -> dict[str, Any]:
             comparison, title="k-means clusters (columns) against the true digits (rows)", **size),
         "confusion-heatmap.png": plot.confusion_heatmap(
             digits, title="Naive Bayes on the digits: confusion matrix (rows correct)", **size),
+        "group-chart.png": plot.group_chart(
+            by_ink, ("recall", "8"),
+            title="Naive Bayes on the digits: recall of 8 by the image's mean ink", **size),
     }
 
 

@@ -1766,4 +1766,10 @@ CASES: list[Case] = [
         importlib.import_module("tests.benchmarks.paired").mcnemar_read_after_add(config))),
     Case("22 ari_significance read vs adjusted_rand_index", lambda config: (
         importlib.import_module("tests.benchmarks.paired").ari_significance_read(config))),
+    Case("23 grouped add_result 10 and 10,000 groups vs plain add_result", lambda config:
+         importlib.import_module("tests.benchmarks.grouped").grouped_add_result(config)),
+    Case("23 grouped disparity read after every result 1,000 vs 10 groups", lambda config:
+         importlib.import_module("tests.benchmarks.grouped").grouped_disparity_reads(config)),
+    Case("23 grouped add_results 10^6 rows 100 groups vs bincount and fairlearn", lambda config:
+         importlib.import_module("tests.benchmarks.grouped").grouped_batch(config)),
 ]

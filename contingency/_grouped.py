@@ -1,0 +1,1584 @@
+"""GroupedContingency: one Contingency per group of results and one over all of them, with the disparities.
+
+A fairness audit or an error analysis asks for a score per slice of the
+results (a country, a device, a demographic group) and for the gap between
+the worst slice and the best. A :class:`GroupedContingency` holds one
+:class:`~contingency.Contingency` per group, created when the group is first
+met (declared groups first, in their order, kept even when empty), and one
+for every result together, :attr:`~GroupedContingency.overall`; the
+disparities have fairlearn's names and meanings
+(:mod:`contingency.formulas.fairness`).
+
+The overall accumulator is kept, not merged from the groups on each read.
+Each write gives the same changes to the overall accumulator as to the
+groups, which costs one more application of those changes (the counting
+itself is done once); in exchange every score of the whole reads in
+constant time, as in a plain Contingency, where merging the groups would cost
+O(groups x categories) per read, and ``to_overall`` disparities after every
+result would cost as much. A test recomputes it from the groups.
+
+Writes. :meth:`GroupedContingency._commit` is the one routine that changes
+counts: it gives each accumulator its part, the overall one first when
+adding (it refuses, unchanged, any result that no group would take either,
+and a group then takes anything the overall took: its counts are part of
+the overall's) and last when removing (a group refuses a result it does not
+hold; when several groups are written, each is copied first so that a
+refusal puts back the ones already written). A part is a change of counts
+(:meth:`contingency._counts.Counts.apply`, the accumulators' own write
+routine) or, for inputs of other shapes, the accumulator's own batch method on
+its rows. A removal is the same routine with the changes negated.
+
+- :meth:`~GroupedContingency.add_result` with one single label a side, every
+  label a category already and the group known, is tallied as one int64 code,
+  ``(group * k + correct) * k + assigned``; a read folds the tally first
+  (:meth:`_settled`, the one guard of every read), as does a tally of 2**16
+  results, or of 256 per group when that is more (a fold's cost grows with the
+  groups it writes, so it is spread over many results of each). Right after a
+  read the next result is written at once instead, as in a Contingency, so
+  that a read after every result does not pay for a fold. Anything else (a new
+  group or category, a weight, several labels) is written at once, through
+  each accumulator's ``add_result``.
+- A batch of single labels (label arrays, lists of single labels) is coded
+  once: group, correct and assigned codes become one code per row, counted by
+  one ``bincount`` (or a sort when that table would be large), so the batch
+  costs O(rows + distinct (group, correct, assigned) triples), with no Python
+  loop per row. Each group touched gets its pairs (with every category
+  declared, its cells and pairs are built by numpy, its dictionaries made in
+  C); the overall gets their sum.
+  Other inputs (label sets, indicator matrices) are split by group with one
+  stable sort of the group codes and fed to each accumulator's ``add_results``.
+
+Reads. A score is named as :func:`score_reader` says: a property of
+Contingency (``"macro_f1"``) or ``(score, category)`` for one category taken as
+the positive outcome (``("recall", 1)``). For each score read, a
+:class:`_Extremes` keeps each group's value and two heaps (least and
+greatest), brought up to date at the next read for the groups written since
+(each write marks the groups it touched): a disparity read after every result
+costs O(groups written x log groups), whatever the number of groups.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import operator
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency import _locking
+from contingency import report as _report
+from contingency._changes import (
+    HIT,
+    MISS,
+    PAIR_SHIFT,
+    Changes,
+    Staging,
+    Unknown,
+    category_codes,
+    distinct_counts,
+    first_seen_order,
+    pair_changes,
+    sum_changes,
+    times,
+)
+from contingency._coding import coded_single_labels, encode, single_label_array
+from contingency._contingency import _SINGLE, Contingency
+from contingency._contingency_state import check_unknown
+from contingency._frame import group_frame
+from contingency._inputs import check_same_length, exact_weights, label_sequence
+from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
+from contingency.formulas import classification as _classification
+from contingency.formulas import fairness as _fairness
+from contingency.formulas._numeric import ZeroDivision, check_zero_division, dense_is_cheaper
+from contingency.formulas.fairness import Method
+
+__all__ = ["FORMAT", "GroupedContingency", "score_name", "score_reader"]
+
+FORMAT = "contingency.GroupedContingency/1"
+#: A score: the name of a Contingency property, or (score, category) for one category.
+Score = str | tuple[str, Hashable]
+#: The Contingency properties a score may name (each a float; a test keeps this list whole).
+PROPERTY_SCORES = (
+    "micro_precision", "micro_recall", "micro_f1", "micro_accuracy", "micro_error",
+    "macro_precision", "macro_recall", "macro_f1", "macro_accuracy", "macro_error",
+    "weighted_precision", "weighted_recall", "weighted_f1",
+    "samples_precision", "samples_recall", "samples_f1",
+    "subset_accuracy", "error_rate", "hamming_loss",
+)
+#: The scores of one category's 2x2 table, the category taken as the positive outcome.
+CATEGORY_SCORES: dict[str, Callable[..., float]] = {
+    **{name: _classification.SCALAR[name]
+       for name in ("precision", "recall", "f1", "accuracy", "error", "jaccard")},
+    "specificity": lambda a, b, c, d, mode: _classification.SCALAR["recall"](d, c, b, a, mode),
+    **_fairness.SCALAR,
+}
+#: The scores of :meth:`GroupedContingency.report` and :meth:`~GroupedContingency.scores` by default.
+DEFAULT_SCORES: tuple[Score, ...] = ("micro_f1", "macro_precision", "macro_recall", "macro_f1")
+_UNIT = 1  # add_result's default weight: the tally takes it (tested by identity)
+_HOLE = object()  # the key of a code whose group was forgotten
+#: The tally is folded once it holds this many codes (three a result): memory bounded between reads.
+#: The tally is folded once it holds this many results, or :data:`_TALLY_PER_GROUP` per group
+#: if that is more: memory in proportion to the state between reads, and a fold, whose cost
+#: grows with the groups it touches, spread over many results of each.
+_TALLY_SIZE = 1 << 16
+_TALLY_PER_GROUP = 256
+_RESULTS = "results (one item per result)"
+_NO_GROUP = "No group has been recorded"
+_METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
+_Self = TypeVar("_Self", bound="GroupedContingency")
+_T = TypeVar("_T")
+_Key = Hashable
+
+
+# Score names ----------------------------------------------------------------------------------
+
+
+def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
+    """The one reading of a score's name: its canonical form, and how to read it from a Contingency.
+
+    ``score`` is the name of a score property of
+    :class:`~contingency.Contingency` (:data:`PROPERTY_SCORES`: ``"macro_f1"``,
+    ``"micro_precision"``, ``"subset_accuracy"``...), or a pair ``(name,
+    category)`` naming one of :data:`CATEGORY_SCORES` (``"precision"``,
+    ``"recall"`` (the true positive rate), ``"f1"``, ``"selection_rate"``,
+    ``"false_positive_rate"``...) of one category's 2x2 table, the category
+    taken as the positive outcome. Its reader costs O(1) (O(result shapes) for
+    the samples averages).
+
+    >>> from contingency import Contingency
+    >>> s = Contingency().add_results([1, 1, 0], [1, 0, 0])
+    >>> key, read = score_reader(["recall", 1])
+    >>> key, read(s)
+    (('recall', 1), 1.0)
+    >>> score_reader("macro_f2")
+    Traceback (most recent call last):
+    ...
+    ValueError: score 'macro_f2' is neither a score property of Contingency (micro_precision, micro_recall, \
+micro_f1, micro_accuracy, micro_error, macro_precision, macro_recall, macro_f1, macro_accuracy, macro_error, \
+weighted_precision, weighted_recall, weighted_f1, samples_precision, samples_recall, samples_f1, \
+subset_accuracy, hamming_loss) nor (score, category) with a score among precision, recall, f1, accuracy, \
+error, jaccard, specificity, selection_rate, false_positive_rate
+    """
+    if isinstance(score, str) and score in PROPERTY_SCORES:
+        return score, operator.attrgetter(score)
+    if isinstance(score, (tuple, list)) and len(score) == 2 and isinstance(score[0], str):
+        name, category = score
+        formula = CATEGORY_SCORES.get(name)
+        if formula is not None:
+            category = check_label(category, f"score {name!r}: category")
+            return (name, category), _category_reader(formula, category)
+    raise ValueError(
+        f"score {score!r} is neither a score property of Contingency ({', '.join(PROPERTY_SCORES)}) "
+        f"nor (score, category) with a score among {', '.join(CATEGORY_SCORES)}")
+
+
+def _category_reader(formula: Callable[..., float], category: Hashable
+                     ) -> Callable[[Contingency], float]:
+    def read(accumulator: Contingency) -> float:
+        counts = accumulator._counts.settled()
+        a, b, c = counts.a.get(category, 0), counts.b.get(category, 0), counts.c.get(category, 0)
+        return float(formula(a, b, c, counts.n - a - b - c, accumulator.zero_division))
+    return read
+
+
+def score_name(score: Score) -> str:
+    """How tables and plots name a score: its name, with the category in parentheses.
+
+    >>> score_name("macro_f1"), score_name(("recall", 1))
+    ('macro_f1', 'recall(1)')
+    """
+    return score if isinstance(score, str) else f"{score[0]}({score[1]})"
+
+
+# Group keys -----------------------------------------------------------------------------------
+
+
+def group_to_json(key: Hashable, where: str = "group") -> Any:
+    """A group key as JSON: a label as :func:`~contingency._labels.label_to_json` writes it, a
+    tuple of labels (several features) as a list of them.
+
+    >>> group_to_json("north"), group_to_json(("north", 3))
+    ('north', ['north', 3])
+    """
+    if isinstance(key, tuple):
+        return [label_to_json(label, where) for label in key]
+    return label_to_json(key, where)
+
+
+def group_from_json(value: object, where: str) -> Hashable:
+    """The group key :func:`group_to_json` wrote: a label, or a tuple for a list.
+
+    >>> group_from_json(["north", 3], "groups[0]")
+    ('north', 3)
+    """
+    if isinstance(value, list):
+        return tuple(label_from_json(item, f"{where}[{i}]") for i, item in enumerate(value))
+    return label_from_json(value, where)
+
+
+def _group_key(value: object, where: str) -> Hashable:
+    """One group key, checked as a label is (numpy scalars become the Python values they hold)."""
+    key = check_label(value, where)
+    return key.item() if isinstance(key, np.generic) else key
+
+
+def _features(groups: object, where: str) -> tuple[list[Any], list[str]]:
+    """The grouping features of a batch and how messages name them.
+
+    A tuple holds several features (one sequence each), a pandas DataFrame
+    one per column; anything else is one feature.
+    """
+    columns = getattr(groups, "columns", None)
+    if columns is not None and hasattr(groups, "iloc"):  # a pandas DataFrame
+        names = list(columns)
+        return [groups[name] for name in names], [f"{where}[{name!r}]" for name in names]  # type: ignore[index]
+    if isinstance(groups, tuple):
+        if not groups:
+            raise ValueError(f"{where} is an empty tuple; a tuple holds one sequence per feature")
+        return list(groups), [f"{where}[{i}]" for i in range(len(groups))]
+    return [groups], [where]
+
+
+def _group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64], list[Hashable]]:
+    """Codes ``0..G-1`` of a batch's groups (one per row) and the ``G`` distinct group keys.
+
+    Several features make tuple keys, coded together (mixed radix, then
+    renumbered densely, or sorted when that space is large). Every key is
+    checked as a label, naming the feature and the row.
+    """
+    features, names = _features(groups, where)
+    coded = []
+    for feature, name in zip(features, names):
+        values = label_sequence(feature, name)
+        check_same_length(values, range(size), (name, "assigned"))
+        codes, distinct = encode(values, name)
+        coded.append((codes, [_group_key(label, name) for label in distinct]))
+    if len(coded) == 1:
+        return coded[0]
+    radix = math.prod(len(distinct) for _, distinct in coded)
+    if radix < 1 << 62:
+        combined = np.zeros(size, dtype=np.int64)
+        for codes, distinct in coded:
+            combined *= len(distinct)
+            combined += codes
+        if dense_is_cheaper(radix, size):
+            present = np.bincount(combined, minlength=radix) > 0
+            codes = (np.cumsum(present) - 1)[combined]
+            found = np.flatnonzero(present)
+        else:
+            found, codes = np.unique(combined, return_inverse=True)
+        digits = []
+        for _, distinct in reversed(coded):
+            found, digit = np.divmod(found, len(distinct))
+            digits.append(digit.tolist())
+        keys = list(zip(*(
+            [distinct[d] for d in digit] for (_, distinct), digit in zip(coded, reversed(digits)))))
+        return codes.astype(np.int64, copy=False).ravel(), keys  # type: ignore[return-value]
+    stacked = np.stack([codes for codes, _ in coded], axis=1)
+    rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    keys = [tuple(distinct[d] for (_, distinct), d in zip(coded, row)) for row in rows.tolist()]
+    return inverse.astype(np.int64).ravel(), keys  # type: ignore[return-value]
+
+
+def _first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds).
+
+    Looks at a prefix of the rows, doubling it until every wanted code is
+    found: the groups of a batch usually all appear long before its end, so
+    this costs far less than the batch.
+    """
+    first = np.full(len(wanted), -1, dtype=np.int64)
+    remaining = int(wanted.sum())
+    start, step = 0, 1024
+    while remaining and start < len(codes):
+        distinct, at = np.unique(codes[start:start + step], return_index=True)
+        found = wanted[distinct] & (first[distinct] < 0)
+        first[distinct[found]] = at[found] + start
+        remaining -= int(found.sum())
+        start += step
+        step *= 2
+    return first
+
+
+def _coded_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
+                         counts: NDArray[Any], k: int, labels: list[Hashable]
+                         ) -> dict[int, tuple[Changes, bool]]:
+    """Each group's changes from its distinct (correct, assigned) pairs, built with numpy.
+
+    For groups that code every category as the overall accumulator does (all
+    of them declared): the pairs come back keyed by pair code, and every
+    dictionary is made in C from slices, so a group costs a few calls and its
+    pairs no Python loop here. ``group_of`` is sorted (the pairs come group by group).
+    """
+    if not len(group_of):
+        return {}
+    correct, assigned = np.divmod(pair, k)
+    hit = correct == assigned
+    named = np.empty(len(labels), dtype=object)
+    named[:] = labels
+    size = (int(group_of[-1]) + 1) * k
+
+    def cells(category: NDArray[np.int64], where: NDArray[np.bool_]
+              ) -> dict[int, dict[Hashable, int]]:
+        keys, totals = distinct_counts(group_of[where] * k + category[where], size, counts[where])
+        owner, position = np.divmod(keys, k)
+        return _runs(owner, named[position].tolist(), totals.tolist())
+
+    a, b, c = cells(correct, hit), cells(assigned, ~hit), cells(correct, ~hit)
+    right = dict(zip(*(values.tolist() for values in distinct_counts(
+        group_of[hit], size, counts[hit]))))
+    wrong = dict(zip(*(values.tolist() for values in distinct_counts(
+        group_of[~hit], size, counts[~hit]))))
+    pairs = _runs(group_of, (correct << PAIR_SHIFT | assigned).tolist(), counts.tolist())
+    changes: dict[int, tuple[Changes, bool]] = {}
+    for code, coded in pairs.items():
+        shapes = {shape: count for shape, count in ((HIT, right.get(code, 0)),
+                                                    (MISS, wrong.get(code, 0))) if count}
+        changes[code] = ((a.get(code, {}), b.get(code, {}), c.get(code, {}), shapes, coded), True)
+    return changes
+
+
+def _runs(owner: NDArray[np.int64], keys: list[Any], values: list[Any]
+          ) -> dict[int, dict[Any, Any]]:
+    """``{owner: {key: value}}`` from parallel sequences sorted by owner (one dict per run, made in C)."""
+    if not len(owner):
+        return {}
+    cuts = (np.flatnonzero(np.diff(owner)) + 1).tolist()
+    starts, stops = [0, *cuts], [*cuts, len(owner)]
+    return {code: dict(zip(keys[start:stop], values[start:stop]))
+            for code, start, stop in zip(owner[starts].tolist(), starts, stops)}
+
+
+# Running extremes -----------------------------------------------------------------------------
+
+
+class _Extremes:
+    """One score's value in each group, and heaps of them, brought up to date for the groups written
+    since the last read (``pending``).
+
+    Each heap entry is ``(value, order, serial, group)`` (the value negated in
+    ``high``): ``order`` is the group's code, which follows the group order, so
+    ties go to the first group; an entry is current while ``serial`` is the
+    group's (``serials``), stale entries are dropped when they reach the top,
+    and the heaps are rebuilt once stale entries outnumber the groups. NaN
+    values have no entry (extremes leave them out).
+    """
+
+    __slots__ = ("high", "low", "pending", "read", "serial", "serials", "values")
+
+    def __init__(self, read: Callable[[Contingency], float], groups: Iterable[_Key]) -> None:
+        self.read = read
+        self.values: dict[_Key, float] = {}
+        self.serials: dict[_Key, int] = {}
+        self.pending: set[_Key] = set(groups)
+        self.low: list[tuple[float, int, int, _Key]] = []
+        self.high: list[tuple[float, int, int, _Key]] = []
+        self.serial = 0
+
+    def refresh(self, groups: Mapping[_Key, Contingency], codes: Mapping[_Key, int],
+                where: str) -> None:
+        """Read the pending groups' values again (a forgotten group is dropped)."""
+        values, serials = self.values, self.serials
+        for key in list(self.pending):
+            accumulator = groups.get(key)
+            if accumulator is None:
+                values.pop(key, None)
+                serials.pop(key, None)
+            else:
+                try:
+                    value = self.read(accumulator)
+                except ValueError as problem:
+                    raise ValueError(f"{where} of group {key!r}: {problem}") from None
+                old = values.get(key)
+                if old is None or not (old == value or (old != old and value != value)):
+                    values[key] = value
+                    self.serial += 1
+                    serials[key] = self.serial
+                    if value == value:
+                        order = codes[key]
+                        heapq.heappush(self.low, (value, order, self.serial, key))
+                        heapq.heappush(self.high, (-value, order, self.serial, key))
+            self.pending.discard(key)
+        if len(self.low) > 2 * len(values) + 64:  # stale entries outnumber the groups: rebuild
+            self.low = [(value, codes[key], serials[key], key)
+                        for key, value in values.items() if value == value]
+            self.high = [(-value, order, serial, key) for value, order, serial, key in self.low]
+            heapq.heapify(self.low)
+            heapq.heapify(self.high)
+
+    def extreme(self, greatest: bool) -> tuple[_Key, float] | None:
+        """The group with the least (greatest) value and that value; ``None`` if every value is NaN."""
+        heap = self.high if greatest else self.low
+        serials = self.serials
+        while heap and serials.get(heap[0][3]) != heap[0][2]:
+            heapq.heappop(heap)
+        if not heap:
+            return None
+        value, _, _, key = heap[0]
+        return key, -value if greatest else value
+
+
+# The accumulator ------------------------------------------------------------------------------
+
+
+@attrs.define(init=False, eq=False, repr=False)
+class GroupedContingency:
+    """A :class:`~contingency.Contingency` per group of results, one over all of them, and the gaps.
+
+    Feed it results with the group each belongs to (a country, a device, a
+    demographic group, a data source; a tuple of them for several sensitive
+    features), one at a time or in batches, and read any score by group, over
+    all results, and the disparities between groups with fairlearn's names
+    (``group_min``, ``group_max``, ``difference``, ``ratio``,
+    ``demographic_parity_difference``...), at any moment.
+
+    >>> g = GroupedContingency([0, 1], zero_division=0.0)
+    >>> g.add_results([1, 1, 0, 1, 0, 0], [1, 0, 0, 1, 1, 0], groups=["a", "a", "a", "b", "b", "b"])
+    GroupedContingency(groups=2, categories=2, n_results=6, unknown='error', zero_division=0.0)
+    >>> g.add_result(1, 1, group="b")
+    >>> g.by_group(("recall", 1))
+    {'a': 1.0, 'b': 0.6666666666666666}
+    >>> round(g.difference(("recall", 1)), 4), g.group_argmin(("recall", 1))
+    (0.3333, 'b')
+    >>> g.selection_rate(1), g.demographic_parity_difference(1)
+    ({'a': 0.6666666666666666, 'b': 0.5}, 0.16666666666666663)
+    >>> g.overall == Contingency([0, 1], zero_division=0.0).add_results([1, 1, 0, 1, 0, 0, 1],
+    ...                                                                 [1, 0, 0, 1, 1, 0, 1])
+    True
+
+    Parameters
+    ----------
+    categories, unknown, zero_division:
+        Every accumulator's, as :class:`~contingency.Contingency` takes them:
+        each group is a ``Contingency(categories, unknown=..., zero_division=...)``
+        fed its own results, and :attr:`overall` one fed them all.
+    groups:
+        Groups to declare: they come first, in this order, and are kept (and
+        scored, by ``zero_division``'s conventions) while they have no result.
+        Other groups join when first met and are forgotten when removals leave
+        them without a result.
+    thread_safe:
+        Make every public call atomic with a lock, as in :class:`~contingency.Contingency`.
+
+    Notes
+    -----
+    A group is any label (see :class:`~contingency.Contingency`: not
+    ``None``, nor NaN), or a tuple of labels for several features. A
+    disparity leaves out the groups whose value is NaN (as pandas does);
+    ties go to the first group, in group order.
+    """
+
+    #: Whether every public call holds a lock (``thread_safe=True``): see :mod:`contingency._locking`.
+    thread_safe = False
+
+    _categories: list[Hashable]  # the declared categories (with unknown="add", maybe none)
+    _unknown: Unknown
+    _zero_division: ZeroDivision
+    _declared: tuple[_Key, ...]  # the declared groups
+    _overall: Contingency  # every result
+    _groups: dict[_Key, Contingency]  # each group's results, in group order
+    _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
+    _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
+    _holes: int
+    # Results add_result took since the last fold, one code each: (group * k + correct) * k +
+    # assigned, with k = _span the overall accumulator's codes (fixed while the tally holds any).
+    _tally: array[int]
+    _span: int
+    _limit: int  # results the tally holds before it is folded
+    _read: bool  # a read came after the last write (the next result is written at once)
+    _trackers: dict[Score, _Extremes]  # each score read so far, kept up to date lazily
+    _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
+
+    def __init__(self, categories: Iterable[Hashable] | None = None, *,
+                 groups: Iterable[Hashable] | None = None, unknown: Unknown = "error",
+                 zero_division: ZeroDivision = "perl", thread_safe: bool = False) -> None:
+        overall = Contingency(categories, unknown=unknown, zero_division=zero_division)
+        self._categories = list(overall.categories)
+        self._unknown, self._zero_division = overall.unknown, overall.zero_division
+        if isinstance(groups, (str, bytes)):
+            raise TypeError("groups must be an iterable of groups, not a single string "
+                            f"{groups!r}; wrap it in a list")
+        declared: list[_Key] = []
+        for position, key in enumerate(() if groups is None else groups):
+            declared.append(_group_key(key, f"groups[{position}]"))
+        if len(set(declared)) != len(declared):
+            raise ValueError("groups names a group twice")
+        self._declared = tuple(declared)
+        self._empty = None
+        self._start(overall)
+
+    def __new__(cls: type[_Self], *args: Any, thread_safe: bool = False, **kwargs: Any) -> _Self:
+        return _locking.new_instance(cls, thread_safe)
+
+    def _start(self, overall: Contingency) -> None:
+        """Empty state: ``overall`` and the declared groups, every one without a result."""
+        self._overall = overall
+        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        for key in self._declared:
+            self._register(key, self._new_group())
+        self._tally, self._read, self._trackers = array("q"), False, {}
+        self._sync()
+
+    def _new_group(self) -> Contingency:
+        """An empty accumulator with the settings: a copy of one made once (a fifth of the cost)."""
+        empty = self._empty
+        if empty is None or empty._counts.n:  # (never written; checked all the same)
+            empty = self._empty = Contingency(self._categories, unknown=self._unknown,
+                                              zero_division=self._zero_division)
+        return empty.copy()
+
+    def _register(self, key: _Key, accumulator: Contingency) -> None:
+        self._codes[key] = len(self._keys)
+        self._keys.append(key)
+        self._groups[key] = accumulator
+
+    # Feeding ----------------------------------------------------------------------------------
+
+    def add_result(self, assigned: object, correct: object, *, group: Hashable,
+                   weight: float = 1) -> None:
+        """Add one result of ``group``: what :meth:`Contingency.add_result` takes, and its group.
+
+        ``group`` is a label, or a tuple of labels for several features. On
+        any error every accumulator is left exactly as it was.
+
+        >>> g = GroupedContingency()
+        >>> g.add_result("cat", "cat", group="day")
+        >>> g.add_result("dog", "cat", group="night", weight=2)
+        >>> g.groups, g.n_results, g.by_group("micro_f1")
+        (('day', 'night'), 3, {'day': 1.0, 'night': 0.0})
+        """
+        if (weight is _UNIT and not self._read and type(assigned) in _SINGLE
+                and type(correct) in _SINGLE):
+            ids, k = self._overall._counts.ids, self._span
+            try:  # (an int64 overflow, past 2**63 codes, takes the general path)
+                self._tally.append((self._codes[group] * k + ids[correct]) * k + ids[assigned])
+            except (KeyError, TypeError, OverflowError):
+                pass
+            else:
+                if len(self._tally) > self._limit:  # memory bounded between reads
+                    self._fold()
+                return
+        self._one(assigned, correct, group, weight, removing=False)
+
+    def remove_result(self, assigned: object, correct: object, *, group: Hashable,
+                      weight: float = 1) -> None:
+        """Take back a result of ``group`` added earlier: :meth:`add_result`'s path with weight -1.
+
+        Raises ``ValueError`` (every accumulator unchanged) when ``group`` holds
+        no such result. A group that was not declared is forgotten once it holds
+        no result.
+
+        >>> g = GroupedContingency()
+        >>> g.add_result("cat", "cat", group="day")
+        >>> g.remove_result("cat", "cat", group="day")
+        >>> g.groups, g == GroupedContingency()
+        ((), True)
+        """
+        self._one(assigned, correct, group, weight, removing=True)
+
+    def _one(self, assigned: object, correct: object, group: object, weight: object, *,
+             removing: bool) -> None:
+        """One result, written at once through each accumulator's own single-result path."""
+        where = "remove_result" if removing else "add_result"
+        self._fold()
+        self._read = False
+        key = _group_key(group, f"{where}: group")
+        accumulator = self._groups.get(key)
+        fresh = accumulator is None
+        if fresh:
+            if removing:
+                raise ValueError(f"{where}: group {key!r} holds no result (the groups are "
+                                 f"{list(self._groups)!r})")
+            accumulator = self._new_group()
+        assert accumulator is not None
+        if removing:
+            part = (accumulator, lambda: accumulator.remove_result(assigned, correct,
+                                                                   weight=weight))  # type: ignore[arg-type]
+            self._commit(lambda: self._overall.remove_result(assigned, correct,
+                                                             weight=weight),  # type: ignore[arg-type]
+                         [part], removing=True)
+        else:
+            part = (accumulator, lambda: accumulator.add_result(assigned, correct,
+                                                                weight=weight))  # type: ignore[arg-type]
+            self._commit(lambda: self._overall.add_result(assigned, correct,
+                                                          weight=weight),  # type: ignore[arg-type]
+                         [part], removing=False)
+        self._written({key: accumulator} if fresh else {}, [key], removing)
+
+    def add_results(self, assigned: Any, correct: Any, *, groups: Any,
+                    weights: Any = None) -> GroupedContingency:
+        """Add a batch of results and their groups; the state equals that of the :meth:`add_result` loop.
+
+        ``assigned`` and ``correct`` are what :meth:`Contingency.add_results`
+        takes (label arrays, sequences of results, indicator matrices), and
+        ``weights`` too. ``groups`` gives each result's group: a sequence (a
+        list, a 1-d numpy array, a pandas Series); or several features, each
+        result's group then being the tuple of its values: a tuple of
+        sequences, or a pandas DataFrame (one feature per column). The whole
+        batch is checked before anything is counted. Returns the accumulator.
+
+        >>> import numpy as np
+        >>> g = GroupedContingency([0, 1]).add_results(
+        ...     np.array([1, 0, 1, 1]), np.array([1, 0, 0, 1]),
+        ...     groups=(np.array(["x", "x", "y", "y"]), np.array([1, 2, 1, 1])))
+        >>> g.groups, g.by_group("micro_accuracy")
+        ((('x', 1), ('x', 2), ('y', 1)), {('x', 1): 1.0, ('x', 2): 1.0, ('y', 1): 0.5})
+        """
+        self._batch(assigned, correct, groups, weights, removing=False)
+        return self
+
+    def remove_results(self, assigned: Any, correct: Any, *, groups: Any,
+                       weights: Any = None) -> GroupedContingency:
+        """Take back a batch added earlier: :meth:`add_results`' path with weight -1.
+
+        If any result cannot have been added to its group, ``ValueError`` is
+        raised and every accumulator is left exactly as it was.
+
+        >>> g = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"])
+        >>> g.remove_results(["y"], ["x"], groups=["b"]).groups
+        ('a',)
+        """
+        self._batch(assigned, correct, groups, weights, removing=True)
+        return self
+
+    def _batch(self, assigned: Any, correct: Any, groups: Any, weights: Any, *,
+               removing: bool) -> None:
+        where = "remove_results" if removing else "add_results"
+        self._fold()
+        self._read = False
+        if not (isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray)):
+            assigned = label_sequence(assigned, "assigned", _RESULTS)
+            correct = label_sequence(correct, "correct", _RESULTS)
+            coded = (coded_single_labels(assigned, "assigned"),
+                     coded_single_labels(correct, "correct"))
+            if coded[0] is not None and coded[1] is not None:
+                assigned, correct = coded
+        size = check_same_length(assigned, correct, ("assigned", "correct"))
+        codes, keys = _group_codes(groups, size, "groups")
+        exact, unit = None, 0
+        if weights is not None:
+            scale = max([self._overall._counts.scale,
+                         *(self._groups[key]._counts.scale for key in keys if key in self._groups)])
+            exact, unit = exact_weights(weights, size, where, scale)
+        if (single_label_array(assigned) and single_label_array(correct)
+                and self._coded_batch(assigned, correct, codes, keys, exact, unit, removing)):
+            return
+        self._split_batch(assigned, correct, codes, keys, weights, exact, removing)
+
+    def _resolve(self, keys: list[_Key], codes: NDArray[np.int64], exact: NDArray[Any] | None,
+                 removing: bool, where: str) -> tuple[NDArray[np.int64], dict[_Key, Contingency]]:
+        """Each row's group code, and the groups the batch creates (in the order first met).
+
+        A group met only in rows of weight 0 is not created; a removal naming
+        a group that holds no result is refused.
+        """
+        mine = np.empty(len(keys), dtype=np.int64)
+        fresh: list[int] = []
+        for position, key in enumerate(keys):
+            code = self._codes.get(key)
+            if code is None:
+                if removing:
+                    raise ValueError(f"{where}: group {key!r} holds no result (the groups are "
+                                     f"{list(self._groups)!r})")
+                fresh.append(position)
+            else:
+                mine[position] = code
+        created: dict[_Key, Contingency] = {}
+        if fresh:
+            wanted = np.zeros(len(keys), dtype=bool)
+            wanted[fresh] = True
+            first = _first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
+            # Groups met only in rows of weight 0 come last: they get no count, so no place.
+            fresh.sort(key=lambda position: (first[position] < 0, first[position]))
+            for rank, position in enumerate(fresh):
+                mine[position] = len(self._keys) + rank
+                created[keys[position]] = self._new_group()
+        return mine, created
+
+    def _coded_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
+                     keys: list[_Key], exact: NDArray[Any] | None, unit: int,
+                     removing: bool) -> bool:
+        """A batch of single labels, counted by (group, correct, assigned) triples; ``False`` when
+        a label is ignored (``unknown="ignore"``), which leaves it to :meth:`_split_batch`."""
+        where = "remove_results" if removing else "add_results"
+        overall = self._overall._counts.settled()
+        staging = Staging(overall.ids, self._unknown, removing=removing, base=len(overall.names))
+        chosen, every_assigned = category_codes(assigned, staging, "assigned")
+        truth, every_correct = category_codes(correct, staging, "correct")
+        if not (every_assigned and every_correct):
+            return False
+        if staging.new:
+            chosen, truth = first_seen_order(staging, chosen, truth, exact)
+        mine, created = self._resolve(keys, codes, exact, removing, where)
+        k = len(overall.names) + len(staging.new)
+        if max(len(keys), len(self._keys) + len(created)) * k * k >= 1 << 63:
+            return False  # no int64 code for every triple: counted group by group instead
+        # Coded by the batch's own group codes; mapped to this accumulator's after counting.
+        combined = codes * k  # (in place from here: one array of the batch's length)
+        combined += truth
+        combined *= k
+        combined += chosen
+        self._write_codes(combined, k, list(staging.new), created, exact, unit, removing,
+                          groups=mine)
+        return True
+
+    def _fold(self) -> None:
+        """Write what the tally holds (results of weight 1 whose labels are all categories)."""
+        tally = self._tally
+        if tally:
+            self._tally = array("q")
+            assert self._span == len(self._overall._counts.names)  # (no other write since)
+            self._write_codes(np.frombuffer(tally, dtype=np.int64), self._span, [], {}, None, 0,
+                              False)
+
+    def _sync(self) -> None:
+        """After a write, what the tally codes by: the overall's codes, the number of groups."""
+        self._span = len(self._overall._counts.names)
+        self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
+
+    def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
+                     created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
+                     removing: bool, groups: NDArray[np.int64] | None = None) -> None:
+        """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
+
+        Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
+        new to this accumulator) after them, or by codes of the batch's own,
+        ``groups`` giving each one's; categories as the overall accumulator
+        codes them, ``new`` (the categories new to it) after them, ``k`` codes
+        in all. ``exact`` are the weights (in units of ``2**-unit``), or
+        ``None``. One count of the distinct codes; then O(distinct codes) in Python.
+        """
+        where = "remove_results" if removing else ""
+        overall = self._overall._counts.settled()
+        labels = [*overall.names, *new]
+        key_of_code = [*self._keys, *created]
+        by_key = {**self._groups, **created}
+        span = k * k
+        space = (len(key_of_code) if groups is None else len(groups)) * span
+        if exact is None and dense_is_cheaper(space, len(combined)):
+            counted = np.bincount(combined, minlength=space)
+            present = np.flatnonzero(counted)
+            counts = counted[present]
+        else:
+            present, counts = distinct_counts(combined, space, exact)
+        group_of, pair = np.divmod(present, span)
+        whole_pairs, whole_counts = distinct_counts(pair, span, counts)
+        correct_of, assigned_of = np.divmod(whole_pairs, k)
+        # The whole's pairs by the overall's codes.
+        whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
+        if not new and len(overall.a) == len(self._categories):
+            # Every category declared: each group codes them as the overall does.
+            fresh: dict[int, list[Hashable]] = {}
+            changes = _coded_group_changes(group_of, pair, counts, k, labels)
+        else:
+            changes, fresh = self._label_group_changes(group_of, pair, counts, k, labels,
+                                                       key_of_code, by_key, groups)
+            if any(len(met) > 1 for met in fresh.values()):
+                _order_first_seen(fresh, combined, k, labels, exact)
+        if groups is not None:  # from the batch's group codes to this accumulator's
+            changes = {int(groups[code]): change for code, change in changes.items()}
+            fresh = {int(groups[code]): met for code, met in fresh.items()}
+        sign = -1 if removing else 1
+
+        def change(accumulator: Contingency, changes: Changes, **options: Any) -> Callable[[], None]:
+            counts = accumulator._counts
+            scale = max(counts.scale, unit)
+            factor = sign << (scale - unit)
+            return lambda: counts.apply(*times(changes, factor), scale=scale, removing=removing,
+                                        where=where, **options)
+
+        parts = []
+        for code, (group_changes, coded) in changes.items():
+            accumulator = by_key[key_of_code[code]]
+            parts.append((accumulator, change(accumulator, group_changes,
+                                              new=fresh.get(code, ()), coded=coded)))
+        overall_part = change(self._overall, pair_changes(whole, labels), new=new, coded=True)
+        self._commit(overall_part, parts, removing)
+        self._written(created, [key_of_code[code] for code in changes], removing)
+
+    def _label_group_changes(self, group_of: NDArray[np.int64], pair: NDArray[np.int64],
+                             counts: NDArray[Any], k: int, labels: list[Hashable],
+                             key_of_code: list[_Key], by_key: Mapping[_Key, Contingency],
+                             groups: NDArray[np.int64] | None
+                             ) -> tuple[dict[int, tuple[Changes, bool]], dict[int, list[Hashable]]]:
+        """Each group's changes with pairs by category, and the categories new to each group
+        (in the order met, to be ordered by rows when there are several)."""
+        per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
+        correct_codes, assigned_codes = np.divmod(pair, k)
+        for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
+                                                  assigned_codes.tolist(), counts.tolist()):
+            pairs = per_group.get(code)
+            if pairs is None:
+                pairs = per_group[code] = {}
+            pairs[labels[correct], labels[assigned]] = count
+        fresh: dict[int, list[Hashable]] = {}
+        every = len(labels)
+        for code, pairs in per_group.items():
+            mine = code if groups is None else int(groups[code])
+            known = by_key[key_of_code[mine]]._counts.settled().a
+            if len(known) == every:
+                continue  # the group has every category: none can be new to it
+            met = [label for pair in pairs for label in pair if label not in known]
+            if met:
+                fresh[code] = list(dict.fromkeys(met))
+        return {code: (pair_changes(pairs), False) for code, pairs in per_group.items()}, fresh
+
+    def _split_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
+                     keys: list[_Key], weights: Any, exact: NDArray[Any] | None,
+                     removing: bool) -> None:
+        """A batch of any other shape: each group's rows (split by one stable sort) to its own
+        batch method, all of them to the overall's."""
+        where = "remove_results" if removing else "add_results"
+        mine, created = self._resolve(keys, codes, exact, removing, where)
+        rows = mine[codes]
+        order = np.argsort(rows, kind="stable")
+        bounds = np.flatnonzero(np.diff(rows[order])) + 1
+        method = "remove_results" if removing else "add_results"
+        matrices = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray) and (
+            assigned.ndim == 2 or correct.ndim == 2)
+        by_key = {**self._groups, **created}
+        key_of_code = [*self._keys, *created]
+        if weights is not None and not isinstance(weights, np.ndarray):
+            weights = list(weights)  # positions, whatever the container (a pandas Series...)
+        parts = []
+        touched = []
+        for chunk in np.split(order, bounds) if len(order) else []:
+            key = key_of_code[int(rows[chunk[0]])]
+            if exact is not None and not exact[chunk].any():
+                continue  # only rows of weight 0: nothing to count
+            accumulator = by_key[key]
+            if matrices and accumulator.categories != self._overall.categories:
+                raise ValueError(f"{where}: indicator matrices have one column per category of "
+                                 f"the whole, but group {key!r} does not have every category "
+                                 "yet; declare the categories, or pass label lists")
+            picked = [_rows(assigned, chunk), _rows(correct, chunk),
+                      None if weights is None else _rows(weights, chunk)]
+            parts.append((accumulator, _batch_call(accumulator, method, picked)))
+            touched.append(key)
+        everything = [assigned, correct, weights]
+        self._commit(_batch_call(self._overall, method, everything), parts, removing)
+        self._written({key: created[key] for key in touched if key in created}, touched, removing)
+
+    # The one write routine ------------------------------------------------------------------
+
+    def _commit(self, overall: Callable[[], object],
+                parts: Sequence[tuple[Contingency, Callable[[], object]]], removing: bool) -> None:
+        """Write ``overall``'s part and each group's, all or none (see the module's docstring).
+
+        Adding, the overall's part comes first: it checks everything the groups'
+        parts would (labels, weights, the count limit) on counts that hold theirs,
+        so once it is written the groups' parts cannot be refused. Removing, the
+        groups come first, each refusing a result it does not hold; with several,
+        each group's counts are copied first and put back if one refuses. The
+        overall holds what the groups held, so it takes the removal after them.
+        """
+        if not removing:
+            overall()
+            for _, part in parts:
+                part()
+            return
+        saved = [(accumulator, accumulator._counts.copy()) for accumulator, _ in parts
+                 ] if len(parts) > 1 else []
+        try:
+            for _, part in parts:
+                part()
+            overall()
+        except BaseException:
+            for accumulator, counts in saved:
+                object.__setattr__(accumulator, "_counts", counts)
+            raise
+
+    def _written(self, created: Mapping[_Key, Contingency], touched: Iterable[_Key],
+                 removing: bool) -> None:
+        """After a write: keep the groups it created, mark the groups it touched for every score
+        read so far, and forget the undeclared groups a removal left without a result."""
+        for key, accumulator in created.items():
+            if accumulator._counts.settled().n:  # (a result of weight 0 creates no group)
+                self._register(key, accumulator)
+        touched = list(touched)
+        if removing:
+            for key in touched:
+                accumulator = self._groups[key]
+                if key not in self._declared and not accumulator._counts.settled().n:
+                    self._forget(key)
+        for tracker in self._trackers.values():
+            tracker.pending.update(touched)
+        self._sync()
+
+    def _forget(self, key: _Key) -> None:
+        """Forget a group; the codes are made dense again once holes are half of them."""
+        del self._groups[key]
+        self._keys[self._codes.pop(key)] = _HOLE
+        self._holes += 1
+        if self._holes * 2 > len(self._keys):
+            self._keys = list(self._groups)
+            self._codes = {key: code for code, key in enumerate(self._keys)}
+            self._holes = 0
+            self._trackers = {}  # their entries' order was the old codes: made again when read
+
+    # Combining --------------------------------------------------------------------------------
+
+    def merge(self, other: GroupedContingency) -> GroupedContingency:
+        """Add ``other``'s counts, group by group and overall, in place; returns ``self``.
+
+        The settings must be equal (``zero_division``, ``unknown``, the declared
+        categories and the declared groups), else ``ValueError`` names the one
+        that differs. Groups only ``other`` has join after this one's, in its order.
+
+        >>> left = GroupedContingency().add_results(["x"], ["x"], groups=["a"])
+        >>> right = GroupedContingency().add_results(["y"], ["x"], groups=["b"])
+        >>> both = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"])
+        >>> left + right == both
+        True
+        """
+        if not isinstance(other, GroupedContingency):
+            raise TypeError(f"can only merge a GroupedContingency, not {type(other).__name__}")
+        with _locking.holding(other):
+            for setting, mine, theirs in (
+                    ("zero_division", self._zero_division, other._zero_division),
+                    ("unknown", self._unknown, other._unknown),
+                    ("declared categories", self._categories, other._categories),
+                    ("declared groups", self._declared, other._declared)):
+                if mine != theirs:
+                    raise ValueError(f"cannot merge accumulators whose {setting} differ: "
+                                     f"{mine!r} here, {theirs!r} in the other")
+            if other is self:
+                other = other.copy()
+            other._settled()
+            self._fold()
+            self._read = False
+            created = {key: self._new_group() for key in other._groups if key not in self._groups}
+            parts = [(accumulator, _merge_call({**self._groups, **created}[key], accumulator))
+                     for key, accumulator in other._groups.items()]
+            self._commit(_merge_call(self._overall, other._overall), parts, removing=False)
+            self._written(created, list(other._groups), removing=False)
+            return self
+
+    def __iadd__(self, other: GroupedContingency) -> GroupedContingency:
+        return self.merge(other)
+
+    def __add__(self, other: GroupedContingency) -> GroupedContingency:
+        if not isinstance(other, GroupedContingency):
+            return NotImplemented
+        return self.copy().merge(other)
+
+    def copy(self) -> GroupedContingency:
+        """An independent accumulator with the same state and settings."""
+        self._settled()
+        other = _locking.new_instance(type(self), False)  # a locked class: its own new lock
+        object.__setattr__(other, "_categories", self._categories)
+        object.__setattr__(other, "_unknown", self._unknown)
+        object.__setattr__(other, "_zero_division", self._zero_division)
+        object.__setattr__(other, "_declared", self._declared)
+        object.__setattr__(other, "_empty", None)
+        other._adopt(self._overall.copy(), {key: accumulator.copy()
+                                            for key, accumulator in self._groups.items()})
+        return other
+
+    def _adopt(self, overall: Contingency, groups: Mapping[_Key, Contingency]) -> None:
+        """Take these accumulators as the whole state (the settings already set)."""
+        self._overall = overall
+        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        for key, accumulator in groups.items():
+            self._register(key, accumulator)
+        self._tally, self._read, self._trackers = array("q"), False, {}
+        self._sync()
+
+    def __copy__(self) -> GroupedContingency:
+        return self.copy()
+
+    def reset(self) -> None:
+        """Forget every result; keep the declared groups (empty), the declared categories and settings."""
+        self._start(self._new_group())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GroupedContingency):
+            return NotImplemented
+        with _locking.holding(other):
+            self._settled()
+            other._settled()
+            return (self._settings() == other._settings()
+                    and list(self._groups) == list(other._groups)
+                    and all(mine == other._groups[key] for key, mine in self._groups.items())
+                    and self._overall == other._overall)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _settings(self) -> tuple[object, ...]:
+        return self._categories, self._unknown, self._zero_division, self._declared
+
+    def __repr__(self) -> str:
+        self._settled()
+        return (f"GroupedContingency(groups={len(self._groups)}, "
+                f"categories={len(self._overall._counts.a)}, n_results={self.n_results}, "
+                f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._settled()
+        return {"settings": self._settings(), "overall": self._overall,
+                "groups": dict(self._groups)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        categories, unknown, zero_division, declared = state["settings"]
+        object.__setattr__(self, "_categories", categories)
+        object.__setattr__(self, "_unknown", unknown)
+        object.__setattr__(self, "_zero_division", zero_division)
+        object.__setattr__(self, "_declared", declared)
+        object.__setattr__(self, "_empty", None)
+        self._adopt(state["overall"], state["groups"])
+
+    # What it holds ----------------------------------------------------------------------------
+
+    def _settled(self) -> GroupedContingency:
+        """Every count written (the tally folded): what every read reads."""
+        if self._tally:
+            self._fold()
+        self._read = True
+        return self
+
+    @property
+    def groups(self) -> tuple[Hashable, ...]:
+        """The groups, in order: declared ones first, then as first met."""
+        self._settled()
+        return tuple(self._groups)
+
+    @property
+    def declared_groups(self) -> tuple[Hashable, ...]:
+        """The groups declared at construction (kept while they hold no result)."""
+        return self._declared
+
+    @property
+    def categories(self) -> tuple[Hashable, ...]:
+        """The categories of :attr:`overall`, in its table order."""
+        self._settled()
+        return self._overall.categories
+
+    @property
+    def n_results(self) -> int | float:
+        """The number of results in every group together (weights included: see
+        :attr:`Contingency.n_results`)."""
+        self._settled()
+        return self._overall.n_results
+
+    @property
+    def unknown(self) -> Unknown:
+        """What a result naming an unknown category does: ``"error"``, ``"ignore"`` or ``"add"``."""
+        return self._unknown
+
+    @property
+    def zero_division(self) -> ZeroDivision:
+        """The value of undefined ratios, in every group: ``"perl"``, ``0.0``, ``1.0`` or ``"nan"``."""
+        return self._zero_division
+
+    @property
+    def overall(self) -> Contingency:
+        """A copy of the accumulator of every result: equal to one :class:`Contingency` fed them all.
+
+        A copy (O(categories)), so feeding it changes nothing here; scores of
+        the whole read in constant time through :meth:`overall_score`.
+        """
+        self._settled()
+        return self._overall.copy()
+
+    def group(self, group: Hashable) -> Contingency:
+        """A copy of ``group``'s accumulator: equal to one :class:`Contingency` fed its results.
+
+        >>> g = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"])
+        >>> g.group("b").micro_f1
+        0.0
+        >>> g.group("c")
+        Traceback (most recent call last):
+        ...
+        ValueError: no group 'c' (the groups are ['a', 'b'])
+        """
+        return self._group(group).copy()
+
+    def _group(self, group: Hashable) -> Contingency:
+        self._settled()
+        try:
+            accumulator = self._groups.get(group)
+        except TypeError:
+            accumulator = None
+        if accumulator is None:
+            raise ValueError(f"no group {group!r} (the groups are {list(self._groups)!r})")
+        return accumulator
+
+    # Scores by group --------------------------------------------------------------------------
+
+    def _tracker(self, score: object) -> tuple[Score, _Extremes]:
+        """The running extremes of ``score``, up to date (made by its first read)."""
+        self._settled()
+        try:
+            tracker = self._trackers.get(score)  # type: ignore[call-overload]
+        except TypeError:  # unhashable: a list, say; named below
+            tracker = None
+        if tracker is None:
+            key, read = score_reader(score)
+            tracker = self._trackers.get(key)
+            if tracker is None:
+                tracker = self._trackers[key] = _Extremes(read, self._groups)
+        else:
+            key = score  # type: ignore[assignment]
+        if not isinstance(key, str):
+            try:
+                known = key[1] in self._overall._counts.a
+            except TypeError:
+                known = False
+            if not known:
+                raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
+                                 f"are {list(self._overall._counts.a)!r})")
+        if tracker.pending:
+            tracker.refresh(self._groups, self._codes, score_name(key))
+        return key, tracker
+
+    def _per_group(self, read: Callable[[Contingency], _T]) -> dict[Hashable, _T]:
+        """``read`` of each group's accumulator, in group order: any per-group read that keeps no
+        running extremes (an interval of a score by group is ``self._per_group(lambda
+        accumulator: accumulator.interval(score, ...))``)."""
+        self._settled()
+        return {key: read(accumulator) for key, accumulator in self._groups.items()}
+
+    def by_group(self, score: Score) -> dict[Hashable, float]:
+        """``score`` in each group, in group order: ``{group: value}``.
+
+        ``score`` names a score as :func:`score_reader` says: the name of a
+        score property of :class:`~contingency.Contingency` (``"macro_f1"``)
+        or ``(score, category)`` for one category's table (``("recall", 1)``).
+        :meth:`to_frame` gives several scores as a ``pandas.DataFrame``.
+        Costs O(groups); the groups' values are kept between reads, and only
+        those of groups written since are read again.
+
+        >>> g = GroupedContingency().add_results(["x", "y", "x"], ["x", "x", "x"],
+        ...                                      groups=["a", "b", "b"])
+        >>> g.by_group("micro_precision"), g.by_group(("recall", "x"))
+        ({'a': 1.0, 'b': 0.5}, {'a': 1.0, 'b': 0.5})
+        """
+        _, tracker = self._tracker(score)
+        return {key: tracker.values[key] for key in self._groups}
+
+    def overall_score(self, score: Score) -> float:
+        """``score`` over every result together (the score of :attr:`overall`), in constant time.
+
+        >>> g = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"])
+        >>> g.overall_score("micro_f1"), g.overall_score(("precision", "y"))
+        (0.5, 0.0)
+        """
+        return self._tracker(score)[1].read(self._overall)
+
+    def _extremes(self, score: object) -> tuple[_Extremes, tuple[Hashable, float],
+                                                tuple[Hashable, float]]:
+        """The tracker of ``score``, and its least and greatest group value with their groups."""
+        _, tracker = self._tracker(score)
+        if not self._groups:
+            raise ValueError(_NO_GROUP)
+        low, high = tracker.extreme(False), tracker.extreme(True)
+        if low is None or high is None:  # every value is NaN
+            first = next(iter(self._groups))
+            return tracker, (first, math.nan), (first, math.nan)
+        return tracker, low, high
+
+    def _extreme(self, score: object, greatest: bool) -> tuple[Hashable, float]:
+        _, low, high = self._extremes(score)
+        return high if greatest else low
+
+    def group_min(self, score: Score) -> float:
+        """The least value of ``score`` over the groups (fairlearn's ``MetricFrame.group_min``).
+
+        NaN values are left out (NaN if every value is); O(groups written since the last read).
+
+        >>> g = GroupedContingency().add_results(["x", "y", "x"], ["x", "x", "x"],
+        ...                                      groups=["a", "b", "b"])
+        >>> g.group_min("micro_f1"), g.group_max("micro_f1")
+        (0.5, 1.0)
+        """
+        return self._extreme(score, greatest=False)[1]
+
+    def group_max(self, score: Score) -> float:
+        """The greatest value of ``score`` over the groups (fairlearn's ``MetricFrame.group_max``)."""
+        return self._extreme(score, greatest=True)[1]
+
+    def group_argmin(self, score: Score) -> Hashable:
+        """The group where ``score`` is least (the first in group order on a tie; pandas' ``idxmin``).
+
+        >>> g = GroupedContingency().add_results(["x", "y", "x"], ["x", "x", "x"],
+        ...                                      groups=["a", "b", "b"])
+        >>> g.group_argmin("micro_f1"), g.group_argmax("micro_f1")
+        ('b', 'a')
+        """
+        return self._extreme(score, greatest=False)[0]
+
+    def group_argmax(self, score: Score) -> Hashable:
+        """The group where ``score`` is greatest (the first in group order on a tie)."""
+        return self._extreme(score, greatest=True)[0]
+
+    def difference(self, score: Score, method: Method = "between_groups") -> float:
+        """fairlearn's ``MetricFrame.difference``: the largest gap in ``score`` between two groups
+        (``"between_groups"``) or between a group and every result together (``"to_overall"``).
+
+        See :func:`contingency.formulas.fairness.difference`. Costs O(groups
+        written since the last read of ``score``).
+
+        >>> g = GroupedContingency().add_results(["x", "y", "x", "y"], ["x", "x", "x", "x"],
+        ...                                      groups=["a", "b", "b", "b"])
+        >>> round(g.difference("micro_f1"), 4), g.difference("micro_f1", method="to_overall")
+        (0.6667, 0.5)
+        """
+        tracker, (_, low), (_, high) = self._extremes(score)
+        overall = tracker.read(self._overall) if method == "to_overall" else math.nan
+        return _fairness.difference(low, high, overall, method=method)
+
+    def ratio(self, score: Score, method: Method = "between_groups") -> float:
+        """fairlearn's ``MetricFrame.ratio``: the least group value over the greatest
+        (``"between_groups"``), or the least ratio of a group's value to the overall one, taken
+        below 1 (``"to_overall"``).
+
+        ``0 / 0`` follows ``zero_division``; see :func:`contingency.formulas.fairness.ratio`.
+
+        >>> g = GroupedContingency().add_results(["x", "y", "x", "y"], ["x", "x", "x", "x"],
+        ...                                      groups=["a", "b", "b", "b"])
+        >>> g.ratio("micro_f1"), g.ratio("micro_f1", method="to_overall")
+        (0.3333333333333333, 0.5)
+        """
+        tracker, (_, low), (_, high) = self._extremes(score)
+        overall = tracker.read(self._overall) if method == "to_overall" else math.nan
+        return _fairness.ratio(low, high, overall, method=method,
+                               zero_division=self._zero_division)
+
+    # fairlearn's fairness scores --------------------------------------------------------------
+
+    def selection_rate(self, pos_label: Hashable) -> dict[Hashable, float]:
+        """Each group's selection rate: the share of its results assigned ``pos_label``.
+
+        fairlearn's ``selection_rate`` by group (``by_group(("selection_rate", pos_label))``).
+        """
+        return self.by_group(("selection_rate", pos_label))
+
+    def demographic_parity_difference(self, pos_label: Hashable,
+                                      method: Method = "between_groups") -> float:
+        """fairlearn's ``demographic_parity_difference``: the :meth:`difference` of the selection rates."""
+        return self.difference(("selection_rate", pos_label), method)
+
+    def demographic_parity_ratio(self, pos_label: Hashable,
+                                 method: Method = "between_groups") -> float:
+        """fairlearn's ``demographic_parity_ratio``: the :meth:`ratio` of the selection rates."""
+        return self.ratio(("selection_rate", pos_label), method)
+
+    def equalized_odds_difference(self, pos_label: Hashable, method: Method = "between_groups",
+                                  agg: Literal["worst_case", "mean"] = "worst_case") -> float:
+        """fairlearn's ``equalized_odds_difference``: the larger :meth:`difference` of the true and
+        the false positive rates (``agg="worst_case"``, fairlearn's default), or their mean.
+
+        >>> g = GroupedContingency([0, 1], zero_division=0.0).add_results(
+        ...     [1, 0, 1, 1, 0, 0], [1, 1, 0, 1, 0, 0], groups=["a", "a", "a", "b", "b", "b"])
+        >>> g.by_group(("recall", 1)), g.by_group(("false_positive_rate", 1))
+        ({'a': 0.5, 'b': 1.0}, {'a': 1.0, 'b': 0.0})
+        >>> g.equalized_odds_difference(1), g.equalized_odds_ratio(1), g.equal_opportunity_difference(1)
+        (1.0, 0.0, 0.5)
+        """
+        return _fairness.worst_case(self.difference(("recall", pos_label), method),
+                                    self.difference(("false_positive_rate", pos_label), method),
+                                    agg=agg)
+
+    def equalized_odds_ratio(self, pos_label: Hashable, method: Method = "between_groups",
+                             agg: Literal["worst_case", "mean"] = "worst_case") -> float:
+        """fairlearn's ``equalized_odds_ratio``: the smaller :meth:`ratio` of the true and the false
+        positive rates (``agg="worst_case"``), or their mean."""
+        return _fairness.worst_case(self.ratio(("recall", pos_label), method),
+                                    self.ratio(("false_positive_rate", pos_label), method),
+                                    agg=agg, larger=False)
+
+    def equal_opportunity_difference(self, pos_label: Hashable,
+                                     method: Method = "between_groups") -> float:
+        """fairlearn's ``equal_opportunity_difference``: the :meth:`difference` of the true positive rates."""
+        return self.difference(("recall", pos_label), method)
+
+    def equal_opportunity_ratio(self, pos_label: Hashable,
+                                method: Method = "between_groups") -> float:
+        """fairlearn's ``equal_opportunity_ratio``: the :meth:`ratio` of the true positive rates."""
+        return self.ratio(("recall", pos_label), method)
+
+    # Reports ----------------------------------------------------------------------------------
+
+    def _chosen_scores(self, scores: Iterable[object], pos_label: Hashable | None) -> list[Score]:
+        chosen = [score_reader(score)[0] for score in scores]
+        if pos_label is not None:
+            chosen += [(name, pos_label) for name in
+                       ("selection_rate", "recall", "false_positive_rate")]
+        return list(dict.fromkeys(chosen))
+
+    def scores(self, scores: Iterable[Score] = DEFAULT_SCORES, *,
+               pos_label: Hashable | None = None) -> dict[str, Any]:
+        """The scores by group, over every result and their disparities, as plain Python data.
+
+        For each score of ``scores``: its value in each group and overall, its
+        least and greatest group value with the groups where they are reached,
+        its :meth:`difference` and :meth:`ratio` both ways. With ``pos_label``,
+        the selection rate and the true and false positive rates of that
+        category are added, and fairlearn's fairness scores of it
+        (``"fairness"``). ``None`` stands for NaN and for what does not
+        exist, so the result is valid JSON; groups and categories are written
+        as :meth:`to_dict` writes them. This is what :meth:`report` renders.
+        """
+        self._settled()
+        chosen = self._chosen_scores(scores, pos_label)
+        names = [score_name(score) for score in chosen]
+        by_group = [self.by_group(score) for score in chosen]
+        rows = [{"group": group_to_json(key), "label": _shown(key),
+                 "n_results": accumulator.n_results,
+                 "values": {name: values[key] for name, values in zip(names, by_group)}}
+                for key, accumulator in self._groups.items()]
+        disparities = []
+        if self._groups:
+            for score, name in zip(chosen, names):
+                low, high = self._extreme(score, False), self._extreme(score, True)
+                disparities.append({
+                    "score": name, "min": low[1], "min_group": group_to_json(low[0]),
+                    "max": high[1], "max_group": group_to_json(high[0]),
+                    "difference": {method: self.difference(score, method)
+                                   for method in _METHODS},
+                    "ratio": {method: self.ratio(score, method) for method in _METHODS}})
+                disparities[-1]["min_label"], disparities[-1]["max_label"] = (
+                    _shown(low[0]), _shown(high[0]))
+        fairness = None
+        if pos_label is not None and self._groups:
+            fairness = {"pos_label": label_to_json(pos_label, "pos_label"), **{
+                name: {method: getattr(self, name)(pos_label, method) for method in _METHODS}
+                for name in ("demographic_parity_difference", "demographic_parity_ratio",
+                             "equalized_odds_difference", "equalized_odds_ratio",
+                             "equal_opportunity_difference", "equal_opportunity_ratio")}}
+        result: dict[str, Any] = _report.json_numbers({
+            "scores": names,
+            "n_results": self._overall.n_results,
+            "groups": rows,
+            "overall": {score_name(score): score_reader(score)[1](self._overall)
+                        for score in chosen},
+            "disparities": disparities,
+            "fairness": fairness,
+        })
+        return result
+
+    def report(self, digits: int = 3, *, scores: Iterable[Score] = DEFAULT_SCORES,
+               pos_label: Hashable | None = None) -> str:
+        """A table of each score by group and overall, then the disparities of each score.
+
+        >>> g = GroupedContingency([0, 1], zero_division=0.0).add_results(
+        ...     [1, 0, 1, 1, 0, 0], [1, 1, 0, 1, 0, 0], groups=["a", "a", "a", "b", "b", "b"])
+        >>> print(g.report(scores=["micro_f1"], pos_label=1))
+        group    results  micro_f1  selection_rate(1)  recall(1)  false_positive_rate(1)
+        <BLANKLINE>
+        a              3     0.333              0.667      0.500                   1.000
+        b              3     1.000              0.333      1.000                   0.000
+        <BLANKLINE>
+        overall        6     0.667              0.500      0.667                   0.333
+        <BLANKLINE>
+        disparity                 min group    max group  difference  to overall  ratio  to overall
+        <BLANKLINE>
+        micro_f1                0.333 a      1.000 b           0.667       0.333  0.333       0.500
+        selection_rate(1)       0.333 b      0.667 a           0.333       0.167  0.500       0.667
+        recall(1)               0.500 a      1.000 b           0.500       0.333  0.500       0.667
+        false_positive_rate(1)  0.000 b      1.000 a           1.000       0.667  0.000       0.000
+        <BLANKLINE>
+        fairness of category 1 (fairlearn's names)  between groups  to overall
+        demographic_parity_difference                        0.333       0.167
+        demographic_parity_ratio                             0.500       0.667
+        equalized_odds_difference                            1.000       0.667
+        equalized_odds_ratio                                 0.000       0.000
+        equal_opportunity_difference                         0.500       0.333
+        equal_opportunity_ratio                              0.500       0.667
+        """
+        return _report.grouped_report(self.scores(scores, pos_label=pos_label), digits=digits)
+
+    def to_frame(self, scores: Iterable[Score] = DEFAULT_SCORES) -> Any:
+        """The scores by group as a ``pandas.DataFrame``: one row per group, ``n_results`` and one
+        column per score (fairlearn's ``MetricFrame.by_group``).
+
+        Tuple groups (several features) make a ``MultiIndex``; the index of
+        single groups is named ``"group"``. pandas is imported only here.
+
+        >>> g = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"])
+        >>> print(g.to_frame(["micro_f1"]).to_string())
+               n_results  micro_f1
+        group
+        a              1       1.0
+        b              1       0.0
+        """
+        self._settled()
+        chosen = self._chosen_scores(scores, None)
+        columns: dict[str, list[Any]] = {
+            "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
+        for score in chosen:
+            values = self.by_group(score)
+            columns[score_name(score)] = [values[key] for key in self._groups]
+        return group_frame(list(self._groups), columns)
+
+    # State ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-safe data: the settings, the groups and each group's ``Contingency.to_dict()``.
+
+        Format ``"contingency.GroupedContingency/1"``: ``categories`` (the
+        overall accumulator's, in its table order; the first ``declared`` of
+        them declared), ``unknown``, ``zero_division``, ``groups`` (in order,
+        the first ``declared_groups`` of them declared; a tuple group is a
+        list) and ``states``, each group's :meth:`Contingency.to_dict`. The
+        overall accumulator is their sum, rebuilt by :meth:`from_dict`.
+
+        >>> g = GroupedContingency(groups=["a"]).add_results(["x", "y"], ["x", "x"],
+        ...                                                  groups=["b", ("c", 1)])
+        >>> state = g.to_dict()
+        >>> state["groups"], state["categories"]
+        (['a', 'b', ['c', 1]], ['x', 'y'])
+        >>> GroupedContingency.from_dict(state) == g
+        True
+        """
+        self._settled()
+        return {
+            "format": FORMAT,
+            "categories": [label_to_json(label, "category") for label in self._overall._counts.a],
+            "declared": len(self._categories),
+            "unknown": self._unknown,
+            "zero_division": self._zero_division,
+            "groups": [group_to_json(key) for key in self._groups],
+            "declared_groups": len(self._declared),
+            "states": [accumulator.to_dict() for accumulator in self._groups.values()],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> GroupedContingency:
+        """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any state no calls could make.
+
+        Each group's state is read by :meth:`Contingency.from_dict`, and must
+        have the document's settings; refused too (``ValueError`` starting
+        ``from_dict:``): an undeclared group without a result, a repeated
+        group, a ``set_entries`` offset (no call of this class makes one), a
+        category the groups do not name or a named one missing from
+        ``categories``.
+
+        >>> GroupedContingency.from_dict({"format": "contingency.GroupedContingency/1",
+        ...     "categories": [], "declared": 0, "unknown": "add", "zero_division": "perl",
+        ...     "groups": ["a"], "declared_groups": 0, "states": [Contingency().to_dict()]})
+        Traceback (most recent call last):
+        ...
+        ValueError: from_dict: group 'a' was not declared and holds no result (such a group is
+        forgotten, never stored)
+        """
+        data = check_state(data, {"format", "categories", "declared", "unknown", "zero_division",
+                                  "groups", "declared_groups", "states"}, FORMAT)
+        unknown = check_unknown(data["unknown"], "from_dict: unknown")
+        zero_division = check_zero_division(data["zero_division"], name="from_dict: zero_division")
+        categories = labels_from_json(data["categories"], "categories")
+        declared = count_from_json(data["declared"], "declared")
+        if declared > len(categories):
+            raise state_error(f"declared is {declared} but there are only {len(categories)} "
+                              "categories")
+        if not isinstance(data["groups"], list):
+            raise state_error("groups must be a list")
+        keys = [_group_key(group_from_json(value, f"from_dict: groups[{i}]"),
+                           f"from_dict: groups[{i}]") for i, value in enumerate(data["groups"])]
+        if len(set(keys)) != len(keys):
+            raise state_error("groups names a group twice")
+        declared_groups = count_from_json(data["declared_groups"], "declared_groups")
+        if declared_groups > len(keys):
+            raise state_error(f"declared_groups is {declared_groups} but there are only "
+                              f"{len(keys)} groups")
+        states = data["states"]
+        if not isinstance(states, list) or len(states) != len(keys):
+            raise state_error(f"states must be a list of {len(keys)} Contingency states, one per group")
+        result = cls(categories[:declared], groups=keys[:declared_groups], unknown=unknown,
+                     zero_division=zero_division, thread_safe=thread_safe)
+        groups: dict[_Key, Contingency] = {}
+        for position, (key, state) in enumerate(zip(keys, states)):
+            try:
+                accumulator = Contingency.from_dict(state)
+            except (ValueError, TypeError) as problem:
+                message = str(problem).removeprefix("from_dict: ")
+                raise type(problem)(f"from_dict: states[{position}] (group {key!r}): "
+                                    f"{message}") from None
+            settings = (accumulator.unknown, accumulator.zero_division,
+                        accumulator._declared_order())
+            if settings != (unknown, zero_division, categories[:declared]):
+                raise state_error(f"states[{position}] (group {key!r}) has other settings than "
+                                  "the document (unknown, zero_division, declared categories)")
+            if any(accumulator._counts.offset):
+                raise state_error(f"states[{position}] (group {key!r}) has a micro_offset; no "
+                                  "call of GroupedContingency sets entries")
+            if position >= declared_groups and not accumulator._counts.n:
+                raise state_error(f"group {key!r} was not declared and holds no result (such a "
+                                  "group is forgotten, never stored)")
+            groups[key] = accumulator
+        named = {label for accumulator in groups.values() for label in accumulator._counts.a}
+        for label in categories[declared:]:
+            if label not in named:
+                raise state_error(f"category {label!r} is named by no group")
+        missing = named - set(categories)
+        if missing:
+            raise state_error(f"the groups name categories missing from categories: "
+                              f"{sorted(map(repr, missing))}")
+        overall = result._overall
+        unit = max([0, *(accumulator._counts.scale for accumulator in groups.values())])
+        total: Changes = ({}, {}, {}, {}, {})
+        for accumulator in groups.values():
+            counts = accumulator._counts
+            changes = (dict(counts.a), dict(counts.b), dict(counts.c), dict(counts.shapes),
+                       counts.label_pairs())
+            total = sum_changes(total, times(changes, 1 << (unit - counts.scale)))
+        a, b, c = ({label: count for label, count in cells.items() if count}
+                   for cells in total[:3])
+        overall._counts.apply(a, b, c, total[3], total[4], new=categories[declared:], scale=unit)
+        result._adopt(overall, groups)
+        return result
+
+
+def _rows(values: Any, rows: NDArray[np.int64]) -> Any:
+    """The items of ``values`` at ``rows`` (a numpy array indexed, a sequence listed)."""
+    if isinstance(values, np.ndarray):
+        return values[rows]
+    return [values[row] for row in rows.tolist()]
+
+
+def _batch_call(accumulator: Contingency, method: str, arguments: list[Any]) -> Callable[[], object]:
+    assigned, correct, weights = arguments
+    call = getattr(accumulator, method)
+    return lambda: call(assigned, correct, weights=weights)
+
+
+def _merge_call(accumulator: Contingency, other: Contingency) -> Callable[[], object]:
+    return lambda: accumulator.merge(other)
+
+
+def _shown(key: Hashable) -> str:
+    """A group as tables show it: a tuple's labels joined by commas."""
+    return ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+
+
+def _order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int64], k: int,
+                      labels: list[Hashable], exact: NDArray[Any] | None) -> None:
+    """Put each group's new categories in the order its rows meet them (in place).
+
+    As in a Contingency's batch: row by row, the assigned side before the
+    correct one, rows of weight 0 after all others. ``combined`` holds each
+    row's ``(group * k + correct) * k + assigned``, by the group codes that key
+    ``fresh``. Reads only the rows of the groups that meet several new categories.
+    """
+    wanted = [code for code, met in fresh.items() if len(met) > 1]
+    groups, pair = np.divmod(combined, k * k)
+    rows = np.flatnonzero(np.isin(groups, wanted))
+    if exact is not None and not exact[rows].all():
+        live = exact[rows] != 0
+        rows = np.concatenate([rows[live], rows[~live]])
+    truth, chosen = np.divmod(pair[rows], k)
+    rank: dict[int, int] = {}
+    for side, codes in enumerate((chosen, truth)):
+        keys = groups[rows] * k + codes
+        distinct, at = np.unique(keys, return_index=True)
+        for key, position in zip(distinct.tolist(), at.tolist()):
+            rank[key] = min(rank.get(key, 2 * position + side), 2 * position + side)
+    index = {label: code for code, label in enumerate(labels)}
+    for code in wanted:
+        fresh[code].sort(key=lambda label: rank[code * k + index[label]])

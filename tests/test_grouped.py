@@ -1,0 +1,552 @@
+"""GroupedContingency: each group and the whole equal plain accumulators of their results, the
+disparities equal fairlearn's, every write is all or nothing."""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+from functools import partial
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from contingency import Contingency, GroupedContingency
+from contingency import _grouped as grouped_module
+from contingency._grouped import CATEGORY_SCORES, PROPERTY_SCORES, score_reader
+from contingency.formulas import fairness
+
+RELATIVE = 1e-12
+
+
+def close(ours: float, theirs: float) -> bool:
+    if math.isnan(theirs) or math.isnan(ours):
+        return math.isnan(theirs) and math.isnan(ours)
+    if math.isinf(theirs):
+        return ours == theirs
+    return abs(ours - theirs) <= RELATIVE * max(abs(theirs), 1e-300) or ours == theirs
+
+
+def per_group_reference(assigned, correct, groups, categories=None, weights=None, **settings):
+    """Each group's plain Contingency, fed its rows in order, and one fed every row."""
+    references: dict = {}
+    for row, key in enumerate(groups):
+        references.setdefault(key, []).append(row)
+    built = {}
+    for key, rows in references.items():
+        built[key] = Contingency(categories, **settings).add_results(
+            [assigned[row] for row in rows], [correct[row] for row in rows],
+            weights=None if weights is None else [weights[row] for row in rows])
+    overall = Contingency(categories, **settings).add_results(list(assigned), list(correct),
+                                                              weights=weights)
+    return built, overall
+
+
+# fairlearn -------------------------------------------------------------------------------------
+
+fairlearn_metrics = pytest.importorskip("fairlearn.metrics")
+sklearn_metrics = pytest.importorskip("sklearn.metrics")
+pandas = pytest.importorskip("pandas")
+
+
+def audit_data(seed: int, n: int = 600, classes: int = 2):
+    """Random predictions with two sensitive features (a DataFrame), weights, and a class that
+    one group never has: group ("s", 2) sees no positive in its truth, and class 2 (when there
+    are three) appears nowhere in the rows of feature value "r"."""
+    rng = np.random.default_rng(seed)
+    features = pandas.DataFrame({"region": rng.choice(["n", "s", "r"], n),
+                                 "age": rng.choice([1, 2, 3], n)})
+    truth = rng.integers(0, classes, n)
+    predicted = np.where(rng.random(n) < 0.6, truth, rng.integers(0, classes, n))
+    absent = (features["region"] == "s").to_numpy() & (features["age"] == 2).to_numpy()
+    truth[absent] = 0
+    if classes > 2:
+        rows = (features["region"] == "r").to_numpy()
+        truth[rows] = np.minimum(truth[rows], 1)
+        predicted[rows] = np.minimum(predicted[rows], 1)
+    weights = rng.random(n) * 3
+    return truth, predicted, features, weights
+
+
+def grouped_of(truth, predicted, features, weights, categories=None, zero_division=0.0):
+    return GroupedContingency(categories, zero_division=zero_division).add_results(
+        predicted, truth, groups=features, weights=weights)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_metric_frame_by_group_overall_and_every_disparity(weighted):
+    truth, predicted, features, weights = audit_data(3, classes=3)
+    w = weights if weighted else None
+    ours = grouped_of(truth, predicted, features, w)
+    quiet = {"zero_division": 0}
+    metrics = {
+        "macro_f1": partial(sklearn_metrics.f1_score, average="macro", **quiet),
+        "macro_precision": partial(sklearn_metrics.precision_score, average="macro", **quiet),
+        "weighted_recall": partial(sklearn_metrics.recall_score, average="weighted", **quiet),
+        "micro_f1": partial(sklearn_metrics.f1_score, average="micro", **quiet),
+        "subset_accuracy": sklearn_metrics.accuracy_score,
+        ("recall", 2): partial(sklearn_metrics.recall_score, labels=[2], average="macro", **quiet),
+        ("precision", 1): partial(sklearn_metrics.precision_score, labels=[1], average="macro",
+                                  **quiet),
+    }
+    names = {score: f"m{i}" for i, score in enumerate(metrics)}
+    frame = fairlearn_metrics.MetricFrame(
+        metrics={names[score]: metric for score, metric in metrics.items()},
+        y_true=truth, y_pred=predicted, sensitive_features=features,
+        sample_params={names[score]: {"sample_weight": w} for score in metrics} if weighted
+        else None)
+    assert set(ours.groups) == set(frame.by_group.index)
+    for score, name in names.items():
+        by_group = ours.by_group(score)
+        for key in ours.groups:
+            assert close(by_group[key], frame.by_group.loc[key, name]), (score, key)
+        assert close(ours.overall_score(score), frame.overall[name]), score
+        assert close(ours.group_min(score), frame.group_min()[name]), score
+        assert close(ours.group_max(score), frame.group_max()[name]), score
+        for method in ("between_groups", "to_overall"):
+            assert close(ours.difference(score, method), frame.difference(method=method)[name])
+            assert close(ours.ratio(score, method), frame.ratio(method=method)[name]), score
+        assert ours.group_argmin(score) == frame.by_group[name].idxmin()
+        assert ours.group_argmax(score) == frame.by_group[name].idxmax()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("method", ["between_groups", "to_overall"])
+def test_fairlearn_fairness_scores(weighted, method):
+    truth, predicted, features, weights = audit_data(5)
+    w = weights if weighted else None
+    ours = grouped_of(truth, predicted, features, w)
+    given_ = {"y_true": truth, "y_pred": predicted, "sensitive_features": features,
+              "sample_weight": w, "method": method}
+    pairs = [
+        (ours.demographic_parity_difference(1, method),
+         fairlearn_metrics.demographic_parity_difference(**given_)),
+        (ours.demographic_parity_ratio(1, method),
+         fairlearn_metrics.demographic_parity_ratio(**given_)),
+        (ours.equalized_odds_difference(1, method),
+         fairlearn_metrics.equalized_odds_difference(**given_)),
+        (ours.equalized_odds_ratio(1, method), fairlearn_metrics.equalized_odds_ratio(**given_)),
+        (ours.equalized_odds_difference(1, method, agg="mean"),
+         fairlearn_metrics.equalized_odds_difference(**given_, agg="mean")),
+        (ours.equalized_odds_ratio(1, method, agg="mean"),
+         fairlearn_metrics.equalized_odds_ratio(**given_, agg="mean")),
+        (ours.equal_opportunity_difference(1, method),
+         fairlearn_metrics.equal_opportunity_difference(**given_)),
+        (ours.equal_opportunity_ratio(1, method),
+         fairlearn_metrics.equal_opportunity_ratio(**given_)),
+    ]
+    for position, (mine, theirs) in enumerate(pairs):
+        assert close(mine, theirs), (position, mine, theirs)
+    # The group without a positive truth has a true positive rate of 0, as in fairlearn.
+    assert ours.by_group(("recall", 1))[("s", 2)] == 0.0
+    frame = fairlearn_metrics.MetricFrame(
+        metrics=fairlearn_metrics.selection_rate, y_true=truth, y_pred=predicted,
+        sensitive_features=features, sample_params={"sample_weight": w})
+    for key, value in ours.selection_rate(1).items():
+        assert close(value, frame.by_group.loc[key])
+
+
+def test_an_all_zero_ratio_is_nan_as_in_fairlearn_with_zero_division_nan():
+    truth = np.array([0, 0, 1, 1])
+    predicted = np.zeros(4, dtype=int)
+    groups = np.array(["a", "b", "a", "b"])
+    ours = GroupedContingency([0, 1], zero_division="nan").add_results(predicted, truth,
+                                                                        groups=groups)
+    theirs = fairlearn_metrics.demographic_parity_ratio(truth, predicted,
+                                                        sensitive_features=groups)
+    assert math.isnan(theirs)
+    assert math.isnan(ours.demographic_parity_ratio(1))
+    assert GroupedContingency([0, 1]).add_results(predicted, truth, groups=groups
+                                                  ).demographic_parity_ratio(1) == 1.0
+
+
+def test_one_feature_as_series_list_array_and_one_column_frame_give_one_state():
+    truth, predicted, features, _ = audit_data(7)
+    region = features["region"]
+    states = [GroupedContingency().add_results(predicted, truth, groups=given)
+              for given in (region, region.tolist(), region.to_numpy(), features[["region"]])]
+    assert all(state == states[0] for state in states)
+    assert set(states[0].groups) == {"n", "s", "r"}
+    pair = GroupedContingency().add_results(predicted, truth, groups=(
+        features["region"].to_numpy(), features["age"].tolist()))
+    assert pair == grouped_of(truth, predicted, features, None, zero_division="perl")
+
+
+# Each group and the whole are plain accumulators of their results ----------------------------
+
+LABELS = ["a", "b", "c", 1]
+GROUPS = ["x", "y", ("z", 1), 7]
+
+
+@st.composite
+def grouped_stream(draw, multi=False):
+    n = draw(st.integers(0, 40))
+    label = st.sampled_from(LABELS)
+    side = st.frozensets(label, max_size=3) if multi else label
+    return draw(st.lists(st.tuples(side, side, st.sampled_from(GROUPS),
+                                   st.sampled_from([0, 1, 2, 0.5])), min_size=n, max_size=n))
+
+
+@given(grouped_stream(), st.booleans(), st.sets(st.integers(0, 40)))
+def test_stream_batch_and_merge_equal_the_plain_accumulators(rows, declared, reads):
+    categories = LABELS if declared else None
+    assigned = [row[0] for row in rows]
+    correct = [row[1] for row in rows]
+    groups = [row[2] for row in rows]
+    weights = [row[3] for row in rows]
+    stream = GroupedContingency(categories)
+    for position, (chosen, truth, key, weight) in enumerate(rows):
+        stream.add_result(chosen, truth, group=key, weight=weight)
+        if position in reads:  # a read between results: the next one is written at once
+            assert stream.n_results >= 0
+    keyed = [key for key, weight in zip(groups, weights) if weight]
+    batch = GroupedContingency(categories).add_results(assigned, correct, groups=_object_array(groups),
+                                                       weights=weights)
+    arrays = GroupedContingency(categories).add_results(
+        np.array(assigned, dtype=object), np.array(correct, dtype=object),
+        groups=_object_array(groups), weights=np.array(weights))
+    half = len(rows) // 2
+    merged = (GroupedContingency(categories).add_results(assigned[:half], correct[:half],
+                                                         groups=_object_array(groups[:half]),
+                                                         weights=weights[:half])
+              + GroupedContingency(categories).add_results(assigned[half:], correct[half:],
+                                                           groups=_object_array(groups[half:]),
+                                                           weights=weights[half:]))
+    assert stream == batch == arrays == merged
+    assert stream.groups == tuple(dict.fromkeys(keyed))
+    references, overall = per_group_reference(assigned, correct, groups, categories, weights)
+    assert stream.overall == overall
+    for key in stream.groups:
+        assert stream.group(key) == references[key]
+
+
+@given(grouped_stream(multi=True), st.booleans())
+def test_multi_label_results_stream_and_batch(rows, declared):
+    categories = LABELS if declared else None
+    assigned = [row[0] for row in rows]
+    correct = [row[1] for row in rows]
+    groups = _object_array([row[2] for row in rows])
+    stream = GroupedContingency(categories)
+    for chosen, truth, key, _ in rows:
+        stream.add_result(chosen, truth, group=key)
+    batch = GroupedContingency(categories).add_results(assigned, correct, groups=groups)
+    assert stream == batch
+    references, overall = per_group_reference(assigned, correct, list(groups), categories)
+    assert batch.overall == overall
+    assert {key: batch.group(key) for key in batch.groups} == references
+
+
+def _object_array(values):
+    """Groups as a 1-d object array (tuple groups included, which np.array would make 2-d)."""
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array
+
+
+def test_indicator_matrices_need_every_group_to_have_the_categories():
+    assigned = np.array([[1, 0], [0, 1], [1, 1]])
+    correct = np.array([[1, 0], [1, 1], [0, 1]])
+    ours = GroupedContingency(["p", "q"]).add_results(assigned, correct, groups=["u", "v", "u"])
+    assert ours.group("u") == Contingency(["p", "q"]).add_results(assigned[[0, 2]], correct[[0, 2]])
+    assert ours.overall == Contingency(["p", "q"]).add_results(assigned, correct)
+    open_set = GroupedContingency().add_results(["p", "q"], ["p", "q"], groups=["u", "u"])
+    before = open_set.copy()
+    with pytest.raises(ValueError, match="group 'v' does not have every category"):
+        open_set.add_results(assigned, correct, groups=["u", "v", "u"])
+    assert open_set == before
+
+
+def test_the_overall_accumulator_is_the_sum_of_the_groups():
+    rng = np.random.default_rng(11)
+    ours = GroupedContingency()
+    for _ in range(300):
+        ours.add_result(int(rng.integers(4)), int(rng.integers(4)), group=int(rng.integers(5)),
+                        weight=float(rng.integers(1, 8)) / 4)
+        if rng.random() < 0.1:
+            ours.by_group("macro_f1")
+    total = Contingency()
+    for key in ours.groups:
+        total.merge(ours.group(key))
+    overall = ours.overall
+    assert total.category_stats() == overall.category_stats()
+    assert total.n_results == overall.n_results
+    assert total.confusion_matrix(sorted(ours.categories)).tolist() == overall.confusion_matrix(
+        sorted(ours.categories)).tolist()
+
+
+# Disparities are functions of the values by group ------------------------------------------
+
+SCORES = ["macro_f1", "micro_precision", ("recall", "a"), ("selection_rate", "b"),
+          ("false_positive_rate", "a"), "samples_f1"]
+
+
+@given(st.lists(st.tuples(st.sampled_from(LABELS[:3]), st.sampled_from(LABELS[:3]),
+                          st.integers(0, 6), st.booleans()), max_size=60),
+       st.sampled_from(SCORES), st.sampled_from([0.0, "nan", "perl"]))
+def test_running_extremes_equal_the_extremes_of_the_values(steps, score, mode):
+    ours = GroupedContingency(LABELS[:3], zero_division=mode)
+    added: list = []
+    for chosen, truth, key, take_back in steps:
+        if take_back and added:
+            chosen_, truth_, key_ = added.pop(0)
+            ours.remove_result(chosen_, truth_, group=key_)
+        else:
+            ours.add_result(chosen, truth, group=key)
+            added.append((chosen, truth, key))
+        if not ours.groups:
+            with pytest.raises(ValueError, match="No group"):
+                ours.group_min(score)
+            continue
+        values = ours.by_group(score)
+        kept = {key: value for key, value in values.items() if value == value}
+        low, high = fairness.extremes(values.values())
+        assert close(ours.group_min(score), low)
+        assert close(ours.group_max(score), high)
+        if kept:
+            assert ours.group_argmin(score) == min(kept, key=lambda k: (kept[k], ours.groups.index(k)))
+            assert ours.group_argmax(score) == min(kept, key=lambda k: (-kept[k], ours.groups.index(k)))
+        overall = ours.overall_score(score)
+        for method in ("between_groups", "to_overall"):
+            distances = [abs(value - overall) for value in kept.values()]
+            expected = high - low if method == "between_groups" else max(distances) if distances else math.nan
+            assert close(ours.difference(score, method), expected)
+        # The ratio to the overall value, group by group (fairlearn's rule): its least is at an extreme.
+        undefined = {"perl": 1.0, 0.0: 0.0, "nan": math.nan}[mode]
+        ratios = [_below_one(value, overall, undefined) for value in kept.values()]
+        ratios = [value for value in ratios if value == value]
+        assert close(ours.ratio(score, "to_overall"), min(ratios) if ratios else math.nan)
+    assert ours.overall == Contingency(LABELS[:3], zero_division=mode).add_results(
+        [row[0] for row in added], [row[1] for row in added])
+
+
+def _below_one(value, overall, undefined):
+    if overall == 0:
+        quotient = undefined if value == 0 else math.copysign(math.inf, value)
+    else:
+        quotient = value / overall
+    return 1 / quotient if quotient > 1 else quotient
+
+
+def test_ties_go_to_the_first_group_in_group_order():
+    ours = GroupedContingency(groups=["late", "early"]).add_results(
+        ["x", "x", "y"], ["x", "x", "x"], groups=["early", "late", "other"])
+    assert ours.groups == ("late", "early", "other")
+    assert ours.group_argmax("micro_f1") == "late"
+    assert ours.group_argmin("micro_f1") == "other"
+
+
+def test_many_writes_between_reads_keep_the_heaps_small():
+    ours = GroupedContingency(["x", "y"])
+    for step in range(2000):
+        ours.add_result("x", "y" if step % 3 else "x", group=step % 5)
+        ours.group_max("micro_f1")
+    tracker = ours._trackers["micro_f1"]
+    assert len(tracker.low) <= 2 * 5 + 64
+    assert ours.group_max("micro_f1") == max(ours.by_group("micro_f1").values())
+
+
+def test_a_declared_group_without_results_is_kept_and_scored_by_the_convention():
+    ours = GroupedContingency(["x"], groups=["quiet"], zero_division=0.0)
+    assert ours.groups == ("quiet",)
+    assert ours.by_group(("precision", "x")) == {"quiet": 0.0}
+    ours.add_result("x", "x", group="loud")
+    ours.remove_result("x", "x", group="loud")
+    assert ours.groups == ("quiet",)
+
+
+# Names of scores --------------------------------------------------------------------------------
+
+
+def test_every_float_property_of_contingency_can_be_named():
+    sample = Contingency().add_results([["a", "b"], "a"], [["a"], "b"])
+    floats = {name for name in dir(Contingency) if isinstance(getattr(Contingency, name), property)
+              and not name.startswith("_") and isinstance(getattr(sample, name), float)}
+    assert floats == set(PROPERTY_SCORES)
+    for name in PROPERTY_SCORES:
+        key, read = score_reader(name)
+        assert key == name
+        assert read(sample) == getattr(sample, name)
+
+
+def test_category_scores_are_the_formulas_of_one_category_table():
+    sample = Contingency(zero_division=0.0).add_results(["a", "b", "a", "c"], ["a", "a", "b", "c"])
+    stats = sample.category_stats()["a"]
+    a, b, c, d = stats["a"], stats["b"], stats["c"], stats["d"]
+    expected = {"precision": a / (a + b), "recall": a / (a + c), "f1": 2 * a / (2 * a + b + c),
+                "accuracy": (a + d) / 4, "error": (b + c) / 4, "jaccard": a / (a + b + c),
+                "specificity": d / (b + d), "selection_rate": (a + b) / 4,
+                "false_positive_rate": b / (b + d)}
+    assert set(expected) == set(CATEGORY_SCORES)
+    for name, value in expected.items():
+        assert score_reader((name, "a"))[1](sample) == value, name
+
+
+@pytest.mark.parametrize("bad", ["macro", ("recall",), ("kappa", 1), 3, ("recall", None)])
+def test_bad_score_names_are_refused_naming_them(bad):
+    ours = GroupedContingency().add_results(["a"], ["a"], groups=["g"])
+    with pytest.raises(ValueError, match=r"score|None"):
+        ours.by_group(bad)
+
+
+def test_a_category_that_is_not_one_is_refused():
+    ours = GroupedContingency().add_results(["a"], ["a"], groups=["g"])
+    with pytest.raises(ValueError, match="'z' is not a category"):
+        ours.selection_rate("z")
+
+
+# Bad input changes nothing ---------------------------------------------------------------------
+
+
+def grouped_sample():
+    return GroupedContingency(["a", "b"], groups=["d"]).add_results(
+        ["a", "b", "a"], ["a", "a", "b"], groups=["g", "h", "g"])
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda s: s.add_result("a", "a", group=None), "group: None is not a valid label"),
+    (lambda s: s.add_result("a", "a", group=float("nan")), "not a valid label"),
+    (lambda s: s.add_result("a", "a", group=["g"]), "unhashable"),
+    (lambda s: s.add_result("zz", "a", group="g"), "unknown category 'zz'"),
+    (lambda s: s.add_result("a", "a", group="g", weight=-1), "weight"),
+    (lambda s: s.add_results(["a", "zz"], ["a", "a"], groups=["new", "g"]), r"assigned\[1\]"),
+    (lambda s: s.add_results(["a", "b"], ["a", "a"], groups=["g", None]), r"groups\[1\]"),
+    (lambda s: s.add_results(["a", "b"], ["a", "a"], groups=["g"]), "different lengths"),
+    (lambda s: s.add_results(["a", "b"], ["a", "a"], groups=["g", "h"], weights=[1, -2]),
+     r"weights\[1\]"),
+    (lambda s: s.add_results([["a"], "b"], ["a", "zz"], groups=["new", "g"]), "zz"),
+    (lambda s: s.remove_result("b", "b", group="g"), "no"),
+    (lambda s: s.remove_result("a", "a", group="nowhere"), "group 'nowhere' holds no result"),
+    # The first group could take its removal, the second cannot: neither changes.
+    (lambda s: s.remove_results(["a", "a", "a"], ["a", "b", "a"], groups=["g", "g", "h"]),
+     "remove_results"),
+    (lambda s: s.remove_results([["a"], ["a"]], [["a"], ["a"]], groups=["g", "h"]),
+     "remove_results"),
+    (lambda s: s.merge(GroupedContingency(["a", "b"])), "declared groups differ"),
+    (lambda s: s.merge(Contingency()), "can only merge a GroupedContingency"),
+])
+def test_a_refused_write_leaves_every_accumulator_as_it_was(call, message):
+    ours = grouped_sample()
+    ours.by_group("macro_f1")  # a score read: its extremes must stay right too
+    before = copy.deepcopy(ours)
+    with pytest.raises((ValueError, TypeError), match=message):
+        call(ours)
+    assert ours == before
+    assert ours.to_dict() == before.to_dict()
+    assert ours.by_group("macro_f1") == before.by_group("macro_f1")
+    assert ours.group_max("macro_f1") == before.group_max("macro_f1")
+
+
+def test_group_reads_name_an_unknown_group():
+    with pytest.raises(ValueError, match=r"no group 'x' \(the groups are \['d', 'g', 'h'\]\)"):
+        grouped_sample().group("x")
+
+
+def test_group_and_overall_are_copies():
+    ours = grouped_sample()
+    ours.group("g").add_result("a", "a")
+    ours.overall.add_result("a", "a")
+    assert ours == grouped_sample()
+
+
+# State ----------------------------------------------------------------------------------------
+
+
+def test_to_dict_round_trips_through_json():
+    import json
+
+    ours = GroupedContingency(groups=[("n", 1)]).add_results(
+        ["x", "y", "z"], ["x", "x", "y"], groups=(["s", "n", "n"], [2, 1, 3]), weights=[1, 0.5, 2])
+    state = json.loads(json.dumps(ours.to_dict()))
+    assert GroupedContingency.from_dict(state) == ours
+    assert GroupedContingency.from_dict(state, thread_safe=True).thread_safe
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(groups=["a", "a"], states=d["states"][:1] * 2), "names a group twice"),
+    (lambda d: d.update(states=d["states"][:1]), "states must be a list of 2"),
+    (lambda d: d.update(categories=["x"]), "missing from categories"),
+    (lambda d: d.update(categories=["x", "y", "w"]), "'w' is named by no group"),
+    (lambda d: d["states"][0].update(zero_division=1.0), "other settings"),
+    (lambda d: d["states"][0].update(micro_offset=[1, 0, 0, 0]), "micro_offset"),
+    (lambda d: d["states"][1].update(a=[5, 0]), r"states\[1\] \(group 'b'\)"),
+    (lambda d: d.update(format="contingency.GroupedContingency/0"), "format"),
+    (lambda d: d.update(declared_groups=3), "declared_groups is 3"),
+])
+def test_from_dict_refuses_states_no_calls_make(change, message):
+    state = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"]).to_dict()
+    change(state)
+    with pytest.raises(ValueError, match=message):
+        GroupedContingency.from_dict(state)
+
+
+def test_pickle_copy_and_reset():
+    ours = grouped_sample()
+    ours.add_result("a", "b", group="g")  # still in the tally
+    assert pickle.loads(pickle.dumps(ours)) == ours == copy.copy(ours) == ours.copy()
+    ours.reset()
+    assert ours == GroupedContingency(["a", "b"], groups=["d"])
+    assert ours.groups == ("d",)
+
+
+def test_thread_safe_instances_lock_every_public_call_and_pickle():
+    ours = GroupedContingency(thread_safe=True)
+    assert ours.thread_safe
+    assert type(ours).__name__ == "GroupedContingency"
+    for name in ("add_result", "add_results", "by_group", "difference", "merge", "to_dict",
+                 "demographic_parity_difference"):
+        assert getattr(type(ours), name) is not getattr(GroupedContingency, name)
+    ours.add_results(["a", "b"], ["a", "a"], groups=["g", "h"])
+    again = pickle.loads(pickle.dumps(ours))
+    assert again.thread_safe
+    assert again == ours
+    assert ours.copy().thread_safe
+    assert ours == GroupedContingency().add_results(["a", "b"], ["a", "a"], groups=["g", "h"])
+
+
+def test_to_frame_is_by_group_with_one_column_per_score():
+    ours = GroupedContingency().add_results(["x", "y", "y"], ["x", "x", "y"],
+                                            groups=(["a", "a", "b"], [1, 1, 2]))
+    frame = ours.to_frame(["micro_f1", ("recall", "x")])
+    assert list(frame.columns) == ["n_results", "micro_f1", "recall(x)"]
+    assert frame.index.tolist() == [("a", 1), ("b", 2)]
+    assert frame["recall(x)"].tolist() == list(ours.by_group(("recall", "x")).values())
+    assert frame["n_results"].dtype == np.int64
+
+
+def test_scores_are_json_safe_and_hold_what_the_report_shows():
+    import json
+
+    ours = GroupedContingency([0, 1], zero_division="nan").add_results(
+        [1, 0, 0], [0, 0, 0], groups=["a", "b", "b"])
+    scores = ours.scores(["macro_f1"], pos_label=1)
+    json.dumps(scores, allow_nan=False)
+    assert scores["groups"][0]["values"]["recall(1)"] is None  # NaN: no positive truth
+    assert scores["fairness"]["demographic_parity_difference"]["between_groups"] == 1.0
+    assert "demographic_parity_difference" in ours.report(pos_label=1)
+
+
+def test_the_tally_holds_memory_bounded_between_reads(monkeypatch):
+    monkeypatch.setattr(grouped_module, "_TALLY_SIZE", 30)
+    monkeypatch.setattr(grouped_module, "_TALLY_PER_GROUP", 1)
+    ours = GroupedContingency(["x", "y"]).add_results(["x"], ["y"], groups=["g"])
+    for _ in range(100):
+        ours.add_result("x", "x", group="g")
+        assert len(ours._tally) <= 30
+    assert ours.n_results == 101
+
+
+@pytest.mark.parametrize("side", [str, frozenset], ids=["single labels", "label sets"])
+def test_a_group_met_only_in_rows_of_weight_0_is_not_created_by_a_batch(side):
+    """Regression: such a group was given no code, and the batch indexed past the group list."""
+    rows = [("a", "a", "g", 1), ("b", "b", "h", 0), ("b", "a", "g", 2)]
+    batch = GroupedContingency().add_results([side(row[0]) for row in rows],
+                                             [side(row[1]) for row in rows],
+                                             groups=[row[2] for row in rows],
+                                             weights=[row[3] for row in rows])
+    stream = GroupedContingency()
+    for chosen, truth, key, weight in rows:
+        stream.add_result(side(chosen), side(truth), group=key, weight=weight)
+    assert batch.groups == stream.groups == ("g",)
+    assert batch == stream
