@@ -57,7 +57,8 @@ from contingency._paired_counts import (
 )
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas._numeric import ZeroDivision, shown
-from contingency.formulas.paired import McNemar, PairedTable, mcnemar
+from contingency.formulas.intervals import Interval, check_level, normal_quantile
+from contingency.formulas.paired import McNemar, PairedTable, mcnemar, newcombe_difference
 
 __all__ = ["PairedComparison"]
 
@@ -641,6 +642,22 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         result = mcnemar(table.only_a_right, table.only_b_right, exact=exact, mid_p=mid_p)
         self._last = (key, result)
         return result
+
+    def accuracy_difference(self, level: float = 0.95) -> Interval:
+        """Model a's accuracy less model b's, with its interval: ``Interval(low, estimate, high)``.
+
+        Accuracy is the share of exactly right results; the estimate is
+        ``(only_a_right - only_b_right) / n`` and the interval Newcombe's
+        method 10 for paired proportions, at ``level``, from the paired table
+        (:func:`contingency.formulas.paired.newcombe_difference`): constant time.
+
+        >>> paired = PairedComparison().add_results(
+        ...     ["x"] * 12 + ["y"] * 2, ["x"] * 3 + ["y"] * 11, ["x"] * 14)
+        >>> [round(bound, 4) for bound in paired.accuracy_difference()]
+        [0.3178, 0.6429, 0.7968]
+        """
+        z = normal_quantile(check_level(level))
+        return Interval(*newcombe_difference(self._settled().table(None), z))
 
     def _check_category(self, category: Hashable, where: str) -> None:
         try:
