@@ -91,12 +91,14 @@ from contingency._contingency import _SINGLE, Contingency
 from contingency._contingency_state import check_unknown
 from contingency._frame import group_frame
 from contingency._inputs import check_same_length, exact_weights, label_sequence
+from contingency._intervals import Refused
 from contingency._labels import check_label, label_from_json, label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _classification
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import ZeroDivision, check_zero_division, dense_is_cheaper
 from contingency.formulas.fairness import Method
+from contingency.formulas.intervals import Interval
 
 __all__ = ["FORMAT", "GroupedContingency", "score_name", "score_reader"]
 
@@ -1171,6 +1173,54 @@ class GroupedContingency:
         """
         return self._tracker(score)[1].read(self._overall)
 
+    def interval_by_group(self, score: Score, *, level: float = 0.95, method: str = "wilson"
+                          ) -> dict[Hashable, Interval | None]:
+        """The ``level`` confidence interval of ``score`` in each group, in group order.
+
+        Each is :meth:`Contingency.interval <contingency.Contingency.interval>`
+        of the group's accumulator (the same score names, levels and methods;
+        see the docs' page on intervals); ``None`` for a group where that
+        interval is refused (the score undefined there, say), while a bad
+        ``level`` or ``method`` raises. A disparity between two small groups is
+        often noise: :meth:`groups_apart` names the groups whose interval
+        leaves the overall one. Costs O(groups) intervals.
+
+        >>> g = GroupedContingency().add_results(["x"] * 6 + ["y"] * 4, ["x"] * 10,
+        ...                                      groups=["a"] * 5 + ["b"] * 5)
+        >>> {group: round(interval.high, 3) for group, interval in g.interval_by_group(
+        ...     "micro_precision").items()}
+        {'a': 1.0, 'b': 0.624}
+        """
+        self._overall_interval(score, level, method)  # checks the arguments, whatever the groups
+        return self._per_group(lambda accumulator: _interval_or_none(accumulator, score, level,
+                                                                     method))
+
+    def groups_apart(self, score: Score, *, level: float = 0.95, method: str = "wilson"
+                     ) -> list[Hashable]:
+        """The groups whose interval of ``score`` does not overlap the interval over every result.
+
+        Both intervals at ``level`` by ``method`` (:meth:`interval_by_group`);
+        a group without an interval is not named. A group named here differs
+        from the whole beyond what its size explains, at that level (one
+        comparison per group: with many groups some are named by chance).
+
+        >>> g = GroupedContingency().add_results(["x"] * 60 + ["y"] * 40, ["x"] * 100,
+        ...                                      groups=["a"] * 50 + ["b"] * 50)
+        >>> g.groups_apart("micro_precision")
+        ['a', 'b']
+        """
+        overall = self._overall_interval(score, level, method)
+        if overall is None:
+            return []
+        return [group for group, interval in self.interval_by_group(
+                    score, level=level, method=method).items()
+                if interval is not None and (interval.high < overall.low
+                                             or interval.low > overall.high)]
+
+    def _overall_interval(self, score: Score, level: float, method: str) -> Interval | None:
+        self._settled()
+        return _interval_or_none(self._overall, score, level, method)
+
     def _extremes(self, score: object) -> tuple[_Extremes, tuple[Hashable, float],
                                                 tuple[Hashable, float]]:
         """The tracker of ``score``, and its least and greatest group value with their groups."""
@@ -1582,3 +1632,12 @@ def _order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int
     index = {label: code for code, label in enumerate(labels)}
     for code in wanted:
         fresh[code].sort(key=lambda label: rank[code * k + index[label]])
+
+
+def _interval_or_none(accumulator: Contingency, score: Score, level: float,
+                      method: str) -> Interval | None:
+    """``accumulator.interval(score, ...)``, or ``None`` where the interval is refused for its counts."""
+    try:
+        return accumulator.interval(score, level=level, method=method)
+    except Refused:
+        return None

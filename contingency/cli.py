@@ -417,6 +417,9 @@ def _check_declared(known: set[str] | None, assigned: Any, correct: Any) -> None
 
 
 def _classify(args: argparse.Namespace) -> _Result:
+    if args.group and args.intervals is not None:
+        raise InputError("--intervals does not combine with --group: the command line prints no "
+                         "interval by group (in Python: GroupedContingency.interval_by_group)")
     if args.group:
         return _grouped_classify(args)
     if args.pos_label is not None:

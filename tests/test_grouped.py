@@ -550,3 +550,36 @@ def test_a_group_met_only_in_rows_of_weight_0_is_not_created_by_a_batch(side):
         stream.add_result(side(chosen), side(truth), group=key, weight=weight)
     assert batch.groups == stream.groups == ("g",)
     assert batch == stream
+
+
+# --- Intervals per group (issue 23, item 3) -------------------------------------------------------
+
+
+def test_intervals_by_group_are_each_groups_own_and_groups_apart_do_not_overlap_the_whole():
+    rng = np.random.default_rng(7)
+    groups = rng.choice(["north", "south", "tiny"], size=400, p=[0.5, 0.47, 0.03])
+    correct = rng.choice(["x", "y"], size=400)
+    # "south" is right far less often than "north"; "tiny" as often as the whole, on few results.
+    chance = np.select([groups == "south", groups == "north"], [0.3, 0.9], 0.6)
+    right = rng.random(400) < chance
+    assigned = np.where(right, correct, np.where(correct == "x", "y", "x"))
+    g = GroupedContingency().add_results(assigned, correct, groups=groups)
+    intervals = g.interval_by_group("micro_precision", level=0.9)
+    for group, interval in intervals.items():
+        assert interval == g.group(group).interval("micro_precision", level=0.9)
+    overall = g.overall.interval("micro_precision", level=0.9)
+    apart = g.groups_apart("micro_precision", level=0.9)
+    assert "south" in apart and "north" in apart and "tiny" not in apart
+    for group in apart:
+        assert intervals[group].high < overall.low or intervals[group].low > overall.high
+
+
+def test_a_group_whose_interval_is_refused_reads_none_and_bad_arguments_raise():
+    g = GroupedContingency().add_results([["x"], ["y"]], [["x"], []], groups=["a", "b"])
+    by_group = g.interval_by_group(("precision", "x"))
+    assert by_group["b"] is None  # nothing assigned x in group b: precision undefined there
+    assert by_group["a"] is not None
+    with pytest.raises(ValueError, match="level"):
+        g.interval_by_group("micro_precision", level=0)
+    with pytest.raises(ValueError):
+        g.groups_apart("micro_precision", method="no such method")
