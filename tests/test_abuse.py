@@ -309,8 +309,9 @@ def test_category_order_does_not_depend_on_the_hash_seed() -> None:
                                    capture_output=True, text=True, check=True).stdout)
     assert len(outputs) == 1
     state, declared = json.loads(outputs.pop())
-    assert state["categories"] == [True, 2.5, "a", "b", "c", "d", "e", "f", "g", "x", "y", "z",
-                                   "p", "q", "r", "m", "k", "s1", "s2"]
+    # Labels with no order between them: numbers first, then strings (category_order).
+    assert state["categories"] == [1, 2.5, "a", "b", "c", "d", "e", "f", "g", "k", "m", "p",
+                                   "q", "r", "s1", "s2", "x", "y", "z"]
     assert declared["categories"] == ["u", "v", "w"]
 
 
