@@ -49,7 +49,7 @@ def test_a_folded_tally_equals_the_results_applied_one_rule(results):
 def test_pairs_are_kept_by_code():
     counts = _applied([(frozenset("x"), frozenset("y")), (frozenset("y"), frozenset("y"))])
     x, y = counts.ids["x"], counts.ids["y"]
-    assert counts.pairs == {y << PAIR_SHIFT | x: 1, y << PAIR_SHIFT | y: 1}
+    assert counts.pairs.to_dict() == {y << PAIR_SHIFT | x: 1, y << PAIR_SHIFT | y: 1}
     assert counts.label_pairs() == {("y", "x"): 1, ("y", "y"): 1}
 
 
@@ -80,7 +80,7 @@ def test_removal_forgets_undeclared_categories_and_their_codes():
     counts.apply(*_negated(pair_changes({("w", "x"): 1})), removing=True)
     assert list(counts.a) == ["x"]
     assert counts.ids == {"x": 0}
-    assert counts.pairs == {}
+    assert counts.pairs.to_dict() == {}
 
 
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30), st.booleans()), max_size=60))
@@ -266,3 +266,37 @@ def test_rows_of_label_lists_take_numpy_only_when_every_label_is_a_category():
     assert label_list_changes([["x"], ["q"]], [["y"], []], ids, names) is None  # q is new
     assert label_list_changes([["x"], "y"], [["y"], []], ids, names) is None  # a single label
     assert label_list_changes([[["x"]]], [["y"]], ids, names) is None  # unhashable
+
+
+def test_a_large_batch_queues_its_pairs_and_removals_check_them():
+    """A batch against 5,000 categories hands its pairs to the pair table as arrays, one key
+    per result, merged later; a removal checks against them all the same."""
+    labels = np.array([f"c{i}" for i in range(5000)])
+    picks = np.random.default_rng(0).integers(0, 5000, (3000, 2))
+    assigned, correct = labels[picks[:, 0]], labels[picks[:, 1]]
+    s = Contingency(labels.tolist()).add_results(assigned, correct)
+    assert s._counts.pairs._queue  # no Python object per pair yet
+    present = set(zip(correct.tolist(), assigned.tolist()))
+    # A pair never added whose categories hold the cells it would take back: only the pair
+    # count can refuse it.
+    truth, chosen = next((t, c) for t in correct.tolist() for c in assigned.tolist()
+                         if t != c and (t, c) not in present)
+    before = s.copy()
+    with pytest.raises(ValueError, match=f"no single-label result with '{chosen}' assigned and "
+                                         f"'{truth}' correct was added"):
+        s.remove_result(chosen, truth)
+    assert s == before
+    s.remove_result(assigned[0], correct[0])
+    assert s == Contingency(labels.tolist()).add_results(assigned[1:], correct[1:])
+
+
+def test_pair_counts_in_a_fine_unit_are_exact_past_int64():
+    s = Contingency()
+    for _ in range(3):
+        s.add_result("x", "y")
+    s.add_result("x", "x", weight=2**-100)  # every count in units of 2**-100
+    assert s._counts.pairs.arrays()[1].dtype == object  # 3 * 2**100: Python ints
+    assert s.confusion_matrix(["x", "y"]).tolist() == [[2**-100, 0], [3, 0]]
+    s.remove_result("x", "x", weight=2**-100)
+    assert s == Contingency().add_results(["x"] * 3, ["y"] * 3)
+    assert s.to_dict() == Contingency().add_results(["x"] * 3, ["y"] * 3).to_dict()
