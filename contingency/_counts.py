@@ -82,7 +82,7 @@ from contingency._changes import (
 from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
 from contingency.formulas._numeric import MAX_COUNT, check_room
 
-__all__ = ["FAST_LIMIT", "Counts", "Tally", "micro_after", "whole"]
+__all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"]
 
 #: The tally counts results unchecked until a read folds them: it takes results only while
 #: fewer than this are counted, so that the results it holds cannot reach MAX_COUNT (that
@@ -94,6 +94,11 @@ _LOW = (1 << _SHIFT) - 1
 _HOLE = object()  # the name of a code whose category was forgotten
 #: A fold of at least this many single-label results counts them with numpy, fewer in Python.
 _VECTOR_FOLD = 256
+#: The tally is folded once it holds more codes (two a single-label result) than this or eight
+#: per category, whichever is more: a stream with no read between its results holds
+#: O(categories) memory, not O(results), and a fold's work in Python (O(categories it names))
+#: is shared by at least four results per category.
+TALLY_SIZE = 1 << 17
 
 
 class Tally:
@@ -126,7 +131,7 @@ class Counts:
 
     __slots__ = ("a", "b", "c", "declared", "hold", "holes", "ids", "margins", "micro", "n",
                  "names", "offset", "open", "pairs", "read", "scale", "shapes", "stale", "sums",
-                 "tally", "totals")
+                 "tally", "tally_limit", "totals")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -153,6 +158,7 @@ class Counts:
     # nor once FAST_LIMIT results are counted (then each result is checked as it comes).
     open: bool
     hold: bool
+    tally_limit: int  # the codes the tally holds before add_result folds it (see TALLY_SIZE)
     # True when a read came after the last result the tally took (a learning curve reads
     # after every result): the next single-label result is then applied at once, where the
     # tally would make it pay a fold as well. A hint for speed only.
@@ -237,8 +243,9 @@ class Counts:
         self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
 
     def choose_paths(self) -> None:
-        """Whether the tally may take results (see ``open``)."""
+        """Whether the tally may take results (see ``open``), and how many (``tally_limit``)."""
         self.open = not self.hold and self.n >> self.scale < FAST_LIMIT
+        self.tally_limit = max(TALLY_SIZE, 8 * len(self.a))
 
     # The one write routine -----------------------------------------------------------------
 
@@ -299,6 +306,7 @@ class Counts:
                 cells_a[label] = cells_b[label] = cells_c[label] = 0
                 ids[label] = len(names)
                 names.append(label)
+            self.tally_limit = max(TALLY_SIZE, 8 * len(cells_a))
         added_a = added_b = added_c = 0
         if a:
             for label, count in a.items():

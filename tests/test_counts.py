@@ -188,7 +188,7 @@ def test_every_read_goes_through_the_guard():
 
 
 def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
-    monkeypatch.setattr("contingency._contingency._TALLY_SIZE", 64)
+    monkeypatch.setattr("contingency._counts.TALLY_SIZE", 64)
     s = Contingency(["x", "y"])
     for i in range(200):
         s.add_result("xy"[i % 2], "x")
@@ -198,6 +198,26 @@ def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
     assert s._counts.n > 190  # folded along the way, before any read
     assert s.n_results == 400
     assert s.category_stats()["x"]["a"] == 100
+
+
+def test_the_tally_holds_eight_codes_per_category_before_it_folds(monkeypatch):
+    """With many categories a fold's Python work (per category named) is shared by more
+    results: the tally holds up to eight codes per category, categories joining late too."""
+    monkeypatch.setattr("contingency._counts.TALLY_SIZE", 64)
+    labels = [f"c{i}" for i in range(100)]
+    s = Contingency(labels[:50], unknown="add")
+    assert s._counts.tally_limit == 400
+    s.add_results(labels[50:], labels[50:])  # 50 categories join: 8 x 100 codes
+    assert s._counts.tally_limit == 800
+    s.n_results  # noqa: B018  (a read: the next result is applied at once, then tallied)
+    for i in range(400):
+        s.add_result(labels[i % 100], labels[(3 * i) % 100])
+    assert s._counts.n == 51  # 399 results tallied (798 codes), none folded
+    s.add_result("c1", "c2")
+    assert s._counts.n == 51  # 800 codes
+    s.add_result("c1", "c2")
+    assert s._counts.n == 452  # past 800 codes: folded
+    assert s.n_results == 452
 
 
 @pytest.mark.parametrize("k", [3, 50, 5000])
