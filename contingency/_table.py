@@ -817,6 +817,8 @@ class PairTable:
     >>> table.add(1 << PAIR_SHIFT, 1)
     >>> table.to_dict(), table.counts_of(np.array([7, 9])), len(table)
     ({3: 3, 7: 2, 4294967296: 1}, [2, 0], 3)
+    >>> list(table.items())[:2]
+    [(3, 3), (7, 2)]
     >>> table.add(3, -3)
     >>> table.to_dict()
     {7: 2, 4294967296: 1}
@@ -919,6 +921,11 @@ class PairTable:
         """``{key: count}`` in key order."""
         keys, counts = self.arrays()
         return dict(zip(keys.tolist(), counts.tolist()))
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        """``(key, count)`` in key order, as a dict's ``items()`` gives them."""
+        keys, counts = self.arrays()
+        return zip(keys.tolist(), counts.tolist())
 
     def bits(self) -> int:
         """Every count OR-ed together (the lowest bit set tells the coarsest unit that holds them)."""
