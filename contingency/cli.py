@@ -184,7 +184,8 @@ class _Result:
     """What a command prints, the state it writes under --state, and the figures it draws (by file)."""
 
     text: str
-    state: dict[str, Any] | None = None
+    #: Makes the state (O(categories) or O(cells) to build): called only under --state.
+    state: Callable[[], dict[str, Any]] | None = None
     #: (the option that asked for it, the file, the figure) of each figure to draw.
     figures: list[tuple[str, str, Callable[[], Any]]] = field(factory=list)
 
@@ -370,7 +371,7 @@ def _classify(args: argparse.Namespace) -> _Result:
     if args.learning_curve:
         figures.append(("--learning-curve", args.learning_curve,
                         lambda: _plot().learning_curve(curve or [])))
-    return _Result(text, accumulator.to_dict(), figures)
+    return _Result(text, accumulator.to_dict, figures)
 
 
 def _partition(args: argparse.Namespace, opened: Any) -> tuple[PartitionComparison, LabelReader]:
@@ -403,7 +404,7 @@ def _compare(args: argparse.Namespace) -> _Result:
     figures: list[tuple[str, str, Callable[[], Any]]] = []
     if args.plot:
         figures.append(("--plot", args.plot, lambda: _plot().partition_heatmap(comparison)))
-    return _Result(text, comparison.to_dict(), figures)
+    return _Result(text, comparison.to_dict, figures)
 
 
 def _demo(args: argparse.Namespace) -> _Result:
@@ -538,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: _Result = args.run(args)
         if getattr(args, "state", None) and result.state is not None:
-            _write_state(args.state, result.state)
+            _write_state(args.state, result.state())
         for option, path, figure in result.figures:
             _draw(option, path, figure)
     except (InputError, ValueError) as problem:
