@@ -1755,4 +1755,6 @@ CASES: list[Case] = [
          lambda config: sparse_reads_memory(config.quick)),
     Case("19 PartitionComparison 1-row add_many K=200,000 vs K=20",
          lambda config: partition_one_row_batches(config.repeat, config.quick)),
+    Case("19 command line 10^6 distinct labels vs 10", lambda config: importlib.import_module(
+        "tests.benchmarks.cli_scale").cli_distinct_labels(config.batch_n, config.quick)),
 ]
