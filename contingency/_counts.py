@@ -424,9 +424,8 @@ class Counts:
                                  "that result was not added")
         ids = self.ids
         if pairs:  # (a removal's pairs are by label)
-            codes = np.fromiter((ids[truth] << _SHIFT | ids[chosen] if truth in ids and chosen in ids
-                                 else -1 for truth, chosen in pairs), dtype=np.int64,
-                                count=len(pairs))
+            codes = [ids[truth] << _SHIFT | ids[chosen] if truth in ids and chosen in ids else -1
+                     for truth, chosen in pairs]
             for (truth, chosen), count, existing in zip(pairs, pairs.values(),
                                                         self.pairs.counts_of(codes)):
                 if existing + count < 0:
@@ -474,16 +473,14 @@ class Counts:
     def _add_pairs(self, pairs: Mapping[Any, int] | CodedPairs, coded: bool) -> None:
         """Add checked pair changes (by pair code if ``coded``, else by the pair of categories,
         every one in the table) to the pair table."""
-        if isinstance(pairs, CodedPairs):
-            self.pairs.add_pairs(pairs)
-            return
-        add, ids = self.pairs.add, self.ids
-        if coded:
-            for code, count in pairs.items():
-                add(code, count)
+        if type(pairs) is not dict:
+            self.pairs.add_pairs(pairs)  # type: ignore[arg-type]  # CodedPairs
+        elif coded:
+            self.pairs.add_items(pairs.items())
         else:
-            for (truth, chosen), count in pairs.items():
-                add(ids[truth] << _SHIFT | ids[chosen], count)
+            ids = self.ids
+            self.pairs.add_items([(ids[truth] << _SHIFT | ids[chosen], count)
+                                  for (truth, chosen), count in pairs.items()])
 
     def _forget(self, gone: Iterable[Hashable]) -> None:
         """Forget categories whose every count is zero: their cells, and their codes.

@@ -28,7 +28,7 @@ Two accumulators count pairs of labels, each in one table of this module:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -669,7 +669,7 @@ _LOW = (1 << PAIR_SHIFT) - 1
 #: A PairTable merges the changes given in bulk into its arrays once they hold this many keys
 #: and at least as many as the arrays (8 MiB of keys): between merges, memory stays O(cells + this).
 _QUEUE_FLOOR = 1 << 20
-#: ... and the pairs written one at a time once they are this many and an eighth of the arrays.
+#: ... and the pairs written one at a time once they are this many and as many as the arrays hold.
 _RECENT_FLOOR = 1 << 12
 
 
@@ -806,7 +806,7 @@ class PairTable:
     come: adding one costs O(1)); and a dict of the changes written one pair
     at a time since (a few dictionary operations each). A read of the whole
     table merges everything first; so does a queue as large as the merged
-    counts (at least ``2**20`` keys) or a dict an eighth their size (at least
+    counts (at least ``2**20`` keys) or a dict as large as them (at least
     4096 pairs), so a merge, which costs O(cells + changes), is paid for by
     the changes it merges, and memory stays O(cells + 2**20). Counts are
     int64, or Python ints (an object array) once one is past int64.
@@ -837,14 +837,20 @@ class PairTable:
 
     def add(self, key: int, count: int) -> None:
         """Add ``count`` (of either sign) to one pair. The caller keeps every count >= 0."""
+        self.add_items(((key, count),))
+
+    def add_items(self, changes: Iterable[tuple[int, int]]) -> None:
+        """Add each ``(key, count)`` (counts of either sign), one pair at a time: a few
+        dictionary operations each. The caller keeps every count >= 0."""
         recent = self._recent
-        count += recent.get(key, 0)
-        if count:
-            recent[key] = count
-            if len(recent) > _RECENT_FLOOR and len(recent) << 3 > len(self._keys):
-                self._merge()
-        else:
-            del recent[key]
+        for key, count in changes:
+            count += recent.get(key, 0)
+            if count:
+                recent[key] = count
+            else:
+                del recent[key]
+        if len(recent) > _RECENT_FLOOR and len(recent) > len(self._keys):
+            self._merge()
 
     def add_pairs(self, pairs: CodedPairs) -> None:
         """Add a bulk change (counts of either sign). The caller keeps every count >= 0."""
@@ -890,9 +896,9 @@ class PairTable:
 
     # Reading -------------------------------------------------------------------------------
 
-    def counts_of(self, keys: Codes) -> list[int]:
+    def counts_of(self, keys: Sequence[int]) -> list[int]:
         """The count of each key (0 for a pair not in the table), without merging the whole
-        table unless the queue is as large as an eighth of it."""
+        table unless the queue is as large as an eighth of it: O(keys x log cells)."""
         if self._queue:
             if self._queued << 3 >= len(self._keys):
                 self._merge()
@@ -901,16 +907,22 @@ class PairTable:
                 for pairs in self._queue[1:]:
                     queue = queue.concatenated(pairs)
                 self._queue, self._queued = [], 0
-                for key, count in queue.to_dict().items():
-                    self.add(key, count)
-        stored = self._keys
-        at = np.minimum(np.searchsorted(stored, keys), max(len(stored) - 1, 0))
-        found = (stored[at] == keys) if stored.size else np.zeros(len(keys), dtype=bool)
-        counts: list[int] = np.where(found, self._counts[at] if stored.size else 0, 0).tolist()
-        recent = self._recent
-        if recent:
-            counts = [count + recent.get(key, 0) for key, count in zip(keys.tolist(), counts)]
-        return counts
+                self.add_items(queue.to_dict().items())
+        stored, recent = self._keys, self._recent
+        if not stored.size:
+            return [recent.get(key, 0) for key in keys]
+        if len(keys) <= 8:  # a removal's few pairs: no array made
+            counts = []
+            for key in keys:
+                position = int(stored.searchsorted(key))
+                found = position < stored.size and int(stored[position]) == key
+                counts.append((int(self._counts[position]) if found else 0)
+                              + recent.get(key, 0))
+            return counts
+        wanted = np.asarray(keys, dtype=np.int64)
+        at = np.minimum(np.searchsorted(stored, wanted), stored.size - 1)
+        held: list[int] = np.where(stored[at] == wanted, self._counts[at], 0).tolist()
+        return [count + recent.get(key, 0) for key, count in zip(wanted.tolist(), held)]
 
     def arrays(self) -> tuple[Codes, Counts]:
         """The keys, sorted, and their counts (int64, or object past int64): shared, never to be modified."""
