@@ -477,6 +477,10 @@ class Counts:
             self.pairs.add_pairs(pairs)  # type: ignore[arg-type]  # CodedPairs
         elif coded:
             self.pairs.add_items(pairs.items())
+        elif len(pairs) == 1:  # one result: a learning curve's step
+            ((truth, chosen), count), = pairs.items()
+            ids = self.ids
+            self.pairs.add(ids[truth] << _SHIFT | ids[chosen], count)
         else:
             ids = self.ids
             self.pairs.add_items([(ids[truth] << _SHIFT | ids[chosen], count)

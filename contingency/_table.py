@@ -836,8 +836,19 @@ class PairTable:
     # Changing ------------------------------------------------------------------------------
 
     def add(self, key: int, count: int) -> None:
-        """Add ``count`` (of either sign) to one pair. The caller keeps every count >= 0."""
-        self.add_items(((key, count),))
+        """Add ``count`` (of either sign) to one pair. The caller keeps every count >= 0.
+
+        :meth:`add_items` for one change, written out: a learning curve writes one
+        result at a time.
+        """
+        recent = self._recent
+        count += recent.get(key, 0)
+        if count:
+            recent[key] = count
+            if len(recent) > _RECENT_FLOOR and len(recent) > len(self._keys):
+                self._merge()
+        else:
+            del recent[key]
 
     def add_items(self, changes: Iterable[tuple[int, int]]) -> None:
         """Add each ``(key, count)`` (counts of either sign), one pair at a time: a few
