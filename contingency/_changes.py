@@ -44,6 +44,7 @@ __all__ = [
     "code_pairs",
     "coded_changes",
     "column_changes",
+    "count_codes",
     "distinct_counts",
     "first_seen_order",
     "indicator_changes",
