@@ -25,7 +25,8 @@ from numpy.typing import NDArray
 from contingency._coding import CodedLabels, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, dense_is_cheaper
+from contingency._table import PAIR_SHIFT, CodedPairs
+from contingency.formulas._numeric import count_codes, dense_is_cheaper
 from contingency.formulas._numeric import distinct_counts as numeric_distinct_counts
 
 __all__ = [
@@ -63,10 +64,10 @@ Cells = dict[Hashable, int]
 #: Single-label results by pair ``(correct, assigned)``: the confusion matrix, sparse.
 Pairs = dict[tuple[Hashable, Hashable], int]
 #: What ``Counts.apply`` takes: cells ``a``, ``b``, ``c``, shapes and pairs.
-Changes = tuple[Cells, Cells, Cells, dict[Shape, int], dict[Any, int]]  # pairs by label, or by code
+#: Pairs by label (:data:`Pairs`), or by pair code in a dict or as :class:`CodedPairs` arrays: a
+#: single-label result's pair coded ``code(correct) << PAIR_SHIFT | code(assigned)``.
+Changes = tuple[Cells, Cells, Cells, dict[Shape, int], dict[Any, int] | CodedPairs]
 
-#: A single-label result's pair coded by category codes: ``code(correct) << PAIR_SHIFT | code(assigned)``.
-PAIR_SHIFT = 32
 _LOW = (1 << PAIR_SHIFT) - 1
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _CONTAINERS = frozenset({list, tuple, set, frozenset})
@@ -144,6 +145,23 @@ class Staging:
         if found is None:
             found = self._unseen(label, where)
         return -1 if found is None else found
+
+    def join(self, labels: Iterable[Hashable]) -> list[int]:
+        """The provisional positions of labels that ``index`` lacks, checked already, under the
+        policy ``"add"``: a label new to this call joins ``new``.
+
+        >>> staging = Staging({"x": 0}, "add", removing=False)
+        >>> staging.join(["y", "z", "y"]), staging.new
+        ([1, 2, 1], {'y': 1, 'z': 2})
+        """
+        new, base = self.new, self.base
+        positions = []
+        for label in labels:
+            found = new.get(label)
+            if found is None:
+                found = new[label] = base + len(new)
+            positions.append(found)
+        return positions
 
     def _unseen(self, label: object, where: str) -> int | None:
         known = check_label(label, where)
@@ -264,14 +282,27 @@ def times(changes: Changes, factor: int) -> Changes:
             {label: count * factor for label, count in b.items()},
             {label: count * factor for label, count in c.items()},
             {shape: count * factor for shape, count in shapes.items()},
-            {pair: count * factor for pair, count in pairs.items()})
+            pairs.times(factor) if isinstance(pairs, CodedPairs)
+            else {pair: count * factor for pair, count in pairs.items()})
 
 
 def sum_changes(first: Changes, second: Changes) -> Changes:
-    """Two sets of changes added together (of one sign: no count cancels to zero)."""
+    """Two sets of changes added together (of one sign: no count cancels to zero).
+
+    Their pairs are of one form: both by label, or both by code (dicts or
+    :class:`CodedPairs`, which come back as ``CodedPairs``).
+    """
+    pairs, more = first[4], second[4]
+    if isinstance(pairs, CodedPairs) or isinstance(more, CodedPairs):
+        summed: dict[Any, int] | CodedPairs = _coded(pairs).concatenated(_coded(more))
+    else:
+        summed = _summed(pairs, more)
     return (_summed(first[0], second[0]), _summed(first[1], second[1]),
-            _summed(first[2], second[2]), _summed(first[3], second[3]),
-            _summed(first[4], second[4]))
+            _summed(first[2], second[2]), _summed(first[3], second[3]), summed)
+
+
+def _coded(pairs: Mapping[int, int] | CodedPairs) -> CodedPairs:
+    return pairs if isinstance(pairs, CodedPairs) else CodedPairs.from_dict(pairs)
 
 
 def _summed(left: Mapping[Any, int], right: Mapping[Any, int]) -> dict[Any, int]:
@@ -318,27 +349,6 @@ def pair_changes(pairs: Mapping[Any, int], names: Sequence[Hashable] | None = No
     if wrong:
         shapes[MISS] = wrong
     return a, b, c, shapes, pairs  # type: ignore[return-value]
-
-
-def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
-                ) -> NDArray[Any]:
-    """``np.bincount(codes, weights, minlength=size)``, exact for integer weights (int64 or Python ints).
-
-    float64 adds integers exactly while every partial sum stays below
-    ``2**53``, so small totals take numpy's bincount; larger ones are summed
-    in int64 (whose sums :func:`contingency._inputs.exact_weights` keeps below
-    ``2**62``) or, for Python ints, as objects.
-
-    >>> count_codes(np.array([0, 2, 2]), 3, np.array([5, 1, 2**60])).tolist()
-    [5, 0, 1152921504606846977]
-    """
-    if weights is None:
-        return np.bincount(codes, minlength=size)
-    if weights.dtype != object and int(weights.sum()) < EXACT_FLOAT_BOUND:
-        return np.bincount(codes, weights=weights, minlength=size).astype(np.int64)
-    counts = np.zeros(max(size, int(codes.max()) + 1 if len(codes) else 0), dtype=weights.dtype)
-    np.add.at(counts, codes, weights)
-    return counts
 
 
 def column_changes(labels: Iterable[Hashable], a: NDArray[Any], assigned: NDArray[Any],
@@ -419,11 +429,11 @@ def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] |
         return numeric_distinct_counts(codes)
     if dense_is_cheaper(size, len(codes)):
         counts = count_codes(codes, size, weights)
-        present = np.flatnonzero(counts)
+        present = np.flatnonzero(counts != 0)
         return present, counts[present]
     present, inverse = np.unique(codes, return_inverse=True)
     found = count_codes(inverse.ravel(), len(present), weights)
-    kept = np.flatnonzero(found)
+    kept = np.flatnonzero(found != 0)
     return present[kept], found[kept]
 
 
@@ -464,7 +474,13 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
     ``names[code]`` is a code's category, and ``new[code - len(names)]`` for
     the codes after it; ``known`` says that no code is -1. The vectorised form
     of :func:`pair_changes` (label arrays, and the tally's large folds): cells
-    and shapes are counted with numpy, the pairs come back keyed by pair code.
+    and shapes are counted with numpy, the pairs come back as
+    :class:`CodedPairs`, aggregated when a K x K table was counted anyway,
+    else one key per result (the pair table aggregates them when it merges).
+
+    >>> *cells, shapes, pairs = coded_changes(np.array([0, 1, 1]), np.array([0, 0, 1]), ["x", "y"])
+    >>> cells, shapes, pairs.to_dict()
+    ([{'x': 1, 'y': 1}, {'y': 1}, {'x': 1}], {(1, 1, 1): 2, (0, 1, 1): 1}, {0: 1, 1: 1, 4294967297: 1})
     """
     ia, ic = assigned, correct
     base = len(names)
@@ -474,7 +490,7 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
         # Every label known and a k x k confusion matrix is small: one bincount.
         labels = [*names, *new]
         confusion = count_codes(ic * k + ia, k * k, weights)
-        present = np.flatnonzero(confusion)
+        present = np.flatnonzero(confusion != 0)
         found = confusion[present]
         confusion = confusion.reshape(k, k)
         a = confusion.diagonal()
@@ -483,6 +499,8 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
         total = n if weights is None else int(weights.sum())
         shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
         cells = column_changes(labels, a, assigned_counts, correct_counts)
+        rows = present // k
+        pairs = CodedPairs(rows << PAIR_SHIFT | (present - rows * k), found, distinct=True)
     else:
         known_a, known_c = ia >= 0, ic >= 0
         hit = known_a & (ia == ic)
@@ -491,29 +509,40 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
         shapes = shape_histogram(hit, known_a, known_c, 1, weights)
         cells = _sparse_cell_changes(counted, names, new, base)
         both_known = known_a & known_c
-        present, found = distinct_counts(ic[both_known] * k + ia[both_known], k * k,
-                                         None if weights is None else weights[both_known])
-    coded = (present // k) << PAIR_SHIFT | present % k
-    return (*cells, shapes, dict(zip(coded.tolist(), found.tolist())))
+        if not both_known.all():
+            ia, ic = ia[both_known], ic[both_known]
+            weights = None if weights is None else weights[both_known]
+        pairs = CodedPairs(ic << PAIR_SHIFT | ia, weights)
+    return (*cells, shapes, pairs)
 
 
 def _sparse_cell_changes(counted: list[tuple[NDArray[Any], NDArray[Any]]],
                          names: Sequence[Hashable], new: Sequence[Hashable], base: int
                          ) -> tuple[Cells, Cells, Cells]:
     """Cell changes ``a, b, c`` from the codes counted right, assigned and correct (each
-    ``(codes, counts)``), in O(codes counted)."""
-    (right, right_counts), (chosen, chosen_counts), (truth, truth_counts) = (
-        (codes.tolist(), counts.tolist()) for codes, counts in counted)
-    hits = dict(zip(right, right_counts))
+    ``(codes, counts)``, the codes sorted and distinct), in O(codes counted), with numpy."""
+    (right, hits), *sides = counted
 
-    def name(code: int) -> Hashable:
-        return names[code] if code < base else new[code - base]
+    def less_hits(codes: NDArray[Any], counts: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+        # The results counted right are among those assigned and those correct.
+        if right.size:
+            at = np.minimum(np.searchsorted(right, codes), right.size - 1)
+            matched = right[at] == codes
+            counts = counts.copy()
+            counts[matched] -= hits[at[matched]]
+        kept = np.flatnonzero(counts != 0)
+        return codes[kept], counts[kept]
 
-    a = {name(code): count for code, count in hits.items()}
-    b, c = ({name(code): count - hits.get(code, 0) for code, count in zip(codes, counts)
-             if count != hits.get(code, 0)}
-            for codes, counts in ((chosen, chosen_counts), (truth, truth_counts)))
-    return a, b, c
+    def named(codes: NDArray[Any], counts: NDArray[Any]) -> Cells:
+        if new and codes.size and int(codes[-1]) >= base:
+            labels: Iterable[Hashable] = [names[code] if code < base else new[code - base]
+                                          for code in codes.tolist()]
+        else:
+            labels = map(names.__getitem__, codes.tolist())
+        return dict(zip(labels, counts.tolist()))
+
+    (chosen, assigned), (truth, correct) = sides
+    return named(right, hits), named(*less_hits(chosen, assigned)), named(*less_hits(truth, correct))
 
 
 def label_list_changes(assigned: Sequence[Any] | NDArray[Any], correct: Sequence[Any] | NDArray[Any],
@@ -567,14 +596,10 @@ def label_list_changes(assigned: Sequence[Any] | NDArray[Any], correct: Sequence
                              max(int(assigned_row.max(initial=0)), int(correct_row.max(initial=0))),
                              weights)
     single = np.flatnonzero((per_row[1] == 1) & (per_row[2] == 1))
-    pairs: dict[int, int] = {}
-    if single.size:  # each such row's one key on each side: the first of its row
-        starts = [np.searchsorted(keys // k, single) for keys in sides]
-        chosen, truth = (keys[at] % k for keys, at in zip(sides, starts))
-        present, found = distinct_counts(truth * k + chosen, k * k,
-                                         None if weights is None else weights[single])
-        coded = (present // k) << PAIR_SHIFT | present % k
-        pairs = dict(zip(coded.tolist(), found.tolist()))
+    # each such row's one key on each side: the first of its row
+    starts = [np.searchsorted(keys // k, single) for keys in sides]
+    chosen, truth = (keys[at] % k for keys, at in zip(sides, starts))
+    pairs = CodedPairs(truth << PAIR_SHIFT | chosen, None if weights is None else weights[single])
     return a, b, c, shapes, pairs
 
 
@@ -637,14 +662,19 @@ def category_codes(values: NDArray[Any] | CodedLabels, staging: Staging,
                     where: str) -> tuple[NDArray[np.int64], bool]:
     """The category index of every label in ``values`` (-1 where ignored), and whether none is -1.
 
-    The labels are coded by :func:`contingency._coding.encode`; each distinct
-    label is then resolved once: known ones by dictionary look-ups in C, the
-    others through ``staging`` (which adds, ignores or refuses them).
+    The labels are coded (and checked) by :func:`contingency._coding.encode`;
+    each distinct label is then resolved once: known ones by dictionary
+    look-ups in C, new ones through ``staging``, which adds them (in one
+    pass: 10**6 new categories cost about a second), ignores or refuses them.
     """
     codes, distinct = encode(values, where)
     positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
                             count=len(distinct))
-    for unseen in np.flatnonzero(positions == -2).tolist():
+    fresh = np.flatnonzero(positions == -2)
+    if fresh.size and staging.policy == "add" and not staging.removing:
+        positions[fresh] = staging.join([distinct[at] for at in fresh.tolist()])
+        fresh = fresh[:0]
+    for unseen in fresh.tolist():
         try:
             positions[unseen] = staging.position(distinct[unseen], where)
         except (ValueError, TypeError):  # refused: named again with its first position

@@ -267,9 +267,14 @@ def _hash_codes(hashes: NDArray[np.uint64], distinct: NDArray[np.uint64]) -> Cod
     many more slots than the square of their number); else a binary search.
     The table has at most ``2**22`` slots, a hashing choice (few collisions
     among up to about a thousand distinct strings), not :func:`dense_is_cheaper`'s.
+    Past ``k * k > 2**23`` (about 2,900 distinct hashes) a window is unlikely to
+    separate them (each try succeeds with probability about ``exp(-k*k / 2**23)``),
+    so the binary search is taken at once rather than after nine failed tries.
     """
     k = len(distinct)
     bits = min(22, max(16, 2 * k.bit_length() + 3))
+    if k * k > 2 << bits:
+        return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)
     mask = (1 << bits) - 1
     signed = hashes.view(np.int64)  # signed shifts and indices are numpy's fast paths
     for shift in range(64 - bits, -1, -7):  # shift + bits <= 64: the window is all hash bits

@@ -81,9 +81,6 @@ _UNIT = 1  # add_result's default weight: the fast path serves it (tested by ide
 #: not a container (see _single_kind), learned as they are met.
 _SINGLE: set[type] = {str, int, float, bool, bytes}
 _RESULTS = "results (one item per result)"
-#: The tally is folded once it holds this many codes (two a single-label result), so that a
-#: stream with no read between its results holds O(categories) memory, not O(results).
-_TALLY_SIZE = 1 << 17
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -138,7 +135,7 @@ def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
             codes = counts.tally.codes
             codes.append(ids[other])
             codes.append(ids[label])
-            if len(codes) > _TALLY_SIZE:  # memory bounded between reads
+            if len(codes) > counts.tally_limit:  # memory bounded between reads
                 counts.fold()
             return True
         return False
@@ -322,7 +319,7 @@ class Contingency:
                         truth, chosen = ids[correct], ids[assigned]  # both, before any append
                         codes.append(truth)  # two small ints: no int is made
                         codes.append(chosen)
-                        if len(codes) > _TALLY_SIZE:  # memory bounded between reads
+                        if len(codes) > counts.tally_limit:  # memory bounded between reads
                             counts.fold()
                         return
                     except KeyError:

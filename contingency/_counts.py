@@ -27,9 +27,11 @@ until a fractional weight arrives):
   again once holes are half of them);
 - ``pairs``, the single-label results (one category assigned, one correct)
   by pair, keyed ``code(correct) << 32 | code(assigned)``, no zero entries:
-  the confusion matrix, as a coded sparse table. They are also in the cells
-  and the shapes (``HIT`` and ``MISS``), whose counts tell in O(1) whether
-  every result is single-label;
+  the confusion matrix, as a coded sparse table
+  (:class:`contingency._table.PairTable`: sorted int64 keys and exact
+  counts, merged in bulk). They are also in the cells and the shapes
+  (``HIT`` and ``MISS``), whose counts tell in O(1) whether every result is
+  single-label, so no read but the confusion matrix's own needs them;
 - ``micro``, the micro table ``(a, b, c, d)``: the per-category cells summed,
   plus ``offset``, what ``set_entries`` set on top of them (also kept);
 - running sums over categories (:mod:`contingency._category_sums`), each
@@ -71,7 +73,6 @@ from contingency._category_sums import (
 from contingency._changes import (
     HIT,
     MISS,
-    PAIR_SHIFT,
     Cells,
     Pairs,
     SetTally,
@@ -81,9 +82,10 @@ from contingency._changes import (
     sum_changes,
     times,
 )
+from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
 from contingency.formulas._numeric import MAX_COUNT, check_room
 
-__all__ = ["FAST_LIMIT", "Counts", "Tally", "micro_after", "whole"]
+__all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"]
 
 #: The tally counts results unchecked until a read folds them: it takes results only while
 #: fewer than this are counted, so that the results it holds cannot reach MAX_COUNT (that
@@ -95,6 +97,11 @@ _LOW = (1 << _SHIFT) - 1
 _HOLE = object()  # the name of a code whose category was forgotten
 #: A fold of at least this many single-label results counts them with numpy, fewer in Python.
 _VECTOR_FOLD = 256
+#: The tally is folded once it holds more codes (two a single-label result) than this or eight
+#: per category, whichever is more: a stream with no read between its results holds
+#: O(categories) memory, not O(results), and a fold's work in Python (O(categories it names))
+#: is shared by at least four results per category.
+TALLY_SIZE = 1 << 17
 
 
 class Tally:
@@ -127,7 +134,7 @@ class Counts:
 
     __slots__ = ("a", "b", "c", "coupling", "declared", "hold", "holes", "ids", "margins",
                  "micro", "n", "names", "offset", "open", "pairs", "read", "scale", "shapes",
-                 "stale", "sums", "tally", "totals", "variances")
+                 "stale", "sums", "tally", "tally_limit", "totals", "variances")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -141,7 +148,7 @@ class Counts:
     ids: dict[Hashable, int]  # the code of each category
     names: list[Hashable]  # the category of each code (_HOLE where one was forgotten)
     holes: int  # codes of forgotten categories
-    pairs: dict[int, int]  # single-label results by code(correct) << 32 | code(assigned)
+    pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score
     # ("f1", "weighted f1", ...), the categories by total a + b + c (removals check them),
     # and the confusion matrix's margins.
@@ -158,6 +165,7 @@ class Counts:
     # nor once FAST_LIMIT results are counted (then each result is checked as it comes).
     open: bool
     hold: bool
+    tally_limit: int  # the codes the tally holds before add_result folds it (see TALLY_SIZE)
     # True when a read came after the last result the tally took (a learning curve reads
     # after every result): the next single-label result is then applied at once, where the
     # tally would make it pay a fold as well. A hint for speed only.
@@ -181,7 +189,7 @@ class Counts:
         self.offset = [0, 0, 0, 0]
         self.ids = {label: code for code, label in enumerate(declared)}
         self.names, self.holes = declared, 0
-        self.pairs = {}
+        self.pairs = PairTable()
         self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
         self.variances, self.coupling = {}, None
         self.tally = Tally()
@@ -195,7 +203,7 @@ class Counts:
         other.declared, other.hold = self.declared, self.hold
         other.a, other.b, other.c = dict(self.a), dict(self.b), dict(self.c)
         other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
-        other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), dict(self.pairs)
+        other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), self.pairs.copy()
         other.ids, other.names, other.holes = dict(self.ids), list(self.names), self.holes
         other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
         other.variances, other.coupling = {}, None
@@ -218,7 +226,8 @@ class Counts:
 
         Single-label results are counted by pair (in C) and turned into
         changes by :func:`contingency._changes.pair_changes`, or, 256 or more,
-        by :func:`contingency._changes.coded_changes` (numpy); the others come
+        by :func:`contingency._changes.coded_changes` (numpy, the pairs handed
+        to the pair table as arrays: no Python object per pair); the others come
         from the tally's ``SetTally``, their pairs coded here (every label of a
         tallied result is a category).
         """
@@ -234,22 +243,23 @@ class Counts:
             coded = np.fromiter(codes, dtype=np.int64, count=len(codes)).reshape(-1, 2)
             changes = coded_changes(coded[:, 1], coded[:, 0], self.names)
         if tally.sets.shapes:
-            a, b, c, shapes, pairs = tally.sets.changes()
+            a, b, c, shapes, _ = tally.sets.changes()
             ids = self.ids
             coded_pairs = {ids[truth] << _SHIFT | ids[chosen]: count
-                           for (truth, chosen), count in pairs.items()}
+                           for (truth, chosen), count in tally.sets.pairs.items()}
             changes = sum_changes(changes, (a, b, c, shapes, coded_pairs))
         tally.codes, tally.sets = [], SetTally()
         self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
 
     def choose_paths(self) -> None:
-        """Whether the tally may take results (see ``open``)."""
+        """Whether the tally may take results (see ``open``), and how many (``tally_limit``)."""
         self.open = not self.hold and self.n >> self.scale < FAST_LIMIT
+        self.tally_limit = max(TALLY_SIZE, 8 * len(self.a))
 
     # The one write routine -----------------------------------------------------------------
 
     def apply(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
-              pairs: Pairs | dict[int, int], *, new: Iterable[Hashable] = (),
+              pairs: Pairs | dict[int, int] | CodedPairs, *, new: Iterable[Hashable] = (),
               offset: Sequence[int] | None = None, removing: bool = False, where: str = "",
               scale: int = 0, coded: bool = False) -> None:
         """Add these changes to the counts: the one routine where counts change.
@@ -258,9 +268,9 @@ class Counts:
         a category in ``new`` is appended to the table first, with zero
         cells), ``shapes`` the result shapes (their sum is the change in the
         number of results), ``pairs`` the single-label results by
-        ``(correct, assigned)``, or by pair code with ``coded=True`` (they are
-        also in the cells and shapes; a caller of coded pairs hands over a
-        dict it does not use again, which may be kept),
+        ``(correct, assigned)``, or by pair code with ``coded=True`` (a dict,
+        or :class:`contingency._table.CodedPairs`; they are also in the cells
+        and shapes),
         ``offset`` the part of the micro table that ``set_entries`` set. A
         caller whose changes may be negative says ``removing=True`` (``where``
         names it in the errors): every count is then checked, and the
@@ -305,6 +315,7 @@ class Counts:
                 cells_a[label] = cells_b[label] = cells_c[label] = 0
                 ids[label] = len(names)
                 names.append(label)
+            self.tally_limit = max(TALLY_SIZE, 8 * len(cells_a))
         added_a = added_b = added_c = 0
         if a:
             for label, count in a.items():
@@ -326,10 +337,10 @@ class Counts:
             else:
                 del histogram[shape]
         if pairs:
-            if self.coupling is not None:  # (before _add_pairs keeps a coded dict, or _forget)
+            if self.coupling is not None:  # (before _add_pairs keeps the pairs, or _forget)
                 self.coupling.note(self.label_pairs(pairs)  # type: ignore[arg-type]
                                    if coded else pairs)
-            self._add_pairs(pairs, coded, handed_over=coded and not removing)
+            self._add_pairs(pairs, coded)
         if gone:
             self._forget(gone)
         self.n = n
@@ -343,7 +354,7 @@ class Counts:
             pending.update(a, b, c, fresh)
 
     def check(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
-              pairs: Pairs | dict[int, int], *, new: Iterable[Hashable] = (),
+              pairs: Pairs | dict[int, int] | CodedPairs, *, new: Iterable[Hashable] = (),
               removing: bool = False, where: str = "", coded: bool = False) -> None:
         """:meth:`apply`'s checks of a change alone: raises as :meth:`apply` would, writes nothing.
 
@@ -442,13 +453,16 @@ class Counts:
                                  "can give it (a result gives a category one cell at most); "
                                  "that result was not added")
         ids = self.ids
-        for (truth, chosen), count in pairs.items():  # (a removal's pairs are by label)
-            code = ids[truth] << _SHIFT | ids[chosen] if truth in ids and chosen in ids else -1
-            if self.pairs.get(code, 0) + count < 0:
-                raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned and "
-                                 f"{truth!r} correct was added")
-        if self.pairs and any(count < 0 for shape, count in shapes.items()
-                              if shape not in (HIT, MISS)):
+        if pairs:  # (a removal's pairs are by label)
+            codes = [ids[truth] << _SHIFT | ids[chosen] if truth in ids and chosen in ids else -1
+                     for truth, chosen in pairs]
+            for (truth, chosen), count, existing in zip(pairs, pairs.values(),
+                                                        self.pairs.counts_of(codes)):
+                if existing + count < 0:
+                    raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned "
+                                     f"and {truth!r} correct was added")
+        if (self.shapes.get(HIT, 0) or self.shapes.get(MISS, 0)) and any(
+                count < 0 for shape, count in shapes.items() if shape not in (HIT, MISS)):
             self._check_single_label_cells(a, b, c, pairs, touched, prefix)
         k = len(self.a) + new - len(gone)
         micro = micro_after(self.micro, sum(a.values()), sum(b.values()), sum(c.values()),
@@ -486,21 +500,21 @@ class Counts:
                                      "than its single-label results give it; that result was "
                                      "not added")
 
-    def _add_pairs(self, pairs: Mapping[Any, int], coded: bool, handed_over: bool) -> None:
+    def _add_pairs(self, pairs: Mapping[Any, int] | CodedPairs, coded: bool) -> None:
         """Add checked pair changes (by pair code if ``coded``, else by the pair of categories,
-        every one in the table) to ``pairs``; no zero entry kept."""
-        confusion = self.pairs
-        if coded and handed_over and not confusion and 0 not in pairs.values():
-            self.pairs = pairs  # type: ignore[assignment]  # handed over by its maker: kept
-            return
-        ids = self.ids
-        for key, count in pairs.items():
-            code = key if coded else ids[key[0]] << _SHIFT | ids[key[1]]
-            count += confusion.get(code, 0)
-            if count:
-                confusion[code] = count
-            else:
-                del confusion[code]
+        every one in the table) to the pair table."""
+        if type(pairs) is not dict:
+            self.pairs.add_pairs(pairs)  # type: ignore[arg-type]  # CodedPairs
+        elif coded:
+            self.pairs.add_items(pairs.items())
+        elif len(pairs) == 1:  # one result: a learning curve's step
+            ((truth, chosen), count), = pairs.items()
+            ids = self.ids
+            self.pairs.add(ids[truth] << _SHIFT | ids[chosen], count)
+        else:
+            ids = self.ids
+            self.pairs.add_items([(ids[truth] << _SHIFT | ids[chosen], count)
+                                  for (truth, chosen), count in pairs.items()])
 
     def _forget(self, gone: Iterable[Hashable]) -> None:
         """Forget categories whose every count is zero: their cells, and their codes.
@@ -515,17 +529,18 @@ class Counts:
             self.holes += 1
         if self.holes * 2 > len(names):
             renumbered = {label: code for code, label in enumerate(cells_a)}
-            self.pairs = {renumbered[names[code >> _SHIFT]] << _SHIFT
-                          | renumbered[names[code & _LOW]]: count
-                          for code, count in self.pairs.items()}
+            self.pairs.renumber(np.fromiter((renumbered.get(label, -1) for label in names),
+                                            dtype=np.int64, count=len(names)))
             self.ids, self.names, self.holes = renumbered, list(cells_a), 0
 
-    def label_pairs(self, coded: dict[int, int] | None = None) -> Pairs:
+    def label_pairs(self, coded: dict[int, int] | CodedPairs | None = None) -> Pairs:
         """The single-label results (or the ``coded`` pairs given) by pair of categories
         ``(correct, assigned)``."""
         names = self.names
+        if coded is None or isinstance(coded, CodedPairs):
+            coded = (self.pairs if coded is None else coded).to_dict()
         return {(names[code >> _SHIFT], names[code & _LOW]): count
-                for code, count in (self.pairs if coded is None else coded).items()}
+                for code, count in coded.items()}
 
     def rescale(self, scale: int) -> None:
         """Express every count in units of ``2**-scale`` (exactly: finer, or coarser when divisible).
@@ -545,7 +560,7 @@ class Counts:
             for label, count in cells.items():
                 cells[label] = convert(count)
         self.shapes = {shape: convert(count) for shape, count in self.shapes.items()}
-        self.pairs = {pair: convert(count) for pair, count in self.pairs.items()}
+        self.pairs.rescale(shift)
         self.n = convert(self.n)
         self.micro = [convert(count) for count in self.micro]
         self.offset = [convert(count) for count in self.offset]
@@ -631,8 +646,8 @@ class Counts:
         """The least scale that holds every count exactly (the state's canonical unit)."""
         if not self.scale:
             return 0
-        bits = self.n | functools.reduce(operator.or_, self.offset, 0)
-        for cells in (self.a, self.b, self.c, self.shapes, self.pairs):
+        bits = self.n | functools.reduce(operator.or_, self.offset, 0) | self.pairs.bits()
+        for cells in (self.a, self.b, self.c, self.shapes):
             bits |= functools.reduce(operator.or_, cells.values(), 0)
         if not bits:
             return 0

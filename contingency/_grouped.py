@@ -164,8 +164,8 @@ def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
     ValueError: score 'macro_f2' is neither a score property of Contingency (micro_precision, micro_recall, \
 micro_f1, micro_accuracy, micro_error, macro_precision, macro_recall, macro_f1, macro_accuracy, macro_error, \
 weighted_precision, weighted_recall, weighted_f1, samples_precision, samples_recall, samples_f1, \
-subset_accuracy, error_rate, hamming_loss) nor (score, category) with a score among precision, recall, f1, accuracy, \
-error, jaccard, specificity, selection_rate, false_positive_rate
+subset_accuracy, error_rate, hamming_loss) nor (score, category) with a score among precision, recall, f1, \
+accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
     """
     if isinstance(score, str) and score in PROPERTY_SCORES:
         return score, operator.attrgetter(score)

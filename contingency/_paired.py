@@ -43,8 +43,8 @@ from contingency import _locking
 from contingency import report as _report
 from contingency._changes import Changes, Staging, Unknown, label_array_changes, result_changes, times
 from contingency._coding import CodedLabels, coded_single_labels, single_label_array
-from contingency._contingency import _SINGLE, _TALLY_SIZE, Contingency, _single_kind
-from contingency._counts import Counts
+from contingency._contingency import _SINGLE, Contingency, _single_kind
+from contingency._counts import TALLY_SIZE, Counts
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._labels import label_from_json, label_to_json
 from contingency._paired_counts import (
@@ -69,7 +69,7 @@ _MODELS = ("a", "b")
 #: The pending results are folded once this many codes are held (three a result, and two
 #: codes a result in each model's tally: the tally's own limit), so that memory between reads
 #: is bounded.
-_PENDING = _TALLY_SIZE // 2 * 3
+_PENDING = TALLY_SIZE // 2 * 3
 #: A fold of at least this many pending results counts them with numpy, fewer in Python.
 _VECTOR_FOLD = 256
 _WHOLE = ("a PairedComparison counts whole results (McNemar's test counts results; give a "

@@ -1,26 +1,34 @@
-"""A reference-by-model contingency table behind one interface, whatever its storage.
+"""Sparse tables of label pairs behind one interface each, whatever their storage.
 
-Rows are the clusters of the *reference* partition, columns those of the
-*model* partition; a cell counts the elements with that pair of labels. The
-table keeps only non-empty cells, rows and columns: a label whose count
-returns to zero is forgotten.
+Two accumulators count pairs of labels, each in one table of this module:
 
-:class:`Table` stores its cells in one of two ways and decides alone which
-(:meth:`Table._vectorise`): as arrays when it was built or changed by a batch
-large enough to make numpy worthwhile (a table of 10**6 cells is built in
-milliseconds), as dictionaries once single elements arrive (each update a few
-dictionary operations). Its row and column totals are dictionaries in both.
-Callers see the same methods either way.
-
-:func:`count_cells` counts two label sequences into :class:`Cells`, the
-non-empty cells of their table: the batch form every table change takes.
-Readers get the cells, sorted by label (:meth:`Table.sorted_cells`), in memory
-linear in them; :meth:`Table.dense` alone makes the rows x columns array.
+- :class:`Table`, a :class:`~contingency.PartitionComparison`'s
+  reference-by-model table, keyed by label. Rows are the clusters of the
+  *reference* partition, columns those of the *model* partition; a cell
+  counts the elements with that pair of labels. The table keeps only
+  non-empty cells, rows and columns: a label whose count returns to zero is
+  forgotten. It stores its cells in one of two ways and decides alone which
+  (:meth:`Table._vectorise`): as arrays when it was built or changed by a
+  batch large enough to make numpy worthwhile (a table of 10**6 cells is
+  built in milliseconds), as dictionaries once single elements arrive (each
+  update a few dictionary operations). Its row and column totals are
+  dictionaries in both. Callers see the same methods either way.
+  :func:`count_cells` counts two label sequences into :class:`Cells`, the
+  non-empty cells of their table: the batch form every table change takes.
+  Readers get the cells, sorted by label (:meth:`Table.sorted_cells`), in
+  memory linear in them; :meth:`Table.dense` alone makes the rows x columns
+  array.
+- :class:`PairTable`, a :class:`~contingency.Contingency`'s single-label
+  results by pair of category codes (its confusion matrix, sparse), keyed
+  ``row << PAIR_SHIFT | column``: sorted int64 keys and exact counts, with
+  the changes given in bulk (:class:`CodedPairs`) and those written one pair
+  at a time held apart until a read or their number calls for one merge.
+  The labels of the codes are its owner's (:mod:`contingency._counts`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -30,9 +38,9 @@ from numpy.typing import NDArray
 from contingency._coding import Codes, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, INT64_MAX, dense_is_cheaper
+from contingency.formulas._numeric import INT64_MAX, count_codes, dense_is_cheaper
 
-__all__ = ["Cells", "SortedCells", "Table", "count_cells"]
+__all__ = ["PAIR_SHIFT", "Cells", "CodedPairs", "PairTable", "SortedCells", "Table", "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
 #: Sorted row labels, sorted column labels, and the cells as ``rows, columns, counts``, the
@@ -206,8 +214,8 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     counts = table[keys]
     square = table.reshape(height, width)
     row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
-    used_rows = np.flatnonzero(row_totals)
-    used_columns = np.flatnonzero(column_totals)
+    used_rows = np.flatnonzero(row_totals != 0)
+    used_columns = np.flatnonzero(column_totals != 0)
     row_labels = (used_rows + low_r).tolist()
     column_labels = (used_columns + low_m).tolist()
     if len(used_rows) == height and len(used_columns) == width:
@@ -268,12 +276,7 @@ def _total(counts: Counts) -> int:
 
 def _group_sums(groups: Codes, counts: NDArray[np.int64], size: int) -> NDArray[np.int64]:
     """Exact per-group sums of ``counts`` (int64: a table's total is below 2**63)."""
-    if counts.size and int(counts.sum()) < EXACT_FLOAT_BOUND:
-        # float64 adds integers exactly while every partial sum stays within the bound
-        return np.bincount(groups, weights=counts, minlength=size).astype(np.int64)
-    result = np.zeros(size, dtype=np.int64)
-    np.add.at(result, groups, counts)
-    return result
+    return count_codes(groups, size, counts)
 
 
 def _group_maxima(groups: Codes, counts: Counts, size: int) -> NDArray[np.int64]:
@@ -655,3 +658,335 @@ def _union(labels: list[Hashable], more: list[Hashable], codes: Codes, more_code
 def _check_pair(row: object, column: object) -> None:
     check_label(row, "reference")
     check_label(column, "model")
+
+
+# Contingency's table: pairs of codes ----------------------------------------------------------
+
+#: Two codes as one int64 key, ``row << PAIR_SHIFT | column`` (each code below ``2**31``): keys
+#: sort by row then column, and a pair keeps its key however many codes are given after it.
+PAIR_SHIFT = 32
+_LOW = (1 << PAIR_SHIFT) - 1
+#: A PairTable merges the changes given in bulk into its arrays once they hold this many keys
+#: and at least as many as the arrays (8 MiB of keys): between merges, memory stays O(cells + this).
+_QUEUE_FLOOR = 1 << 20
+#: ... and the pairs written one at a time once they are this many and as many as the arrays hold.
+_RECENT_FLOOR = 1 << 12
+
+
+def _exact(values: Sequence[int]) -> Counts:
+    """Python ints as an int64 array, or as an object array when one is past int64."""
+    if not values or (max(values) <= INT64_MAX and min(values) >= -INT64_MAX):
+        return np.array(values, dtype=np.int64)
+    counts = np.empty(len(values), dtype=object)
+    counts[:] = list(values)
+    return counts
+
+
+def _fits(counts: Counts) -> bool:
+    """Whether any sum of some of ``counts`` stays within int64 (so numpy may add them)."""
+    if counts.dtype == object:
+        return False
+    return not counts.size or int(np.abs(counts).max()) * counts.size <= INT64_MAX
+
+
+class CodedPairs:
+    """Counts of code pairs as arrays: ``counts[i]`` for key ``keys[i]`` (1 each if ``counts`` is None).
+
+    A change to a :class:`PairTable`, whose keys may repeat and whose counts
+    may be of either sign; ``distinct`` says that the keys are sorted and
+    distinct and no count is zero (what :meth:`aggregated` gives). ``counts``
+    is int64, or an object array of Python ints for counts past int64: a
+    count in a fine unit (``2**-scale``) can be far larger than any number of
+    results.
+
+    >>> pairs = CodedPairs(np.array([1 << PAIR_SHIFT | 2, 5, 1 << PAIR_SHIFT | 2]))
+    >>> pairs.aggregated().to_dict()
+    {5: 1, 4294967298: 2}
+    >>> pairs.times(2**62).aggregated().to_dict()
+    {5: 4611686018427387904, 4294967298: 9223372036854775808}
+    """
+
+    __slots__ = ("counts", "distinct", "keys")
+
+    def __init__(self, keys: Codes, counts: Counts | None = None, *,
+                 distinct: bool = False) -> None:
+        self.keys, self.counts, self.distinct = keys, counts, distinct
+
+    @classmethod
+    def from_dict(cls, pairs: Mapping[int, int]) -> CodedPairs:
+        """The pairs of a dict ``{key: count}``."""
+        return cls(np.fromiter(pairs.keys(), dtype=np.int64, count=len(pairs)),
+                   _exact(list(pairs.values())))
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def weights(self) -> Counts:
+        """The counts, ones where ``counts`` is None."""
+        return np.ones(len(self.keys), dtype=np.int64) if self.counts is None else self.counts
+
+    def times(self, factor: int) -> CodedPairs:
+        """Every count multiplied by ``factor``, exactly (into Python ints past int64)."""
+        if factor == 1:
+            return self
+        counts = self.counts
+        if counts is None:
+            product = _exact([factor]) * np.ones(len(self.keys), dtype=np.int64)
+        elif _fits(counts) and (not counts.size
+                                or int(np.abs(counts).max()) * abs(factor) <= INT64_MAX):
+            product = counts * factor
+        else:
+            product = counts.astype(object) * factor
+        return CodedPairs(self.keys, product, distinct=self.distinct and factor != 0)
+
+    def concatenated(self, other: CodedPairs) -> CodedPairs:
+        """These pairs and ``other``'s in one change."""
+        if not len(other):
+            return self
+        if not len(self):
+            return other
+        counts = (None if self.counts is None and other.counts is None
+                  else np.concatenate((self.weights(), other.weights())))
+        return CodedPairs(np.concatenate((self.keys, other.keys)), counts)
+
+    def aggregated(self) -> CodedPairs:
+        """The same counts, one per key: keys sorted and distinct, no zero count."""
+        if self.distinct:
+            return self
+        return CodedPairs(*_sum_by_key(self.keys, self.counts), distinct=True)
+
+    def to_dict(self) -> dict[int, int]:
+        """``{key: count}``, one entry per distinct key, no zero count."""
+        pairs = self.aggregated()
+        return dict(zip(pairs.keys.tolist(), pairs.weights().tolist()))
+
+
+def _sum_by_key(keys: Codes, counts: Counts | None) -> tuple[Codes, Counts]:
+    """The distinct keys, sorted, and the exact sum of the counts of each (zero sums left out).
+
+    Counted in a dense table of rows x columns slots when
+    :func:`~contingency.formulas._numeric.dense_is_cheaper` says so, else by
+    sorting the keys; in Python ints when a sum could pass int64.
+    """
+    if not keys.size:
+        return keys, np.zeros(0, dtype=np.int64)
+    if counts is not None and not _fits(counts):
+        sums: dict[int, int] = {}
+        for key, count in zip(keys.tolist(), counts.tolist()):
+            sums[key] = sums.get(key, 0) + count
+        distinct = sorted(key for key, count in sums.items() if count)
+        return np.array(distinct, dtype=np.int64), _exact([sums[key] for key in distinct])
+    rows = keys >> PAIR_SHIFT
+    columns = keys & _LOW
+    width = int(columns.max()) + 1
+    slots = (int(rows.max()) + 1) * width
+    if dense_is_cheaper(slots, keys.size):
+        table = count_codes(rows * width + columns, slots, counts)
+        present = np.flatnonzero(table != 0)
+        found: Counts = table[present]
+        row = present // width
+        return row << PAIR_SHIFT | (present - row * width), found
+    order = np.argsort(keys)
+    ordered = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    if counts is None:
+        found = np.diff(np.append(starts, keys.size))
+    else:
+        found = np.add.reduceat(counts[order], starts)
+    kept = np.flatnonzero(found != 0)
+    return ordered[starts[kept]], found[kept]
+
+
+class PairTable:
+    """Exact counts of pairs of codes by key ``row << PAIR_SHIFT | column``, no zero count: a sparse table.
+
+    Storage, decided here alone: the merged counts, as sorted distinct keys
+    and their counts (arrays never changed in place, so copies share them);
+    the changes given in bulk since (:class:`CodedPairs`, queued as they
+    come: adding one costs O(1)); and a dict of the changes written one pair
+    at a time since (a few dictionary operations each). A read of the whole
+    table merges everything first; so does a queue as large as the merged
+    counts (at least ``2**20`` keys) or a dict as large as them (at least
+    4096 pairs), so a merge, which costs O(cells + changes), is paid for by
+    the changes it merges, and memory stays O(cells + 2**20). Counts are
+    int64, or Python ints (an object array) once one is past int64.
+
+    >>> table = PairTable()
+    >>> table.add_pairs(CodedPairs(np.array([7, 3, 7])))
+    >>> table.add(3, 2)
+    >>> table.add(1 << PAIR_SHIFT, 1)
+    >>> table.to_dict(), table.counts_of(np.array([7, 9])), len(table)
+    ({3: 3, 7: 2, 4294967296: 1}, [2, 0], 3)
+    >>> list(table.items())[:2]
+    [(3, 3), (7, 2)]
+    >>> table.add(3, -3)
+    >>> table.to_dict()
+    {7: 2, 4294967296: 1}
+    """
+
+    __slots__ = ("_counts", "_keys", "_queue", "_queued", "_recent")
+
+    def __init__(self) -> None:
+        self._keys: Codes = np.zeros(0, dtype=np.int64)
+        self._counts: Counts = np.zeros(0, dtype=np.int64)
+        self._queue: list[CodedPairs] = []
+        self._queued = 0  # keys in the queue
+        self._recent: dict[int, int] = {}  # key -> change since the merge, no zero change
+
+    # Changing ------------------------------------------------------------------------------
+
+    def add(self, key: int, count: int) -> None:
+        """Add ``count`` (of either sign) to one pair. The caller keeps every count >= 0.
+
+        :meth:`add_items` for one change, written out: a learning curve writes one
+        result at a time.
+        """
+        recent = self._recent
+        count += recent.get(key, 0)
+        if count:
+            recent[key] = count
+            if len(recent) > _RECENT_FLOOR and len(recent) > len(self._keys):
+                self._merge()
+        else:
+            del recent[key]
+
+    def add_items(self, changes: Iterable[tuple[int, int]]) -> None:
+        """Add each ``(key, count)`` (counts of either sign), one pair at a time: a few
+        dictionary operations each. The caller keeps every count >= 0."""
+        recent = self._recent
+        for key, count in changes:
+            count += recent.get(key, 0)
+            if count:
+                recent[key] = count
+            else:
+                del recent[key]
+        if len(recent) > _RECENT_FLOOR and len(recent) > len(self._keys):
+            self._merge()
+
+    def add_pairs(self, pairs: CodedPairs) -> None:
+        """Add a bulk change (counts of either sign). The caller keeps every count >= 0."""
+        if not len(pairs):
+            return
+        if pairs.distinct and not (self._keys.size or self._queue or self._recent):
+            self._keys, self._counts = pairs.keys, pairs.weights()  # an empty table: taken
+            return
+        self._queue.append(pairs)
+        self._queued += len(pairs)
+        if self._queued > _QUEUE_FLOOR and self._queued > len(self._keys):
+            self._merge()
+
+    def rescale(self, shift: int) -> None:
+        """Every count times ``2**shift`` (``shift < 0``: divided, exactly; the caller knows it is)."""
+        self._merge()
+        counts = self._counts
+        if shift < 0:
+            counts = counts >> -shift
+            if counts.dtype == object:
+                counts = _exact(counts.tolist())
+        elif shift and _fits(counts) and (not counts.size
+                                          or int(counts.max()) << shift <= INT64_MAX):
+            counts = counts << shift
+        elif shift:
+            counts = counts.astype(object) << shift
+        self._counts = counts
+
+    def renumber(self, codes: Codes) -> None:
+        """Give every row and column code ``i`` the code ``codes[i]`` instead."""
+        self._merge()
+        keys = codes[self._keys >> PAIR_SHIFT] << PAIR_SHIFT | codes[self._keys & _LOW]
+        order = np.argsort(keys)
+        self._keys, self._counts = keys[order], self._counts[order]
+
+    def copy(self) -> PairTable:
+        """An independent table with the same counts (sharing the arrays, which never change)."""
+        other = PairTable.__new__(PairTable)
+        other._keys, other._counts = self._keys, self._counts
+        other._queue, other._queued = list(self._queue), self._queued
+        other._recent = dict(self._recent)
+        return other
+
+    # Reading -------------------------------------------------------------------------------
+
+    def counts_of(self, keys: Sequence[int]) -> list[int]:
+        """The count of each key (0 for a pair not in the table), without merging the whole
+        table unless the queue is as large as an eighth of it: O(keys x log cells)."""
+        if self._queue:
+            if self._queued << 3 >= len(self._keys):
+                self._merge()
+            else:  # a small queue joins the dict of recent changes: O(queue)
+                queue = self._queue[0]
+                for pairs in self._queue[1:]:
+                    queue = queue.concatenated(pairs)
+                self._queue, self._queued = [], 0
+                self.add_items(queue.to_dict().items())
+        stored, recent = self._keys, self._recent
+        if not stored.size:
+            return [recent.get(key, 0) for key in keys]
+        if len(keys) <= 8:  # a removal's few pairs: no array made
+            counts = []
+            for key in keys:
+                position = int(stored.searchsorted(key))
+                found = position < stored.size and int(stored[position]) == key
+                counts.append((int(self._counts[position]) if found else 0)
+                              + recent.get(key, 0))
+            return counts
+        wanted = np.asarray(keys, dtype=np.int64)
+        at = np.minimum(np.searchsorted(stored, wanted), stored.size - 1)
+        held: list[int] = np.where(stored[at] == wanted, self._counts[at], 0).tolist()
+        return [count + recent.get(key, 0) for key, count in zip(wanted.tolist(), held)]
+
+    def arrays(self) -> tuple[Codes, Counts]:
+        """The keys, sorted, and their counts (int64, or object past int64): shared, never to be modified."""
+        self._merge()
+        return self._keys, self._counts
+
+    def to_dict(self) -> dict[int, int]:
+        """``{key: count}`` in key order."""
+        keys, counts = self.arrays()
+        return dict(zip(keys.tolist(), counts.tolist()))
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        """``(key, count)`` in key order, as a dict's ``items()`` gives them."""
+        keys, counts = self.arrays()
+        return zip(keys.tolist(), counts.tolist())
+
+    def bits(self) -> int:
+        """Every count OR-ed together (the lowest bit set tells the coarsest unit that holds them)."""
+        _, counts = self.arrays()
+        if not counts.size:
+            return 0
+        if counts.dtype == object:
+            found = 0
+            for count in counts.tolist():
+                found |= count
+            return found
+        return int(np.bitwise_or.reduce(counts))
+
+    def __len__(self) -> int:
+        return len(self.arrays()[0])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PairTable):
+            return NotImplemented
+        keys, counts = self.arrays()
+        other_keys, other_counts = other.arrays()
+        return (np.array_equal(keys, other_keys)
+                and counts.tolist() == other_counts.tolist())
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _merge(self) -> None:
+        """Merge the queue and the recent changes into the arrays (one aggregation, zeros dropped)."""
+        if not (self._queue or self._recent):
+            return
+        parts = [CodedPairs(self._keys, self._counts), *self._queue]
+        if self._recent:
+            parts.append(CodedPairs.from_dict(self._recent))
+        keys = np.concatenate([part.keys for part in parts])
+        counts = None
+        if any(part.counts is not None for part in parts[1:]) or self._keys.size:
+            counts = np.concatenate([part.weights() for part in parts])
+        merged = _sum_by_key(keys, counts)
+        self._keys = merged[0]
+        self._counts = merged[1] if merged[1].dtype == object else merged[1].astype(np.int64)
+        self._queue, self._queued, self._recent = [], 0, {}

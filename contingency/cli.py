@@ -233,7 +233,8 @@ class _Result:
     """What a command prints, the state it writes under --state, and the figures it draws (by file)."""
 
     text: str
-    state: dict[str, Any] | None = None
+    #: Makes the state (O(categories) or O(cells) to build): called only under --state.
+    state: Callable[[], dict[str, Any]] | None = None
     #: (the option that asked for it, the file, the figure) of each figure to draw.
     figures: list[tuple[str, str, Callable[[], Any]]] = field(factory=list)
 
@@ -437,7 +438,7 @@ def _classify(args: argparse.Namespace) -> _Result:
     if args.learning_curve:
         figures.append(("--learning-curve", args.learning_curve,
                         lambda: _plot().learning_curve(curve or [], level=args.intervals)))
-    return _Result(text, accumulator.to_dict(), figures)
+    return _Result(text, accumulator.to_dict, figures)
 
 
 def _grouped_classification(args: argparse.Namespace, opened: Any, curve: list[Any] | None = None
@@ -511,7 +512,7 @@ def _grouped_classify(args: argparse.Namespace) -> _Result:
     if args.learning_curve:
         figures.append(("--learning-curve", args.learning_curve,
                         lambda: _plot().learning_curve(curve or [])))
-    return _Result(text, accumulator.to_dict(), figures)
+    return _Result(text, accumulator.to_dict, figures)
 
 
 def _partition(args: argparse.Namespace, opened: Any) -> tuple[PartitionComparison, LabelReader]:
@@ -545,7 +546,7 @@ def _compare(args: argparse.Namespace) -> _Result:
     figures: list[tuple[str, str, Callable[[], Any]]] = []
     if args.plot:
         figures.append(("--plot", args.plot, lambda: _plot().partition_heatmap(comparison)))
-    return _Result(text, comparison.to_dict(), figures)
+    return _Result(text, comparison.to_dict, figures)
 
 
 def _paired_comparison(args: argparse.Namespace, opened: Any
@@ -587,7 +588,7 @@ def _paired(args: argparse.Namespace) -> _Result:
         text = (f"model a: {args.assigned_a!r} (--assigned-a)   model b: {args.assigned_b!r} "
                 f"(--assigned-b)   correct: {args.correct!r} (--correct)\n\n"
                 f"{accumulator.report(digits=args.figs)}\n\n{_counts(reader)}\n")
-    return _Result(text, accumulator.to_dict())
+    return _Result(text, accumulator.to_dict)
 
 
 def _demo(args: argparse.Namespace) -> _Result:
@@ -722,7 +723,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: _Result = args.run(args)
         if getattr(args, "state", None) and result.state is not None:
-            _write_state(args.state, result.state)
+            _write_state(args.state, result.state())
         for option, path, figure in result.figures:
             _draw(option, path, figure)
     except (InputError, ValueError) as problem:

@@ -57,7 +57,8 @@ def test_label_arrays_and_indicator_matrices_agree_with_the_definition():
     staging = Staging({label: k for k, label in enumerate(labels)}, "error", removing=False)
     expected = _by_definition([({a}, {c}) for a, c in zip(assigned.tolist(), correct.tolist())])
     *cells, shapes, coded = label_array_changes(assigned, correct, staging, labels)
-    pairs = {(labels[code >> PAIR_SHIFT], labels[code & 0xFFFFFFFF]): n for code, n in coded.items()}
+    pairs = {(labels[code >> PAIR_SHIFT], labels[code & 0xFFFFFFFF]): n
+             for code, n in coded.to_dict().items()}
     assert (*cells, shapes, pairs) == expected
     one_hot = np.eye(3, dtype=np.int64)
     indexes = {label: k for k, label in enumerate(labels)}
@@ -87,7 +88,7 @@ def test_label_arrays_count_the_same_dense_or_sparse(rows, k, weighted):
     correct = np.array([y for _, y in rows])
     weights = np.arange(1, len(rows) + 1, dtype=np.int64) if weighted else None
     *cells, shapes, coded = label_array_changes(assigned, correct, staging, names, weights)
-    pairs = {(code >> PAIR_SHIFT, code & 0xFFFFFFFF): n for code, n in coded.items()}
+    pairs = {(code >> PAIR_SHIFT, code & 0xFFFFFFFF): n for code, n in coded.to_dict().items()}
     expected: tuple = ({}, {}, {}, {}, {})
     for row, (x, y) in enumerate(rows):
         weight = row + 1 if weighted else 1

@@ -225,6 +225,15 @@ def test_state_file_holds_to_dict(tmp_path, capsys):
         PartitionComparison.from_labels(["a", "a"], ["1", "2"]))
 
 
+def test_the_state_is_made_only_when_asked_for(tmp_path, capsys, monkeypatch):
+    """Without --state no to_dict() runs: O(categories) or O(cells) work nobody reads."""
+    path = write(tmp_path, "run.csv", "assigned,correct,cluster\na,a,1\nb,a,2\n")
+    for accumulator in (Contingency, PartitionComparison):
+        monkeypatch.setattr(accumulator, "to_dict", lambda self: pytest.fail("state made"))
+    assert run(capsys, "classify", path)[0] == 0
+    assert run(capsys, "compare", path, "--reference", "correct", "--model", "cluster")[0] == 0
+
+
 def test_chunks_and_their_fast_paths_equal_one_result_at_a_time(tmp_path, capsys, monkeypatch):
     rng = np.random.default_rng(5)
     rows = ["assigned,correct"]

@@ -60,6 +60,20 @@ def test_string_hash_collisions_fall_back_to_the_dictionary(monkeypatch):
     assert labels == ["a", "b", "c"]  # still sorted, as np.unique gives
 
 
+def test_many_distinct_strings_skip_the_window_tries(monkeypatch):
+    """Past about 2,900 distinct strings no hash window is tried (each would likely collide):
+    codes come from one binary search, sorted as np.unique gives them."""
+    values = np.array([f"s{(i * 7919) % 5000}" for i in range(12_000)])
+    tried = []
+    real_unique = np.unique
+    monkeypatch.setattr(_coding.np, "unique", lambda *args, **kwargs: (
+        tried.append(len(args[0])), real_unique(*args, **kwargs))[1])
+    found, labels = decoded(values)
+    assert found == values.tolist()
+    assert labels == sorted(set(values.tolist()))
+    assert tried == [12_000]  # the distinct hashes only: no window's slots
+
+
 @pytest.mark.parametrize(("values", "error", "message"), [
     (["a", None], ValueError, "reference_labels\\[1\\]: None is not a valid label"),
     ([1.0, float("nan")], ValueError, "reference_labels\\[1\\]: NaN is not a valid label"),

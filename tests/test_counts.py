@@ -49,7 +49,7 @@ def test_a_folded_tally_equals_the_results_applied_one_rule(results):
 def test_pairs_are_kept_by_code():
     counts = _applied([(frozenset("x"), frozenset("y")), (frozenset("y"), frozenset("y"))])
     x, y = counts.ids["x"], counts.ids["y"]
-    assert counts.pairs == {y << PAIR_SHIFT | x: 1, y << PAIR_SHIFT | y: 1}
+    assert counts.pairs.to_dict() == {y << PAIR_SHIFT | x: 1, y << PAIR_SHIFT | y: 1}
     assert counts.label_pairs() == {("y", "x"): 1, ("y", "y"): 1}
 
 
@@ -104,7 +104,7 @@ def test_removal_forgets_undeclared_categories_and_their_codes():
     counts.apply(*_negated(pair_changes({("w", "x"): 1})), removing=True)
     assert list(counts.a) == ["x"]
     assert counts.ids == {"x": 0}
-    assert counts.pairs == {}
+    assert counts.pairs.to_dict() == {}
 
 
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30), st.booleans()), max_size=60))
@@ -212,7 +212,7 @@ def test_every_read_goes_through_the_guard():
 
 
 def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
-    monkeypatch.setattr("contingency._contingency._TALLY_SIZE", 64)
+    monkeypatch.setattr("contingency._counts.TALLY_SIZE", 64)
     s = Contingency(["x", "y"])
     for i in range(200):
         s.add_result("xy"[i % 2], "x")
@@ -222,6 +222,26 @@ def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
     assert s._counts.n > 190  # folded along the way, before any read
     assert s.n_results == 400
     assert s.category_stats()["x"]["a"] == 100
+
+
+def test_the_tally_holds_eight_codes_per_category_before_it_folds(monkeypatch):
+    """With many categories a fold's Python work (per category named) is shared by more
+    results: the tally holds up to eight codes per category, categories joining late too."""
+    monkeypatch.setattr("contingency._counts.TALLY_SIZE", 64)
+    labels = [f"c{i}" for i in range(100)]
+    s = Contingency(labels[:50], unknown="add")
+    assert s._counts.tally_limit == 400
+    s.add_results(labels[50:], labels[50:])  # 50 categories join: 8 x 100 codes
+    assert s._counts.tally_limit == 800
+    s.n_results  # noqa: B018  (a read: the next result is applied at once, then tallied)
+    for i in range(400):
+        s.add_result(labels[i % 100], labels[(3 * i) % 100])
+    assert s._counts.n == 51  # 399 results tallied (798 codes), none folded
+    s.add_result("c1", "c2")
+    assert s._counts.n == 51  # 800 codes
+    s.add_result("c1", "c2")
+    assert s._counts.n == 452  # past 800 codes: folded
+    assert s.n_results == 452
 
 
 @pytest.mark.parametrize("k", [3, 50, 5000])
@@ -290,3 +310,37 @@ def test_rows_of_label_lists_take_numpy_only_when_every_label_is_a_category():
     assert label_list_changes([["x"], ["q"]], [["y"], []], ids, names) is None  # q is new
     assert label_list_changes([["x"], "y"], [["y"], []], ids, names) is None  # a single label
     assert label_list_changes([[["x"]]], [["y"]], ids, names) is None  # unhashable
+
+
+def test_a_large_batch_queues_its_pairs_and_removals_check_them():
+    """A batch against 5,000 categories hands its pairs to the pair table as arrays, one key
+    per result, merged later; a removal checks against them all the same."""
+    labels = np.array([f"c{i}" for i in range(5000)])
+    picks = np.random.default_rng(0).integers(0, 5000, (3000, 2))
+    assigned, correct = labels[picks[:, 0]], labels[picks[:, 1]]
+    s = Contingency(labels.tolist()).add_results(assigned, correct)
+    assert s._counts.pairs._queue  # no Python object per pair yet
+    present = set(zip(correct.tolist(), assigned.tolist()))
+    # A pair never added whose categories hold the cells it would take back: only the pair
+    # count can refuse it.
+    truth, chosen = next((t, c) for t in correct.tolist() for c in assigned.tolist()
+                         if t != c and (t, c) not in present)
+    before = s.copy()
+    with pytest.raises(ValueError, match=f"no single-label result with '{chosen}' assigned and "
+                                         f"'{truth}' correct was added"):
+        s.remove_result(chosen, truth)
+    assert s == before
+    s.remove_result(assigned[0], correct[0])
+    assert s == Contingency(labels.tolist()).add_results(assigned[1:], correct[1:])
+
+
+def test_pair_counts_in_a_fine_unit_are_exact_past_int64():
+    s = Contingency()
+    for _ in range(3):
+        s.add_result("x", "y")
+    s.add_result("x", "x", weight=2**-100)  # every count in units of 2**-100
+    assert s._counts.pairs.arrays()[1].dtype == object  # 3 * 2**100: Python ints
+    assert s.confusion_matrix(["x", "y"]).tolist() == [[2**-100, 0], [3, 0]]
+    s.remove_result("x", "x", weight=2**-100)
+    assert s == Contingency().add_results(["x"] * 3, ["y"] * 3)
+    assert s.to_dict() == Contingency().add_results(["x"] * 3, ["y"] * 3).to_dict()

@@ -1,13 +1,17 @@
-"""contingency._table: one table interface whatever the storage, and count_cells."""
+"""contingency._table: one table interface whatever the storage, count_cells, and the table of code pairs."""
 
 from __future__ import annotations
+
+import functools
+import operator
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contingency._table import Cells, Table, count_cells
+from contingency import _table
+from contingency._table import PAIR_SHIFT, Cells, CodedPairs, PairTable, Table, count_cells
 from tests.strategies_partition import labelings
 
 
@@ -156,3 +160,143 @@ def test_a_batch_much_smaller_than_the_table_does_not_count_its_cells(monkeypatc
     monkeypatch.setattr(Table, "_add_arrays", lambda self, change, where: chosen.append(len(change)))
     table.add_cells(count_cells(list(range(200)), list(range(200)), where="t"), "t")
     assert chosen == [200]  # 8 x 200 cells >= the table's 1001: arrays
+
+
+# PairTable: Contingency's single-label results by pair of category codes ----------------------
+
+_KEY = st.builds(lambda row, column: row << PAIR_SHIFT | column,
+                 st.integers(0, 5), st.sampled_from([0, 1, 7, 2**20]))  # 2**20: too sparse for a dense count
+# One step: add one pair, add a batch (keys may repeat; aggregated or not), take back some of
+# what the table holds, look pairs up, rescale finer (and back), renumber, copy.
+_STEP = st.one_of(
+    st.tuples(st.just("add"), _KEY, st.integers(1, 3)),
+    st.tuples(st.just("batch"), st.lists(st.tuples(_KEY, st.integers(0, 4)), max_size=12),
+              st.booleans()),
+    st.tuples(st.just("remove"), st.integers(0, 100), st.booleans()),
+    st.tuples(st.just("lookup"), st.lists(_KEY, max_size=5)),
+    st.tuples(st.just("rescale"), st.sampled_from([1, 70])),
+    st.tuples(st.just("renumber")),
+    st.tuples(st.just("copy")),
+)
+
+
+def _oracle_add(oracle, key, count):
+    count += oracle.get(key, 0)
+    if count:
+        oracle[key] = count
+    else:
+        oracle.pop(key, None)
+
+
+def _batch(pairs, aggregated):
+    keys = np.array([key for key, _ in pairs], dtype=np.int64)
+    batch = CodedPairs(keys, _table._exact([count for _, count in pairs]))
+    return batch.aggregated() if aggregated else batch
+
+
+@given(st.lists(_STEP, max_size=40))
+def test_a_pair_table_holds_what_a_dict_would_whatever_its_storage(steps):
+    """Every storage (merged arrays, a queue of batches, a dict of single changes) and every
+    merge (dense or sorted, int64 or Python ints past int64) gives the counts a dict keeps."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_table, "_QUEUE_FLOOR", 3)  # merges happen within a few steps
+        patch.setattr(_table, "_RECENT_FLOOR", 2)
+        table, oracle = PairTable(), {}
+        for step in steps:
+            kind = step[0]
+            if kind == "add":
+                table.add(step[1], step[2])
+                _oracle_add(oracle, step[1], step[2])
+            elif kind == "batch":
+                table.add_pairs(_batch(step[1], step[2]))
+                for key, count in step[1]:
+                    _oracle_add(oracle, key, count)
+            elif kind == "remove" and oracle:  # take back part of one pair, one by one or in bulk
+                key = sorted(oracle)[step[1] % len(oracle)]
+                taken = 1 + step[1] % oracle[key]
+                if step[2]:
+                    table.add_pairs(CodedPairs(np.array([key, key]), _table._exact([-taken + 1, -1])))
+                else:
+                    table.add(key, -taken)
+                _oracle_add(oracle, key, -taken)
+            elif kind == "lookup":
+                keys = np.array(step[1], dtype=np.int64)
+                assert table.counts_of(keys) == [oracle.get(key, 0) for key in step[1]]
+            elif kind == "rescale":
+                table.rescale(step[1])
+                oracle = {key: count << step[1] for key, count in oracle.items()}
+                assert table.to_dict() == oracle
+                table.rescale(-step[1])
+                oracle = {key: count >> step[1] for key, count in oracle.items()}
+                assert table.arrays()[1].dtype == np.int64  # back within int64: int64 again
+            elif kind == "renumber":  # codes 0..5 permuted, the others kept
+                codes = np.arange(2**20 + 1, dtype=np.int64)
+                codes[:6] = [5, 3, 4, 0, 1, 2]
+                table.renumber(codes)
+                oracle = {int(codes[key >> PAIR_SHIFT]) << PAIR_SHIFT | int(codes[key & 0xFFFFFFFF]):
+                          count for key, count in oracle.items()}
+            else:
+                copy = table.copy()
+                copy.add(0, 1)
+                assert copy.to_dict() != table.to_dict()
+            assert table.counts_of(np.array(sorted(oracle), dtype=np.int64)) == [
+                oracle[key] for key in sorted(oracle)]
+        keys, counts = table.arrays()
+        assert keys.tolist() == sorted(oracle)  # sorted, distinct, no zero count
+        assert counts.tolist() == [oracle[key] for key in sorted(oracle)]
+        assert len(table) == len(oracle)
+        assert table.bits() == functools.reduce(operator.or_, oracle.values(), 0)
+
+
+def test_counts_past_int64_are_python_ints_and_exact():
+    big = CodedPairs(np.array([3, 3, 9]), np.array([1, 2, 5])).times(2**62)
+    assert big.counts is not None
+    assert big.counts.dtype == object
+    assert big.aggregated().to_dict() == {3: 3 * 2**62, 9: 5 * 2**62}
+    table = PairTable()
+    table.add_pairs(big)
+    table.add(3, 2**70)
+    table.add_pairs(CodedPairs(np.array([9])))
+    assert table.to_dict() == {3: 3 * 2**62 + 2**70, 9: 5 * 2**62 + 1}
+    table.rescale(3)
+    assert table.to_dict() == {3: (3 * 2**62 + 2**70) << 3, 9: (5 * 2**62 + 1) << 3}
+    small = PairTable()
+    small.add_pairs(CodedPairs(np.array([1]), np.array([2**62])))
+    small.rescale(1)  # 2**63 is past int64: Python ints
+    assert small.to_dict() == {1: 2**63}
+    small.rescale(-1)
+    assert small.arrays()[1].dtype == np.int64
+
+
+@pytest.mark.parametrize("column", [3, 2**31 - 1])
+def test_pairs_aggregate_alike_dense_or_sorted(column):
+    """A batch whose codes span few slots is counted in a dense table, a sparse one by sorting."""
+    keys = np.array([0 << PAIR_SHIFT | column, 2 << PAIR_SHIFT | 0, 0 << PAIR_SHIFT | column, 5])
+    for counts in (None, np.array([1, 4, -1, 2])):
+        pairs = CodedPairs(keys, counts).aggregated()
+        expected: dict[int, int] = {}
+        for key, count in zip(keys.tolist(), [1] * 4 if counts is None else counts.tolist()):
+            _oracle_add(expected, key, count)
+        assert pairs.distinct
+        assert pairs.to_dict() == dict(sorted(expected.items()))
+        assert pairs.keys.tolist() == sorted(expected)
+
+
+def test_a_bulk_change_is_queued_and_merged_only_when_read_or_large(monkeypatch):
+    """Adding a batch costs O(1) (it is queued); a read merges; so does a queue as large as
+    the table (past the floor), so memory stays O(cells + floor)."""
+    monkeypatch.setattr(_table, "_QUEUE_FLOOR", 4)
+    table = PairTable()
+    table.add_pairs(CodedPairs(np.array([5, 1, 5])))  # not aggregated: queued
+    assert table._queue
+    assert not table._keys.size
+    assert table.counts_of(np.array([5, 2])) == [2, 0]
+    assert not table._queue
+    table.add_pairs(CodedPairs(np.array([7, 8])))
+    table.add_pairs(CodedPairs(np.array([7, 9, 9])))  # 5 queued > 4 and > 2 merged: merged
+    assert not table._queue
+    assert table.to_dict() == {1: 1, 5: 2, 7: 2, 8: 1, 9: 2}
+    aggregated = CodedPairs(np.array([1, 4]), np.array([3, 1]), distinct=True)
+    empty = PairTable()
+    empty.add_pairs(aggregated)  # an empty table takes an aggregated batch as its arrays
+    assert empty.arrays()[0] is aggregated.keys

@@ -39,6 +39,7 @@ __all__ = [
     "check_count",
     "check_room",
     "check_zero_division",
+    "count_codes",
     "dense_is_cheaper",
     "distinct_counts",
     "divide",
@@ -362,7 +363,31 @@ def distinct_counts(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int6
         largest = int(values.max())
         if dense_is_cheaper(largest + 1, values.size):
             histogram = np.bincount(values)
-            distinct = np.flatnonzero(histogram)
+            distinct = np.flatnonzero(histogram != 0)
             return distinct, histogram[distinct]
     distinct, multiplicity = np.unique(values, return_counts=True)
     return distinct, multiplicity
+
+
+def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
+                ) -> NDArray[Any]:
+    """``np.bincount(codes, weights, minlength=size)``, exact for integer weights (int64 or Python ints).
+
+    float64 adds integers exactly while every partial sum stays below
+    :data:`EXACT_FLOAT_BOUND`, so weights whose magnitudes add up to less
+    (either sign) take numpy's bincount; larger ones are summed in int64
+    (the caller keeps every sum of magnitudes below ``2**63``) or, for
+    Python ints (an object array), as objects.
+
+    >>> count_codes(np.array([0, 2, 2]), 3, np.array([5, 1, 2**60])).tolist()
+    [5, 0, 1152921504606846977]
+    >>> count_codes(np.array([1, 1]), 2, np.array([3, -1])).tolist()
+    [0, 2]
+    """
+    if weights is None:
+        return np.bincount(codes, minlength=size)
+    if weights.dtype != object and int(np.abs(weights).sum()) < EXACT_FLOAT_BOUND:
+        return np.bincount(codes, weights=weights, minlength=size).astype(np.int64)
+    counts = np.zeros(max(size, int(codes.max()) + 1 if len(codes) else 0), dtype=weights.dtype)
+    np.add.at(counts, codes, weights)
+    return counts

@@ -26,7 +26,7 @@ import numpy as np
 from tests.benchmarks.data import SEED
 from tests.benchmarks.harness import Row
 
-__all__ = ["cli_streaming_memory"]
+__all__ = ["cli_streaming_memory", "high_water_mark_readable", "run_command"]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SMALL = 100_000
@@ -54,7 +54,7 @@ def _block(n: int) -> str:
                    zip(assigned.tolist(), extra.tolist(), correct.tolist(), cluster.tolist()))
 
 
-def _run(arguments: list[str]) -> tuple[int, float, dict[str, Any]]:
+def run_command(arguments: list[str]) -> tuple[int, float, dict[str, Any]]:
     """Peak resident bytes, seconds, and the JSON printed, of one command line in a fresh process.
 
     The process runs ``contingency.cli.main`` through the memory probe, which
@@ -75,7 +75,7 @@ def _run(arguments: list[str]) -> tuple[int, float, dict[str, Any]]:
         return probe["peak"], seconds, json.loads(out.read_text(encoding="utf-8"))
 
 
-def _high_water_mark_readable() -> bool:
+def high_water_mark_readable() -> bool:
     try:
         with open("/proc/self/status", encoding="ascii") as status:
             return any(line.startswith("VmHWM:") for line in status)
@@ -84,7 +84,7 @@ def _high_water_mark_readable() -> bool:
 
 
 def cli_streaming_memory(big: int, quick: bool) -> list[Row]:
-    if not _high_water_mark_readable():
+    if not high_water_mark_readable():
         return [Row(f"peak memory: contingency {name} FILE", f"{big:,} vs {SMALL:,} rows", "bytes",
                     status_override="SKIP", notes="no /proc/self/status (VmHWM) on this system")
                 for name in COMMANDS]
@@ -95,10 +95,10 @@ def cli_streaming_memory(big: int, quick: bool) -> list[Row]:
         _write(small_path, block, 1)
         _write(big_path, block, big // SMALL)
         for name, arguments in COMMANDS.items():
-            small_peak, small_seconds, small_scores = _run([arguments[0], str(small_path),
-                                                                     *arguments[1:]])
-            big_peak, big_seconds, big_scores = _run([arguments[0], str(big_path),
-                                                               *arguments[1:]])
+            small_peak, small_seconds, small_scores = run_command(
+                [arguments[0], str(small_path), *arguments[1:]])
+            big_peak, big_seconds, big_scores = run_command(
+                [arguments[0], str(big_path), *arguments[1:]])
             # Every count is the small file's times big // SMALL: ratios of counts (not of pairs) agree.
             key = "micro f1" if name == "classify" else "purity"
             small_value, big_value = ((scores["averages"]["micro"]["f1"] if name == "classify"
