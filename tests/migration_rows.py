@@ -52,6 +52,9 @@ from contingency import (
     get_distance,
     get_precision,
 )
+from tests.test_perl_golden import python_argument as perl_argument
+from tests.test_perl_golden import replay as perl_replay
+from tests.test_perl_golden import values as perl_floats
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -267,42 +270,6 @@ def perl_scenarios(keep: Callable[[dict[str, Any]], bool] = lambda scenario: Tru
                    ) -> Callable[[], list[dict[str, Any]]]:
     """The golden scenarios ``keep`` selects (inputs and the Perl module's outputs)."""
     return lambda: [scenario for scenario in PERL_GOLDEN["scenarios"] if keep(scenario)]
-
-
-def perl_true(value: Any) -> bool:
-    """Perl's truth: undef, "", "0" and numeric zero are false."""
-    if value is None or value is False or value == "" or value == "0":
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0
-    return True
-
-
-def perl_argument(arg: Any) -> Any:
-    """An add_result argument as the Python call takes it: a hashref becomes a mapping to the
-    Perl truth of each value; an array ref a list; one category stays one category."""
-    if isinstance(arg, dict):
-        return {key: perl_true(value) for key, value in arg["hash"].items()}
-    return arg
-
-
-def perl_replay(scenario: dict[str, Any], *, unknown: str | None = None) -> Contingency:
-    """The scenario's calls, translated as the guide says."""
-    categories = scenario.get("categories", scenario.get("categories_hash"))
-    if unknown is None:
-        unknown = "ignore" if scenario["has_unknown"] else "error"
-    s = Contingency(categories, unknown=unknown)  # type: ignore[arg-type]
-    for step in scenario["steps"]:
-        if step[0] == "add":
-            s.add_result(perl_argument(step[1]), perl_argument(step[2]))
-        else:
-            s.set_entries(*step[1:])
-    return s
-
-
-def perl_floats(golden: str | list[str]) -> list[float]:
-    """A golden float: one string, or every value Perl's hash orders gave."""
-    return [float(v) for v in ([golden] if isinstance(golden, str) else golden)]
 
 
 def perl_macro_close(ours: float, golden: str | list[str], k: int) -> bool:

@@ -39,9 +39,12 @@ def python_argument(arg: Any) -> Any:
     return arg
 
 
-def replay(scenario: dict[str, Any]) -> Contingency:
+def replay(scenario: dict[str, Any], *, unknown: str | None = None) -> Contingency:
+    """The scenario's calls in Python (``unknown`` as Perl behaves unless given)."""
     categories = scenario.get("categories", scenario.get("categories_hash"))
-    s = Contingency(categories, unknown="ignore" if scenario["has_unknown"] else "error")
+    if unknown is None:
+        unknown = "ignore" if scenario["has_unknown"] else "error"
+    s = Contingency(categories, unknown=unknown)  # type: ignore[arg-type]
     for step in scenario["steps"]:
         if step[0] == "add":
             s.add_result(python_argument(step[1]), python_argument(step[2]))
