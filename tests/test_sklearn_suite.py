@@ -233,8 +233,8 @@ KNOWN: dict[str, str] = {
     "test_fscore_warnings[warn]": _WARNING,
     "test_multilabel_confusion_matrix_errors": (
         f"{_WORDS}; a 2-d sample_weight is a TypeError; and lists of equal-length rows of "
-        "labels are read as label sets, not refused as multiclass-multioutput, until issue 20's "
-        "item 3 lands"),
+        "labels other than 0 and 1 are read as label sets (documented in from_labels), where "
+        "scikit-learn refuses them as multiclass-multioutput"),
     "test_multilabel_confusion_matrix_multilabel": (
         "from_labels takes no scipy sparse matrices, and samplewise=True needs each result's "
         "own table, which an accumulator of counts does not keep"),
