@@ -610,14 +610,18 @@ class Contingency:
         if not isinstance(other, Contingency):
             raise TypeError(f"can only merge a Contingency, not {type(other).__name__}")
         with _locking.holding(other):  # a thread-safe other side is read under its lock
-            for setting, mine, theirs in (
-                    ("zero_division", self._zero_division, other._zero_division),
-                    ("unknown", self._unknown, other._unknown),
-                    ("declared categories", self._declared_order(), other._declared_order())):
-                if mine != theirs:
-                    raise ValueError(f"cannot merge accumulators whose {setting} differ: "
-                                     f"{mine!r} here, {theirs!r} in the other")
+            self._check_mergeable(other)
             return self._add_counts(other)
+
+    def _check_mergeable(self, other: Contingency) -> None:
+        """Refuse (``ValueError``) to merge ``other``, whose settings or declared categories differ."""
+        for setting, mine, theirs in (
+                ("zero_division", self._zero_division, other._zero_division),
+                ("unknown", self._unknown, other._unknown),
+                ("declared categories", self._declared_order(), other._declared_order())):
+            if mine != theirs:
+                raise ValueError(f"cannot merge accumulators whose {setting} differ: "
+                                 f"{mine!r} here, {theirs!r} in the other")
 
     def _add_counts(self, other: Contingency) -> Contingency:
         """Add ``other``'s counts, categories aligned by name, whatever its settings.

@@ -942,14 +942,11 @@ class GroupedContingency:
         if not isinstance(other, GroupedContingency):
             raise TypeError(f"can only merge a GroupedContingency, not {type(other).__name__}")
         with _locking.holding(other):
-            for setting, mine, theirs in (
-                    ("zero_division", self._zero_division, other._zero_division),
-                    ("unknown", self._unknown, other._unknown),
-                    ("declared categories", self._categories, other._categories),
-                    ("declared groups", self._declared, other._declared)):
-                if mine != theirs:
-                    raise ValueError(f"cannot merge accumulators whose {setting} differ: "
-                                     f"{mine!r} here, {theirs!r} in the other")
+            # The settings and declared categories: the overall accumulators' own check.
+            self._overall._check_mergeable(other._overall)
+            if self._declared != other._declared:
+                raise ValueError("cannot merge accumulators whose declared groups differ: "
+                                 f"{self._declared!r} here, {other._declared!r} in the other")
             if other is self:
                 other = other.copy()
             other._settled()

@@ -475,13 +475,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
     def _add(self, model_a: Contingency, model_b: Contingency, table: PairedCounts) -> None:
         """Add two models' counts and a paired table (a merge, or a document read): settings checked first."""
         for mine, theirs in ((self._a, model_a), (self._b, model_b)):
-            for setting, here, there in (
-                    ("zero_division", mine._zero_division, theirs._zero_division),
-                    ("unknown", mine._unknown, theirs._unknown),
-                    ("declared categories", mine._declared_order(), theirs._declared_order())):
-                if here != there:
-                    raise ValueError(f"cannot merge accumulators whose {setting} differ: "
-                                     f"{here!r} here, {there!r} in the other")
+            mine._check_mergeable(theirs)
         self._settle()
         # Additions are refused only past the count limit: checked for all three first.
         self._table.check((table.cells, {}, {}, {}))

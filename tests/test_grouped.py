@@ -583,3 +583,20 @@ def test_a_group_whose_interval_is_refused_reads_none_and_bad_arguments_raise():
         g.interval_by_group("micro_precision", level=0)
     with pytest.raises(ValueError):
         g.groups_apart("micro_precision", method="no such method")
+
+
+@pytest.mark.parametrize(("settings", "named"), [
+    ({"zero_division": 0.0}, "zero_division"), ({"unknown": "ignore"}, "unknown"),
+    ({"categories": ["y", "x"]}, "declared categories"), ({"groups": ["b"]}, "declared groups")])
+def test_a_merge_of_other_settings_is_refused_naming_the_setting_and_changes_nothing(settings,
+                                                                                     named):
+    base = {"categories": ["x", "y"], "groups": ["a"]}
+    left = GroupedContingency(base["categories"], groups=base["groups"]).add_results(
+        ["x"], ["x"], groups=["a"])
+    categories = settings.pop("categories", base["categories"])
+    groups = settings.pop("groups", base["groups"])
+    right = GroupedContingency(categories, groups=groups, **settings)
+    before = left.to_dict()
+    with pytest.raises(ValueError, match=f"cannot merge accumulators whose {named} differ"):
+        left.merge(right)
+    assert left.to_dict() == before

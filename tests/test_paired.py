@@ -555,3 +555,14 @@ def test_the_accuracy_difference_is_read_from_the_paired_table():
         PairedComparison().accuracy_difference()
     with pytest.raises(ValueError, match="level must be"):
         paired.accuracy_difference(1.5)
+
+
+@pytest.mark.parametrize(("settings", "named"), [
+    ({"zero_division": 0.0}, "zero_division"), ({"categories": ["y", "x"]}, "declared categories")])
+def test_a_paired_merge_of_other_settings_is_refused_and_changes_nothing(settings, named):
+    left = PairedComparison(["x", "y"]).add_results(["x"], ["y"], ["x"])
+    right = PairedComparison(settings.pop("categories", ["x", "y"]), **settings)
+    before = left.to_dict()
+    with pytest.raises(ValueError, match=f"cannot merge accumulators whose {named} differ"):
+        left.merge(right)
+    assert left.to_dict() == before
