@@ -46,7 +46,7 @@ from contingency._changes import (
 )
 from contingency._coding import coded_single_labels, single_label_array
 from contingency._confusion import Average, Normalize, SetWise
-from contingency._contingency_state import FORMAT, check_unknown, read_state
+from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
 from contingency._counts import Counts
 from contingency._frame import category_frame
 from contingency._inputs import (
@@ -1393,27 +1393,7 @@ class Contingency:
         >>> Contingency.from_dict(state) == s
         True
         """
-        exponent, a, b, c, shapes, pairs, offset = self._counts.canonical()
-        order = self._order()
-        # The cells come in the table's order; the document lists them in the categories'.
-        met = {label: k for k, label in enumerate(self._counts.a)}
-        a, b, c = ([cells[met[label]] for label in order] for cells in (a, b, c))
-        position = {label: k for k, label in enumerate(order)}
-        return {
-            "format": FORMAT,
-            "categories": [label_to_json(label, "category") for label in order],
-            "declared": len(self._counts.declared),
-            "unknown": self._unknown,
-            "zero_division": self._zero_division,
-            "scale": exponent,
-            "a": a,
-            "b": b,
-            "c": c,
-            "result_shapes": [[*shape, count] for shape, count in sorted(shapes.items())],
-            "micro_offset": offset,
-            "confusion": sorted([position[truth], position[chosen], count]
-                                for (truth, chosen), count in pairs.items()),
-        }
+        return write_state(self._counts, self._order(), self._unknown, self._zero_division)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> Contingency:
@@ -1544,11 +1524,8 @@ class Contingency:
     def _state(self) -> tuple[object, ...]:
         # The counts in the categories' order: dicts compare without regard to order.
         order = self._order()
-        exponent, *cells, shapes, pairs, offset = self._counts.canonical()
-        met = {label: k for k, label in enumerate(self._counts.a)}
-        return (order, self._counts.declared, exponent,
-                *([column[met[label]] for label in order] for column in cells), shapes, pairs,
-                offset, self._unknown, self._zero_division)
+        return (order, self._counts.declared, *ordered_counts(self._counts, order),
+                self._unknown, self._zero_division)
 
     def _say(self, name: object, assigned: object, correct: object) -> None:
         def show(value: object) -> str:

@@ -1,5 +1,6 @@
 """Contingency's state document: the format ``to_dict`` writes, and the checks ``from_dict`` makes.
 
+:func:`write_state` lays the counts out in the categories' order;
 :func:`read_state` checks a whole document before anything is made: keys
 and format (:func:`contingency._state_json.check_state`), settings, counts
 that no sequence of calls could leave (cells that do not add up to the
@@ -16,11 +17,13 @@ from collections.abc import Hashable, Mapping
 from typing import Any, NamedTuple
 
 from contingency._changes import HIT, MISS, Changes, Pairs, Shape, Unknown, pair_changes
-from contingency._counts import whole
+from contingency._counts import Counts, whole
+from contingency._labels import label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas._numeric import MAX_SCALE, ZeroDivision, check_room, check_zero_division
 
-__all__ = ["FORMAT", "UNKNOWN_POLICIES", "State", "check_unknown", "read_state"]
+__all__ = ["FORMAT", "UNKNOWN_POLICIES", "State", "check_unknown", "ordered_counts", "read_state",
+           "write_state"]
 
 FORMAT = "contingency.Contingency/2"
 UNKNOWN_POLICIES = ("error", "ignore", "add")
@@ -38,6 +41,41 @@ _KEYS = {"format", "categories", "declared", "unknown", "zero_division", "scale"
 # Format 1 (0.1.0.dev0) has no confusion matrix of the single-label results, which the
 # counts alone do not give back: its documents are refused, naming the format.
 _FORMAT_1 = "contingency.Contingency/1"
+
+
+def ordered_counts(counts: Counts, order: list[Hashable]
+                   ) -> tuple[int, list[list[int]], dict[Shape, int], Pairs, list[int]]:
+    """The counts in their least unit, the cells ``a``, ``b``, ``c`` listed in ``order``.
+
+    ``(scale, [a, b, c], shapes, pairs, offset)``: what two accumulators with
+    equal counts have equal, whatever the order their categories were met in.
+    """
+    exponent, a, b, c, shapes, pairs, offset = counts.canonical()
+    met = {label: k for k, label in enumerate(counts.a)}  # the table's order
+    cells = [[column[met[label]] for label in order] for column in (a, b, c)]
+    return exponent, cells, shapes, pairs, offset
+
+
+def write_state(counts: Counts, order: list[Hashable], unknown: Unknown,
+                zero_division: ZeroDivision) -> dict[str, Any]:
+    """``Contingency.to_dict``'s document: the settings and the counts, categories in ``order``."""
+    exponent, (a, b, c), shapes, pairs, offset = ordered_counts(counts, order)
+    position = {label: k for k, label in enumerate(order)}
+    return {
+        "format": FORMAT,
+        "categories": [label_to_json(label, "category") for label in order],
+        "declared": len(counts.declared),
+        "unknown": unknown,
+        "zero_division": zero_division,
+        "scale": exponent,
+        "a": a,
+        "b": b,
+        "c": c,
+        "result_shapes": [[*shape, count] for shape, count in sorted(shapes.items())],
+        "micro_offset": offset,
+        "confusion": sorted([position[truth], position[chosen], count]
+                            for (truth, chosen), count in pairs.items()),
+    }
 
 
 class State(NamedTuple):
