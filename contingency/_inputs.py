@@ -110,7 +110,8 @@ def check_same_length(first: Labels, second: Labels, names: tuple[str, str]) -> 
     return len(first)
 
 
-def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None:
+def check_weights(weights: object, size: int, where: str, name: str = "weights"
+                  ) -> NDArray[Any] | None:
     """Non-negative integer multiplicities, one per label: int64, or Python ints when large.
 
     :func:`exact_weights` with ``whole=True``, for
@@ -119,7 +120,8 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     (Python or numpy, a float array, whole-valued ones too) or any other
     number that is not an integer raises ``TypeError``, since a pair of
     fractional elements has no meaning. The result is int64 when no sum of
-    the weights can overflow it, else an object array of Python ints.
+    the weights can overflow it, else an object array of Python ints. Errors
+    name the argument ``name`` (``sample_weight`` for a ``from_labels``).
 
     >>> check_weights([2, 1], 2, "add_many").tolist()
     [2, 1]
@@ -138,7 +140,7 @@ def check_weights(weights: object, size: int, where: str) -> NDArray[Any] | None
     """
     if weights is None:
         return None
-    return exact_weights(weights, size, where, whole=True)[0]
+    return exact_weights(weights, size, where, whole=True, name=name)[0]
 
 
 def exact_weight(value: object, name: str) -> tuple[int, int]:

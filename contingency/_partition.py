@@ -175,8 +175,11 @@ class PartitionComparison:
         >>> PartitionComparison.from_labels(["a", "b"], [1, 1], sample_weight=[2, 1]).same_same
         1
         """
-        return cls(thread_safe=thread_safe).add_many(reference_labels, model_labels,
-                                                     sample_weight)
+        result = cls(thread_safe=thread_safe)
+        result._update(cells=count_cells(reference_labels, model_labels, sample_weight,
+                                         where="from_labels", weights_name="sample_weight"),
+                       where="from_labels")
+        return result
 
     @classmethod
     def from_partitions(cls, first: Iterable[Iterable[Hashable]],

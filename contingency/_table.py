@@ -140,13 +140,13 @@ _EMPTY = Cells([], [], np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0,
 
 
 def count_cells(reference_labels: object, model_labels: object, weights: object = None, *,
-                where: str, names: tuple[str, str] = ("reference_labels", "model_labels")
-                ) -> Cells:
+                where: str, names: tuple[str, str] = ("reference_labels", "model_labels"),
+                weights_name: str = "weights") -> Cells:
     """Count two label sequences (one element per position) into the non-empty cells of their table.
 
     ``weights[i]`` elements for position ``i`` if given. Every input is
     checked first; errors name the two label arguments by ``names`` and the
-    weights as ``where: weights[i]``. Integer arrays with small ranges are
+    weights as ``where: weights[i]`` (``weights_name`` for ``weights``). Integer arrays with small ranges are
     counted with one ``bincount``; other labels are coded with
     :func:`contingency._coding.encode` first.
 
@@ -162,7 +162,7 @@ def count_cells(reference_labels: object, model_labels: object, weights: object 
     reference = label_sequence(reference_labels, reference_name)
     model = label_sequence(model_labels, model_name)
     size = check_same_length(reference, model, names)
-    multiplicity = check_weights(weights, size, where)
+    multiplicity = check_weights(weights, size, where, weights_name)
     if isinstance(reference, np.ndarray) and isinstance(model, np.ndarray):
         dense = _count_integer_ranges(reference, model, multiplicity)
         if dense is not None:

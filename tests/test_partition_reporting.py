@@ -251,8 +251,9 @@ WEIGHTED_PATHS = {
 def test_fractional_weights_are_refused_with_a_type_error_on_every_path(path, weights, message):
     comparison = PartitionComparison.from_labels(["a", "b", "b"], [1, 2, 2])
     before = comparison.to_dict()
-    where = "add_many" if path == "from_labels" else path
-    with pytest.raises(TypeError, match=f"^{where}: {message}.*fractional elements has no "
+    if path == "from_labels":  # its argument is scikit-learn's sample_weight: named so
+        message = message.replace("weights", "sample_weight", 1)
+    with pytest.raises(TypeError, match=f"^{path}: {message}.*fractional elements has no "
                                         "meaning"):
         WEIGHTED_PATHS[path](comparison, weights() if callable(weights) else weights)
     assert comparison.to_dict() == before
@@ -272,9 +273,9 @@ def test_integer_weights_still_checked_after_the_fraction_check():
 
 
 @pytest.mark.parametrize("path", ["add_many", "remove_many", "from_labels"])
-def test_weights_given_as_a_string_are_named_as_weights(path):
-    where = "add_many" if path == "from_labels" else path
-    with pytest.raises(TypeError, match=f"^{where}: weights must be a sequence of integer "
+def test_weights_given_as_a_string_are_named_as_the_caller_names_them(path):
+    name = "sample_weight" if path == "from_labels" else "weights"
+    with pytest.raises(TypeError, match=f"^{path}: {name} must be a sequence of integer "
                                         "counts, not str$"):
         WEIGHTED_PATHS[path](PartitionComparison(), "12")
 
