@@ -56,7 +56,6 @@ form of the binomial probabilities).
 
 from __future__ import annotations
 
-import decimal
 import math
 from typing import NamedTuple
 
@@ -64,6 +63,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency.formulas._numeric import MAX_COUNT, check_count
+from contingency.formulas._saddle import deviance, stirling_error
 from contingency.formulas.intervals import wilson
 
 __all__ = ["McNemar", "PairedTable", "binomial_half_tail", "mcnemar", "newcombe_difference"]
@@ -213,86 +213,15 @@ def _point(k: int, n: int) -> tuple[float, float]:
         offset = (2 * k - n) / 2  # k - n/2 from exact integers: k and n/2 as floats could lose it
         # Loader: ln P = stirling(n) - stirling(k) - stirling(n - k) - D(k, n/2) - D(n - k, n/2)
         #                - ln(2 pi k (n - k) / n) / 2.
-        exponent = (_stirling_error(n) - _stirling_error(k) - _stirling_error(n - k)
-                    - _deviance(k, half, offset) - _deviance(n - k, half, -offset))
+        stirling = stirling_error([n, k, n - k]).tolist()
+        deviances = deviance([k, n - k], [offset, -offset], [half, half]).tolist()
+        exponent = (stirling[0] - stirling[1] - stirling[2]) - (deviances[0] + deviances[1])
         log_value = exponent - 0.5 * (_LOG_2PI + math.log(k) + math.log1p(-k / n))
     return math.exp(log_value), log_value
 
 
 _LOG_2 = math.log(2.0)
 _LOG_2PI = math.log(2.0 * math.pi)
-
-
-def _stirling_series(x: decimal.Decimal) -> decimal.Decimal:
-    """Stirling's error ``ln x! - (x + 1/2) ln x + x - ln(2 pi) / 2`` by its series, to 1e-19 at x = 16."""
-    numerators = (1, -1, 1, -1, 1, -691, 1)
-    denominators = (12, 360, 1260, 1680, 1188, 360360, 156)
-    return sum((decimal.Decimal(p) / decimal.Decimal(q) / x ** (2 * j + 1)
-                for j, (p, q) in enumerate(zip(numerators, denominators))), decimal.Decimal(0))
-
-
-def _stirling_table() -> tuple[float, ...]:
-    """Stirling's error at 0 to 15, from the series at 16 and ``e(x) = e(x + 1) + (x + 1/2) ln(1 + 1/x) - 1``.
-
-    Computed at 40 digits, each rounded once (``e(0)`` is unused: 0).
-    """
-    with decimal.localcontext() as context:
-        context.prec = 40
-        values = [_stirling_series(decimal.Decimal(16))]
-        for x in range(15, 0, -1):
-            step = (x + decimal.Decimal("0.5")) * (decimal.Decimal(x + 1) / x).ln() - 1
-            values.append(values[-1] + step)
-        return (0.0, *(float(value) for value in reversed(values[1:])))
-
-
-_STIRLING = _stirling_table()
-_S0, _S1, _S2, _S3, _S4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188
-
-
-def _stirling_error(x: int) -> float:
-    """``ln x! - (x + 1/2) ln x + x - ln(2 pi) / 2`` for an integer ``x >= 1``, to about 1e-16.
-
-    A table to 15; beyond, the series with as many terms as its first
-    neglected one (below 1.2e-16) needs.
-    """
-    if x <= 15:
-        return _STIRLING[x]
-    inverse = 1.0 / x
-    square = inverse * inverse
-    if x > 500:
-        return (_S0 - _S1 * square) * inverse
-    if x > 80:
-        return (_S0 - (_S1 - _S2 * square) * square) * inverse
-    if x > 35:
-        return (_S0 - (_S1 - (_S2 - _S3 * square) * square) * square) * inverse
-    return (_S0 - (_S1 - (_S2 - (_S3 - _S4 * square) * square) * square) * square) * inverse
-
-
-def _deviance(x: float, m: float, difference: float) -> float:
-    """``x ln(x / m) + m - x`` for ``x, m > 0``, without cancellation (Loader's ``bd0``).
-
-    ``difference`` is ``x - m``, given by the caller from exact integers (near
-    ``2**63``, ``x`` and ``m`` as floats are 512 apart at most, which a
-    difference of a few standard deviations would not survive). Where ``|v| <
-    1/2``, ``v = (x - m) / (x + m)``, by the series of ``2 atanh``: the value is
-    ``(x - m) v + 2 x (v**3 / 3 + v**5 / 5 + ...)``, terms of one sign, at most
-    30 of them; elsewhere by the formula itself, whose two parts then cancel
-    less than 3 to 1. (Loader switches at ``|v| = 1/10``, where they cancel 6
-    to 1: 5e-13 relative in a probability near 1e-124.)
-    """
-    if abs(difference) < 0.5 * (x + m):
-        v = difference / (x + m)
-        square = v * v
-        total = difference * v
-        term = 2.0 * x * v
-        for j in range(1, 64):
-            term *= square
-            following = total + term / (2 * j + 1)
-            if following == total:
-                break
-            total = following
-        return total
-    return x * math.log(x / m) + m - x
 
 
 #: Gauss-Legendre nodes and weights on [-1, 1]: the integrand is smooth (entire in x on the

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from contingency.formulas._saddle import deviance, stirling_error
 from contingency.formulas.partition._sums import as_counts, count_sum
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_and_terms"]
@@ -193,7 +194,7 @@ def _expected_part(counts: NDArray[np.float64], weight: NDArray[np.float64],
     log_p = np.where(inside, log_up - log_down, -np.inf)
     probability = np.exp(log_p)
     probability /= probability.sum(axis=1, keepdims=True)
-    term = np.where(inside, _deviance(np.where(inside, n, 1.0), deviation + k, mean), 0.0)
+    term = np.where(inside, deviance(np.where(inside, n, 1.0), deviation + k, mean), 0.0)
     contribution = (probability * term).sum(axis=1) / total
     return math.fsum((weight * contribution).tolist())
 
@@ -234,64 +235,13 @@ def _expected_wide(a: NDArray[Any], b: NDArray[Any], centre: NDArray[Any],
     counts = (first + shift, second - shift, third - shift, fourth + shift)
     deviation = deviation + shift  # n - mu
     # Paired as (1, 4) and (2, 3), which swapping a and b leaves alone: E[MI] is symmetric.
-    stirling = [_stirling_error(x) for x in counts]
-    deviance = [_deviance(x, sign * deviation) for x, sign in zip(counts, (1, -1, -1, 1))]
+    stirling = [stirling_error(x) for x in counts]
+    deviances = [deviance(x, sign * deviation) for x, sign in zip(counts, (1, -1, -1, 1))]
     log_p = -((stirling[0] + stirling[3]) + (stirling[1] + stirling[2])
-              + (deviance[0] + deviance[3]) + (deviance[1] + deviance[2])
+              + (deviances[0] + deviances[3]) + (deviances[1] + deviances[2])
               + 0.5 * (np.log(counts[0] * counts[3]) + np.log(counts[1] * counts[2])))
     probability = np.exp(log_p - log_p.max(axis=1, keepdims=True))
-    contribution = (probability * deviance[0]).sum(axis=1) / probability.sum(axis=1) / float(n)
+    contribution = (probability * deviances[0]).sum(axis=1) / probability.sum(axis=1) / float(n)
     return math.fsum((weight * contribution).tolist())
 
-
-def _stirling_error(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``ln x! - (x + 1/2) ln x + x - ln sqrt(2 pi)``, for ``x`` above 1000 (the first three terms).
-
-    The next term, ``1 / (1680 x**7)``, is below 1e-24 there.
-    """
-    inverse = 1.0 / x
-    square = inverse * inverse
-    result: NDArray[np.float64] = (1.0 / 12 - (1.0 / 360 - square / 1260) * square) * inverse
-    return result
-
-
-#: 1 / (2k + 1) for k = 9 down to 1: the series of :func:`_deviance`, highest power first.
-_ATANH_COEFFICIENTS = tuple(1.0 / (2 * k + 1) for k in range(9, 0, -1))
-
-
-def _deviance(x: NDArray[np.float64], deviation: NDArray[np.float64],
-              m: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
-    """``x ln(x / m) + m - x`` with ``m = x - deviation`` (``x, m >= 0``), without cancellation.
-
-    Loader's ``bd0``: with ``v = (x - m) / (x + m)``, ``ln(x / m) = 2 atanh v``,
-    so the value is ``(x - m) v + 2 x sum_k v**(2k + 1) / (2k + 1)`` over
-    ``k >= 1``, terms of one sign, the k-th ``v**(2k - 1) / (2k + 1)`` of the
-    first: 9 of them where ``|v| < 0.1`` (the rest is below 1e-18 of the
-    value), the formula itself elsewhere (then ``x`` and ``m`` differ by a
-    fifth or more, and it cancels at most a few digits). ``0 ln 0`` is 0. Give
-    ``m`` when it may be far smaller than ``x`` (``x - deviation`` would lose it).
-    """
-    if m is None:
-        m = x - deviation
-    with np.errstate(divide="ignore", invalid="ignore"):
-        v = deviation / (x + m)
-    near = np.abs(v) < 0.1
-    if near.all():
-        return _deviance_series(x, deviation, v)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result: NDArray[np.float64] = np.where(x > 0, x * np.log(x / m), 0.0) + (m - x)
-    if near.any():
-        result[near] = _deviance_series(x[near], deviation[near], v[near])
-    return result
-
-
-def _deviance_series(x: NDArray[np.float64], deviation: NDArray[np.float64],
-                     v: NDArray[np.float64]) -> NDArray[np.float64]:
-    """:func:`_deviance` where ``|v| < 0.1``, its series summed by Horner's rule."""
-    square = v * v
-    tail: Any = _ATANH_COEFFICIENTS[0]  # sum_k v**(2k - 2) / (2k + 1), highest power first
-    for coefficient in _ATANH_COEFFICIENTS[1:]:
-        tail = tail * square + coefficient
-    series: NDArray[np.float64] = deviation * v + 2.0 * x * v * square * tail
-    return series
 
