@@ -36,25 +36,19 @@ from contingency._changes import (
     MISS,
     Staging,
     Unknown,
-    indicator_changes,
-    label_array_changes,
-    label_list_changes,
     members,
     pair_changes,
     result_changes,
     times,
 )
-from contingency._coding import coded_single_labels, single_label_array
 from contingency._confusion import Average, Normalize, SetWise
 from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
 from contingency._counts import Counts
+from contingency._feeding import SINGLE, count_batch, take_sets
 from contingency._frame import category_frame
 from contingency._inputs import (
-    check_same_length,
     exact_weight,
-    exact_weights,
     indicator_rows,
-    label_sequence,
 )
 from contingency._intervals import Score, contingency_interval, scores_block
 from contingency._labels import category_order, check_label, label_to_json, sorted_labels
@@ -77,10 +71,6 @@ PosLabel = Hashable | None
 
 _AVERAGES = _confusion.AVERAGES
 _UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
-#: The types whose values add_result takes as one label each: every hashable type that is
-#: not a container (see _single_kind), learned as they are met.
-_SINGLE: set[type] = {str, int, float, bool, bytes}
-_RESULTS = "results (one item per result)"
 _SCORES = {
     "precision": _formulas.precision,
     "recall": _formulas.recall,
@@ -92,79 +82,6 @@ _SCALAR_F1 = _formulas.SCALAR["f1"]
 _SCALAR_PRECISION = _formulas.SCALAR["precision"]
 _SCALAR_RECALL = _formulas.SCALAR["recall"]
 _Self = TypeVar("_Self", bound="Contingency")
-
-
-def _single_kind(kind: type) -> bool:
-    """Whether values of type ``kind`` are one label each when given as a side of a result.
-
-    Strings and bytes are; so is any hashable type that is neither iterable nor a
-    mapping (numbers, numpy scalars, enum members, frozen dataclasses...). Containers
-    name several categories; unhashable values are refused by the general path.
-    """
-    if kind in _SINGLE:
-        return True
-    if getattr(kind, "__hash__", None) is None or issubclass(kind, np.ndarray):
-        return False
-    if issubclass(kind, (str, bytes)) or not issubclass(kind, (Iterable, Mapping)):
-        _SINGLE.add(kind)
-        return True
-    return False
-
-
-def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
-    """add_result's fast path for the other results: plain containers of categories (or one
-    single label on a side, or a mapping).
-
-    Counted into the tally when every label is a category already: a result
-    naming one category a side by its pair of codes, others by the tally's
-    :class:`~contingency._changes.SetTally`. Anything else (an unhashable,
-    invalid or unknown label) is left to the general path (``False``). Also
-    learns the single-label types met, so that their next result takes the
-    single-label fast path.
-    """
-    if type(assigned) is set and type(correct) is set:  # the common case, taken as it is
-        chosen, truth = assigned, correct
-    else:
-        chosen, truth = _side(assigned), _side(correct)  # type: ignore[assignment]
-        if chosen is None or truth is None:
-            return False
-    if len(chosen) == 1 == len(truth):  # one category a side: tallied by pair code
-        ids = counts.ids
-        (label,), (other,) = chosen, truth
-        if label in ids and other in ids:
-            codes = counts.tally.codes
-            codes.append(ids[other])
-            codes.append(ids[label])
-            if len(codes) > counts.tally_limit:  # memory bounded between reads
-                counts.fold()
-            return True
-        return False
-    known = counts.a.keys()
-    if chosen <= known and truth <= known:  # (in C)
-        counts.tally.sets.add(chosen, truth)
-        return True
-    return False
-
-
-def _side(value: object) -> AbstractSet[Hashable] | None:
-    """The categories one side of a result names, for :func:`_take_sets` (``None``: not for it).
-
-    A set is taken as it is (the tally counts it at once), a list or tuple made a set
-    (duplicates count once), a mapping's keys with truthy values, a single label a set of one.
-    """
-    kind = type(value)
-    if kind is set or kind is frozenset:
-        return value  # type: ignore[return-value]
-    if kind is list or kind is tuple:
-        try:
-            return set(value)  # type: ignore[call-overload, no-any-return]
-        except TypeError:
-            return None  # an unhashable label: the general path names it
-    if kind is dict:  # a mapping: its keys with truthy values
-        return {key for key, flag in value.items() if flag}  # type: ignore[attr-defined]
-    if _single_kind(kind):
-        return {value}
-    return None
 
 
 @attrs.define(init=False, eq=False, repr=False)
@@ -306,7 +223,7 @@ class Contingency:
         # general path. test_contingency checks that every path gives one state.
         counts = self._counts
         if weight is _UNIT and counts.open:
-            if type(assigned) in _SINGLE and type(correct) in _SINGLE:
+            if type(assigned) in SINGLE and type(correct) in SINGLE:
                 ids = counts.ids
                 if counts.read and not counts.scale:  # (a tallied result counts 2**scale)
                     if assigned in ids and correct in ids:
@@ -331,7 +248,7 @@ class Contingency:
                     counts.apply(*(times(changes, 1 << counts.scale) if counts.scale else changes),
                                  new=fresh)
                     return
-            elif _take_sets(counts, assigned, correct):
+            elif take_sets(counts, assigned, correct):
                 return
         self._single(assigned, correct, name, weight, removing=False)
 
@@ -432,82 +349,8 @@ class Contingency:
         ``(call, assigned, correct, weights)``.
         """
         self._counts.settled()
-        name, first, second, weighting = names
-        if removing:
-            name = "remove_results"
-        where = name if removing else ""
-        say = self._verbose and not removing
-        arrays = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray)
-        if not arrays:
-            assigned = label_sequence(assigned, first, _RESULTS)
-            correct = label_sequence(correct, second, _RESULTS)
-            check_same_length(assigned, correct, (first, second))
-            if not say:  # lists of single labels: coded in C, then counted as label arrays
-                coded = (coded_single_labels(assigned, first),
-                         coded_single_labels(correct, second))
-                if coded[0] is not None and coded[1] is not None:
-                    assigned, correct = coded
-        unit, exact = self._counts.scale, None
-        if weights is not None:
-            exact, unit = exact_weights(weights, len(assigned), name, self._counts.scale,
-                                        name=weighting)
-        # Each result counts 2**unit (or its weight) in units of 2**-unit; negated to remove.
-        factor = (-1 if removing else 1) << (unit if exact is None else 0)
-        if arrays and (assigned.ndim == 2 or correct.ndim == 2):
-            labels = self._order()
-            changes = indicator_changes(assigned, correct, labels, exact, (first, second))
-            self._counts.apply(*times(changes, factor), removing=removing, where=where,
-                               scale=unit)
-            if say:
-                for row in range(assigned.shape[0]):
-                    self._say(row, [labels[j] for j in np.flatnonzero(assigned[row])],
-                              [labels[j] for j in np.flatnonzero(correct[row])])
-            return
-        if single_label_array(assigned) and single_label_array(correct) and not say:
-            store = self._counts
-            staging = Staging(store.ids, self._unknown, removing=removing, base=len(store.names))
-            changes = label_array_changes(assigned, correct, staging, store.names, exact,
-                                          (first, second))
-            store.apply(*times(changes, factor), new=staging.new, removing=removing,
-                        where=where, scale=unit, coded=True)
-            return
-        # Python scalars from a numpy array of numbers or strings (an element of one is a numpy
-        # scalar; the label-array path and a loop over .tolist() both give Python's).
-        assigned_items, correct_items = (
-            items.tolist() if isinstance(items, np.ndarray) and items.dtype != object else items
-            for items in (label_sequence(assigned, first, _RESULTS),
-                          label_sequence(correct, second, _RESULTS)))
-        staging = Staging(self._counts.a, self._unknown, removing=removing)
-        # A row of weight 0 adds no category: its labels are met after every other row's, as
-        # in the add_result loop (which skips nothing, but whose weight-0 results count
-        # nowhere) and the label-array path (first_seen_order).
-        rows: Iterable[int] = range(len(assigned_items))
-        if exact is not None and not exact.all():
-            rows = [*np.flatnonzero(exact != 0).tolist(), *np.flatnonzero(exact == 0).tolist()]
-        if not say:  # rows of label lists naming categories only: counted with numpy
-            store = self._counts
-            counted = label_list_changes(assigned_items, correct_items, store.ids, store.names,
-                                         exact)
-            if counted is not None:
-                store.apply(*times(counted, factor), removing=removing, where=where, scale=unit,
-                            coded=True)
-                return
-        results: list[Any] = [None] * len(assigned_items)
-        known = self._counts.a.keys()
-        for row in rows:
-            chosen, truth = assigned_items[row], correct_items[row]
-            result = _side(chosen), _side(truth)  # as add_result's fast path takes them
-            if (result[0] is None or result[1] is None or not result[0] <= known
-                    or not result[1] <= known):  # a label new, invalid or unhashable: staged
-                result = (staging.labels(chosen, f"{first}[{row}]"),
-                          staging.labels(truth, f"{second}[{row}]"))
-            results[row] = result
-        if say:
-            for row, (a, c) in enumerate(zip(assigned_items, correct_items)):
-                self._say(row, a, c)
-        counts = factor if exact is None else [factor * w for w in exact.tolist()]
-        self._counts.apply(*result_changes(results, counts), new=staging.new, removing=removing,
-                    where=where, scale=unit)
+        count_batch(self._counts, self._unknown, assigned, correct, weights, removing=removing,
+                    names=names, order=self._order, show=self._say if self._verbose else None)
 
     @classmethod
     def from_labels(cls, y_true: Any, y_pred: Any, *,

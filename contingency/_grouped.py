@@ -87,8 +87,9 @@ from contingency._changes import (
     times,
 )
 from contingency._coding import coded_single_labels, encode, single_label_array
-from contingency._contingency import _SINGLE, Contingency
+from contingency._contingency import Contingency
 from contingency._contingency_state import check_unknown
+from contingency._feeding import SINGLE
 from contingency._frame import group_frame
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import Refused
@@ -555,8 +556,8 @@ class GroupedContingency:
         >>> g.groups, g.n_results, g.by_group("micro_f1")
         (('day', 'night'), 3, {'day': 1.0, 'night': 0.0})
         """
-        if (weight is _UNIT and not self._read and type(assigned) in _SINGLE
-                and type(correct) in _SINGLE):
+        if (weight is _UNIT and not self._read and type(assigned) in SINGLE
+                and type(correct) in SINGLE):
             ids, k = self._overall._counts.ids, self._span
             try:  # (an int64 overflow, past 2**63 codes, takes the general path)
                 self._tally.append((self._codes[group] * k + ids[correct]) * k + ids[assigned])

@@ -43,8 +43,9 @@ from contingency import _locking
 from contingency import report as _report
 from contingency._changes import Changes, Staging, Unknown, label_array_changes, result_changes, times
 from contingency._coding import CodedLabels, coded_single_labels, single_label_array
-from contingency._contingency import _SINGLE, Contingency, _single_kind
+from contingency._contingency import Contingency
 from contingency._counts import TALLY_SIZE, Counts
+from contingency._feeding import SINGLE, single_kind
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._labels import label_from_json, label_to_json
 from contingency._paired_counts import (
@@ -226,8 +227,8 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         # path counts it) and into the pending list, as the codes of assigned_a and correct in
         # a's numbering and of assigned_b in b's; every read folds them.
         a, b = self._counts_a, self._counts_b
-        if (weight is _UNIT and a.open and b.open and type(assigned_a) in _SINGLE
-                and type(assigned_b) in _SINGLE and type(correct) in _SINGLE):
+        if (weight is _UNIT and a.open and b.open and type(assigned_a) in SINGLE
+                and type(assigned_b) in SINGLE and type(correct) in SINGLE):
             try:  # every code looked up before anything is appended
                 ids = a.ids
                 truth_a, chosen_a = ids[correct], ids[assigned_a]
@@ -301,7 +302,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         where = "remove_result" if removing else "add_result"
         count = 1 if weight is _UNIT else _whole_weight(weight, f"{where}: weight")
         for value in (assigned_a, assigned_b, correct):
-            _single_kind(type(value))  # a type of single labels met: the fast path takes it next
+            single_kind(type(value))  # a type of single labels met: the fast path takes it next
         self._settle()
         a, b = self._a._counts, self._b._counts
         unknown = self._a._unknown
