@@ -44,7 +44,7 @@ from contingency._changes import (
 from contingency._confusion import Average, Normalize, SetWise
 from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
 from contingency._counts import Counts
-from contingency._feeding import SINGLE, count_batch, take_sets
+from contingency._feeding import SINGLE, add_counts, count_batch, take_sets
 from contingency._frame import category_frame
 from contingency._inputs import (
     exact_weight,
@@ -473,23 +473,9 @@ class Contingency:
         helpers (:mod:`contingency.dask`), which count a batch over a table of
         their own making and add it here.
         """
-        other._counts.settled()
         if other is self:
             other = other.copy()
-        self._counts.settled()
-        counted = [label for label in other._counts.a
-                   if other._counts.a[label] or other._counts.b[label] or other._counts.c[label]]
-        staging = Staging(self._counts.a, "add", removing=False)
-        for label in counted:
-            staging.position(label, "other")
-        unit = max(self._counts.scale, other._counts.scale)
-        changes = ({label: other._counts.a[label] for label in counted},
-                   {label: other._counts.b[label] for label in counted},
-                   {label: other._counts.c[label] for label in counted},
-                   dict(other._counts.shapes), other._counts.label_pairs())
-        factor = 1 << (unit - other._counts.scale)  # the two scales aligned
-        self._counts.apply(*times(changes, factor), new=staging.new,
-                    offset=[count * factor for count in other._counts.offset], scale=unit)
+        add_counts(self._counts.settled(), other._counts.settled())
         return self
 
     def __iadd__(self, other: Contingency) -> Contingency:

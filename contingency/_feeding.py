@@ -2,7 +2,8 @@
 
 :func:`count_batch` turns a batch (label arrays, indicator matrices, lists of
 single labels or of label sets, with or without weights) into changes and
-hands them to the counts' one write routine in one call; :func:`take_sets` is
+hands them to the counts' one write routine in one call, as :func:`add_counts`
+does with another accumulator's counts (a merge); :func:`take_sets` is
 ``add_result``'s fast path for results given as containers, counted into the
 counts' tally. Neither counts anything itself: the rules that turn results into
 cell changes are :mod:`contingency._changes`', the writes
@@ -30,7 +31,7 @@ from contingency._coding import coded_single_labels, single_label_array
 from contingency._counts import Counts
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 
-__all__ = ["SINGLE", "count_batch", "single_kind", "take_sets"]
+__all__ = ["SINGLE", "add_counts", "count_batch", "single_kind", "take_sets"]
 
 #: The types whose values add_result takes as one label each: every hashable type that is
 #: not a container (see single_kind), learned as they are met.
@@ -200,3 +201,24 @@ def count_batch(counts: Counts, unknown: Unknown, assigned: Any, correct: Any, w
     counts.apply(*result_changes(results, repeats), new=staging.new, removing=removing,
                  where=where, scale=unit)
 
+
+
+def add_counts(counts: Counts, other: Counts) -> None:
+    """Add ``other``'s counts (settled, another object) into ``counts``, categories aligned by name.
+
+    A merge, through the one write routine: the categories ``other`` counts
+    something for, its cells, result shapes, single-label pairs and
+    ``set_entries`` offset, in the finer of the two units.
+    """
+    counted = [label for label in other.a if other.a[label] or other.b[label] or other.c[label]]
+    staging = Staging(counts.a, "add", removing=False)
+    for label in counted:
+        staging.position(label, "other")
+    unit = max(counts.scale, other.scale)
+    changes = ({label: other.a[label] for label in counted},
+               {label: other.b[label] for label in counted},
+               {label: other.c[label] for label in counted},
+               dict(other.shapes), other.label_pairs())
+    factor = 1 << (unit - other.scale)  # the two scales aligned
+    counts.apply(*times(changes, factor), new=staging.new,
+                 offset=[count * factor for count in other.offset], scale=unit)
