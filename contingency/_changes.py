@@ -26,8 +26,7 @@ from contingency._coding import CodedLabels, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
 from contingency._table import PAIR_SHIFT, CodedPairs
-from contingency.formulas._numeric import count_codes, dense_is_cheaper
-from contingency.formulas._numeric import distinct_counts as numeric_distinct_counts
+from contingency.formulas._numeric import count_codes, dense_is_cheaper, distinct_counts
 
 __all__ = [
     "HIT",
@@ -44,8 +43,6 @@ __all__ = [
     "code_pairs",
     "coded_changes",
     "column_changes",
-    "count_codes",
-    "distinct_counts",
     "first_seen_order",
     "indicator_changes",
     "label_array_changes",
@@ -416,27 +413,6 @@ def _pairs(present: NDArray[Any], found: NDArray[Any], labels: list[Hashable]) -
             for code, count in zip(present.tolist(), found.tolist())}
 
 
-def distinct_counts(codes: NDArray[np.int64], size: int, weights: NDArray[Any] | None = None
-                    ) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The distinct values of ``codes`` (each below ``size``) and how often each occurs.
-
-    A bincount when the code space is small against the data, else a sort
-    (:func:`contingency.formulas._numeric.distinct_counts` without weights).
-    With ``weights`` (integers, see :func:`count_codes`), each occurrence
-    counts its weight, and values of total weight 0 are left out.
-    """
-    if weights is None:
-        return numeric_distinct_counts(codes)
-    if dense_is_cheaper(size, len(codes)):
-        counts = count_codes(codes, size, weights)
-        present = np.flatnonzero(counts != 0)
-        return present, counts[present]
-    present, inverse = np.unique(codes, return_inverse=True)
-    found = count_codes(inverse.ravel(), len(present), weights)
-    kept = np.flatnonzero(found != 0)
-    return present[kept], found[kept]
-
-
 def label_array_changes(assigned: NDArray[Any] | CodedLabels, correct: NDArray[Any] | CodedLabels,
                         staging: Staging, names: Sequence[Hashable],
                         weights: NDArray[Any] | None = None,
@@ -608,7 +584,7 @@ def shape_histogram(both: NDArray[Any], assigned: NDArray[Any], correct: NDArray
     """Count the distinct ``(both, assigned, correct)`` triples of three equal-length vectors.
 
     Each value is at most ``most``; the triples are coded as one integer and
-    counted by :func:`distinct_counts` (each its weight, with ``weights``).
+    counted by :func:`~contingency.formulas._numeric.distinct_counts` (each its weight, with ``weights``).
     """
     if len(both) == 0:
         return {}

@@ -80,7 +80,6 @@ from contingency._changes import (
     Staging,
     Unknown,
     category_codes,
-    distinct_counts,
     first_seen_order,
     pair_changes,
     sum_changes,
@@ -97,7 +96,12 @@ from contingency._labels import check_label, label_from_json, label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import classification as _classification
 from contingency.formulas import fairness as _fairness
-from contingency.formulas._numeric import ZeroDivision, check_zero_division, dense_is_cheaper
+from contingency.formulas._numeric import (
+    ZeroDivision,
+    check_zero_division,
+    dense_is_cheaper,
+    distinct_counts,
+)
 from contingency.formulas.fairness import Method
 from contingency.formulas.intervals import Interval
 

@@ -39,9 +39,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._changes import count_codes, distinct_counts
 from contingency._coding import CodedLabels, encode
-from contingency.formulas._numeric import check_room
+from contingency.formulas._numeric import check_room, count_codes, distinct_counts
 from contingency.formulas.paired import PairedTable
 
 __all__ = ["PairedChanges", "PairedCounts", "coded_changes", "negated", "set_changes",
@@ -100,7 +99,7 @@ def coded_changes(assigned_a: NDArray[np.int64], assigned_b: NDArray[np.int64],
     a is wrong about its assigned ``x`` and the correct ``z`` when they differ,
     b about its ``y`` and ``z``; both are wrong about ``z`` when both are
     wrong, and about ``x`` too when ``x == y``. Each count is a tally of codes
-    (:func:`contingency._changes.distinct_counts`): O(batch), never O(categories).
+    (:func:`contingency.formulas._numeric.distinct_counts`): O(batch), never O(categories).
     ``weights`` (integers, one per result) counts each result that many times.
 
     >>> cells, only_a, only_b, both_wrong = coded_changes(

@@ -349,24 +349,43 @@ def dense_is_cheaper(slots: int, n: int) -> bool:
     return slots <= max(4 * n, _DENSE_FLOOR)
 
 
-def distinct_counts(values: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
+def distinct_counts(values: NDArray[Any], size: int | None = None,
+                    weights: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
     """The distinct values of a 1-d array of non-negative integers, sorted, and how often each occurs.
 
-    A histogram when :func:`dense_is_cheaper` says so, else a sort; an object
-    array (Python ints past int64) is always sorted.
+    The one distinct-count helper of the package. A histogram when
+    :func:`dense_is_cheaper` says so, else a sort; an object array (Python
+    ints past int64) is always sorted. With ``weights`` (integers, see
+    :func:`count_codes`), each occurrence counts its weight, and values of
+    total weight 0 are left out; ``size`` (every value is below it; the
+    largest value plus one if not given) is the histogram's length then.
 
     >>> values, multiplicity = distinct_counts(np.array([3, 1, 3, 0]))
     >>> values.tolist(), multiplicity.tolist()
     ([0, 1, 3], [1, 1, 2])
+    >>> values, total = distinct_counts(np.array([3, 1, 3, 0]), 4, np.array([2, 5, 1, 0]))
+    >>> values.tolist(), total.tolist()
+    ([1, 3], [5, 3])
     """
-    if values.dtype != object and values.size:
-        largest = int(values.max())
-        if dense_is_cheaper(largest + 1, values.size):
-            histogram = np.bincount(values)
-            distinct = np.flatnonzero(histogram != 0)
-            return distinct, histogram[distinct]
-    distinct, multiplicity = np.unique(values, return_counts=True)
-    return distinct, multiplicity
+    if weights is None:
+        if values.dtype != object and values.size:
+            largest = int(values.max())
+            if dense_is_cheaper(largest + 1, values.size):
+                histogram = np.bincount(values)
+                distinct = np.flatnonzero(histogram != 0)
+                return distinct, histogram[distinct]
+        distinct, multiplicity = np.unique(values, return_counts=True)
+        return distinct, multiplicity
+    if size is None:
+        size = int(values.max()) + 1 if values.size else 0
+    if dense_is_cheaper(size, len(values)):
+        counts = count_codes(values, size, weights)
+        present = np.flatnonzero(counts != 0)
+        return present, counts[present]
+    present, inverse = np.unique(values, return_inverse=True)
+    found = count_codes(inverse.ravel(), len(present), weights)
+    kept = np.flatnonzero(found != 0)
+    return present[kept], found[kept]
 
 
 def count_codes(codes: NDArray[Any], size: int, weights: NDArray[Any] | None = None
