@@ -5,17 +5,22 @@
 - :func:`partition_report`: the counts and every score of a partition comparison;
 - :func:`paired_report`: two models' summary scores, their paired table and McNemar's tests;
 - :func:`grouped_report`: scores by group, overall, and their disparities;
-- :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON.
+- :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON;
+- :func:`json_text`: a score dictionary as indented JSON, in pieces, its records streamed
+  from columns (:class:`Records`) without a dict per record.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-__all__ = ["classification_report", "grouped_report", "json_numbers", "paired_report",
-           "partition_report", "perl_stats_table", "significant_figures"]
+from attrs import frozen
+
+__all__ = ["Records", "classification_report", "grouped_report", "json_numbers", "json_text",
+           "paired_report", "partition_report", "perl_stats_table", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -76,6 +81,80 @@ def json_numbers(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [json_numbers(item) for item in value]
     return value
+
+
+@frozen
+class Records:
+    """A list of records (one JSON object each) held as columns of finished numbers.
+
+    Record ``k`` is ``{label_key: labels[k], keys[0]: columns[0][k], ...}``;
+    ``labels`` are JSON values, each column a numpy array or a list of Python
+    numbers (NaN written as ``null``, as :func:`json_numbers` makes it).
+    """
+
+    label_key: str
+    labels: Sequence[Any]
+    keys: Sequence[str]
+    columns: Sequence[Any]
+
+
+#: Records written per piece of :func:`json_text`'s output.
+_RECORDS_PER_PIECE = 4096
+
+
+def json_text(data: dict[str, Any]) -> Iterator[str]:
+    """``json.dumps(data, indent=2, allow_nan=False)`` in pieces, NaN as ``null``, character for character.
+
+    A :class:`Records` value of ``data`` is written as the list of its records
+    would be, a few thousand records per piece, without making a dict (or a
+    list of strings) for every record: what the command line prints of a
+    million categories.
+
+    >>> data = {"n": 2, "rows": Records("id", ["x", 7], ["v"], [[0.5, float("nan")]])}
+    >>> "".join(json_text(data)) == json.dumps(
+    ...     {"n": 2, "rows": [{"id": "x", "v": 0.5}, {"id": 7, "v": None}]}, indent=2)
+    True
+    """
+    if not data:
+        yield "{}"
+        return
+    for position, (key, value) in enumerate(data.items()):
+        yield f"{',' if position else '{'}\n  {json.dumps(key)}: "
+        if isinstance(value, Records):
+            yield from _json_records(value)
+        else:
+            text = json.dumps(json_numbers(value), indent=2, allow_nan=False)
+            yield text.replace("\n", "\n  ")  # one level deeper (a JSON string holds no newline)
+    yield "\n}"
+
+
+def _json_records(records: Records) -> Iterator[str]:
+    """The list of ``records``' records at the second level of indentation (``json.dumps``'s form)."""
+    if not records.labels:
+        yield "[]"
+        return
+    # One %-template per record: "%s" where each value goes, the rest escaped.
+    template = "".join([f"    {{\n      {json.dumps(records.label_key)}: ".replace("%", "%%"), "%s",
+                        *(f",\n      {json.dumps(key)}: ".replace("%", "%%") + "%s"
+                          for key in records.keys), "\n    }"])
+    for start in range(0, len(records.labels), _RECORDS_PER_PIECE):
+        stop = start + _RECORDS_PER_PIECE
+        columns = [_json_values(column[start:stop]) for column in records.columns]
+        labels = [json.dumps(label) for label in records.labels[start:stop]]
+        rows = [template % row for row in zip(labels, *columns)]
+        yield ("[\n" if start == 0 else ",\n") + ",\n".join(rows)
+    yield "\n  ]"
+
+
+def _json_values(column: Any) -> list[str]:
+    """Each number of ``column`` as ``json.dumps`` writes it (NaN as ``null``; no infinity)."""
+    values = column.tolist() if hasattr(column, "tolist") else list(column)
+    texts = [int.__repr__(value) if type(value) is int else json.dumps(value, allow_nan=False)
+             if type(value) is not float else "null" if value != value else float.__repr__(value)
+             for value in values]
+    if "inf" in texts or "-inf" in texts:
+        raise ValueError("Out of range float values are not JSON compliant")
+    return texts
 
 
 def _number(value: float | None, digits: int) -> str:
