@@ -1361,7 +1361,9 @@ class Contingency:
         <BLANKLINE>
         results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.333 (micro), 0.500 (macro)
         """
-        return _report.classification_report(self.scores(intervals), digits=digits)
+        scores = self._scores(intervals)  # the categories' rows made from columns, a few at a time
+        scores["categories"] = scores["categories"].json_records()
+        return _report.classification_report(_report.json_numbers(scores), digits=digits)
 
     def to_dict(self) -> dict[str, Any]:
         """The state, and only the state, as JSON-safe data (:meth:`scores` gives the numbers).

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Iterator, Sequence
@@ -97,6 +98,9 @@ class Records:
     keys: Sequence[str]
     columns: Sequence[Any]
 
+    def __len__(self) -> int:
+        return len(self.labels)
+
 
 #: Records written per piece of :func:`json_text`'s output.
 _RECORDS_PER_PIECE = 4096
@@ -174,7 +178,8 @@ def _bounds_text(bounds: Sequence[float] | None, digits: int) -> str:
 def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     """The per-category table with support and every average.
 
-    ``scores`` is :meth:`contingency.Contingency.scores`'s output; numbers are
+    ``scores`` is :meth:`contingency.Contingency.scores`'s output (its
+    categories a list of records or their :class:`Records`); numbers are
     shown with ``digits`` decimals, ``-`` where a value is undefined. The
     categories come in the order ``scores`` lists them (the accumulator's
     :attr:`~contingency.Contingency.categories`). When ``scores`` holds an
@@ -197,26 +202,31 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
             _number(values[name], digits),
             _bounds_text(None if bounds is None else bounds[name], digits))] + [str(support)]
 
-    rows: list[tuple[str, list[str]]] = []
-    by_category = [None] * len(scores["categories"]) if block is None else block["categories"]
-    for row, bounds in zip(scores["categories"], by_category):
-        rows.append((str(row["category"]), cells(row, bounds, row["support"])))
+    categories = scores["categories"]
+    by_category = [None] * len(categories) if block is None else block["categories"]
+
+    def rows() -> Iterator[tuple[str, list[str]]]:
+        """Each category's row, made again for each pass (not held: there may be millions)."""
+        for row, bounds in zip(_rows(categories), by_category):
+            yield str(row["category"]), cells(row, bounds, row["support"])
+
     averages: list[tuple[str, list[str]]] = []
     for name in ("micro", "macro", "weighted", "samples"):
         average = scores["averages"][name]
         if average is not None:
             bounds = None if block is None else block.get(name)
             averages.append((f"{name} avg", cells(average, bounds, average["support"])))
-    name_width = max([len(name) for name, _ in rows + averages] + [12])
-    widths = [max([len(h)] + [len(cells[i]) for _, cells in rows + averages])
-              for i, h in enumerate(headers)]
+    name_width, widths = 12, [len(header) for header in headers]
+    for name, texts in itertools.chain(rows(), averages):
+        name_width = max(name_width, len(name))
+        widths = [max(width, len(text)) for width, text in zip(widths, texts)]
 
     def line(name: str, cells: Sequence[str]) -> str:
         return (name.rjust(name_width) + "  "
                 + "  ".join(cell.rjust(width) for cell, width in zip(cells, widths))).rstrip()
 
     out = [line("", headers), ""]
-    out += [line(name, cells) for name, cells in rows]
+    out += [line(name, cells) for name, cells in rows()]
     out += [""] + [line(name, cells) for name, cells in averages] + [""]
     mcc = scores["matthews_corrcoef"]
     macro_mcc = "" if mcc["macro"] is None else f", {_number(mcc['macro'], digits)} (macro)"
@@ -234,6 +244,21 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
                    "the delta method for the macro averages; - where none applies (see "
                    "Contingency.interval)")
     return "\n".join(out)
+
+
+def _rows(categories: Records | Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The records of a list of them, or of :class:`Records` (made a few thousand at a time)."""
+    if not isinstance(categories, Records):
+        yield from categories
+        return
+    keys = (categories.label_key, *categories.keys)
+    for start in range(0, len(categories.labels), _RECORDS_PER_PIECE):
+        stop = start + _RECORDS_PER_PIECE
+        columns = [categories.labels[start:stop], *(
+            column[start:stop].tolist() if hasattr(column, "tolist") else list(column[start:stop])
+            for column in categories.columns)]
+        for values in zip(*columns):
+            yield dict(zip(keys, (None if value != value else value for value in values)))
 
 
 #: The report's sections: a title, then (row name, score key) in :meth:`scores`' names.

@@ -86,3 +86,15 @@ def test_streamed_json_is_json_dumps_of_scores(pairs, mode, weight, intervals):
     scores = accumulator._scores(intervals)
     scores["categories"] = scores["categories"].json_records()
     assert "".join(json_text(scores)) == expected
+
+
+@given(st.lists(st.tuples(_LABELS, _LABELS), max_size=30), _MODES, st.sampled_from([None, 0.9]))
+def test_report_from_columns_is_the_report_of_the_records(pairs, mode, intervals):
+    """report() makes its rows from the columns, a few at a time: the text of scores()' records."""
+    from contingency.report import classification_report
+
+    accumulator = Contingency(zero_division=mode)
+    for assigned, correct in pairs:
+        accumulator.add_result(assigned, correct)
+    expected = classification_report(accumulator.scores(intervals), digits=4)
+    assert accumulator.report(digits=4, intervals=intervals) == expected
