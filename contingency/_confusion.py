@@ -39,8 +39,8 @@ from contingency.formulas._numeric import ZeroDivision, average, no_category
 
 __all__ = ["AVERAGES", "SET_WISE", "averaged", "balanced_accuracy",
            "check_average", "check_single_label", "cohen_kappa", "confusion_cells",
-           "confusion_matrix", "confusion_sums", "multiclass_matthews_corrcoef",
-           "multilabel_confusion_matrix", "running_mean", "samples_mean", "set_wise"]
+           "confusion_matrix", "confusion_sums", "count_columns", "multiclass_matthews_corrcoef",
+           "multilabel_confusion_matrix", "running_mean", "samples_mean", "set_wise", "supports"]
 
 Average = Literal["micro", "macro", "weighted", "samples"]
 SetWise = Literal["micro", "macro", "weighted", "samples", "binary"]
@@ -110,6 +110,24 @@ def category_cells(counts: Counts, order: Sequence[Hashable]
     return (*columns, [n - x - y - z for x, y, z in zip(*columns)])
 
 
+#: Counts below this are scored as int64 columns (no sum of a category's cells can overflow).
+_INT64_SAFE = 1 << 62
+
+
+def count_columns(counts: Counts, cells: Sequence[list[int]]) -> tuple[Any, ...]:
+    """Columns of cells (lists of exact counts) as int64 arrays, which the formulas score with
+    numpy; as they are when a count could overflow int64 (weighted counts can)."""
+    if counts.n < _INT64_SAFE and all(not column or max(column) < _INT64_SAFE
+                                      for column in cells):
+        return tuple(np.array(column, dtype=np.int64) for column in cells)
+    return tuple(cells)
+
+
+def supports(a: Any, c: Any) -> Any:
+    """Each category's support ``a + c`` of two columns of :func:`count_columns`."""
+    return a + c if isinstance(a, np.ndarray) else [x + y for x, y in zip(a, c)]
+
+
 def averaged(counts: Counts, score: Score, how: str, mode: ZeroDivision,
              order: Sequence[Hashable] | None = None, where: str = "") -> float:
     """``score`` averaged as asked from the cells (every category, or those of ``order``).
@@ -128,8 +146,9 @@ def averaged(counts: Counts, score: Score, how: str, mode: ZeroDivision,
     cells = counts.cell_columns() if order is None else category_cells(counts, order)
     if how == "micro":
         return float(score(*(sum(column) for column in cells), zero_division=mode))
+    cells = count_columns(counts, cells)
     values = score(*cells, zero_division=mode)
-    weights = [a + c for a, c in zip(cells[0], cells[2])] if how == "weighted" else None
+    weights = supports(cells[0], cells[2]) if how == "weighted" else None
     return average(values, weights, empty=float(score(0, 0, 0, 0, zero_division=mode)))
 
 

@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from contingency import _confusion, _locking
 from contingency import report as _report
+from contingency._category_scores import CategoryScores, category_scores
 from contingency._changes import (
     HIT,
     MISS,
@@ -1116,17 +1117,7 @@ class Contingency:
         if not order:
             no_category(self._zero_division)  # Perl dies; the other modes have no category
             return {}
-        cells = _confusion.category_cells(self._counts, order)
-        columns = {name: score(*cells, zero_division=self._zero_division).tolist()
-                   for name, score in {**_SCORES, "specificity": _formulas.specificity}.items()}
-        stats: dict[Hashable, dict[str, float | int]] = {}
-        for k, (label, a, b, c, d) in enumerate(zip(order, *cells)):
-            stats[label] = {**{cell: self._counts.reported(count)
-                               for cell, count in zip("abcd", (a, b, c, d))},
-                            **{name: columns[name][k] for name in _SCORES},
-                            "support": self._counts.reported(a + c),
-                            "specificity": columns["specificity"][k]}
-        return stats
+        return dict(zip(order, category_scores(self._counts, order, self._zero_division).records()))
 
     def to_frame(self) -> Any:
         """:meth:`category_stats` as a ``pandas.DataFrame``: one row per category, as :attr:`categories`.
@@ -1175,10 +1166,12 @@ class Contingency:
         ``"intervals"`` block of ``[low, high]`` bounds (``None`` where an
         interval is refused; see :meth:`interval` and the docs' page on intervals).
         """
-        scores: dict[str, Any] = _report.json_numbers(self._scores())
-        if intervals is not None:
-            scores["intervals"] = _report.json_numbers(scores_block(self, intervals))
-        return scores
+        scores = self._scores(intervals)
+        table: CategoryScores = scores["categories"]
+        scores["categories"] = [{"category": label, **record} for label, record in zip(
+            table.json_labels(), table.records())]
+        plain: dict[str, Any] = _report.json_numbers(scores)
+        return plain
 
     def report(self, digits: int = 3, intervals: float | None = None) -> str:
         """A per-category table with support and every average, in the order of :attr:`categories`.
@@ -1197,7 +1190,9 @@ class Contingency:
         <BLANKLINE>
         results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.333 (micro), 0.500 (macro)
         """
-        return _report.classification_report(self.scores(intervals), digits=digits)
+        scores = self._scores(intervals)  # the categories' rows made from columns, a few at a time
+        scores["categories"] = scores["categories"].json_records()
+        return _report.classification_report(_report.json_numbers(scores), digits=digits)
 
     def to_dict(self) -> dict[str, Any]:
         """The state, and only the state, as JSON-safe data (:meth:`scores` gives the numbers).
@@ -1302,7 +1297,8 @@ class Contingency:
         """``score`` averaged as asked, from the cells (for scores no running sum answers)."""
         return _confusion.averaged(self._counts.settled(), score, how, self._zero_division)
 
-    def _scores(self) -> dict[str, Any]:
+    def _scores(self, intervals: float | None = None) -> dict[str, Any]:
+        """:meth:`scores` with its categories as one :class:`CategoryScores` (columns, not dicts)."""
         names = ("precision", "recall", "f1")
         averages: dict[str, Any] = {
             "micro": {name: self._micro_score(name) for name in names},
@@ -1310,13 +1306,10 @@ class Contingency:
             "weighted": None,
             "samples": {name: self._samples(_SCORES[name]) for name in names},
         }
-        categories: list[dict[str, Any]] = []
-        if self._counts.a:
-            averages["macro"] = {name: self._running_mean(name) for name in names}
-            averages["weighted"] = {name: self._running_mean(name, weighted=True)
-                                    for name in names}
-            categories = [{"category": label_to_json(label, "category"), **stats}
-                          for label, stats in self.category_stats().items()]
+        categories = category_scores(self._counts, self._order(), self._zero_division)
+        if self._counts.a:  # from the columns: the running sums' floats, without their O(K) dicts
+            averages["macro"] = {name: categories.mean(name) for name in names}
+            averages["weighted"] = {name: categories.mean(name, weighted=True) for name in names}
         support = self._counts.reported(sum(self._counts.a.values()) + sum(self._counts.c.values()))
         single = self._counts.n == self._counts.shapes.get(HIT, 0) + self._counts.shapes.get(MISS, 0)
         for average_name in ("micro", "macro", "weighted", "samples"):
@@ -1343,9 +1336,12 @@ class Contingency:
             "balanced_accuracy": {"plain": self.balanced_accuracy(),
                                   "adjusted": self.balanced_accuracy(adjusted=True)}
             if single else None,
-            "jaccard": {average: self.jaccard(average)  # type: ignore[arg-type]
+            "jaccard": {average: (categories.mean("jaccard", average == "weighted")
+                                  if average in ("macro", "weighted")
+                                  else self.jaccard(average))  # type: ignore[arg-type]
                         if self._counts.a or average in ("micro", "samples") else None
                         for average in _AVERAGES},
+            **({} if intervals is None else {"intervals": scores_block(self, intervals)}),
         }
 
     # Internals -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from importlib import resources
 from pathlib import PurePath
@@ -232,7 +232,8 @@ def _parser() -> _Parser:
 class _Result:
     """What a command prints, the state it writes under --state, and the figures it draws (by file)."""
 
-    text: str
+    #: The output: one string, or its pieces in order (written as they are made).
+    text: str | Iterable[str]
     #: Makes the state (O(categories) or O(cells) to build): called only under --state.
     state: Callable[[], dict[str, Any]] | None = None
     #: (the option that asked for it, the file, the figure) of each figure to draw.
@@ -428,8 +429,11 @@ def _classify(args: argparse.Namespace) -> _Result:
                          "fairness scores by group")
     curve: list[Any] | None = [] if args.learning_curve else None
     accumulator, reader = _classification(args, _opened(args.file), curve)
-    if args.format == "json":
-        text = _json(accumulator.scores(args.intervals))
+    text: str | Iterable[str]
+    if args.format == "json":  # the categories streamed from columns, not made into dicts
+        scores = accumulator._scores(args.intervals)
+        scores["categories"] = scores["categories"].json_records()
+        text = _json_pieces(scores)
     else:
         text = _classification_text(accumulator, reader, args.figs, args.intervals)
     figures: list[tuple[str, str, Callable[[], Any]]] = []
@@ -627,6 +631,12 @@ def _json(data: Any) -> str:
     return json.dumps(data, indent=2, allow_nan=False) + "\n"
 
 
+def _json_pieces(data: dict[str, Any]) -> Iterator[str]:
+    """:func:`_json` of ``data`` (NaN as null), in pieces: see :func:`contingency.report.json_text`."""
+    yield from report.json_text(data)
+    yield "\n"
+
+
 def _writable(text: str, stream: IO[str]) -> str:
     """``text`` with what ``stream``'s encoding cannot hold as backslash escapes.
 
@@ -690,13 +700,15 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _output(text: str) -> int:
-    """Write ``text`` on standard output; the exit status: 2, with one line, if it cannot be written."""
+def _output(text: str | Iterable[str]) -> int:
+    """Write ``text`` (or its pieces) on standard output; the exit status: 2, with one line, if it
+    cannot be written."""
     stdout = sys.stdout
     if stdout is None:  # started with standard output closed (>&-): Python sets it to None
         return _fail("cannot write the output (standard output is closed)")
     try:
-        stdout.write(_writable(text, stdout))
+        for piece in [text] if isinstance(text, str) else text:
+            stdout.write(_writable(piece, stdout))
         stdout.flush()
     except BrokenPipeError:  # the reader (head, say) stopped reading: not an error
         _silence_stdout()

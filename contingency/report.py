@@ -5,17 +5,23 @@
 - :func:`partition_report`: the counts and every score of a partition comparison;
 - :func:`paired_report`: two models' summary scores, their paired table and McNemar's tests;
 - :func:`grouped_report`: scores by group, overall, and their disparities;
-- :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON.
+- :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON;
+- :func:`json_text`: a score dictionary as indented JSON, in pieces, its records streamed
+  from columns (:class:`Records`) without a dict per record.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-__all__ = ["classification_report", "grouped_report", "json_numbers", "paired_report",
-           "partition_report", "perl_stats_table", "significant_figures"]
+from attrs import frozen
+
+__all__ = ["Records", "classification_report", "grouped_report", "json_numbers", "json_text",
+           "paired_report", "partition_report", "perl_stats_table", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -78,6 +84,83 @@ def json_numbers(value: Any) -> Any:
     return value
 
 
+@frozen
+class Records:
+    """A list of records (one JSON object each) held as columns of finished numbers.
+
+    Record ``k`` is ``{label_key: labels[k], keys[0]: columns[0][k], ...}``;
+    ``labels`` are JSON values, each column a numpy array or a list of Python
+    numbers (NaN written as ``null``, as :func:`json_numbers` makes it).
+    """
+
+    label_key: str
+    labels: Sequence[Any]
+    keys: Sequence[str]
+    columns: Sequence[Any]
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+#: Records written per piece of :func:`json_text`'s output.
+_RECORDS_PER_PIECE = 4096
+
+
+def json_text(data: dict[str, Any]) -> Iterator[str]:
+    """``json.dumps(data, indent=2, allow_nan=False)`` in pieces, NaN as ``null``, character for character.
+
+    A :class:`Records` value of ``data`` is written as the list of its records
+    would be, a few thousand records per piece, without making a dict (or a
+    list of strings) for every record: what the command line prints of a
+    million categories.
+
+    >>> data = {"n": 2, "rows": Records("id", ["x", 7], ["v"], [[0.5, float("nan")]])}
+    >>> "".join(json_text(data)) == json.dumps(
+    ...     {"n": 2, "rows": [{"id": "x", "v": 0.5}, {"id": 7, "v": None}]}, indent=2)
+    True
+    """
+    if not data:
+        yield "{}"
+        return
+    for position, (key, value) in enumerate(data.items()):
+        yield f"{',' if position else '{'}\n  {json.dumps(key)}: "
+        if isinstance(value, Records):
+            yield from _json_records(value)
+        else:
+            text = json.dumps(json_numbers(value), indent=2, allow_nan=False)
+            yield text.replace("\n", "\n  ")  # one level deeper (a JSON string holds no newline)
+    yield "\n}"
+
+
+def _json_records(records: Records) -> Iterator[str]:
+    """The list of ``records``' records at the second level of indentation (``json.dumps``'s form)."""
+    if not records.labels:
+        yield "[]"
+        return
+    # One %-template per record: "%s" where each value goes, the rest escaped.
+    template = "".join([f"    {{\n      {json.dumps(records.label_key)}: ".replace("%", "%%"), "%s",
+                        *(f",\n      {json.dumps(key)}: ".replace("%", "%%") + "%s"
+                          for key in records.keys), "\n    }"])
+    for start in range(0, len(records.labels), _RECORDS_PER_PIECE):
+        stop = start + _RECORDS_PER_PIECE
+        columns = [_json_values(column[start:stop]) for column in records.columns]
+        labels = [json.dumps(label) for label in records.labels[start:stop]]
+        rows = [template % row for row in zip(labels, *columns)]
+        yield ("[\n" if start == 0 else ",\n") + ",\n".join(rows)
+    yield "\n  ]"
+
+
+def _json_values(column: Any) -> list[str]:
+    """Each number of ``column`` as ``json.dumps`` writes it (NaN as ``null``; no infinity)."""
+    values = column.tolist() if hasattr(column, "tolist") else list(column)
+    texts = [int.__repr__(value) if type(value) is int else json.dumps(value, allow_nan=False)
+             if type(value) is not float else "null" if value != value else float.__repr__(value)
+             for value in values]
+    if "inf" in texts or "-inf" in texts:
+        raise ValueError("Out of range float values are not JSON compliant")
+    return texts
+
+
 def _number(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -95,7 +178,8 @@ def _bounds_text(bounds: Sequence[float] | None, digits: int) -> str:
 def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     """The per-category table with support and every average.
 
-    ``scores`` is :meth:`contingency.Contingency.scores`'s output; numbers are
+    ``scores`` is :meth:`contingency.Contingency.scores`'s output (its
+    categories a list of records or their :class:`Records`); numbers are
     shown with ``digits`` decimals, ``-`` where a value is undefined. The
     categories come in the order ``scores`` lists them (the accumulator's
     :attr:`~contingency.Contingency.categories`). When ``scores`` holds an
@@ -118,26 +202,31 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
             _number(values[name], digits),
             _bounds_text(None if bounds is None else bounds[name], digits))] + [str(support)]
 
-    rows: list[tuple[str, list[str]]] = []
-    by_category = [None] * len(scores["categories"]) if block is None else block["categories"]
-    for row, bounds in zip(scores["categories"], by_category):
-        rows.append((str(row["category"]), cells(row, bounds, row["support"])))
+    categories = scores["categories"]
+    by_category = [None] * len(categories) if block is None else block["categories"]
+
+    def rows() -> Iterator[tuple[str, list[str]]]:
+        """Each category's row, made again for each pass (not held: there may be millions)."""
+        for row, bounds in zip(_rows(categories), by_category):
+            yield str(row["category"]), cells(row, bounds, row["support"])
+
     averages: list[tuple[str, list[str]]] = []
     for name in ("micro", "macro", "weighted", "samples"):
         average = scores["averages"][name]
         if average is not None:
             bounds = None if block is None else block.get(name)
             averages.append((f"{name} avg", cells(average, bounds, average["support"])))
-    name_width = max([len(name) for name, _ in rows + averages] + [12])
-    widths = [max([len(h)] + [len(cells[i]) for _, cells in rows + averages])
-              for i, h in enumerate(headers)]
+    name_width, widths = 12, [len(header) for header in headers]
+    for name, texts in itertools.chain(rows(), averages):
+        name_width = max(name_width, len(name))
+        widths = [max(width, len(text)) for width, text in zip(widths, texts)]
 
     def line(name: str, cells: Sequence[str]) -> str:
         return (name.rjust(name_width) + "  "
                 + "  ".join(cell.rjust(width) for cell, width in zip(cells, widths))).rstrip()
 
     out = [line("", headers), ""]
-    out += [line(name, cells) for name, cells in rows]
+    out += [line(name, cells) for name, cells in rows()]
     out += [""] + [line(name, cells) for name, cells in averages] + [""]
     mcc = scores["matthews_corrcoef"]
     macro_mcc = "" if mcc["macro"] is None else f", {_number(mcc['macro'], digits)} (macro)"
@@ -155,6 +244,21 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
                    "the delta method for the macro averages; - where none applies (see "
                    "Contingency.interval)")
     return "\n".join(out)
+
+
+def _rows(categories: Records | Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The records of a list of them, or of :class:`Records` (made a few thousand at a time)."""
+    if not isinstance(categories, Records):
+        yield from categories
+        return
+    keys = (categories.label_key, *categories.keys)
+    for start in range(0, len(categories.labels), _RECORDS_PER_PIECE):
+        stop = start + _RECORDS_PER_PIECE
+        columns = [categories.labels[start:stop], *(
+            column[start:stop].tolist() if hasattr(column, "tolist") else list(column[start:stop])
+            for column in categories.columns)]
+        for values in zip(*columns):
+            yield dict(zip(keys, (None if value != value else value for value in values)))
 
 
 #: The report's sections: a title, then (row name, score key) in :meth:`scores`' names.

@@ -57,3 +57,32 @@ def test_micro_scores_of_huge_set_entries():
     assert (s.micro_precision, s.micro_recall, s.micro_f1) == (0.5, 1.0, 2 / 3)
     assert (s.micro_accuracy, s.micro_error) == (0.6, 0.4)
     assert "0.667" in s.stats_table()
+
+
+_VECTOR_SCORES = [formulas.precision, formulas.recall, formulas.f1, formulas.accuracy,
+                  formulas.error, formulas.specificity, formulas.jaccard]
+# Counts that numpy scores a column at a time (their sums below 2**53), with the edges of that
+# bound, and the weighted counts users give as floats (NaN and infinity included).
+_SMALL = st.one_of(st.integers(0, 6), st.integers(2**50 - 3, 2**50))
+_FLOAT = st.one_of(st.floats(0, 10, allow_subnormal=False), st.sampled_from(
+    [0.0, 0.1, 1 / 3, 2.0**-40, float("nan"), float("inf")]))
+
+
+@given(st.lists(st.tuples(_SMALL, _SMALL, _SMALL, _SMALL), min_size=1, max_size=12),
+       st.lists(st.tuples(_FLOAT, _FLOAT, _FLOAT, _FLOAT), min_size=1, max_size=12),
+       st.sampled_from(["perl", 0.0, 1.0, "nan"]))
+@example([(0, 0, 0, 5), (0, 3, 0, 1), (0, 0, 3, 1), (2**50, 2**50 - 1, 3, 0)],
+         [(0.0, 0.0, 0.5, 1.0), (0.5, 0.0, 0.0, 0.0)], "perl")
+def test_a_column_of_tables_scores_as_each_table_alone(tables, weighted, mode):
+    """Columns of int64 and float64 counts take numpy's path; each value is the scalar one, bit for bit."""
+    import numpy as np
+
+    for rows in (tables, weighted):
+        columns = [np.array(column) for column in zip(*rows)]
+        assert columns[0].dtype.kind in "if"
+        for score in _VECTOR_SCORES:
+            values = score(*columns, zero_division=mode).tolist()
+            for table, value in zip(rows, values):
+                scalar = float(score(*table, zero_division=mode))
+                assert _same(scalar, value), (score.__name__, table, scalar, value)
+                assert math.copysign(1, scalar) == math.copysign(1, value), score.__name__

@@ -805,3 +805,31 @@ def test_import_is_light():
            "in ('sklearn', 'scipy', 'pandas', 'matplotlib', 'tqdm')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("extra", [[], ["--zero-division", "nan"], ["--intervals", "0.9"]])
+@pytest.mark.parametrize("size", [1, 5000])
+def test_classify_json_is_json_dumps_of_scores_character_for_character(tmp_path, capsys, extra,
+                                                                       size):
+    """The categories are streamed from columns; the text is what json.dumps(scores()) prints.
+
+    JSON Lines give integer labels, a multi-label result and labels whose JSON needs escapes;
+    5000 rows name more categories than one piece of the writer holds.
+    """
+    rng = np.random.default_rng(size)
+    names = [*range(10), 'q"uote', "é", "x"] if size > 1 else ["x"]
+    records = [{"assigned": names[i], "correct": names[j]}
+               for i, j in rng.integers(0, len(names), (size, 2))]
+    records += [{"assigned": f"c{k}", "correct": f"c{k % 7}"} for k in range(size)]
+    records.append({"assigned": ["x", "é"], "correct": "x"})
+    path = write(tmp_path, "run.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    status, out, err = run(capsys, "classify", path, "--format", "json", *extra)
+    assert status == 0, err
+    accumulator = Contingency(zero_division="nan" if "nan" in extra else "perl")
+    for r in records:
+        accumulator.add_result(r["assigned"], r["correct"])
+    level = 0.9 if "--intervals" in extra else None
+    assert out == json.dumps(accumulator.scores(level), indent=2, allow_nan=False) + "\n"
+    parsed = json.loads(out)
+    assert len(parsed["categories"]) == len(accumulator.categories)
+    assert parsed["n_results"] == len(records)

@@ -206,15 +206,79 @@ def _integer(value: Any) -> Any:
     return value
 
 
+# The same scores on whole columns of tables, for arrays of counts below 2**53 (or floats):
+# each performs, table by table, the very operations of its scalar form above on the same
+# doubles, so the two agree bit for bit (a test compares them on every kind of table).
+# Below 2**53 a count is a double exactly, and Python's int / int (correctly rounded) is the
+# division of the two doubles; an integer sum (x + y, a + b + c) is taken before the
+# conversion, exactly, as the scalar forms take it.
+
+
+def _shares(x: NDArray[Any], y: NDArray[Any], mode: ZeroDivision, perl: Any) -> Floats:
+    """:func:`_share` of each pair of a column: ``x / (x + y)``, Perl's ``1 / (1 + y / x)``."""
+    total = (x + y).astype(np.float64)
+    fx, fy = x.astype(np.float64), y.astype(np.float64)
+    with np.errstate(all="ignore"):  # the undefined tables are replaced below
+        if mode != "perl":
+            share = fx / total
+        else:
+            share = np.where(fy == 0, 1.0, np.where(fx == 0, 0.0, 1.0 / (1.0 + fy / fx)))
+    return np.where(total == 0, undefined_value(mode, perl), share)
+
+
+def _ratios(x: NDArray[Any], total: NDArray[Any], undefined: float) -> Floats:
+    """``x / total`` of each table, ``undefined`` where ``total`` is 0."""
+    with np.errstate(all="ignore"):
+        share = x.astype(np.float64) / total.astype(np.float64)
+    return np.where(total == 0, undefined, share)
+
+
+_VECTOR: dict[Callable[..., float], Callable[..., Floats]] = {
+    _precision: lambda a, b, c, d, mode: _shares(a, b, mode, np.where(c > 0, 0.0, 1.0)),
+    _recall: lambda a, b, c, d, mode: _shares(a, c, mode, 1.0),
+    _f1: lambda a, b, c, d, mode: _shares(2 * a, b + c, mode, 1.0),
+    _accuracy: lambda a, b, c, d, mode: _ratios(a + d, a + b + c + d, undefined_value(mode, 1.0)),
+    _error: lambda a, b, c, d, mode: _ratios(b + c, a + b + c + d, undefined_value(mode, 0.0)),
+    _jaccard: lambda a, b, c, d, mode: _ratios(a, a + b + c, undefined_value(mode, 1.0)),
+}
+
+
+def _vector_cells(cells: tuple[ArrayLike, ...]) -> tuple[NDArray[Any], ...] | None:
+    """The cells as arrays the vector forms take (int64 counts whose sums stay below 2**53,
+    or float64 where any cell is a float), or ``None`` for the table-by-table path."""
+    if not all(isinstance(cell, np.ndarray) for cell in cells):
+        return None
+    arrays = np.broadcast_arrays(*cells)
+    kinds = {array.dtype.kind for array in arrays}
+    if not kinds <= {"i", "u", "b", "f"} or arrays[0].size == 0:
+        return None
+    integers = [array for array in arrays if array.dtype.kind != "f"]
+    if integers:
+        low = min(int(array.min()) for array in integers)
+        high = sum(int(array.max()) for array in integers)
+        if low < 0 or 2 * high >= EXACT_FLOAT_BOUND:  # f1 doubles a; the scalar path is exact
+            return None
+    if "f" in kinds:
+        return tuple(array.astype(np.float64) for array in arrays)
+    return tuple(array.astype(np.int64) for array in arrays)
+
+
 def _elementwise(score: Callable[..., float], cells: tuple[ArrayLike, ...],
                  zero_division: ZeroDivision, *extra: Any) -> Floats:
     """``score`` of each table: the cells are scalars (a 0-d result) or arrays broadcast together.
 
-    Integer cells are scored as exact Python integers, whatever their dtype.
+    Integer cells are scored as exact Python integers, whatever their dtype;
+    numpy arrays of counts below 2**53 (or of floats) are scored a column at
+    a time by the score's vector form, which gives the same doubles.
     """
     mode = check_zero_division(zero_division)
     if all(isinstance(cell, (int, float, np.integer, np.floating)) for cell in cells):
         return np.asarray(score(*map(_integer, cells), mode, *extra), dtype=np.float64)
+    vector = _VECTOR.get(score)
+    if vector is not None and not extra:
+        arrays = _vector_cells(cells)
+        if arrays is not None:
+            return np.asarray(vector(*arrays, mode), dtype=np.float64)
     flat = [cell for cell in cells if isinstance(cell, (list, tuple))
             and not any(isinstance(item, (list, tuple, np.ndarray)) for item in cell)]
     if len(flat) == len(cells) and len({len(cell) for cell in flat}) == 1:
