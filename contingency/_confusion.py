@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from contingency._changes import HIT, MISS, PAIR_SHIFT
 from contingency._counts import Counts
 from contingency.formulas import classification as _formulas
-from contingency.formulas._numeric import ZeroDivision, average, no_category
+from contingency.formulas._numeric import INT64_SAFE, ZeroDivision, average, no_category
 
 __all__ = ["AVERAGES", "SET_WISE", "averaged", "balanced_accuracy",
            "check_average", "check_single_label", "cohen_kappa", "confusion_cells",
@@ -110,14 +110,10 @@ def category_cells(counts: Counts, order: Sequence[Hashable]
     return (*columns, [n - x - y - z for x, y, z in zip(*columns)])
 
 
-#: Counts below this are scored as int64 columns (no sum of a category's cells can overflow).
-_INT64_SAFE = 1 << 62
-
-
 def count_columns(counts: Counts, cells: Sequence[list[int]]) -> tuple[Any, ...]:
     """Columns of cells (lists of exact counts) as int64 arrays, which the formulas score with
     numpy; as they are when a count could overflow int64 (weighted counts can)."""
-    if counts.n < _INT64_SAFE and all(not column or max(column) < _INT64_SAFE
+    if counts.n < INT64_SAFE and all(not column or max(column) < INT64_SAFE
                                       for column in cells):
         return tuple(np.array(column, dtype=np.int64) for column in cells)
     return tuple(cells)

@@ -52,7 +52,7 @@ from contingency._inputs import (
     indicator_rows,
 )
 from contingency._intervals import Score, contingency_interval, scores_block
-from contingency._labels import category_order, check_label, label_to_json, sorted_labels
+from contingency._labels import category_order, check_label, sorted_labels
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     ZeroDivision,

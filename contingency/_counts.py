@@ -83,7 +83,7 @@ from contingency._changes import (
     times,
 )
 from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
-from contingency.formulas._numeric import MAX_COUNT, check_room
+from contingency.formulas._numeric import INT64_SAFE, MAX_COUNT, check_room
 
 __all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"]
 
@@ -91,7 +91,7 @@ __all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"
 #: fewer than this are counted, so that the results it holds cannot reach MAX_COUNT (that
 #: would take 2**62 calls; past it, each result is checked as it is added), and a fold is
 #: never refused.
-FAST_LIMIT = 1 << 62
+FAST_LIMIT = INT64_SAFE
 _SHIFT = PAIR_SHIFT
 _LOW = (1 << _SHIFT) - 1
 _HOLE = object()  # the name of a code whose category was forgotten

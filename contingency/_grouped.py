@@ -97,6 +97,7 @@ from contingency._state_json import check_state, count_from_json, labels_from_js
 from contingency.formulas import classification as _classification
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
+    INT64_SAFE,
     ZeroDivision,
     check_zero_division,
     dense_is_cheaper,
@@ -269,7 +270,7 @@ def _group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int6
     if len(coded) == 1:
         return coded[0]
     radix = math.prod(len(distinct) for _, distinct in coded)
-    if radix < 1 << 62:
+    if radix < INT64_SAFE:
         combined = np.zeros(size, dtype=np.int64)
         for codes, distinct in coded:
             combined *= len(distinct)

@@ -18,11 +18,20 @@ from numpy.typing import NDArray
 from contingency._coding import CodedLabels
 from contingency._containers import library_labels
 from contingency._labels import check_label
-from contingency.formulas._numeric import INT64_MAX, MAX_COUNT, MAX_SCALE, check_count, shown
+from contingency.formulas._numeric import (
+    INT64_MAX,
+    INT64_SAFE,
+    MAX_COUNT,
+    MAX_SCALE,
+    check_count,
+    shown,
+)
 
 __all__ = ["are_disjoint", "check_same_length", "check_weights", "exact_weight", "exact_weights",
            "indicator_matrix", "indicator_rows", "label_sequence", "partition_subsets"]
 
+#: Weights in int64 keep every sum below INT64_SAFE: their bits and the length's below this.
+_SAFE_BITS = INT64_SAFE.bit_length() - 1
 #: What :func:`label_sequence` gives: a 1-d array, or a list or tuple.
 Labels = NDArray[Any] | Sequence[Any]
 
@@ -321,7 +330,7 @@ def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
         exact[:] = [m << (e - k) for m, k in pairs]
         return _narrowed(exact, e)
     e = max(unit, int(shifts.max()) if shifts.size else 0)
-    if top + e + max(len(array), 1).bit_length() < 62:  # no sum of them reaches 2**62
+    if top + e + max(len(array), 1).bit_length() < _SAFE_BITS:  # no sum of them reaches 2**62
         return mantissas << (e - shifts), e
     exact = np.empty(len(array), dtype=object)
     exact[:] = [m << (e - k) for m, k in zip(mantissas.tolist(), shifts.tolist())]
@@ -336,7 +345,7 @@ def _pair(weight: int | tuple[int, int]) -> tuple[int, int]:
 def _narrowed(exact: NDArray[Any], e: int) -> tuple[NDArray[Any], int]:
     """Python-int weights as int64 when no sum of them can reach ``2**62``."""
     largest = max(exact.tolist(), default=0)
-    if largest.bit_length() + max(len(exact), 1).bit_length() < 62:
+    if largest.bit_length() + max(len(exact), 1).bit_length() < _SAFE_BITS:
         return exact.astype(np.int64), e
     return exact, e
 

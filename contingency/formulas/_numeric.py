@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "EXACT_FLOAT_BOUND",
     "INT64_MAX",
+    "INT64_SAFE",
     "MAX_COUNT",
     "MAX_DIGITS",
     "MAX_SCALE",
@@ -336,6 +337,9 @@ INT64_MAX = 2**63 - 1
 #: value, so that every count fits numpy's int64 and every sum of a table's cells does too.
 #: Every path that raises a count checks it with :func:`check_room`.
 MAX_COUNT = INT64_MAX
+#: The int64-safe bound: numbers below it add in pairs (a count and a change, two cells of a
+#: table) without passing INT64_MAX, so arithmetic on them stays in int64 with no check.
+INT64_SAFE = 1 << 62
 
 
 #: The finest unit a weighted count is kept in: ``2**-MAX_SCALE``. Every weight is a dyadic
