@@ -31,19 +31,21 @@ its rows. A removal is the same routine with the changes negated.
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category already and the group known, is tallied as one int64 code,
   ``(group * k + correct) * k + assigned``; a read folds the tally first
-  (:meth:`_settled`, the one guard of every read), as does a tally of 2**16
+  (:meth:`_settled`, the one guard of every read of the groups; a read of the
+  whole, below, has its own), as does a tally of 2**16
   results, or of 256 per group when that is more (a fold's cost grows with the
   groups it writes, so it is spread over many results of each). Right after a
   read the next result is written at once instead, as in a Contingency, so
-  that a read after every result does not pay for a fold. A read of the whole
-  alone (:attr:`~GroupedContingency.n_results`, ``categories``, ``overall``)
-  writes the tally into the overall accumulator only, and the groups are owed
-  it (:meth:`_overall_settled`) until the next call of any other kind, which
-  writes them first: with many groups, writing every group's Contingency
-  (a dictionary entry per group and pair) is what a fold costs, and a stream
-  read as a whole does not pay it until a group is read. Anything else (a new
-  group or category, a weight, several labels) is written at once, through
-  each accumulator's ``add_result``.
+  that a read after every result does not pay for a fold. Anything else (a
+  new group or category, a weight, several labels) is written at once,
+  through each accumulator's ``add_result``.
+- A read of the whole alone (:attr:`~GroupedContingency.n_results`,
+  ``categories``, ``overall``, :meth:`~GroupedContingency.overall_score`,
+  ``repr``) writes the tally into the overall accumulator only, and the groups
+  are owed it (:meth:`_overall_settled`) until the next call of any other
+  kind, which writes them first. With many groups, writing every group's
+  Contingency (a dictionary entry per group and pair) is what a fold costs;
+  a stream read only as a whole does not pay it until a group is read.
 - A batch of single labels (label arrays, lists of single labels) is coded
   once: group, correct and assigned codes become one code per row, counted by
   one ``bincount`` (or a sort when that table would be large), so the batch
@@ -1044,7 +1046,7 @@ class GroupedContingency:
         return self._categories, self._unknown, self._zero_division, self._declared
 
     def __repr__(self) -> str:
-        self._settled()
+        self._overall_settled()
         return (f"GroupedContingency(groups={len(self._groups)}, "
                 f"categories={len(self._overall._counts.a)}, n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
@@ -1141,6 +1143,15 @@ class GroupedContingency:
     def _tracker(self, score: object) -> tuple[Score, _Extremes]:
         """The running extremes of ``score``, up to date (made by its first read)."""
         self._settled()
+        key, tracker = self._reader(score)
+        if tracker.pending:
+            tracker.refresh(self._groups, self._codes, score_name(key))
+        return key, tracker
+
+    def _reader(self, score: object) -> tuple[Score, _Extremes]:
+        """The canonical name of ``score`` and its running extremes, made by its first read but not
+        brought up to date (a read of the whole needs only the reader); a category checked."""
+        overall = self._overall_settled()._counts
         try:
             tracker = self._trackers.get(score)  # type: ignore[call-overload]
         except TypeError:  # unhashable: a list, say; named below
@@ -1154,14 +1165,12 @@ class GroupedContingency:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str):
             try:
-                known = key[1] in self._overall._counts.a
+                known = key[1] in overall.a
             except TypeError:
                 known = False
             if not known:
                 raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
-                                 f"are {list(self._overall._counts.a)!r})")
-        if tracker.pending:
-            tracker.refresh(self._groups, self._codes, score_name(key))
+                                 f"are {list(overall.a)!r})")
         return key, tracker
 
     def _per_group(self, read: Callable[[Contingency], _T]) -> dict[Hashable, _T]:
@@ -1196,7 +1205,7 @@ class GroupedContingency:
         >>> g.overall_score("micro_f1"), g.overall_score(("precision", "y"))
         (0.5, 0.0)
         """
-        return self._tracker(score)[1].read(self._overall)
+        return self._reader(score)[1].read(self._overall)
 
     def interval_by_group(self, score: Score, *, level: float = 0.95, method: str = "wilson"
                           ) -> dict[Hashable, Interval | None]:

@@ -556,6 +556,8 @@ def test_a_read_of_the_whole_writes_the_tally_into_the_overall_only_and_the_grou
     references, overall = per_group_reference(assigned, correct, groups, labels)
     assert (ours.n_results, ours.categories) == (n, tuple(labels))
     assert ours.overall == overall
+    assert ours.overall_score("macro_f1") == overall.macro_f1
+    assert "n_results=3000" in repr(ours)
     assert ours._owed  # the groups are not written yet
     assert len(ours._tally) == n
     extra = (assigned[:40], correct[:40], groups[:40])
