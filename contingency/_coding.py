@@ -176,28 +176,38 @@ def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable
         if bad.size:
             check_label(values[bad[0]].item(), f"{name}[{bad[0]}]")
     if kind in "iu" and values.size:
-        high = int(values.max())
-        if high <= INT64_MAX and dense_is_cheaper(high + 1, values.size):
-            # Non-negative labels from 0 (the common case: labels that are already codes):
-            # one bincount gives the distinct labels, and bincount refuses a negative one.
-            codes = values.astype(np.int64, copy=False)
-            try:
-                present = np.bincount(codes) > 0
-            except ValueError:  # a negative label: the shifted range below
-                pass
-            else:
-                if present.all():  # labels 0..high, every one present: they are the codes
-                    return codes, list(range(high + 1))
-                return (np.cumsum(present) - 1)[codes], np.flatnonzero(present).tolist()
-        low = int(values.min())
+        high, low = int(values.max()), int(values.min())
         if high <= INT64_MAX and dense_is_cheaper(high - low + 1, values.size):
-            shifted = values.astype(np.int64, copy=False) - low
-            present = np.bincount(shifted) > 0
-            return (np.cumsum(present) - 1)[shifted], (np.flatnonzero(present) + low).tolist()
+            # Labels in a small range (the common case: labels that are already codes). When a
+            # prefix meets every value of low..high, the labels are that range and the codes one
+            # subtraction away: the array is read by its minimum and maximum only.
+            codes = values.astype(np.int64, copy=False)
+            if low:
+                codes = codes - low
+            if _meets_every_value(codes, high - low + 1):
+                return codes, list(range(low, high + 1))
+            present = np.bincount(codes) > 0
+            return (np.cumsum(present) - 1)[codes], (np.flatnonzero(present) + low).tolist()
     if kind in "iubf":
         uniques, inverse = np.unique(values, return_inverse=True)
         return inverse.astype(np.int64).ravel(), uniques.tolist()
     return _encode_strings(values)
+
+
+def _meets_every_value(codes: Codes, span: int) -> bool:
+    """Whether a prefix of ``codes`` (each in ``0..span-1``) holds every value of that range.
+
+    Looks at prefixes of four times the range, growing fourfold up to an eighth
+    of the array: in the usual batch every label turns up early, and then this
+    costs a small fraction of one pass; when one does not, the caller counts
+    the whole array, and this has cost at most a sixth of a pass more.
+    """
+    size, stop = max(1024, 4 * span), len(codes) // 8
+    while size <= stop:
+        if np.count_nonzero(np.bincount(codes[:size], minlength=span)) == span:
+            return True
+        size *= 4
+    return False
 
 
 def _encode_objects(values: Sequence[Any] | NDArray[Any],

@@ -31,13 +31,21 @@ its rows. A removal is the same routine with the changes negated.
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category already and the group known, is tallied as one int64 code,
   ``(group * k + correct) * k + assigned``; a read folds the tally first
-  (:meth:`_settled`, the one guard of every read), as does a tally of 2**16
+  (:meth:`_settled`, the one guard of every read of the groups; a read of the
+  whole, below, has its own), as does a tally of 2**16
   results, or of 256 per group when that is more (a fold's cost grows with the
   groups it writes, so it is spread over many results of each). Right after a
   read the next result is written at once instead, as in a Contingency, so
-  that a read after every result does not pay for a fold. Anything else (a new
-  group or category, a weight, several labels) is written at once, through
-  each accumulator's ``add_result``.
+  that a read after every result does not pay for a fold. Anything else (a
+  new group or category, a weight, several labels) is written at once,
+  through each accumulator's ``add_result``.
+- A read of the whole alone (:attr:`~GroupedContingency.n_results`,
+  ``categories``, ``overall``, :meth:`~GroupedContingency.overall_score`,
+  ``repr``) writes the tally into the overall accumulator only, and the groups
+  are owed it (:meth:`_overall_settled`) until the next call of any other
+  kind, which writes them first. With many groups, writing every group's
+  Contingency (a dictionary entry per group and pair) is what a fold costs;
+  a stream read only as a whole does not pay it until a group is read.
 - A batch of single labels (label arrays, lists of single labels) is coded
   once: group, correct and assigned codes become one code per row, counted by
   one ``bincount`` (or a sort when that table would be large), so the batch
@@ -497,7 +505,9 @@ class GroupedContingency:
     # Results add_result took since the last fold, one code each: (group * k + correct) * k +
     # assigned, with k = _span the overall accumulator's codes (fixed while the tally holds any).
     _tally: array[int]
+    _owed: bool  # the overall holds what the tally holds; the groups are still owed it
     _span: int
+    _ids: dict[Hashable, int]  # the overall's category codes (its own dict, taken after each write)
     _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
     _trackers: dict[Score, _Extremes]  # each score read so far, kept up to date lazily
@@ -530,7 +540,7 @@ class GroupedContingency:
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         for key in self._declared:
             self._register(key, self._new_group())
-        self._tally, self._read, self._trackers = array("q"), False, {}
+        self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
         self._sync()
 
     def _new_group(self) -> Contingency:
@@ -563,7 +573,7 @@ class GroupedContingency:
         """
         if (weight is _UNIT and not self._read and type(assigned) in SINGLE
                 and type(correct) in SINGLE):
-            ids, k = self._overall._counts.ids, self._span
+            ids, k = self._ids, self._span
             try:  # (an int64 overflow, past 2**63 codes, takes the general path)
                 self._tally.append((self._codes[group] * k + ids[correct]) * k + ids[assigned])
             except (KeyError, TypeError, OverflowError):
@@ -738,21 +748,38 @@ class GroupedContingency:
 
     def _fold(self) -> None:
         """Write what the tally holds (results of weight 1 whose labels are all categories)."""
-        tally = self._tally
+        tally, owed = self._tally, self._owed
         if tally:
-            self._tally = array("q")
+            self._tally, self._owed = array("q"), False
             assert self._span == len(self._overall._counts.names)  # (no other write since)
             self._write_codes(np.frombuffer(tally, dtype=np.int64), self._span, [], {}, None, 0,
-                              False)
+                              False, to_overall=not owed)
+
+    def _overall_settled(self) -> Contingency:
+        """The overall accumulator with what the tally holds written, the groups still owed it:
+        what a read of the whole reads, without a write into every group.
+
+        The read stops the tally (the next result is written at once, after
+        the fold that pays the groups), so the tally is either all owed or none.
+        """
+        if self._tally and not self._owed:
+            codes = np.frombuffer(self._tally, dtype=np.int64)
+            self._write_codes(codes, self._span, [], {}, None, 0, False, to_groups=False)
+            del codes  # (the tally's buffer is free again)
+            self._owed = True
+        self._read = True
+        return self._overall
 
     def _sync(self) -> None:
         """After a write, what the tally codes by: the overall's codes, the number of groups."""
         self._span = len(self._overall._counts.names)
+        self._ids = self._overall._counts.ids
         self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
-                     removing: bool, groups: NDArray[np.int64] | None = None) -> None:
+                     removing: bool, groups: NDArray[np.int64] | None = None, *,
+                     to_overall: bool = True, to_groups: bool = True) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
@@ -761,6 +788,9 @@ class GroupedContingency:
         codes them, ``new`` (the categories new to it) after them, ``k`` codes
         in all. ``exact`` are the weights (in units of ``2**-unit``), or
         ``None``. One count of the distinct codes; then O(distinct codes) in Python.
+        ``to_overall`` and ``to_groups`` say which parts are written: the tally's
+        results are written into the overall accumulator for a read of the
+        whole and into the groups later (see :meth:`_overall_settled`).
         """
         where = "remove_results" if removing else ""
         overall = self._overall._counts.settled()
@@ -780,9 +810,11 @@ class GroupedContingency:
         correct_of, assigned_of = np.divmod(whole_pairs, k)
         # The whole's pairs by the overall's codes.
         whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
-        if not new and len(overall.a) == len(self._categories):
+        fresh: dict[int, list[Hashable]] = {}
+        if not to_groups:
+            changes: dict[int, tuple[Changes, bool]] = {}
+        elif not new and len(overall.a) == len(self._categories):
             # Every category declared: each group codes them as the overall does.
-            fresh: dict[int, list[Hashable]] = {}
             changes = _coded_group_changes(group_of, pair, counts, k, labels)
         else:
             changes, fresh = self._label_group_changes(group_of, pair, counts, k, labels,
@@ -806,7 +838,8 @@ class GroupedContingency:
             accumulator = by_key[key_of_code[code]]
             parts.append((accumulator, change(accumulator, group_changes,
                                               new=fresh.get(code, ()), coded=coded)))
-        overall_part = change(self._overall, pair_changes(whole, labels), new=new, coded=True)
+        overall_part = (change(self._overall, pair_changes(whole, labels), new=new, coded=True)
+                        if to_overall else _nothing)
         self._commit(overall_part, parts, removing)
         self._written(created, [key_of_code[code] for code in changes], removing)
 
@@ -992,7 +1025,7 @@ class GroupedContingency:
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         for key, accumulator in groups.items():
             self._register(key, accumulator)
-        self._tally, self._read, self._trackers = array("q"), False, {}
+        self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
         self._sync()
 
     def __copy__(self) -> GroupedContingency:
@@ -1019,7 +1052,7 @@ class GroupedContingency:
         return self._categories, self._unknown, self._zero_division, self._declared
 
     def __repr__(self) -> str:
-        self._settled()
+        self._overall_settled()
         return (f"GroupedContingency(groups={len(self._groups)}, "
                 f"categories={len(self._overall._counts.a)}, n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
@@ -1061,15 +1094,13 @@ class GroupedContingency:
     @property
     def categories(self) -> tuple[Hashable, ...]:
         """The categories of :attr:`overall`, in its table order."""
-        self._settled()
-        return self._overall.categories
+        return self._overall_settled().categories
 
     @property
     def n_results(self) -> int | float:
         """The number of results in every group together (weights included: see
         :attr:`Contingency.n_results`)."""
-        self._settled()
-        return self._overall.n_results
+        return self._overall_settled().n_results
 
     @property
     def unknown(self) -> Unknown:
@@ -1088,8 +1119,7 @@ class GroupedContingency:
         A copy (O(categories)), so feeding it changes nothing here; scores of
         the whole read in constant time through :meth:`overall_score`.
         """
-        self._settled()
-        return self._overall.copy()
+        return self._overall_settled().copy()
 
     def group(self, group: Hashable) -> Contingency:
         """A copy of ``group``'s accumulator: equal to one :class:`Contingency` fed its results.
@@ -1119,6 +1149,15 @@ class GroupedContingency:
     def _tracker(self, score: object) -> tuple[Score, _Extremes]:
         """The running extremes of ``score``, up to date (made by its first read)."""
         self._settled()
+        key, tracker = self._reader(score)
+        if tracker.pending:
+            tracker.refresh(self._groups, self._codes, score_name(key))
+        return key, tracker
+
+    def _reader(self, score: object) -> tuple[Score, _Extremes]:
+        """The canonical name of ``score`` and its running extremes, made by its first read but not
+        brought up to date (a read of the whole needs only the reader); a category checked."""
+        overall = self._overall_settled()._counts
         try:
             tracker = self._trackers.get(score)  # type: ignore[call-overload]
         except TypeError:  # unhashable: a list, say; named below
@@ -1132,14 +1171,12 @@ class GroupedContingency:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str):
             try:
-                known = key[1] in self._overall._counts.a
+                known = key[1] in overall.a
             except TypeError:
                 known = False
             if not known:
                 raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
-                                 f"are {list(self._overall._counts.a)!r})")
-        if tracker.pending:
-            tracker.refresh(self._groups, self._codes, score_name(key))
+                                 f"are {list(overall.a)!r})")
         return key, tracker
 
     def _per_group(self, read: Callable[[Contingency], _T]) -> dict[Hashable, _T]:
@@ -1174,7 +1211,7 @@ class GroupedContingency:
         >>> g.overall_score("micro_f1"), g.overall_score(("precision", "y"))
         (0.5, 0.0)
         """
-        return self._tracker(score)[1].read(self._overall)
+        return self._reader(score)[1].read(self._overall)
 
     def interval_by_group(self, score: Score, *, level: float = 0.95, method: str = "wilson"
                           ) -> dict[Hashable, Interval | None]:
@@ -1593,6 +1630,10 @@ def _rows(values: Any, rows: NDArray[np.int64]) -> Any:
     if isinstance(values, np.ndarray):
         return values[rows]
     return [values[row] for row in rows.tolist()]
+
+
+def _nothing() -> None:
+    """The part of an accumulator that has nothing to write."""
 
 
 def _batch_call(accumulator: Contingency, method: str, arguments: list[Any]) -> Callable[[], object]:

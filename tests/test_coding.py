@@ -44,6 +44,25 @@ def test_numpy_arrays_give_sorted_distinct_labels(values):
     assert labels == sorted(set(values.tolist()))
 
 
+def _long(head, tail):
+    """A 20,000-item array, long enough for the prefix search: ``head`` repeated, then ``tail``."""
+    return np.concatenate([np.resize(np.array(head), 20_000 - len(tail)), tail]).astype(np.int64)
+
+
+@pytest.mark.parametrize("values", [
+    _long([0, 1, 2], []),                # every value of the range in the first prefix
+    _long([3, 4, 6], [5]),               # one value met only in the last item
+    _long([0, 2], []),                   # a value of the range missing: the whole array counted
+    _long([0, 1, 2], [-4]),              # a negative value after every prefix looked at
+    _long([7, 9, 8], []),                # a range that does not start at 0
+    _long([0, 1], [1000]),               # one far value makes the prefixes too short to look at
+])
+def test_long_integer_arrays_give_the_distinct_values_wherever_they_occur(values):
+    codes, labels = encode(values, "x")
+    assert labels == np.unique(values).tolist()
+    assert np.array_equal(np.asarray(labels)[codes], values)
+
+
 def test_object_arrays_keep_first_seen_order():
     found, labels = decoded(np.array(["b", 1, "b"], dtype=object))
     assert found == ["b", 1, "b"]

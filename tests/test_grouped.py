@@ -537,6 +537,63 @@ def test_the_tally_holds_memory_bounded_between_reads(monkeypatch):
     assert ours.n_results == 101
 
 
+@pytest.mark.parametrize("whole_read", [True, False], ids=["whole read first", "no whole read"])
+@pytest.mark.parametrize("then", ["group reads", "a removal", "a batch", "a merge", "a weighted "
+                                  "result", "to_dict", "a copy", "a disparity"])
+def test_a_read_of_the_whole_writes_the_tally_into_the_overall_only_and_the_groups_later(
+        then, whole_read):
+    """n_results, categories and overall write a tally of many results in many groups into the
+    overall accumulator only; the next call of any kind writes the groups first (or, without
+    a read of the whole, the overall and the groups), and every group and the whole then equal
+    plain accumulators fed the same results."""
+    rng = np.random.default_rng(23)
+    labels, n = ["x", "y", "z"], 3000
+    assigned = [labels[code] for code in rng.integers(0, 3, n).tolist()]
+    correct = [labels[code] for code in rng.integers(0, 3, n).tolist()]
+    groups = [f"g{code:03d}" for code in rng.integers(0, 300, n).tolist()]
+    declared = sorted(set(groups))
+    ours = GroupedContingency(labels, groups=declared)
+    for chosen, truth, key in zip(assigned, correct, groups):
+        ours.add_result(chosen, truth, group=key)
+    assert len(ours._tally) == n  # every result tallied: the path under test
+    references, overall = per_group_reference(assigned, correct, groups, labels)
+    if whole_read:
+        assert (ours.n_results, ours.categories) == (n, tuple(labels))
+        assert ours.overall == overall
+        assert ours.overall_score("macro_f1") == overall.macro_f1
+        assert "n_results=3000" in repr(ours)
+        assert ours._owed  # the groups are not written yet
+        assert len(ours._tally) == n
+    extra = (assigned[:40], correct[:40], groups[:40])
+    if then == "a removal":
+        ours.remove_result("x", "y", group="g007")
+        references["g007"].remove_result("x", "y")
+        overall.remove_result("x", "y")
+    elif then in ("a batch", "a merge"):
+        other = GroupedContingency(labels, groups=declared).add_results(*extra[:2], groups=extra[2])
+        ours = ours.add_results(*extra[:2], groups=extra[2]) if then == "a batch" else ours + other
+        for chosen, truth, key in zip(*extra):
+            references[key].add_result(chosen, truth)
+            overall.add_result(chosen, truth)
+    elif then == "a weighted result":
+        ours.add_result("z", "x", group="g011", weight=2)
+        references["g011"].add_result("z", "x", weight=2)
+        overall.add_result("z", "x", weight=2)
+    elif then == "to_dict":
+        ours = GroupedContingency.from_dict(ours.to_dict())
+    elif then == "a copy":
+        ours = ours.copy()
+    elif then == "a disparity":
+        expected = {key: reference.macro_f1 for key, reference in references.items()}
+        assert ours.difference("macro_f1") == max(expected.values()) - min(expected.values())
+    for key, reference in references.items():
+        assert ours.group(key) == reference
+    assert not ours._tally
+    assert ours.overall == overall
+    assert ours.by_group("micro_f1") == {key: references[key].micro_f1 if key in references
+                                         else ours.group(key).micro_f1 for key in declared}
+
+
 @pytest.mark.parametrize("side", [str, frozenset], ids=["single labels", "label sets"])
 def test_a_group_met_only_in_rows_of_weight_0_is_not_created_by_a_batch(side):
     """Regression: such a group was given no code, and the batch indexed past the group list."""
