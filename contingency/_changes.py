@@ -327,6 +327,12 @@ def pair_changes(pairs: Mapping[Any, int], names: Sequence[Hashable] | None = No
     >>> pair_changes({0 << PAIR_SHIFT | 1: 3}, ["x", "y"])[:3]
     ({}, {'y': 3}, {'x': 3})
     """
+    if len(pairs) == 1 and names is None:  # one result (a learning curve's step): no loop
+        ((truth, chosen), count), = pairs.items()
+        if count > 0:
+            if truth == chosen:
+                return {truth: count}, {}, {}, {HIT: count}, pairs  # type: ignore[return-value]
+            return {}, {chosen: count}, {truth: count}, {MISS: count}, pairs  # type: ignore[return-value]
     a: Cells = {}
     b: Cells = {}
     c: Cells = {}

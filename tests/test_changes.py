@@ -51,6 +51,14 @@ def test_pair_changes_give_the_cells_the_results_give_one_by_one(results):
     assert pair_changes(pairs) == _by_definition(results)
 
 
+@pytest.mark.parametrize("pair", [("x", "x"), ("x", "y")])
+@pytest.mark.parametrize("count", [1, 3, -2])
+def test_pair_changes_of_one_pair_are_those_of_its_results(pair, count):
+    # One pair is a learning curve's step (written without the loop): the same changes.
+    truth, chosen = pair
+    assert pair_changes({pair: count}) == _by_definition([({chosen}, {truth})], count)
+
+
 def test_label_arrays_and_indicator_matrices_agree_with_the_definition():
     labels = ["x", "y", "z"]
     assigned, correct = np.array(["x", "y", "y", "z"]), np.array(["x", "x", "y", "y"])
