@@ -242,8 +242,8 @@ class SetTally:
         self.take(assigned, correct, None)
 
     def take(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable],
-             known: AbstractSet[Hashable] | None) -> bool:
-        """Count one result if every label it names is in ``known`` (``None``: any label).
+             known: Mapping[Hashable, Any] | None) -> bool:
+        """Count one result if every label it names is a key of ``known`` (``None``: any label).
 
         Returns whether it was counted; a result that is not leaves the tally as
         it was. Only a label new to the tally is looked up in ``known`` (the
@@ -255,7 +255,7 @@ class SetTally:
         _count(tally_assigned, assigned)
         _count(tally_correct, correct)
         if (known is not None and len(tally_assigned) + len(tally_correct) != named
-                and not (assigned <= known and correct <= known)):
+                and not (assigned <= known.keys() and correct <= known.keys())):
             for side, labels in ((tally_assigned, assigned), (tally_correct, correct)):
                 for label in labels:  # taken back: the tally as it was
                     if side[label] == 1:

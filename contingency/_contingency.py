@@ -140,7 +140,7 @@ def _take_sets(counts: Counts, assigned: object, correct: object) -> bool:
                 counts.fold()
             return True
         return False
-    return counts.tally.sets.take(chosen, truth, counts.a.keys())
+    return counts.tally.sets.take(chosen, truth, counts.a)
 
 
 def _side(value: object) -> AbstractSet[Hashable] | None:
