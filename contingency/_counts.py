@@ -347,11 +347,11 @@ class Counts:
                 self.coupling.note(self.label_pairs(pairs)  # type: ignore[arg-type]
                                    if coded else pairs)
             if type(pairs) is dict and len(pairs) == 1:  # one result: a learning curve's step
-                (key, count), = pairs.items()
+                (pair, count), = pairs.items()  # (correct, assigned), or its code if coded
                 if not coded:
                     ids = self.ids
-                    key = ids[key[0]] << _SHIFT | ids[key[1]]
-                self.pairs.add(key, count)
+                    pair = ids[pair[0]] << _SHIFT | ids[pair[1]]  # type: ignore[index]
+                self.pairs.add(pair, count)  # type: ignore[arg-type]
             else:
                 self._add_pairs(pairs, coded)
         if gone:
