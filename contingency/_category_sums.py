@@ -145,6 +145,21 @@ class CategorySums(_Lazy):
         cells_a, cells_b, cells_c = self._cells
         supports = self._support
         total = self.total
+        if supports is None:  # a plain mean's sums (a macro read after every result): lean
+            for label in pending:
+                a = cells_a.get(label)
+                if a is not None:
+                    number = score(a, cells_b[label], cells_c[label], 0, mode)
+                    if number == number:
+                        value = int(number * unit)
+                        total += value - contribution.get(label, 0)
+                        contribution[label] = value
+                        continue
+                # NaN: undefined in "nan" mode, or forgotten: left out
+                total -= contribution.pop(label, 0)
+            self.total = total
+            pending.clear()
+            return
         for label in pending:
             old = contribution.get(label, 0)  # (get and set: a pop and an insertion cost more)
             total -= old

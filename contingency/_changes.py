@@ -236,10 +236,32 @@ class SetTally:
 
     def add(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable]) -> None:
         """Count one result (two sets of categories)."""
+        self.take(assigned, correct, None)
+
+    def take(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable],
+             known: Mapping[Hashable, Any] | None) -> bool:
+        """Count one result if every label it names is a key of ``known`` (``None``: any label).
+
+        Returns whether it was counted; a result that is not leaves the tally as
+        it was. Only a label new to the tally is looked up in ``known`` (the
+        others were when first counted): the sides are counted first, and the
+        result is checked only when they made the tally name more labels.
+        """
+        tally_assigned, tally_correct = self.assigned, self.correct
+        named = len(tally_assigned) + len(tally_correct)
+        _count(tally_assigned, assigned)
+        _count(tally_correct, correct)
+        if (known is not None and len(tally_assigned) + len(tally_correct) != named
+                and not (assigned <= known.keys() and correct <= known.keys())):
+            for side, labels in ((tally_assigned, assigned), (tally_correct, correct)):
+                for label in labels:  # taken back: the tally as it was
+                    if side[label] == 1:
+                        del side[label]
+                    else:
+                        side[label] -= 1
+            return False
         both = assigned & correct
         _count(self.both, both)
-        _count(self.assigned, assigned)
-        _count(self.correct, correct)
         chosen, truth = len(assigned), len(correct)
         try:  # IndexError: more than three categories on a side
             shape: Any = _SMALL_SHAPE[chosen][truth] + len(both)
@@ -251,6 +273,7 @@ class SetTally:
             (label,), (other,) = assigned, correct
             pairs = self.pairs
             pairs[other, label] = pairs.get((other, label), 0) + 1
+        return True
 
     def changes(self) -> Changes:
         """The tallied results as cell changes ``a, b, c``, shapes and pairs (by label)."""
@@ -324,6 +347,12 @@ def pair_changes(pairs: Mapping[Any, int], names: Sequence[Hashable] | None = No
     >>> pair_changes({0 << PAIR_SHIFT | 1: 3}, ["x", "y"])[:3]
     ({}, {'y': 3}, {'x': 3})
     """
+    if len(pairs) == 1 and names is None:  # one result (a learning curve's step): no loop
+        ((truth, chosen), count), = pairs.items()
+        if count > 0:
+            if truth == chosen:
+                return {truth: count}, {}, {}, {HIT: count}, pairs  # type: ignore[return-value]
+            return {}, {chosen: count}, {truth: count}, {MISS: count}, pairs  # type: ignore[return-value]
     a: Cells = {}
     b: Cells = {}
     c: Cells = {}

@@ -243,8 +243,9 @@ class Contingency:
                     except KeyError:
                         pass
                 if self._unknown == "add":  # a category new to an open set: joins at once
-                    fresh = [check_label(label, side) for label, side in
-                             ((assigned, "assigned"), (correct, "correct")) if label not in ids]
+                    fresh = [] if assigned in ids else [check_label(assigned, "assigned")]
+                    if correct is not assigned and correct not in ids:  # (one label: checked once)
+                        fresh.append(check_label(correct, "correct"))
                     changes = pair_changes({(correct, assigned): 1})
                     counts.apply(*(times(changes, 1 << counts.scale) if counts.scale else changes),
                                  new=fresh)

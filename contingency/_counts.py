@@ -298,19 +298,23 @@ class Counts:
                 raise
             return
         n_before = self.n
-        n = n_before + sum(shapes.values())
+        n = n_before
+        for count in shapes.values():
+            n += count
         if n > MAX_COUNT:
             check_room(0, whole(n, self.scale), "results")
         fresh: Sequence[Hashable] = ()
         gone: Sequence[Hashable] = ()
-        if new or offset is not None or removing:
+        if offset is not None or removing:
             fresh, gone = self._admit(a, b, c, shapes, pairs, n, new, offset, removing, where)
+        elif new:  # categories joining, nothing else to check (a new category in an open set)
+            fresh = self._joining(a, b, c, new)
         # Every check passed: the writes. (Written out, not in helpers: this runs for every
         # result read alone, as in a learning curve, where each call and line costs.)
-        cells_a, cells_b, cells_c = self.a, self.b, self.c
+        cells_a = self.a
         k_before = len(cells_a)
         if fresh:
-            ids, names = self.ids, self.names
+            cells_b, cells_c, ids, names = self.b, self.c, self.ids, self.names
             for label in fresh:
                 cells_a[label] = cells_b[label] = cells_c[label] = 0
                 ids[label] = len(names)
@@ -320,15 +324,17 @@ class Counts:
         if a:
             for label, count in a.items():
                 cells_a[label] += count
-            added_a = sum(a.values())
+                added_a += count
         if b:
+            cells = self.b
             for label, count in b.items():
-                cells_b[label] += count
-            added_b = sum(b.values())
+                cells[label] += count
+                added_b += count
         if c:
+            cells = self.c
             for label, count in c.items():
-                cells_c[label] += count
-            added_c = sum(c.values())
+                cells[label] += count
+                added_c += count
         histogram = self.shapes
         for shape, count in shapes.items():  # no zero entry kept
             count += histogram.get(shape, 0)
@@ -337,18 +343,30 @@ class Counts:
             else:
                 del histogram[shape]
         if pairs:
-            if self.coupling is not None:  # (before _add_pairs keeps the pairs, or _forget)
+            if self.coupling is not None:  # (before the pair table keeps the pairs, or _forget)
                 self.coupling.note(self.label_pairs(pairs)  # type: ignore[arg-type]
                                    if coded else pairs)
-            self._add_pairs(pairs, coded)
+            if type(pairs) is dict and len(pairs) == 1:  # one result: a learning curve's step
+                (pair, count), = pairs.items()  # (correct, assigned), or its code if coded
+                if not coded:
+                    ids = self.ids
+                    pair = ids[pair[0]] << _SHIFT | ids[pair[1]]  # type: ignore[index]
+                self.pairs.add(pair, count)  # type: ignore[arg-type]
+            else:
+                self._add_pairs(pairs, coded)
         if gone:
             self._forget(gone)
         self.n = n
         if n >= FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
             self.choose_paths()
-        self.micro = micro_after(self.micro, added_a, added_b, added_c,
-                                 len(cells_a) * n - k_before * n_before, offset)
-        if offset is not None:
+        micro = self.micro  # micro_after, written out: d changes by the change of K n less a, b, c
+        added_d = len(cells_a) * n - k_before * n_before - added_a - added_b - added_c
+        if offset is None:
+            self.micro = [micro[0] + added_a, micro[1] + added_b, micro[2] + added_c,
+                          micro[3] + added_d]
+        else:
+            self.micro = micro_after(micro, added_a, added_b, added_c,
+                                     len(cells_a) * n - k_before * n_before, offset)
             self.offset = [mine + theirs for mine, theirs in zip(self.offset, offset)]
         for pending in self.stale:
             pending.update(a, b, c, fresh)
@@ -384,13 +402,17 @@ class Counts:
                 if mine + theirs > MAX_COUNT:
                     check_room(0, whole(mine + theirs, self.scale),
                                f"set by set_entries in micro-table cell {name}")
-        cells_a = self.a
-        fresh = [label for label in dict.fromkeys(new)  # (a label may come twice)
-                 if label not in cells_a and (label in a or label in b or label in c)]
+        fresh = self._joining(a, b, c, new)
         gone: list[Hashable] = []
         if removing:
             gone = self._check_removal(a, b, c, shapes, pairs, n, len(fresh), offset, where)
         return fresh, gone
+
+    def _joining(self, a: Cells, b: Cells, c: Cells, new: Iterable[Hashable]) -> list[Hashable]:
+        """The categories of ``new`` that the change gives a count and the table lacks, in order."""
+        cells_a = self.a
+        return [label for label in dict.fromkeys(new)  # (a label may come twice)
+                if label not in cells_a and (label in a or label in b or label in c)]
 
     def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
                        pairs: Pairs, n: int, new: int, offset: Sequence[int] | None,
@@ -507,10 +529,6 @@ class Counts:
             self.pairs.add_pairs(pairs)  # type: ignore[arg-type]  # CodedPairs
         elif coded:
             self.pairs.add_items(pairs.items())
-        elif len(pairs) == 1:  # one result: a learning curve's step
-            ((truth, chosen), count), = pairs.items()
-            ids = self.ids
-            self.pairs.add(ids[truth] << _SHIFT | ids[chosen], count)
         else:
             ids = self.ids
             self.pairs.add_items([(ids[truth] << _SHIFT | ids[chosen], count)

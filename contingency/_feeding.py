@@ -62,7 +62,8 @@ def take_sets(counts: Counts, assigned: object, correct: object) -> bool:
 
     Counted into the tally when every label is a category already: a result
     naming one category a side by its pair of codes, others by the tally's
-    :class:`~contingency._changes.SetTally`. Anything else (an unhashable,
+    :class:`~contingency._changes.SetTally` (which checks the labels new to
+    it against the categories). Anything else (an unhashable,
     invalid or unknown label) is left to the general path (``False``). Also
     learns the single-label types met, so that their next result takes the
     single-label fast path.
@@ -84,11 +85,7 @@ def take_sets(counts: Counts, assigned: object, correct: object) -> bool:
                 counts.fold()
             return True
         return False
-    known = counts.a.keys()
-    if chosen <= known and truth <= known:  # (in C)
-        counts.tally.sets.add(chosen, truth)
-        return True
-    return False
+    return counts.tally.sets.take(chosen, truth, counts.a)
 
 
 def side_labels(value: object) -> AbstractSet[Hashable] | None:

@@ -192,6 +192,11 @@ _SIDE = st.one_of(
 @example([("x", "new"), ("new", "y")], "add")
 @example([(frozenset({"x", "new", 7}), frozenset())], "add")  # new ones join sorted
 @example([(frozenset(), frozenset()), ("x", "x"), (frozenset(), "x")], "error")
+# The tally counts x and y, then takes back a result naming them with an unknown label:
+@example([(frozenset({"x", "y"}), frozenset({"x", "z"})),
+          (frozenset({"x", "new"}), frozenset({"y", "z"}))], "error")
+@example([(frozenset({"x", "y"}), frozenset({"x", "z"})),
+          (frozenset({"x", "new"}), frozenset({"y", "z"})), (frozenset({"new", "y"}), "x")], "add")
 def test_fast_paths_equal_the_general_path_even_with_unknown_or_invalid_labels(stream, policy):
     """str, set and list results take add_result's fast paths; mappings take the general one.
 
