@@ -196,6 +196,10 @@ def _no_results(counts: Counts, score: object) -> None:
         raise _refuse(score, "there are no results")
 
 
+#: Why no micro interval exists once set_entries has set the micro table.
+_SET_ENTRIES = "set_entries set the micro table, and no results are known behind its cells"
+
+
 def _micro(contingency: Contingency, counts: Counts, score: str, level: float, method: str,
            seed: int | None, draws: int) -> Interval:
     """Micro precision, recall or F1 of single-label results: each the share of results right."""
@@ -207,8 +211,7 @@ def _micro(contingency: Contingency, counts: Counts, score: str, level: float, m
             raise _refuse(score, f"{problem}; the micro table then pools several decisions per "
                           "result, which are not independent trials: ask for a category's "
                           "interval, ('precision', category), or for subset_accuracy")
-        raise _refuse(score, "set_entries set the micro table, and no results are known behind "
-                      "its cells")
+        raise _refuse(score, _SET_ENTRIES)
     shift = _whole(counts, score) if counts.scale else 0
     a, b, c, d = counts.micro
     estimate = SCALAR[_MICRO_SHARES[score]](a, b, c, d, contingency._zero_division)
@@ -233,8 +236,7 @@ def _decisions(contingency: Contingency, counts: Counts, score: str, level: floa
                       "category), or for subset_accuracy")
     side, name = _DECISION_SHARES[score]
     if name.startswith("micro") and any(counts.offset):
-        raise _refuse(score, "set_entries set the micro table, and no results are known behind "
-                      "its cells")
+        raise _refuse(score, _SET_ENTRIES)
     shift = _whole(counts, score)
     estimate = getattr(contingency, name)
     # A single-label result right gives K decisions right; one wrong gives 2 wrong and K - 2
