@@ -2,6 +2,7 @@
 
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
+from contingency._intervals import IntervalRefused
 from contingency._jci import jaccard_concentration_index
 from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
@@ -22,6 +23,7 @@ __all__ = [
     "Contingency",
     "GroupedContingency",
     "Interval",
+    "IntervalRefused",
     "McNemar",
     "PairConfusion",
     "PairedComparison",

@@ -1099,7 +1099,7 @@ class Contingency:
         >>> s.interval("macro_f1")
         Traceback (most recent call last):
         ...
-        contingency._intervals.Refused: interval('macro_f1'): method 'wilson' does not apply: a
+        contingency.IntervalRefused: interval('macro_f1'): method 'wilson' does not apply: a
         macro average is not a proportion of results; its interval is method='delta' (Takahashi et al.)
         """
         return contingency_interval(self, score, level, method, seed, draws)

@@ -21,7 +21,7 @@ The estimate is the score as its own read computes it, bit for bit.
   :meth:`~contingency._counts.Counts.f1_coupling`), O(categories changed; for
   macro F1, times the categories each is confused with).
 
-Refused, with a message naming the reason (:class:`Refused`, a
+Refused, with a message naming the reason (:class:`IntervalRefused`, a
 ``ValueError``): a score without a method here, a method that does not apply
 to the score, results that break the method's assumption (several
 categories per result where the method pools decisions or needs one
@@ -51,19 +51,28 @@ if TYPE_CHECKING:
     from contingency._counts import Counts
     from contingency._partition import PartitionComparison
 
-__all__ = ["Refused", "Score", "contingency_interval", "partition_block", "partition_interval",
+__all__ = ["IntervalRefused", "Score", "contingency_interval", "partition_block", "partition_interval",
            "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
 
 
-class Refused(ValueError):
-    """An interval that cannot be given: the message names the score and the reason."""
+class IntervalRefused(ValueError):
+    """An interval that cannot be given: the message names the score and the reason.
+
+    Raised by every ``interval`` read (and by ``scores(intervals=...)`` where it
+    must refuse), importable as ``contingency.IntervalRefused``; a ``ValueError``,
+    so code that catches ``ValueError`` catches it too.
+    """
 
 
-def _refuse(score: object, reason: str) -> Refused:
-    return Refused(f"interval({score!r}): {reason}")
+IntervalRefused.__module__ = "contingency"  # its public home, as tracebacks show it
+Refused = IntervalRefused  # the old private name, until every import says IntervalRefused
+
+
+def _refuse(score: object, reason: str) -> IntervalRefused:
+    return IntervalRefused(f"interval({score!r}): {reason}")
 
 
 def _check_method(method: object) -> str:
@@ -338,7 +347,7 @@ def _bounds(read: Callable[[], Interval]) -> list[float] | None:
     """``[low, high]`` of an interval read, or ``None`` where it is refused."""
     try:
         low, _, high = read()
-    except Refused:
+    except IntervalRefused:
         return None
     return [low, high]
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from contingency._intervals import Refused
+from contingency._intervals import IntervalRefused
 from contingency.formulas.intervals import Interval
 
 if TYPE_CHECKING:
@@ -94,11 +94,11 @@ def learning_point(contingency: Contingency, *, intervals: float | None = None) 
     macro: float | Interval
     try:
         micro = contingency.interval("micro_f1", level=intervals)
-    except Refused:
+    except IntervalRefused:
         micro = contingency.micro_f1
     try:
         macro = contingency.interval("macro_f1", level=intervals, method="delta")
-    except Refused:
+    except IntervalRefused:
         macro = contingency.macro_f1
     return LearningPoint(contingency.n_results, micro, macro)
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from contingency import Contingency, Interval, PartitionComparison
+import contingency
+from contingency import Contingency, Interval, IntervalRefused, PartitionComparison
 from contingency import plot as plots
-from contingency._intervals import Refused
 from contingency.cli import main
 from contingency.formulas import intervals as formulas
 from contingency.formulas.partition import table_cells
@@ -44,6 +44,19 @@ def close(ours: float, theirs: float, exact_end: bool) -> bool:
 
 
 # Proportions against statsmodels and SciPy ----------------------------------------------------
+
+
+def test_a_refusal_is_the_public_interval_refused_and_a_value_error():
+    s = Contingency(["x", "y"])
+    s.add_result("x", "y")
+    refusal = r"^interval\('macro_f1'\): method 'wilson'"
+    with pytest.raises(contingency.IntervalRefused, match=refusal) as info:
+        s.interval("macro_f1", method="wilson")
+    assert isinstance(info.value, ValueError)
+    shown = f"{type(info.value).__module__}.{type(info.value).__qualname__}"  # as a traceback names it
+    assert shown == "contingency.IntervalRefused"
+    with pytest.raises(IntervalRefused, match="purity"):
+        PartitionComparison.from_labels(["a", "b"], ["a", "a"]).interval("purity")
 
 
 @pytest.mark.parametrize("method", CLOSED_FORMS)
@@ -331,7 +344,7 @@ def test_the_estimate_is_the_plain_read_bit_for_bit(results, mode, level):
         method = "delta" if name in ("macro_precision", "macro_recall", "macro_f1") else "wilson"
         try:
             low, estimate, high = s.interval(name, level=level, method=method)
-        except Refused:
+        except IntervalRefused:
             assert math.isnan(value), name  # undefined: "nan" mode, no category defined
             continue
         assert estimate == value or (math.isnan(estimate) and math.isnan(value)), name
@@ -340,7 +353,7 @@ def test_the_estimate_is_the_plain_read_bit_for_bit(results, mode, level):
         for name in ("precision", "recall", "specificity", "accuracy", "error", "f1"):
             try:
                 low, estimate, high = s.interval((name, label), level=level)
-            except Refused:
+            except IntervalRefused:
                 continue
             assert estimate == stats_[label][name], (name, label)
             assert 0.0 <= low <= estimate <= high <= 1.0
