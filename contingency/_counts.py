@@ -360,10 +360,11 @@ class Counts:
         if n >= FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
             self.choose_paths()
         micro = self.micro  # micro_after, written out: d changes by the change of K n less a, b, c
-        added_d = len(cells_a) * n - k_before * n_before - added_a - added_b - added_c
-        if offset is None:
-            self.micro = [micro[0] + added_a, micro[1] + added_b, micro[2] + added_c,
-                          micro[3] + added_d]
+        if offset is None:  # (in place: no reader keeps the list)
+            micro[0] += added_a
+            micro[1] += added_b
+            micro[2] += added_c
+            micro[3] += len(cells_a) * n - k_before * n_before - added_a - added_b - added_c
         else:
             self.micro = micro_after(micro, added_a, added_b, added_c,
                                      len(cells_a) * n - k_before * n_before, offset)

@@ -44,6 +44,8 @@ def check_label(label: object, where: str) -> Hashable:
     ...
     ValueError: model: ('a', an integer of 701 digits) is not a valid label (an integer label ...)
     """
+    if type(label) is str:  # the commonest label: hashable, equal to itself, no integer in it
+        return label
     if label is None:
         raise ValueError(f"{where}: None is not a valid label")
     try:

@@ -344,3 +344,27 @@ def test_pair_counts_in_a_fine_unit_are_exact_past_int64():
     s.remove_result("x", "x", weight=2**-100)
     assert s == Contingency().add_results(["x"] * 3, ["y"] * 3)
     assert s.to_dict() == Contingency().add_results(["x"] * 3, ["y"] * 3).to_dict()
+
+
+def test_a_copy_keeps_its_micro_table_when_the_original_is_written() -> None:
+    # apply updates the micro table in place: a copy (and a pickle, through copy) must not share it.
+    counts = Counts(_LABELS)
+    counts.apply(*pair_changes({("x", "y"): 2}))
+    copied = counts.copy()
+    before = list(copied.micro)
+    counts.apply(*pair_changes({("x", "x"): 1}))
+    assert copied.micro == before
+    assert counts.micro != before
+
+
+def test_a_string_label_new_to_an_open_set_is_taken_and_an_invalid_one_refused() -> None:
+    # check_label's shortcut for str: a str is always a label; every other type is still checked.
+    s = Contingency()
+    s.add_result("a", "a")
+    s.micro_f1  # noqa: B018  (a read: the next result is applied at once)
+    s.add_result("b", "b")
+    before = s.to_dict()
+    with pytest.raises(ValueError, match="correct: NaN is not a valid label"):
+        s.add_result("c", float("nan"))
+    assert s.to_dict() == before
+    assert s.categories == ("a", "b")
