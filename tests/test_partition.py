@@ -819,6 +819,76 @@ def test_the_accumulator_reads_information_scores_accurately_at_huge_counts(huge
             assert relative_error(value, exact[name]) <= 1e-12, (name, value, exact[name])
 
 
+def _independent_comparison(n: int, k: int, seed: int):
+    rng = np.random.default_rng([seed, n, k])
+    reference, model = rng.integers(0, k, n), rng.integers(0, k, n)
+    comparison = PartitionComparison.from_labels(reference[10:], model[10:])
+    for r, m in zip(reference[:10].tolist(), model[:10].tolist()):  # the streaming form too
+        comparison.add(r, m)
+    return comparison, metrics.cluster.contingency_matrix(reference, model).tolist()
+
+
+@pytest.mark.parametrize(("n", "k"), [(20_000, 30), (50_000, 10), (3_000, 4)])
+def test_near_independence_reads_match_the_exact_values_and_the_cells_route(n, k):
+    # Independent uniform labels: MI about (k - 1)**2 / 2N nats, far below the n ln n sums it
+    # is the difference of, so the sums cannot settle it and the read takes the cells.
+    from contingency.formulas.partition import _cells
+    from tests.decimal_reference import information, relative_error
+
+    comparison, table = _independent_comparison(n, k, 19)
+    exact = information(table)
+    sums, cells = formulas.table_sums(table), formulas.table_cells(table)
+    assert comparison.table_sums() == sums
+    reads = {
+        "mutual_information": (comparison.mutual_information(),
+                               formulas.mutual_information(sums, cells=cells)),
+        "homogeneity": (comparison.homogeneity, formulas.homogeneity(sums, cells=cells)),
+        "completeness": (comparison.completeness, formulas.completeness(sums, cells=cells)),
+        "v_measure": (comparison.v_measure(), formulas.v_measure(sums, cells=cells)),
+        "v_measure_2": (comparison.v_measure(2), formulas.v_measure(sums, 2, cells=cells)),
+        "variation_of_information": (comparison.variation_of_information(),
+                                     formulas.variation_of_information(sums, cells=cells)),
+    }
+    for method in AVERAGE_METHODS:
+        reads[f"nmi_{method}"] = (comparison.normalized_mutual_information(method),
+                                  formulas.normalized_mutual_information(sums, method,
+                                                                         cells=cells))
+    for name, (ours, cell_route) in reads.items():
+        assert ours == cell_route, name
+        assert relative_error(ours, exact[name]) <= 1e-12, (name, ours, exact[name])
+    # The cell-by-cell route itself (sums of non-negative terms), whatever the read chose.
+    mutual, reference, model = _cells.exact_information(cells)
+    for name, value in (("mutual_information", mutual), ("nmi_arithmetic",
+                                                          2 * mutual / (reference + model)),
+                        ("homogeneity", mutual / reference), ("completeness", mutual / model)):
+        assert math.isclose(reads[name][0], value, rel_tol=2e-15), name
+
+
+@given(st.integers(2, 12), st.integers(2, 12), st.integers(10**3, 10**9), st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None)
+def test_the_bound_that_decides_the_cells_fallback_holds_near_independence(rows, columns, n, seed):
+    # The O(1) values from the sums alone are within the error information_errors certifies
+    # (what the read compares with the value to decide whether the cells are needed).
+    from contingency.formulas.partition._information import information, information_errors
+    from tests.decimal_reference import information as exact_information
+
+    rng = np.random.default_rng(seed)
+    p, q = rng.dirichlet(np.ones(rows)), rng.dirichlet(np.ones(columns))
+    table = (np.rint(np.outer(p, q) * n) + rng.integers(0, 3, (rows, columns))).tolist()
+    table = [[int(v) for v in row] for row in table]
+    sums = formulas.table_sums(table)
+    values = information(sums, None)
+    mutual, reference, model, scale = values
+    errors = information_errors(sums, values)
+    exact = exact_information(table)
+    for value, error, name in ((mutual, errors[0], "mutual_information"),
+                               (reference, errors[1], "entropy_reference"),
+                               (model, errors[2], "entropy_model")):
+        # The error bound, plus one unit for the clamps of the O(1) route and the roundings
+        # of this comparison.
+        assert abs(value / scale - exact[name]) <= (error + 1) / scale * (1 + 1e-9), name
+
+
 def test_homogeneity_of_a_huge_weight_is_not_rounded_to_one():
     comparison = PartitionComparison().add_many([0, 0, 1], [0, 1, 0], weights=[2, 2, 2**60])
     assert comparison.homogeneity == pytest.approx(0.4916, abs=1e-4)

@@ -1492,6 +1492,63 @@ def partition_read_vs_add(config: Config) -> list[Row]:
     return rows
 
 
+def _near_independence_add_read(comparison: Any, pairs: Sequence[tuple[int, int]]) -> float:
+    """Each of ``pairs`` added and NMI read; then taken back, so every round starts alike."""
+    add, remove, read = comparison.add, comparison.remove, comparison.normalized_mutual_information
+    value = math.nan
+    for reference, model in pairs:
+        add(reference, model)
+        value = read()
+    for reference, model in pairs:
+        remove(reference, model)
+    return value
+
+
+def partition_read_near_independence(config: Config) -> list[Row]:
+    """An NMI read on independent labels costs at K = 100 what it costs at K = 1000.
+
+    With labels drawn independently MI is close to 0 and the difference of
+    the running ``n ln n`` sums that gives it cancels: a read the sums cannot
+    settle falls back to the cells, O(cells) a read.
+    """
+    n, ks, steps = config.batch_n, (100, 1000), 200
+    operation = "PartitionComparison NMI add + read near independence: K=100 against K=1000"
+    size = f"{_count(n)} independent labels, {steps} adds + reads (+ removes)"
+    target = "K=100 <= 1.5 x K=1000"
+    found = partition_comparison()
+    if found is None:
+        return [_skip(operation, size, "s/element", PARTITION_SKIP, target)]
+    comparison_class = found[0]
+    sklearn_metrics = _optional("sklearn.metrics")
+    comparisons, pairs = {}, {}
+    for k in ks:
+        reference, model = independent_labels(n, k)
+        comparisons[k] = comparison_class.from_labels(reference, model)
+        pairs[k] = _partition_pairs(steps, k)
+    contestants = [Contestant(f"K={k}", partial(_near_independence_add_read, comparisons[k],
+                                                pairs[k]), items=steps) for k in ks]
+
+    def check(values: list[Any]) -> str:
+        if sklearn_metrics is None:
+            return "no peer"
+        triples = []
+        for k, value in zip(ks, values):
+            reference, model = independent_labels(n, k)
+            added = np.array(pairs[k], dtype=np.int64)
+            theirs = sklearn_metrics.normalized_mutual_info_score(
+                np.concatenate((reference, added[:, 0])), np.concatenate((model, added[:, 1])))
+            triples.append((f"last NMI read at K={k}", value, theirs))
+        return "scikit-learn " + _agree(triples)
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    small, large = timings
+    return [Row(operation, size, "s/element", ours=small.median, peer_name="ours at K=1000",
+                peer=large.median, target=target, passed=small.median <= 1.5 * large.median,
+                check=verdict, notes="each element added, NMI read, and (after the reads) "
+                "removed again, so that every round starts from the same state",
+                timings=timings)]
+
+
 # 10. Running-sum drift -----------------------------------------------------------------------------
 
 #: Issue 10: macro averages agree with a from-scratch computation to 1e-15 relative at any moment;
@@ -1736,6 +1793,8 @@ CASES: list[Case] = [
     Case("10 learning curve micro+macro F1 vs river", learning_curve),
     Case("10 remove_result K=10000 vs K=10", remove_result_scaling),
     Case("10 PartitionComparison read vs add", partition_read_vs_add),
+    Case("10 PartitionComparison NMI read near independence K=100 vs K=1000",
+         partition_read_near_independence),
     Case("10 from_labels table as large as the data", from_labels_large_table),
     Case("10 AMI 3x10^4 labels K=1000 vs scikit-learn", adjusted_mutual_information_small),
     Case("10 running-sum drift", running_sum_drift),

@@ -120,19 +120,20 @@ def information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Ex
         total = _trunc(n * _log(n) * SCALE)  # n_log_n_fixed(n), n >= 2 here
         reference = total - reference_sum
         model = total - model_sum
-        # Pair counts decide exactly whether a side's clusters are pure (C(x + y, 2) >
-        # C(x, 2) + C(y, 2) for x, y >= 1): then MI is the other side's entropy, exactly.
-        if same_same == same_model:  # every model cluster within one class
-            mutual = reference
-        elif same_same == same_reference:  # every class within one model cluster
-            mutual = model
-        else:
-            mutual = cells_sum - reference_sum - model_sum + total
         # 2 N ln N bounds either entropy's magnitude, 4 N ln N the mutual information's.
         coarse = total >> _COARSE_SHIFT
-        if (coarse < reference and coarse < model and coarse >> 1 < mutual
-                and mutual <= reference and mutual <= model):
-            return mutual, reference, model, n * ONE
+        # Pair counts decide exactly whether a side's clusters are pure (C(x + y, 2) >
+        # C(x, 2) + C(y, 2) for x, y >= 1): then MI is the other side's entropy, exactly.
+        if same_same != same_model and same_same != same_reference:  # neither side pure
+            mutual = cells_sum - reference_sum - model_sum + total
+            # 2 N ln N >> 7 < MI <= either entropy settles all three values at once (the
+            # bounds below, each met with room to spare); anything else is weighed below.
+            if coarse < mutual <= reference and mutual <= model:
+                return mutual, reference, model, n * ONE
+        elif same_same == same_model:  # every model cluster within one class
+            mutual = reference
+        else:  # every class within one model cluster
+            mutual = model
         sure = ((coarse < reference or _sure(reference, total + reference_sum))
                 and (coarse < model or _sure(model, total + model_sum))
                 and (coarse >> 1 < mutual
@@ -413,13 +414,13 @@ def normalized_mutual_information(sums: TableSums,
     ...     table_sums([[2, 2]]))
     (1.0, 0.0)
     """
-    method = average_method if average_method == "arithmetic" else check_average_method(
-        average_method)
+    arithmetic = average_method == "arithmetic"
+    method = average_method if arithmetic else check_average_method(average_method)
     mutual, reference, model, scale = information(sums, cells)
+    if arithmetic and mutual:  # from the sums, a ratio of exact integers rounded once
+        return 2 * mutual / (reference + model)
     if mutual == 0:  # 1 when both sides have a single cluster (or there are no elements)
         return 1.0 if sums.n_reference_clusters <= 1 and sums.n_model_clusters <= 1 else 0.0
-    if method == "arithmetic":  # from the sums, a ratio of exact integers rounded once
-        return 2 * mutual / (reference + model)
     if method == "min":
         return mutual / min(reference, model)
     if method == "max":
@@ -485,15 +486,15 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
     if beta != 1 and not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
     mutual, reference, model, _ = information(sums, cells)
-    if reference and model:  # both entropies positive: two or more clusters on each side
-        if mutual == 0:  # h == c == 0
-            return 0.0
+    if mutual and reference and model:  # MI > 0: two or more clusters on each side
         # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
         # (1 + beta) MI / (H(R) + beta H(M)); at beta = 1, from the sums, a ratio of
         # exact integers rounded once, as NMI's (identical partitions score exactly 1).
         if beta == 1:
             return 2 * mutual / (reference + model)
         return (1 + beta) * mutual / (reference + beta * model)
+    if reference and model:  # both entropies positive and MI 0: h == c == 0
+        return 0.0
     one_reference, one_model = sums.n_reference_clusters <= 1, sums.n_model_clusters <= 1
     if one_reference and one_model:
         h = c = 1.0
