@@ -30,7 +30,11 @@ its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category already and the group known, is tallied as one int64 code,
-  ``(group * k + correct) * k + assigned``; a read folds the tally first
+  ``(group * k + correct) * k + assigned`` with ``k`` the least power of two
+  not below the overall's number of codes (``k`` grows by doubling, so each
+  group's ``group * k * k``, kept in a dictionary, is rewritten O(log
+  categories) times: a result costs one look-up of its group, two of its
+  labels, a shift and two additions); a read folds the tally first
   (:meth:`_settled`, the one guard of every read of the groups; a read of the
   whole, below, has its own), as does a tally of 2**16
   results, or of 256 per group when that is more (a fold's cost grows with the
@@ -42,7 +46,8 @@ its rows. A removal is the same routine with the changes negated.
 - A read of the whole alone (:attr:`~GroupedContingency.n_results`,
   ``categories``, ``overall``, :meth:`~GroupedContingency.overall_score`,
   ``repr``) writes the tally into the overall accumulator only, and the groups
-  are owed it (:meth:`_overall_settled`) until the next call of any other
+  are owed it (:meth:`_overall_settled`: the overall's part is one count of the
+  codes' low bits, ``correct * k + assigned``) until the next call of any other
   kind, which writes them first. With many groups, writing every group's
   Contingency (a dictionary entry per group and pair) is what a fold costs;
   a stream read only as a whole does not pay it until a group is read.
@@ -500,13 +505,15 @@ class GroupedContingency:
     _overall: Contingency  # every result
     _groups: dict[_Key, Contingency]  # each group's results, in group order
     _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
+    _bases: dict[_Key, int]  # each group's code << 2 * _shift: its codes' high part in the tally
     _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
     _holes: int
     # Results add_result took since the last fold, one code each: (group * k + correct) * k +
-    # assigned, with k = _span the overall accumulator's codes (fixed while the tally holds any).
+    # assigned, with k = 1 << _shift, at least the overall accumulator's number of codes (fixed
+    # while the tally holds any: only a write that is not tallied adds a category, after a fold).
     _tally: array[int]
     _owed: bool  # the overall holds what the tally holds; the groups are still owed it
-    _span: int
+    _shift: int
     _ids: dict[Hashable, int]  # the overall's category codes (its own dict, taken after each write)
     _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
@@ -537,7 +544,8 @@ class GroupedContingency:
     def _start(self, overall: Contingency) -> None:
         """Empty state: ``overall`` and the declared groups, every one without a result."""
         self._overall = overall
-        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
+        self._shift = 0
         for key in self._declared:
             self._register(key, self._new_group())
         self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
@@ -553,6 +561,7 @@ class GroupedContingency:
 
     def _register(self, key: _Key, accumulator: Contingency) -> None:
         self._codes[key] = len(self._keys)
+        self._bases[key] = len(self._keys) << 2 * self._shift
         self._keys.append(key)
         self._groups[key] = accumulator
 
@@ -573,9 +582,10 @@ class GroupedContingency:
         """
         if (weight is _UNIT and not self._read and type(assigned) in SINGLE
                 and type(correct) in SINGLE):
-            ids, k = self._ids, self._span
+            ids = self._ids
             try:  # (an int64 overflow, past 2**63 codes, takes the general path)
-                self._tally.append((self._codes[group] * k + ids[correct]) * k + ids[assigned])
+                self._tally.append(self._bases[group] + (ids[correct] << self._shift)
+                                   + ids[assigned])
             except (KeyError, TypeError, OverflowError):
                 pass
             else:
@@ -751,8 +761,9 @@ class GroupedContingency:
         tally, owed = self._tally, self._owed
         if tally:
             self._tally, self._owed = array("q"), False
-            assert self._span == len(self._overall._counts.names)  # (no other write since)
-            self._write_codes(np.frombuffer(tally, dtype=np.int64), self._span, [], {}, None, 0,
+            k = 1 << self._shift
+            assert len(self._overall._counts.settled().names) <= k  # (no other write since)
+            self._write_codes(np.frombuffer(tally, dtype=np.int64), k, [], {}, None, 0,
                               False, to_overall=not owed)
 
     def _overall_settled(self) -> Contingency:
@@ -764,17 +775,32 @@ class GroupedContingency:
         """
         if self._tally and not self._owed:
             codes = np.frombuffer(self._tally, dtype=np.int64)
-            self._write_codes(codes, self._span, [], {}, None, 0, False, to_groups=False)
+            span = 1 << 2 * self._shift  # the low bits of a code: correct * k + assigned
+            pairs, counts = distinct_counts(codes & (span - 1), span)
             del codes  # (the tally's buffer is free again)
+            names = self._overall._counts.settled().names
+            correct, assigned = np.divmod(pairs, 1 << self._shift)
+            whole = dict(zip((correct << PAIR_SHIFT | assigned).tolist(), counts.tolist()))
+            self._commit(_change(self._overall, pair_changes(whole, names), 0, removing=False,
+                                 coded=True), [], removing=False)
             self._owed = True
         self._read = True
         return self._overall
 
     def _sync(self) -> None:
-        """After a write, what the tally codes by: the overall's codes, the number of groups."""
-        self._span = len(self._overall._counts.names)
-        self._ids = self._overall._counts.ids
+        """After a write, what the tally codes by: the overall's codes (``k`` doubled, and the
+        groups' bases rewritten, when they outgrow it), the number of groups."""
+        counts = self._overall._counts.settled()
+        if len(counts.names) > 1 << self._shift:
+            self._shift = (len(counts.names) - 1).bit_length()
+            self._rebase()
+        self._ids = counts.ids
         self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
+
+    def _rebase(self) -> None:
+        """Each group's code shifted to the tally's high bits (after the codes or ``k`` change)."""
+        shift = 2 * self._shift
+        self._bases = {key: code << shift for key, code in self._codes.items()}
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
@@ -792,7 +818,6 @@ class GroupedContingency:
         results are written into the overall accumulator for a read of the
         whole and into the groups later (see :meth:`_overall_settled`).
         """
-        where = "remove_results" if removing else ""
         overall = self._overall._counts.settled()
         labels = [*overall.names, *new]
         key_of_code = [*self._keys, *created]
@@ -824,21 +849,14 @@ class GroupedContingency:
         if groups is not None:  # from the batch's group codes to this accumulator's
             changes = {int(groups[code]): change for code, change in changes.items()}
             fresh = {int(groups[code]): met for code, met in fresh.items()}
-        sign = -1 if removing else 1
-
-        def change(accumulator: Contingency, changes: Changes, **options: Any) -> Callable[[], None]:
-            counts = accumulator._counts
-            scale = max(counts.scale, unit)
-            factor = sign << (scale - unit)
-            return lambda: counts.apply(*times(changes, factor), scale=scale, removing=removing,
-                                        where=where, **options)
-
         parts = []
         for code, (group_changes, coded) in changes.items():
             accumulator = by_key[key_of_code[code]]
-            parts.append((accumulator, change(accumulator, group_changes,
-                                              new=fresh.get(code, ()), coded=coded)))
-        overall_part = (change(self._overall, pair_changes(whole, labels), new=new, coded=True)
+            parts.append((accumulator, _change(accumulator, group_changes, unit,
+                                               removing=removing, new=fresh.get(code, ()),
+                                               coded=coded)))
+        overall_part = (_change(self._overall, pair_changes(whole, labels), unit,
+                                removing=removing, new=new, coded=True)
                         if to_overall else _nothing)
         self._commit(overall_part, parts, removing)
         self._written(created, [key_of_code[code] for code in changes], removing)
@@ -954,12 +972,13 @@ class GroupedContingency:
 
     def _forget(self, key: _Key) -> None:
         """Forget a group; the codes are made dense again once holes are half of them."""
-        del self._groups[key]
+        del self._groups[key], self._bases[key]
         self._keys[self._codes.pop(key)] = _HOLE
         self._holes += 1
         if self._holes * 2 > len(self._keys):
             self._keys = list(self._groups)
             self._codes = {key: code for code, key in enumerate(self._keys)}
+            self._rebase()
             self._holes = 0
             self._trackers = {}  # their entries' order was the old codes: made again when read
 
@@ -1022,7 +1041,8 @@ class GroupedContingency:
     def _adopt(self, overall: Contingency, groups: Mapping[_Key, Contingency]) -> None:
         """Take these accumulators as the whole state (the settings already set)."""
         self._overall = overall
-        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
+        self._shift = 0
         for key, accumulator in groups.items():
             self._register(key, accumulator)
         self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
@@ -1634,6 +1654,18 @@ def _rows(values: Any, rows: NDArray[np.int64]) -> Any:
 
 def _nothing() -> None:
     """The part of an accumulator that has nothing to write."""
+
+
+def _change(accumulator: Contingency, changes: Changes, unit: int, *, removing: bool,
+            **options: Any) -> Callable[[], None]:
+    """The part that writes ``changes`` (counts in units of ``2**-unit``) into ``accumulator``'s
+    counts, negated when ``removing``, through their one write routine."""
+    counts = accumulator._counts
+    scale = max(counts.scale, unit)
+    factor = (-1 if removing else 1) << (scale - unit)
+    where = "remove_results" if removing else ""
+    return lambda: counts.apply(*times(changes, factor), scale=scale, removing=removing,
+                                where=where, **options)
 
 
 def _batch_call(accumulator: Contingency, method: str, arguments: list[Any]) -> Callable[[], object]:
