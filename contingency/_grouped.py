@@ -149,6 +149,8 @@ _HOLE = object()  # the key of a code whose group was forgotten
 #: grows with the groups it touches, spread over many results of each.
 _TALLY_SIZE = 1 << 16
 _TALLY_PER_GROUP = 256
+#: A score's heaps are rebuilt once their stale entries are this many times the groups.
+_STALE = 3
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
 _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
@@ -383,66 +385,69 @@ class _Extremes:
     """One score's value in each group, and heaps of them, brought up to date for the groups written
     since the last read (``pending``).
 
-    Each heap entry is ``(value, order, serial, group)`` (the value negated in
-    ``high``): ``order`` is the group's code, which follows the group order, so
-    ties go to the first group; an entry is current while ``serial`` is the
-    group's (``serials``), stale entries are dropped when they reach the top,
-    and the heaps are rebuilt once stale entries outnumber the groups. NaN
+    Each heap entry is ``(value, code)`` (the value negated in ``high``), the
+    code the group's, which follows the group order, so ties go to the first
+    group. An entry is current while its value is the group's (a group whose
+    value changes back to an earlier one makes that entry current again: the
+    same value in the same place), so the heaps need no serial numbers; stale
+    entries are dropped when they reach the top, and the heaps are rebuilt once
+    stale entries are :data:`_STALE` times the groups (each rebuild, O(groups),
+    then comes after as many writes, whatever the number of groups). NaN
     values have no entry (extremes leave them out).
     """
 
-    __slots__ = ("high", "low", "pending", "read", "serial", "serials", "values")
+    __slots__ = ("high", "low", "pending", "read", "values")
 
     def __init__(self, read: Callable[[Contingency], float], groups: Iterable[_Key]) -> None:
         self.read = read
         self.values: dict[_Key, float] = {}
-        self.serials: dict[_Key, int] = {}
         self.pending: set[_Key] = set(groups)
-        self.low: list[tuple[float, int, int, _Key]] = []
-        self.high: list[tuple[float, int, int, _Key]] = []
-        self.serial = 0
+        self.low: list[tuple[float, int]] = []
+        self.high: list[tuple[float, int]] = []
 
     def refresh(self, groups: Mapping[_Key, Contingency], codes: Mapping[_Key, int],
                 where: str) -> None:
         """Read the pending groups' values again (a forgotten group is dropped)."""
-        values, serials = self.values, self.serials
-        for key in list(self.pending):
+        values, read = self.values, self.read
+        for key in self.pending:
             accumulator = groups.get(key)
             if accumulator is None:
                 values.pop(key, None)
-                serials.pop(key, None)
-            else:
-                try:
-                    value = self.read(accumulator)
-                except ValueError as problem:
-                    raise ValueError(f"{where} of group {key!r}: {problem}") from None
-                old = values.get(key)
-                if old is None or not (old == value or (old != old and value != value)):
-                    values[key] = value
-                    self.serial += 1
-                    serials[key] = self.serial
-                    if value == value:
-                        order = codes[key]
-                        heapq.heappush(self.low, (value, order, self.serial, key))
-                        heapq.heappush(self.high, (-value, order, self.serial, key))
-            self.pending.discard(key)
-        if len(self.low) > 2 * len(values) + 64:  # stale entries outnumber the groups: rebuild
-            self.low = [(value, codes[key], serials[key], key)
-                        for key, value in values.items() if value == value]
-            self.high = [(-value, order, serial, key) for value, order, serial, key in self.low]
+                continue
+            try:
+                value = read(accumulator)
+            except ValueError as problem:
+                raise ValueError(f"{where} of group {key!r}: {problem}") from None
+            old = values.get(key)
+            if old is None or not (old == value or (old != old and value != value)):
+                values[key] = value
+                if value == value:
+                    code = codes[key]
+                    heapq.heappush(self.low, (value, code))
+                    heapq.heappush(self.high, (-value, code))
+        self.pending.clear()
+        if len(self.low) > (_STALE + 1) * len(values) + 64:  # mostly stale entries: rebuild
+            self.low = [(value, codes[key]) for key, value in values.items() if value == value]
+            self.high = [(-value, code) for value, code in self.low]
             heapq.heapify(self.low)
             heapq.heapify(self.high)
 
-    def extreme(self, greatest: bool) -> tuple[_Key, float] | None:
-        """The group with the least (greatest) value and that value; ``None`` if every value is NaN."""
+    def extreme(self, greatest: bool, keys: Sequence[_Key]) -> tuple[_Key, float] | None:
+        """The group with the least (greatest) value and that value; ``None`` if every value is NaN.
+
+        ``keys`` gives the group of each code.
+        """
         heap = self.high if greatest else self.low
-        serials = self.serials
-        while heap and serials.get(heap[0][3]) != heap[0][2]:
+        values = self.values
+        while heap:
+            value, code = heap[0]
+            if greatest:
+                value = -value
+            key = keys[code]
+            if values.get(key) == value:  # (a forgotten group's code names no value)
+                return key, value
             heapq.heappop(heap)
-        if not heap:
-            return None
-        value, _, _, key = heap[0]
-        return key, -value if greatest else value
+        return None
 
 
 # The accumulator ------------------------------------------------------------------------------
@@ -974,6 +979,8 @@ class GroupedContingency:
         """Forget a group; the codes are made dense again once holes are half of them."""
         del self._groups[key], self._bases[key]
         self._keys[self._codes.pop(key)] = _HOLE
+        for tracker in self._trackers.values():  # (its heap entries name the old code: stale)
+            tracker.values.pop(key, None)
         self._holes += 1
         if self._holes * 2 > len(self._keys):
             self._keys = list(self._groups)
@@ -1287,7 +1294,7 @@ class GroupedContingency:
         _, tracker = self._tracker(score)
         if not self._groups:
             raise ValueError(_NO_GROUP)
-        low, high = tracker.extreme(False), tracker.extreme(True)
+        low, high = tracker.extreme(False, self._keys), tracker.extreme(True, self._keys)
         if low is None or high is None:  # every value is NaN
             first = next(iter(self._groups))
             return tracker, (first, math.nan), (first, math.nan)
