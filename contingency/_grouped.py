@@ -64,7 +64,7 @@ its rows. A removal is the same routine with the changes negated.
 Reads. A score is named as :func:`score_reader` says: a property of
 Contingency (``"macro_f1"``) or ``(score, category)`` for one category taken as
 the positive outcome (``("recall", 1)``). For each score read, a
-:class:`_Extremes` keeps each group's value and two heaps (least and
+:class:`Extremes` keeps each group's value and two heaps (least and
 greatest), brought up to date at the next read for the groups written since
 (each write marks the groups it touched): a disparity read after every result
 costs O(groups written x log groups), whatever the number of groups.
@@ -72,7 +72,6 @@ costs O(groups written x log groups), whatever the number of groups.
 
 from __future__ import annotations
 
-import heapq
 import math
 import operator
 from array import array
@@ -101,13 +100,14 @@ from contingency._changes import (
 from contingency._coding import coded_single_labels, encode, single_label_array
 from contingency._contingency import Contingency
 from contingency._contingency_state import check_unknown
+from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
+from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import Refused
 from contingency._labels import check_label, label_from_json, label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
-from contingency.formulas import classification as _classification
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     INT64_SAFE,
@@ -119,104 +119,22 @@ from contingency.formulas._numeric import (
 from contingency.formulas.fairness import Method
 from contingency.formulas.intervals import Interval
 
-__all__ = ["FORMAT", "GroupedContingency", "score_name", "score_reader"]
+__all__ = ["FORMAT", "GroupedContingency"]
 
 FORMAT = "contingency.GroupedContingency/1"
-#: A score: the name of a Contingency property, or (score, category) for one category.
-Score = str | tuple[str, Hashable]
-#: The Contingency properties a score may name (each a float; a test keeps this list whole).
-PROPERTY_SCORES = (
-    "micro_precision", "micro_recall", "micro_f1", "micro_accuracy", "micro_error",
-    "macro_precision", "macro_recall", "macro_f1", "macro_accuracy", "macro_error",
-    "weighted_precision", "weighted_recall", "weighted_f1",
-    "samples_precision", "samples_recall", "samples_f1",
-    "subset_accuracy", "error_rate", "hamming_loss",
-)
-#: The scores of one category's 2x2 table, the category taken as the positive outcome.
-CATEGORY_SCORES: dict[str, Callable[..., float]] = {
-    **{name: _classification.SCALAR[name]
-       for name in ("precision", "recall", "f1", "accuracy", "error", "jaccard")},
-    "specificity": lambda a, b, c, d, mode: _classification.SCALAR["recall"](d, c, b, a, mode),
-    **_fairness.SCALAR,
-}
-#: The scores of :meth:`GroupedContingency.report` and :meth:`~GroupedContingency.scores` by default.
-DEFAULT_SCORES: tuple[Score, ...] = ("micro_f1", "macro_precision", "macro_recall", "macro_f1")
 _UNIT = 1  # add_result's default weight: the tally takes it (tested by identity)
 _HOLE = object()  # the key of a code whose group was forgotten
-#: The tally is folded once it holds this many codes (three a result): memory bounded between reads.
 #: The tally is folded once it holds this many results, or :data:`_TALLY_PER_GROUP` per group
 #: if that is more: memory in proportion to the state between reads, and a fold, whose cost
 #: grows with the groups it touches, spread over many results of each.
 _TALLY_SIZE = 1 << 16
 _TALLY_PER_GROUP = 256
-#: A score's heaps are rebuilt once their stale entries are this many times the groups.
-_STALE = 3
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
 _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
 _Self = TypeVar("_Self", bound="GroupedContingency")
 _T = TypeVar("_T")
 _Key = Hashable
-
-
-# Score names ----------------------------------------------------------------------------------
-
-
-def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
-    """The one reading of a score's name: its canonical form, and how to read it from a Contingency.
-
-    ``score`` is the name of a score property of
-    :class:`~contingency.Contingency` (:data:`PROPERTY_SCORES`: ``"macro_f1"``,
-    ``"micro_precision"``, ``"subset_accuracy"``...), or a pair ``(name,
-    category)`` naming one of :data:`CATEGORY_SCORES` (``"precision"``,
-    ``"recall"`` (the true positive rate), ``"f1"``, ``"selection_rate"``,
-    ``"false_positive_rate"``...) of one category's 2x2 table, the category
-    taken as the positive outcome. Its reader costs O(1) (O(result shapes) for
-    the samples averages).
-
-    >>> from contingency import Contingency
-    >>> s = Contingency().add_results([1, 1, 0], [1, 0, 0])
-    >>> key, read = score_reader(["recall", 1])
-    >>> key, read(s)
-    (('recall', 1), 1.0)
-    >>> score_reader("macro_f2")
-    Traceback (most recent call last):
-    ...
-    ValueError: score 'macro_f2' is neither a score property of Contingency (micro_precision, micro_recall, \
-micro_f1, micro_accuracy, micro_error, macro_precision, macro_recall, macro_f1, macro_accuracy, macro_error, \
-weighted_precision, weighted_recall, weighted_f1, samples_precision, samples_recall, samples_f1, \
-subset_accuracy, error_rate, hamming_loss) nor (score, category) with a score among precision, recall, f1, \
-accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
-    """
-    if isinstance(score, str) and score in PROPERTY_SCORES:
-        return score, operator.attrgetter(score)
-    if isinstance(score, (tuple, list)) and len(score) == 2 and isinstance(score[0], str):
-        name, category = score
-        formula = CATEGORY_SCORES.get(name)
-        if formula is not None:
-            category = check_label(category, f"score {name!r}: category")
-            return (name, category), _category_reader(formula, category)
-    raise ValueError(
-        f"score {score!r} is neither a score property of Contingency ({', '.join(PROPERTY_SCORES)}) "
-        f"nor (score, category) with a score among {', '.join(CATEGORY_SCORES)}")
-
-
-def _category_reader(formula: Callable[..., float], category: Hashable
-                     ) -> Callable[[Contingency], float]:
-    def read(accumulator: Contingency) -> float:
-        counts = accumulator._counts.settled()
-        a, b, c = counts.a.get(category, 0), counts.b.get(category, 0), counts.c.get(category, 0)
-        return float(formula(a, b, c, counts.n - a - b - c, accumulator.zero_division))
-    return read
-
-
-def score_name(score: Score) -> str:
-    """How tables and plots name a score: its name, with the category in parentheses.
-
-    >>> score_name("macro_f1"), score_name(("recall", 1))
-    ('macro_f1', 'recall(1)')
-    """
-    return score if isinstance(score, str) else f"{score[0]}({score[1]})"
 
 
 # Group keys -----------------------------------------------------------------------------------
@@ -378,78 +296,6 @@ def _runs(owner: NDArray[np.int64], keys: list[Any], values: list[Any]
             for code, start, stop in zip(owner[starts].tolist(), starts, stops)}
 
 
-# Running extremes -----------------------------------------------------------------------------
-
-
-class _Extremes:
-    """One score's value in each group, and heaps of them, brought up to date for the groups written
-    since the last read (``pending``).
-
-    Each heap entry is ``(value, code)`` (the value negated in ``high``), the
-    code the group's, which follows the group order, so ties go to the first
-    group. An entry is current while its value is the group's (a group whose
-    value changes back to an earlier one makes that entry current again: the
-    same value in the same place), so the heaps need no serial numbers; stale
-    entries are dropped when they reach the top, and the heaps are rebuilt once
-    stale entries are :data:`_STALE` times the groups (each rebuild, O(groups),
-    then comes after as many writes, whatever the number of groups). NaN
-    values have no entry (extremes leave them out).
-    """
-
-    __slots__ = ("high", "low", "pending", "read", "values")
-
-    def __init__(self, read: Callable[[Contingency], float], groups: Iterable[_Key]) -> None:
-        self.read = read
-        self.values: dict[_Key, float] = {}
-        self.pending: set[_Key] = set(groups)
-        self.low: list[tuple[float, int]] = []
-        self.high: list[tuple[float, int]] = []
-
-    def refresh(self, groups: Mapping[_Key, Contingency], codes: Mapping[_Key, int],
-                where: str) -> None:
-        """Read the pending groups' values again (a forgotten group is dropped)."""
-        values, read = self.values, self.read
-        for key in self.pending:
-            accumulator = groups.get(key)
-            if accumulator is None:
-                values.pop(key, None)
-                continue
-            try:
-                value = read(accumulator)
-            except ValueError as problem:
-                raise ValueError(f"{where} of group {key!r}: {problem}") from None
-            old = values.get(key)
-            if old is None or not (old == value or (old != old and value != value)):
-                values[key] = value
-                if value == value:
-                    code = codes[key]
-                    heapq.heappush(self.low, (value, code))
-                    heapq.heappush(self.high, (-value, code))
-        self.pending.clear()
-        if len(self.low) > (_STALE + 1) * len(values) + 64:  # mostly stale entries: rebuild
-            self.low = [(value, codes[key]) for key, value in values.items() if value == value]
-            self.high = [(-value, code) for value, code in self.low]
-            heapq.heapify(self.low)
-            heapq.heapify(self.high)
-
-    def extreme(self, greatest: bool, keys: Sequence[_Key]) -> tuple[_Key, float] | None:
-        """The group with the least (greatest) value and that value; ``None`` if every value is NaN.
-
-        ``keys`` gives the group of each code.
-        """
-        heap = self.high if greatest else self.low
-        values = self.values
-        while heap:
-            value, code = heap[0]
-            if greatest:
-                value = -value
-            key = keys[code]
-            if values.get(key) == value:  # (a forgotten group's code names no value)
-                return key, value
-            heapq.heappop(heap)
-        return None
-
-
 # The accumulator ------------------------------------------------------------------------------
 
 
@@ -522,7 +368,7 @@ class GroupedContingency:
     _ids: dict[Hashable, int]  # the overall's category codes (its own dict, taken after each write)
     _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
-    _trackers: dict[Score, _Extremes]  # each score read so far, kept up to date lazily
+    _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
     _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
 
     def __init__(self, categories: Iterable[Hashable] | None = None, *,
@@ -1173,7 +1019,7 @@ class GroupedContingency:
 
     # Scores by group --------------------------------------------------------------------------
 
-    def _tracker(self, score: object) -> tuple[Score, _Extremes]:
+    def _tracker(self, score: object) -> tuple[Score, Extremes]:
         """The running extremes of ``score``, up to date (made by its first read)."""
         self._settled()
         key, tracker = self._reader(score)
@@ -1181,7 +1027,7 @@ class GroupedContingency:
             tracker.refresh(self._groups, self._codes, score_name(key))
         return key, tracker
 
-    def _reader(self, score: object) -> tuple[Score, _Extremes]:
+    def _reader(self, score: object) -> tuple[Score, Extremes]:
         """The canonical name of ``score`` and its running extremes, made by its first read but not
         brought up to date (a read of the whole needs only the reader); a category checked."""
         overall = self._overall_settled()._counts
@@ -1193,7 +1039,7 @@ class GroupedContingency:
             key, read = score_reader(score)
             tracker = self._trackers.get(key)
             if tracker is None:
-                tracker = self._trackers[key] = _Extremes(read, self._groups)
+                tracker = self._trackers[key] = Extremes(read, self._groups)
         else:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str):
@@ -1288,7 +1134,7 @@ class GroupedContingency:
         self._settled()
         return _interval_or_none(self._overall, score, level, method)
 
-    def _extremes(self, score: object) -> tuple[_Extremes, tuple[Hashable, float],
+    def _extremes(self, score: object) -> tuple[Extremes, tuple[Hashable, float],
                                                 tuple[Hashable, float]]:
         """The tracker of ``score``, and its least and greatest group value with their groups."""
         _, tracker = self._tracker(score)

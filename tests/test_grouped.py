@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from contingency import Contingency, GroupedContingency
 from contingency import _grouped as grouped_module
-from contingency._grouped import CATEGORY_SCORES, PROPERTY_SCORES, score_reader
+from contingency._extremes import STALE
+from contingency._group_scores import CATEGORY_SCORES, PROPERTY_SCORES, score_reader
 from contingency.formulas import fairness
 
 RELATIVE = 1e-12
@@ -343,7 +344,7 @@ def test_many_writes_between_reads_keep_the_heaps_small():
         ours.add_result("x", "y" if step % 3 else "x", group=step % 5)
         ours.group_max("micro_f1")
     tracker = ours._trackers["micro_f1"]
-    assert len(tracker.low) <= (grouped_module._STALE + 1) * 5 + 64
+    assert len(tracker.low) <= (STALE + 1) * 5 + 64
     assert ours.group_max("micro_f1") == max(ours.by_group("micro_f1").values())
 
 
