@@ -85,8 +85,6 @@ from numpy.typing import NDArray
 from contingency import _locking
 from contingency import report as _report
 from contingency._changes import (
-    HIT,
-    MISS,
     PAIR_SHIFT,
     Changes,
     Staging,
@@ -97,20 +95,27 @@ from contingency._changes import (
     sum_changes,
     times,
 )
-from contingency._coding import coded_single_labels, encode, single_label_array
+from contingency._coding import coded_single_labels, single_label_array
 from contingency._contingency import Contingency
 from contingency._contingency_state import check_unknown
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
+from contingency._group_batches import (
+    coded_group_changes,
+    first_rows,
+    group_codes,
+    order_first_seen,
+    rows_of,
+)
+from contingency._group_keys import group_from_json, group_key, group_to_json, shown
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import Refused
-from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._labels import label_to_json
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
-    INT64_SAFE,
     ZeroDivision,
     check_zero_division,
     dense_is_cheaper,
@@ -135,165 +140,6 @@ _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
 _Self = TypeVar("_Self", bound="GroupedContingency")
 _T = TypeVar("_T")
 _Key = Hashable
-
-
-# Group keys -----------------------------------------------------------------------------------
-
-
-def group_to_json(key: Hashable, where: str = "group") -> Any:
-    """A group key as JSON: a label as :func:`~contingency._labels.label_to_json` writes it, a
-    tuple of labels (several features) as a list of them.
-
-    >>> group_to_json("north"), group_to_json(("north", 3))
-    ('north', ['north', 3])
-    """
-    if isinstance(key, tuple):
-        return [label_to_json(label, where) for label in key]
-    return label_to_json(key, where)
-
-
-def group_from_json(value: object, where: str) -> Hashable:
-    """The group key :func:`group_to_json` wrote: a label, or a tuple for a list.
-
-    >>> group_from_json(["north", 3], "groups[0]")
-    ('north', 3)
-    """
-    if isinstance(value, list):
-        return tuple(label_from_json(item, f"{where}[{i}]") for i, item in enumerate(value))
-    return label_from_json(value, where)
-
-
-def _group_key(value: object, where: str) -> Hashable:
-    """One group key, checked as a label is (numpy scalars become the Python values they hold)."""
-    key = check_label(value, where)
-    return key.item() if isinstance(key, np.generic) else key
-
-
-def _features(groups: object, where: str) -> tuple[list[Any], list[str]]:
-    """The grouping features of a batch and how messages name them.
-
-    A tuple holds several features (one sequence each), a pandas DataFrame
-    one per column; anything else is one feature.
-    """
-    columns = getattr(groups, "columns", None)
-    if columns is not None and hasattr(groups, "iloc"):  # a pandas DataFrame
-        names = list(columns)
-        return [groups[name] for name in names], [f"{where}[{name!r}]" for name in names]  # type: ignore[index]
-    if isinstance(groups, tuple):
-        if not groups:
-            raise ValueError(f"{where} is an empty tuple; a tuple holds one sequence per feature")
-        return list(groups), [f"{where}[{i}]" for i in range(len(groups))]
-    return [groups], [where]
-
-
-def _group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64], list[Hashable]]:
-    """Codes ``0..G-1`` of a batch's groups (one per row) and the ``G`` distinct group keys.
-
-    Several features make tuple keys, coded together (mixed radix, then
-    renumbered densely, or sorted when that space is large). Every key is
-    checked as a label, naming the feature and the row.
-    """
-    features, names = _features(groups, where)
-    coded = []
-    for feature, name in zip(features, names):
-        values = label_sequence(feature, name)
-        check_same_length(values, range(size), (name, "assigned"))
-        codes, distinct = encode(values, name)
-        coded.append((codes, [_group_key(label, name) for label in distinct]))
-    if len(coded) == 1:
-        return coded[0]
-    radix = math.prod(len(distinct) for _, distinct in coded)
-    if radix < INT64_SAFE:
-        combined = np.zeros(size, dtype=np.int64)
-        for codes, distinct in coded:
-            combined *= len(distinct)
-            combined += codes
-        if dense_is_cheaper(radix, size):
-            present = np.bincount(combined, minlength=radix) > 0
-            codes = (np.cumsum(present) - 1)[combined]
-            found = np.flatnonzero(present)
-        else:
-            found, codes = np.unique(combined, return_inverse=True)
-        digits = []
-        for _, distinct in reversed(coded):
-            found, digit = np.divmod(found, len(distinct))
-            digits.append(digit.tolist())
-        keys = list(zip(*(
-            [distinct[d] for d in digit] for (_, distinct), digit in zip(coded, reversed(digits)))))
-        return codes.astype(np.int64, copy=False).ravel(), keys  # type: ignore[return-value]
-    stacked = np.stack([codes for codes, _ in coded], axis=1)
-    rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    keys = [tuple(distinct[d] for (_, distinct), d in zip(coded, row)) for row in rows.tolist()]
-    return inverse.astype(np.int64).ravel(), keys  # type: ignore[return-value]
-
-
-def _first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds).
-
-    Looks at a prefix of the rows, doubling it until every wanted code is
-    found: the groups of a batch usually all appear long before its end, so
-    this costs far less than the batch.
-    """
-    first = np.full(len(wanted), -1, dtype=np.int64)
-    remaining = int(wanted.sum())
-    start, step = 0, 1024
-    while remaining and start < len(codes):
-        distinct, at = np.unique(codes[start:start + step], return_index=True)
-        found = wanted[distinct] & (first[distinct] < 0)
-        first[distinct[found]] = at[found] + start
-        remaining -= int(found.sum())
-        start += step
-        step *= 2
-    return first
-
-
-def _coded_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
-                         counts: NDArray[Any], k: int, labels: list[Hashable]
-                         ) -> dict[int, tuple[Changes, bool]]:
-    """Each group's changes from its distinct (correct, assigned) pairs, built with numpy.
-
-    For groups that code every category as the overall accumulator does (all
-    of them declared): the pairs come back keyed by pair code, and every
-    dictionary is made in C from slices, so a group costs a few calls and its
-    pairs no Python loop here. ``group_of`` is sorted (the pairs come group by group).
-    """
-    if not len(group_of):
-        return {}
-    correct, assigned = np.divmod(pair, k)
-    hit = correct == assigned
-    named = np.empty(len(labels), dtype=object)
-    named[:] = labels
-    size = (int(group_of[-1]) + 1) * k
-
-    def cells(category: NDArray[np.int64], where: NDArray[np.bool_]
-              ) -> dict[int, dict[Hashable, int]]:
-        keys, totals = distinct_counts(group_of[where] * k + category[where], size, counts[where])
-        owner, position = np.divmod(keys, k)
-        return _runs(owner, named[position].tolist(), totals.tolist())
-
-    a, b, c = cells(correct, hit), cells(assigned, ~hit), cells(correct, ~hit)
-    right = dict(zip(*(values.tolist() for values in distinct_counts(
-        group_of[hit], size, counts[hit]))))
-    wrong = dict(zip(*(values.tolist() for values in distinct_counts(
-        group_of[~hit], size, counts[~hit]))))
-    pairs = _runs(group_of, (correct << PAIR_SHIFT | assigned).tolist(), counts.tolist())
-    changes: dict[int, tuple[Changes, bool]] = {}
-    for code, coded in pairs.items():
-        shapes = {shape: count for shape, count in ((HIT, right.get(code, 0)),
-                                                    (MISS, wrong.get(code, 0))) if count}
-        changes[code] = ((a.get(code, {}), b.get(code, {}), c.get(code, {}), shapes, coded), True)
-    return changes
-
-
-def _runs(owner: NDArray[np.int64], keys: list[Any], values: list[Any]
-          ) -> dict[int, dict[Any, Any]]:
-    """``{owner: {key: value}}`` from parallel sequences sorted by owner (one dict per run, made in C)."""
-    if not len(owner):
-        return {}
-    cuts = (np.flatnonzero(np.diff(owner)) + 1).tolist()
-    starts, stops = [0, *cuts], [*cuts, len(owner)]
-    return {code: dict(zip(keys[start:stop], values[start:stop]))
-            for code, start, stop in zip(owner[starts].tolist(), starts, stops)}
 
 
 # The accumulator ------------------------------------------------------------------------------
@@ -382,7 +228,7 @@ class GroupedContingency:
                             f"{groups!r}; wrap it in a list")
         declared: list[_Key] = []
         for position, key in enumerate(() if groups is None else groups):
-            declared.append(_group_key(key, f"groups[{position}]"))
+            declared.append(group_key(key, f"groups[{position}]"))
         if len(set(declared)) != len(declared):
             raise ValueError("groups names a group twice")
         self._declared = tuple(declared)
@@ -467,7 +313,7 @@ class GroupedContingency:
         where = "remove_result" if removing else "add_result"
         self._fold()
         self._read = False
-        key = _group_key(group, f"{where}: group")
+        key = group_key(group, f"{where}: group")
         accumulator = self._groups.get(key)
         fresh = accumulator is None
         if fresh:
@@ -539,7 +385,7 @@ class GroupedContingency:
             if coded[0] is not None and coded[1] is not None:
                 assigned, correct = coded
         size = check_same_length(assigned, correct, ("assigned", "correct"))
-        codes, keys = _group_codes(groups, size, "groups")
+        codes, keys = group_codes(groups, size, "groups")
         exact, unit = None, 0
         if weights is not None:
             scale = max([self._overall._counts.scale,
@@ -572,7 +418,7 @@ class GroupedContingency:
         if fresh:
             wanted = np.zeros(len(keys), dtype=bool)
             wanted[fresh] = True
-            first = _first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
+            first = first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
             # Groups met only in rows of weight 0 come last: they get no count, so no place.
             fresh.sort(key=lambda position: (first[position] < 0, first[position]))
             for rank, position in enumerate(fresh):
@@ -691,12 +537,12 @@ class GroupedContingency:
             changes: dict[int, tuple[Changes, bool]] = {}
         elif not new and len(overall.a) == len(self._categories):
             # Every category declared: each group codes them as the overall does.
-            changes = _coded_group_changes(group_of, pair, counts, k, labels)
+            changes = coded_group_changes(group_of, pair, counts, k, labels)
         else:
             changes, fresh = self._label_group_changes(group_of, pair, counts, k, labels,
                                                        key_of_code, by_key, groups)
             if any(len(met) > 1 for met in fresh.values()):
-                _order_first_seen(fresh, combined, k, labels, exact)
+                order_first_seen(fresh, combined, k, labels, exact)
         if groups is not None:  # from the batch's group codes to this accumulator's
             changes = {int(groups[code]): change for code, change in changes.items()}
             fresh = {int(groups[code]): met for code, met in fresh.items()}
@@ -767,8 +613,8 @@ class GroupedContingency:
                 raise ValueError(f"{where}: indicator matrices have one column per category of "
                                  f"the whole, but group {key!r} does not have every category "
                                  "yet; declare the categories, or pass label lists")
-            picked = [_rows(assigned, chunk), _rows(correct, chunk),
-                      None if weights is None else _rows(weights, chunk)]
+            picked = [rows_of(assigned, chunk), rows_of(correct, chunk),
+                      None if weights is None else rows_of(weights, chunk)]
             parts.append((accumulator, _batch_call(accumulator, method, picked)))
             touched.append(key)
         everything = [assigned, correct, weights]
@@ -1292,7 +1138,7 @@ class GroupedContingency:
         chosen = self._chosen_scores(scores, pos_label)
         names = [score_name(score) for score in chosen]
         by_group = [self.by_group(score) for score in chosen]
-        rows = [{"group": group_to_json(key), "label": _shown(key),
+        rows = [{"group": group_to_json(key), "label": shown(key),
                  "n_results": accumulator.n_results,
                  "values": {name: values[key] for name, values in zip(names, by_group)}}
                 for key, accumulator in self._groups.items()]
@@ -1307,7 +1153,7 @@ class GroupedContingency:
                                    for method in _METHODS},
                     "ratio": {method: self.ratio(score, method) for method in _METHODS}})
                 disparities[-1]["min_label"], disparities[-1]["max_label"] = (
-                    _shown(low[0]), _shown(high[0]))
+                    shown(low[0]), shown(high[0]))
         fairness = None
         if pos_label is not None and self._groups:
             fairness = {"pos_label": label_to_json(pos_label, "pos_label"), **{
@@ -1442,7 +1288,7 @@ class GroupedContingency:
                               "categories")
         if not isinstance(data["groups"], list):
             raise state_error("groups must be a list")
-        keys = [_group_key(group_from_json(value, f"from_dict: groups[{i}]"),
+        keys = [group_key(group_from_json(value, f"from_dict: groups[{i}]"),
                            f"from_dict: groups[{i}]") for i, value in enumerate(data["groups"])]
         if len(set(keys)) != len(keys):
             raise state_error("groups names a group twice")
@@ -1498,13 +1344,6 @@ class GroupedContingency:
         return result
 
 
-def _rows(values: Any, rows: NDArray[np.int64]) -> Any:
-    """The items of ``values`` at ``rows`` (a numpy array indexed, a sequence listed)."""
-    if isinstance(values, np.ndarray):
-        return values[rows]
-    return [values[row] for row in rows.tolist()]
-
-
 def _nothing() -> None:
     """The part of an accumulator that has nothing to write."""
 
@@ -1529,38 +1368,6 @@ def _batch_call(accumulator: Contingency, method: str, arguments: list[Any]) -> 
 
 def _merge_call(accumulator: Contingency, other: Contingency) -> Callable[[], object]:
     return lambda: accumulator.merge(other)
-
-
-def _shown(key: Hashable) -> str:
-    """A group as tables show it: a tuple's labels joined by commas."""
-    return ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
-
-
-def _order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int64], k: int,
-                      labels: list[Hashable], exact: NDArray[Any] | None) -> None:
-    """Put each group's new categories in the order its rows meet them (in place).
-
-    As in a Contingency's batch: row by row, the assigned side before the
-    correct one, rows of weight 0 after all others. ``combined`` holds each
-    row's ``(group * k + correct) * k + assigned``, by the group codes that key
-    ``fresh``. Reads only the rows of the groups that meet several new categories.
-    """
-    wanted = [code for code, met in fresh.items() if len(met) > 1]
-    groups, pair = np.divmod(combined, k * k)
-    rows = np.flatnonzero(np.isin(groups, wanted))
-    if exact is not None and not exact[rows].all():
-        live = exact[rows] != 0
-        rows = np.concatenate([rows[live], rows[~live]])
-    truth, chosen = np.divmod(pair[rows], k)
-    rank: dict[int, int] = {}
-    for side, codes in enumerate((chosen, truth)):
-        keys = groups[rows] * k + codes
-        distinct, at = np.unique(keys, return_index=True)
-        for key, position in zip(distinct.tolist(), at.tolist()):
-            rank[key] = min(rank.get(key, 2 * position + side), 2 * position + side)
-    index = {label: code for code, label in enumerate(labels)}
-    for code in wanted:
-        fresh[code].sort(key=lambda label: rank[code * k + index[label]])
 
 
 def _interval_or_none(accumulator: Contingency, score: Score, level: float,
