@@ -92,12 +92,10 @@ from contingency._changes import (
     category_codes,
     first_seen_order,
     pair_changes,
-    sum_changes,
     times,
 )
 from contingency._coding import coded_single_labels, single_label_array
 from contingency._contingency import Contingency
-from contingency._contingency_state import check_unknown
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
@@ -108,25 +106,23 @@ from contingency._group_batches import (
     order_first_seen,
     rows_of,
 )
-from contingency._group_keys import group_from_json, group_key, group_to_json, shown
+from contingency._group_keys import group_key, group_to_json, shown
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
+from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import Refused
 from contingency._labels import label_to_json
-from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
-    check_zero_division,
     dense_is_cheaper,
     distinct_counts,
 )
 from contingency.formulas.fairness import Method
 from contingency.formulas.intervals import Interval
 
-__all__ = ["FORMAT", "GroupedContingency"]
+__all__ = ["GroupedContingency"]
 
-FORMAT = "contingency.GroupedContingency/1"
 _UNIT = 1  # add_result's default weight: the tally takes it (tested by identity)
 _HOLE = object()  # the key of a code whose group was forgotten
 #: The tally is folded once it holds this many results, or :data:`_TALLY_PER_GROUP` per group
@@ -1247,16 +1243,8 @@ class GroupedContingency:
         True
         """
         self._settled()
-        return {
-            "format": FORMAT,
-            "categories": [label_to_json(label, "category") for label in self._overall._counts.a],
-            "declared": len(self._categories),
-            "unknown": self._unknown,
-            "zero_division": self._zero_division,
-            "groups": [group_to_json(key) for key in self._groups],
-            "declared_groups": len(self._declared),
-            "states": [accumulator.to_dict() for accumulator in self._groups.values()],
-        }
+        return write_state(self._overall._counts.a, len(self._categories), self._unknown,
+                           self._zero_division, self._groups, len(self._declared))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> GroupedContingency:
@@ -1277,70 +1265,14 @@ class GroupedContingency:
         ValueError: from_dict: group 'a' was not declared and holds no result (such a group is
         forgotten, never stored)
         """
-        data = check_state(data, {"format", "categories", "declared", "unknown", "zero_division",
-                                  "groups", "declared_groups", "states"}, FORMAT)
-        unknown = check_unknown(data["unknown"], "from_dict: unknown")
-        zero_division = check_zero_division(data["zero_division"], name="from_dict: zero_division")
-        categories = labels_from_json(data["categories"], "categories")
-        declared = count_from_json(data["declared"], "declared")
-        if declared > len(categories):
-            raise state_error(f"declared is {declared} but there are only {len(categories)} "
-                              "categories")
-        if not isinstance(data["groups"], list):
-            raise state_error("groups must be a list")
-        keys = [group_key(group_from_json(value, f"from_dict: groups[{i}]"),
-                           f"from_dict: groups[{i}]") for i, value in enumerate(data["groups"])]
-        if len(set(keys)) != len(keys):
-            raise state_error("groups names a group twice")
-        declared_groups = count_from_json(data["declared_groups"], "declared_groups")
-        if declared_groups > len(keys):
-            raise state_error(f"declared_groups is {declared_groups} but there are only "
-                              f"{len(keys)} groups")
-        states = data["states"]
-        if not isinstance(states, list) or len(states) != len(keys):
-            raise state_error(f"states must be a list of {len(keys)} Contingency states, one per group")
-        result = cls(categories[:declared], groups=keys[:declared_groups], unknown=unknown,
-                     zero_division=zero_division, thread_safe=thread_safe)
-        groups: dict[_Key, Contingency] = {}
-        for position, (key, state) in enumerate(zip(keys, states)):
-            try:
-                accumulator = Contingency.from_dict(state)
-            except (ValueError, TypeError) as problem:
-                message = str(problem).removeprefix("from_dict: ")
-                raise type(problem)(f"from_dict: states[{position}] (group {key!r}): "
-                                    f"{message}") from None
-            settings = (accumulator.unknown, accumulator.zero_division,
-                        accumulator._declared_order())
-            if settings != (unknown, zero_division, categories[:declared]):
-                raise state_error(f"states[{position}] (group {key!r}) has other settings than "
-                                  "the document (unknown, zero_division, declared categories)")
-            if any(accumulator._counts.offset):
-                raise state_error(f"states[{position}] (group {key!r}) has a micro_offset; no "
-                                  "call of GroupedContingency sets entries")
-            if position >= declared_groups and not accumulator._counts.n:
-                raise state_error(f"group {key!r} was not declared and holds no result (such a "
-                                  "group is forgotten, never stored)")
-            groups[key] = accumulator
-        named = {label for accumulator in groups.values() for label in accumulator._counts.a}
-        for label in categories[declared:]:
-            if label not in named:
-                raise state_error(f"category {label!r} is named by no group")
-        missing = named - set(categories)
-        if missing:
-            raise state_error(f"the groups name categories missing from categories: "
-                              f"{sorted(map(repr, missing))}")
-        overall = result._overall
-        unit = max([0, *(accumulator._counts.scale for accumulator in groups.values())])
-        total: Changes = ({}, {}, {}, {}, {})
-        for accumulator in groups.values():
-            counts = accumulator._counts
-            changes = (dict(counts.a), dict(counts.b), dict(counts.c), dict(counts.shapes),
-                       counts.label_pairs())
-            total = sum_changes(total, times(changes, 1 << (unit - counts.scale)))
-        a, b, c = ({label: count for label, count in cells.items() if count}
-                   for cells in total[:3])
-        overall._counts.apply(a, b, c, total[3], total[4], new=categories[declared:], scale=unit)
-        result._adopt(overall, groups)
+        state = read_state(data)
+        result = cls(state.categories[:state.declared], groups=list(state.groups)[:state.declared_groups],
+                     unknown=state.unknown, zero_division=state.zero_division,
+                     thread_safe=thread_safe)
+        overall = result._overall  # the groups' sum: a merge of them into an empty accumulator
+        result._commit(_change(overall, state.total, state.unit, removing=False,
+                               new=state.categories[state.declared:]), [], removing=False)
+        result._adopt(overall, state.groups)
         return result
 
 
