@@ -106,12 +106,12 @@ from contingency._group_batches import (
     order_first_seen,
     rows_of,
 )
-from contingency._group_keys import group_key, group_to_json, shown
+from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
+from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import Refused
-from contingency._labels import label_to_json
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -132,7 +132,6 @@ _TALLY_SIZE = 1 << 16
 _TALLY_PER_GROUP = 256
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
-_METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
 _Self = TypeVar("_Self", bound="GroupedContingency")
 _T = TypeVar("_T")
 _Key = Hashable
@@ -1110,13 +1109,6 @@ class GroupedContingency:
 
     # Reports ----------------------------------------------------------------------------------
 
-    def _chosen_scores(self, scores: Iterable[object], pos_label: Hashable | None) -> list[Score]:
-        chosen = [score_reader(score)[0] for score in scores]
-        if pos_label is not None:
-            chosen += [(name, pos_label) for name in
-                       ("selection_rate", "recall", "false_positive_rate")]
-        return list(dict.fromkeys(chosen))
-
     def scores(self, scores: Iterable[Score] = DEFAULT_SCORES, *,
                pos_label: Hashable | None = None) -> dict[str, Any]:
         """The scores by group, over every result and their disparities, as plain Python data.
@@ -1130,43 +1122,7 @@ class GroupedContingency:
         exist, so the result is valid JSON; groups and categories are written
         as :meth:`to_dict` writes them. This is what :meth:`report` renders.
         """
-        self._settled()
-        chosen = self._chosen_scores(scores, pos_label)
-        names = [score_name(score) for score in chosen]
-        by_group = [self.by_group(score) for score in chosen]
-        rows = [{"group": group_to_json(key), "label": shown(key),
-                 "n_results": accumulator.n_results,
-                 "values": {name: values[key] for name, values in zip(names, by_group)}}
-                for key, accumulator in self._groups.items()]
-        disparities = []
-        if self._groups:
-            for score, name in zip(chosen, names):
-                low, high = self._extreme(score, False), self._extreme(score, True)
-                disparities.append({
-                    "score": name, "min": low[1], "min_group": group_to_json(low[0]),
-                    "max": high[1], "max_group": group_to_json(high[0]),
-                    "difference": {method: self.difference(score, method)
-                                   for method in _METHODS},
-                    "ratio": {method: self.ratio(score, method) for method in _METHODS}})
-                disparities[-1]["min_label"], disparities[-1]["max_label"] = (
-                    shown(low[0]), shown(high[0]))
-        fairness = None
-        if pos_label is not None and self._groups:
-            fairness = {"pos_label": label_to_json(pos_label, "pos_label"), **{
-                name: {method: getattr(self, name)(pos_label, method) for method in _METHODS}
-                for name in ("demographic_parity_difference", "demographic_parity_ratio",
-                             "equalized_odds_difference", "equalized_odds_ratio",
-                             "equal_opportunity_difference", "equal_opportunity_ratio")}}
-        result: dict[str, Any] = _report.json_numbers({
-            "scores": names,
-            "n_results": self._overall.n_results,
-            "groups": rows,
-            "overall": {score_name(score): score_reader(score)[1](self._overall)
-                        for score in chosen},
-            "disparities": disparities,
-            "fairness": fairness,
-        })
-        return result
+        return summary(self, scores, pos_label)
 
     def report(self, digits: int = 3, *, scores: Iterable[Score] = DEFAULT_SCORES,
                pos_label: Hashable | None = None) -> str:
@@ -1214,7 +1170,7 @@ class GroupedContingency:
         b              1       0.0
         """
         self._settled()
-        chosen = self._chosen_scores(scores, None)
+        chosen = chosen_scores(scores, None)
         columns: dict[str, list[Any]] = {
             "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
         for score in chosen:
