@@ -17,6 +17,14 @@ constant time, as in a plain Contingency, where merging the groups would cost
 O(groups x categories) per read, and ``to_overall`` disparities after every
 result would cost as much. A test recomputes it from the groups.
 
+Each group's counts are a Contingency of its own (about thirty small objects),
+so that every score of a group is the one a plain Contingency fed its results
+reads, by the same code, exactly. With a thousand groups or more, that state
+no longer fits the processor's cache, and a read after every result pays a
+few cache misses in the group it touches; holding the counts of every group
+in one coded table would save them, at the price of a second implementation
+of every running sum a Contingency keeps, which we have not written.
+
 Writes. :meth:`GroupedContingency._commit` is the one routine that changes
 counts: it gives each accumulator its part, the overall one first when
 adding (it refuses, unchanged, any result that no group would take either,
@@ -61,13 +69,21 @@ its rows. A removal is the same routine with the changes negated.
   Other inputs (label sets, indicator matrices) are split by group with one
   stable sort of the group codes and fed to each accumulator's ``add_results``.
 
-Reads. A score is named as :func:`score_reader` says: a property of
-Contingency (``"macro_f1"``) or ``(score, category)`` for one category taken as
-the positive outcome (``("recall", 1)``). For each score read, a
-:class:`Extremes` keeps each group's value and two heaps (least and
-greatest), brought up to date at the next read for the groups written since
-(each write marks the groups it touched): a disparity read after every result
-costs O(groups written x log groups), whatever the number of groups.
+Reads. A score is named as :func:`~contingency._group_scores.score_reader`
+says: a property of Contingency (``"macro_f1"``) or ``(score, category)`` for
+one category taken as the positive outcome (``("recall", 1)``). For each score
+read, an :class:`~contingency._extremes.Extremes` keeps each group's value and
+two heaps (least and greatest), brought up to date at the next read for the
+groups written since (each write marks the groups it touched): a disparity
+read after every result costs O(groups written x log groups), whatever the
+number of groups.
+
+The parts that are not the accumulator live apart: score names in
+:mod:`contingency._group_scores`, the running extremes in
+:mod:`contingency._extremes`, group keys in :mod:`contingency._group_keys`,
+the coding of a batch by group in :mod:`contingency._group_batches`, the
+``to_dict`` document in :mod:`contingency._grouped_state`, and the scores as
+plain data for reports in :mod:`contingency._group_summary`.
 """
 
 from __future__ import annotations
