@@ -469,8 +469,7 @@ class GroupedContingency:
         tally, owed = self._tally, self._owed
         if tally:
             self._tally, self._owed = array("q"), False
-            k = 1 << self._shift
-            assert len(self._overall._counts.settled().names) <= k  # (no other write since)
+            k = 1 << self._shift  # (every tallied label's code is below it: see _sync)
             self._write_codes(np.frombuffer(tally, dtype=np.int64), k, [], {}, None, 0,
                               False, to_overall=not owed)
 
@@ -497,8 +496,15 @@ class GroupedContingency:
 
     def _sync(self) -> None:
         """After a write, what the tally codes by: the overall's codes (``k`` doubled, and the
-        groups' bases rewritten, when they outgrow it), the number of groups."""
-        counts = self._overall._counts.settled()
+        groups' bases rewritten, when they outgrow it), the number of groups.
+
+        Read without the overall's guard (``settled``), which would fold the overall's own tally
+        of one result after every write, and mark it read, so that its next result were written
+        at once: a read after every result of a group would pay that. Codes the overall has not
+        registered yet are not in ``ids``, so a result naming them takes the general path; any
+        read registers them, and stops the tally until the next write, which comes here.
+        """
+        counts = self._overall._counts
         if len(counts.names) > 1 << self._shift:
             self._shift = (len(counts.names) - 1).bit_length()
             self._rebase()
