@@ -11,19 +11,20 @@ loop of single results would.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._changes import HIT, MISS, PAIR_SHIFT, Changes
+from contingency._changes import HIT, MISS, PAIR_SHIFT, Changes, pair_changes
 from contingency._coding import encode
 from contingency._group_keys import group_key
 from contingency._inputs import check_same_length, label_sequence
 from contingency.formulas._numeric import INT64_SAFE, dense_is_cheaper, distinct_counts
 
-__all__ = ["coded_group_changes", "first_rows", "group_codes", "order_first_seen", "rows_of"]
+__all__ = ["coded_group_changes", "first_rows", "group_codes", "order_first_seen", "rows_of",
+           "triple_changes"]
 
 
 def _features(groups: object, where: str) -> tuple[list[Any], list[str]]:
@@ -102,6 +103,68 @@ def first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[n
         start += step
         step *= 2
     return first
+
+
+def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: list[Hashable],
+                   exact: NDArray[Any] | None,
+                   known: Callable[[int], Collection[Hashable]] | None
+                   ) -> tuple[dict[int, int], dict[int, tuple[Changes, bool]],
+                              dict[int, list[Hashable]]]:
+    """The whole's pairs, each group's changes and the categories new to each group, from one
+    code per result, ``(group * k + correct) * k + assigned``.
+
+    ``groups`` codes are below ``groups``, category codes below ``k`` and name
+    ``labels``; ``exact`` are the weights, or ``None``. ``known`` gives the
+    categories group ``code`` holds already, or is ``None`` when every group
+    codes every category as the whole does (all of them declared): the
+    groups' changes are then built by numpy (:func:`coded_group_changes`).
+    The whole's pairs are keyed ``correct << PAIR_SHIFT | assigned``. One
+    count of the distinct codes; then O(distinct codes).
+    """
+    span = k * k
+    space = groups * span
+    if exact is None and dense_is_cheaper(space, len(combined)):
+        counted = np.bincount(combined, minlength=space)
+        present = np.flatnonzero(counted)
+        counts = counted[present]
+    else:
+        present, counts = distinct_counts(combined, space, exact)
+    group_of, pair = np.divmod(present, span)
+    whole_pairs, whole_counts = distinct_counts(pair, span, counts)
+    correct_of, assigned_of = np.divmod(whole_pairs, k)
+    whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
+    if known is None:
+        return whole, coded_group_changes(group_of, pair, counts, k, labels), {}
+    changes, fresh = _label_group_changes(group_of, pair, counts, k, labels, known)
+    if any(len(met) > 1 for met in fresh.values()):
+        order_first_seen(fresh, combined, k, labels, exact)
+    return whole, changes, fresh
+
+
+def _label_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
+                         counts: NDArray[Any], k: int, labels: list[Hashable],
+                         known: Callable[[int], Collection[Hashable]]
+                         ) -> tuple[dict[int, tuple[Changes, bool]], dict[int, list[Hashable]]]:
+    """Each group's changes with pairs by category, and the categories new to each group
+    (in the order met, to be ordered by rows when there are several)."""
+    per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
+    correct_codes, assigned_codes = np.divmod(pair, k)
+    for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
+                                              assigned_codes.tolist(), counts.tolist()):
+        pairs = per_group.get(code)
+        if pairs is None:
+            pairs = per_group[code] = {}
+        pairs[labels[correct], labels[assigned]] = count
+    fresh: dict[int, list[Hashable]] = {}
+    every = len(labels)
+    for code, pairs in per_group.items():
+        held = known(code)
+        if len(held) == every:
+            continue  # the group has every category: none can be new to it
+        met = [label for pair in pairs for label in pair if label not in held]
+        if met:
+            fresh[code] = list(dict.fromkeys(met))
+    return {code: (pair_changes(pairs), False) for code, pairs in per_group.items()}, fresh
 
 
 def coded_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],

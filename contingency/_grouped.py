@@ -91,7 +91,7 @@ from __future__ import annotations
 import math
 import operator
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -115,13 +115,7 @@ from contingency._contingency import Contingency
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
-from contingency._group_batches import (
-    coded_group_changes,
-    first_rows,
-    group_codes,
-    order_first_seen,
-    rows_of,
-)
+from contingency._group_batches import first_rows, group_codes, rows_of, triple_changes
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._group_summary import chosen_scores, summary
@@ -131,7 +125,6 @@ from contingency._intervals import Refused
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
-    dense_is_cheaper,
     distinct_counts,
 )
 from contingency.formulas.fairness import Method
@@ -519,47 +512,32 @@ class GroupedContingency:
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
                      removing: bool, groups: NDArray[np.int64] | None = None, *,
-                     to_overall: bool = True, to_groups: bool = True) -> None:
+                     to_overall: bool = True) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
         new to this accumulator) after them, or by codes of the batch's own,
         ``groups`` giving each one's; categories as the overall accumulator
         codes them, ``new`` (the categories new to it) after them, ``k`` codes
-        in all. ``exact`` are the weights (in units of ``2**-unit``), or
-        ``None``. One count of the distinct codes; then O(distinct codes) in Python.
-        ``to_overall`` and ``to_groups`` say which parts are written: the tally's
-        results are written into the overall accumulator for a read of the
-        whole and into the groups later (see :meth:`_overall_settled`).
+        at most. ``exact`` are the weights (in units of ``2**-unit``), or
+        ``None``. One count of the distinct codes
+        (:func:`~contingency._group_batches.triple_changes`); then O(distinct
+        codes) in Python. Without ``to_overall`` only the groups are written
+        (the overall holds the tally's results already: see :meth:`_overall_settled`).
         """
         overall = self._overall._counts.settled()
         labels = [*overall.names, *new]
         key_of_code = [*self._keys, *created]
         by_key = {**self._groups, **created}
-        span = k * k
-        space = (len(key_of_code) if groups is None else len(groups)) * span
-        if exact is None and dense_is_cheaper(space, len(combined)):
-            counted = np.bincount(combined, minlength=space)
-            present = np.flatnonzero(counted)
-            counts = counted[present]
-        else:
-            present, counts = distinct_counts(combined, space, exact)
-        group_of, pair = np.divmod(present, span)
-        whole_pairs, whole_counts = distinct_counts(pair, span, counts)
-        correct_of, assigned_of = np.divmod(whole_pairs, k)
-        # The whole's pairs by the overall's codes.
-        whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
-        fresh: dict[int, list[Hashable]] = {}
-        if not to_groups:
-            changes: dict[int, tuple[Changes, bool]] = {}
-        elif not new and len(overall.a) == len(self._categories):
-            # Every category declared: each group codes them as the overall does.
-            changes = coded_group_changes(group_of, pair, counts, k, labels)
-        else:
-            changes, fresh = self._label_group_changes(group_of, pair, counts, k, labels,
-                                                       key_of_code, by_key, groups)
-            if any(len(met) > 1 for met in fresh.values()):
-                order_first_seen(fresh, combined, k, labels, exact)
+
+        def known(code: int) -> Collection[Hashable]:
+            mine = code if groups is None else int(groups[code])
+            return by_key[key_of_code[mine]]._counts.settled().a
+
+        every_declared = not new and len(overall.a) == len(self._categories)
+        whole, changes, fresh = triple_changes(
+            combined, k, len(key_of_code) if groups is None else len(groups), labels, exact,
+            None if every_declared else known)
         if groups is not None:  # from the batch's group codes to this accumulator's
             changes = {int(groups[code]): change for code, change in changes.items()}
             fresh = {int(groups[code]): met for code, met in fresh.items()}
@@ -574,33 +552,6 @@ class GroupedContingency:
                         if to_overall else _nothing)
         self._commit(overall_part, parts, removing)
         self._written(created, [key_of_code[code] for code in changes], removing)
-
-    def _label_group_changes(self, group_of: NDArray[np.int64], pair: NDArray[np.int64],
-                             counts: NDArray[Any], k: int, labels: list[Hashable],
-                             key_of_code: list[_Key], by_key: Mapping[_Key, Contingency],
-                             groups: NDArray[np.int64] | None
-                             ) -> tuple[dict[int, tuple[Changes, bool]], dict[int, list[Hashable]]]:
-        """Each group's changes with pairs by category, and the categories new to each group
-        (in the order met, to be ordered by rows when there are several)."""
-        per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
-        correct_codes, assigned_codes = np.divmod(pair, k)
-        for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
-                                                  assigned_codes.tolist(), counts.tolist()):
-            pairs = per_group.get(code)
-            if pairs is None:
-                pairs = per_group[code] = {}
-            pairs[labels[correct], labels[assigned]] = count
-        fresh: dict[int, list[Hashable]] = {}
-        every = len(labels)
-        for code, pairs in per_group.items():
-            mine = code if groups is None else int(groups[code])
-            known = by_key[key_of_code[mine]]._counts.settled().a
-            if len(known) == every:
-                continue  # the group has every category: none can be new to it
-            met = [label for pair in pairs for label in pair if label not in known]
-            if met:
-                fresh[code] = list(dict.fromkeys(met))
-        return {code: (pair_changes(pairs), False) for code, pairs in per_group.items()}, fresh
 
     def _split_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
                      keys: list[_Key], weights: Any, exact: NDArray[Any] | None,
