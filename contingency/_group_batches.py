@@ -23,7 +23,7 @@ from contingency._group_keys import group_key
 from contingency._inputs import check_same_length, label_sequence
 from contingency.formulas._numeric import INT64_SAFE, dense_is_cheaper, distinct_counts
 
-__all__ = ["coded_group_changes", "first_rows", "group_codes", "order_first_seen", "rows_of",
+__all__ = ["coded_group_changes", "coded_pairs", "first_rows", "group_codes", "order_first_seen", "rows_of",
            "triple_changes"]
 
 
@@ -130,15 +130,20 @@ def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: lis
     else:
         present, counts = distinct_counts(combined, space, exact)
     group_of, pair = np.divmod(present, span)
-    whole_pairs, whole_counts = distinct_counts(pair, span, counts)
-    correct_of, assigned_of = np.divmod(whole_pairs, k)
-    whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
+    whole = coded_pairs(*distinct_counts(pair, span, counts), k)
     if known is None:
         return whole, coded_group_changes(group_of, pair, counts, k, labels), {}
     changes, fresh = _label_group_changes(group_of, pair, counts, k, labels, known)
     if any(len(met) > 1 for met in fresh.values()):
         order_first_seen(fresh, combined, k, labels, exact)
     return whole, changes, fresh
+
+
+def coded_pairs(pairs: NDArray[np.int64], counts: NDArray[Any], k: int) -> dict[int, int]:
+    """``{correct << PAIR_SHIFT | assigned: count}`` from distinct pair codes ``correct * k + assigned``
+    and their counts: the pairs as ``Counts.apply`` takes them, coded."""
+    correct, assigned = np.divmod(pairs, k)
+    return dict(zip((correct << PAIR_SHIFT | assigned).tolist(), counts.tolist()))
 
 
 def _label_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],

@@ -101,7 +101,6 @@ from numpy.typing import NDArray
 from contingency import _locking
 from contingency import report as _report
 from contingency._changes import (
-    PAIR_SHIFT,
     Changes,
     Staging,
     Unknown,
@@ -115,7 +114,7 @@ from contingency._contingency import Contingency
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
-from contingency._group_batches import first_rows, group_codes, rows_of, triple_changes
+from contingency._group_batches import coded_pairs, first_rows, group_codes, rows_of, triple_changes
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._group_summary import chosen_scores, summary
@@ -476,11 +475,9 @@ class GroupedContingency:
         if self._tally and not self._owed:
             codes = np.frombuffer(self._tally, dtype=np.int64)
             span = 1 << 2 * self._shift  # the low bits of a code: correct * k + assigned
-            pairs, counts = distinct_counts(codes & (span - 1), span)
+            whole = coded_pairs(*distinct_counts(codes & (span - 1), span), 1 << self._shift)
             del codes  # (the tally's buffer is free again)
             names = self._overall._counts.settled().names
-            correct, assigned = np.divmod(pairs, 1 << self._shift)
-            whole = dict(zip((correct << PAIR_SHIFT | assigned).tolist(), counts.tolist()))
             self._commit(_change(self._overall, pair_changes(whole, names), 0, removing=False,
                                  coded=True), [], removing=False)
             self._owed = True
