@@ -1,11 +1,12 @@
 """A batch of results by group: each row's group code, and each group's changes counted with numpy.
 
 :func:`group_codes` codes a batch's groups (one feature or several) to
-``0..G-1``; :func:`coded_group_changes` turns the distinct (group, correct,
-assigned) codes of a batch, counted once, into each group's changes without a
-Python loop over pairs; :func:`first_rows` and :func:`order_first_seen` give
-new groups and new categories the order in which the rows meet them, as a
-loop of single results would.
+``0..G-1``; :func:`triple_changes` counts the batch's (group, correct,
+assigned) codes once (or the tally's) and turns the distinct ones into the
+whole's pairs and each group's changes (by numpy, :func:`coded_group_changes`,
+when every category is declared); :func:`first_rows` and
+:func:`order_first_seen` give new groups and new categories the order in which
+the rows meet them, as a loop of single results would.
 """
 
 from __future__ import annotations
