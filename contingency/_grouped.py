@@ -17,6 +17,14 @@ constant time, as in a plain Contingency, where merging the groups would cost
 O(groups x categories) per read, and ``to_overall`` disparities after every
 result would cost as much. A test recomputes it from the groups.
 
+Each group's counts are a Contingency of its own (about thirty small objects),
+so that every score of a group is the one a plain Contingency fed its results
+reads, by the same code, exactly. With a thousand groups or more, that state
+no longer fits the processor's cache, and a read after every result pays a
+few cache misses in the group it touches; holding the counts of every group
+in one coded table would save them, at the price of a second implementation
+of every running sum a Contingency keeps, which we have not written.
+
 Writes. :meth:`GroupedContingency._commit` is the one routine that changes
 counts: it gives each accumulator its part, the overall one first when
 adding (it refuses, unchanged, any result that no group would take either,
@@ -30,7 +38,11 @@ its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category already and the group known, is tallied as one int64 code,
-  ``(group * k + correct) * k + assigned``; a read folds the tally first
+  ``(group * k + correct) * k + assigned`` with ``k`` the least power of two
+  not below the overall's number of codes (``k`` grows by doubling, so each
+  group's ``group * k * k``, kept in a dictionary, is rewritten O(log
+  categories) times: a result costs one look-up of its group, two of its
+  labels, a shift and two additions); a read folds the tally first
   (:meth:`_settled`, the one guard of every read of the groups; a read of the
   whole, below, has its own), as does a tally of 2**16
   results, or of 256 per group when that is more (a fold's cost grows with the
@@ -42,7 +54,8 @@ its rows. A removal is the same routine with the changes negated.
 - A read of the whole alone (:attr:`~GroupedContingency.n_results`,
   ``categories``, ``overall``, :meth:`~GroupedContingency.overall_score`,
   ``repr``) writes the tally into the overall accumulator only, and the groups
-  are owed it (:meth:`_overall_settled`) until the next call of any other
+  are owed it (:meth:`_overall_settled`: the overall's part is one count of the
+  codes' low bits, ``correct * k + assigned``) until the next call of any other
   kind, which writes them first. With many groups, writing every group's
   Contingency (a dictionary entry per group and pair) is what a fold costs;
   a stream read only as a whole does not pay it until a group is read.
@@ -56,22 +69,29 @@ its rows. A removal is the same routine with the changes negated.
   Other inputs (label sets, indicator matrices) are split by group with one
   stable sort of the group codes and fed to each accumulator's ``add_results``.
 
-Reads. A score is named as :func:`score_reader` says: a property of
-Contingency (``"macro_f1"``) or ``(score, category)`` for one category taken as
-the positive outcome (``("recall", 1)``). For each score read, a
-:class:`_Extremes` keeps each group's value and two heaps (least and
-greatest), brought up to date at the next read for the groups written since
-(each write marks the groups it touched): a disparity read after every result
-costs O(groups written x log groups), whatever the number of groups.
+Reads. A score is named as :func:`~contingency._group_scores.score_reader`
+says: a property of Contingency (``"macro_f1"``) or ``(score, category)`` for
+one category taken as the positive outcome (``("recall", 1)``). For each score
+read, an :class:`~contingency._extremes.Extremes` keeps each group's value and
+two heaps (least and greatest), brought up to date at the next read for the
+groups written since (each write marks the groups it touched): a disparity
+read after every result costs O(groups written x log groups), whatever the
+number of groups.
+
+The parts that are not the accumulator live apart: score names in
+:mod:`contingency._group_scores`, the running extremes in
+:mod:`contingency._extremes`, group keys in :mod:`contingency._group_keys`,
+the coding of a batch by group in :mod:`contingency._group_batches`, the
+``to_dict`` document in :mod:`contingency._grouped_state`, and the scores as
+plain data for reports in :mod:`contingency._group_summary`.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import operator
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -81,64 +101,38 @@ from numpy.typing import NDArray
 from contingency import _locking
 from contingency import report as _report
 from contingency._changes import (
-    HIT,
-    MISS,
-    PAIR_SHIFT,
     Changes,
     Staging,
     Unknown,
     category_codes,
     first_seen_order,
     pair_changes,
-    sum_changes,
     times,
 )
-from contingency._coding import coded_single_labels, encode, single_label_array
+from contingency._coding import coded_single_labels, single_label_array
 from contingency._contingency import Contingency
-from contingency._contingency_state import check_unknown
+from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
+from contingency._group_batches import coded_pairs, first_rows, group_codes, rows_of, triple_changes
+from contingency._group_keys import group_key
+from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
+from contingency._group_summary import chosen_scores, summary
+from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
-from contingency._intervals import Refused
-from contingency._labels import check_label, label_from_json, label_to_json
-from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
-from contingency.formulas import classification as _classification
+from contingency._intervals import IntervalRefused
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
-    INT64_SAFE,
     ZeroDivision,
-    check_zero_division,
-    dense_is_cheaper,
     distinct_counts,
 )
 from contingency.formulas.fairness import Method
 from contingency.formulas.intervals import Interval
 
-__all__ = ["FORMAT", "GroupedContingency", "score_name", "score_reader"]
+__all__ = ["GroupedContingency"]
 
-FORMAT = "contingency.GroupedContingency/1"
-#: A score: the name of a Contingency property, or (score, category) for one category.
-Score = str | tuple[str, Hashable]
-#: The Contingency properties a score may name (each a float; a test keeps this list whole).
-PROPERTY_SCORES = (
-    "micro_precision", "micro_recall", "micro_f1", "micro_accuracy", "micro_error",
-    "macro_precision", "macro_recall", "macro_f1", "macro_accuracy", "macro_error",
-    "weighted_precision", "weighted_recall", "weighted_f1",
-    "samples_precision", "samples_recall", "samples_f1",
-    "subset_accuracy", "error_rate", "hamming_loss",
-)
-#: The scores of one category's 2x2 table, the category taken as the positive outcome.
-CATEGORY_SCORES: dict[str, Callable[..., float]] = {
-    **{name: _classification.SCALAR[name]
-       for name in ("precision", "recall", "f1", "accuracy", "error", "jaccard")},
-    "specificity": lambda a, b, c, d, mode: _classification.SCALAR["recall"](d, c, b, a, mode),
-    **_fairness.SCALAR,
-}
-#: The scores of :meth:`GroupedContingency.report` and :meth:`~GroupedContingency.scores` by default.
-DEFAULT_SCORES: tuple[Score, ...] = ("micro_f1", "macro_precision", "macro_recall", "macro_f1")
 _UNIT = 1  # add_result's default weight: the tally takes it (tested by identity)
 _HOLE = object()  # the key of a code whose group was forgotten
-#: The tally is folded once it holds this many codes (three a result): memory bounded between reads.
 #: The tally is folded once it holds this many results, or :data:`_TALLY_PER_GROUP` per group
 #: if that is more: memory in proportion to the state between reads, and a fold, whose cost
 #: grows with the groups it touches, spread over many results of each.
@@ -146,298 +140,9 @@ _TALLY_SIZE = 1 << 16
 _TALLY_PER_GROUP = 256
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
-_METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
 _Self = TypeVar("_Self", bound="GroupedContingency")
 _T = TypeVar("_T")
 _Key = Hashable
-
-
-# Score names ----------------------------------------------------------------------------------
-
-
-def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
-    """The one reading of a score's name: its canonical form, and how to read it from a Contingency.
-
-    ``score`` is the name of a score property of
-    :class:`~contingency.Contingency` (:data:`PROPERTY_SCORES`: ``"macro_f1"``,
-    ``"micro_precision"``, ``"subset_accuracy"``...), or a pair ``(name,
-    category)`` naming one of :data:`CATEGORY_SCORES` (``"precision"``,
-    ``"recall"`` (the true positive rate), ``"f1"``, ``"selection_rate"``,
-    ``"false_positive_rate"``...) of one category's 2x2 table, the category
-    taken as the positive outcome. Its reader costs O(1) (O(result shapes) for
-    the samples averages).
-
-    >>> from contingency import Contingency
-    >>> s = Contingency().add_results([1, 1, 0], [1, 0, 0])
-    >>> key, read = score_reader(["recall", 1])
-    >>> key, read(s)
-    (('recall', 1), 1.0)
-    >>> score_reader("macro_f2")
-    Traceback (most recent call last):
-    ...
-    ValueError: score 'macro_f2' is neither a score property of Contingency (micro_precision, micro_recall, \
-micro_f1, micro_accuracy, micro_error, macro_precision, macro_recall, macro_f1, macro_accuracy, macro_error, \
-weighted_precision, weighted_recall, weighted_f1, samples_precision, samples_recall, samples_f1, \
-subset_accuracy, error_rate, hamming_loss) nor (score, category) with a score among precision, recall, f1, \
-accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
-    """
-    if isinstance(score, str) and score in PROPERTY_SCORES:
-        return score, operator.attrgetter(score)
-    if isinstance(score, (tuple, list)) and len(score) == 2 and isinstance(score[0], str):
-        name, category = score
-        formula = CATEGORY_SCORES.get(name)
-        if formula is not None:
-            category = check_label(category, f"score {name!r}: category")
-            return (name, category), _category_reader(formula, category)
-    raise ValueError(
-        f"score {score!r} is neither a score property of Contingency ({', '.join(PROPERTY_SCORES)}) "
-        f"nor (score, category) with a score among {', '.join(CATEGORY_SCORES)}")
-
-
-def _category_reader(formula: Callable[..., float], category: Hashable
-                     ) -> Callable[[Contingency], float]:
-    def read(accumulator: Contingency) -> float:
-        counts = accumulator._counts.settled()
-        a, b, c = counts.a.get(category, 0), counts.b.get(category, 0), counts.c.get(category, 0)
-        return float(formula(a, b, c, counts.n - a - b - c, accumulator.zero_division))
-    return read
-
-
-def score_name(score: Score) -> str:
-    """How tables and plots name a score: its name, with the category in parentheses.
-
-    >>> score_name("macro_f1"), score_name(("recall", 1))
-    ('macro_f1', 'recall(1)')
-    """
-    return score if isinstance(score, str) else f"{score[0]}({score[1]})"
-
-
-# Group keys -----------------------------------------------------------------------------------
-
-
-def group_to_json(key: Hashable, where: str = "group") -> Any:
-    """A group key as JSON: a label as :func:`~contingency._labels.label_to_json` writes it, a
-    tuple of labels (several features) as a list of them.
-
-    >>> group_to_json("north"), group_to_json(("north", 3))
-    ('north', ['north', 3])
-    """
-    if isinstance(key, tuple):
-        return [label_to_json(label, where) for label in key]
-    return label_to_json(key, where)
-
-
-def group_from_json(value: object, where: str) -> Hashable:
-    """The group key :func:`group_to_json` wrote: a label, or a tuple for a list.
-
-    >>> group_from_json(["north", 3], "groups[0]")
-    ('north', 3)
-    """
-    if isinstance(value, list):
-        return tuple(label_from_json(item, f"{where}[{i}]") for i, item in enumerate(value))
-    return label_from_json(value, where)
-
-
-def _group_key(value: object, where: str) -> Hashable:
-    """One group key, checked as a label is (numpy scalars become the Python values they hold)."""
-    key = check_label(value, where)
-    return key.item() if isinstance(key, np.generic) else key
-
-
-def _features(groups: object, where: str) -> tuple[list[Any], list[str]]:
-    """The grouping features of a batch and how messages name them.
-
-    A tuple holds several features (one sequence each), a pandas DataFrame
-    one per column; anything else is one feature.
-    """
-    columns = getattr(groups, "columns", None)
-    if columns is not None and hasattr(groups, "iloc"):  # a pandas DataFrame
-        names = list(columns)
-        return [groups[name] for name in names], [f"{where}[{name!r}]" for name in names]  # type: ignore[index]
-    if isinstance(groups, tuple):
-        if not groups:
-            raise ValueError(f"{where} is an empty tuple; a tuple holds one sequence per feature")
-        return list(groups), [f"{where}[{i}]" for i in range(len(groups))]
-    return [groups], [where]
-
-
-def _group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64], list[Hashable]]:
-    """Codes ``0..G-1`` of a batch's groups (one per row) and the ``G`` distinct group keys.
-
-    Several features make tuple keys, coded together (mixed radix, then
-    renumbered densely, or sorted when that space is large). Every key is
-    checked as a label, naming the feature and the row.
-    """
-    features, names = _features(groups, where)
-    coded = []
-    for feature, name in zip(features, names):
-        values = label_sequence(feature, name)
-        check_same_length(values, range(size), (name, "assigned"))
-        codes, distinct = encode(values, name)
-        coded.append((codes, [_group_key(label, name) for label in distinct]))
-    if len(coded) == 1:
-        return coded[0]
-    radix = math.prod(len(distinct) for _, distinct in coded)
-    if radix < INT64_SAFE:
-        combined = np.zeros(size, dtype=np.int64)
-        for codes, distinct in coded:
-            combined *= len(distinct)
-            combined += codes
-        if dense_is_cheaper(radix, size):
-            present = np.bincount(combined, minlength=radix) > 0
-            codes = (np.cumsum(present) - 1)[combined]
-            found = np.flatnonzero(present)
-        else:
-            found, codes = np.unique(combined, return_inverse=True)
-        digits = []
-        for _, distinct in reversed(coded):
-            found, digit = np.divmod(found, len(distinct))
-            digits.append(digit.tolist())
-        keys = list(zip(*(
-            [distinct[d] for d in digit] for (_, distinct), digit in zip(coded, reversed(digits)))))
-        return codes.astype(np.int64, copy=False).ravel(), keys  # type: ignore[return-value]
-    stacked = np.stack([codes for codes, _ in coded], axis=1)
-    rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    keys = [tuple(distinct[d] for (_, distinct), d in zip(coded, row)) for row in rows.tolist()]
-    return inverse.astype(np.int64).ravel(), keys  # type: ignore[return-value]
-
-
-def _first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds).
-
-    Looks at a prefix of the rows, doubling it until every wanted code is
-    found: the groups of a batch usually all appear long before its end, so
-    this costs far less than the batch.
-    """
-    first = np.full(len(wanted), -1, dtype=np.int64)
-    remaining = int(wanted.sum())
-    start, step = 0, 1024
-    while remaining and start < len(codes):
-        distinct, at = np.unique(codes[start:start + step], return_index=True)
-        found = wanted[distinct] & (first[distinct] < 0)
-        first[distinct[found]] = at[found] + start
-        remaining -= int(found.sum())
-        start += step
-        step *= 2
-    return first
-
-
-def _coded_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
-                         counts: NDArray[Any], k: int, labels: list[Hashable]
-                         ) -> dict[int, tuple[Changes, bool]]:
-    """Each group's changes from its distinct (correct, assigned) pairs, built with numpy.
-
-    For groups that code every category as the overall accumulator does (all
-    of them declared): the pairs come back keyed by pair code, and every
-    dictionary is made in C from slices, so a group costs a few calls and its
-    pairs no Python loop here. ``group_of`` is sorted (the pairs come group by group).
-    """
-    if not len(group_of):
-        return {}
-    correct, assigned = np.divmod(pair, k)
-    hit = correct == assigned
-    named = np.empty(len(labels), dtype=object)
-    named[:] = labels
-    size = (int(group_of[-1]) + 1) * k
-
-    def cells(category: NDArray[np.int64], where: NDArray[np.bool_]
-              ) -> dict[int, dict[Hashable, int]]:
-        keys, totals = distinct_counts(group_of[where] * k + category[where], size, counts[where])
-        owner, position = np.divmod(keys, k)
-        return _runs(owner, named[position].tolist(), totals.tolist())
-
-    a, b, c = cells(correct, hit), cells(assigned, ~hit), cells(correct, ~hit)
-    right = dict(zip(*(values.tolist() for values in distinct_counts(
-        group_of[hit], size, counts[hit]))))
-    wrong = dict(zip(*(values.tolist() for values in distinct_counts(
-        group_of[~hit], size, counts[~hit]))))
-    pairs = _runs(group_of, (correct << PAIR_SHIFT | assigned).tolist(), counts.tolist())
-    changes: dict[int, tuple[Changes, bool]] = {}
-    for code, coded in pairs.items():
-        shapes = {shape: count for shape, count in ((HIT, right.get(code, 0)),
-                                                    (MISS, wrong.get(code, 0))) if count}
-        changes[code] = ((a.get(code, {}), b.get(code, {}), c.get(code, {}), shapes, coded), True)
-    return changes
-
-
-def _runs(owner: NDArray[np.int64], keys: list[Any], values: list[Any]
-          ) -> dict[int, dict[Any, Any]]:
-    """``{owner: {key: value}}`` from parallel sequences sorted by owner (one dict per run, made in C)."""
-    if not len(owner):
-        return {}
-    cuts = (np.flatnonzero(np.diff(owner)) + 1).tolist()
-    starts, stops = [0, *cuts], [*cuts, len(owner)]
-    return {code: dict(zip(keys[start:stop], values[start:stop]))
-            for code, start, stop in zip(owner[starts].tolist(), starts, stops)}
-
-
-# Running extremes -----------------------------------------------------------------------------
-
-
-class _Extremes:
-    """One score's value in each group, and heaps of them, brought up to date for the groups written
-    since the last read (``pending``).
-
-    Each heap entry is ``(value, order, serial, group)`` (the value negated in
-    ``high``): ``order`` is the group's code, which follows the group order, so
-    ties go to the first group; an entry is current while ``serial`` is the
-    group's (``serials``), stale entries are dropped when they reach the top,
-    and the heaps are rebuilt once stale entries outnumber the groups. NaN
-    values have no entry (extremes leave them out).
-    """
-
-    __slots__ = ("high", "low", "pending", "read", "serial", "serials", "values")
-
-    def __init__(self, read: Callable[[Contingency], float], groups: Iterable[_Key]) -> None:
-        self.read = read
-        self.values: dict[_Key, float] = {}
-        self.serials: dict[_Key, int] = {}
-        self.pending: set[_Key] = set(groups)
-        self.low: list[tuple[float, int, int, _Key]] = []
-        self.high: list[tuple[float, int, int, _Key]] = []
-        self.serial = 0
-
-    def refresh(self, groups: Mapping[_Key, Contingency], codes: Mapping[_Key, int],
-                where: str) -> None:
-        """Read the pending groups' values again (a forgotten group is dropped)."""
-        values, serials = self.values, self.serials
-        for key in list(self.pending):
-            accumulator = groups.get(key)
-            if accumulator is None:
-                values.pop(key, None)
-                serials.pop(key, None)
-            else:
-                try:
-                    value = self.read(accumulator)
-                except ValueError as problem:
-                    raise ValueError(f"{where} of group {key!r}: {problem}") from None
-                old = values.get(key)
-                if old is None or not (old == value or (old != old and value != value)):
-                    values[key] = value
-                    self.serial += 1
-                    serials[key] = self.serial
-                    if value == value:
-                        order = codes[key]
-                        heapq.heappush(self.low, (value, order, self.serial, key))
-                        heapq.heappush(self.high, (-value, order, self.serial, key))
-            self.pending.discard(key)
-        if len(self.low) > 2 * len(values) + 64:  # stale entries outnumber the groups: rebuild
-            self.low = [(value, codes[key], serials[key], key)
-                        for key, value in values.items() if value == value]
-            self.high = [(-value, order, serial, key) for value, order, serial, key in self.low]
-            heapq.heapify(self.low)
-            heapq.heapify(self.high)
-
-    def extreme(self, greatest: bool) -> tuple[_Key, float] | None:
-        """The group with the least (greatest) value and that value; ``None`` if every value is NaN."""
-        heap = self.high if greatest else self.low
-        serials = self.serials
-        while heap and serials.get(heap[0][3]) != heap[0][2]:
-            heapq.heappop(heap)
-        if not heap:
-            return None
-        value, _, _, key = heap[0]
-        return key, -value if greatest else value
 
 
 # The accumulator ------------------------------------------------------------------------------
@@ -500,17 +205,19 @@ class GroupedContingency:
     _overall: Contingency  # every result
     _groups: dict[_Key, Contingency]  # each group's results, in group order
     _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
+    _bases: dict[_Key, int]  # each group's code << 2 * _shift: its codes' high part in the tally
     _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
     _holes: int
     # Results add_result took since the last fold, one code each: (group * k + correct) * k +
-    # assigned, with k = _span the overall accumulator's codes (fixed while the tally holds any).
+    # assigned, with k = 1 << _shift, at least the overall accumulator's number of codes (fixed
+    # while the tally holds any: only a write that is not tallied adds a category, after a fold).
     _tally: array[int]
     _owed: bool  # the overall holds what the tally holds; the groups are still owed it
-    _span: int
+    _shift: int
     _ids: dict[Hashable, int]  # the overall's category codes (its own dict, taken after each write)
     _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
-    _trackers: dict[Score, _Extremes]  # each score read so far, kept up to date lazily
+    _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
     _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
 
     def __init__(self, categories: Iterable[Hashable] | None = None, *,
@@ -524,7 +231,7 @@ class GroupedContingency:
                             f"{groups!r}; wrap it in a list")
         declared: list[_Key] = []
         for position, key in enumerate(() if groups is None else groups):
-            declared.append(_group_key(key, f"groups[{position}]"))
+            declared.append(group_key(key, f"groups[{position}]"))
         if len(set(declared)) != len(declared):
             raise ValueError("groups names a group twice")
         self._declared = tuple(declared)
@@ -537,7 +244,8 @@ class GroupedContingency:
     def _start(self, overall: Contingency) -> None:
         """Empty state: ``overall`` and the declared groups, every one without a result."""
         self._overall = overall
-        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
+        self._shift = 0
         for key in self._declared:
             self._register(key, self._new_group())
         self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
@@ -553,6 +261,7 @@ class GroupedContingency:
 
     def _register(self, key: _Key, accumulator: Contingency) -> None:
         self._codes[key] = len(self._keys)
+        self._bases[key] = len(self._keys) << 2 * self._shift
         self._keys.append(key)
         self._groups[key] = accumulator
 
@@ -573,9 +282,10 @@ class GroupedContingency:
         """
         if (weight is _UNIT and not self._read and type(assigned) in SINGLE
                 and type(correct) in SINGLE):
-            ids, k = self._ids, self._span
+            ids = self._ids
             try:  # (an int64 overflow, past 2**63 codes, takes the general path)
-                self._tally.append((self._codes[group] * k + ids[correct]) * k + ids[assigned])
+                self._tally.append(self._bases[group] + (ids[correct] << self._shift)
+                                   + ids[assigned])
             except (KeyError, TypeError, OverflowError):
                 pass
             else:
@@ -606,7 +316,7 @@ class GroupedContingency:
         where = "remove_result" if removing else "add_result"
         self._fold()
         self._read = False
-        key = _group_key(group, f"{where}: group")
+        key = group_key(group, f"{where}: group")
         accumulator = self._groups.get(key)
         fresh = accumulator is None
         if fresh:
@@ -678,7 +388,7 @@ class GroupedContingency:
             if coded[0] is not None and coded[1] is not None:
                 assigned, correct = coded
         size = check_same_length(assigned, correct, ("assigned", "correct"))
-        codes, keys = _group_codes(groups, size, "groups")
+        codes, keys = group_codes(groups, size, "groups")
         exact, unit = None, 0
         if weights is not None:
             scale = max([self._overall._counts.scale,
@@ -711,7 +421,7 @@ class GroupedContingency:
         if fresh:
             wanted = np.zeros(len(keys), dtype=bool)
             wanted[fresh] = True
-            first = _first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
+            first = first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
             # Groups met only in rows of weight 0 come last: they get no count, so no place.
             fresh.sort(key=lambda position: (first[position] < 0, first[position]))
             for rank, position in enumerate(fresh):
@@ -751,8 +461,8 @@ class GroupedContingency:
         tally, owed = self._tally, self._owed
         if tally:
             self._tally, self._owed = array("q"), False
-            assert self._span == len(self._overall._counts.names)  # (no other write since)
-            self._write_codes(np.frombuffer(tally, dtype=np.int64), self._span, [], {}, None, 0,
+            k = 1 << self._shift  # (every tallied label's code is below it: see _sync)
+            self._write_codes(np.frombuffer(tally, dtype=np.int64), k, [], {}, None, 0,
                               False, to_overall=not owed)
 
     def _overall_settled(self) -> Contingency:
@@ -764,111 +474,81 @@ class GroupedContingency:
         """
         if self._tally and not self._owed:
             codes = np.frombuffer(self._tally, dtype=np.int64)
-            self._write_codes(codes, self._span, [], {}, None, 0, False, to_groups=False)
+            span = 1 << 2 * self._shift  # the low bits of a code: correct * k + assigned
+            whole = coded_pairs(*distinct_counts(codes & (span - 1), span), 1 << self._shift)
             del codes  # (the tally's buffer is free again)
+            names = self._overall._counts.settled().names
+            self._commit(_change(self._overall, pair_changes(whole, names), 0, removing=False,
+                                 coded=True), [], removing=False)
             self._owed = True
         self._read = True
         return self._overall
 
     def _sync(self) -> None:
-        """After a write, what the tally codes by: the overall's codes, the number of groups."""
-        self._span = len(self._overall._counts.names)
-        self._ids = self._overall._counts.ids
+        """After a write, what the tally codes by: the overall's codes (``k`` doubled, and the
+        groups' bases rewritten, when they outgrow it), the number of groups.
+
+        Read without the overall's guard (``settled``), which would fold the overall's own tally
+        of one result after every write, and mark it read, so that its next result were written
+        at once: a read after every result of a group would pay that. Codes the overall has not
+        registered yet are not in ``ids``, so a result naming them takes the general path; any
+        read registers them, and stops the tally until the next write, which comes here.
+        """
+        counts = self._overall._counts
+        if len(counts.names) > 1 << self._shift:
+            self._shift = (len(counts.names) - 1).bit_length()
+            self._rebase()
+        self._ids = counts.ids
         self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
+
+    def _rebase(self) -> None:
+        """Each group's code shifted to the tally's high bits (after the codes or ``k`` change)."""
+        shift = 2 * self._shift
+        self._bases = {key: code << shift for key, code in self._codes.items()}
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
                      removing: bool, groups: NDArray[np.int64] | None = None, *,
-                     to_overall: bool = True, to_groups: bool = True) -> None:
+                     to_overall: bool = True) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
         new to this accumulator) after them, or by codes of the batch's own,
         ``groups`` giving each one's; categories as the overall accumulator
         codes them, ``new`` (the categories new to it) after them, ``k`` codes
-        in all. ``exact`` are the weights (in units of ``2**-unit``), or
-        ``None``. One count of the distinct codes; then O(distinct codes) in Python.
-        ``to_overall`` and ``to_groups`` say which parts are written: the tally's
-        results are written into the overall accumulator for a read of the
-        whole and into the groups later (see :meth:`_overall_settled`).
+        at most. ``exact`` are the weights (in units of ``2**-unit``), or
+        ``None``. One count of the distinct codes
+        (:func:`~contingency._group_batches.triple_changes`); then O(distinct
+        codes) in Python. Without ``to_overall`` only the groups are written
+        (the overall holds the tally's results already: see :meth:`_overall_settled`).
         """
-        where = "remove_results" if removing else ""
         overall = self._overall._counts.settled()
         labels = [*overall.names, *new]
         key_of_code = [*self._keys, *created]
         by_key = {**self._groups, **created}
-        span = k * k
-        space = (len(key_of_code) if groups is None else len(groups)) * span
-        if exact is None and dense_is_cheaper(space, len(combined)):
-            counted = np.bincount(combined, minlength=space)
-            present = np.flatnonzero(counted)
-            counts = counted[present]
-        else:
-            present, counts = distinct_counts(combined, space, exact)
-        group_of, pair = np.divmod(present, span)
-        whole_pairs, whole_counts = distinct_counts(pair, span, counts)
-        correct_of, assigned_of = np.divmod(whole_pairs, k)
-        # The whole's pairs by the overall's codes.
-        whole = dict(zip((correct_of << PAIR_SHIFT | assigned_of).tolist(), whole_counts.tolist()))
-        fresh: dict[int, list[Hashable]] = {}
-        if not to_groups:
-            changes: dict[int, tuple[Changes, bool]] = {}
-        elif not new and len(overall.a) == len(self._categories):
-            # Every category declared: each group codes them as the overall does.
-            changes = _coded_group_changes(group_of, pair, counts, k, labels)
-        else:
-            changes, fresh = self._label_group_changes(group_of, pair, counts, k, labels,
-                                                       key_of_code, by_key, groups)
-            if any(len(met) > 1 for met in fresh.values()):
-                _order_first_seen(fresh, combined, k, labels, exact)
+
+        def known(code: int) -> Collection[Hashable]:
+            mine = code if groups is None else int(groups[code])
+            return by_key[key_of_code[mine]]._counts.settled().a
+
+        every_declared = not new and len(overall.a) == len(self._categories)
+        whole, changes, fresh = triple_changes(
+            combined, k, len(key_of_code) if groups is None else len(groups), labels, exact,
+            None if every_declared else known)
         if groups is not None:  # from the batch's group codes to this accumulator's
             changes = {int(groups[code]): change for code, change in changes.items()}
             fresh = {int(groups[code]): met for code, met in fresh.items()}
-        sign = -1 if removing else 1
-
-        def change(accumulator: Contingency, changes: Changes, **options: Any) -> Callable[[], None]:
-            counts = accumulator._counts
-            scale = max(counts.scale, unit)
-            factor = sign << (scale - unit)
-            return lambda: counts.apply(*times(changes, factor), scale=scale, removing=removing,
-                                        where=where, **options)
-
         parts = []
         for code, (group_changes, coded) in changes.items():
             accumulator = by_key[key_of_code[code]]
-            parts.append((accumulator, change(accumulator, group_changes,
-                                              new=fresh.get(code, ()), coded=coded)))
-        overall_part = (change(self._overall, pair_changes(whole, labels), new=new, coded=True)
+            parts.append((accumulator, _change(accumulator, group_changes, unit,
+                                               removing=removing, new=fresh.get(code, ()),
+                                               coded=coded)))
+        overall_part = (_change(self._overall, pair_changes(whole, labels), unit,
+                                removing=removing, new=new, coded=True)
                         if to_overall else _nothing)
         self._commit(overall_part, parts, removing)
         self._written(created, [key_of_code[code] for code in changes], removing)
-
-    def _label_group_changes(self, group_of: NDArray[np.int64], pair: NDArray[np.int64],
-                             counts: NDArray[Any], k: int, labels: list[Hashable],
-                             key_of_code: list[_Key], by_key: Mapping[_Key, Contingency],
-                             groups: NDArray[np.int64] | None
-                             ) -> tuple[dict[int, tuple[Changes, bool]], dict[int, list[Hashable]]]:
-        """Each group's changes with pairs by category, and the categories new to each group
-        (in the order met, to be ordered by rows when there are several)."""
-        per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
-        correct_codes, assigned_codes = np.divmod(pair, k)
-        for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
-                                                  assigned_codes.tolist(), counts.tolist()):
-            pairs = per_group.get(code)
-            if pairs is None:
-                pairs = per_group[code] = {}
-            pairs[labels[correct], labels[assigned]] = count
-        fresh: dict[int, list[Hashable]] = {}
-        every = len(labels)
-        for code, pairs in per_group.items():
-            mine = code if groups is None else int(groups[code])
-            known = by_key[key_of_code[mine]]._counts.settled().a
-            if len(known) == every:
-                continue  # the group has every category: none can be new to it
-            met = [label for pair in pairs for label in pair if label not in known]
-            if met:
-                fresh[code] = list(dict.fromkeys(met))
-        return {code: (pair_changes(pairs), False) for code, pairs in per_group.items()}, fresh
 
     def _split_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
                      keys: list[_Key], weights: Any, exact: NDArray[Any] | None,
@@ -898,8 +578,8 @@ class GroupedContingency:
                 raise ValueError(f"{where}: indicator matrices have one column per category of "
                                  f"the whole, but group {key!r} does not have every category "
                                  "yet; declare the categories, or pass label lists")
-            picked = [_rows(assigned, chunk), _rows(correct, chunk),
-                      None if weights is None else _rows(weights, chunk)]
+            picked = [rows_of(assigned, chunk), rows_of(correct, chunk),
+                      None if weights is None else rows_of(weights, chunk)]
             parts.append((accumulator, _batch_call(accumulator, method, picked)))
             touched.append(key)
         everything = [assigned, correct, weights]
@@ -954,12 +634,15 @@ class GroupedContingency:
 
     def _forget(self, key: _Key) -> None:
         """Forget a group; the codes are made dense again once holes are half of them."""
-        del self._groups[key]
+        del self._groups[key], self._bases[key]
         self._keys[self._codes.pop(key)] = _HOLE
+        for tracker in self._trackers.values():  # (its heap entries name the old code: stale)
+            tracker.values.pop(key, None)
         self._holes += 1
         if self._holes * 2 > len(self._keys):
             self._keys = list(self._groups)
             self._codes = {key: code for code, key in enumerate(self._keys)}
+            self._rebase()
             self._holes = 0
             self._trackers = {}  # their entries' order was the old codes: made again when read
 
@@ -1022,7 +705,8 @@ class GroupedContingency:
     def _adopt(self, overall: Contingency, groups: Mapping[_Key, Contingency]) -> None:
         """Take these accumulators as the whole state (the settings already set)."""
         self._overall = overall
-        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
+        self._shift = 0
         for key, accumulator in groups.items():
             self._register(key, accumulator)
         self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
@@ -1146,7 +830,7 @@ class GroupedContingency:
 
     # Scores by group --------------------------------------------------------------------------
 
-    def _tracker(self, score: object) -> tuple[Score, _Extremes]:
+    def _tracker(self, score: object) -> tuple[Score, Extremes]:
         """The running extremes of ``score``, up to date (made by its first read)."""
         self._settled()
         key, tracker = self._reader(score)
@@ -1154,7 +838,7 @@ class GroupedContingency:
             tracker.refresh(self._groups, self._codes, score_name(key))
         return key, tracker
 
-    def _reader(self, score: object) -> tuple[Score, _Extremes]:
+    def _reader(self, score: object) -> tuple[Score, Extremes]:
         """The canonical name of ``score`` and its running extremes, made by its first read but not
         brought up to date (a read of the whole needs only the reader); a category checked."""
         overall = self._overall_settled()._counts
@@ -1166,7 +850,7 @@ class GroupedContingency:
             key, read = score_reader(score)
             tracker = self._trackers.get(key)
             if tracker is None:
-                tracker = self._trackers[key] = _Extremes(read, self._groups)
+                tracker = self._trackers[key] = Extremes(read, self._groups)
         else:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str):
@@ -1261,13 +945,13 @@ class GroupedContingency:
         self._settled()
         return _interval_or_none(self._overall, score, level, method)
 
-    def _extremes(self, score: object) -> tuple[_Extremes, tuple[Hashable, float],
+    def _extremes(self, score: object) -> tuple[Extremes, tuple[Hashable, float],
                                                 tuple[Hashable, float]]:
         """The tracker of ``score``, and its least and greatest group value with their groups."""
         _, tracker = self._tracker(score)
         if not self._groups:
             raise ValueError(_NO_GROUP)
-        low, high = tracker.extreme(False), tracker.extreme(True)
+        low, high = tracker.extreme(False, self._keys), tracker.extreme(True, self._keys)
         if low is None or high is None:  # every value is NaN
             first = next(iter(self._groups))
             return tracker, (first, math.nan), (first, math.nan)
@@ -1395,13 +1079,6 @@ class GroupedContingency:
 
     # Reports ----------------------------------------------------------------------------------
 
-    def _chosen_scores(self, scores: Iterable[object], pos_label: Hashable | None) -> list[Score]:
-        chosen = [score_reader(score)[0] for score in scores]
-        if pos_label is not None:
-            chosen += [(name, pos_label) for name in
-                       ("selection_rate", "recall", "false_positive_rate")]
-        return list(dict.fromkeys(chosen))
-
     def scores(self, scores: Iterable[Score] = DEFAULT_SCORES, *,
                pos_label: Hashable | None = None) -> dict[str, Any]:
         """The scores by group, over every result and their disparities, as plain Python data.
@@ -1415,43 +1092,7 @@ class GroupedContingency:
         exist, so the result is valid JSON; groups and categories are written
         as :meth:`to_dict` writes them. This is what :meth:`report` renders.
         """
-        self._settled()
-        chosen = self._chosen_scores(scores, pos_label)
-        names = [score_name(score) for score in chosen]
-        by_group = [self.by_group(score) for score in chosen]
-        rows = [{"group": group_to_json(key), "label": _shown(key),
-                 "n_results": accumulator.n_results,
-                 "values": {name: values[key] for name, values in zip(names, by_group)}}
-                for key, accumulator in self._groups.items()]
-        disparities = []
-        if self._groups:
-            for score, name in zip(chosen, names):
-                low, high = self._extreme(score, False), self._extreme(score, True)
-                disparities.append({
-                    "score": name, "min": low[1], "min_group": group_to_json(low[0]),
-                    "max": high[1], "max_group": group_to_json(high[0]),
-                    "difference": {method: self.difference(score, method)
-                                   for method in _METHODS},
-                    "ratio": {method: self.ratio(score, method) for method in _METHODS}})
-                disparities[-1]["min_label"], disparities[-1]["max_label"] = (
-                    _shown(low[0]), _shown(high[0]))
-        fairness = None
-        if pos_label is not None and self._groups:
-            fairness = {"pos_label": label_to_json(pos_label, "pos_label"), **{
-                name: {method: getattr(self, name)(pos_label, method) for method in _METHODS}
-                for name in ("demographic_parity_difference", "demographic_parity_ratio",
-                             "equalized_odds_difference", "equalized_odds_ratio",
-                             "equal_opportunity_difference", "equal_opportunity_ratio")}}
-        result: dict[str, Any] = _report.json_numbers({
-            "scores": names,
-            "n_results": self._overall.n_results,
-            "groups": rows,
-            "overall": {score_name(score): score_reader(score)[1](self._overall)
-                        for score in chosen},
-            "disparities": disparities,
-            "fairness": fairness,
-        })
-        return result
+        return summary(self, scores, pos_label)
 
     def report(self, digits: int = 3, *, scores: Iterable[Score] = DEFAULT_SCORES,
                pos_label: Hashable | None = None) -> str:
@@ -1499,7 +1140,7 @@ class GroupedContingency:
         b              1       0.0
         """
         self._settled()
-        chosen = self._chosen_scores(scores, None)
+        chosen = chosen_scores(scores, None)
         columns: dict[str, list[Any]] = {
             "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
         for score in chosen:
@@ -1528,16 +1169,8 @@ class GroupedContingency:
         True
         """
         self._settled()
-        return {
-            "format": FORMAT,
-            "categories": [label_to_json(label, "category") for label in self._overall._counts.a],
-            "declared": len(self._categories),
-            "unknown": self._unknown,
-            "zero_division": self._zero_division,
-            "groups": [group_to_json(key) for key in self._groups],
-            "declared_groups": len(self._declared),
-            "states": [accumulator.to_dict() for accumulator in self._groups.values()],
-        }
+        return write_state(self._overall._counts.a, len(self._categories), self._unknown,
+                           self._zero_division, self._groups, len(self._declared))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> GroupedContingency:
@@ -1558,82 +1191,31 @@ class GroupedContingency:
         ValueError: from_dict: group 'a' was not declared and holds no result (such a group is
         forgotten, never stored)
         """
-        data = check_state(data, {"format", "categories", "declared", "unknown", "zero_division",
-                                  "groups", "declared_groups", "states"}, FORMAT)
-        unknown = check_unknown(data["unknown"], "from_dict: unknown")
-        zero_division = check_zero_division(data["zero_division"], name="from_dict: zero_division")
-        categories = labels_from_json(data["categories"], "categories")
-        declared = count_from_json(data["declared"], "declared")
-        if declared > len(categories):
-            raise state_error(f"declared is {declared} but there are only {len(categories)} "
-                              "categories")
-        if not isinstance(data["groups"], list):
-            raise state_error("groups must be a list")
-        keys = [_group_key(group_from_json(value, f"from_dict: groups[{i}]"),
-                           f"from_dict: groups[{i}]") for i, value in enumerate(data["groups"])]
-        if len(set(keys)) != len(keys):
-            raise state_error("groups names a group twice")
-        declared_groups = count_from_json(data["declared_groups"], "declared_groups")
-        if declared_groups > len(keys):
-            raise state_error(f"declared_groups is {declared_groups} but there are only "
-                              f"{len(keys)} groups")
-        states = data["states"]
-        if not isinstance(states, list) or len(states) != len(keys):
-            raise state_error(f"states must be a list of {len(keys)} Contingency states, one per group")
-        result = cls(categories[:declared], groups=keys[:declared_groups], unknown=unknown,
-                     zero_division=zero_division, thread_safe=thread_safe)
-        groups: dict[_Key, Contingency] = {}
-        for position, (key, state) in enumerate(zip(keys, states)):
-            try:
-                accumulator = Contingency.from_dict(state)
-            except (ValueError, TypeError) as problem:
-                message = str(problem).removeprefix("from_dict: ")
-                raise type(problem)(f"from_dict: states[{position}] (group {key!r}): "
-                                    f"{message}") from None
-            settings = (accumulator.unknown, accumulator.zero_division,
-                        accumulator._declared_order())
-            if settings != (unknown, zero_division, categories[:declared]):
-                raise state_error(f"states[{position}] (group {key!r}) has other settings than "
-                                  "the document (unknown, zero_division, declared categories)")
-            if any(accumulator._counts.offset):
-                raise state_error(f"states[{position}] (group {key!r}) has a micro_offset; no "
-                                  "call of GroupedContingency sets entries")
-            if position >= declared_groups and not accumulator._counts.n:
-                raise state_error(f"group {key!r} was not declared and holds no result (such a "
-                                  "group is forgotten, never stored)")
-            groups[key] = accumulator
-        named = {label for accumulator in groups.values() for label in accumulator._counts.a}
-        for label in categories[declared:]:
-            if label not in named:
-                raise state_error(f"category {label!r} is named by no group")
-        missing = named - set(categories)
-        if missing:
-            raise state_error(f"the groups name categories missing from categories: "
-                              f"{sorted(map(repr, missing))}")
-        overall = result._overall
-        unit = max([0, *(accumulator._counts.scale for accumulator in groups.values())])
-        total: Changes = ({}, {}, {}, {}, {})
-        for accumulator in groups.values():
-            counts = accumulator._counts
-            changes = (dict(counts.a), dict(counts.b), dict(counts.c), dict(counts.shapes),
-                       counts.label_pairs())
-            total = sum_changes(total, times(changes, 1 << (unit - counts.scale)))
-        a, b, c = ({label: count for label, count in cells.items() if count}
-                   for cells in total[:3])
-        overall._counts.apply(a, b, c, total[3], total[4], new=categories[declared:], scale=unit)
-        result._adopt(overall, groups)
+        state = read_state(data)
+        result = cls(state.categories[:state.declared], groups=list(state.groups)[:state.declared_groups],
+                     unknown=state.unknown, zero_division=state.zero_division,
+                     thread_safe=thread_safe)
+        overall = result._overall  # the groups' sum: a merge of them into an empty accumulator
+        result._commit(_change(overall, state.total, state.unit, removing=False,
+                               new=state.categories[state.declared:]), [], removing=False)
+        result._adopt(overall, state.groups)
         return result
-
-
-def _rows(values: Any, rows: NDArray[np.int64]) -> Any:
-    """The items of ``values`` at ``rows`` (a numpy array indexed, a sequence listed)."""
-    if isinstance(values, np.ndarray):
-        return values[rows]
-    return [values[row] for row in rows.tolist()]
 
 
 def _nothing() -> None:
     """The part of an accumulator that has nothing to write."""
+
+
+def _change(accumulator: Contingency, changes: Changes, unit: int, *, removing: bool,
+            **options: Any) -> Callable[[], None]:
+    """The part that writes ``changes`` (counts in units of ``2**-unit``) into ``accumulator``'s
+    counts, negated when ``removing``, through their one write routine."""
+    counts = accumulator._counts
+    scale = max(counts.scale, unit)
+    factor = (-1 if removing else 1) << (scale - unit)
+    where = "remove_results" if removing else ""
+    return lambda: counts.apply(*times(changes, factor), scale=scale, removing=removing,
+                                where=where, **options)
 
 
 def _batch_call(accumulator: Contingency, method: str, arguments: list[Any]) -> Callable[[], object]:
@@ -1646,42 +1228,10 @@ def _merge_call(accumulator: Contingency, other: Contingency) -> Callable[[], ob
     return lambda: accumulator.merge(other)
 
 
-def _shown(key: Hashable) -> str:
-    """A group as tables show it: a tuple's labels joined by commas."""
-    return ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
-
-
-def _order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int64], k: int,
-                      labels: list[Hashable], exact: NDArray[Any] | None) -> None:
-    """Put each group's new categories in the order its rows meet them (in place).
-
-    As in a Contingency's batch: row by row, the assigned side before the
-    correct one, rows of weight 0 after all others. ``combined`` holds each
-    row's ``(group * k + correct) * k + assigned``, by the group codes that key
-    ``fresh``. Reads only the rows of the groups that meet several new categories.
-    """
-    wanted = [code for code, met in fresh.items() if len(met) > 1]
-    groups, pair = np.divmod(combined, k * k)
-    rows = np.flatnonzero(np.isin(groups, wanted))
-    if exact is not None and not exact[rows].all():
-        live = exact[rows] != 0
-        rows = np.concatenate([rows[live], rows[~live]])
-    truth, chosen = np.divmod(pair[rows], k)
-    rank: dict[int, int] = {}
-    for side, codes in enumerate((chosen, truth)):
-        keys = groups[rows] * k + codes
-        distinct, at = np.unique(keys, return_index=True)
-        for key, position in zip(distinct.tolist(), at.tolist()):
-            rank[key] = min(rank.get(key, 2 * position + side), 2 * position + side)
-    index = {label: code for code, label in enumerate(labels)}
-    for code in wanted:
-        fresh[code].sort(key=lambda label: rank[code * k + index[label]])
-
-
 def _interval_or_none(accumulator: Contingency, score: Score, level: float,
                       method: str) -> Interval | None:
     """``accumulator.interval(score, ...)``, or ``None`` where the interval is refused for its counts."""
     try:
         return accumulator.interval(score, level=level, method=method)
-    except Refused:
+    except IntervalRefused:
         return None

@@ -68,7 +68,6 @@ class IntervalRefused(ValueError):
 
 
 IntervalRefused.__module__ = "contingency"  # its public home, as tracebacks show it
-Refused = IntervalRefused  # the old private name, until every import says IntervalRefused
 
 
 def _refuse(score: object, reason: str) -> IntervalRefused:

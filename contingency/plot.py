@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from contingency._contingency import Contingency
-    from contingency._grouped import GroupedContingency, Score
+    from contingency._group_scores import Score
+    from contingency._grouped import GroupedContingency
     from contingency._partition import PartitionComparison
 
 __all__ = [
@@ -320,7 +321,7 @@ def group_chart(grouped: GroupedContingency, score: Score = "macro_f1", *, title
     >>> [float(bar.get_height()) for bar in axes.containers[0]], list(axes.get_lines()[0].get_ydata())
     ([1.0, 0.5], [0.6666666666666666, 0.6666666666666666])
     """
-    from contingency._grouped import score_name
+    from contingency._group_scores import score_name
 
     values = grouped.by_group(score)
     overall = grouped.overall_score(score)

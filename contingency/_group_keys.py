@@ -1,0 +1,51 @@
+"""Group keys: what may name a group, its JSON form, and how tables show it.
+
+A group is a label (see :func:`contingency._labels.check_label`), or a tuple
+of labels for several grouping features; numpy scalars become the Python
+values they hold, so that ``np.int64(3)`` and ``3`` name one group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from contingency._labels import check_label, label_from_json, label_to_json
+
+__all__ = ["group_from_json", "group_key", "group_to_json", "shown"]
+
+
+def group_to_json(key: Hashable, where: str = "group") -> Any:
+    """A group key as JSON: a label as :func:`~contingency._labels.label_to_json` writes it, a
+    tuple of labels (several features) as a list of them.
+
+    >>> group_to_json("north"), group_to_json(("north", 3))
+    ('north', ['north', 3])
+    """
+    if isinstance(key, tuple):
+        return [label_to_json(label, where) for label in key]
+    return label_to_json(key, where)
+
+
+def group_from_json(value: object, where: str) -> Hashable:
+    """The group key :func:`group_to_json` wrote: a label, or a tuple for a list.
+
+    >>> group_from_json(["north", 3], "groups[0]")
+    ('north', 3)
+    """
+    if isinstance(value, list):
+        return tuple(label_from_json(item, f"{where}[{i}]") for i, item in enumerate(value))
+    return label_from_json(value, where)
+
+
+def group_key(value: object, where: str) -> Hashable:
+    """One group key, checked as a label is (numpy scalars become the Python values they hold)."""
+    key = check_label(value, where)
+    return key.item() if isinstance(key, np.generic) else key
+
+
+def shown(key: Hashable) -> str:
+    """A group as tables show it: a tuple's labels joined by commas."""
+    return ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)

@@ -1,0 +1,76 @@
+"""A GroupedContingency's scores as plain data: by group, overall, the disparities, fairness.
+
+:func:`summary` reads finished numbers through the accumulator's own reads
+(``by_group``, ``group_min``, ``difference``, fairlearn's scores...) and
+lays them out as JSON-safe data, which
+:func:`contingency.report.grouped_report` renders; it computes nothing.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from contingency import report as _report
+from contingency._group_keys import group_to_json, shown
+from contingency._group_scores import Score, score_name, score_reader
+from contingency._labels import label_to_json
+from contingency.formulas.fairness import Method
+
+if TYPE_CHECKING:
+    from contingency._grouped import GroupedContingency
+
+__all__ = ["chosen_scores", "summary"]
+
+_METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
+#: fairlearn's fairness scores of one category, each a method of GroupedContingency.
+_FAIRNESS = ("demographic_parity_difference", "demographic_parity_ratio",
+             "equalized_odds_difference", "equalized_odds_ratio",
+             "equal_opportunity_difference", "equal_opportunity_ratio")
+
+
+def chosen_scores(scores: Iterable[object], pos_label: Hashable | None) -> list[Score]:
+    """The scores named, in canonical form and without repeats; with ``pos_label``, its selection
+    rate and true and false positive rates after them."""
+    chosen = [score_reader(score)[0] for score in scores]
+    if pos_label is not None:
+        chosen += [(name, pos_label) for name in
+                   ("selection_rate", "recall", "false_positive_rate")]
+    return list(dict.fromkeys(chosen))
+
+
+def summary(grouped: GroupedContingency, scores: Iterable[object],
+            pos_label: Hashable | None) -> dict[str, Any]:
+    """What :meth:`GroupedContingency.scores <contingency.GroupedContingency.scores>` returns."""
+    chosen = chosen_scores(scores, pos_label)
+    names = [score_name(score) for score in chosen]
+    by_group = [grouped.by_group(score) for score in chosen]
+    sizes = grouped._per_group(operator.attrgetter("n_results"))
+    rows = [{"group": group_to_json(key), "label": shown(key), "n_results": size,
+             "values": {name: values[key] for name, values in zip(names, by_group)}}
+            for key, size in sizes.items()]
+    disparities = []
+    if sizes:
+        for score, name in zip(chosen, names):
+            low, high = grouped.group_argmin(score), grouped.group_argmax(score)
+            disparities.append({
+                "score": name, "min": grouped.group_min(score), "min_group": group_to_json(low),
+                "max": grouped.group_max(score), "max_group": group_to_json(high),
+                "difference": {method: grouped.difference(score, method) for method in _METHODS},
+                "ratio": {method: grouped.ratio(score, method) for method in _METHODS},
+                "min_label": shown(low), "max_label": shown(high)})
+    fairness = None
+    if pos_label is not None and sizes:
+        fairness = {"pos_label": label_to_json(pos_label, "pos_label"), **{
+            name: {method: getattr(grouped, name)(pos_label, method) for method in _METHODS}
+            for name in _FAIRNESS}}
+    result: dict[str, Any] = _report.json_numbers({
+        "scores": names,
+        "n_results": grouped.n_results,
+        "groups": rows,
+        "overall": {name: grouped.overall_score(score) for score, name in zip(chosen, names)},
+        "disparities": disparities,
+        "fairness": fairness,
+    })
+    return result
