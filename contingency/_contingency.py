@@ -40,7 +40,6 @@ from contingency._changes import (
     members,
     pair_changes,
     result_changes,
-    times,
 )
 from contingency._confusion import Average, Normalize, SetWise
 from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
@@ -242,13 +241,22 @@ class Contingency:
                         return
                     except KeyError:
                         pass
-                if self._unknown == "add":  # a category new to an open set: joins at once
+                if self._unknown == "add":  # a category new to an open set
                     fresh = [] if assigned in ids else [check_label(assigned, "assigned")]
                     if correct is not assigned and correct not in ids:  # (one label: checked once)
                         fresh.append(check_label(correct, "correct"))
-                    changes = pair_changes({(correct, assigned): 1})
-                    counts.apply(*(times(changes, 1 << counts.scale) if counts.scale else changes),
-                                 new=fresh)
+                    if counts.read and not counts.scale:  # right after a read: joins at once
+                        counts.read = False
+                        counts.apply(*pair_changes({(correct, assigned): 1}), new=fresh)
+                        return
+                    # Tallied, as the categories' results are: coded now, a category at the fold.
+                    chosen = ids[assigned] if assigned in ids else counts.join(assigned)
+                    truth = ids[correct] if correct in ids else counts.join(correct)
+                    codes = counts.tally.codes
+                    codes.append(truth)
+                    codes.append(chosen)
+                    if len(codes) > counts.tally_limit:
+                        counts.fold()
                     return
             elif take_sets(counts, assigned, correct):
                 return
@@ -259,9 +267,8 @@ class Contingency:
         """Add (or take back) one result ``weight`` times: the general path of one result."""
         where = "remove_result" if removing else "add_result"
         m, k = (1, 0) if weight is _UNIT else exact_weight(weight, f"{where}: weight")
-        staging = Staging(self._counts.a, self._unknown, removing=removing)
+        staging = Staging(self._counts.settled().a, self._unknown, removing=removing)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
-        self._counts.settled()
         if self._verbose and not removing:
             self._say(name, assigned, correct)
         unit = max(self._counts.scale, k)
@@ -512,7 +519,8 @@ class Contingency:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return (f"Contingency(categories={len(self._counts.a)}, n_results={self.n_results}, "
+        return (f"Contingency(categories={len(self._counts.settled().a)}, "
+                f"n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
 
     def __getstate__(self) -> dict[str, Any]:
@@ -1279,9 +1287,10 @@ class Contingency:
             raise TypeError(f"{where}: labels must be an iterable of categories or None, not "
                             f"{labels!r}")
         chosen = list(labels)
+        cells = self._counts.settled().a
         for position, label in enumerate(chosen):
             try:
-                known = label in self._counts.a
+                known = label in cells
             except TypeError:
                 known = False
             if not known:

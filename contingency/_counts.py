@@ -113,8 +113,9 @@ class Tally:
     results naming several categories are counted as they come by a
     :class:`contingency._changes.SetTally`, the rule of
     :func:`contingency._changes.result_changes` (its tallies hold
-    O(categories), whatever the number of results). Only categories
-    are tallied, so a fold cannot add one, and nothing here is the
+    O(categories), whatever the number of results). A single label new to
+    an open set is coded first (:meth:`Counts.join`) and becomes a category at
+    the fold; a set's labels are all categories. Nothing here is the
     accumulator's state: :meth:`Counts.fold` turns it into changes.
     """
 
@@ -132,9 +133,9 @@ class Tally:
 class Counts:
     """Every count of a Contingency, and :meth:`apply`, the one routine that changes them."""
 
-    __slots__ = ("a", "b", "c", "coupling", "declared", "hold", "holes", "ids", "margins",
-                 "micro", "n", "names", "offset", "open", "pairs", "read", "scale", "shapes",
-                 "stale", "sums", "tally", "tally_limit", "totals", "variances")
+    __slots__ = ("a", "b", "c", "coupling", "declared", "hold", "holes", "ids", "joining",
+                 "margins", "micro", "n", "names", "offset", "open", "pairs", "read", "scale",
+                 "shapes", "stale", "sums", "tally", "tally_limit", "totals", "variances")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -147,6 +148,9 @@ class Counts:
     offset: list[int]  # what set_entries put on top of the pooled cells
     ids: dict[Hashable, int]  # the code of each category
     names: list[Hashable]  # the category of each code (_HOLE where one was forgotten)
+    # Categories the tally's results named first (see :meth:`join`): coded already, given
+    # their cells when the tally is folded. Empty whenever the tally is.
+    joining: list[Hashable]
     holes: int  # codes of forgotten categories
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score
@@ -188,7 +192,7 @@ class Counts:
         self.micro = [0, 0, 0, 0]
         self.offset = [0, 0, 0, 0]
         self.ids = {label: code for code, label in enumerate(declared)}
-        self.names, self.holes = declared, 0
+        self.names, self.holes, self.joining = declared, 0, []
         self.pairs = PairTable()
         self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
         self.variances, self.coupling = {}, None
@@ -205,6 +209,7 @@ class Counts:
         other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
         other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), self.pairs.copy()
         other.ids, other.names, other.holes = dict(self.ids), list(self.names), self.holes
+        other.joining = []
         other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
         other.variances, other.coupling = {}, None
         other.tally, other.read = Tally(), False
@@ -220,6 +225,21 @@ class Counts:
             self.fold()
         self.read = True
         return self
+
+    def join(self, label: Hashable) -> int:
+        """Code ``label``, a category new to an open set that a tallied result names: its code.
+
+        The category gets its cells, and its place in every table, when the
+        tally is folded (:meth:`fold` hands ``joining`` to :meth:`apply` as
+        its ``new``), so that a stream of results naming new categories pays
+        one fold for many, not a write per result. Until then it is coded
+        (``ids``, ``names``) but not a category: every read folds first
+        (:meth:`settled`), and so does every write other than the tally's.
+        """
+        code = self.ids[label] = len(self.names)
+        self.names.append(label)
+        self.joining.append(label)
+        return code
 
     def fold(self) -> None:
         """Hand what the tally holds to :meth:`apply` (each result counts ``2**scale``).
@@ -248,8 +268,10 @@ class Counts:
             coded_pairs = {ids[truth] << _SHIFT | ids[chosen]: count
                            for (truth, chosen), count in tally.sets.pairs.items()}
             changes = sum_changes(changes, (a, b, c, shapes, coded_pairs))
-        tally.codes, tally.sets = [], SetTally()
-        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True)
+        joining = self.joining
+        tally.codes, tally.sets, self.joining = [], SetTally(), []
+        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True,
+                   new=joining)
 
     def choose_paths(self) -> None:
         """Whether the tally may take results (see ``open``), and how many (``tally_limit``)."""
@@ -317,8 +339,9 @@ class Counts:
             cells_b, cells_c, ids, names = self.b, self.c, self.ids, self.names
             for label in fresh:
                 cells_a[label] = cells_b[label] = cells_c[label] = 0
-                ids[label] = len(names)
-                names.append(label)
+                if label not in ids:  # (a category the tally's results named is coded: join)
+                    ids[label] = len(names)
+                    names.append(label)
             self.tally_limit = max(TALLY_SIZE, 8 * len(cells_a))
         added_a = added_b = added_c = 0
         if a:

@@ -490,9 +490,11 @@ class GroupedContingency:
 
         Read without the overall's guard (``settled``), which would fold the overall's own tally
         of one result after every write, and mark it read, so that its next result were written
-        at once: a read after every result of a group would pay that. Codes the overall has not
-        registered yet are not in ``ids``, so a result naming them takes the general path; any
-        read registers them, and stops the tally until the next write, which comes here.
+        at once: a read after every result of a group would pay that. A category new to the
+        overall that its own tally holds is coded in ``ids`` already (``Counts.join``) and
+        becomes a category at the overall's fold: this tally may code results naming it, as
+        every write of these codes (:meth:`_write_codes`, :meth:`_overall_settled`) settles the
+        overall first.
         """
         counts = self._overall._counts
         if len(counts.names) > 1 << self._shift:
@@ -738,7 +740,8 @@ class GroupedContingency:
     def __repr__(self) -> str:
         self._overall_settled()
         return (f"GroupedContingency(groups={len(self._groups)}, "
-                f"categories={len(self._overall._counts.a)}, n_results={self.n_results}, "
+                f"categories={len(self._overall._counts.settled().a)}, "
+                f"n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
 
     def __getstate__(self) -> dict[str, Any]:
@@ -1169,7 +1172,7 @@ class GroupedContingency:
         True
         """
         self._settled()
-        return write_state(self._overall._counts.a, len(self._categories), self._unknown,
+        return write_state(self._overall._counts.settled().a, len(self._categories), self._unknown,
                            self._zero_division, self._groups, len(self._declared))
 
     @classmethod

@@ -226,6 +226,86 @@ def test_fast_paths_equal_the_general_path_even_with_unknown_or_invalid_labels(s
         assert fast.to_dict() == general.to_dict()
 
 
+_NEW_LABEL = st.one_of(st.sampled_from(["p", "q", "r", "s", "t", "u"]), st.integers(0, 5),
+                      st.sampled_from([None, math.nan]))
+
+
+@given(st.lists(st.tuples(_NEW_LABEL, _NEW_LABEL, st.booleans()), max_size=40),
+       st.booleans(), st.booleans())
+@example([("p", "q", False), ("q", None, False), ("r", "r", False)], False, False)
+@example([(1 << 70, 1 << 70, False), ("p", 1 << 70, False)], True, False)
+@example([("p", "p", False), ("q", "q", False), ("r", "p", False)], False, True)
+def test_results_naming_new_categories_give_one_state_whether_tallied_or_written(
+        stream, declared, small_tally):
+    """In an open set, a single-label result naming a new category is tallied (the category
+    coded at once, given its cells at the fold) unless a read came just before it. Whatever
+    the pattern of reads, refusals and folds, every read equals the results fed one by one
+    as batches, and a refused result leaves no trace (its valid new label no category)."""
+    import contingency._counts as counts_module
+
+    size = counts_module.TALLY_SIZE
+    if small_tally:  # folds every few results, with categories still joining
+        counts_module.TALLY_SIZE = 4
+    try:
+        fed = Contingency(["x"], unknown="add") if declared else Contingency()
+        batch = Contingency(["x"], unknown="add") if declared else Contingency()
+        seen: list[object] = ["x"] if declared else []
+        outcomes: list[str | None] = []
+        for assigned, correct, read in stream:
+            if isinstance(assigned, int) and assigned > 1 << 60:  # equal, not the same object
+                correct = int(str(correct)) if isinstance(correct, int) else correct
+            outcomes = []
+            for accumulator, feed in ((fed, lambda a=assigned, c=correct: fed.add_result(a, c)),
+                                      (batch, lambda a=assigned, c=correct: batch.add_results(
+                                          [a], [c]))):
+                before = accumulator.to_dict() if read else None
+                try:
+                    feed()
+                    outcomes.append(None)
+                except ValueError as error:  # the side named: "correct", "correct[0]"
+                    outcomes.append(str(error).split(":")[0].split("[")[0])
+                    if before is not None:
+                        assert accumulator.to_dict() == before
+            assert outcomes[0] == outcomes[1]
+            if outcomes[0] is None:
+                seen.extend(label for label in (assigned, correct) if label not in seen)
+            if read:
+                assert fed.categories == batch.categories
+                assert fed.n_results == batch.n_results
+                if fed.categories:  # (no category: Perl's die)
+                    assert fed.macro_f1 == batch.macro_f1
+        assert sorted(map(repr, fed.categories)) == sorted(map(repr, seen))
+        assert fed.categories == batch.categories
+        assert fed == batch
+        assert fed.to_dict() == batch.to_dict()
+        assert repr(fed) == repr(batch)
+        if stream and outcomes[0] is None:  # the last result, tallied or written, taken back
+            fed.remove_result(stream[-1][0], stream[-1][1])
+            batch.remove_results([stream[-1][0]], [stream[-1][1]])
+            assert fed.to_dict() == batch.to_dict()
+    finally:
+        counts_module.TALLY_SIZE = size
+
+
+def test_a_stream_of_new_categories_reads_as_one_batch_in_every_form():
+    """Every result names a new category and no read comes between: the tallied path."""
+    labels = [f"c{i}" for i in range(300)] + list(range(300))
+    fed = Contingency()
+    for position, label in enumerate(labels):
+        fed.add_result(label, labels[position // 2])
+    batch = Contingency().add_results(labels, [labels[p // 2] for p in range(len(labels))])
+    assert repr(fed) == repr(batch)  # the first read: it folds
+    other = Contingency()
+    other.add_result("c0", "c0")
+    merged = fed + other
+    assert fed.categories == batch.categories
+    assert sorted(map(repr, fed.categories)) == sorted(map(repr, labels))
+    assert fed.category_stats() == batch.category_stats()
+    assert merged == batch + other
+    assert np.array_equal(fed.confusion_matrix(), batch.confusion_matrix())
+    assert fed.to_dict() == batch.to_dict()
+
+
 def _listed(side):
     return [side] if isinstance(side, str) else sorted(side, key=repr)
 

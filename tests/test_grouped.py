@@ -735,3 +735,31 @@ def test_a_group_forgotten_and_met_again_before_a_read_keeps_its_place_in_the_ex
     assert ours.groups == ("a", "b", "c")
     assert (ours.group_argmin("micro_f1"), ours.group_min("micro_f1")) == ("c", 0.0)
     assert (ours.group_argmax("micro_f1"), ours.difference("micro_f1")) == ("b", 1.0)
+
+
+def test_a_stream_of_new_categories_by_group_reads_as_the_plain_accumulators():
+    """Each result names a category new to the open set and no read comes between: the
+    overall and the groups tally them (coded at once, categories at their fold), and the
+    grouped tally may code later results by those codes; every read of the whole, of a group
+    and of the state holds them all."""
+    labels = [f"n{i}" for i in range(120)]
+    only_new = GroupedContingency()  # nothing for the grouped tally: the overall's alone holds them
+    for position, label in enumerate(labels):
+        only_new.add_result(label, label, group=position % 3)
+    assert repr(only_new).startswith("GroupedContingency(groups=3, categories=120, n_results=120")
+    assert len(only_new.to_dict()["categories"]) == 120
+    grouped = GroupedContingency()
+    plain: dict[int, Contingency] = {0: Contingency(), 1: Contingency(), 2: Contingency()}
+    whole = Contingency()
+    for position, label in enumerate(labels + labels[:40]):
+        truth = labels[position // 2 % len(labels)]
+        grouped.add_result(label, truth, group=position % 3)
+        plain[position % 3].add_result(label, truth)
+        whole.add_result(label, truth)
+    assert repr(grouped) == (f"GroupedContingency(groups=3, categories={len(whole.categories)}, "
+                             f"n_results={whole.n_results}, unknown='add', zero_division='perl')")
+    state = grouped.to_dict()
+    assert sorted(state["categories"]) == sorted(whole.categories)
+    assert grouped.overall == whole
+    assert all(grouped.group(key) == plain[key] for key in plain)
+    assert GroupedContingency.from_dict(state) == grouped

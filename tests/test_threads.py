@@ -457,9 +457,11 @@ INTERLEAVINGS = [
                                                             thread_safe=ts),
                  lambda p: p.add_many([_Pausing("x"), _Pausing("z")], ["m", "q"]),
                  lambda p: p.add_many(["y"], ["n"]), id="add_many, add_many"),
+    # Both name a category new to the open set, each coded as it comes (Counts.join): paused
+    # between taking its code and keeping it, the other's category takes the same code.
     pytest.param(lambda ts: Contingency(thread_safe=ts).add_results([_Pausing("x"), "y"],
                                                                     [_Pausing("x"), "y"]),
-                 lambda s: s.add_result(_Pausing("x"), "z"), lambda s: s.add_result("y", "w"),
+                 lambda s: s.add_result(_Pausing("q"), "y"), lambda s: s.add_result("w", "y"),
                  id="add_result, add_result"),
     pytest.param(lambda ts: Contingency(thread_safe=ts).add_results([_Pausing("x"), "y"],
                                                                     [_Pausing("x"), "y"]),
