@@ -9,9 +9,10 @@ they change: a result (weight +1), a removal (the same changes with weight
 -1), a batch (aggregated with numpy), a merge (the other's counts),
 :meth:`Contingency.set_entries` (the micro offset), :meth:`Contingency.from_dict`
 (a merge into an empty accumulator). :meth:`Contingency.add_result`'s fast path
-is a way of calling it: results whose labels are all categories already go
-into the counts' tally, which every read folds first (``Counts.settled``, the
-one guard between a read and the counts).
+is a way of calling it: results whose labels are all categories already (or
+single labels new to an open set, coded by ``Counts.join``) go into the
+counts' tally, which every read folds first (``Counts.settled``, the one guard
+between a read and the counts).
 
 A micro score reads the micro table, a macro or weighted average of
 precision, recall or F1 the running sums, macro accuracy and error the
@@ -218,9 +219,10 @@ class Contingency:
         # The fast path, for results whose every label is already a category: counted into
         # the tally (two appends for two single labels), which the counts fold before any
         # read. A single-label result right after a read (a learning curve reads after every
-        # result) is applied at once instead: tallied, it would pay a fold as well. Anything
-        # else (a new, unhashable or invalid label, a mapping, a weight, verbose) takes the
-        # general path. test_contingency checks that every path gives one state.
+        # result) is applied at once instead: tallied, it would pay a fold as well. A single
+        # label new to an open set is checked, coded (Counts.join) and tallied the same way.
+        # Anything else (an unhashable or invalid label, a mapping, a weight, verbose) takes
+        # the general path. test_contingency checks that every path gives one state.
         counts = self._counts
         if weight is _UNIT and counts.open:
             if type(assigned) in SINGLE and type(correct) in SINGLE:
