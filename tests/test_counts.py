@@ -282,6 +282,24 @@ def test_a_label_new_to_an_open_set_on_both_sides_joins_once():
     assert s.confusion_matrix().tolist() == [[1, 0], [0, 1]]
 
 
+def test_a_joined_label_is_coded_at_once_and_a_category_at_the_fold():
+    counts = Counts()
+    counts.apply(*pair_changes({("x", "x"): 1}), new=["x"])
+    codes = counts.tally.codes
+    truth, chosen = counts.ids["x"], counts.join("y")  # ("y", "x"): y assigned, x correct
+    codes += [truth, chosen]
+    codes += [counts.join("z"), counts.ids["y"]]  # ("y", "z")
+    assert counts.names == ["x", "y", "z"] and counts.joining == ["y", "z"]
+    assert list(counts.a) == ["x"]  # coded, not categories yet: every read settles first
+    settled = counts.settled()
+    assert settled.joining == [] and list(settled.a) == ["x", "y", "z"]
+    assert counts.ids == {"x": 0, "y": 1, "z": 2}  # registered once: the fold's `new` skips them
+    expected = Counts()
+    expected.apply(*pair_changes({("x", "x"): 1, ("x", "y"): 1, ("z", "y"): 1}),
+                   new=["x", "y", "z"])
+    _same(counts, expected)
+
+
 _LISTS = st.lists(st.sampled_from(_LABELS), max_size=4)  # duplicates and empty rows too
 
 
