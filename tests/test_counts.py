@@ -289,10 +289,12 @@ def test_a_joined_label_is_coded_at_once_and_a_category_at_the_fold():
     truth, chosen = counts.ids["x"], counts.join("y")  # ("y", "x"): y assigned, x correct
     codes += [truth, chosen]
     codes += [counts.join("z"), counts.ids["y"]]  # ("y", "z")
-    assert counts.names == ["x", "y", "z"] and counts.joining == ["y", "z"]
+    assert counts.names == ["x", "y", "z"]
+    assert counts.joining == ["y", "z"]
     assert list(counts.a) == ["x"]  # coded, not categories yet: every read settles first
     settled = counts.settled()
-    assert settled.joining == [] and list(settled.a) == ["x", "y", "z"]
+    assert settled.joining == []
+    assert list(settled.a) == ["x", "y", "z"]
     assert counts.ids == {"x": 0, "y": 1, "z": 2}  # registered once: the fold's `new` skips them
     expected = Counts()
     expected.apply(*pair_changes({("x", "x"): 1, ("x", "y"): 1, ("z", "y"): 1}),
