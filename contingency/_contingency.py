@@ -45,7 +45,7 @@ from contingency._changes import (
 from contingency._confusion import Average, Normalize, SetWise
 from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
 from contingency._counts import Counts
-from contingency._feeding import SINGLE, add_counts, count_batch, take_sets
+from contingency._feeding import SINGLE, add_counts, count_batch, join_pair, take_sets
 from contingency._frame import category_frame
 from contingency._inputs import (
     exact_weight,
@@ -220,7 +220,7 @@ class Contingency:
         # the tally (two appends for two single labels), which the counts fold before any
         # read. A single-label result right after a read (a learning curve reads after every
         # result) is applied at once instead: tallied, it would pay a fold as well. A single
-        # label new to an open set is checked, coded (Counts.join) and tallied the same way.
+        # label new to an open set is checked, coded (Counts.join) and tallied (join_pair).
         # Anything else (an unhashable or invalid label, a mapping, a weight, verbose) takes
         # the general path. test_contingency checks that every path gives one state.
         counts = self._counts
@@ -243,24 +243,10 @@ class Contingency:
                         return
                     except KeyError:
                         pass
-                if self._unknown == "add":  # a category new to an open set
-                    fresh = [] if assigned in ids else [check_label(assigned, "assigned")]
-                    if correct is not assigned and correct not in ids:  # (one label: checked once)
-                        fresh.append(check_label(correct, "correct"))
-                    if counts.read and not counts.scale:  # right after a read: joins at once
-                        counts.read = False
-                        counts.apply(*pair_changes({(correct, assigned): 1}), new=fresh)
-                        return
-                    # Tallied, as the categories' results are: coded now, a category at the fold.
-                    chosen = ids[assigned] if assigned in ids else counts.join(assigned)
-                    truth = ids[correct] if correct in ids else counts.join(correct)
-                    codes = counts.tally.codes
-                    codes.append(truth)
-                    codes.append(chosen)
-                    if len(codes) > counts.tally_limit:
-                        counts.fold()
+                if self._unknown == "add":  # a category new to an open set: coded, tallied
+                    join_pair(counts, assigned, correct)
                     return
-            elif take_sets(counts, assigned, correct):
+            elif take_sets(counts, assigned, correct, self._unknown == "add"):
                 return
         self._single(assigned, correct, name, weight, removing=False)
 

@@ -24,14 +24,16 @@ from contingency._changes import (
     indicator_changes,
     label_array_changes,
     label_list_changes,
+    pair_changes,
     result_changes,
     times,
 )
 from contingency._coding import coded_single_labels, single_label_array
 from contingency._counts import Counts
 from contingency._inputs import check_same_length, exact_weights, label_sequence
+from contingency._labels import check_label
 
-__all__ = ["SINGLE", "add_counts", "count_batch", "single_kind", "take_sets"]
+__all__ = ["SINGLE", "add_counts", "count_batch", "join_pair", "single_kind", "take_sets"]
 
 #: The types whose values add_result takes as one label each: every hashable type that is
 #: not a container (see single_kind), learned as they are met.
@@ -56,14 +58,16 @@ def single_kind(kind: type) -> bool:
     return False
 
 
-def take_sets(counts: Counts, assigned: object, correct: object) -> bool:
+def take_sets(counts: Counts, assigned: object, correct: object, join: bool = False) -> bool:
     """add_result's fast path for the other results: plain containers of categories (or one
     single label on a side, or a mapping).
 
     Counted into the tally when every label is a category already: a result
     naming one category a side by its pair of codes, others by the tally's
     :class:`~contingency._changes.SetTally` (which checks the labels new to
-    it against the categories). Anything else (an unhashable,
+    it against the categories). With ``join`` (an open set), a result naming one
+    label a side may name a new category too: checked, coded (``Counts.join``)
+    and tallied, as a single label is. Anything else (an unhashable,
     invalid or unknown label) is left to the general path (``False``). Also
     learns the single-label types met, so that their next result takes the
     single-label fast path.
@@ -84,8 +88,40 @@ def take_sets(counts: Counts, assigned: object, correct: object) -> bool:
             if len(codes) > counts.tally_limit:  # memory bounded between reads
                 counts.fold()
             return True
-        return False
+        if not join:
+            return False
+        join_pair(counts, label, other)
+        return True
     return counts.tally.sets.take(chosen, truth, counts.a)
+
+
+def join_pair(counts: Counts, assigned: Hashable, correct: Hashable) -> None:
+    """Tally one result naming one label a side, one of them at least new to an open set.
+
+    Each new label is checked first (an invalid one raises, and nothing has
+    changed), then coded (``Counts.join``); the fold makes it a category, through
+    the one write routine, so a stream of results naming new categories pays one
+    fold for many; right after a read (a read after every result) the result is
+    written at once instead, as add_result writes a known one, which costs less than a fold.
+    """
+    ids = counts.ids
+    if assigned not in ids:
+        check_label(assigned, "assigned")
+    if correct is not assigned and correct not in ids:  # (one label: checked once)
+        check_label(correct, "correct")
+    if counts.read and not counts.scale:  # right after a read, written at once (as add_result)
+        counts.read = False
+        counts.apply(*pair_changes({(correct, assigned): 1}),
+                     new=[label for label in (assigned, correct) if label not in ids])
+        return
+    chosen = ids[assigned] if assigned in ids else counts.join(assigned)
+    truth = ids[correct] if correct in ids else counts.join(correct)
+    counts.read = False  # (the next single-label result is tallied too, not written at once)
+    codes = counts.tally.codes
+    codes.append(truth)
+    codes.append(chosen)
+    if len(codes) > counts.tally_limit:  # memory bounded between reads
+        counts.fold()
 
 
 def side_labels(value: object) -> AbstractSet[Hashable] | None:

@@ -230,17 +230,22 @@ _NEW_LABEL = st.one_of(st.sampled_from(["p", "q", "r", "s", "t", "u"]), st.integ
                       st.sampled_from([None, math.nan]))
 
 
-@given(st.lists(st.tuples(_NEW_LABEL, _NEW_LABEL, st.booleans()), max_size=40),
+@given(st.lists(st.tuples(_NEW_LABEL, _NEW_LABEL, st.booleans(), st.booleans()), max_size=40),
        st.booleans(), st.booleans())
-@example([("p", "q", False), ("q", None, False), ("r", "r", False)], False, False)
-@example([(1 << 70, 1 << 70, False), ("p", 1 << 70, False)], True, False)
-@example([("p", "p", False), ("q", "q", False), ("r", "p", False)], False, True)
+@example([("p", "q", False, False), ("q", None, False, False), ("r", "r", False, False)], False,
+         False)
+@example([(1 << 70, 1 << 70, False, False), ("p", 1 << 70, False, True)], True, False)
+@example([("p", "p", False, False), ("q", "q", False, True), ("r", "p", False, False)], False,
+         True)
+@example([("p", "p", True, True), ("q", "q", False, False), ("q", "p", True, True)], False,
+         False)
 def test_results_naming_new_categories_give_one_state_whether_tallied_or_written(
         stream, declared, small_tally):
     """In an open set, a single-label result naming a new category is tallied (the category
     coded at once, given its cells at the fold) unless a read came just before it. Whatever
     the pattern of reads, refusals and folds, every read equals the results fed one by one
-    as batches, and a refused result leaves no trace (its valid new label no category)."""
+    as batches, and a refused result leaves no trace (its valid new label no category). A
+    side given as a one-label list takes add_result's container path, which joins the same way."""
     import contingency._counts as counts_module
 
     size = counts_module.TALLY_SIZE
@@ -251,11 +256,12 @@ def test_results_naming_new_categories_give_one_state_whether_tallied_or_written
         batch = Contingency(["x"], unknown="add") if declared else Contingency()
         seen: list[object] = ["x"] if declared else []
         outcomes: list[str | None] = []
-        for assigned, correct, read in stream:
+        for assigned, correct, read, listed in stream:
             if isinstance(assigned, int) and assigned > 1 << 60:  # equal, not the same object
                 correct = int(str(correct)) if isinstance(correct, int) else correct
             outcomes = []
-            for accumulator, feed in ((fed, lambda a=assigned, c=correct: fed.add_result(a, c)),
+            sides = ([assigned], [correct]) if listed else (assigned, correct)
+            for accumulator, feed in ((fed, lambda a=sides[0], c=sides[1]: fed.add_result(a, c)),
                                       (batch, lambda a=assigned, c=correct: batch.add_results(
                                           [a], [c]))):
                 before = accumulator.to_dict() if read else None

@@ -12,7 +12,7 @@ give equal states. The inputs are those users pass:
 - ``add_result`` on uniformly random pairs at K = 1000 and K = 100,000
   against K = 10 (the confusion pairs grow with K);
 - the general path (a result given as a mapping, a result naming a category
-  new to an open set) against the fast path;
+  new to an open set: ``str``, ``int``, one-label lists) against the fast path;
 - a one-row ``add_results`` on an accumulator of 200,000 categories against
   one of 20;
 - ``add_results`` on Python lists of 3 + 3 label lists against the
@@ -67,6 +67,11 @@ def _stream(categories: Sequence[Any] | None, pairs: Sequence[tuple[Any, Any]],
             add(side(assigned), side(correct))
     accumulator.n_results  # noqa: B018  (the fold belongs to the stream)
     return Measured(time.perf_counter() - start, accumulator)
+
+
+def _listed(label: Any) -> list[Any]:
+    """One label as a side naming one category in a list (add_result's container path)."""
+    return [label]
 
 
 def _random_codes(n: int, k: int, seed: int) -> tuple[list[int], list[int]]:
@@ -216,13 +221,19 @@ def general_path(config: Any) -> list[Row]:
     pairs = [(names[a], names[c]) for a, c in zip(assigned, correct)]
     fresh = [f"new{i}" for i in range(n)]
     same = [(label, label) for label in fresh]
+    numbers = [(label, label) for label in range(n)]  # int labels, new and declared
     timings, verdict = measure(
         [Contestant("mapping", lambda: _stream(names, pairs, _as_mapping), items=n),
          Contestant("fast", lambda: _stream(names, pairs), items=n),
          Contestant("new category", lambda: _stream(None, same), items=n),
-         Contestant("fast, same results", lambda: _stream(fresh, same), items=n)],
+         Contestant("fast, same results", lambda: _stream(fresh, same), items=n),
+         Contestant("new int category", lambda: _stream(None, numbers), items=n),
+         Contestant("fast, int", lambda: _stream(range(n), numbers), items=n),
+         Contestant("new category, 1-label lists", lambda: _stream(None, same, _listed),
+                    items=n),
+         Contestant("fast, 1-label lists", lambda: _stream(fresh, same, _listed), items=n)],
         config.repeat, _equal_states)
-    mapping, fast, new, fast_same = timings
+    mapping, fast, new, fast_same, new_int, fast_int, new_list, fast_list = timings
     return [
         Row("add_result: a result given as a mapping, against single labels",
             f"K={k}, {n:,} results", "s/result", ours=mapping.median,
@@ -233,6 +244,16 @@ def general_path(config: Any) -> list[Row]:
             peer_name="same results, categories declared", peer=fast_same.median,
             target="new <= 5 x fast", passed=new.median <= 5 * fast_same.median,
             check=verdict, timings=[new, fast_same]),
+        Row("add_result: each result names a new int category (open set), against declared",
+            f"{n:,} results and categories", "s/result", ours=new_int.median,
+            peer_name="same results, categories declared", peer=fast_int.median,
+            target="new <= 5 x fast", passed=new_int.median <= 5 * fast_int.median,
+            check=verdict, timings=[new_int, fast_int]),
+        Row("add_result: a new category a result as 1-label lists, against declared",
+            f"{n:,} results and categories", "s/result", ours=new_list.median,
+            peer_name="same results, categories declared", peer=fast_list.median,
+            target="new <= 5 x fast", passed=new_list.median <= 5 * fast_list.median,
+            check=verdict, timings=[new_list, fast_list]),
     ]
 
 
