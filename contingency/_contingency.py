@@ -1167,6 +1167,9 @@ class Contingency:
         table: CategoryScores = scores["categories"]
         scores["categories"] = [{"category": label, **record} for label, record in zip(
             table.json_labels(), table.records())]
+        if intervals is not None:
+            block = scores["intervals"]
+            block["categories"] = list(_report.record_dicts(block["categories"]))
         plain: dict[str, Any] = _report.json_numbers(scores)
         return plain
 

@@ -7,7 +7,8 @@
 - :func:`grouped_report`: scores by group, overall, and their disparities;
 - :func:`json_numbers`: NaN to ``None``, so that score dictionaries are valid JSON;
 - :func:`json_text`: a score dictionary as indented JSON, in pieces, its records streamed
-  from columns (:class:`Records`) without a dict per record.
+  from columns (:class:`Records`, intervals as :class:`Bounds`) without a dict per record;
+- :func:`record_dicts`: the records of :class:`Records`, a few thousand at a time.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any
 
 from attrs import frozen
 
-__all__ = ["Records", "classification_report", "grouped_report", "json_numbers", "json_text",
-           "paired_report", "partition_report", "perl_stats_table", "significant_figures"]
+__all__ = ["Bounds", "Records", "classification_report", "grouped_report", "json_numbers", "json_text",
+           "paired_report", "partition_report", "perl_stats_table", "record_dicts", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -102,6 +103,33 @@ class Records:
         return len(self.labels)
 
 
+@frozen
+class Bounds:
+    """A column of intervals ``[low, high]``: two float64 arrays, NaN in both where none applies.
+
+    A :class:`Records` column: its records hold ``[low, high]``, or ``None``
+    (JSON ``null``) where the interval was refused.
+
+    >>> import numpy as np
+    >>> Bounds(np.array([0.25, float("nan")]), np.array([0.5, float("nan")])).tolist()
+    [[0.25, 0.5], None]
+    """
+
+    low: Any
+    high: Any
+
+    def __len__(self) -> int:
+        return len(self.low)
+
+    def __getitem__(self, index: slice) -> Bounds:
+        return Bounds(self.low[index], self.high[index])
+
+    def tolist(self) -> list[list[float] | None]:
+        """Each interval as ``[low, high]``, or ``None``."""
+        return [None if low != low else [low, high]
+                for low, high in zip(self.low.tolist(), self.high.tolist())]
+
+
 #: Records written per piece of :func:`json_text`'s output.
 _RECORDS_PER_PIECE = 4096
 
@@ -109,49 +137,72 @@ _RECORDS_PER_PIECE = 4096
 def json_text(data: dict[str, Any]) -> Iterator[str]:
     """``json.dumps(data, indent=2, allow_nan=False)`` in pieces, NaN as ``null``, character for character.
 
-    A :class:`Records` value of ``data`` is written as the list of its records
-    would be, a few thousand records per piece, without making a dict (or a
-    list of strings) for every record: what the command line prints of a
-    million categories.
+    A :class:`Records` value, at any depth of ``data``'s dicts, is written as
+    the list of its records would be, a few thousand records per piece,
+    without making a dict (or a list of strings) for every record: what the
+    command line prints of a million categories.
 
     >>> data = {"n": 2, "rows": Records("id", ["x", 7], ["v"], [[0.5, float("nan")]])}
     >>> "".join(json_text(data)) == json.dumps(
     ...     {"n": 2, "rows": [{"id": "x", "v": 0.5}, {"id": 7, "v": None}]}, indent=2)
     True
+    >>> import numpy as np
+    >>> bounds = Bounds(np.array([0.25, float("nan")]), np.array([0.5, float("nan")]))
+    >>> data = {"block": {"level": 0.9, "rows": Records("id", ["x", "y"], ["b"], [bounds])}}
+    >>> "".join(json_text(data)) == json.dumps({"block": {"level": 0.9, "rows": [
+    ...     {"id": "x", "b": [0.25, 0.5]}, {"id": "y", "b": None}]}}, indent=2)
+    True
     """
-    if not data:
-        yield "{}"
-        return
-    for position, (key, value) in enumerate(data.items()):
-        yield f"{',' if position else '{'}\n  {json.dumps(key)}: "
-        if isinstance(value, Records):
-            yield from _json_records(value)
-        else:
-            text = json.dumps(json_numbers(value), indent=2, allow_nan=False)
-            yield text.replace("\n", "\n  ")  # one level deeper (a JSON string holds no newline)
-    yield "\n}"
+    yield from _json_pieces(data, 0)
 
 
-def _json_records(records: Records) -> Iterator[str]:
-    """The list of ``records``' records at the second level of indentation (``json.dumps``'s form)."""
+def _json_pieces(value: Any, depth: int) -> Iterator[str]:
+    """``value`` as ``json.dumps(..., indent=2)`` writes it ``depth`` levels deep, in pieces."""
+    if isinstance(value, Records):
+        yield from _json_records(value, depth)
+    elif isinstance(value, dict) and value and _holds_records(value):
+        inside = "\n" + "  " * (depth + 1)
+        for position, (key, item) in enumerate(value.items()):
+            yield f"{',' if position else '{'}{inside}{json.dumps(key)}: "
+            yield from _json_pieces(item, depth + 1)
+        yield "\n" + "  " * depth + "}"
+    else:
+        text = json.dumps(json_numbers(value), indent=2, allow_nan=False)
+        # depth levels deeper (a JSON string holds no newline)
+        yield text.replace("\n", "\n" + "  " * depth) if depth else text
+
+
+def _holds_records(value: dict[str, Any]) -> bool:
+    return any(isinstance(item, Records) or (isinstance(item, dict) and _holds_records(item))
+               for item in value.values())
+
+
+def _json_records(records: Records, depth: int) -> Iterator[str]:
+    """The list of ``records``' records, ``depth`` levels deep (``json.dumps``'s form)."""
     if not records.labels:
         yield "[]"
         return
     # One %-template per record: "%s" where each value goes, the rest escaped.
-    template = "".join([f"    {{\n      {json.dumps(records.label_key)}: ".replace("%", "%%"), "%s",
-                        *(f",\n      {json.dumps(key)}: ".replace("%", "%%") + "%s"
-                          for key in records.keys), "\n    }"])
+    record, key_at = "  " * (depth + 1), "  " * (depth + 2)
+    template = "".join([f"{record}{{\n{key_at}{json.dumps(records.label_key)}: ".replace("%", "%%"),
+                        "%s", *(f",\n{key_at}{json.dumps(key)}: ".replace("%", "%%") + "%s"
+                                for key in records.keys), f"\n{record}}}"])
     for start in range(0, len(records.labels), _RECORDS_PER_PIECE):
         stop = start + _RECORDS_PER_PIECE
-        columns = [_json_values(column[start:stop]) for column in records.columns]
+        columns = [_json_values(column[start:stop], depth + 2) for column in records.columns]
         labels = [json.dumps(label) for label in records.labels[start:stop]]
         rows = [template % row for row in zip(labels, *columns)]
         yield ("[\n" if start == 0 else ",\n") + ",\n".join(rows)
-    yield "\n  ]"
+    yield "\n" + "  " * depth + "]"
 
 
-def _json_values(column: Any) -> list[str]:
-    """Each number of ``column`` as ``json.dumps`` writes it (NaN as ``null``; no infinity)."""
+def _json_values(column: Any, depth: int) -> list[str]:
+    """Each value of ``column`` as ``json.dumps`` writes it ``depth`` levels deep (NaN as ``null``)."""
+    if isinstance(column, Bounds):  # [low, high] over three lines, or null (bounds are finite)
+        inside, end = "\n" + "  " * (depth + 1), "\n" + "  " * depth
+        return ["null" if low != low else
+                f"[{inside}{float.__repr__(low)},{inside}{float.__repr__(high)}{end}]"
+                for low, high in zip(column.low.tolist(), column.high.tolist())]
     values = column.tolist() if hasattr(column, "tolist") else list(column)
     texts = [int.__repr__(value) if type(value) is int else json.dumps(value, allow_nan=False)
              if type(value) is not float else "null" if value != value else float.__repr__(value)
@@ -203,11 +254,12 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
             _bounds_text(None if bounds is None else bounds[name], digits))] + [str(support)]
 
     categories = scores["categories"]
-    by_category = [None] * len(categories) if block is None else block["categories"]
 
     def rows() -> Iterator[tuple[str, list[str]]]:
         """Each category's row, made again for each pass (not held: there may be millions)."""
-        for row, bounds in zip(_rows(categories), by_category):
+        by_category = (itertools.repeat(None) if block is None
+                       else record_dicts(block["categories"]))
+        for row, bounds in zip(record_dicts(categories), by_category):
             yield str(row["category"]), cells(row, bounds, row["support"])
 
     averages: list[tuple[str, list[str]]] = []
@@ -246,7 +298,7 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     return "\n".join(out)
 
 
-def _rows(categories: Records | Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def record_dicts(categories: Records | Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The records of a list of them, or of :class:`Records` (made a few thousand at a time)."""
     if not isinstance(categories, Records):
         yield from categories

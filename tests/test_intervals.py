@@ -23,6 +23,7 @@ from contingency import plot as plots
 from contingency.cli import main
 from contingency.formulas import intervals as formulas
 from contingency.formulas.partition import table_cells
+from tests.strategies import categories_and_results
 
 LEVELS = [0.5, 0.8, 0.9, 0.95, 0.99, 0.999]
 CLOSED_FORMS = {"wilson": "wilson", "agresti_coull": "agresti_coull", "delta": "normal"}
@@ -697,6 +698,78 @@ def test_the_scores_block_holds_each_interval_and_is_json():
     assert block["subset_accuracy"] == list(s.interval("subset_accuracy", level=0.9)[::2])
     with pytest.raises(ValueError, match="level must be"):
         s.scores(intervals=2)
+
+
+def _one_at_a_time(s: Contingency, score, level: float):
+    try:
+        low, _, high = s.interval(score, level=level)
+    except IntervalRefused:
+        return None
+    return [low, high]
+
+
+@given(categories_and_results(), st.sampled_from(["perl", 0, 1, "nan"]),
+       st.sampled_from([None, 1, 3, 0.5]), st.sampled_from([0.5, 0.9, 0.99]))
+@example((["a", "b"], []), "perl", None, 0.9)  # no results: every interval refused
+def test_the_block_gives_each_category_interval_bit_for_bit(drawn, mode, weight, level):
+    # The block's categories are computed on whole columns (wilson_columns and the scores'
+    # vector forms); each must be the very interval a read of that category gives, or None
+    # where the read refuses (no trial, fractional weights, no results).
+    cats, stream = drawn
+    s = Contingency(cats, zero_division=mode)
+    for assigned, correct in stream:
+        if weight is None:
+            s.add_result(assigned, correct)
+        else:
+            s.add_result(assigned, correct, weight=weight)
+    block = s.scores(intervals=level)["intervals"]
+    assert [row["category"] for row in block["categories"]] == list(s.categories)
+    for row, label in zip(block["categories"], s.categories):
+        for name in ("precision", "recall", "f1"):
+            assert row[name] == _one_at_a_time(s, (name, label), level), (name, label)
+
+
+def test_the_block_takes_counts_past_2_53_one_category_at_a_time():
+    s = Contingency(["a", "b"])
+    s.add_result("a", "a", weight=2**53)
+    s.add_result("b", "a")
+    block = s.scores(intervals=0.9)["intervals"]
+    for row in block["categories"]:
+        for name in ("precision", "recall", "f1"):
+            assert row[name] == _one_at_a_time(s, (name, row["category"]), 0.9)
+
+
+@given(st.lists(st.tuples(st.integers(0, 2**52), st.integers(0, 2**52)), max_size=30),
+       st.floats(0.01, 5.0))
+@example([(0, 0), (0, 5), (5, 5), (1, 2**52), (2**52, 2**52), (3, 7)], 1.959963984540054)
+def test_wilson_columns_is_wilson_bit_for_bit(pairs, z):
+    successes = [min(s, n) for s, n in pairs]
+    trials = [n for _, n in pairs]
+    low, high = formulas.wilson_columns(successes, trials, z)
+    for position, (count, total) in enumerate(zip(successes, trials)):
+        if total == 0:
+            assert math.isnan(low[position])
+            assert math.isnan(high[position])
+        else:
+            assert (low[position], high[position]) == formulas.wilson(count, total, z)
+
+
+def test_wilson_columns_refuses_what_wilson_cannot_take_exactly():
+    with pytest.raises(ValueError, match="successes <= trials"):
+        formulas.wilson_columns([3], [2], 1.96)
+    with pytest.raises(ValueError, match="2\\*\\*53"):
+        formulas.wilson_columns([1], [2**53], 1.96)
+
+
+def test_the_json_of_a_million_categories_intervals_is_streamed_as_json_dumps_writes_it():
+    # The command line writes the block's categories from columns (report.json_text); the text
+    # must be json.dumps's of the public scores(), character for character.
+    from contingency import report
+    s = Contingency(["a", "b", "never", 7]).add_results(["a", "b", "b", 7], ["a", "a", "b", 7])
+    columns = s._scores(0.9)
+    columns["categories"] = columns["categories"].json_records()
+    assert "".join(report.json_text(columns)) == json.dumps(
+        report.json_numbers(s.scores(intervals=0.9)), indent=2, allow_nan=False)
 
 
 def test_the_report_shows_an_interval_after_each_score():

@@ -95,6 +95,7 @@ __all__ = [
     "variance_bits",
     "wald",
     "wilson",
+    "wilson_columns",
 ]
 
 
@@ -205,6 +206,43 @@ def wilson(successes: int, trials: int, z: float) -> tuple[float, float]:
         far = q + z2n / 2 + spread
         low, high = (p + z2n / 2 - spread) / (1.0 + z2n), (1.0 - q * q / far if q else 1.0)
     return (low if low > 0.0 else 0.0), (high if high < 1.0 else 1.0)
+
+
+def wilson_columns(successes: ArrayLike, trials: ArrayLike, z: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wilson` of each pair of two columns of counts: ``(low, high)``, NaN where ``trials`` is 0.
+
+    The very operations of :func:`wilson`, in its order, on the same doubles,
+    so each bound is :func:`wilson`'s bit for bit (a test compares them); for
+    counts below ``2**53`` (exact doubles; the caller takes :func:`wilson`
+    past them). What a table of a million categories' intervals costs in
+    numpy rather than in a million calls.
+
+    >>> low, high = wilson_columns([8, 0, 0], [10, 5, 0], 1.959963984540054)
+    >>> [round(bound, 6) for bound in low[:2].tolist()], bool(high[1] == wilson(0, 5, 1.959963984540054)[1])
+    ([0.490162, 0.0], True)
+    >>> bool(np.isnan(low[2]) and np.isnan(high[2]))
+    True
+    """
+    s = np.asarray(successes, dtype=np.int64)
+    n = np.asarray(trials, dtype=np.int64)
+    if s.size and (int(n.max()) >= _EXACT or int(s.min()) < 0 or bool((s > n).any())):
+        raise ValueError("wilson_columns takes counts 0 <= successes <= trials < 2**53")
+    t = n.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # no trial: NaN, set below
+        p = s / t
+        q = (n - s) / t
+        z2n = z * z / t
+        spread = z * np.sqrt(p * q / t + z2n / (4 * t))
+        # As in wilson: the bound near 0 (near 1) from the roots' product p² / (1 + z²/n).
+        far = np.where(s * 2 <= n, p, q) + z2n / 2 + spread
+        low = np.where(s * 2 <= n, np.where(s != 0, p * p / far, 0.0),
+                       (p + z2n / 2 - spread) / (1.0 + z2n))
+        high = np.where(s * 2 <= n, far / (1.0 + z2n), np.where(q != 0, 1.0 - q * q / far, 1.0))
+    low = np.where(low > 0.0, low, 0.0)
+    high = np.where(high < 1.0, high, 1.0)
+    undefined = n <= 0
+    return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
 
 
 def agresti_coull(successes: int, trials: int, z: float) -> tuple[float, float]:
