@@ -336,12 +336,19 @@ class Counts:
         cells_a = self.a
         k_before = len(cells_a)
         if fresh:
-            cells_b, cells_c, ids, names = self.b, self.c, self.ids, self.names
-            for label in fresh:
-                cells_a[label] = cells_b[label] = cells_c[label] = 0
-                if label not in ids:  # (a category the tally's results named is coded: join)
-                    ids[label] = len(names)
-                    names.append(label)
+            ids, names = self.ids, self.names
+            if len(fresh) == 1:  # (one new category, as a stream meets them: no dict made)
+                label = fresh[0]
+                cells_a[label] = self.b[label] = self.c[label] = 0
+            else:  # a batch's new categories, in C
+                zeros = dict.fromkeys(fresh, 0)
+                cells_a.update(zeros)
+                self.b.update(zeros)
+                self.c.update(zeros)
+            # (a category the tally's results named is coded already: Counts.join)
+            uncoded = [label for label in fresh if label not in ids]
+            ids.update(zip(uncoded, range(len(names), len(names) + len(uncoded))))
+            names.extend(uncoded)
             self.tally_limit = max(TALLY_SIZE, 8 * len(cells_a))
         added_a = added_b = added_c = 0
         if a:
