@@ -17,41 +17,39 @@ between a read and the counts).
 A micro score reads the micro table, a macro or weighted average of
 precision, recall or F1 the running sums, macro accuracy and error the
 pooled cells, all in constant time; the printed tables are
-:mod:`contingency.report`'s.
+:mod:`contingency.report`'s. Two slotted mixins hold the rest of the
+surface, which the class inherits: the reads under scikit-learn's names
+(:mod:`contingency._sklearn_reads`) and the reports of every score at once
+(:mod:`contingency._contingency_reports`); the reads on the hot path
+(``add_result``, the micro and macro properties) stay on the class itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
-from numpy.typing import NDArray
 
 from contingency import _confusion, _locking
-from contingency import report as _report
-from contingency._category_scores import CategoryScores, category_scores
 from contingency._changes import (
-    HIT,
-    MISS,
     Staging,
     Unknown,
     members,
     pair_changes,
     result_changes,
 )
-from contingency._confusion import Average, Normalize, SetWise
+from contingency._contingency_reports import Reports
 from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
 from contingency._counts import Counts
 from contingency._feeding import SINGLE, add_counts, count_batch, join_pair, take_sets
-from contingency._frame import category_frame
 from contingency._inputs import (
     exact_weight,
     indicator_rows,
 )
-from contingency._intervals import Score, contingency_interval, scores_block
+from contingency._intervals import Score, contingency_interval
 from contingency._labels import category_order, check_label, sorted_labels
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
@@ -59,16 +57,10 @@ from contingency.formulas._numeric import (
     check_count,
     check_room,
     check_zero_division,
-    no_category,
 )
 from contingency.formulas.intervals import Interval
 
 __all__ = ["Contingency"]
-
-Correlation = Literal["micro", "macro", "multiclass"]
-Floats = NDArray[np.float64]
-Labels = Iterable[Hashable] | None  # a labels= argument: categories to read, in order
-PosLabel = Hashable | None
 
 _AVERAGES = _confusion.AVERAGES
 _UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
@@ -86,7 +78,7 @@ _Self = TypeVar("_Self", bound="Contingency")
 
 
 @attrs.define(init=False, eq=False, repr=False)
-class Contingency:
+class Contingency(Reports):
     """Precision, recall, F1, accuracy and error of category decisions, micro and macro averaged.
 
     The successor of Perl's Statistics::Contingency: feed it results one at a
@@ -737,321 +729,6 @@ class Contingency:
         self._counts.settled()
         return float(_formulas.error(*self._counts.pooled(), zero_division=self._zero_division))
 
-    # Precision, recall and F in scikit-learn's call shape --------------------------------------
-
-    @overload
-    def precision(self, average: None, *, pos_label: PosLabel = 1, labels: Labels = None) -> Floats: ...
-    @overload
-    def precision(self, average: SetWise = "micro", *, pos_label: PosLabel = 1,
-                  labels: Labels = None) -> float: ...
-    def precision(self, average: SetWise | None = "micro", *, pos_label: PosLabel = 1,
-                  labels: Labels = None) -> float | Floats:
-        """Precision ``a / (a + b)``, averaged as ``sklearn.metrics.precision_score(average=...)`` does.
-
-        ``average`` is one of
-
-        - ``"micro"`` (the default, Perl's): of the micro table, :attr:`micro_precision`;
-        - ``"macro"`` and ``"weighted"``: the mean over categories, plain or
-          weighted by support ``a + c`` (:attr:`macro_precision`, :attr:`weighted_precision`);
-        - ``"samples"``: each result's own precision, averaged over results;
-        - ``None``: each category's precision, a float64 array in the order of
-          :attr:`categories` (or of ``labels``);
-        - ``"binary"`` (scikit-learn's default): the precision of category
-          ``pos_label`` alone. As scikit-learn checks it, the results must be
-          single-label and name two categories at most (else ``ValueError``:
-          choose another average), and ``pos_label`` must be one of them when
-          they name two (else ``ValueError`` naming it); when they name fewer,
-          a ``pos_label`` they do not name has an empty table, whose precision
-          is undefined (:attr:`zero_division`). ``labels`` is ignored, as in
-          scikit-learn.
-
-        ``pos_label`` other than ``None`` or 1 with another average plays no
-        part and gives a ``UserWarning``, as in scikit-learn. ``labels`` picks
-        the categories to read (each must be a category: ``ValueError``
-        naming it otherwise): micro, macro and weighted averages then read
-        their cells only, :meth:`set_entries`' micro table playing no part,
-        and ``"samples"`` takes only a ``labels`` that leaves out no category
-        a result names (each result's categories are not kept). Undefined
-        values follow :attr:`zero_division`. Micro, macro and weighted reads
-        without ``labels`` take constant time; the others read every category
-        (or result shape) they cover.
-
-        >>> s = Contingency.from_labels([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], zero_division=0.0)
-        >>> s.precision("binary"), s.precision("binary", pos_label=0)  # precision_score(y_true, y_pred)
-        (1.0, 0.6666666666666666)
-        >>> s.precision(None).tolist(), s.precision("macro") == s.macro_precision
-        ([0.6666666666666666, 1.0], True)
-        """
-        return self._set_wise("precision", average, pos_label, labels)
-
-    @overload
-    def recall(self, average: None, *, pos_label: PosLabel = 1, labels: Labels = None) -> Floats: ...
-    @overload
-    def recall(self, average: SetWise = "micro", *, pos_label: PosLabel = 1,
-               labels: Labels = None) -> float: ...
-    def recall(self, average: SetWise | None = "micro", *, pos_label: PosLabel = 1,
-               labels: Labels = None) -> float | Floats:
-        """Recall ``a / (a + c)``, averaged as ``sklearn.metrics.recall_score(average=...)`` does.
-
-        The options are :meth:`precision`'s.
-
-        >>> s = Contingency.from_labels(["a", "b", "c", "c"], ["a", "c", "c", "b"])
-        >>> s.recall("macro"), s.recall(None, labels=["c", "a"]).tolist()
-        (0.5, [0.5, 1.0])
-        """
-        return self._set_wise("recall", average, pos_label, labels)
-
-    @overload
-    def f1(self, average: None, *, pos_label: PosLabel = 1, labels: Labels = None) -> Floats: ...
-    @overload
-    def f1(self, average: SetWise = "micro", *, pos_label: PosLabel = 1,
-           labels: Labels = None) -> float: ...
-    def f1(self, average: SetWise | None = "micro", *, pos_label: PosLabel = 1,
-           labels: Labels = None) -> float | Floats:
-        """F1 ``2a / (2a + b + c)``, averaged as ``sklearn.metrics.f1_score(average=...)`` does:
-        :meth:`f_beta` with ``beta = 1``.
-
-        The options are :meth:`precision`'s.
-
-        >>> s = Contingency.from_labels([1, 1, 0, 0], [1, 0, 0, 0], zero_division=0.0)
-        >>> round(s.f1("binary"), 4), round(s.f1("weighted"), 4)
-        (0.6667, 0.7333)
-        """
-        return self._set_wise("f_beta", average, pos_label, labels)
-
-    @overload
-    def f_beta(self, beta: float, average: None, *, pos_label: PosLabel = 1,
-               labels: Labels = None) -> Floats: ...
-    @overload
-    def f_beta(self, beta: float = 1.0, average: SetWise = "micro", *, pos_label: PosLabel = 1,
-               labels: Labels = None) -> float: ...
-    def f_beta(self, beta: float = 1.0, average: SetWise | None = "micro", *,
-               pos_label: PosLabel = 1, labels: Labels = None) -> float | Floats:
-        """F-beta, where recall weighs ``beta`` times as much as precision, averaged as asked.
-
-        ``sklearn.metrics.fbeta_score(y_true, y_pred, beta=beta, average=...)``;
-        the options are :meth:`precision`'s. Undefined values follow
-        :attr:`zero_division`. With ``beta = 1`` this is F1, whose micro,
-        macro and weighted averages are read in constant time; other betas
-        average over the categories (or result shapes) at each read.
-
-        >>> s = Contingency().add_results(["a", "a", "b"], ["a", "b", "b"])
-        >>> round(s.f_beta(2.0), 4), round(s.f_beta(0.5, average="macro"), 4)
-        (0.6667, 0.6944)
-        """
-        return self._set_wise("f_beta", average, pos_label, labels, beta)
-
-    def _set_wise(self, name: Literal["precision", "recall", "f_beta"], average: object,
-                  pos_label: PosLabel, labels: Labels, beta: float = 1.0) -> float | Floats:
-        """:meth:`precision`, :meth:`recall` and :meth:`f_beta`: the categories chosen, then read."""
-        average = _confusion.check_average(average, _confusion.SET_WISE)
-        counts = self._counts.settled()
-        order = (None if average == "binary" or (labels is None and average is not None)
-                 else self._chosen(labels, name))
-        return _confusion.set_wise(counts, name, average, self._zero_division, beta=beta,
-                                   pos_label=pos_label, order=order)
-
-    def matthews_corrcoef(self, average: Correlation = "multiclass") -> float:
-        """Matthews correlation: ``"multiclass"`` (the default) scikit-learn's, of the confusion
-        matrix (Gorodkin's R_K); ``"micro"`` of the pooled 2x2 table, ``"macro"`` the mean of
-        each category's.
-
-        ``"micro"`` and ``"macro"`` are one-vs-rest forms, defined for any
-        results. Undefined values (an empty row or column) follow
-        :attr:`zero_division`: Perl mode gives 1 when there is no error and 0
-        otherwise. The macro average reads every category: each category's
-        ``d`` (and so its correlation) changes with every result, whichever
-        categories it names, so no running sum can answer it.
-
-        ``"multiclass"`` is the correlation of the K x K
-        :meth:`confusion_matrix`, equal to ``sklearn.metrics.matthews_corrcoef``
-        of the label arrays; it is defined for single-label results only
-        (``ValueError`` otherwise) and read in constant time from running
-        sums (:func:`~contingency.formulas.classification.multiclass_matthews_corrcoef`).
-        On two categories it is the binary correlation that scikit-learn's
-        ``matthews_corrcoef`` and torchmetrics' ``MulticlassMatthewsCorrCoef``
-        give; the pooled ``"micro"`` table is another number.
-
-        >>> s = Contingency().add_results(["a", "b", "b"], ["a", "b", "a"])
-        >>> round(s.matthews_corrcoef(), 4), round(s.matthews_corrcoef("micro"), 4)
-        (0.5, 0.3333)
-        >>> t = Contingency().add_results([1, 1, 0, 0, 0, 0], [0, 0, 1, 1, 2, 2])
-        >>> round(t.matthews_corrcoef("multiclass"), 4), round(t.matthews_corrcoef("micro"), 4)
-        (-0.6124, -0.5)
-        """
-        if average == "multiclass":
-            return _confusion.multiclass_matthews_corrcoef(self._counts.settled(),
-                                                           self._zero_division)
-        if average not in ("micro", "macro"):
-            raise ValueError("average must be 'micro', 'macro' or 'multiclass', not "
-                             f"{average!r}")
-        return self._averaged(_formulas.matthews_corrcoef, average)
-
-    # The confusion matrix of single-label results ----------------------------------------------
-
-    def confusion_matrix(self, labels: Iterable[Hashable] | None = None,
-                         normalize: Normalize | None = None) -> NDArray[Any]:
-        """The K x K table of single-label results: ``[i, j]`` counts correct ``i``, assigned ``j``.
-
-        Rows are the correct category and columns the assigned one
-        (scikit-learn's orientation: it equals ``sklearn.metrics.confusion_matrix(
-        y_true, y_pred, labels=..., normalize=...)``). ``labels`` picks and orders the
-        categories (default: :attr:`categories`); a label that is not a
-        category raises ``ValueError`` naming it. ``normalize`` divides each
-        entry by its row's sum (``"true"``), its column's sum (``"pred"``) or
-        the total (``"all"``), exactly and rounded once, a row or column with
-        no result staying 0 as in scikit-learn
-        (:func:`~contingency.formulas.classification.normalized_confusion`).
-        Only single-label results
-        (one category assigned and one correct) make such a table: once any
-        other result is counted, this raises ``ValueError`` (the per-category
-        2 x 2 tables are :meth:`multilabel_confusion_matrix` and
-        :meth:`category_stats`). :meth:`set_entries`' micro table describes no
-        result, so it plays no part here (nor in the scores of this table),
-        as in the macro scores.
-
-        The matrix is dense: ``8 K**2`` bytes however few pairs occurred (80 GB
-        at K = 10**5), and O(K**2 + pairs) time. :meth:`confusion_cells` gives
-        the same table as its non-empty cells, in memory linear in them.
-
-        >>> s = Contingency(["cat", "dog", "fox"])
-        >>> s.add_results(["cat", "dog", "dog", "fox"], ["cat", "cat", "dog", "dog"]).confusion_matrix()
-        array([[1, 1, 0],
-               [0, 1, 1],
-               [0, 0, 0]])
-        >>> s.confusion_matrix(labels=["dog", "cat"])
-        array([[1, 0],
-               [1, 1]])
-        >>> s.confusion_matrix(normalize="true").tolist()
-        [[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 0.0]]
-        >>> s.add_result(["cat", "dog"], "dog")
-        >>> s.confusion_matrix()
-        Traceback (most recent call last):
-        ...
-        ValueError: confusion_matrix: 1 of the 5 results is not single-label (one category
-        assigned and one correct); a K x K confusion matrix and its scores describe
-        single-label results only: see category_stats() or multilabel_confusion_matrix() for
-        the per-category 2 x 2 tables
-        """
-        return _confusion.confusion_matrix(self._counts.settled(),
-                                           self._chosen(labels, "confusion_matrix"), normalize)
-
-    def confusion_cells(self, labels: Iterable[Hashable] | None = None
-                        ) -> tuple[tuple[Hashable, ...], NDArray[np.int64], NDArray[np.int64],
-                                   NDArray[Any]]:
-        """:meth:`confusion_matrix` as its non-empty cells: ``(labels, rows, columns, counts)``.
-
-        ``labels`` is the categories in the matrix's order (:attr:`categories`,
-        or the ``labels`` argument, checked as there); ``rows`` and
-        ``columns`` are int64 arrays of positions in it and ``counts`` the
-        counts (int64, float64 once a weight was fractional), one entry per
-        non-empty cell, ordered by row, then column: ``counts[k]`` results had
-        correct category ``labels[rows[k]]`` and assigned ``labels[columns[k]]``.
-        Memory and time are linear in the non-empty cells and the labels,
-        whatever K. The coordinate (COO) form, which needs no scipy:
-        ``scipy.sparse.coo_array((counts, (rows, columns)))`` builds a sparse
-        matrix from it. Single-label results only, as :meth:`confusion_matrix`.
-
-        >>> s = Contingency.from_labels(["cat", "dog", "dog"], ["cat", "cat", "dog"])
-        >>> labels, rows, columns, counts = s.confusion_cells()
-        >>> labels, rows.tolist(), columns.tolist(), counts.tolist()
-        (('cat', 'dog'), [0, 1, 1], [0, 0, 1], [1, 1, 1])
-        """
-        chosen = self._chosen(labels, "confusion_cells")
-        rows, columns, counts = _confusion.confusion_cells(self._counts.settled(), chosen)
-        return (tuple(chosen), np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64),
-                np.array([self._counts.reported(count) for count in counts],
-                         dtype=np.float64 if self._counts.scale else np.int64))
-
-    def multilabel_confusion_matrix(self, labels: Iterable[Hashable] | None = None,
-                                    samplewise: bool = False) -> NDArray[Any]:
-        """Each category's 2 x 2 table, as ``sklearn.metrics.multilabel_confusion_matrix`` lays it out.
-
-        An array of shape (K, 2, 2): ``[k] = [[d, b], [c, a]]``, that is
-        ``[[true negatives, false positives], [false negatives, true positives]]``,
-        for any results (single- or multi-label). ``labels`` picks and orders
-        the categories, as in :meth:`confusion_matrix`.
-
-        ``samplewise=True`` raises ``ValueError``: scikit-learn then gives each
-        result's own table, in the order the results came, which an
-        accumulator of counts does not keep. It keeps how many results had
-        each shape (``to_dict()["result_shapes"]``), which is what the
-        ``"samples"`` averages (:meth:`precision`, :attr:`samples_f1`...) read.
-
-        >>> s = Contingency().add_results([["a", "b"], ["b"]], [["a"], ["a", "b"]])
-        >>> s.multilabel_confusion_matrix().tolist()
-        [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
-        """
-        return _confusion.multilabel_confusion_matrix(
-            self._counts.settled(), self._chosen(labels, "multilabel_confusion_matrix"),
-            samplewise)
-
-    def cohen_kappa(self, labels: Iterable[Hashable] | None = None,
-                    weights: Literal["linear", "quadratic"] | None = None) -> float:
-        """Cohen's kappa of the :meth:`confusion_matrix`: agreement beyond chance, in [-1, 1].
-
-        Equal to ``sklearn.metrics.cohen_kappa_score(y_true, y_pred,
-        labels=labels, weights=weights)``; single-label results only.
-        ``labels`` picks the categories of the matrix (as in
-        :meth:`confusion_matrix`) and their order, which the weights
-        ``"linear"`` (``|i - j|``) and ``"quadratic"`` (``(i - j)**2``) count
-        disagreements by; ``None`` weighs every disagreement 1. Without
-        ``labels`` and ``weights`` it is read in constant time from running
-        sums; otherwise from the non-empty cells of the matrix, in
-        O(pairs + K), exactly and rounded once
-        (:func:`~contingency.formulas.classification.weighted_cohen_kappa`).
-        Undefined (no result, or one category throughout) follows
-        :attr:`zero_division`, see
-        :func:`~contingency.formulas.classification.cohen_kappa`.
-
-        >>> s = Contingency().add_results(["a", "a", "b", "b"], ["a", "b", "b", "b"])
-        >>> s.cohen_kappa()
-        0.5
-        >>> t = Contingency.from_labels([0, 0, 1, 1, 2, 2], [0, 1, 1, 1, 2, 0])
-        >>> t.cohen_kappa(), t.cohen_kappa(weights="linear"), t.cohen_kappa(weights="quadratic")
-        (0.5, 0.4, 0.2857142857142857)
-        """
-        order = (None if labels is None and weights is None
-                 else self._chosen(labels, "cohen_kappa"))
-        return _confusion.cohen_kappa(self._counts.settled(), order, weights,
-                                      self._zero_division)
-
-    def balanced_accuracy(self, adjusted: bool = False) -> float:
-        """The mean recall of the categories some result has as correct (scikit-learn's definition).
-
-        Equal to ``sklearn.metrics.balanced_accuracy_score(y_true, y_pred,
-        adjusted=adjusted)``: categories no result has as correct are left out;
-        ``adjusted=True`` rescales so that chance scores 0. Single-label results
-        only; read in constant time. Undefined cases follow :attr:`zero_division`,
-        see :func:`~contingency.formulas.classification.balanced_accuracy`.
-
-        >>> s = Contingency().add_results(["a", "a", "a", "b"], ["a", "b", "b", "b"])
-        >>> s.balanced_accuracy(), round(s.balanced_accuracy(adjusted=True), 4)
-        (0.6666666666666666, 0.3333)
-        """
-        return _confusion.balanced_accuracy(self._counts.settled(), adjusted, self._zero_division)
-
-    def jaccard(self, average: Average = "macro") -> float:
-        """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.
-
-        ``average`` is ``"micro"`` (of the micro table), ``"macro"`` (over
-        categories), ``"weighted"`` (by support ``a + c``) or ``"samples"``
-        (each result's ``|assigned ∩ correct| / |assigned ∪ correct|``,
-        averaged over results). Micro, macro and weighted are read in constant
-        time. Undefined values follow :attr:`zero_division`
-        (:func:`~contingency.formulas.classification.jaccard`).
-
-        >>> s = Contingency().add_results([["a", "b"], ["b"]], [["a"], ["a", "b"]])
-        >>> s.jaccard(), s.jaccard("micro"), s.jaccard("samples")
-        (0.5, 0.5, 0.5)
-        """
-        average = _confusion.check_average(average)
-        if average == "macro":
-            return self._running_mean("jaccard")
-        if average == "weighted":
-            return self._running_mean("jaccard", weighted=True)
-        return self._averaged(_formulas.jaccard, average)
-
     # Confidence intervals (contingency._intervals) ------------------------------------------------
 
     def interval(self, score: Score, *, level: float = 0.95, method: str = "wilson",
@@ -1099,100 +776,6 @@ class Contingency:
         macro average is not a proportion of results; its interval is method='delta' (Takahashi et al.)
         """
         return contingency_interval(self, score, level, method, seed, draws)
-
-    # Reports ------------------------------------------------------------------------------------
-
-    def category_stats(self) -> dict[Hashable, dict[str, float | int]]:
-        """Per category: cells ``a b c d``, ``precision recall f1 accuracy error`` (Perl's numbers),
-        ``support`` (``a + c``) and ``specificity``, in the order of :attr:`categories`.
-
-        >>> Contingency(["x", "y"]).add_results(["x"], ["y"]).category_stats()["x"]
-        {'a': 0, 'b': 1, 'c': 0, 'd': 0, 'precision': 0.0, 'recall': 1.0, 'f1': 0.0, \
-'accuracy': 0.0, 'error': 1.0, 'support': 0, 'specificity': 0.0}
-        """
-        order = self._order()
-        if not order:
-            no_category(self._zero_division)  # Perl dies; the other modes have no category
-            return {}
-        return dict(zip(order, category_scores(self._counts, order, self._zero_division).records()))
-
-    def to_frame(self) -> Any:
-        """:meth:`category_stats` as a ``pandas.DataFrame``: one row per category, as :attr:`categories`.
-
-        The counts ``a b c d support`` are integer columns (float where a
-        weight made them fractional), the scores float columns; the index is
-        named ``"category"``. pandas is imported only here: without it this
-        raises ``ImportError`` naming the ``pandas`` extra.
-
-        >>> s = Contingency(["x", "y"]).add_results(["x", "y"], ["y", "y"])
-        >>> print(s.to_frame().round(3).to_string())  # doctest: +SKIP
-                  a  b  c  d  precision  recall     f1  accuracy  error  support  specificity
-        category
-        x         0  1  0  1        0.0     1.0  0.000       0.5    0.5        0          0.5
-        y         1  0  1  0        1.0     0.5  0.667       0.5    0.5        2          1.0
-        """
-        return category_frame(self.category_stats())
-
-    def stats_table(self, figs: int = 3) -> str:
-        """The table Statistics::Contingency prints, character for character.
-
-        ``figs`` is the number of significant figures (at least 1; Perl silently
-        turns 0 into 3, this raises ``ValueError``).
-
-        >>> s = Contingency(["a", "b"]).add_results(["a", "b", "a"], ["a", "a", "a"])
-        >>> print(s.stats_table(2), end="")
-        +--------------------------------------+
-        |  maR  maP maF1   miR  miP miF1   Err |
-        | 0.83 0.50 0.40  0.67 0.67 0.67  0.33 |
-        +--------------------------------------+
-        """
-        if isinstance(figs, bool) or not isinstance(figs, (int, np.integer)) or figs < 1:
-            raise ValueError(f"figs must be an integer >= 1, not {figs!r}")
-        return _report.perl_stats_table(
-            (self.macro_recall, self.macro_precision, self.macro_f1, self.micro_recall,
-             self.micro_precision, self.micro_f1, self.micro_error),
-            int(figs),
-        )
-
-    def scores(self, intervals: float | None = None) -> dict[str, Any]:
-        """Every score as plain Python data: per category, each average, and the result-level scores.
-
-        ``None`` stands for a value that does not exist (macro averages with
-        no category) and for NaN, so the result is valid JSON. This is what
-        :meth:`report` renders. ``intervals``, a level such as 0.95, adds an
-        ``"intervals"`` block of ``[low, high]`` bounds (``None`` where an
-        interval is refused; see :meth:`interval` and the docs' page on intervals).
-        """
-        scores = self._scores(intervals)
-        table: CategoryScores = scores["categories"]
-        scores["categories"] = [{"category": label, **record} for label, record in zip(
-            table.json_labels(), table.records())]
-        if intervals is not None:
-            block = scores["intervals"]
-            block["categories"] = list(_report.record_dicts(block["categories"]))
-        plain: dict[str, Any] = _report.json_numbers(scores)
-        return plain
-
-    def report(self, digits: int = 3, intervals: float | None = None) -> str:
-        """A per-category table with support and every average, in the order of :attr:`categories`.
-
-        >>> s = Contingency().add_results(["dog", "cat", "cat"], ["dog", "cat", "dog"])
-        >>> print(s.report())
-                      precision  recall     f1  support
-        <BLANKLINE>
-                 cat      0.500   1.000  0.667        1
-                 dog      1.000   0.500  0.667        2
-        <BLANKLINE>
-           micro avg      0.667   0.667  0.667        3
-           macro avg      0.750   0.750  0.667        3
-        weighted avg      0.833   0.667  0.667        3
-         samples avg      0.667   0.667  0.667        3
-        <BLANKLINE>
-        results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.333 (micro), 0.500 (macro)
-        """
-        scores = self._scores(intervals)  # the categories' rows made from columns, a few at a time
-        scores["categories"] = scores["categories"].json_records()
-        return _report.classification_report(_report.json_numbers(scores), digits=digits)
 
     def to_dict(self) -> dict[str, Any]:
         """The state, and only the state, as JSON-safe data (:meth:`scores` gives the numbers).
@@ -1270,80 +853,10 @@ class Contingency:
     def _running_mean(self, name: str, weighted: bool = False) -> float:
         return _confusion.running_mean(self._counts.settled(), name, self._zero_division, weighted)
 
-    def _chosen(self, labels: Iterable[Hashable] | None, where: str) -> list[Hashable]:
-        """The categories ``labels`` names, in its order (all of them for ``None``), checked."""
-        if labels is None:
-            return list(self._order())
-        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-            raise TypeError(f"{where}: labels must be an iterable of categories or None, not "
-                            f"{labels!r}")
-        chosen = list(labels)
-        cells = self._counts.settled().a
-        for position, label in enumerate(chosen):
-            try:
-                known = label in cells
-            except TypeError:
-                known = False
-            if not known:
-                raise ValueError(f"{where}: labels[{position}] = {label!r} is not a category "
-                                 f"(the categories are {self._order()!r})")
-        if len(set(chosen)) != len(chosen):
-            raise ValueError(f"{where}: labels names a category twice")
-        return chosen
 
     def _samples(self, score: Any) -> float:
         return _confusion.samples_mean(self._counts.settled(), score, self._zero_division)
 
-    def _averaged(self, score: Any, how: str) -> float:
-        """``score`` averaged as asked, from the cells (for scores no running sum answers)."""
-        return _confusion.averaged(self._counts.settled(), score, how, self._zero_division)
-
-    def _scores(self, intervals: float | None = None) -> dict[str, Any]:
-        """:meth:`scores` with its categories as one :class:`CategoryScores` (columns, not dicts)."""
-        names = ("precision", "recall", "f1")
-        averages: dict[str, Any] = {
-            "micro": {name: self._micro_score(name) for name in names},
-            "macro": None,
-            "weighted": None,
-            "samples": {name: self._samples(_SCORES[name]) for name in names},
-        }
-        categories = category_scores(self._counts, self._order(), self._zero_division)
-        if self._counts.a:  # from the columns: the running sums' floats, without their O(K) dicts
-            averages["macro"] = {name: categories.mean(name) for name in names}
-            averages["weighted"] = {name: categories.mean(name, weighted=True) for name in names}
-        support = self._counts.reported(sum(self._counts.a.values()) + sum(self._counts.c.values()))
-        single = self._counts.n == self._counts.shapes.get(HIT, 0) + self._counts.shapes.get(MISS, 0)
-        for average_name in ("micro", "macro", "weighted", "samples"):
-            if averages[average_name] is not None:
-                averages[average_name]["support"] = support
-        return {
-            "n_results": self._counts.reported(self._counts.n),
-            "categories": categories,
-            "averages": averages,
-            "micro_table": [self._counts.reported(cell) for cell in self._counts.micro],
-            "accuracy": {"micro": self.micro_accuracy,
-                         "macro": self.macro_accuracy if self._counts.a else None},
-            "error": {"micro": self.micro_error,
-                      "macro": self.macro_error if self._counts.a else None},
-            "subset_accuracy": self.subset_accuracy,
-            "hamming_loss": self.hamming_loss,
-            "matthews_corrcoef": {
-                "micro": self.matthews_corrcoef("micro"),
-                "macro": self.matthews_corrcoef("macro") if self._counts.a else None,
-                "multiclass": self.matthews_corrcoef("multiclass") if single else None,
-            },
-            # The scores of the confusion matrix: single-label results only.
-            "cohen_kappa": self.cohen_kappa() if single else None,
-            "balanced_accuracy": {"plain": self.balanced_accuracy(),
-                                  "adjusted": self.balanced_accuracy(adjusted=True)}
-            if single else None,
-            "jaccard": {average: (categories.mean("jaccard", average == "weighted")
-                                  if average in ("macro", "weighted")
-                                  else self.jaccard(average))  # type: ignore[arg-type]
-                        if self._counts.a or average in ("micro", "samples") else None
-                        for average in _AVERAGES},
-            **({} if intervals is None else {"intervals": scores_block(self, intervals)}),
-        }
 
     # Internals -----------------------------------------------------------------------------------
 
@@ -1366,3 +879,8 @@ class Contingency:
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]
+# The mixins' methods are Contingency's to its users: a TypeError and a repr name them so.
+for _mixin in Contingency.__mro__[1:-1]:
+    for _member in vars(_mixin).values():
+        if callable(_member) and hasattr(_member, "__qualname__"):
+            _member.__qualname__ = f"Contingency.{_member.__name__}"

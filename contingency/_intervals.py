@@ -38,7 +38,7 @@ O(non-empty cells) a read; every other score refused with its reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -53,15 +53,41 @@ from contingency.formulas.intervals import Interval
 from contingency.report import Bounds, Records
 
 if TYPE_CHECKING:
-    from contingency._contingency import Contingency
+    from numpy.typing import NDArray
+
     from contingency._counts import Counts
-    from contingency._partition import PartitionComparison
+    from contingency.formulas._numeric import ZeroDivision
 
 __all__ = ["IntervalRefused", "Score", "contingency_interval", "partition_block", "partition_interval",
            "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
+
+
+class ContingencyReads(Protocol):
+    """What the intervals read of a :class:`contingency.Contingency` (besides score properties by name)."""
+
+    _counts: Counts
+    _zero_division: ZeroDivision
+
+    @property
+    def categories(self) -> tuple[Hashable, ...]: ...
+    @property
+    def subset_accuracy(self) -> float: ...
+
+
+class PartitionReads(Protocol):
+    """What the intervals read of a :class:`contingency.PartitionComparison` (besides scores by name)."""
+
+    @property
+    def n_elements(self) -> int: ...
+    @property
+    def rand_index(self) -> float: ...
+    @property
+    def distance(self) -> float: ...
+
+    def _information_cells(self) -> tuple[NDArray[Any], ...]: ...
 
 
 class IntervalRefused(ValueError):
@@ -173,7 +199,7 @@ def _scores_with_intervals() -> str:
     return f"{names}, and (score, category) for score in {', '.join(_CATEGORY_SCORES)}"
 
 
-def contingency_interval(contingency: Contingency, score: object, level: Any, method: Any,
+def contingency_interval(contingency: ContingencyReads, score: object, level: Any, method: Any,
                          seed: int | None, draws: Any) -> Interval:
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
     try:
@@ -214,7 +240,7 @@ def _no_results(counts: Counts, score: object) -> None:
 _SET_ENTRIES = "set_entries set the micro table, and no results are known behind its cells"
 
 
-def _micro(contingency: Contingency, counts: Counts, score: str, level: float, method: str,
+def _micro(contingency: ContingencyReads, counts: Counts, score: str, level: float, method: str,
            seed: int | None, draws: int) -> Interval:
     """Micro precision, recall or F1 of single-label results: each the share of results right."""
     n, shapes = counts.n, counts.shapes
@@ -239,7 +265,7 @@ def _micro(contingency: Contingency, counts: Counts, score: str, level: float, m
                                     high if high >= estimate else estimate))
 
 
-def _decisions(contingency: Contingency, counts: Counts, score: str, level: float, method: str,
+def _decisions(contingency: ContingencyReads, counts: Counts, score: str, level: float, method: str,
                seed: int | None, draws: int) -> Interval:
     """Accuracy and error of the K n decisions of single-label results, from the results' share."""
     _no_results(counts, score)
@@ -263,7 +289,7 @@ def _decisions(contingency: Contingency, counts: Counts, score: str, level: floa
                        lambda share: 2.0 / k * share)
 
 
-def _subset_accuracy(contingency: Contingency, counts: Counts, level: float, method: str,
+def _subset_accuracy(contingency: ContingencyReads, counts: Counts, level: float, method: str,
                      seed: int | None, draws: int) -> Interval:
     """The share of results whose assigned set is the correct one: any results."""
     score = "subset_accuracy"
@@ -275,7 +301,7 @@ def _subset_accuracy(contingency: Contingency, counts: Counts, level: float, met
                        level, method, seed, draws)
 
 
-def _macro(contingency: Contingency, counts: Counts, score: str, level: float,
+def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: float,
            method: str) -> Interval:
     """Macro precision, recall or F1 of single-label results by the delta method, from running sums."""
     if method != "delta":
@@ -301,7 +327,7 @@ def _macro(contingency: Contingency, counts: Counts, score: str, level: float,
     return _bounded(estimate, low, high)
 
 
-def _category(contingency: Contingency, counts: Counts, score: tuple[str, Hashable],
+def _category(contingency: ContingencyReads, counts: Counts, score: tuple[str, Hashable],
               level: float, method: str, seed: int | None, draws: int) -> Interval:
     """One category's score: a proportion of results, or F1 (delta method or posterior)."""
     name, label = score
@@ -357,7 +383,7 @@ def _bounds(read: Callable[[], Interval]) -> list[float] | None:
     return [low, high]
 
 
-def scores_block(contingency: Contingency, level: float) -> dict[str, Any]:
+def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
     """The ``intervals`` block of :meth:`contingency.Contingency.scores`: ``[low, high]`` or ``None``.
 
     Per category (in table order) and for the micro and macro averages:
@@ -388,7 +414,7 @@ def scores_block(contingency: Contingency, level: float) -> dict[str, Any]:
     }
 
 
-def _category_bounds(contingency: Contingency, order: Sequence[Hashable], level: float,
+def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable], level: float,
                      one: Callable[[Score], list[float] | None]) -> list[Bounds]:
     """Wilson intervals of each category's precision, recall and F1, as :class:`Bounds` columns.
 
@@ -455,7 +481,7 @@ _PARTITION_REFUSED = {
 }
 
 
-def partition_interval(comparison: PartitionComparison, score: object, level: object,
+def partition_interval(comparison: PartitionReads, score: object, level: object,
                        method: object) -> Interval:
     """:meth:`contingency.PartitionComparison.interval`: pair-counting ratios by the delta method."""
     level = _formulas.check_level(level)
@@ -487,7 +513,7 @@ def partition_interval(comparison: PartitionComparison, score: object, level: ob
     return _bounded(estimate, *_formulas.normal_bounds(estimate, variance, z))
 
 
-def partition_block(comparison: PartitionComparison, level: float) -> dict[str, Any]:
+def partition_block(comparison: PartitionReads, level: float) -> dict[str, Any]:
     """The ``intervals`` block of :meth:`contingency.PartitionComparison.scores` (``None`` where refused)."""
     level = _formulas.check_level(level)
     block: dict[str, Any] = {"level": level, "method": "delta"}

@@ -133,7 +133,9 @@ def public_paths(pkg: griffe.Module, loader: griffe.GriffeLoader) -> dict[str, s
         public[canonical] = path
         target = obj.final_target if obj.is_alias else obj
         if target.is_class or (target.is_module and not obj.is_alias):
-            for name, member in target.members.items():
+            # A class's inherited members too: a mixin's methods are shown under the class.
+            members = target.all_members if target.is_class else target.members
+            for name, member in members.items():
                 if not name.startswith("_") and (target.is_class or member.is_public):
                     add(member, f"{path}.{name}")
 
@@ -147,8 +149,16 @@ def public_paths(pkg: griffe.Module, loader: griffe.GriffeLoader) -> dict[str, s
 
 def _resolver(obj: griffe.Object | griffe.Alias, loader: griffe.GriffeLoader,
               public: dict[str, str]) -> Resolver:
-    """Resolves a role's target as Sphinx would: the object's class, its module, the package, absolute."""
+    """Resolves a role's target as Sphinx would: the object's class, its module, the package, absolute.
+
+    A mixin's member is shown under the class that inherits it, so its roles are resolved
+    against that class first (``:attr:`categories``` in a mixin's docstring is the class's).
+    """
     scopes = []
+    if obj.parent is not None and obj.parent.is_class:
+        shown = public.get(obj.path)  # where the API reference shows a class's member
+        if shown is not None and shown.rsplit(".", 1)[0] != obj.parent.path:
+            scopes.append(shown.rsplit(".", 1)[0])
     scope: griffe.Object | griffe.Alias | None = obj
     while scope is not None:
         if scope.is_class or scope.is_module:

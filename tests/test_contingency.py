@@ -911,3 +911,20 @@ def test_a_removal_refreshes_only_the_categories_it_names():
 def test_a_0_d_array_batch_names_its_argument(used):
     _unchanged(used, lambda: used.add_results(np.array("a"), np.array("a")), ValueError,
                r"assigned must be one-dimensional, not 0-dimensional")
+
+
+def test_the_mixins_add_no_state_and_their_methods_are_named_contingencys():
+    """The scikit-learn-named reads and the reports live in mixins: slotted, and named as Contingency's."""
+    mixins = Contingency.__mro__[1:-1]
+    assert {mixin.__name__ for mixin in mixins} == {"ScikitLearnReads", "Reports"}
+    assert all(vars(mixin)["__slots__"] == () for mixin in mixins)
+    assert not hasattr(Contingency(), "__dict__")
+    for mixin in mixins:
+        for name, member in vars(mixin).items():
+            if callable(member) and not name.startswith("__"):
+                assert member.__qualname__ == f"Contingency.{name}", name
+    with pytest.raises(TypeError, match=r"^Contingency\.precision\(\) got an unexpected keyword"):
+        Contingency().precision(averages="macro")  # type: ignore[call-overload]
+    # The reads on the hot path stay the class's own (no lookup through the mixins).
+    for name in ("add_result", "micro_f1", "macro_f1", "micro_precision", "macro_precision"):
+        assert name in vars(Contingency), name
