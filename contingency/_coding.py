@@ -100,16 +100,20 @@ def single_label_array(values: object) -> bool:
 
 
 def coded_single_labels(values: object, name: str) -> CodedLabels | None:
-    """A list or tuple whose items are all single labels, coded by :func:`encode` (C-level
-    passes); ``None`` when it is not one (an item unhashable or a container: a set of labels).
+    """A list, tuple or 1-d object array whose items are all single labels, coded by
+    :func:`encode` (C-level passes); ``None`` when it is not one (an item unhashable or a
+    container: a set of labels).
 
     >>> coded = coded_single_labels(["b", "a", "b"], "y_true")
     >>> coded.codes.tolist(), coded.labels
     ([0, 1, 0], ['b', 'a'])
     >>> coded_single_labels([["a", "b"], "a"], "y_true") is None
     True
+    >>> coded_single_labels(np.array(["x", 2, "x"], dtype=object), "y_true").codes.tolist()
+    [0, 1, 0]
     """
-    if type(values) is not list and type(values) is not tuple:
+    if type(values) is not list and type(values) is not tuple and not (
+            isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1):
         return None
     try:
         distinct = dict.fromkeys(values)

@@ -170,11 +170,12 @@ def count_batch(counts: Counts, unknown: Unknown, assigned: Any, correct: Any, w
         assigned = label_sequence(assigned, first, _RESULTS)
         correct = label_sequence(correct, second, _RESULTS)
         check_same_length(assigned, correct, (first, second))
-        if show is None:  # lists of single labels: coded in C, then counted as label arrays
-            coded = (coded_single_labels(assigned, first),
-                     coded_single_labels(correct, second))
-            if coded[0] is not None and coded[1] is not None:
-                assigned, correct = coded
+    if show is None:  # lists (or object arrays) of single labels: coded in C, then counted as
+        coded = (coded_single_labels(assigned, first),  # label arrays
+                 coded_single_labels(correct, second))
+        if coded[0] is not None and coded[1] is not None:
+            assigned, correct = coded
+            arrays = False  # (1-d now: no indicator matrix)
     unit, exact = counts.scale, None
     if weights is not None:
         exact, unit = exact_weights(weights, len(assigned), name, counts.scale,

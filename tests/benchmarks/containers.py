@@ -3,8 +3,10 @@
 The same string labels (K = 1000 short names, about half the results right)
 are given to ``Contingency.from_labels`` and ``PartitionComparison.from_labels``
 as a numpy string array (the reference: coded without Python objects), a
-pandas Series of Python strings (object dtype), a pandas ``string[pyarrow]``
-Series, a pandas categorical Series and a pyarrow array. The containers are
+numpy object array and a Python list of the same strings (what ``.tolist()``
+and an object column's ``.to_numpy()`` give), a pandas Series of Python
+strings (object dtype), a pandas ``string[pyarrow]`` Series, a pandas
+categorical Series and a pyarrow array. The containers are
 built before the clock starts; each contestant is timed alternately with the
 numpy one in every round, so the ratio holds on a shared machine. Every
 state must equal the numpy one's (``==``) before a figure is reported.
@@ -36,6 +38,8 @@ def _containers(strings: np.ndarray) -> dict[str, Any]:
 
     return {
         "numpy str array": strings,
+        "numpy object array": np.array(strings.tolist(), dtype=object),
+        "Python list of str": strings.tolist(),
         "pandas object Series": pd.Series(strings.tolist(), dtype=object),
         "pandas string[pyarrow] Series": pd.Series(strings, dtype="string[pyarrow]"),
         "pandas categorical Series": pd.Series(strings, dtype="category"),
