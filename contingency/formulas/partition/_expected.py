@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from contingency.formulas._numeric import distinct_counts
 from contingency.formulas._saddle import deviance, stirling_error
 from contingency.formulas.partition._sums import as_counts, count_sum
 
@@ -100,8 +101,8 @@ def expected_mutual_information_and_terms(reference_sizes: ArrayLike,
                          f"(they have {n} and {n_model})")
     if reference.size <= 1 or model.size <= 1:
         return 0.0, 0
-    a_sizes, a_multiplicity = np.unique(reference, return_counts=True)
-    b_sizes, b_multiplicity = np.unique(model, return_counts=True)
+    a_sizes, a_multiplicity = distinct_counts(reference)
+    b_sizes, b_multiplicity = distinct_counts(model)
     # Exact integer arithmetic, in int64 when every product a b fits, else in Python ints.
     fits = n < 2**62 and float(a_sizes[-1]) * float(b_sizes[-1]) < 2.0**62
     exact: Any = np.int64 if fits else object
