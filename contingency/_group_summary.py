@@ -9,8 +9,8 @@ lays them out as JSON-safe data, which
 from __future__ import annotations
 
 import operator
-from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Protocol, TypeVar
 
 from contingency import report as _report
 from contingency._group_keys import group_to_json, shown
@@ -18,10 +18,26 @@ from contingency._group_scores import Score, score_name, score_reader
 from contingency._labels import label_to_json
 from contingency.formulas.fairness import Method
 
-if TYPE_CHECKING:
-    from contingency._grouped import GroupedContingency
+__all__ = ["GroupedReads", "chosen_scores", "summary"]
 
-__all__ = ["chosen_scores", "summary"]
+_T = TypeVar("_T")
+
+
+class GroupedReads(Protocol):
+    """The reads :func:`summary` makes of a :class:`contingency.GroupedContingency` (besides
+    fairlearn's scores, by name): this module lays out numbers, it does not know the class."""
+
+    @property
+    def n_results(self) -> int | float: ...
+    def _per_group(self, read: Callable[[Any], _T]) -> dict[Hashable, _T]: ...
+    def by_group(self, score: Score) -> dict[Hashable, float]: ...
+    def overall_score(self, score: Score) -> float: ...
+    def group_min(self, score: Score) -> float: ...
+    def group_max(self, score: Score) -> float: ...
+    def group_argmin(self, score: Score) -> Hashable: ...
+    def group_argmax(self, score: Score) -> Hashable: ...
+    def difference(self, score: Score, method: Method = "between_groups") -> float: ...
+    def ratio(self, score: Score, method: Method = "between_groups") -> float: ...
 
 _METHODS: tuple[Method, Method] = ("between_groups", "to_overall")
 #: fairlearn's fairness scores of one category, each a method of GroupedContingency.
@@ -40,7 +56,7 @@ def chosen_scores(scores: Iterable[object], pos_label: Hashable | None) -> list[
     return list(dict.fromkeys(chosen))
 
 
-def summary(grouped: GroupedContingency, scores: Iterable[object],
+def summary(grouped: GroupedReads, scores: Iterable[object],
             pos_label: Hashable | None) -> dict[str, Any]:
     """What :meth:`GroupedContingency.scores <contingency.GroupedContingency.scores>` returns."""
     chosen = chosen_scores(scores, pos_label)
