@@ -61,8 +61,14 @@ single-label results by pair (:meth:`F1Coupling.note`), and a category whose
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+import operator
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from itertools import compress, repeat
+from typing import Any
 
+import numpy as np
+
+from contingency.formulas import classification as _classification
 from contingency.formulas._numeric import ZeroDivision
 from contingency.formulas.classification import SCALAR
 from contingency.formulas.intervals import VARIANCES, f1_slope, variance_bits
@@ -74,6 +80,16 @@ _NAN = float("nan")
 
 #: A per-category value ``v`` is held as the integer ``v * 2**SCALE_BITS``.
 SCALE_BITS = 128
+
+#: A refresh of at least this many categories scores them a column at a time (the score's
+#: vector form: the same doubles, bit for bit) and updates the sums with C-level passes: the
+#: first read after a batch naming a million categories.
+BULK = 2048
+
+#: The vector form of each score a CategorySums keeps (the scalar one is SCALAR's).
+_COLUMNS: dict[str, Callable[..., Any]] = {"precision": _classification.precision,
+                                           "recall": _classification.recall,
+                                           "f1": _classification.f1}
 
 #: The cells ``a``, ``b`` and ``c`` by category (a category missing from them was forgotten).
 Cells = tuple[Mapping[Hashable, int], Mapping[Hashable, int], Mapping[Hashable, int]]
@@ -106,8 +122,8 @@ class _Lazy:
 class CategorySums(_Lazy):
     """The exact sums over categories of one score, kept up to date for the categories that changed."""
 
-    __slots__ = ("_contribution", "_empty", "_inverse", "_mode", "_score", "_support", "_unit",
-                 "total", "weight", "weighted")
+    __slots__ = ("_columns", "_contribution", "_empty", "_inverse", "_mode", "_score",
+                 "_support", "_unit", "total", "weight", "weighted")
 
     def __init__(self, cells: Cells, score: str, zero_division: ZeroDivision, *,
                  weighted: bool = False, scale: int = 0) -> None:
@@ -121,6 +137,7 @@ class CategorySums(_Lazy):
         # sum read is far above the subnormal range), so this is sum / 2**(...) rounded once.
         self._inverse = 2.0 ** -(SCALE_BITS + scale)
         self._score = SCALAR[score]
+        self._columns = _COLUMNS.get(score)
         self._mode = zero_division
         self._empty = self._score(0, 0, 0, 0, zero_division)  # the mean of no defined value
         # Per category with a defined value: the value * 2**SCALE_BITS as last summed (an
@@ -140,6 +157,9 @@ class CategorySums(_Lazy):
         """Bring the sums up to date for the categories noted since the last refresh."""
         pending = self._pending
         if not pending:
+            return
+        if len(pending) >= BULK and self._columns is not None:
+            self._refresh_columns()
             return
         contribution, score, mode, unit = self._contribution, self._score, self._mode, self._unit
         cells_a, cells_b, cells_c = self._cells
@@ -182,6 +202,37 @@ class CategorySums(_Lazy):
                     del supports[label]
         self.total = total
         pending.clear()
+
+    def _refresh_columns(self) -> None:
+        """:meth:`refresh` of many categories: each pending category's old contribution taken out
+        and its new one (the score's vector form on the columns of cells) put in, in C."""
+        pending = self._pending
+        contribution, supports = self._contribution, self._support
+        cells_a, cells_b, cells_c = self._cells
+        if supports is not None:  # the weighted sums lose each old contribution times its support
+            olds = list(map(contribution.get, pending, repeat(0)))
+            old_supports = list(map(supports.pop, pending, repeat(0)))
+            self.weighted -= sum(map(operator.mul, olds, old_supports))
+            self.weight -= sum(old_supports)
+        self.total -= sum(map(contribution.pop, pending, repeat(0)))
+        labels = [label for label in pending if label in cells_a]  # (not forgotten)
+        pending.clear()
+        if not labels:
+            return
+        a, b, c = (list(map(cells.__getitem__, labels)) for cells in (cells_a, cells_b, cells_c))
+        columns: Callable[..., Any] = self._columns  # type: ignore[assignment]
+        values = np.asarray(columns(np.array(a), np.array(b), np.array(c), np.zeros(len(a), int),
+                                    zero_division=self._mode), dtype=np.float64)
+        defined = values == values  # NaN: undefined in "nan" mode, left out
+        scaled = list(map(int, (values[defined] * self._unit).tolist()))  # exact: a power of 2
+        kept = list(compress(labels, defined.tolist()))
+        contribution.update(zip(kept, scaled))
+        self.total += sum(scaled)
+        if supports is not None:
+            weights = [x + y for x, y in compress(zip(a, c), defined.tolist())]
+            supports.update(zip(kept, weights))
+            self.weighted += sum(map(operator.mul, scaled, weights))
+            self.weight += sum(weights)
 
     def mean(self) -> float:
         """The mean over the defined categories, ``fl(sum) / count`` (an empty table's value if none)."""
