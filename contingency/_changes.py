@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from contingency._coding import CodedLabels, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
-from contingency._table import PAIR_SHIFT, CodedPairs
+from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs
 from contingency.formulas._numeric import count_codes, dense_is_cheaper, distinct_counts
 
 __all__ = [
@@ -65,7 +65,6 @@ Pairs = dict[tuple[Hashable, Hashable], int]
 #: single-label result's pair coded ``code(correct) << PAIR_SHIFT | code(assigned)``.
 Changes = tuple[Cells, Cells, Cells, dict[Shape, int], dict[Any, int] | CodedPairs]
 
-_LOW = (1 << PAIR_SHIFT) - 1
 HIT: Shape = (1, 1, 1)  # a one-label result that was right
 _CONTAINERS = frozenset({list, tuple, set, frozenset})
 MISS: Shape = (0, 1, 1)  # a one-label result that was wrong
@@ -361,7 +360,7 @@ def pair_changes(pairs: Mapping[Any, int], names: Sequence[Hashable] | None = No
         if names is None:
             truth, chosen = key
         else:
-            truth, chosen = names[key >> PAIR_SHIFT], names[key & _LOW]
+            truth, chosen = names[key >> PAIR_SHIFT], names[key & PAIR_LOW]
         if truth == chosen:
             a[truth] = a.get(truth, 0) + count
             right += count

@@ -82,7 +82,7 @@ from contingency._changes import (
     sum_changes,
     times,
 )
-from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
+from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs, PairTable
 from contingency.formulas._numeric import INT64_SAFE, MAX_COUNT, check_room
 
 __all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"]
@@ -93,7 +93,6 @@ __all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"
 #: never refused.
 FAST_LIMIT = INT64_SAFE
 _SHIFT = PAIR_SHIFT
-_LOW = (1 << _SHIFT) - 1
 _HOLE = object()  # the name of a code whose category was forgotten
 #: A fold of at least this many single-label results counts them with numpy, fewer in Python.
 _VECTOR_FOLD = 256
@@ -588,7 +587,7 @@ class Counts:
         names = self.names
         if coded is None or isinstance(coded, CodedPairs):
             coded = (self.pairs if coded is None else coded).to_dict()
-        return {(names[code >> _SHIFT], names[code & _LOW]): count
+        return {(names[code >> _SHIFT], names[code & PAIR_LOW]): count
                 for code, count in coded.items()}
 
     def rescale(self, scale: int) -> None:

@@ -43,11 +43,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from contingency._changes import HIT, MISS
-from contingency._confusion import category_cells
+from contingency._confusion import category_cells, count_columns
 from contingency._labels import label_to_json
+from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import classification as _classification
 from contingency.formulas import intervals as _formulas
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average
 from contingency.formulas.classification import SCALAR
 from contingency.formulas.intervals import Interval
 from contingency.report import Bounds, Records
@@ -191,6 +192,9 @@ _DECISION_SHARES = {
     "hamming_loss": ("wrong", "hamming_loss"),
 }
 _MACROS = {"macro_precision": "precision", "macro_recall": "recall", "macro_f1": "f1"}
+#: Each macro average's per-category score, on columns of cells (its vector form).
+_COLUMN_SCORES = {"precision": _classification.precision, "recall": _classification.recall,
+                  "f1": _classification.f1}
 _CATEGORY_SCORES = (*_UNDEFINED, "f1")
 
 
@@ -302,8 +306,13 @@ def _subset_accuracy(contingency: ContingencyReads, counts: Counts, level: float
 
 
 def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: float,
-           method: str) -> Interval:
-    """Macro precision, recall or F1 of single-label results by the delta method, from running sums."""
+           method: str, from_cells: Sequence[Hashable] | None = None) -> Interval:
+    """Macro precision, recall or F1 of single-label results by the delta method, from running sums.
+
+    With ``from_cells`` (the categories, in order), from their cells instead, at once
+    (:func:`_macro_from_cells`): the same interval, bit for bit, without making the
+    running sums (what :func:`scores_block` asks, once, of a table of a million categories).
+    """
     if method != "delta":
         raise _refuse(score, f"method {method!r} does not apply: a macro average is not a "
                       "proportion of results; its interval is method='delta' (Takahashi et al.)")
@@ -314,17 +323,48 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
                       "results (one confusion matrix, a multinomial sample): ask for each "
                       "category's interval instead")
     _whole(counts, score)
-    estimate = getattr(contingency, score)
     name = _MACROS[score]
-    averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
+    if from_cells is None:
+        estimate = getattr(contingency, score)
+        averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
+    else:
+        estimate, averaged, total = _macro_from_cells(contingency, counts, name, from_cells)
     if not averaged:
         raise _refuse(score, "undefined: no category has a defined value")
-    total = counts.variance_sums(name).total
-    if name == "f1":
-        total += 2 * counts.f1_coupling().total
+    if from_cells is None:
+        total = counts.variance_sums(name).total
+        if name == "f1":
+            total += 2 * counts.f1_coupling().total
     variance = _formulas.macro_variance_value(total, name, averaged, counts.scale)
     low, high = _formulas.normal_bounds(estimate, variance, _formulas.normal_quantile(level))
     return _bounded(estimate, low, high)
+
+
+def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
+                      order: Sequence[Hashable]) -> tuple[float, int, int]:
+    """The macro average of ``name``, the categories it averages, and ``K² Var`` as the exact
+    integer the running sums hold: each from the categories' cells, at once (the score's
+    vector form, :func:`contingency.formulas._numeric.average`,
+    :func:`contingency.formulas.intervals.macro_variance_sum`), so equal to the running
+    sums' bit for bit."""
+    mode = contingency._zero_division
+    a, b, c, d = category_cells(counts, order)
+    values = _COLUMN_SCORES[name](*count_columns(counts, (a, b, c, d)), zero_division=mode)
+    empty = float(_COLUMN_SCORES[name](0, 0, 0, 0, zero_division=mode))
+    estimate = average(values, empty=empty)
+    averaged = int(np.count_nonzero(values == values))  # NaN: undefined in "nan" mode
+    confusion: dict[tuple[int, int], int] = {}
+    if name == "f1":  # the wrong results by (correct, assigned) position in ``order``
+        position = np.full(len(counts.names), -1, dtype=np.int64)
+        position[[counts.ids[label] for label in order]] = np.arange(len(order))
+        keys, pair_counts = counts.pairs.arrays()
+        keys = np.asarray(keys, dtype=np.int64)
+        truth, chosen = position[keys >> PAIR_SHIFT], position[keys & PAIR_LOW]
+        wrong = truth != chosen
+        confusion = dict(zip(zip(truth[wrong].tolist(), chosen[wrong].tolist()),
+                             np.asarray(pair_counts, dtype=object)[wrong].tolist()))
+    total = _formulas.macro_variance_sum(zip(a, b, c), name, confusion, counts.scale)
+    return estimate, averaged, total
 
 
 def _category(contingency: ContingencyReads, counts: Counts, score: tuple[str, Hashable],
@@ -400,6 +440,10 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
         method = "delta" if score in _MACROS else "wilson"
         return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
 
+    def macro(score: str) -> list[float] | None:  # from the cells: no running sums made
+        counts = contingency._counts.settled()
+        return _bounds(lambda: _macro(contingency, counts, score, level, "delta", order))
+
     names = ("precision", "recall", "f1")
     order = contingency.categories
     return {
@@ -408,8 +452,7 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
         "categories": Records("category", [label_to_json(label, "category") for label in order],
                               names, _category_bounds(contingency, order, level, one)),
         "micro": {name: one(f"micro_{name}") for name in names},
-        "macro": ({name: one(f"macro_{name}") for name in names}
-                  if contingency.categories else None),
+        "macro": ({name: macro(f"macro_{name}") for name in names} if order else None),
         "subset_accuracy": one("subset_accuracy"),
     }
 

@@ -40,7 +40,8 @@ from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
 from contingency.formulas._numeric import INT64_MAX, count_codes, dense_is_cheaper
 
-__all__ = ["PAIR_SHIFT", "Cells", "CodedPairs", "PairTable", "SortedCells", "Table", "count_cells"]
+__all__ = ["PAIR_LOW", "PAIR_SHIFT", "Cells", "CodedPairs", "PairTable", "SortedCells", "Table",
+           "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
 #: Sorted row labels, sorted column labels, and the cells as ``rows, columns, counts``, the
@@ -665,7 +666,8 @@ def _check_pair(row: object, column: object) -> None:
 #: Two codes as one int64 key, ``row << PAIR_SHIFT | column`` (each code below ``2**31``): keys
 #: sort by row then column, and a pair keeps its key however many codes are given after it.
 PAIR_SHIFT = 32
-_LOW = (1 << PAIR_SHIFT) - 1
+#: The low ``PAIR_SHIFT`` bits of a pair key: its column (assigned) code.
+PAIR_LOW = (1 << PAIR_SHIFT) - 1
 #: A PairTable merges the changes given in bulk into its arrays once they hold this many keys
 #: and at least as many as the arrays (8 MiB of keys): between merges, memory stays O(cells + this).
 _QUEUE_FLOOR = 1 << 20
@@ -777,7 +779,7 @@ def _sum_by_key(keys: Codes, counts: Counts | None) -> tuple[Codes, Counts]:
         distinct = sorted(key for key, count in sums.items() if count)
         return np.array(distinct, dtype=np.int64), _exact([sums[key] for key in distinct])
     rows = keys >> PAIR_SHIFT
-    columns = keys & _LOW
+    columns = keys & PAIR_LOW
     width = int(columns.max()) + 1
     slots = (int(rows.max()) + 1) * width
     if dense_is_cheaper(slots, keys.size):
@@ -893,7 +895,7 @@ class PairTable:
     def renumber(self, codes: Codes) -> None:
         """Give every row and column code ``i`` the code ``codes[i]`` instead."""
         self._merge()
-        keys = codes[self._keys >> PAIR_SHIFT] << PAIR_SHIFT | codes[self._keys & _LOW]
+        keys = codes[self._keys >> PAIR_SHIFT] << PAIR_SHIFT | codes[self._keys & PAIR_LOW]
         order = np.argsort(keys)
         self._keys, self._counts = keys[order], self._counts[order]
 

@@ -702,7 +702,8 @@ def test_the_scores_block_holds_each_interval_and_is_json():
 
 def _one_at_a_time(s: Contingency, score, level: float):
     try:
-        low, _, high = s.interval(score, level=level)
+        low, _, high = s.interval(score, level=level,
+                                  method="delta" if str(score).startswith("macro") else "wilson")
     except IntervalRefused:
         return None
     return [low, high]
@@ -727,6 +728,34 @@ def test_the_block_gives_each_category_interval_bit_for_bit(drawn, mode, weight,
     for row, label in zip(block["categories"], s.categories):
         for name in ("precision", "recall", "f1"):
             assert row[name] == _one_at_a_time(s, (name, label), level), (name, label)
+
+
+@given(categories_and_results(single_label=True), st.sampled_from(["perl", 0, 1, "nan"]),
+       st.sampled_from([None, 2, 0.5]), st.booleans(), st.booleans())
+@example((["a", "b"], [("a", "b"), ("c", "b")]), "nan", None, True, False)  # c forgotten
+@example((["a", "z", "b"], [("a", "a"), ("b", "a"), ("b", "b"), ("a", "a"), ("a", "b")]), "nan",
+         None, False, False)  # z declared, never named: undefined everywhere, not averaged
+def test_the_block_gives_each_macro_interval_from_the_cells_bit_for_bit(
+        drawn, mode, weight, remove, multi):
+    # The block computes the macro averages' delta-method intervals from the cells at once
+    # (no running sums made); each must be the interval the running sums give, or None where
+    # the read refuses (several labels a result, fractional weights, nothing defined).
+    cats, stream = drawn
+    s = Contingency(cats[:2], unknown="add", zero_division=mode)
+    for assigned, correct in stream:
+        if weight is None:
+            s.add_result(assigned, correct)
+        else:
+            s.add_result(assigned, correct, weight=weight)
+    if remove and stream and weight is None:
+        s.remove_result(*stream[-1])
+    if multi:
+        s.add_result([cats[0], "extra"], cats[0])
+    block = s.scores(intervals=0.9)["intervals"]
+    assert not s._counts.variances  # the block made no running sums of the intervals
+    assert s._counts.coupling is None
+    for name in ("precision", "recall", "f1"):
+        assert block["macro"][name] == _one_at_a_time(s, f"macro_{name}", 0.9), name
 
 
 def test_the_block_takes_counts_past_2_53_one_category_at_a_time():
