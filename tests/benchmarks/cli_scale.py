@@ -6,8 +6,9 @@ folder: in the first every column names about ``n`` distinct labels (the
 correct labels and the clusters are permutations of ``n`` names, 80% of the
 assigned labels are the correct one, the others drawn at random); in the
 second the same shape over 10 labels. ``contingency classify`` and
-``contingency compare`` (``--format json``, as rows 48 and 49) run on each
-file in a fresh process through :mod:`tests.benchmarks.memory_probe`, which
+``contingency compare`` (``--format json``, as rows 48 and 49), and ``contingency
+classify --intervals`` (every category's Wilson intervals and the macro averages'
+delta-method ones, streamed into the JSON) run on each file in a fresh process through :mod:`tests.benchmarks.memory_probe`, which
 reads the process's own resident high-water mark (``VmHWM``). Each command is
 timed once per file (the many-label run takes minutes), the two files
 alternately. Targets (issue 19): the many-label run within 15 times the
@@ -30,9 +31,12 @@ from tests.benchmarks.streaming import high_water_mark_readable, run_command
 __all__ = ["cli_distinct_labels"]
 
 _GIB = 1 << 30
+#: Each row's command: the subcommand, then what follows the file.
 _COMMANDS = {
-    "classify": ["--assigned", "assigned", "--correct", "correct"],
-    "compare": ["--reference", "correct", "--model", "cluster"],
+    "classify": ("classify", ["--assigned", "assigned", "--correct", "correct"]),
+    "compare": ("compare", ["--reference", "correct", "--model", "cluster"]),
+    "classify --intervals": ("classify", ["--assigned", "assigned", "--correct", "correct",
+                                          "--intervals"]),
 }
 
 
@@ -67,11 +71,12 @@ def cli_distinct_labels(n: int, quick: bool) -> list[Row]:
         many, few = Path(directory) / "many.csv", Path(directory) / "few.csv"
         _write(many, n, None)
         _write(few, n, 10)
-        for name, columns in _COMMANDS.items():
+        for name, (command, columns) in _COMMANDS.items():
             figures = {}
             for path in (few, many):
-                peak, seconds, scores = run_command([name, str(path), *columns, "--format", "json"])
-                figures[path] = (peak, seconds, _counted(name, scores))
+                peak, seconds, scores = run_command([command, str(path), *columns, "--format",
+                                                     "json"])
+                figures[path] = (peak, seconds, _counted(command, scores))
             (few_peak, few_seconds, few_n), (many_peak, many_seconds, many_n) = (
                 figures[few], figures[many])
             check = ("n equal" if few_n == many_n == n
