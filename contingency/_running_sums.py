@@ -31,6 +31,15 @@ and ``F(n + w) - F(n)`` (``F = n_log_n_fixed``), all exact integers. So a
 running sum is at every moment *equal* to the sum recomputed from the table
 (:func:`packed_sum`), after any number of updates, in any order: a merged
 accumulator has bit for bit the sums of one that saw both streams.
+
+Fine sums (:class:`FineRunningSums`). Where the float ``n ln n`` terms cannot
+settle an information read (partitions near independence), the same three
+levels also keep ``sum n ln n`` in units of ``2**-128``
+(:func:`contingency.formulas.partition.fine_n_log_n`, exact integers again, so
+the same argument holds). They cost more per step, so an accumulator starts
+without them and switches them on at the first read that needs them
+(:meth:`FineRunningSums.switched_on`, O(distinct counts)); from then on the
+same steps keep them.
 """
 
 from __future__ import annotations
@@ -43,10 +52,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from contingency.formulas._numeric import distinct_counts
-from contingency.formulas.partition import TableSums, n_log_n_fixed, pairs, triples
+from contingency.formulas.partition import (
+    FineSums,
+    TableSums,
+    fine_n_log_n_sum,
+    fine_step,
+    n_log_n_fixed,
+    pairs,
+    triples,
+)
 
-__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "RunningSums", "packed_step", "packed_sum",
-           "unit_step"]
+__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "FineRunningSums", "RunningSums", "packed_step",
+           "packed_sum", "unit_step"]
 
 #: Bits of a packed sum holding ``sum C(n, 2)`` (below ``2**125`` for N below ``2**63``).
 PAIR_BITS = 128
@@ -209,3 +226,42 @@ class RunningSums:
         (4, 1)
         """
         return (self.rows >> PAIR_BITS & _TRIPLE_MASK, self.columns >> PAIR_BITS & _TRIPLE_MASK)
+
+
+@attrs.define(eq=True, repr=False)
+class FineRunningSums(RunningSums):
+    """:class:`RunningSums` with the fine ``n ln n`` sums of the three levels too, stepped alike.
+
+    >>> sums = FineRunningSums.switched_on(RunningSums(), [], [], [])
+    >>> sums.step(0, 0, 0, 1); sums.step(1, 1, 1, 1)   # two elements in one cell
+    >>> sums.fine_sums() == FineRunningSums.switched_on(RunningSums(), [2], [2], [2]).fine_sums()
+    True
+    """
+
+    fine_cells: int = 0
+    fine_rows: int = 0
+    fine_columns: int = 0
+
+    @classmethod
+    def switched_on(cls, sums: RunningSums, cells: ArrayLike, rows: ArrayLike,
+                    columns: ArrayLike) -> FineRunningSums:
+        """``sums`` with fine sums recomputed from the table's cell counts, row and column totals."""
+        return cls(sums.cells, sums.rows, sums.columns, fine_n_log_n_sum(cells),
+                   fine_n_log_n_sum(rows), fine_n_log_n_sum(columns))
+
+    def step(self, cell: int, row: int, column: int, weight: int) -> None:
+        RunningSums.step(self, cell, row, column, weight)
+        self.fine_cells += fine_step(cell, weight)
+        self.fine_rows += fine_step(row, weight)
+        self.fine_columns += fine_step(column, weight)
+
+    def step_levels(self, before: tuple[ArrayLike, ArrayLike, ArrayLike],
+                    after: tuple[ArrayLike, ArrayLike, ArrayLike]) -> None:
+        RunningSums.step_levels(self, before, after)
+        self.fine_cells += fine_n_log_n_sum(after[0]) - fine_n_log_n_sum(before[0])
+        self.fine_rows += fine_n_log_n_sum(after[1]) - fine_n_log_n_sum(before[1])
+        self.fine_columns += fine_n_log_n_sum(after[2]) - fine_n_log_n_sum(before[2])
+
+    def fine_sums(self) -> FineSums:
+        """The fine sums as the formulas take them."""
+        return FineSums(self.fine_cells, self.fine_rows, self.fine_columns)

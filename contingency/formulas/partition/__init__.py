@@ -70,8 +70,9 @@ The implementation is split by subsystem, each module one responsibility:
 ``_sums`` (exact table sums), ``_pairs`` (pair counting), ``_information``
 (MI and entropies from the sums), ``_cells`` (the same from the cells,
 without cancellation), ``_expected`` (expected MI), ``_adjusted`` (AMI),
-``_precise`` (AMI at 256 bits, where floats cancel), ``_matching`` (purity,
-R NMF's entropy) and ``_significance`` (the adjusted Rand index against
+``_fine`` (``n ln n`` sums to ``2**-128`` a unit: MI and the entropies in
+O(1) where float sums cancel), ``_precise`` (AMI at 256 bits, where floats
+cancel), ``_matching`` (purity, R NMF's entropy) and ``_significance`` (the adjusted Rand index against
 chance: its variance under the permutation model). Every public name is
 imported from here.
 """
@@ -81,6 +82,15 @@ from __future__ import annotations
 from contingency.formulas.partition._adjusted import adjusted_mutual_information
 from contingency.formulas.partition._cells import CellsArgument, TableCells, table_cells
 from contingency.formulas.partition._expected import expected_mutual_information
+from contingency.formulas.partition._fine import (
+    FINE_BITS,
+    FineArgument,
+    FineSums,
+    fine_n_log_n,
+    fine_n_log_n_sum,
+    fine_step,
+    fine_sums,
+)
 from contingency.formulas.partition._information import (
     AverageMethod,
     completeness,
@@ -131,10 +141,13 @@ from contingency.formulas.partition._sums import (
 )
 
 __all__ = [
+    "FINE_BITS",
     "FIXED_POINT_BITS",
     "AriSignificance",
     "AverageMethod",
     "CellsArgument",
+    "FineArgument",
+    "FineSums",
     "PairConfusion",
     "PreciseSums",
     "TableCells",
@@ -150,6 +163,10 @@ __all__ = [
     "entropy_reference",
     "expected_mutual_information",
     "f1",
+    "fine_n_log_n",
+    "fine_n_log_n_sum",
+    "fine_step",
+    "fine_sums",
     "fowlkes_mallows",
     "homogeneity",
     "inverse_purity",

@@ -55,6 +55,14 @@ from contingency.formulas.partition._cells import (
     resolve,
     table_cells,  # noqa: F401  (the docstrings' examples use it)
 )
+from contingency.formulas.partition._fine import (
+    LOG_ERROR,
+    FineArgument,
+    fine_conditionals,
+    fine_entropy,
+    fine_information,
+    resolve_fine,
+)
 from contingency.formulas.partition._sums import (
     ONE,
     SCALE,
@@ -98,7 +106,8 @@ def _in_base(nats: float, base: float) -> float:
 
 
 
-def information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Exact, Exact]:
+def information(sums: TableSums, cells: CellsArgument,
+                fine: FineArgument = None) -> tuple[Exact, Exact, Exact, Exact]:
     """``(MI, H(R), H(M))`` in nats, times a scale, and the scale; O(1) when the sums determine them.
 
     From the sums the three are exact integers, ``N 2**52`` times the values,
@@ -150,6 +159,11 @@ def information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Ex
             model = total - model_sum
             sure = total >> (_SURE_SHIFT - 1) < model or _sure(model, total + model_sum)
     if not sure:
+        fine_sums = resolve_fine(fine)
+        if fine_sums is not None:
+            found = fine_information(sums, fine_sums)
+            if found is not None:
+                return found
         table = resolve(cells)
         if table is not None:
             return (*exact_information(table), 1)
@@ -175,6 +189,12 @@ def information_errors(sums: TableSums, values: tuple[Exact, Exact, Exact, Exact
     mutual, reference, model, scale = values
     if scale == 1:  # from the cells, in nats
         return MUTUAL_ERROR * mutual, ENTROPY_ERROR * reference, ENTROPY_ERROR * model
+    n = sums.n_elements
+    if scale != n * ONE:  # from the fine sums (_fine's notes): 48 N units per sum involved
+        error = LOG_ERROR * n
+        entropy_error = 2.0 * error
+        pure = sums.same_same == sums.same_model or sums.same_same == sums.same_reference
+        return entropy_error if pure else 2 * entropy_error, entropy_error, entropy_error
     total = n_log_n_fixed(sums.n_elements)
     reference_error = _TERM_ERROR * (total + sums.reference_n_log_n)
     model_error = _TERM_ERROR * (total + sums.model_n_log_n)
@@ -214,7 +234,8 @@ def _sure(value: int, magnitude: int) -> bool:
 _TERM_ERROR = 2.0**-51 * (1 + 2.0**-6)
 
 
-def conditionals(sums: TableSums, cells: CellsArgument) -> tuple[float, float]:
+def conditionals(sums: TableSums, cells: CellsArgument,
+                 fine: FineArgument = None) -> tuple[float, float]:
     """``(H(R|M), H(M|R))`` in nats: O(1) when the sums determine both, else O(cells).
 
     ``N H(R|M) 2**52 = S_model - S_cells`` and ``N H(M|R) 2**52 = S_reference -
@@ -231,6 +252,10 @@ def conditionals(sums: TableSums, cells: CellsArgument) -> tuple[float, float]:
     if not ((pure_columns or _sure(given_model, sums.model_n_log_n + sums.cells_n_log_n))
             and (pure_rows
                  or _sure(given_reference, sums.reference_n_log_n + sums.cells_n_log_n))):
+        fine_sums = resolve_fine(fine)
+        found = None if fine_sums is None else fine_conditionals(sums, fine_sums)
+        if found is not None:
+            return found
         table = resolve(cells)
         if table is not None:
             counts, rows, columns, _, _ = exact_arrays(table)
@@ -265,7 +290,7 @@ def entropy(counts: ArrayLike, base: float = math.e) -> float:
 
 
 def entropy_reference(sums: TableSums, base: float = math.e, *,
-                      cells: CellsArgument = None) -> float:
+                      cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Entropy of the reference partition, ``H(R) = ln N - (1/N) sum a ln a`` (in nats by default).
 
     Exactly 0 with a single reference cluster or no elements.
@@ -278,11 +303,11 @@ def entropy_reference(sums: TableSums, base: float = math.e, *,
     >>> entropy_reference(table_sums([[1, 1], [0, 2]]), base=2)
     1.0
     """
-    return _in_base(_one_entropy(sums, cells, reference=True), base)
+    return _in_base(_one_entropy(sums, cells, fine, reference=True), base)
 
 
 def entropy_model(sums: TableSums, base: float = math.e, *,
-                  cells: CellsArgument = None) -> float:
+                  cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Entropy of the model partition, ``H(M) = ln N - (1/N) sum b ln b``.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
@@ -293,10 +318,11 @@ def entropy_model(sums: TableSums, base: float = math.e, *,
     >>> round(entropy_model(table_sums([[1, 1], [0, 2]]), base=2), 12)
     0.811278124459
     """
-    return _in_base(_one_entropy(sums, cells, reference=False), base)
+    return _in_base(_one_entropy(sums, cells, fine, reference=False), base)
 
 
-def _one_entropy(sums: TableSums, cells: CellsArgument, *, reference: bool) -> float:
+def _one_entropy(sums: TableSums, cells: CellsArgument, fine: FineArgument, *,
+                 reference: bool) -> float:
     n = sums.n_elements
     clusters = sums.n_reference_clusters if reference else sums.n_model_clusters
     if n == 0 or clusters <= 1:
@@ -305,6 +331,10 @@ def _one_entropy(sums: TableSums, cells: CellsArgument, *, reference: bool) -> f
     n_log_n = sums.reference_n_log_n if reference else sums.model_n_log_n
     value = total - n_log_n
     if not (total >> (_SURE_SHIFT - 1) < value or _sure(value, total + n_log_n)):
+        fine_sums = resolve_fine(fine)
+        found = None if fine_sums is None else fine_entropy(sums, fine_sums, reference=reference)
+        if found is not None:
+            return found
         table = resolve(cells)
         if table is not None:
             sizes = exact_arrays(table)[3 if reference else 4]
@@ -313,7 +343,7 @@ def _one_entropy(sums: TableSums, cells: CellsArgument, *, reference: bool) -> f
 
 
 def mutual_information(sums: TableSums, base: float = math.e, *,
-                       cells: CellsArgument = None) -> float:
+                       cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Mutual information ``sum (n/N) log(N n / (a b))`` of the two partitions.
 
     From the sums it is ``(1/N)(sum n ln n - sum a ln a - sum b ln b) + ln N``;
@@ -335,12 +365,13 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
     >>> round(mutual_information(table_sums(big), cells=table_cells(big)) * 2**60, 9)
     81.018778584
     """
-    mutual, _, _, scale = information(sums, cells)
+    mutual, _, _, scale = information(sums, cells, fine)
     return _in_base(mutual / scale, base)
 
 
 def variation_of_information(sums: TableSums, base: float = math.e, *,
-                             cells: CellsArgument = None) -> float:
+                             cells: CellsArgument = None,
+                             fine: FineArgument = None) -> float:
     """Variation of information ``H(R|M) + H(M|R)`` (Meila), a distance: 0 for identical partitions.
 
     From the sums it is ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
@@ -367,7 +398,7 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     # is at most its row's and its column's): the bound of _sure, one shift coarser.
     if margins >> (_SURE_SHIFT - 1) < distance:
         return distance / (n * ONE) / log_base
-    given_model, given_reference = conditionals(sums, cells)
+    given_model, given_reference = conditionals(sums, cells, fine)
     return (given_model + given_reference) / log_base
 
 
@@ -393,7 +424,8 @@ def normalizer(reference: float, model: float, average_method: AverageMethod) ->
 
 def normalized_mutual_information(sums: TableSums,
                                   average_method: AverageMethod = "arithmetic", *,
-                                  cells: CellsArgument = None) -> float:
+                                  cells: CellsArgument = None,
+                                  fine: FineArgument = None) -> float:
     """Normalized mutual information ``MI / mean(H(R), H(M))``, in [0, 1].
 
     ``average_method`` picks the mean: "arithmetic" (scikit-learn's default),
@@ -416,7 +448,7 @@ def normalized_mutual_information(sums: TableSums,
     """
     arithmetic = average_method == "arithmetic"
     method = average_method if arithmetic else check_average_method(average_method)
-    mutual, reference, model, scale = information(sums, cells)
+    mutual, reference, model, scale = information(sums, cells, fine)
     if arithmetic and mutual:  # from the sums, a ratio of exact integers rounded once
         return 2 * mutual / (reference + model)
     if mutual == 0:  # 1 when both sides have a single cluster (or there are no elements)
@@ -428,7 +460,8 @@ def normalized_mutual_information(sums: TableSums,
     return (mutual / scale) / normalizer(reference / scale, model / scale, method)
 
 
-def homogeneity(sums: TableSums, *, cells: CellsArgument = None) -> float:
+def homogeneity(sums: TableSums, *, cells: CellsArgument = None,
+                fine: FineArgument = None) -> float:
     """Homogeneity ``MI / H(R)``: 1 when each model cluster holds one reference class only.
 
     1 when the reference has a single cluster or there are no elements
@@ -447,11 +480,12 @@ def homogeneity(sums: TableSums, *, cells: CellsArgument = None) -> float:
     """
     if sums.n_reference_clusters <= 1:
         return 1.0
-    mutual, reference, _, _ = information(sums, cells)
+    mutual, reference, _, _ = information(sums, cells, fine)
     return mutual / reference
 
 
-def completeness(sums: TableSums, *, cells: CellsArgument = None) -> float:
+def completeness(sums: TableSums, *, cells: CellsArgument = None,
+                 fine: FineArgument = None) -> float:
     """Completeness ``MI / H(M)``: 1 when each reference class lies in one model cluster.
 
     1 when the model has a single cluster or there are no elements.
@@ -466,11 +500,12 @@ def completeness(sums: TableSums, *, cells: CellsArgument = None) -> float:
     """
     if sums.n_model_clusters <= 1:
         return 1.0
-    mutual, _, model, _ = information(sums, cells)
+    mutual, _, model, _ = information(sums, cells, fine)
     return mutual / model
 
 
-def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None) -> float:
+def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None,
+              fine: FineArgument = None) -> float:
     """V-measure ``(1 + beta) h c / (beta h + c)``: weighted harmonic mean of homogeneity and completeness.
 
     ``beta > 1`` weighs completeness more; 0 when both are 0 (scikit-learn's convention).
@@ -485,7 +520,7 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
     """
     if beta != 1 and not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
-    mutual, reference, model, _ = information(sums, cells)
+    mutual, reference, model, _ = information(sums, cells, fine)
     if mutual and reference and model:  # MI > 0: two or more clusters on each side
         # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
         # (1 + beta) MI / (H(R) + beta H(M)); at beta = 1, from the sums, a ratio of
