@@ -62,8 +62,8 @@ from contingency.formulas.partition import (
     triples,
 )
 
-__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "FineRunningSums", "RunningSums", "packed_step",
-           "packed_sum", "unit_step"]
+__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "FineRunningSums", "RunningSums",
+           "fine_unit_step", "packed_step", "packed_sum", "unit_step"]
 
 #: Bits of a packed sum holding ``sum C(n, 2)`` (below ``2**125`` for N below ``2**63``).
 PAIR_BITS = 128
@@ -228,6 +228,25 @@ class RunningSums:
         return (self.rows >> PAIR_BITS & _TRIPLE_MASK, self.columns >> PAIR_BITS & _TRIPLE_MASK)
 
 
+#: ``_FINE_UNIT[n] == fine_step(n, 1)``, memoised (forgotten all at once past _FINE_UNIT_LIMIT
+#: entries; cleared in place, so a reader holding the dictionary keeps a valid one).
+_FINE_UNIT: dict[int, int] = {}
+_FINE_UNIT_LIMIT = 1 << 16
+
+
+def fine_unit_step(n: int) -> int:
+    """``fine_step(n, 1)``, memoised: the fine step of the unit paths.
+
+    >>> fine_unit_step(5) == fine_step(5, 1), fine_unit_step(2**40) == fine_step(2**40, 1)
+    (True, True)
+    """
+    step = fine_step(n, 1)
+    if len(_FINE_UNIT) >= _FINE_UNIT_LIMIT:
+        _FINE_UNIT.clear()
+    _FINE_UNIT[n] = step
+    return step
+
+
 @attrs.define(eq=True, repr=False)
 class FineRunningSums(RunningSums):
     """:class:`RunningSums` with the fine ``n ln n`` sums of the three levels too, stepped alike.
@@ -251,9 +270,23 @@ class FineRunningSums(RunningSums):
 
     def step(self, cell: int, row: int, column: int, weight: int) -> None:
         RunningSums.step(self, cell, row, column, weight)
-        self.fine_cells += fine_step(cell, weight)
-        self.fine_rows += fine_step(row, weight)
-        self.fine_columns += fine_step(column, weight)
+        if weight == 1 or weight == -1:
+            if weight == -1:  # the unit step from n - 1 to n, taken back
+                cell, row, column = cell - 1, row - 1, column - 1
+            unit = _FINE_UNIT
+            try:
+                cell_step, row_step, column_step = unit[cell], unit[row], unit[column]
+            except KeyError:
+                cell_step, row_step = fine_unit_step(cell), fine_unit_step(row)
+                column_step = fine_unit_step(column)
+            if weight == -1:
+                cell_step, row_step, column_step = -cell_step, -row_step, -column_step
+        else:
+            cell_step, row_step = fine_step(cell, weight), fine_step(row, weight)
+            column_step = fine_step(column, weight)
+        self.fine_cells += cell_step
+        self.fine_rows += row_step
+        self.fine_columns += column_step
 
     def step_levels(self, before: tuple[ArrayLike, ArrayLike, ArrayLike],
                     after: tuple[ArrayLike, ArrayLike, ArrayLike]) -> None:
@@ -264,4 +297,4 @@ class FineRunningSums(RunningSums):
 
     def fine_sums(self) -> FineSums:
         """The fine sums as the formulas take them."""
-        return FineSums(self.fine_cells, self.fine_rows, self.fine_columns)
+        return _new_tuple(FineSums, (self.fine_cells, self.fine_rows, self.fine_columns))
