@@ -9,7 +9,11 @@ State, all of it exact integer counts:
 - ``N``, the number of elements;
 - the running sums of the table (:class:`contingency._running_sums.RunningSums`):
   ``sum C(n, 2)`` and ``sum n ln n`` over cells, rows and columns, exact
-  integers that at every moment equal the sums recomputed from the table.
+  integers that at every moment equal the sums recomputed from the table;
+  from the first information read the float ``n ln n`` sums cannot settle
+  (partitions near independence), also the fine ``n ln n`` sums, to
+  ``2**-128`` a unit (:class:`~contingency._running_sums.FineRunningSums`),
+  so that such reads stay O(1).
 
 Counts change in one routine, :meth:`PartitionComparison._update`: it
 checks a change, applies it to the table, steps the running sums by what the

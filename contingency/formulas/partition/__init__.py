@@ -40,9 +40,12 @@ Accuracy. Those differences still carry the rounding of every ``n ln n``
 term, which cancellation can magnify (one cell of 10**15 beside small ones
 left MI wrong by 5%). So every information score bounds that error from the
 sums' own magnitudes (a shift and a comparison of integers) and uses the
-O(1) value only when the bound is below 2**-43 of it; otherwise it computes
-from the table's non-empty cells (:class:`TableCells`, passed as ``cells=``)
-as sums of non-negative terms, without cancellation. Either way the scores
+O(1) value only when the bound is below 2**-43 of it; otherwise the same
+difference of fine sums, whose terms carry 128 fractional bits
+(:class:`FineSums`, passed as ``fine=``), still O(1); and where that bound
+fails too (MI of 0 or nearly), it computes from the table's non-empty cells
+(:class:`TableCells`, passed as ``cells=``) as sums of non-negative terms,
+without cancellation. Every way the scores
 agree with an exact computation to 1e-12 relative (1e-15 absolute below
 1e-3) for any table of counts below 2**63 (the notes of the ``_information``
 module give the bounds, and each score's docstring when a read costs O(cells))::

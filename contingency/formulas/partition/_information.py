@@ -2,8 +2,8 @@
 
 Accuracy. Every information score below agrees with an exact computation to
 1e-12 relative (1e-15 absolute where the value is below 1e-3), for any table
-of counts below 2**63, by one of two routes (AMI, built on these, has its own
-bounds and a third route: ``_adjusted``):
+of counts below 2**63, by one of three routes (AMI, built on these, has its own
+bounds and another route: ``_adjusted``):
 
 1. O(1), from the sums. A value such as ``N MI 2**52 = S_cells - S_reference -
    S_model + N ln N`` is an exact difference of exact sums of rounded terms
@@ -20,13 +20,20 @@ bounds and a third route: ``_adjusted``):
    accepted values (NMI, homogeneity, ...) is then within 2.4e-13 and
    V-measure, one such ratio ((1 + beta) MI / (H(R) + beta H(M))), within 2.4e-13 plus a
    few roundings.
-2. O(cells), from the table, when the bound fails (large skewed counts, or
-   partitions so nearly independent that MI is below about ln(N) / 50) and
-   the caller gave ``cells``: sums of non-negative terms, each formed from
-   exact integer differences and accurate to a few units of 2**-52 (see
+2. O(1), from the fine sums, when the bound of 1 fails (large skewed
+   counts, or partitions so nearly independent that MI is below about
+   ln(N) / 50) and the caller gave ``fine``: the same differences of sums
+   whose terms ``n ln n`` are each within 48 n units of 2**-128
+   (:mod:`contingency.formulas.partition._fine`), accepted when their bound is
+   below 2**-44 of the value. :class:`contingency.PartitionComparison` keeps
+   these sums once a read has needed them.
+3. O(cells), from the table, when neither bound holds (a value of 0, or
+   below about 2**-84: exactly independent partitions) or the caller gave
+   no ``fine``, and gave ``cells``: sums of non-negative terms, each formed
+   from exact integer differences and accurate to a few units of 2**-52 (see
    :mod:`contingency.formulas.partition._cells`), added with math.fsum.
-   Without ``cells`` the read returns the O(1) value, whose error is then
-   only bounded as in 1.
+   Without ``cells`` the read returns the O(1) value of 1, whose error is
+   then only bounded as in 1.
 
 Degenerate cases (a single cluster on a side, no elements) are decided from
 the numbers of clusters, never from the n ln n sums: N ln N - sum a ln a can
@@ -112,8 +119,10 @@ def information(sums: TableSums, cells: CellsArgument,
 
     From the sums the three are exact integers, ``N 2**52`` times the values,
     so that a ratio of two of them is rounded once (identical partitions score
-    exactly 1); from the cells (O(cells), when the sums do not determine them
-    and ``cells`` is given) they are floats in nats and the scale is 1.
+    exactly 1); from the fine sums (when the sums do not determine them and
+    ``fine`` does) exact integers ``N 2**128`` times the values; from the
+    cells (O(cells), when neither determines them and ``cells`` is given)
+    floats in nats, and the scale is 1.
 
     With ``T = N ln N`` and ``S`` the three ``n ln n`` sums,
     ``N H(R) = T - S_reference`` and ``N MI = S_cells - S_reference - S_model + T``.
@@ -239,7 +248,9 @@ def conditionals(sums: TableSums, cells: CellsArgument,
     """``(H(R|M), H(M|R))`` in nats: O(1) when the sums determine both, else O(cells).
 
     ``N H(R|M) 2**52 = S_model - S_cells`` and ``N H(M|R) 2**52 = S_reference -
-    S_cells``, each accepted under the bound of :func:`_sure`.
+    S_cells``, each accepted under the bound of :func:`_sure`; else the same
+    from ``fine`` (:func:`~contingency.formulas.partition._fine.fine_conditionals`),
+    else from ``cells``.
     """
     n = sums.n_elements
     if n == 0:
@@ -296,7 +307,9 @@ def entropy_reference(sums: TableSums, base: float = math.e, *,
     Exactly 0 with a single reference cluster or no elements.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -311,7 +324,9 @@ def entropy_model(sums: TableSums, base: float = math.e, *,
     """Entropy of the model partition, ``H(M) = ln N - (1/N) sum b ln b``.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -351,7 +366,9 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
     never below 0. The article's 17-element example, in bits:
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -377,7 +394,9 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     From the sums it is ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -435,7 +454,9 @@ def normalized_mutual_information(sums: TableSums,
     has a single cluster). Identical partitions score exactly 1.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -468,7 +489,9 @@ def homogeneity(sums: TableSums, *, cells: CellsArgument = None,
     (scikit-learn's convention: nothing to be homogeneous about).
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -491,7 +514,9 @@ def completeness(sums: TableSums, *, cells: CellsArgument = None,
     1 when the model has a single cluster or there are no elements.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 
@@ -511,7 +536,9 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
     ``beta > 1`` weighs completeness more; 0 when both are 0 (scikit-learn's convention).
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a function returning them, called only
+    then) when given and they determine it to 2**-44; otherwise O(cells) from
     ``cells`` (a :class:`TableCells`, or a function returning one, called only
     then) when given, and the O(1) value when not.
 

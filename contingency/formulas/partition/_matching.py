@@ -72,8 +72,9 @@ def nmf_entropy(sums: TableSums, *, cells: CellsArgument = None,
     cluster is pure, 1 at worst. Where R returns NaN (a single class, so
     ``log l = 0``, or no elements) this returns 0.0: there is no uncertainty
     about the class. ``H(R|M)`` is read as by :func:`variation_of_information`:
-    O(1) from the sums when they determine it to 2**-43 relative, else O(cells)
-    from ``cells`` when given (see the module's notes on accuracy).
+    O(1) from the sums when they determine it to 2**-43 relative, else O(1)
+    from ``fine`` when given and they determine it, else O(cells) from
+    ``cells`` when given (see the module's notes on accuracy).
 
     >>> nmf_entropy(table_sums([[3, 0], [0, 2]])), nmf_entropy(table_sums([[1, 1], [1, 1]]))
     (0.0, 1.0)
