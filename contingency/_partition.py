@@ -66,7 +66,6 @@ from contingency.formulas.intervals import Interval
 from contingency.formulas.partition import (
     AriSignificance,
     AverageMethod,
-    FineSums,
     PairConfusion,
     PreciseSums,
     TableSums,
@@ -531,31 +530,31 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self._read(), base, cells=self._information_cells,
-                                            fine=self._fine_sums)
+        return _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
+                                            fine=self._sums)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
-        return _formulas.entropy_reference(self._read(), base, cells=self._information_cells,
-                                           fine=self._fine_sums)
+        return _formulas.entropy_reference(self._read(), base, cells=self._fallback_cells,
+                                           fine=self._sums)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
-        return _formulas.entropy_model(self._read(), base, cells=self._information_cells,
-                                       fine=self._fine_sums)
+        return _formulas.entropy_model(self._read(), base, cells=self._fallback_cells,
+                                       fine=self._sums)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
         return _formulas.variation_of_information(self._read(), base,
-                                                  cells=self._information_cells,
-                                                  fine=self._fine_sums)
+                                                  cells=self._fallback_cells,
+                                                  fine=self._sums)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
         return _formulas.normalized_mutual_information(self._read(), average_method,
-                                                      cells=self._information_cells,
-                                                      fine=self._fine_sums)
+                                                      cells=self._fallback_cells,
+                                                      fine=self._sums)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -576,19 +575,19 @@ class PartitionComparison:
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self._read(), cells=self._information_cells,
-                                     fine=self._fine_sums)
+        return _formulas.homogeneity(self._read(), cells=self._fallback_cells,
+                                     fine=self._sums)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self._read(), cells=self._information_cells,
-                                      fine=self._fine_sums)
+        return _formulas.completeness(self._read(), cells=self._fallback_cells,
+                                      fine=self._sums)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self._read(), beta, cells=self._information_cells,
-                                   fine=self._fine_sums)
+        return _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
+                                   fine=self._sums)
 
     # Set matching --------------------------------------------------------------------------
 
@@ -605,8 +604,8 @@ class PartitionComparison:
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
-        return _formulas.nmf_entropy(self._read(), cells=self._information_cells,
-                                     fine=self._fine_sums)
+        return _formulas.nmf_entropy(self._read(), cells=self._fallback_cells,
+                                     fine=self._sums)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,
@@ -904,19 +903,23 @@ class PartitionComparison:
             found = self._cells = (sums, self._table.information_cells())
         return found[1]
 
-    def _fine_sums(self) -> FineSums:
-        """The fine ``n ln n`` sums, for an information read the float sums cannot settle.
+    def _fallback_cells(self) -> tuple[NDArray[np.int64], ...]:
+        """The cells for an information read that neither the float sums nor kept fine sums settle.
 
-        The first such read switches them on: the running sums become
-        :class:`~contingency._running_sums.FineRunningSums`, computed from the
-        table's cells once (O(cells), what the cells route costs), and every
-        later change steps them in the one write path, so later reads are O(1).
+        An information read passes the running sums as its ``fine`` source:
+        once they keep fine ``n ln n`` sums, a read the float sums cannot
+        settle is O(1). Until then such a read asks for the cells (and takes the
+        fine sums from them, the same value); this switches the fine sums on,
+        from those cells (O(distinct counts)): the running sums become
+        :class:`~contingency._running_sums.FineRunningSums` and every later change
+        steps them in the one write path.
         """
+        cells = self._information_cells()
         sums = self._sums
         if not isinstance(sums, FineRunningSums):
-            counts, _, _, rows, columns = self._information_cells()
-            sums = self._sums = FineRunningSums.switched_on(sums, counts, rows, columns)
-        return sums.fine_sums()
+            counts, _, _, rows, columns = cells
+            self._sums = FineRunningSums.switched_on(sums, counts, rows, columns)
+        return cells
 
     def _precise_sums(self, bits: int) -> PreciseSums:
         """AMI's high-precision sums, computed once per state: the average methods share them."""

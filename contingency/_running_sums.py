@@ -219,6 +219,10 @@ class RunningSums:
                                       cells & _PAIR_MASK, rows & _PAIR_MASK, columns & _PAIR_MASK,
                                       cells >> LOG_SHIFT, rows >> LOG_SHIFT, columns >> LOG_SHIFT))
 
+    def fine_sums(self) -> FineSums | None:
+        """None: these sums keep no fine ``n ln n`` sums (:class:`FineRunningSums` does)."""
+        return None
+
     def margin_triples(self) -> tuple[int, int]:
         """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns, unpacked.
 

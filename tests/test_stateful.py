@@ -387,7 +387,7 @@ class PartitionMachine(RoundTrips):
     def switch_fine_sums_on(self) -> None:
         # What the first information read the float sums cannot settle does; from here on
         # the write path steps the fine sums too (the invariant recomputes them).
-        self.acc._fine_sums()
+        self.acc._fallback_cells()
 
     @invariant()
     def fine_sums_equal_the_sums_recomputed_from_the_table(self) -> None:

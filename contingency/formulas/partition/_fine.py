@@ -50,9 +50,8 @@ and a fine step costs more than a float one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal, localcontext
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -60,9 +59,12 @@ from numpy.typing import ArrayLike
 from contingency.formulas._numeric import distinct_counts
 from contingency.formulas.partition._sums import TableSums, as_counts, summable
 
-__all__ = ["FINE_BITS", "FINE_SURE_SHIFT", "LOG_ERROR", "FineArgument", "FineSums",
+if TYPE_CHECKING:
+    from contingency.formulas.partition._cells import TableCells
+
+__all__ = ["FINE_BITS", "FINE_SURE_SHIFT", "LOG_ERROR", "FineArgument", "FineSource", "FineSums",
            "fine_conditionals", "fine_entropy", "fine_information", "fine_log", "fine_n_log_n",
-           "fine_n_log_n_sum", "fine_step", "fine_sums", "resolve_fine"]
+           "fine_n_log_n_sum", "fine_step", "fine_sums", "fine_sums_of_cells", "resolve_fine"]
 
 #: Fine values are integers in units of ``2**-FINE_BITS``.
 FINE_BITS = 128
@@ -173,9 +175,15 @@ class FineSums(NamedTuple):
     model_n_log_n: int
 
 
-#: What a ``fine=`` argument may be: the sums, a function returning them (called only when
-#: the float sums do not settle a read), or None.
-FineArgument = FineSums | Callable[[], FineSums] | None
+class FineSource(Protocol):
+    """What keeps fine sums, or not yet (an accumulator's running sums): asked only when needed."""
+
+    def fine_sums(self) -> FineSums | None: ...
+
+
+#: What a ``fine=`` argument may be: the sums, a source asked for them only when the float
+#: sums do not settle a read (it may have none), or None.
+FineArgument = FineSums | FineSource | None
 
 
 def fine_sums(table: ArrayLike) -> FineSums:
@@ -191,11 +199,22 @@ def fine_sums(table: ArrayLike) -> FineSums:
                     fine_n_log_n_sum(counts.sum(axis=0)))
 
 
+def fine_sums_of_cells(cells: TableCells) -> FineSums:
+    """The fine sums of a table given by its non-empty cells and margins (O(distinct counts)).
+
+    >>> from contingency.formulas.partition import table_cells
+    >>> fine_sums_of_cells(table_cells([[2, 0], [1, 1]])) == fine_sums([[2, 0], [1, 1]])
+    True
+    """
+    return FineSums(fine_n_log_n_sum(cells.counts), fine_n_log_n_sum(cells.reference_sizes),
+                    fine_n_log_n_sum(cells.model_sizes))
+
+
 def resolve_fine(fine: FineArgument) -> FineSums | None:
-    """The sums a ``fine=`` argument gives: itself, what its function returns, or None."""
+    """The sums a ``fine=`` argument gives: itself, what its source keeps, or None."""
     if fine is None or isinstance(fine, FineSums):
         return fine
-    return fine()
+    return fine.fine_sums()
 
 
 def _sure(value: int, error: int) -> bool:

@@ -20,20 +20,22 @@ bounds and another route: ``_adjusted``):
    accepted values (NMI, homogeneity, ...) is then within 2.4e-13 and
    V-measure, one such ratio ((1 + beta) MI / (H(R) + beta H(M))), within 2.4e-13 plus a
    few roundings.
-2. O(1), from the fine sums, when the bound of 1 fails (large skewed
-   counts, or partitions so nearly independent that MI is below about
-   ln(N) / 50) and the caller gave ``fine``: the same differences of sums
-   whose terms ``n ln n`` are each within 48 n units of 2**-128
-   (:mod:`contingency.formulas.partition._fine`), accepted when their bound is
-   below 2**-44 of the value. :class:`contingency.PartitionComparison` keeps
-   these sums once a read has needed them.
+2. From the fine sums, when the bound of 1 fails (large skewed counts, or
+   partitions so nearly independent that MI is below about ln(N) / 50): the
+   same differences of sums whose terms ``n ln n`` are each within 48 n
+   units of 2**-128 (:mod:`contingency.formulas.partition._fine`), accepted
+   when their bound is below 2**-44 of the value. O(1) when the caller's
+   ``fine`` keeps them (:class:`contingency.PartitionComparison` does once a
+   read has needed them), else computed from ``cells``, O(distinct counts).
+   The fine sums are a function of the table, so either way the value is
+   the same.
 3. O(cells), from the table, when neither bound holds (a value of 0, or
-   below about 2**-84: exactly independent partitions) or the caller gave
-   no ``fine``, and gave ``cells``: sums of non-negative terms, each formed
-   from exact integer differences and accurate to a few units of 2**-52 (see
+   below about 2**-84: exactly independent partitions) and the caller gave
+   ``cells``: sums of non-negative terms, each formed from exact integer
+   differences and accurate to a few units of 2**-52 (see
    :mod:`contingency.formulas.partition._cells`), added with math.fsum.
-   Without ``cells`` the read returns the O(1) value of 1, whose error is
-   then only bounded as in 1.
+   Without ``fine`` or ``cells`` the read returns the O(1) value of 1, whose
+   error is then only bounded as in 1.
 
 Degenerate cases (a single cluster on a side, no elements) are decided from
 the numbers of clusters, never from the n ln n sums: N ln N - sum a ln a can
@@ -68,6 +70,7 @@ from contingency.formulas.partition._fine import (
     fine_conditionals,
     fine_entropy,
     fine_information,
+    fine_sums_of_cells,
     resolve_fine,
 )
 from contingency.formulas.partition._sums import (
@@ -168,13 +171,16 @@ def information(sums: TableSums, cells: CellsArgument,
             model = total - model_sum
             sure = total >> (_SURE_SHIFT - 1) < model or _sure(model, total + model_sum)
     if not sure:
-        fine_sums = resolve_fine(fine)
-        if fine_sums is not None:
-            found = fine_information(sums, fine_sums)
-            if found is not None:
-                return found
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_information(sums, kept)
+        if found is not None:
+            return found
         table = resolve(cells)
         if table is not None:
+            if kept is None:  # the fine sums from the cells: what kept ones would give
+                found = fine_information(sums, fine_sums_of_cells(table))
+                if found is not None:
+                    return found
             return (*exact_information(table), 1)
     # The O(1) values, kept in order: an entropy of two or more clusters is positive (at
     # least one unit of 2**-52 / N), and 0 <= MI <= min(H(R), H(M)).
@@ -263,12 +269,16 @@ def conditionals(sums: TableSums, cells: CellsArgument,
     if not ((pure_columns or _sure(given_model, sums.model_n_log_n + sums.cells_n_log_n))
             and (pure_rows
                  or _sure(given_reference, sums.reference_n_log_n + sums.cells_n_log_n))):
-        fine_sums = resolve_fine(fine)
-        found = None if fine_sums is None else fine_conditionals(sums, fine_sums)
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_conditionals(sums, kept)
         if found is not None:
             return found
         table = resolve(cells)
         if table is not None:
+            found = None if kept is not None else fine_conditionals(sums,
+                                                                    fine_sums_of_cells(table))
+            if found is not None:
+                return found
             counts, rows, columns, _, _ = exact_arrays(table)
             return conditional_nats(counts, columns, n), conditional_nats(counts, rows, n)
     # Not pure: positive (at least one unit of 2**-52 / N, when the sums round it away).
@@ -308,10 +318,12 @@ def entropy_reference(sums: TableSums, base: float = math.e, *,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> entropy_reference(table_sums([[1, 1], [0, 2]]), base=2)
     1.0
@@ -325,10 +337,12 @@ def entropy_model(sums: TableSums, base: float = math.e, *,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> round(entropy_model(table_sums([[1, 1], [0, 2]]), base=2), 12)
     0.811278124459
@@ -346,12 +360,16 @@ def _one_entropy(sums: TableSums, cells: CellsArgument, fine: FineArgument, *,
     n_log_n = sums.reference_n_log_n if reference else sums.model_n_log_n
     value = total - n_log_n
     if not (total >> (_SURE_SHIFT - 1) < value or _sure(value, total + n_log_n)):
-        fine_sums = resolve_fine(fine)
-        found = None if fine_sums is None else fine_entropy(sums, fine_sums, reference=reference)
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_entropy(sums, kept, reference=reference)
         if found is not None:
             return found
         table = resolve(cells)
         if table is not None:
+            found = None if kept is not None else fine_entropy(sums, fine_sums_of_cells(table),
+                                                               reference=reference)
+            if found is not None:
+                return found
             sizes = exact_arrays(table)[3 if reference else 4]
             return entropy_nats(sizes, count_sum(sizes))
     return max(value, 1) / (n * ONE)  # two or more clusters: positive
@@ -367,10 +385,12 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(mutual_information(table_sums(table), base=2), 12)
@@ -395,10 +415,12 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> variation_of_information(table_sums([[3, 0], [0, 2]]))
     0.0
@@ -455,10 +477,12 @@ def normalized_mutual_information(sums: TableSums,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(normalized_mutual_information(table_sums(table)), 12)
@@ -490,10 +514,12 @@ def homogeneity(sums: TableSums, *, cells: CellsArgument = None,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> homogeneity(table_sums([[2, 0], [0, 1], [0, 1]])), homogeneity(table_sums([[1, 1]]))
     (0.6666666666666666, 1.0)
@@ -515,10 +541,12 @@ def completeness(sums: TableSums, *, cells: CellsArgument = None,
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> completeness(table_sums([[2, 0], [0, 1], [0, 1]]))
     1.0
@@ -537,10 +565,12 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
     (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a function returning them, called only
-    then) when given and they determine it to 2**-44; otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> round(v_measure(table_sums([[2, 0], [0, 1], [0, 1]])), 12)
     0.8
