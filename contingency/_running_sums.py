@@ -235,7 +235,7 @@ class RunningSums:
 #: ``_FINE_UNIT[n] == fine_step(n, 1)``, memoised (forgotten all at once past _FINE_UNIT_LIMIT
 #: entries; cleared in place, so a reader holding the dictionary keeps a valid one).
 _FINE_UNIT: dict[int, int] = {}
-_FINE_UNIT_LIMIT = 1 << 16
+_FINE_UNIT_LIMIT = 1 << 14
 
 
 def fine_unit_step(n: int) -> int:

@@ -76,7 +76,7 @@ FINE_SURE_SHIFT = 44
 _ANCHOR_BITS = 12
 _ANCHOR_LIMIT = 1 << _ANCHOR_BITS
 #: Memoised logarithms are forgotten (all at once) past this many entries.
-_MEMO_LIMIT = 1 << 16
+_MEMO_LIMIT = 1 << 14
 
 
 def _decimal_log(value: int) -> int:
