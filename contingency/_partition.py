@@ -9,7 +9,11 @@ State, all of it exact integer counts:
 - ``N``, the number of elements;
 - the running sums of the table (:class:`contingency._running_sums.RunningSums`):
   ``sum C(n, 2)`` and ``sum n ln n`` over cells, rows and columns, exact
-  integers that at every moment equal the sums recomputed from the table.
+  integers that at every moment equal the sums recomputed from the table;
+  from the first information read the float ``n ln n`` sums cannot settle
+  (partitions near independence), also the fine ``n ln n`` sums, to
+  ``2**-128`` a unit (:class:`~contingency._running_sums.FineRunningSums`),
+  so that such reads stay O(1).
 
 Counts change in one routine, :meth:`PartitionComparison._update`: it
 checks a change, applies it to the table, steps the running sums by what the
@@ -48,7 +52,7 @@ from contingency._frame import table_frame
 from contingency._inputs import are_disjoint, partition_subsets
 from contingency._intervals import partition_block, partition_interval
 from contingency._labels import label_to_json
-from contingency._running_sums import RunningSums
+from contingency._running_sums import FineRunningSums, RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
 from contingency.formulas import partition as _formulas
@@ -526,26 +530,31 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self._read(), base, cells=self._information_cells)
+        return _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
+                                            fine=self._sums)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
-        return _formulas.entropy_reference(self._read(), base, cells=self._information_cells)
+        return _formulas.entropy_reference(self._read(), base, cells=self._fallback_cells,
+                                           fine=self._sums)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
-        return _formulas.entropy_model(self._read(), base, cells=self._information_cells)
+        return _formulas.entropy_model(self._read(), base, cells=self._fallback_cells,
+                                       fine=self._sums)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
         return _formulas.variation_of_information(self._read(), base,
-                                                  cells=self._information_cells)
+                                                  cells=self._fallback_cells,
+                                                  fine=self._sums)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
         return _formulas.normalized_mutual_information(self._read(), average_method,
-                                                      cells=self._information_cells)
+                                                      cells=self._fallback_cells,
+                                                      fine=self._sums)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -566,16 +575,19 @@ class PartitionComparison:
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self._read(), cells=self._information_cells)
+        return _formulas.homogeneity(self._read(), cells=self._fallback_cells,
+                                     fine=self._sums)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self._read(), cells=self._information_cells)
+        return _formulas.completeness(self._read(), cells=self._fallback_cells,
+                                      fine=self._sums)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self._read(), beta, cells=self._information_cells)
+        return _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
+                                   fine=self._sums)
 
     # Set matching --------------------------------------------------------------------------
 
@@ -592,7 +604,8 @@ class PartitionComparison:
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
-        return _formulas.nmf_entropy(self._read(), cells=self._information_cells)
+        return _formulas.nmf_entropy(self._read(), cells=self._fallback_cells,
+                                     fine=self._sums)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,
@@ -871,8 +884,11 @@ class PartitionComparison:
         """
         sums = self._read_sums
         if sums is None:
-            n_rows, n_columns = self._table.shape
-            sums = self._read_sums = self._sums.table_sums(self._n_elements, n_rows, n_columns)
+            table = self._table
+            # Table.shape is len(table._rows), len(table._columns): read here without the
+            # property's Python frame, a sixth of an add, on the path of every read after a change.
+            sums = self._read_sums = self._sums.table_sums(self._n_elements, len(table._rows),
+                                                           len(table._columns))
         return sums
 
     def _information_cells(self) -> tuple[NDArray[np.int64], ...]:
@@ -886,6 +902,24 @@ class PartitionComparison:
         if found is None or found[0] is not sums:
             found = self._cells = (sums, self._table.information_cells())
         return found[1]
+
+    def _fallback_cells(self) -> tuple[NDArray[np.int64], ...]:
+        """The cells for an information read that neither the float sums nor kept fine sums settle.
+
+        An information read passes the running sums as its ``fine`` source:
+        once they keep fine ``n ln n`` sums, a read the float sums cannot
+        settle is O(1). Until then such a read asks for the cells (and takes the
+        fine sums from them, the same value); this switches the fine sums on,
+        from those cells (O(distinct counts)): the running sums become
+        :class:`~contingency._running_sums.FineRunningSums` and every later change
+        steps them in the one write path.
+        """
+        cells = self._information_cells()
+        sums = self._sums
+        if not isinstance(sums, FineRunningSums):
+            counts, _, _, rows, columns = cells
+            self._sums = FineRunningSums.switched_on(sums, counts, rows, columns)
+        return cells
 
     def _precise_sums(self, bits: int) -> PreciseSums:
         """AMI's high-precision sums, computed once per state: the average methods share them."""

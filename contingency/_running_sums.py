@@ -31,6 +31,15 @@ and ``F(n + w) - F(n)`` (``F = n_log_n_fixed``), all exact integers. So a
 running sum is at every moment *equal* to the sum recomputed from the table
 (:func:`packed_sum`), after any number of updates, in any order: a merged
 accumulator has bit for bit the sums of one that saw both streams.
+
+Fine sums (:class:`FineRunningSums`). Where the float ``n ln n`` terms cannot
+settle an information read (partitions near independence), the same three
+levels also keep ``sum n ln n`` in units of ``2**-128``
+(:func:`contingency.formulas.partition.fine_n_log_n`, exact integers again, so
+the same argument holds). They cost more per step, so an accumulator starts
+without them and switches them on at the first read that needs them
+(:meth:`FineRunningSums.switched_on`, O(distinct counts)); from then on the
+same steps keep them.
 """
 
 from __future__ import annotations
@@ -43,10 +52,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from contingency.formulas._numeric import distinct_counts
-from contingency.formulas.partition import TableSums, n_log_n_fixed, pairs, triples
+from contingency.formulas.partition import (
+    FineSums,
+    TableSums,
+    fine_n_log_n_sum,
+    fine_step,
+    n_log_n_fixed,
+    pairs,
+    triples,
+)
 
-__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "RunningSums", "packed_step", "packed_sum",
-           "unit_step"]
+__all__ = ["LOG_SHIFT", "PAIR_BITS", "TRIPLE_BITS", "FineRunningSums", "RunningSums",
+           "fine_unit_step", "packed_step", "packed_sum", "unit_step"]
 
 #: Bits of a packed sum holding ``sum C(n, 2)`` (below ``2**125`` for N below ``2**63``).
 PAIR_BITS = 128
@@ -202,6 +219,10 @@ class RunningSums:
                                       cells & _PAIR_MASK, rows & _PAIR_MASK, columns & _PAIR_MASK,
                                       cells >> LOG_SHIFT, rows >> LOG_SHIFT, columns >> LOG_SHIFT))
 
+    def fine_sums(self) -> FineSums | None:
+        """None: these sums keep no fine ``n ln n`` sums (:class:`FineRunningSums` does)."""
+        return None
+
     def margin_triples(self) -> tuple[int, int]:
         """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns, unpacked.
 
@@ -209,3 +230,75 @@ class RunningSums:
         (4, 1)
         """
         return (self.rows >> PAIR_BITS & _TRIPLE_MASK, self.columns >> PAIR_BITS & _TRIPLE_MASK)
+
+
+#: ``_FINE_UNIT[n] == fine_step(n, 1)``, memoised (forgotten all at once past _FINE_UNIT_LIMIT
+#: entries; cleared in place, so a reader holding the dictionary keeps a valid one).
+_FINE_UNIT: dict[int, int] = {}
+_FINE_UNIT_LIMIT = 1 << 14
+
+
+def fine_unit_step(n: int) -> int:
+    """``fine_step(n, 1)``, memoised: the fine step of the unit paths.
+
+    >>> fine_unit_step(5) == fine_step(5, 1), fine_unit_step(2**40) == fine_step(2**40, 1)
+    (True, True)
+    """
+    step = fine_step(n, 1)
+    if len(_FINE_UNIT) >= _FINE_UNIT_LIMIT:
+        _FINE_UNIT.clear()
+    _FINE_UNIT[n] = step
+    return step
+
+
+@attrs.define(eq=True, repr=False)
+class FineRunningSums(RunningSums):
+    """:class:`RunningSums` with the fine ``n ln n`` sums of the three levels too, stepped alike.
+
+    >>> sums = FineRunningSums.switched_on(RunningSums(), [], [], [])
+    >>> sums.step(0, 0, 0, 1); sums.step(1, 1, 1, 1)   # two elements in one cell
+    >>> sums.fine_sums() == FineRunningSums.switched_on(RunningSums(), [2], [2], [2]).fine_sums()
+    True
+    """
+
+    fine_cells: int = 0
+    fine_rows: int = 0
+    fine_columns: int = 0
+
+    @classmethod
+    def switched_on(cls, sums: RunningSums, cells: ArrayLike, rows: ArrayLike,
+                    columns: ArrayLike) -> FineRunningSums:
+        """``sums`` with fine sums recomputed from the table's cell counts, row and column totals."""
+        return cls(sums.cells, sums.rows, sums.columns, fine_n_log_n_sum(cells),
+                   fine_n_log_n_sum(rows), fine_n_log_n_sum(columns))
+
+    def step(self, cell: int, row: int, column: int, weight: int) -> None:
+        RunningSums.step(self, cell, row, column, weight)
+        if weight == 1 or weight == -1:
+            if weight == -1:  # the unit step from n - 1 to n, taken back
+                cell, row, column = cell - 1, row - 1, column - 1
+            unit = _FINE_UNIT
+            try:
+                cell_step, row_step, column_step = unit[cell], unit[row], unit[column]
+            except KeyError:
+                cell_step, row_step = fine_unit_step(cell), fine_unit_step(row)
+                column_step = fine_unit_step(column)
+            if weight == -1:
+                cell_step, row_step, column_step = -cell_step, -row_step, -column_step
+        else:
+            cell_step, row_step = fine_step(cell, weight), fine_step(row, weight)
+            column_step = fine_step(column, weight)
+        self.fine_cells += cell_step
+        self.fine_rows += row_step
+        self.fine_columns += column_step
+
+    def step_levels(self, before: tuple[ArrayLike, ArrayLike, ArrayLike],
+                    after: tuple[ArrayLike, ArrayLike, ArrayLike]) -> None:
+        RunningSums.step_levels(self, before, after)
+        self.fine_cells += fine_n_log_n_sum(after[0]) - fine_n_log_n_sum(before[0])
+        self.fine_rows += fine_n_log_n_sum(after[1]) - fine_n_log_n_sum(before[1])
+        self.fine_columns += fine_n_log_n_sum(after[2]) - fine_n_log_n_sum(before[2])
+
+    def fine_sums(self) -> FineSums:
+        """The fine sums as the formulas take them."""
+        return _new_tuple(FineSums, (self.fine_cells, self.fine_rows, self.fine_columns))

@@ -307,6 +307,8 @@ class Table:
     (('cat', 'dog'), (1,), [[2], [1]])
     """
 
+    #: Row (column) label -> total, non-empty ones only. PartitionComparison's read of the sums
+    #: takes their lengths directly (what :attr:`shape` gives, without a Python frame).
     _rows: dict[Hashable, int]
     _columns: dict[Hashable, int]
     #: Dictionary storage: row label -> column label -> count; None in array storage.

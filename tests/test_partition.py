@@ -7,6 +7,7 @@ import math
 import pickle
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -830,38 +831,45 @@ def _independent_comparison(n: int, k: int, seed: int):
 
 @pytest.mark.parametrize(("n", "k"), [(20_000, 30), (50_000, 10), (3_000, 4)])
 def test_near_independence_reads_match_the_exact_values_and_the_cells_route(n, k):
-    # Independent uniform labels: MI about (k - 1)**2 / 2N nats, far below the n ln n sums it
-    # is the difference of, so the sums cannot settle it and the read takes the cells.
+    # Independent uniform labels: MI about (k - 1)**2 / 2N nats, far below the float n ln n
+    # sums it is the difference of, so those cannot settle it: the accumulator switches its
+    # fine sums on (to 2**-128 a unit) and reads from them, in O(1), what the cells give
+    # (their fine sums, computed from them).
+    from contingency._running_sums import FineRunningSums
     from contingency.formulas.partition import _cells
     from tests.decimal_reference import information, relative_error
 
     comparison, table = _independent_comparison(n, k, 19)
     exact = information(table)
     sums, cells = formulas.table_sums(table), formulas.table_cells(table)
+    fine = formulas.fine_sums(table)
     assert comparison.table_sums() == sums
     reads = {
-        "mutual_information": (comparison.mutual_information(),
-                               formulas.mutual_information(sums, cells=cells)),
-        "homogeneity": (comparison.homogeneity, formulas.homogeneity(sums, cells=cells)),
-        "completeness": (comparison.completeness, formulas.completeness(sums, cells=cells)),
-        "v_measure": (comparison.v_measure(), formulas.v_measure(sums, cells=cells)),
-        "v_measure_2": (comparison.v_measure(2), formulas.v_measure(sums, 2, cells=cells)),
-        "variation_of_information": (comparison.variation_of_information(),
-                                     formulas.variation_of_information(sums, cells=cells)),
+        "mutual_information": (comparison.mutual_information,
+                               partial(formulas.mutual_information, sums)),
+        "homogeneity": (lambda: comparison.homogeneity, partial(formulas.homogeneity, sums)),
+        "completeness": (lambda: comparison.completeness, partial(formulas.completeness, sums)),
+        "v_measure": (comparison.v_measure, partial(formulas.v_measure, sums)),
+        "v_measure_2": (partial(comparison.v_measure, 2), partial(formulas.v_measure, sums, 2)),
+        "variation_of_information": (comparison.variation_of_information,
+                                     partial(formulas.variation_of_information, sums)),
     }
     for method in AVERAGE_METHODS:
-        reads[f"nmi_{method}"] = (comparison.normalized_mutual_information(method),
-                                  formulas.normalized_mutual_information(sums, method,
-                                                                         cells=cells))
-    for name, (ours, cell_route) in reads.items():
-        assert ours == cell_route, name
-        assert relative_error(ours, exact[name]) <= 1e-12, (name, ours, exact[name])
+        reads[f"nmi_{method}"] = (partial(comparison.normalized_mutual_information, method),
+                                  partial(formulas.normalized_mutual_information, sums, method))
+    values = {}
+    for name, (ours, formula) in reads.items():
+        value = values[name] = ours()
+        assert isinstance(comparison._sums, FineRunningSums), name
+        assert value == formula(fine=fine), name  # the fine route, bit for bit
+        assert value == formula(cells=cells), name  # which the cells give too
+        assert relative_error(value, exact[name]) <= 1e-12, (name, value, exact[name])
     # The cell-by-cell route itself (sums of non-negative terms), whatever the read chose.
     mutual, reference, model = _cells.exact_information(cells)
     for name, value in (("mutual_information", mutual), ("nmi_arithmetic",
                                                           2 * mutual / (reference + model)),
                         ("homogeneity", mutual / reference), ("completeness", mutual / model)):
-        assert math.isclose(reads[name][0], value, rel_tol=2e-15), name
+        assert math.isclose(values[name], value, rel_tol=3e-13), name
 
 
 @given(st.integers(2, 12), st.integers(2, 12), st.integers(10**3, 10**9), st.integers(0, 2**32))
@@ -894,11 +902,10 @@ def test_homogeneity_of_a_huge_weight_is_not_rounded_to_one():
     assert comparison.homogeneity == pytest.approx(0.4916, abs=1e-4)
 
 
-def test_information_reads_of_one_state_share_the_cells_of_their_exact_fallback(monkeypatch):
+def _counting_information_cells(monkeypatch) -> list[int]:
     from contingency._table import Table
 
-    comparison = PartitionComparison().add_many([0, 0, 1], [0, 1, 0], weights=[2, 2, 2**60])
-    calls = []
+    calls: list[int] = []
     original = Table.information_cells
 
     def counting(self):
@@ -906,13 +913,34 @@ def test_information_reads_of_one_state_share_the_cells_of_their_exact_fallback(
         return original(self)
 
     monkeypatch.setattr(Table, "information_cells", counting)
+    return calls
+
+
+def test_reads_the_float_sums_cannot_settle_read_the_cells_once_then_the_fine_sums(monkeypatch):
+    comparison = PartitionComparison().add_many([0, 0, 1], [0, 1, 0], weights=[2, 2, 2**60])
+    calls = _counting_information_cells(monkeypatch)
     first = (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
              comparison.normalized_mutual_information())
-    assert len(calls) == 1  # the skewed table falls back, once for the four reads
+    assert len(calls) == 1  # the skewed table switches the fine sums on, once for four reads
     comparison.add(0, 0)
     comparison.remove(0, 0)
     assert (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
             comparison.normalized_mutual_information()) == first
+    assert len(calls) == 1  # the write path stepped the fine sums: no cells again
+
+
+def test_information_reads_of_one_state_share_the_cells_of_their_exact_fallback(monkeypatch):
+    # Exactly independent: MI is 0, which no sum of rounded terms certifies; the cells do.
+    comparison = PartitionComparison().add_many([0, 0, 1, 1], [0, 1, 0, 1], weights=[3] * 4)
+    calls = _counting_information_cells(monkeypatch)
+    first = (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
+             comparison.normalized_mutual_information(), comparison.mutual_information())
+    assert first == (0.0, 0.0, 0.0, 0.0, 0.0)
+    assert len(calls) == 1  # once for the reads of one state (the fine sums' switch included)
+    comparison.add(0, 0)
+    comparison.remove(0, 0)
+    assert (comparison.homogeneity, comparison.completeness, comparison.v_measure(),
+            comparison.normalized_mutual_information(), comparison.mutual_information()) == first
     assert len(calls) == 2  # a change: the cells are built again
 
 

@@ -383,6 +383,25 @@ class PartitionMachine(RoundTrips):
         self.acc.reset()
         self.model.clear()
 
+    @rule()
+    def switch_fine_sums_on(self) -> None:
+        # What the first information read the float sums cannot settle does; from here on
+        # the write path steps the fine sums too (the invariant recomputes them).
+        self.acc._fallback_cells()
+
+    @invariant()
+    def fine_sums_equal_the_sums_recomputed_from_the_table(self) -> None:
+        from contingency._running_sums import FineRunningSums
+        from contingency.formulas.partition import fine_sums
+
+        sums = self.acc._sums
+        if isinstance(sums, FineRunningSums):
+            counts = +self.model
+            references = sorted({r for r, _ in counts})
+            models = sorted({m for _, m in counts})
+            table = [[counts[r, m] for m in models] for r in references] or [[0]]
+            assert sums.fine_sums() == fine_sums(table)
+
     @invariant()
     def matches_model(self) -> None:
         counts = +self.model

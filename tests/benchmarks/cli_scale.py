@@ -6,9 +6,10 @@ folder: in the first every column names about ``n`` distinct labels (the
 correct labels and the clusters are permutations of ``n`` names, 80% of the
 assigned labels are the correct one, the others drawn at random); in the
 second the same shape over 10 labels. ``contingency classify`` and
-``contingency compare`` (``--format json``, as rows 48 and 49), and ``contingency
-classify --intervals`` (every category's Wilson intervals and the macro averages'
-delta-method ones, streamed into the JSON) run on each file in a fresh process through :mod:`tests.benchmarks.memory_probe`, which
+``contingency compare`` (``--format json``, as rows 48 and 49), and
+``contingency classify --intervals`` (every category's Wilson intervals and
+the macro averages' delta-method ones, streamed into the JSON) run on each
+file in a fresh process through :mod:`tests.benchmarks.memory_probe`, which
 reads the process's own resident high-water mark (``VmHWM``). Each command is
 timed once per file (the many-label run takes minutes), the two files
 alternately. Targets (issue 19): the many-label run within 15 times the

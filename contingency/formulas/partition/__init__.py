@@ -40,9 +40,12 @@ Accuracy. Those differences still carry the rounding of every ``n ln n``
 term, which cancellation can magnify (one cell of 10**15 beside small ones
 left MI wrong by 5%). So every information score bounds that error from the
 sums' own magnitudes (a shift and a comparison of integers) and uses the
-O(1) value only when the bound is below 2**-43 of it; otherwise it computes
-from the table's non-empty cells (:class:`TableCells`, passed as ``cells=``)
-as sums of non-negative terms, without cancellation. Either way the scores
+O(1) value only when the bound is below 2**-43 of it; otherwise the same
+difference of fine sums, whose terms carry 128 fractional bits
+(:class:`FineSums`, passed as ``fine=``), still O(1); and where that bound
+fails too (MI of 0 or nearly), it computes from the table's non-empty cells
+(:class:`TableCells`, passed as ``cells=``) as sums of non-negative terms,
+without cancellation. Every way the scores
 agree with an exact computation to 1e-12 relative (1e-15 absolute below
 1e-3) for any table of counts below 2**63 (the notes of the ``_information``
 module give the bounds, and each score's docstring when a read costs O(cells))::
@@ -70,8 +73,9 @@ The implementation is split by subsystem, each module one responsibility:
 ``_sums`` (exact table sums), ``_pairs`` (pair counting), ``_information``
 (MI and entropies from the sums), ``_cells`` (the same from the cells,
 without cancellation), ``_expected`` (expected MI), ``_adjusted`` (AMI),
-``_precise`` (AMI at 256 bits, where floats cancel), ``_matching`` (purity,
-R NMF's entropy) and ``_significance`` (the adjusted Rand index against
+``_fine`` (``n ln n`` sums to ``2**-128`` a unit: MI and the entropies in
+O(1) where float sums cancel), ``_precise`` (AMI at 256 bits, where floats
+cancel), ``_matching`` (purity, R NMF's entropy) and ``_significance`` (the adjusted Rand index against
 chance: its variance under the permutation model). Every public name is
 imported from here.
 """
@@ -81,6 +85,15 @@ from __future__ import annotations
 from contingency.formulas.partition._adjusted import adjusted_mutual_information
 from contingency.formulas.partition._cells import CellsArgument, TableCells, table_cells
 from contingency.formulas.partition._expected import expected_mutual_information
+from contingency.formulas.partition._fine import (
+    FINE_BITS,
+    FineArgument,
+    FineSums,
+    fine_n_log_n,
+    fine_n_log_n_sum,
+    fine_step,
+    fine_sums,
+)
 from contingency.formulas.partition._information import (
     AverageMethod,
     completeness,
@@ -131,10 +144,13 @@ from contingency.formulas.partition._sums import (
 )
 
 __all__ = [
+    "FINE_BITS",
     "FIXED_POINT_BITS",
     "AriSignificance",
     "AverageMethod",
     "CellsArgument",
+    "FineArgument",
+    "FineSums",
     "PairConfusion",
     "PreciseSums",
     "TableCells",
@@ -150,6 +166,10 @@ __all__ = [
     "entropy_reference",
     "expected_mutual_information",
     "f1",
+    "fine_n_log_n",
+    "fine_n_log_n_sum",
+    "fine_step",
+    "fine_sums",
     "fowlkes_mallows",
     "homogeneity",
     "inverse_purity",

@@ -2,8 +2,8 @@
 
 Accuracy. Every information score below agrees with an exact computation to
 1e-12 relative (1e-15 absolute where the value is below 1e-3), for any table
-of counts below 2**63, by one of two routes (AMI, built on these, has its own
-bounds and a third route: ``_adjusted``):
+of counts below 2**63, by one of three routes (AMI, built on these, has its own
+bounds and another route: ``_adjusted``):
 
 1. O(1), from the sums. A value such as ``N MI 2**52 = S_cells - S_reference -
    S_model + N ln N`` is an exact difference of exact sums of rounded terms
@@ -20,13 +20,22 @@ bounds and a third route: ``_adjusted``):
    accepted values (NMI, homogeneity, ...) is then within 2.4e-13 and
    V-measure, one such ratio ((1 + beta) MI / (H(R) + beta H(M))), within 2.4e-13 plus a
    few roundings.
-2. O(cells), from the table, when the bound fails (large skewed counts, or
-   partitions so nearly independent that MI is below about ln(N) / 50) and
-   the caller gave ``cells``: sums of non-negative terms, each formed from
-   exact integer differences and accurate to a few units of 2**-52 (see
+2. From the fine sums, when the bound of 1 fails (large skewed counts, or
+   partitions so nearly independent that MI is below about ln(N) / 50): the
+   same differences of sums whose terms ``n ln n`` are each within 48 n
+   units of 2**-128 (:mod:`contingency.formulas.partition._fine`), accepted
+   when their bound is below 2**-44 of the value. O(1) when the caller's
+   ``fine`` keeps them (:class:`contingency.PartitionComparison` does once a
+   read has needed them), else computed from ``cells``, O(distinct counts).
+   The fine sums are a function of the table, so either way the value is
+   the same.
+3. O(cells), from the table, when neither bound holds (a value of 0, or
+   below about 2**-84: exactly independent partitions) and the caller gave
+   ``cells``: sums of non-negative terms, each formed from exact integer
+   differences and accurate to a few units of 2**-52 (see
    :mod:`contingency.formulas.partition._cells`), added with math.fsum.
-   Without ``cells`` the read returns the O(1) value, whose error is then
-   only bounded as in 1.
+   Without ``fine`` or ``cells`` the read returns the O(1) value of 1, whose
+   error is then only bounded as in 1.
 
 Degenerate cases (a single cluster on a side, no elements) are decided from
 the numbers of clusters, never from the n ln n sums: N ln N - sum a ln a can
@@ -54,6 +63,15 @@ from contingency.formulas.partition._cells import (
     exact_information,
     resolve,
     table_cells,  # noqa: F401  (the docstrings' examples use it)
+)
+from contingency.formulas.partition._fine import (
+    LOG_ERROR,
+    FineArgument,
+    fine_conditionals,
+    fine_entropy,
+    fine_information,
+    fine_sums_of_cells,
+    resolve_fine,
 )
 from contingency.formulas.partition._sums import (
     ONE,
@@ -98,13 +116,16 @@ def _in_base(nats: float, base: float) -> float:
 
 
 
-def information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Exact, Exact]:
+def information(sums: TableSums, cells: CellsArgument,
+                fine: FineArgument = None) -> tuple[Exact, Exact, Exact, Exact]:
     """``(MI, H(R), H(M))`` in nats, times a scale, and the scale; O(1) when the sums determine them.
 
     From the sums the three are exact integers, ``N 2**52`` times the values,
     so that a ratio of two of them is rounded once (identical partitions score
-    exactly 1); from the cells (O(cells), when the sums do not determine them
-    and ``cells`` is given) they are floats in nats and the scale is 1.
+    exactly 1); from the fine sums (when the sums do not determine them and
+    ``fine`` does) exact integers ``N 2**128`` times the values; from the
+    cells (O(cells), when neither determines them and ``cells`` is given)
+    floats in nats, and the scale is 1.
 
     With ``T = N ln N`` and ``S`` the three ``n ln n`` sums,
     ``N H(R) = T - S_reference`` and ``N MI = S_cells - S_reference - S_model + T``.
@@ -150,8 +171,16 @@ def information(sums: TableSums, cells: CellsArgument) -> tuple[Exact, Exact, Ex
             model = total - model_sum
             sure = total >> (_SURE_SHIFT - 1) < model or _sure(model, total + model_sum)
     if not sure:
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_information(sums, kept)
+        if found is not None:
+            return found
         table = resolve(cells)
         if table is not None:
+            if kept is None:  # the fine sums from the cells: what kept ones would give
+                found = fine_information(sums, fine_sums_of_cells(table))
+                if found is not None:
+                    return found
             return (*exact_information(table), 1)
     # The O(1) values, kept in order: an entropy of two or more clusters is positive (at
     # least one unit of 2**-52 / N), and 0 <= MI <= min(H(R), H(M)).
@@ -175,6 +204,12 @@ def information_errors(sums: TableSums, values: tuple[Exact, Exact, Exact, Exact
     mutual, reference, model, scale = values
     if scale == 1:  # from the cells, in nats
         return MUTUAL_ERROR * mutual, ENTROPY_ERROR * reference, ENTROPY_ERROR * model
+    n = sums.n_elements
+    if scale != n * ONE:  # from the fine sums (_fine's notes): 48 N units per sum involved
+        error = LOG_ERROR * n
+        entropy_error = 2.0 * error
+        pure = sums.same_same == sums.same_model or sums.same_same == sums.same_reference
+        return entropy_error if pure else 2 * entropy_error, entropy_error, entropy_error
     total = n_log_n_fixed(sums.n_elements)
     reference_error = _TERM_ERROR * (total + sums.reference_n_log_n)
     model_error = _TERM_ERROR * (total + sums.model_n_log_n)
@@ -214,11 +249,14 @@ def _sure(value: int, magnitude: int) -> bool:
 _TERM_ERROR = 2.0**-51 * (1 + 2.0**-6)
 
 
-def conditionals(sums: TableSums, cells: CellsArgument) -> tuple[float, float]:
+def conditionals(sums: TableSums, cells: CellsArgument,
+                 fine: FineArgument = None) -> tuple[float, float]:
     """``(H(R|M), H(M|R))`` in nats: O(1) when the sums determine both, else O(cells).
 
     ``N H(R|M) 2**52 = S_model - S_cells`` and ``N H(M|R) 2**52 = S_reference -
-    S_cells``, each accepted under the bound of :func:`_sure`.
+    S_cells``, each accepted under the bound of :func:`_sure`; else the same
+    from ``fine`` (:func:`~contingency.formulas.partition._fine.fine_conditionals`),
+    else from ``cells``.
     """
     n = sums.n_elements
     if n == 0:
@@ -231,8 +269,16 @@ def conditionals(sums: TableSums, cells: CellsArgument) -> tuple[float, float]:
     if not ((pure_columns or _sure(given_model, sums.model_n_log_n + sums.cells_n_log_n))
             and (pure_rows
                  or _sure(given_reference, sums.reference_n_log_n + sums.cells_n_log_n))):
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_conditionals(sums, kept)
+        if found is not None:
+            return found
         table = resolve(cells)
         if table is not None:
+            found = None if kept is not None else fine_conditionals(sums,
+                                                                    fine_sums_of_cells(table))
+            if found is not None:
+                return found
             counts, rows, columns, _, _ = exact_arrays(table)
             return conditional_nats(counts, columns, n), conditional_nats(counts, rows, n)
     # Not pure: positive (at least one unit of 2**-52 / N, when the sums round it away).
@@ -265,38 +311,47 @@ def entropy(counts: ArrayLike, base: float = math.e) -> float:
 
 
 def entropy_reference(sums: TableSums, base: float = math.e, *,
-                      cells: CellsArgument = None) -> float:
+                      cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Entropy of the reference partition, ``H(R) = ln N - (1/N) sum a ln a`` (in nats by default).
 
     Exactly 0 with a single reference cluster or no elements.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> entropy_reference(table_sums([[1, 1], [0, 2]]), base=2)
     1.0
     """
-    return _in_base(_one_entropy(sums, cells, reference=True), base)
+    return _in_base(_one_entropy(sums, cells, fine, reference=True), base)
 
 
 def entropy_model(sums: TableSums, base: float = math.e, *,
-                  cells: CellsArgument = None) -> float:
+                  cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Entropy of the model partition, ``H(M) = ln N - (1/N) sum b ln b``.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> round(entropy_model(table_sums([[1, 1], [0, 2]]), base=2), 12)
     0.811278124459
     """
-    return _in_base(_one_entropy(sums, cells, reference=False), base)
+    return _in_base(_one_entropy(sums, cells, fine, reference=False), base)
 
 
-def _one_entropy(sums: TableSums, cells: CellsArgument, *, reference: bool) -> float:
+def _one_entropy(sums: TableSums, cells: CellsArgument, fine: FineArgument, *,
+                 reference: bool) -> float:
     n = sums.n_elements
     clusters = sums.n_reference_clusters if reference else sums.n_model_clusters
     if n == 0 or clusters <= 1:
@@ -305,15 +360,23 @@ def _one_entropy(sums: TableSums, cells: CellsArgument, *, reference: bool) -> f
     n_log_n = sums.reference_n_log_n if reference else sums.model_n_log_n
     value = total - n_log_n
     if not (total >> (_SURE_SHIFT - 1) < value or _sure(value, total + n_log_n)):
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_entropy(sums, kept, reference=reference)
+        if found is not None:
+            return found
         table = resolve(cells)
         if table is not None:
+            found = None if kept is not None else fine_entropy(sums, fine_sums_of_cells(table),
+                                                               reference=reference)
+            if found is not None:
+                return found
             sizes = exact_arrays(table)[3 if reference else 4]
             return entropy_nats(sizes, count_sum(sizes))
     return max(value, 1) / (n * ONE)  # two or more clusters: positive
 
 
 def mutual_information(sums: TableSums, base: float = math.e, *,
-                       cells: CellsArgument = None) -> float:
+                       cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Mutual information ``sum (n/N) log(N n / (a b))`` of the two partitions.
 
     From the sums it is ``(1/N)(sum n ln n - sum a ln a - sum b ln b) + ln N``;
@@ -321,9 +384,13 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
     never below 0. The article's 17-element example, in bits:
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(mutual_information(table_sums(table), base=2), 12)
@@ -335,20 +402,25 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
     >>> round(mutual_information(table_sums(big), cells=table_cells(big)) * 2**60, 9)
     81.018778584
     """
-    mutual, _, _, scale = information(sums, cells)
+    mutual, _, _, scale = information(sums, cells, fine)
     return _in_base(mutual / scale, base)
 
 
 def variation_of_information(sums: TableSums, base: float = math.e, *,
-                             cells: CellsArgument = None) -> float:
+                             cells: CellsArgument = None,
+                             fine: FineArgument = None) -> float:
     """Variation of information ``H(R|M) + H(M|R)`` (Meila), a distance: 0 for identical partitions.
 
     From the sums it is ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> variation_of_information(table_sums([[3, 0], [0, 2]]))
     0.0
@@ -367,7 +439,7 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     # is at most its row's and its column's): the bound of _sure, one shift coarser.
     if margins >> (_SURE_SHIFT - 1) < distance:
         return distance / (n * ONE) / log_base
-    given_model, given_reference = conditionals(sums, cells)
+    given_model, given_reference = conditionals(sums, cells, fine)
     return (given_model + given_reference) / log_base
 
 
@@ -393,7 +465,8 @@ def normalizer(reference: float, model: float, average_method: AverageMethod) ->
 
 def normalized_mutual_information(sums: TableSums,
                                   average_method: AverageMethod = "arithmetic", *,
-                                  cells: CellsArgument = None) -> float:
+                                  cells: CellsArgument = None,
+                                  fine: FineArgument = None) -> float:
     """Normalized mutual information ``MI / mean(H(R), H(M))``, in [0, 1].
 
     ``average_method`` picks the mean: "arithmetic" (scikit-learn's default),
@@ -403,9 +476,13 @@ def normalized_mutual_information(sums: TableSums,
     has a single cluster). Identical partitions score exactly 1.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(normalized_mutual_information(table_sums(table)), 12)
@@ -416,7 +493,7 @@ def normalized_mutual_information(sums: TableSums,
     """
     arithmetic = average_method == "arithmetic"
     method = average_method if arithmetic else check_average_method(average_method)
-    mutual, reference, model, scale = information(sums, cells)
+    mutual, reference, model, scale = information(sums, cells, fine)
     if arithmetic and mutual:  # from the sums, a ratio of exact integers rounded once
         return 2 * mutual / (reference + model)
     if mutual == 0:  # 1 when both sides have a single cluster (or there are no elements)
@@ -428,16 +505,21 @@ def normalized_mutual_information(sums: TableSums,
     return (mutual / scale) / normalizer(reference / scale, model / scale, method)
 
 
-def homogeneity(sums: TableSums, *, cells: CellsArgument = None) -> float:
+def homogeneity(sums: TableSums, *, cells: CellsArgument = None,
+                fine: FineArgument = None) -> float:
     """Homogeneity ``MI / H(R)``: 1 when each model cluster holds one reference class only.
 
     1 when the reference has a single cluster or there are no elements
     (scikit-learn's convention: nothing to be homogeneous about).
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> homogeneity(table_sums([[2, 0], [0, 1], [0, 1]])), homogeneity(table_sums([[1, 1]]))
     (0.6666666666666666, 1.0)
@@ -447,45 +529,55 @@ def homogeneity(sums: TableSums, *, cells: CellsArgument = None) -> float:
     """
     if sums.n_reference_clusters <= 1:
         return 1.0
-    mutual, reference, _, _ = information(sums, cells)
+    mutual, reference, _, _ = information(sums, cells, fine)
     return mutual / reference
 
 
-def completeness(sums: TableSums, *, cells: CellsArgument = None) -> float:
+def completeness(sums: TableSums, *, cells: CellsArgument = None,
+                 fine: FineArgument = None) -> float:
     """Completeness ``MI / H(M)``: 1 when each reference class lies in one model cluster.
 
     1 when the model has a single cluster or there are no elements.
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> completeness(table_sums([[2, 0], [0, 1], [0, 1]]))
     1.0
     """
     if sums.n_model_clusters <= 1:
         return 1.0
-    mutual, _, model, _ = information(sums, cells)
+    mutual, _, model, _ = information(sums, cells, fine)
     return mutual / model
 
 
-def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None) -> float:
+def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None,
+              fine: FineArgument = None) -> float:
     """V-measure ``(1 + beta) h c / (beta h + c)``: weighted harmonic mean of homogeneity and completeness.
 
     ``beta > 1`` weighs completeness more; 0 when both are 0 (scikit-learn's convention).
 
     Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(cells) from
-    ``cells`` (a :class:`TableCells`, or a function returning one, called only
-    then) when given, and the O(1) value when not.
+    (the bound in the module's notes on accuracy); otherwise O(1) from
+    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
+    as an accumulator's running sums) when given and they determine it to
+    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
+    function returning one, called only then) when given, by the fine sums of
+    the cells when those determine it, else term by term; and the O(1) value
+    when not.
 
     >>> round(v_measure(table_sums([[2, 0], [0, 1], [0, 1]])), 12)
     0.8
     """
     if beta != 1 and not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
-    mutual, reference, model, _ = information(sums, cells)
+    mutual, reference, model, _ = information(sums, cells, fine)
     if mutual and reference and model:  # MI > 0: two or more clusters on each side
         # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
         # (1 + beta) MI / (H(R) + beta H(M)); at beta = 1, from the sums, a ratio of

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from contingency.formulas.partition._cells import CellsArgument
+from contingency.formulas.partition._fine import FineArgument
 from contingency.formulas.partition._information import conditionals
 from contingency.formulas.partition._sums import (
     TableSums,
@@ -62,7 +63,8 @@ def inverse_purity(table: ArrayLike) -> float:
     return purity(np.asarray(table).T)
 
 
-def nmf_entropy(sums: TableSums, *, cells: CellsArgument = None) -> float:
+def nmf_entropy(sums: TableSums, *, cells: CellsArgument = None,
+                fine: FineArgument = None) -> float:
     """R NMF's entropy: the entropy of the classes within each cluster, ``H(R | M) / log(l)``.
 
     ``-(1 / (N log2 l)) sum_q sum_j n[j, q] log2(n[j, q] / b[q])`` with ``l``
@@ -70,8 +72,9 @@ def nmf_entropy(sums: TableSums, *, cells: CellsArgument = None) -> float:
     cluster is pure, 1 at worst. Where R returns NaN (a single class, so
     ``log l = 0``, or no elements) this returns 0.0: there is no uncertainty
     about the class. ``H(R|M)`` is read as by :func:`variation_of_information`:
-    O(1) from the sums when they determine it to 2**-43 relative, else O(cells)
-    from ``cells`` when given (see the module's notes on accuracy).
+    O(1) from the sums when they determine it to 2**-43 relative, else O(1)
+    from ``fine`` when given and they determine it, else O(cells) from
+    ``cells`` when given (see the module's notes on accuracy).
 
     >>> nmf_entropy(table_sums([[3, 0], [0, 2]])), nmf_entropy(table_sums([[1, 1], [1, 1]]))
     (0.0, 1.0)
@@ -84,4 +87,4 @@ def nmf_entropy(sums: TableSums, *, cells: CellsArgument = None) -> float:
     # H(R|M) <= H(R) <= log l exactly; the roundings of the sums and of the logarithm can
     # take the quotient past 1 by a few units in the last place (1.0000000000000007 for
     # two even classes in one cluster), never further: 1 is the value then.
-    return min(1.0, conditionals(sums, cells)[0] / math.log(classes))
+    return min(1.0, conditionals(sums, cells, fine)[0] / math.log(classes))
