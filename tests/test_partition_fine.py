@@ -248,3 +248,18 @@ def test_fine_sums_equal_a_recomputation_after_any_stream(steps):
     assert comparison._sums.fine_sums() == formulas.fine_sums(table)
     assert comparison._sums.cells == RunningSums.from_counts(
         np.ravel(table), np.sum(table, axis=1), np.sum(table, axis=0)).cells
+
+
+def test_a_fine_argument_that_is_no_fine_sums_is_named_when_the_read_needs_it():
+    table = np.full((30, 30), 10)
+    table[0, 0] += 1  # nearly independent: the float sums cannot settle the read
+    sums = formulas.table_sums(table)
+    with pytest.raises(TypeError, match=r"fine must be a FineSums .* not int"):
+        formulas.normalized_mutual_information(sums, fine=3)  # type: ignore[arg-type]
+
+    class Wrong:
+        def fine_sums(self) -> object:
+            return [1, 2]
+
+    with pytest.raises(TypeError, match=r"fine.fine_sums\(\) must return a FineSums or None, not list"):
+        formulas.normalized_mutual_information(sums, fine=Wrong())  # type: ignore[arg-type]

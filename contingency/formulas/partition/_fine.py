@@ -214,7 +214,15 @@ def resolve_fine(fine: FineArgument) -> FineSums | None:
     """The sums a ``fine=`` argument gives: itself, what its source keeps, or None."""
     if fine is None or isinstance(fine, FineSums):
         return fine
-    return fine.fine_sums()
+    source = getattr(fine, "fine_sums", None)
+    if not callable(source):
+        raise TypeError("fine must be a FineSums (fine_sums(table)), an object with a "
+                        f"fine_sums() method, or None, not {type(fine).__name__}")
+    found = source()
+    if found is not None and not isinstance(found, FineSums):
+        raise TypeError(f"fine.fine_sums() must return a FineSums or None, not "
+                        f"{type(found).__name__}")
+    return found
 
 
 def _sure(value: int, error: int) -> bool:
