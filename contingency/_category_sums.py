@@ -401,6 +401,9 @@ class MarginSums(_Lazy):
             return
         margins = self._margins
         cells_a, cells_b, cells_c = self._cells
+        if len(pending) >= BULK:  # many categories (the first read after a batch): in C
+            self._refresh_columns()
+            return
         products, truth_squares, assigned_squares = (
             self.products, self.truth_squares, self.assigned_squares)
         for label in pending:
@@ -422,6 +425,26 @@ class MarginSums(_Lazy):
         self.products, self.truth_squares, self.assigned_squares = (
             products, truth_squares, assigned_squares)
         pending.clear()
+
+    def _refresh_columns(self) -> None:
+        """:meth:`refresh` of many categories, with C-level passes: the old margins taken out,
+        the new ones put in (exact Python integers either way)."""
+        pending, margins = self._pending, self._margins
+        cells_a, cells_b, cells_c = self._cells
+        for old in filter(None, map(margins.pop, pending, repeat(None))):
+            t, p = old
+            self.products -= t * p
+            self.truth_squares -= t * t
+            self.assigned_squares -= p * p
+        labels = [label for label in pending if label in cells_a]  # (not forgotten)
+        pending.clear()
+        a, b, c = (list(map(cells.__getitem__, labels)) for cells in (cells_a, cells_b, cells_c))
+        truth, assigned = list(map(operator.add, a, c)), list(map(operator.add, a, b))
+        self.products += sum(map(operator.mul, truth, assigned))
+        self.truth_squares += sum(map(operator.mul, truth, truth))
+        self.assigned_squares += sum(map(operator.mul, assigned, assigned))
+        margins.update(compress(zip(labels, zip(truth, assigned)),
+                                map(operator.or_, truth, assigned)))  # (t or p: kept)
 
 
 class CategoryTotals(_Lazy):

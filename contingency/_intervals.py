@@ -306,10 +306,12 @@ def _subset_accuracy(contingency: ContingencyReads, counts: Counts, level: float
 
 
 def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: float,
-           method: str, from_cells: Sequence[Hashable] | None = None) -> Interval:
+           method: str, from_cells: tuple[Sequence[Hashable], tuple[list[int], ...]] | None = None
+           ) -> Interval:
     """Macro precision, recall or F1 of single-label results by the delta method, from running sums.
 
-    With ``from_cells`` (the categories, in order), from their cells instead, at once
+    With ``from_cells`` (the categories, in order, and their cells :func:`category_cells`),
+    from the cells instead, at once
     (:func:`_macro_from_cells`): the same interval, bit for bit, without making the
     running sums (what :func:`scores_block` asks, once, of a table of a million categories).
     """
@@ -328,7 +330,7 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
         estimate = getattr(contingency, score)
         averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
     else:
-        estimate, averaged, total = _macro_from_cells(contingency, counts, name, from_cells)
+        estimate, averaged, total = _macro_from_cells(contingency, counts, name, *from_cells)
     if not averaged:
         raise _refuse(score, "undefined: no category has a defined value")
     if from_cells is None:
@@ -341,14 +343,15 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
 
 
 def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
-                      order: Sequence[Hashable]) -> tuple[float, int, int]:
+                      order: Sequence[Hashable], cells: tuple[list[int], ...]
+                      ) -> tuple[float, int, int]:
     """The macro average of ``name``, the categories it averages, and ``K² Var`` as the exact
     integer the running sums hold: each from the categories' cells, at once (the score's
     vector form, :func:`contingency.formulas._numeric.average`,
     :func:`contingency.formulas.intervals.macro_variance_sum`), so equal to the running
     sums' bit for bit."""
     mode = contingency._zero_division
-    a, b, c, d = category_cells(counts, order)
+    a, b, c, d = cells
     values = _COLUMN_SCORES[name](*count_columns(counts, (a, b, c, d)), zero_division=mode)
     empty = float(_COLUMN_SCORES[name](0, 0, 0, 0, zero_division=mode))
     estimate = average(values, empty=empty)
@@ -441,23 +444,25 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
         return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
 
     def macro(score: str) -> list[float] | None:  # from the cells: no running sums made
-        counts = contingency._counts.settled()
-        return _bounds(lambda: _macro(contingency, counts, score, level, "delta", order))
+        return _bounds(lambda: _macro(contingency, counts, score, level, "delta", (order, cells)))
 
     names = ("precision", "recall", "f1")
     order = contingency.categories
+    counts = contingency._counts.settled()
+    cells = category_cells(counts, order)  # (read once: O(K) in Python)
     return {
         "level": level,
         "methods": dict(BLOCK_METHODS),
         "categories": Records("category", [label_to_json(label, "category") for label in order],
-                              names, _category_bounds(contingency, order, level, one)),
+                              names, _category_bounds(contingency, order, cells, level, one)),
         "micro": {name: one(f"micro_{name}") for name in names},
         "macro": ({name: macro(f"macro_{name}") for name in names} if order else None),
         "subset_accuracy": one("subset_accuracy"),
     }
 
 
-def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable], level: float,
+def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable],
+                     cells: tuple[list[int], ...], level: float,
                      one: Callable[[Score], list[float] | None]) -> list[Bounds]:
     """Wilson intervals of each category's precision, recall and F1, as :class:`Bounds` columns.
 
@@ -473,12 +478,11 @@ def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable], l
         empty = np.full(size, np.nan)
         return [Bounds(empty, empty)] * 3
     shift = counts.scale
-    a, b, c, d = (np.array([count >> shift for count in column], dtype=object)
-                  for column in category_cells(counts, order))
-    if (counts.n >> shift) >= EXACT_FLOAT_BOUND or int(max(a + b + c, default=0)) >= EXACT_FLOAT_BOUND:
+    whole = [[count >> shift for count in column] for column in cells] if shift else cells
+    if (counts.n >> shift) >= EXACT_FLOAT_BOUND:  # (a + b + c <= n: a result, one cell at most)
         return [_bounds_column([one((name, label)) for label in order])
                 for name in ("precision", "recall", "f1")]
-    a, b, c, d = (column.astype(np.int64) for column in (a, b, c, d))
+    a, b, c, d = (np.array(column, dtype=np.int64) for column in whole)
     z, mode = _formulas.normal_quantile(level), contingency._zero_division
     columns = []
     for name, estimate, (successes, trials) in (

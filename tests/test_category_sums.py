@@ -11,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from contingency import Contingency, _category_sums
-from contingency._category_sums import SCALE_BITS, CategorySums, CategoryTotals
+from contingency._category_sums import SCALE_BITS, CategorySums, CategoryTotals, MarginSums
 from contingency.formulas import classification
 from contingency.formulas._numeric import MAX_COUNT, average
 
@@ -65,6 +65,18 @@ def _check_against_scratch(s: Contingency) -> None:
             fresh.refresh()
         assert (running.total, running.weighted, running.weight, running.defined) == (
             fresh.total, fresh.weighted, fresh.weight, fresh.defined)
+    margins = s._counts.margin_sums()  # the confusion matrix's margins, kept from now on
+    stats = s.category_stats()
+    truth = [row["a"] + row["c"] for row in stats.values()]
+    assigned = [row["a"] + row["b"] for row in stats.values()]
+    assert (margins.products, margins.truth_squares, margins.assigned_squares) == (
+        sum(t * p for t, p in zip(truth, assigned)), sum(t * t for t in truth),
+        sum(p * p for p in assigned))
+    fresh_margins = MarginSums(cells)
+    fresh_margins.stale(s.categories)
+    with mock.patch.object(_category_sums, "BULK", 10**9):  # one category at a time
+        fresh_margins.refresh()
+    assert margins._margins == fresh_margins._margins
     if s._counts.totals is not None:
         s._counts.totals.refresh()
         fresh_totals = CategoryTotals(cells)
