@@ -366,7 +366,7 @@ def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
         wrong = truth != chosen
         confusion = dict(zip(zip(truth[wrong].tolist(), chosen[wrong].tolist()),
                              np.asarray(pair_counts, dtype=object)[wrong].tolist()))
-    total = _formulas.macro_variance_sum(zip(a, b, c), name, confusion, counts.scale)
+    total = _formulas.macro_variance_sum(a, b, c, name, confusion, counts.scale)
     return estimate, averaged, total
 
 

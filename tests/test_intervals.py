@@ -9,6 +9,7 @@ import json
 import math
 import sys
 from math import comb
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -422,6 +423,18 @@ _STEP = st.one_of(
 )
 
 
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 3000), st.integers(0, 3000)),
+                min_size=1, max_size=60),
+       st.sampled_from(["precision", "recall", "f1", "slope"]))
+@example([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (2730, 2731, 0), (4095, 0, 1)], "f1")
+@example([(2**40, 1, 1)], "f1")  # past the column forms' bound: the scalar forms
+@example([(2**70, 3, 0)], "precision")  # past int64
+def test_variance_terms_on_columns_are_the_scalar_terms_bit_for_bit(rows, name):
+    scalar = [formulas._TERMS[name](*row) for row in rows]
+    with mock.patch.object(formulas, "VECTOR_ROWS", 1):
+        assert formulas._each(*zip(*rows), name) == scalar
+
+
 def check_running_sums(s: Contingency) -> None:
     counts = s._counts
     labels = list(counts.a)
@@ -433,8 +446,9 @@ def check_running_sums(s: Contingency) -> None:
         running = counts.variance_sums(score).total
         if score == "f1":
             running += 2 * counts.f1_coupling().total
-        scratch = formulas.macro_variance_sum(cells, score, confusion if score == "f1" else {},
-                                              counts.scale)
+        a, b, c = ([row[k] for row in cells] for k in range(3))
+        scratch = formulas.macro_variance_sum(a, b, c, score,
+                                              confusion if score == "f1" else {}, counts.scale)
         assert running == scratch, score
 
 

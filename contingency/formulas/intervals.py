@@ -59,7 +59,8 @@ Statistics 19 (1948) 293-325.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from statistics import NormalDist
 from typing import Any, NamedTuple
 
@@ -544,26 +545,64 @@ def macro_variance(a: ArrayLike, b: ArrayLike, c: ArrayLike, score: str, *,
     count = len(columns[0]) if averaged is None else averaged
     if not count:
         raise ValueError("a macro average needs at least one category")
-    total = macro_variance_sum(zip(*columns), score, confusion or {}, 0)
+    total = macro_variance_sum(columns[0], columns[1], columns[2], score, confusion or {}, 0)
     return macro_variance_value(total, score, count, 0)
 
 
-def macro_variance_sum(cells: Iterable[tuple[int, int, int]], score: str,
+def macro_variance_sum(a: Sequence[int], b: Sequence[int], c: Sequence[int], score: str,
                        confusion: Mapping[tuple[int, int], int], scale: int) -> int:
     """``K² Var`` of :func:`macro_variance` as the exact integer ``K² Var * 2**variance_bits``.
 
-    ``cells`` are each category's ``(a, b, c)``, in the order ``confusion``'s
-    positions refer to. What an accumulator's running sums hold, from scratch.
+    ``a``, ``b``, ``c`` are the categories' cells (exact counts), in the order
+    ``confusion``'s positions refer to. What an accumulator's running sums hold,
+    from scratch.
     """
-    term, bits = VARIANCES[score], variance_bits(score, scale)
-    rows = list(cells)
-    total = sum(_scaled(term(*row), bits) for row in rows)
+    bits = variance_bits(score, scale)
+    total = sum(map(int, map(math.ldexp, _each(a, b, c, score), repeat(bits))))  # (_scaled, in C)
     if score == "f1":
         half = bits // 2
-        slopes = [_scaled(f1_slope(*row), half) for row in rows]
+        slopes = list(map(int, map(math.ldexp, _each(a, b, c, "slope"), repeat(half))))
         total += 2 * sum(count * slopes[i] * slopes[j] for (i, j), count in confusion.items()
                          if i != j)
     return total
+
+
+#: From this many categories, :func:`_each` computes the terms on whole columns.
+VECTOR_ROWS = 256
+#: Each ``(a, b, c) -> float`` of :func:`macro_variance_sum` by name, and its form on columns:
+#: the very operations of the scalar one on the same doubles, for ``2a + b + c < 2**13``, where
+#: every product and power of counts the scalar forms take exactly is below ``2**53`` (a double
+#: exactly) and one correctly rounded division gives the same quotient bit for bit.
+_TERMS: dict[str, Callable[[int, int, int], float]] = {**VARIANCES, "slope": f1_slope}
+
+
+def _shares_of_counts(numerator: Any, denominator: Any) -> Any:
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where the term is 0
+        quotient = numerator.astype(np.float64) / denominator.astype(np.float64)
+    return np.where(numerator == 0, 0.0, quotient)
+
+
+_TERM_COLUMNS: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "precision": lambda a, b, c: _shares_of_counts(a * b, (a + b) ** 3),
+    "recall": lambda a, b, c: _shares_of_counts(a * c, (a + c) ** 3),
+    "f1": lambda a, b, c: _shares_of_counts(4 * a * (b + c) * (a + b + c), (2 * a + b + c) ** 4),
+    "slope": lambda a, b, c: _shares_of_counts(2 * a, (2 * a + b + c) ** 2),
+}
+
+
+def _each(a: Sequence[int], b: Sequence[int], c: Sequence[int], name: str) -> list[float]:
+    """``_TERMS[name]`` of each category's cells, on whole columns when there are many small ones."""
+    if len(a) >= VECTOR_ROWS:
+        try:
+            columns = [np.array(column, dtype=np.int64) for column in (a, b, c)]
+        except OverflowError:  # a count past int64: the scalar forms, in Python integers
+            pass
+        else:
+            if max(int(column.max()) for column in columns) < 1 << 13 and int(
+                    (2 * columns[0] + columns[1] + columns[2]).max()) < 1 << 13:
+                values: list[float] = _TERM_COLUMNS[name](*columns).tolist()
+                return values
+    return list(map(_TERMS[name], a, b, c))
 
 
 def macro_variance_value(total: int, score: str, averaged: int, scale: int) -> float:
