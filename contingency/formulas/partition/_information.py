@@ -316,14 +316,10 @@ def entropy_reference(sums: TableSums, base: float = math.e, *,
 
     Exactly 0 with a single reference cluster or no elements.
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> entropy_reference(table_sums([[1, 1], [0, 2]]), base=2)
     1.0
@@ -335,14 +331,10 @@ def entropy_model(sums: TableSums, base: float = math.e, *,
                   cells: CellsArgument = None, fine: FineArgument = None) -> float:
     """Entropy of the model partition, ``H(M) = ln N - (1/N) sum b ln b``.
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> round(entropy_model(table_sums([[1, 1], [0, 2]]), base=2), 12)
     0.811278124459
@@ -383,14 +375,10 @@ def mutual_information(sums: TableSums, base: float = math.e, *,
     0 when either partition has a single cluster or there are no elements,
     never below 0. The article's 17-element example, in bits:
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(mutual_information(table_sums(table), base=2), 12)
@@ -413,14 +401,10 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
 
     From the sums it is ``(sum a ln a + sum b ln b - 2 sum n ln n) / N``.
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> variation_of_information(table_sums([[3, 0], [0, 2]]))
     0.0
@@ -475,14 +459,10 @@ def normalized_mutual_information(sums: TableSums,
     match), 0 when the mutual information is 0 (including when only one side
     has a single cluster). Identical partitions score exactly 1.
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> table = [[5, 1, 0], [1, 4, 1], [2, 0, 3]]
     >>> round(normalized_mutual_information(table_sums(table)), 12)
@@ -512,14 +492,10 @@ def homogeneity(sums: TableSums, *, cells: CellsArgument = None,
     1 when the reference has a single cluster or there are no elements
     (scikit-learn's convention: nothing to be homogeneous about).
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> homogeneity(table_sums([[2, 0], [0, 1], [0, 1]])), homogeneity(table_sums([[1, 1]]))
     (0.6666666666666666, 1.0)
@@ -539,14 +515,10 @@ def completeness(sums: TableSums, *, cells: CellsArgument = None,
 
     1 when the model has a single cluster or there are no elements.
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> completeness(table_sums([[2, 0], [0, 1], [0, 1]]))
     1.0
@@ -563,14 +535,10 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
 
     ``beta > 1`` weighs completeness more; 0 when both are 0 (scikit-learn's convention).
 
-    Cost: O(1) from ``sums`` when they determine the value to 2**-43 relative
-    (the bound in the module's notes on accuracy); otherwise O(1) from
-    ``fine`` (a :class:`FineSums`, or a source asked for them only then, such
-    as an accumulator's running sums) when given and they determine it to
-    2**-44; otherwise O(cells) from ``cells`` (a :class:`TableCells`, or a
-    function returning one, called only then) when given, by the fine sums of
-    the cells when those determine it, else term by term; and the O(1) value
-    when not.
+    Cost: O(1) from ``sums``; else O(1) from ``fine`` (:class:`FineSums`, or a source of
+    them asked only then); else O(cells) from ``cells`` (:class:`TableCells`, or a function
+    giving one); each only where the one before cannot settle the value (see Accuracy in
+    :mod:`contingency.formulas.partition`); without them, the O(1) value.
 
     >>> round(v_measure(table_sums([[2, 0], [0, 1], [0, 1]])), 12)
     0.8
