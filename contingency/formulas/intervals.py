@@ -67,6 +67,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND
 from contingency.formulas.partition import TableCells
 
 __all__ = [
@@ -112,7 +113,6 @@ class Interval(NamedTuple):
 PROPORTION_METHODS = ("wilson", "agresti_coull", "clopper_pearson", "jeffreys", "delta", "posterior")
 #: Every method name an accumulator's ``interval`` takes.
 METHODS = PROPORTION_METHODS
-_EXACT = 2**53  # integers below it are exact floats
 _STATS = 'clopper_pearson and jeffreys intervals need SciPy: python -m pip install "contingency[stats]"'
 
 #: Each proportion score of one 2 x 2 table as ``(successes, trials)`` of its cells ``a b c d``:
@@ -193,7 +193,7 @@ def wilson(successes: int, trials: int, z: float) -> tuple[float, float]:
         raise ValueError("a proportion needs at least one trial")
     # Counts below 2**53 are exact floats, and a float quotient is correctly rounded, as the
     # quotient of two ints is at any size (but slower): the same shares either way.
-    t = float(trials) if trials < _EXACT else trials
+    t = float(trials) if trials < EXACT_FLOAT_BOUND else trials
     p = successes / t
     q = (trials - successes) / t
     z2n = z * z / t
@@ -227,7 +227,7 @@ def wilson_columns(successes: ArrayLike, trials: ArrayLike, z: float
     """
     s = np.asarray(successes, dtype=np.int64)
     n = np.asarray(trials, dtype=np.int64)
-    if s.size and (int(n.max()) >= _EXACT or int(s.min()) < 0 or bool((s > n).any())):
+    if s.size and (int(n.max()) >= EXACT_FLOAT_BOUND or int(s.min()) < 0 or bool((s > n).any())):
         raise ValueError("wilson_columns takes counts 0 <= successes <= trials < 2**53")
     t = n.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):  # no trial: NaN, set below
