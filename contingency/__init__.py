@@ -1,7 +1,5 @@
 """contingency: incremental, exactly mergeable accumulators for classification and clustering scores."""
 
-# The kernel's loader: its checks (and its one warning when the kernel is not built) run at import.
-from contingency import _backend as _backend
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
 from contingency._intervals import IntervalRefused

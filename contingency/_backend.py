@@ -1,16 +1,18 @@
 """Which implementation of PartitionComparison's table this process uses: the kernel or its reference.
 
-Issue 30 puts PartitionComparison's counting in a compiled kernel beside a
-pure-Python reference. This module decides between them, by the rules it
-keeps from now on (the kernel so far holds only the hash of its source):
+Both will implement :class:`contingency._table.Table` and hold the same counts
+and running sums after every change. So far only the reference counts: the
+kernel holds the hash of its source, and :func:`new_table` gives the
+reference whatever was loaded. The rules of the choice, kept from now on:
 
 - the kernel, ``contingency._kernel`` (contingency/_kernel.pyx, compiled by
   ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
   there: hatch_build.py), the default;
-- the reference, used when the kernel is not built (with one warning at
-  import that says how to build it) or when the environment variable
-  ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"`` (no
-  warning: it was asked for).
+- the reference, :class:`contingency._table_reference.ReferenceTable`, plain
+  Python written for clarity, used when the kernel is not built (with one
+  warning at import that says how to build it) or when the environment
+  variable ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"``
+  (no warning: it was asked for).
 
 A kernel whose source (contingency/_kernel.pyx) has changed since it was
 compiled is refused at import, with the command that rebuilds it: a stale
@@ -23,10 +25,17 @@ import hashlib
 import importlib
 import os
 import warnings
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["IMPLEMENTATION", "KERNEL", "PURE_PYTHON_VARIABLE", "REBUILD"]
+import numpy as np
+
+from contingency._table import Cells, Table
+from contingency._table_reference import ReferenceTable
+
+__all__ = ["IMPLEMENTATION", "KERNEL", "PURE_PYTHON_VARIABLE", "REBUILD", "TableClass", "new_table",
+           "rebuild_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -60,5 +69,28 @@ def _kernel_module() -> Any:
 
 #: The compiled kernel module, or None.
 KERNEL = _kernel_module()
-#: "kernel" or "reference": the implementation this process counts with.
+#: "kernel" or "reference": the implementation chosen (the kernel does not count yet).
 IMPLEMENTATION = "reference" if KERNEL is None else "kernel"
+#: The class of every new table: the reference until the kernel counts.
+TableClass: type[Table] = ReferenceTable
+
+
+def new_table() -> Table:
+    """An empty table of this process's implementation."""
+    return TableClass()
+
+
+def rebuild_table(row_labels: list[Hashable], column_labels: list[Hashable],
+                  cells: list[tuple[Hashable, Hashable, int]], fine: bool) -> Table:
+    """A table holding these cells (:meth:`~contingency._table.Table.pickled`), labels in their
+    order, whichever implementation pickled it."""
+    row_code = {label: code for code, label in enumerate(row_labels)}
+    column_code = {label: code for code, label in enumerate(column_labels)}
+    table = new_table()
+    table.apply(Cells(row_labels, column_labels,
+                      np.array([row_code[row] for row, _, _ in cells], dtype=np.int64),
+                      np.array([column_code[column] for _, column, _ in cells], dtype=np.int64),
+                      np.array([count for _, _, count in cells], dtype=np.int64)), "unpickle")
+    if fine:
+        table.keep_fine_sums()
+    return table

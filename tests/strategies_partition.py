@@ -40,3 +40,12 @@ def labelings(draw, *, min_size: int = 0, max_size: int = 40, integers: bool = F
 
 
 integer_labelings = labelings(integers=True)
+
+
+def implementations() -> list[object]:
+    """The partition table's implementations to run a test on: the reference, so far."""
+    import pytest
+
+    from contingency._table_reference import ReferenceTable
+
+    return [pytest.param(ReferenceTable, id="reference")]
