@@ -1,9 +1,8 @@
 """Which implementation of PartitionComparison's table this process uses: the kernel or its reference.
 
-Both will implement :class:`contingency._table.Table` and hold the same counts
-and running sums after every change. So far only the reference counts: the
-kernel holds the hash of its source, and :func:`new_table` gives the
-reference whatever was loaded. The rules of the choice, kept from now on:
+Both implement :class:`contingency._table.Table` and hold the same counts and
+running sums after every change (the differential tests in
+tests/test_kernel.py compare them step by step):
 
 - the kernel, ``contingency._kernel`` (contingency/_kernel.pyx, compiled by
   ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
@@ -34,7 +33,7 @@ import numpy as np
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
-__all__ = ["IMPLEMENTATION", "KERNEL", "PURE_PYTHON_VARIABLE", "REBUILD", "TableClass", "new_table",
+__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "TableClass", "new_table",
            "rebuild_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
@@ -67,12 +66,20 @@ def _kernel_module() -> Any:
     return kernel
 
 
-#: The compiled kernel module, or None.
-KERNEL = _kernel_module()
-#: "kernel" or "reference": the implementation chosen (the kernel does not count yet).
-IMPLEMENTATION = "reference" if KERNEL is None else "kernel"
-#: The class of every new table: the reference until the kernel counts.
-TableClass: type[Table] = ReferenceTable
+_kernel_found = _kernel_module()
+TableClass: type[Table]
+if _kernel_found is None:
+    TableClass = ReferenceTable
+    #: "kernel" or "reference": the implementation every new table of this process uses.
+    IMPLEMENTATION = "reference"
+else:
+    class KernelTable(_kernel_found.KernelTable, Table):  # type: ignore[misc,name-defined]
+        """The kernel's table with the reads :class:`~contingency._table.Table` writes once."""
+
+        __slots__ = ()
+
+    TableClass = KernelTable
+    IMPLEMENTATION = "kernel"
 
 
 def new_table() -> Table:

@@ -62,14 +62,14 @@ with warnings.catch_warnings(record=True) as caught:
     comparison = contingency.PartitionComparison.from_labels([1, 1, 2], [1, 2, 2])
     comparison.add(3, 3)
     contingency.PartitionComparison().add_many([1], [1])
-print(backend.IMPLEMENTATION, comparison.n_elements)
+print(backend.IMPLEMENTATION, type(comparison._table).__name__, comparison.n_elements)
 print(len(caught))
 print(caught[0].category.__name__, caught[0].message)
 """
     found = run(code)
     assert found.returncode == 0, found.stderr
     implementation, count, warning = found.stdout.splitlines()
-    assert implementation == "reference 4"
+    assert implementation == "reference ReferenceTable 4"
     assert count == "1"
     assert warning.startswith("RuntimeWarning contingency: the compiled kernel")
     assert "python -m pip install -e ." in warning
