@@ -660,3 +660,52 @@ def test_the_lower_average_precision_bound_is_approached():
         worst = math.fsum(i / (f + i) for i in range(1, p + 1)) / p
         assert low <= worst <= high
         assert worst - low <= f / p  # the gap shrinks as 1/p
+
+
+# Counts past float64's exact integers and int64's products ----------------------------------
+
+HUGE_POSITIVES = np.array([2**61 + 3, 7, 2**60 + 1, 0, 5])
+HUGE_NEGATIVES = np.array([1, 2**61 - 1, 3, 2**59 + 11, 2**40])
+
+
+def test_auc_variance_of_huge_counts_is_the_per_score_definition_exactly():
+    """Past int64's products the variance takes Python integers; the centred per-score form in
+    fractions (the definition, not the expanded one computed) gives the same double."""
+    pos, neg = [int(x) for x in HUGE_POSITIVES], [int(x) for x in HUGE_NEGATIVES]
+    p, n = sum(pos), sum(neg)
+    below = [n - sum(neg[: k + 1]) for k in range(len(neg))]
+    above = [sum(pos[:k]) for k in range(len(pos))]
+    v10 = [Fraction(2 * b + q, 2 * n) for b, q in zip(below, neg)]
+    v01 = [Fraction(2 * a + q, 2 * p) for a, q in zip(above, pos)]
+    auc = sum(w * v for w, v in zip(pos, v10)) / p
+    s10 = sum(w * (v - auc) ** 2 for w, v in zip(pos, v10)) / (p - 1)
+    s01 = sum(w * (v - auc) ** 2 for w, v in zip(neg, v01)) / (n - 1)
+    assert curves.roc_auc(HUGE_POSITIVES, HUGE_NEGATIVES) == float(auc)
+    assert curves.roc_auc_variance(HUGE_POSITIVES, HUGE_NEGATIVES) == float(s10 / p + s01 / n)
+
+
+def test_shares_of_huge_counts_are_correctly_rounded():
+    thresholds = np.array([0.9, 0.7, 0.5, 0.3, 0.1])
+    pos, neg = [int(x) for x in HUGE_POSITIVES], [int(x) for x in HUGE_NEGATIVES]
+    p, n = sum(pos), sum(neg)
+    fpr, tpr, _ = curves.roc_curve(thresholds, HUGE_POSITIVES, HUGE_NEGATIVES, drop_intermediate=False)
+    assert fpr[1:].tolist() == [float(Fraction(sum(neg[: k + 1]), n)) for k in range(5)]
+    assert tpr[1:].tolist() == [float(Fraction(sum(pos[: k + 1]), p)) for k in range(5)]
+    terms = [Fraction(w * sum(pos[: k + 1]), sum(pos[: k + 1]) + sum(neg[: k + 1]))
+             for k, w in enumerate(pos) if w]
+    assert curves.average_precision(HUGE_POSITIVES, HUGE_NEGATIVES) == math.fsum(
+        float(term) for term in terms) / p
+    prob_true, prob_pred = curves.calibration_curve(thresholds, HUGE_POSITIVES, HUGE_NEGATIVES,
+                                                    n_bins=2)
+    low_bin = [k for k in range(5) if thresholds[k] <= 0.5]  # 0.5 is on the edge: the bin below
+    high_bin = [k for k in range(5) if thresholds[k] > 0.5]
+    for share, mean, members in zip(prob_true, prob_pred, (low_bin, high_bin)):
+        results = sum(pos[k] + neg[k] for k in members)
+        assert share == float(Fraction(sum(pos[k] for k in members), results))
+        # the mean score: its sum rounded once, then divided (past 2**53, the products rounded too)
+        assert mean == pytest.approx(float(sum(Fraction(thresholds[k]) * (pos[k] + neg[k])
+                                               for k in members) / results), rel=1e-15)
+    # and the quantile edges of a sample too large to hold
+    quantile_true, _ = curves.calibration_curve(thresholds, HUGE_POSITIVES, HUGE_NEGATIVES,
+                                                n_bins=3, strategy="quantile")
+    assert all(0 <= share <= 1 for share in quantile_true)

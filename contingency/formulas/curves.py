@@ -690,18 +690,27 @@ def _bin_sums(codes: NDArray[np.intp], values: Floats, weights: NDArray[Any], si
 
 
 def _bin_totals(codes: NDArray[np.intp], weights: NDArray[Any], size: int) -> NDArray[Any]:
-    if weights.dtype.kind == "i":
-        totals = np.zeros(size, dtype=object)
+    if weights.dtype.kind in "iO":  # exact: int64 sums (the caller checked the total fits) or ints
         starts = np.searchsorted(codes, np.arange(size + 1))
-        cumulative = np.concatenate([[0], np.cumsum(weights.astype(object))])
-        totals[:] = cumulative[starts[1:]] - cumulative[starts[:-1]]
+        cumulative = np.concatenate([np.zeros(1, dtype=weights.dtype), np.cumsum(weights)])
+        totals: NDArray[Any] = cumulative[starts[1:]] - cumulative[starts[:-1]]
         return totals
     return np.bincount(codes, weights=weights, minlength=size)
 
 
+def _results(pos: NDArray[Any], neg: NDArray[Any]) -> NDArray[Any]:
+    """The results at each score, ``pos + neg``: int64 when their total fits, Python ints past it."""
+    if pos.dtype.kind == "i" and _total(pos) + _total(neg) > INT64_MAX:
+        huge: NDArray[Any] = pos.astype(object) + neg.astype(object)
+        return huge
+    results: NDArray[Any] = pos + neg
+    return results
+
+
 def _quotients(numerator: NDArray[Any], denominator: NDArray[Any]) -> Floats:
     """Correctly rounded ``numerator / denominator`` (exact integers: Python's int division)."""
-    if numerator.dtype == object or denominator.dtype == object:
+    exact = numerator.dtype.kind in "iO" and denominator.dtype.kind in "iO"
+    if exact and numerator.size and max(int(abs(numerator).max()), int(abs(denominator).max())) >= 2**53:
         return np.array([x / y for x, y in zip(numerator.tolist(), denominator.tolist())],
                         dtype=np.float64)
     return numerator.astype(np.float64) / denominator.astype(np.float64)
@@ -742,7 +751,10 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     inner edge goes to the bin below it (scikit-learn's ``searchsorted``).
     For each non-empty bin, ``prob_true`` is the share of positive results and
     ``prob_pred`` the mean score, in increasing order of bin. Each share is a
-    correctly rounded quotient of exact sums. Weights count as frequencies
+    correctly rounded quotient of exact counts; each mean score's sum is exact
+    and rounded once before the division (for counts below ``2**53``; past
+    them the products are rounded too), within an ulp or two of scikit-learn's
+    running float sum over the results. Weights count as frequencies
     (scikit-learn's function takes none); ``"quantile"`` needs integer counts,
     since a percentile of weighted results is another definition.
 
@@ -757,9 +769,9 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, not {shown(n_bins)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
-    results = pos + neg
+    results = _results(pos, neg)
     if strategy == "quantile":
-        if results.dtype.kind != "i":
+        if results.dtype.kind not in "iO":
             raise ValueError("calibration_curve(strategy='quantile') needs integer counts: a "
                              "percentile of weighted results is another definition")
         edges = _percentiles(ascending, np.cumsum(results), np.linspace(0, 1, n_bins + 1) * 100 / 100)
@@ -771,7 +783,8 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     size = max(n_bins, int(codes.max()) + 1)
     totals = _bin_totals(codes, results, size)
     nonzero = np.flatnonzero(totals != 0)
-    prob_true = _quotients(_bin_totals(codes, pos, size)[nonzero], totals[nonzero])
+    positive = _bin_totals(codes, pos.astype(results.dtype), size)
+    prob_true = _quotients(positive[nonzero], totals[nonzero])
     prob_pred = _bin_sums(codes, ascending, results, size)[nonzero] / _quotients(
         totals[nonzero], np.ones(nonzero.size, dtype=np.int64))
     return prob_true, prob_pred
@@ -793,7 +806,7 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
       (an empty bin has ``acc = conf = 0``).
 
     torchmetrics computes in float32 unless given float64 scores; this is
-    float64, with each bin's sums exact and rounded once.
+    float64, with each bin's count exact and its score sum rounded once.
 
     Reference: torchmetrics' ``BinaryCalibrationError``; M. P. Naeini, G. F.
     Cooper and M. Hauskrecht, AAAI 2015; A. Kumar, P. Liang and T. Ma,
@@ -808,13 +821,14 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     if norm not in ("l1", "l2", "max"):
         raise ValueError(f"norm must be 'l1', 'l2' or 'max', not {shown(norm)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
-    results = pos + neg
+    results = _results(pos, neg)
     edges = np.linspace(0.0, 1.0, n_bins + 1)
     codes = np.searchsorted(edges, ascending, side="right") - 1
     size = n_bins + 1
     totals = _bin_totals(codes, results, size)
     nonzero = np.flatnonzero(totals != 0)
-    accuracy = _quotients(_bin_totals(codes, pos, size)[nonzero], totals[nonzero])
+    accuracy = _quotients(_bin_totals(codes, pos.astype(results.dtype), size)[nonzero],
+                         totals[nonzero])
     confidence = _bin_sums(codes, ascending, results, size)[nonzero] / _quotients(
         totals[nonzero], np.ones(nonzero.size, dtype=np.int64))
     share = _quotients(totals[nonzero], np.full(nonzero.size, _total(results), dtype=totals.dtype))
