@@ -599,6 +599,7 @@ def test_exact_auc_lies_within_the_bound_of_the_binned_read(sample):
 
 
 @given(binned(), st.booleans())
+@example((np.array([1, 0, 0, 0, 0, 0, 0, 0, 0]), np.zeros(9), np.array([0.0, 0.5])), False)
 def test_the_auc_bound_is_reached(sample, upward):
     """Within each bin, every positive scored above every negative (or below): the bound is met."""
     y_true, y_score, edges = sample
@@ -709,3 +710,61 @@ def test_shares_of_huge_counts_are_correctly_rounded():
     quantile_true, _ = curves.calibration_curve(thresholds, HUGE_POSITIVES, HUGE_NEGATIVES,
                                                 n_bins=3, strategy="quantile")
     assert all(0 <= share <= 1 for share in quantile_true)
+
+
+# scikit-learn's own inputs ------------------------------------------------------------------
+
+
+def sklearn_inputs() -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray | None]]:
+    """The binary predictions scikit-learn's ranking tests score (a logistic regression on a noisy
+    iris, its make_prediction), with and without weights, and the small fixed cases of those tests."""
+    from sklearn.metrics.tests.test_ranking import make_prediction
+
+    y_true, _, y_score = make_prediction(binary=True)
+    weights = np.random.default_rng(0).integers(0, 5, len(y_true))
+    fixed = [([0, 1], [0, 1]), ([0, 1], [1, 0]), ([1, 0], [1, 1]), ([1, 0], [1, 0]),
+             ([1, 0], [0.5, 0.5]), ([0, 0, 0, 0, 1, 1], [0.0, 0.2, 0.5, 0.6, 0.7, 1.0]),
+             ([0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+              [0.0, 0.1, 0.6, 0.6, 0.7, 0.8, 0.9, 0.6, 0.7, 0.8, 0.9, 0.9, 1.0]),
+             ([0, 0, 1, 1, 1], [0.1, 0.7, 0.3, 0.4, 0.5]), ([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])]
+    cases = [("make_prediction", np.asarray(y_true), np.asarray(y_score), None),
+             ("make_prediction weighted", np.asarray(y_true), np.asarray(y_score), weights),
+             ("make_prediction float weights", np.asarray(y_true), np.asarray(y_score),
+              weights / 3.0)]
+    cases += [(f"fixed {i}", np.array(t), np.array(s, dtype=np.float64), None)
+              for i, (t, s) in enumerate(fixed)]
+    return cases
+
+
+@pytest.mark.parametrize(("name", "y_true", "y_score", "sample_weight"), sklearn_inputs(),
+                         ids=lambda value: value if isinstance(value, str) else "")
+def test_every_name_on_scikit_learns_inputs(name, y_true, y_score, sample_weight):
+    counts = per_score(y_true, y_score, sample_weight)
+    exact = integer(sample_weight)
+    kwargs = {"sample_weight": sample_weight}
+    for drop in (True, False):
+        for ours, theirs in zip(curves.roc_curve(*counts, drop_intermediate=drop),
+                                metrics.roc_curve(y_true, y_score, drop_intermediate=drop, **kwargs)):
+            exact_or_close(ours, theirs, exact)
+        for ours, theirs in zip(curves.precision_recall_curve(*counts, drop_intermediate=drop),
+                                metrics.precision_recall_curve(y_true, y_score,
+                                                               drop_intermediate=drop, **kwargs)):
+            exact_or_close(ours, theirs, exact)
+        for ours, theirs in zip(curves.det_curve(*counts, drop_intermediate=drop),
+                                metrics.det_curve(y_true, y_score, drop_intermediate=drop, **kwargs)):
+            exact_or_close(ours, theirs, exact)
+    for max_fpr in (None, 0.5, 0.1):
+        assert curves.roc_auc(counts[1], counts[2], max_fpr=max_fpr) == pytest.approx(
+            metrics.roc_auc_score(y_true, y_score, max_fpr=max_fpr, **kwargs), rel=1e-12)
+    assert curves.average_precision(counts[1], counts[2]) == pytest.approx(
+        metrics.average_precision_score(y_true, y_score, **kwargs), rel=1e-12)
+    assert curves.brier_score(*counts) == pytest.approx(
+        metrics.brier_score_loss(y_true, y_score, **kwargs), rel=1e-12)
+    assert curves.log_loss(*counts) == pytest.approx(
+        metrics.log_loss(y_true, y_score, **kwargs), rel=1e-12)
+    if sample_weight is None:
+        for strategy in ("uniform", "quantile"):
+            for ours, theirs in zip(
+                    curves.calibration_curve(*counts, n_bins=4, strategy=strategy),
+                    sk_calibration_curve(y_true, y_score, n_bins=4, strategy=strategy)):
+                exact_or_close(ours, theirs, False)
