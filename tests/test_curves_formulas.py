@@ -670,8 +670,8 @@ HUGE_NEGATIVES = np.array([1, 2**61 - 1, 3, 2**59 + 11, 2**40])
 
 
 def test_auc_variance_of_huge_counts_is_the_per_score_definition_exactly():
-    """Past int64's products the variance takes Python integers; the centred per-score form in
-    fractions (the definition, not the expanded one computed) gives the same double."""
+    """Past int64's products the AUC takes Python integers (exact) and the variance float64 on the
+    centred components; the centred per-score form in fractions is the oracle."""
     pos, neg = [int(x) for x in HUGE_POSITIVES], [int(x) for x in HUGE_NEGATIVES]
     p, n = sum(pos), sum(neg)
     below = [n - sum(neg[: k + 1]) for k in range(len(neg))]
@@ -682,7 +682,30 @@ def test_auc_variance_of_huge_counts_is_the_per_score_definition_exactly():
     s10 = sum(w * (v - auc) ** 2 for w, v in zip(pos, v10)) / (p - 1)
     s01 = sum(w * (v - auc) ** 2 for w, v in zip(neg, v01)) / (n - 1)
     assert curves.roc_auc(HUGE_POSITIVES, HUGE_NEGATIVES) == float(auc)
-    assert curves.roc_auc_variance(HUGE_POSITIVES, HUGE_NEGATIVES) == float(s10 / p + s01 / n)
+    assert curves.roc_auc_variance(HUGE_POSITIVES, HUGE_NEGATIVES) == pytest.approx(
+        float(s10 / p + s01 / n), rel=1e-14)
+
+
+@pytest.mark.parametrize("size", [1_200_000, 1_400_000])
+def test_auc_variance_on_both_sides_of_the_exact_range(size):
+    """Classes of about 1.3 million results: exact below (the centred fractions' double), float
+    above; the two agree to 1e-14 with the definition either way."""
+    positives = np.array([size // 2, size // 4, size - size // 2 - size // 4, 0])
+    negatives = np.array([size // 5, size // 3, size // 7, size - size // 5 - size // 3 - size // 7])
+    pos, neg = positives.tolist(), negatives.tolist()
+    p, n = sum(pos), sum(neg)
+    below = [n - sum(neg[: k + 1]) for k in range(4)]
+    above = [sum(pos[:k]) for k in range(4)]
+    v10 = [Fraction(2 * b + q, 2 * n) for b, q in zip(below, neg)]
+    v01 = [Fraction(2 * a + q, 2 * p) for a, q in zip(above, pos)]
+    auc = sum(w * v for w, v in zip(pos, v10)) / p
+    variance = (sum(w * (v - auc) ** 2 for w, v in zip(pos, v10)) / (p - 1) / p
+                + sum(w * (v - auc) ** 2 for w, v in zip(neg, v01)) / (n - 1) / n)
+    ours = curves.roc_auc_variance(positives, negatives)
+    if 4 * p * n * max(p, n) <= 2**63 - 1:
+        assert ours == float(variance)
+    else:
+        assert ours == pytest.approx(float(variance), rel=1e-14)
 
 
 def test_shares_of_huge_counts_are_correctly_rounded():

@@ -102,9 +102,9 @@ def _weights(values: ArrayLike, name: str) -> NDArray[Any]:
     if array.dtype.kind in "iu" or not array.size:
         if array.dtype.kind == "u" and array.size and int(array.max()) > INT64_MAX:
             raise ValueError(f"{name} holds a count past 2**63 - 1")
-        array = array.astype(np.int64)
+        array = array.astype(np.int64, copy=False)
     else:
-        array = array.astype(np.float64)
+        array = array.astype(np.float64, copy=False)
         if not np.isfinite(array).all():
             raise ValueError(f"{name} must be finite, not {shown(array[~np.isfinite(array)][0])}")
     if array.size and array.min() < 0:
@@ -163,8 +163,14 @@ def _undefined(zero_division: ZeroDivision, what: str, absent: str) -> float:
 def _total(values: NDArray[Any]) -> int | float:
     """The exact sum of integer counts (a Python int), or the float sum of weights."""
     if values.dtype.kind == "i":
-        return int(values.sum(dtype=object)) if values.size else 0
-    return math.fsum(values.tolist())
+        if not values.size:
+            return 0
+        if int(values.max()) * values.size <= INT64_MAX:  # no partial sum passes int64
+            return int(values.sum())
+        if values.size < 2**31:  # two int64 sums of 32-bit halves, neither past 2**63: exact
+            return (int((values >> 32).sum()) << 32) + int((values & 0xFFFFFFFF).sum())
+        return int(values.sum(dtype=object))
+    return math.fsum(values)
 
 
 def _exact(values: NDArray[Any], bound: int) -> NDArray[Any]:
@@ -175,7 +181,8 @@ def _exact(values: NDArray[Any], bound: int) -> NDArray[Any]:
 def _rates(cumulative: NDArray[Any], total: int | float) -> Floats:
     """``cumulative / total`` as float64, each a correctly rounded quotient for integer counts."""
     if cumulative.dtype.kind == "i" and total >= 2**53:
-        return np.array([Fraction(int(x), int(total)) for x in cumulative.tolist()], dtype=np.float64)
+        whole = int(total)  # past 2**53 (rare): Python's int / int, correctly rounded, one at a time
+        return np.array([int(x) / whole for x in cumulative.tolist()], dtype=np.float64)
     return cumulative.astype(np.float64) / float(total)
 
 
@@ -332,10 +339,12 @@ def _mann_whitney(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[int | float, in
     if pos.dtype.kind == "i":
         pos_x, neg_x = _exact(pos, 2 * int(big_p) * int(big_n)), _exact(neg, 2 * int(big_p) * int(big_n))
         below = big_n - np.cumsum(neg_x)
-        twice_u = int((pos_x * (2 * below + neg_x)).sum())
-        return twice_u, big_p, big_n
+        if pos_x.dtype == object:
+            return int((pos_x * (2 * below + neg_x)).sum()), big_p, big_n
+        # 2 sum pos below + sum pos neg: each dot product at most 2PN, within int64
+        return 2 * int(np.dot(pos_x, below)) + int(np.dot(pos_x, neg_x)), big_p, big_n
     below = big_n - np.cumsum(neg)
-    return math.fsum((pos * (2 * below + neg)).tolist()), big_p, big_n
+    return math.fsum(pos * (2 * below + neg)), big_p, big_n
 
 
 def roc_auc(positives: ArrayLike, negatives: ArrayLike, *, max_fpr: float | None = None,
@@ -415,8 +424,11 @@ def roc_auc_variance(positives: ArrayLike, negatives: ArrayLike, *,
 
         Var = [(P sum pos h² - (2U)²) / (P - 1) + (N sum neg g² - (2U)²) / (N - 1)] / (4 P² N²)
 
-    computed exactly for integer counts and rounded once. Needs at least two
-    positives and two negatives (weights: a total above 1).
+    computed exactly for integer counts and rounded once while ``4 P N max(P, N)``
+    fits int64 (classes up to about 1.3 million results each); past that, and
+    for fractional weights, from the centred components in float64 (relative
+    error about 1e-15). Needs at least two positives and two negatives
+    (weights: a total above 1).
 
     ``"hanley_mcneil"`` (Hanley and McNeil 1982, their equation 2), from the
     AUC ``A`` and the class sizes only: ``Q1 = A / (2 - A)``,
@@ -446,24 +458,27 @@ def roc_auc_variance(positives: ArrayLike, negatives: ArrayLike, *,
         q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
         return max(0.0, (a * (1 - a) + (big_p - 1) * (q1 - a * a) + (big_n - 1) * (q2 - a * a))
                    / (big_p * big_n))
-    if pos.dtype.kind == "i":
+    if pos.dtype.kind == "i" and 4 * int(big_p) * int(big_n) * max(int(big_p), int(big_n)) <= INT64_MAX:
+        # sum pos h² <= 4 P N² and sum neg g² <= 4 N P²: both int64 sums are exact
         p_, n_ = int(big_p), int(big_n)
-        bound = 16 * max(p_, n_) ** 3  # sum pos h² <= 4 P N², likewise for negatives
-        pos_x, neg_x = _exact(pos, bound), _exact(neg, bound)
-        h = 2 * (n_ - np.cumsum(neg_x)) + neg_x
-        g = 2 * (np.cumsum(pos_x) - pos_x) + pos_x
-        sum_h2, sum_g2 = int((pos_x * h * h).sum()), int((neg_x * g * g).sum())
+        h = 2 * (n_ - np.cumsum(neg)) + neg
+        g = 2 * (np.cumsum(pos) - pos) + pos
+        sum_h2, sum_g2 = int(np.dot(pos, h * h)), int(np.dot(neg, g * g))
         u2 = int(twice_u) ** 2
         exact = (Fraction(p_ * sum_h2 - u2, p_ - 1) + Fraction(n_ * sum_g2 - u2, n_ - 1)) / (
             4 * p_ * p_ * n_ * n_)
         return float(exact)
-    # weights: the components' centred squares in float64
-    a = twice_u / (2 * big_p * big_n)
-    v10 = (big_n - np.cumsum(neg) + neg / 2) / big_n
-    v01 = (np.cumsum(pos) - pos / 2) / big_p
-    s10 = math.fsum((pos * (v10 - a) ** 2).tolist()) / (big_p - 1)
-    s01 = math.fsum((neg * (v01 - a) ** 2).tolist()) / (big_n - 1)
-    return s10 / big_p + s01 / big_n
+    # weights, or classes past about a million results: the components' centred squares in
+    # float64 (each component and the AUC correctly rounded; relative error about 1e-15)
+    a = (twice_u / (2 * big_p * big_n) if isinstance(twice_u, float)
+         else int(twice_u) / (2 * int(big_p) * int(big_n)))
+    pos_f, neg_f = pos.astype(np.float64), neg.astype(np.float64)
+    n_f, p_f = float(big_n), float(big_p)
+    v10 = ((n_f - np.cumsum(neg_f)) + neg_f / 2) / n_f
+    v01 = (np.cumsum(pos_f) - pos_f / 2) / p_f
+    s10 = math.fsum(pos_f * (v10 - a) ** 2) / (p_f - 1)
+    s01 = math.fsum(neg_f * (v01 - a) ** 2) / (n_f - 1)
+    return s10 / p_f + s01 / n_f
 
 
 def roc_auc_interval(positives: ArrayLike, negatives: ArrayLike, *, level: float = 0.95,
@@ -525,10 +540,10 @@ def _precision_sum(weight: NDArray[Any], tps: NDArray[Any], fps: NDArray[Any]) -
         total = int(tps[-1]) + int(fps[-1]) if tps.size else 0
         if int(weight.max(initial=0)) * total < 2**53:  # products and sums exact in float64
             num = (weight * tps).astype(np.float64)
-            return math.fsum((num / (tps + fps).astype(np.float64)).tolist())
+            return math.fsum(num / (tps + fps).astype(np.float64))
         return math.fsum(float(Fraction(int(w) * int(t), int(t) + int(f)))
                          for w, t, f in zip(weight.tolist(), tps.tolist(), fps.tolist()))
-    return math.fsum((weight * tps / (tps + fps)).tolist())
+    return math.fsum(weight * tps / (tps + fps))
 
 
 # Binned mode: how far the exact read can be --------------------------------------------------
@@ -559,7 +574,7 @@ def roc_auc_bound(positives: ArrayLike, negatives: ArrayLike) -> float:
         bound = int(big_p) * int(big_n)
         shared = int((_exact(pos, bound) * _exact(neg, bound)).sum())
         return _round_up(Fraction(shared, 2 * int(big_p) * int(big_n)))
-    shared_f = math.fsum((pos * neg).tolist())
+    shared_f = math.fsum(pos * neg)
     return min(1.0, math.nextafter(shared_f / (2 * big_p * big_n), math.inf) if shared_f else 0.0)
 
 
@@ -605,15 +620,14 @@ def average_precision_bounds(positives: ArrayLike, negatives: ArrayLike) -> tupl
     before_p = through_p - p
     with np.errstate(divide="ignore", invalid="ignore"):
         lost = np.where(through_n > 0, through_n * np.log1p(p / (before_p + through_n)), 0.0)
-    low = math.fsum((p - lost).tolist()) / big_p
+    low = math.fsum(p - lost) / big_p
     return max(0.0, low), min(1.0, high)
 
 
-def _precision_terms(p: Floats, t: Floats, f: Floats) -> list[float]:
+def _precision_terms(p: Floats, t: Floats, f: Floats) -> Floats:
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * t / (t + f), 0.0)
-    values: list[float] = terms.tolist()
-    return values
+        terms: Floats = np.where(p > 0, p * t / (t + f), 0.0)
+    return terms
 
 
 # Probabilities: Brier score, log loss, calibration ------------------------------------------
@@ -645,7 +659,7 @@ def brier_score(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLik
     """
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "brier_score")
     terms = np.concatenate([pos * (1.0 - thr) ** 2, neg * thr**2])
-    return math.fsum(terms.tolist()) / float(_total(pos) + _total(neg))
+    return math.fsum(terms) / float(_total(pos) + _total(neg))
 
 
 def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, *,
@@ -675,7 +689,7 @@ def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, 
     with np.errstate(divide="ignore"):  # eps = 0 and a score of 0 or 1: inf, taken as it is
         terms = np.concatenate([np.where(pos > 0, pos * -np.log(p), 0.0),
                                 np.where(neg > 0, neg * -np.log(q), 0.0)])
-    return math.fsum(terms.tolist()) / float(_total(pos) + _total(neg))
+    return math.fsum(terms) / float(_total(pos) + _total(neg))
 
 
 def _bin_sums(codes: NDArray[np.intp], values: Floats, weights: NDArray[Any], size: int) -> Floats:
@@ -836,5 +850,5 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     if norm == "max":
         return float(gap.max())
     if norm == "l1":
-        return math.fsum((gap * share).tolist())
-    return math.sqrt(math.fsum((gap * gap * share).tolist()))
+        return math.fsum(gap * share)
+    return math.sqrt(math.fsum(gap * gap * share))
