@@ -162,7 +162,7 @@ def test_roc_auc_of_integer_counts_is_the_exact_mann_whitney_ratio_rounded_once(
 
 def test_roc_auc_exact_past_int64():
     """2U passes int64 here; the area is still the one rounding of the exact ratio."""
-    big = 2**62
+    big = 2**60
     positives = np.array([big, 1, big - 7])
     negatives = np.array([3, big, big - 1])
     # exact, in Python integers: 2U = sum pos (2 below + neg)
@@ -791,3 +791,13 @@ def test_every_name_on_scikit_learns_inputs(name, y_true, y_score, sample_weight
                     curves.calibration_curve(*counts, n_bins=4, strategy=strategy),
                     sk_calibration_curve(y_true, y_score, n_bins=4, strategy=strategy)):
                 exact_or_close(ours, theirs, False)
+
+
+def test_counts_past_max_count_are_refused():
+    """Every running sum stays in int64: at most 2**63 - 1 results in all, as every accumulator."""
+    half = 2**62
+    with pytest.raises(ValueError, match=r"hold 9223372036854775808 results; at most 2\*\*63 - 1"):
+        curves.roc_auc([half], [half])
+    with pytest.raises(ValueError, match="at most 2"):
+        curves.precision_recall_curve([0.5, 0.2], [half, 0], [0, half])
+    assert curves.roc_auc([half - 1], [half]) == 0.5

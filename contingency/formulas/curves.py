@@ -57,6 +57,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from contingency.formulas._numeric import (
     INT64_MAX,
+    MAX_COUNT,
     ZeroDivision,
     _exact_products,
     check_zero_division,
@@ -118,12 +119,23 @@ def _pair(positives: ArrayLike, negatives: ArrayLike) -> tuple[NDArray[Any], NDA
     if pos.shape != neg.shape:
         raise ValueError(f"positives and negatives must have the same length, not {pos.size} and "
                          f"{neg.size}")
+    pos, neg, kept = _kept(pos, neg)
+    return (pos, neg) if kept is None else (pos[kept], neg[kept])
+
+
+def _kept(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], Any]:
+    """Both columns in one dtype (float64 if either is), and the rows to keep, those of non-zero
+    weight (as scikit-learn leaves out results of weight 0; ``None``: every row). Integer counts
+    must hold at most :data:`MAX_COUNT` results in all, so every running sum stays in int64."""
     if pos.dtype != neg.dtype:
         pos, neg = pos.astype(np.float64), neg.astype(np.float64)
+    elif pos.dtype.kind == "i":
+        total = _total(pos) + _total(neg)
+        if total > MAX_COUNT:
+            raise ValueError(f"positives and negatives hold {shown(total)} results; at most "
+                             "2**63 - 1 are supported")
     kept = (pos != 0) | (neg != 0)
-    if not kept.all():  # scikit-learn leaves out the results of weight 0
-        pos, neg = pos[kept], neg[kept]
-    return pos, neg
+    return pos, neg, (None if kept.all() else kept)
 
 
 def _counts(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike
@@ -138,12 +150,8 @@ def _counts(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike
         raise ValueError(f"thresholds must be finite, not {shown(thr[~np.isfinite(thr)][0].item())}")
     if thr.size > 1 and not (np.diff(thr) < 0).all():
         raise ValueError("thresholds must be strictly decreasing (the distinct scores, highest first)")
-    if pos.dtype != neg.dtype:
-        pos, neg = pos.astype(np.float64), neg.astype(np.float64)
-    kept = (pos != 0) | (neg != 0)
-    if not kept.all():
-        thr, pos, neg = thr[kept], pos[kept], neg[kept]
-    return thr, pos, neg
+    pos, neg, kept = _kept(pos, neg)
+    return (thr, pos, neg) if kept is None else (thr[kept], pos[kept], neg[kept])
 
 
 def _nonempty(pos: NDArray[Any], what: str) -> None:
@@ -704,7 +712,7 @@ def _bin_sums(codes: NDArray[np.intp], values: Floats, weights: NDArray[Any], si
 
 
 def _bin_totals(codes: NDArray[np.intp], weights: NDArray[Any], size: int) -> NDArray[Any]:
-    if weights.dtype.kind in "iO":  # exact: int64 sums (the caller checked the total fits) or ints
+    if weights.dtype.kind == "i":  # exact int64 sums: at most MAX_COUNT results in all
         starts = np.searchsorted(codes, np.arange(size + 1))
         cumulative = np.concatenate([np.zeros(1, dtype=weights.dtype), np.cumsum(weights)])
         totals: NDArray[Any] = cumulative[starts[1:]] - cumulative[starts[:-1]]
@@ -712,18 +720,9 @@ def _bin_totals(codes: NDArray[np.intp], weights: NDArray[Any], size: int) -> ND
     return np.bincount(codes, weights=weights, minlength=size)
 
 
-def _results(pos: NDArray[Any], neg: NDArray[Any]) -> NDArray[Any]:
-    """The results at each score, ``pos + neg``: int64 when their total fits, Python ints past it."""
-    if pos.dtype.kind == "i" and _total(pos) + _total(neg) > INT64_MAX:
-        huge: NDArray[Any] = pos.astype(object) + neg.astype(object)
-        return huge
-    results: NDArray[Any] = pos + neg
-    return results
-
-
 def _quotients(numerator: NDArray[Any], denominator: NDArray[Any]) -> Floats:
     """Correctly rounded ``numerator / denominator`` (exact integers: Python's int division)."""
-    exact = numerator.dtype.kind in "iO" and denominator.dtype.kind in "iO"
+    exact = numerator.dtype.kind == "i" and denominator.dtype.kind == "i"
     if exact and numerator.size and max(int(abs(numerator).max()), int(abs(denominator).max())) >= 2**53:
         return np.array([x / y for x, y in zip(numerator.tolist(), denominator.tolist())],
                         dtype=np.float64)
@@ -783,9 +782,9 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, not {shown(n_bins)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
-    results = _results(pos, neg)
+    results = pos + neg  # at most MAX_COUNT in all: int64
     if strategy == "quantile":
-        if results.dtype.kind not in "iO":
+        if results.dtype.kind != "i":
             raise ValueError("calibration_curve(strategy='quantile') needs integer counts: a "
                              "percentile of weighted results is another definition")
         edges = _percentiles(ascending, np.cumsum(results), np.linspace(0, 1, n_bins + 1) * 100 / 100)
@@ -797,7 +796,7 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     size = max(n_bins, int(codes.max()) + 1)
     totals = _bin_totals(codes, results, size)
     nonzero = np.flatnonzero(totals != 0)
-    positive = _bin_totals(codes, pos.astype(results.dtype), size)
+    positive = _bin_totals(codes, pos, size)
     prob_true = _quotients(positive[nonzero], totals[nonzero])
     prob_pred = _bin_sums(codes, ascending, results, size)[nonzero] / _quotients(
         totals[nonzero], np.ones(nonzero.size, dtype=np.int64))
@@ -835,13 +834,13 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     if norm not in ("l1", "l2", "max"):
         raise ValueError(f"norm must be 'l1', 'l2' or 'max', not {shown(norm)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
-    results = _results(pos, neg)
+    results = pos + neg  # at most MAX_COUNT in all: int64
     edges = np.linspace(0.0, 1.0, n_bins + 1)
     codes = np.searchsorted(edges, ascending, side="right") - 1
     size = n_bins + 1
     totals = _bin_totals(codes, results, size)
     nonzero = np.flatnonzero(totals != 0)
-    accuracy = _quotients(_bin_totals(codes, pos.astype(results.dtype), size)[nonzero],
+    accuracy = _quotients(_bin_totals(codes, pos, size)[nonzero],
                          totals[nonzero])
     confidence = _bin_sums(codes, ascending, results, size)[nonzero] / _quotients(
         totals[nonzero], np.ones(nonzero.size, dtype=np.int64))
