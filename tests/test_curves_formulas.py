@@ -651,6 +651,12 @@ def test_the_upper_average_precision_bound_is_reached(sample):
     assert metrics.average_precision_score(y_true, placed) == pytest.approx(high, rel=1e-12)
 
 
+def test_average_precision_bounds_without_positives_are_undefined():
+    with pytest.raises(ValueError, match="average_precision is undefined: no positive"):
+        curves.average_precision_bounds([0, 0], [1, 2])
+    assert curves.average_precision_bounds([0, 0], [1, 2], zero_division=0.0) == (0.0, 0.0)
+
+
 def test_the_lower_average_precision_bound_is_approached():
     """One bin, F negatives above p positives in strict order: AP = sum (i / (F + i)) / p, which
     tends to the integral bound as p grows."""

@@ -265,7 +265,8 @@ def precision_recall_curve(thresholds: ArrayLike, positives: ArrayLike, negative
     predicted = tps + fps  # never 0: no threshold of weight 0 is kept
     precision = tps.astype(np.float64) / predicted.astype(np.float64)
     if tps.dtype.kind == "i" and int(predicted[-1]) >= 2**53:
-        precision = np.array([Fraction(int(x), int(y)) for x, y in zip(tps, predicted)],
+        # past 2**53 (rare): Python's int / int, correctly rounded, one at a time
+        precision = np.array([x / y for x, y in zip(tps.tolist(), predicted.tolist())],
                              dtype=np.float64)
     big_p = _total(pos)
     recall = _rates(tps, big_p) if big_p > 0 else np.ones(tps.shape)
@@ -278,9 +279,9 @@ def det_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
     """The detection error tradeoff curve ``(fpr, fnr, thresholds)``, as scikit-learn's ``det_curve``.
 
     ``fpr = fp / N`` and ``fnr = fn / P`` at each threshold, in increasing
-    order of threshold, from the last threshold where ``fp`` is still at its
-    largest to the first where ``fn`` reaches 0 (scikit-learn's slice of the
-    curve, which starts at threshold ``inf``); ``drop_intermediate`` (scikit-learn
+    order of threshold (so ``fpr`` decreasing): of the points from threshold
+    ``inf`` down, scikit-learn's slice from the last one with no false positive
+    to the first with no false negative. ``drop_intermediate`` (scikit-learn
     >= 1.7) keeps only the first and last point of each run of equal ``tp``.
     Needs both classes: ``ValueError`` otherwise, as scikit-learn.
 
@@ -438,7 +439,7 @@ def roc_auc_variance(positives: ArrayLike, negatives: ArrayLike, *,
     error about 1e-15). Needs at least two positives and two negatives
     (weights: a total above 1).
 
-    ``"hanley_mcneil"`` (Hanley and McNeil 1982, their equation 2), from the
+    ``"hanley_mcneil"`` (Hanley and McNeil 1982, the standard error of A), from the
     AUC ``A`` and the class sizes only: ``Q1 = A / (2 - A)``,
     ``Q2 = 2A² / (1 + A)``, ``Var = (A(1 - A) + (P - 1)(Q1 - A²) + (N - 1)(Q2 - A²)) / (P N)``.
 
@@ -565,7 +566,8 @@ def roc_auc_bound(positives: ArrayLike, negatives: ArrayLike) -> float:
     pair counts 0, 1/2 or 1 in the exact ``U``: each pair sharing a bin moves
     the AUC by at most ``1 / (2 P N)``, and pairs in different bins are
     ordered the same way exactly and binned. Hence the exact AUC lies in
-    ``[read - bound, read + bound]`` (cut to [0, 1]), and the bound is tight: it
+    ``[read - bound, read + bound]`` (cut to [0, 1]; up to the rounding of the
+    read and of the sum, below 1e-16), and the bound is tight: it
     is reached when in every bin all positives score above all negatives (or
     all below). Computed exactly for integer counts, rounded up once so the
     interval is certified. 0 with one class absent or no result (the read is
@@ -592,7 +594,8 @@ def _round_up(value: Fraction) -> float:
     return nearest if Fraction(nearest) >= value else math.nextafter(nearest, math.inf)
 
 
-def average_precision_bounds(positives: ArrayLike, negatives: ArrayLike) -> tuple[float, float]:
+def average_precision_bounds(positives: ArrayLike, negatives: ArrayLike, *,
+                             zero_division: ZeroDivision = "perl") -> tuple[float, float]:
     """Bounds ``(low, high)`` on the exact average precision of the unbinned scores, from the bins' counts.
 
     Let bin ``b`` (highest first) hold ``p`` positive and ``n`` negative
@@ -610,16 +613,20 @@ def average_precision_bounds(positives: ArrayLike, negatives: ArrayLike) -> tupl
     binned read (its precision ``(T + p) / (T + p + F + n)`` for every positive
     of the bin) lies between. The lower bound is a limit (approached as the
     positives of each bin, all below its negatives, become many), not reached
-    by few results. ``(nan, nan)`` without positives.
+    by few results. Both are computed in float64 (to about 1e-15). Without
+    positives average precision is undefined: both bounds are the value
+    ``zero_division`` gives (see :func:`average_precision`).
 
     >>> low, high = average_precision_bounds([1, 1], [1, 1])
     >>> round(low, 4), round(high, 4)
     (0.3657, 0.8333)
     """
     pos, neg = _pair(positives, negatives)
+    _nonempty(pos, "average_precision_bounds")
     big_p = _total(pos)
     if not big_p > 0:
-        return math.nan, math.nan
+        undefined = _undefined(zero_division, "average_precision", "positive")
+        return undefined, undefined
     through_p = np.cumsum(pos).astype(np.float64)  # T + p
     before_n = (np.cumsum(neg) - neg).astype(np.float64)  # F
     through_n = before_n + neg  # F + n
