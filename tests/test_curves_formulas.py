@@ -444,11 +444,16 @@ def test_torchmetrics_golden_values(case):
     counts = per_score(y_true, y_score, None)
     checked = 0
     for name, stored in case["outputs"].items():
+        if "thresholds=" in name:
+            continue  # binned: test_torchmetrics_golden_binned_values
         assert stored["dtype"] == "float64"
         if name.startswith("BinaryCalibrationError"):
             n_bins = int(name.split("n_bins=")[1].split(",")[0])
             norm = name.split("norm='")[1].split("'")[0]
-            ours = curves.calibration_error(*counts, n_bins=n_bins, norm=norm)
+            edges = np.array(case["edges"][str(n_bins)])
+            ours = curves.calibration_error(*counts, n_bins=edges, norm=norm)
+            if np.array_equal(edges, np.linspace(0, 1, n_bins + 1)):  # the same bins either way
+                assert curves.calibration_error(*counts, n_bins=n_bins, norm=norm) == ours
         elif name == "BinaryAUROC()":
             ours = curves.roc_auc(counts[1], counts[2])
         elif name.startswith("BinaryAUROC(max_fpr="):
@@ -458,7 +463,41 @@ def test_torchmetrics_golden_values(case):
             ours = curves.average_precision(counts[1], counts[2])
         assert ours == pytest.approx(stored["value"], rel=1e-12, abs=1e-14), name
         checked += 1
-    assert checked == len(case["outputs"]) >= 6
+    assert checked == len(case["outputs"]) - 3 >= 6
+
+
+@pytest.mark.parametrize("case", TORCHMETRICS["cases"], ids=lambda case: str(len(case["preds"])))
+def test_torchmetrics_golden_binned_values(case):
+    """torchmetrics' binned reads (thresholds=T: "score >= t" counted at T edges) are ours on the
+    counts per bin, each bin's lower edge its threshold: the accumulator's binned state. torchmetrics
+    computes them in float32."""
+    y_true, y_score = np.array(case["target"]), np.array(case["preds"])
+    binned = case["binned"]
+    roc = case["outputs"][f"BinaryROC(thresholds={binned})"]
+    edges = np.array(roc["thresholds"]["value"])[::-1]  # ascending
+    thresholds, positives, negatives = bin_counts(y_true, y_score, edges)
+    first_fpr, first_tpr = roc["fpr"]["value"][0], roc["tpr"]["value"][0]
+    # torchmetrics' binned curve starts at its top threshold, 1.0, not at (0, 0) as scikit-learn's
+    # (and ours): with scores of exactly 1 its trapezoid misses the triangle to the origin.
+    missing = first_fpr * first_tpr / 2
+    for name, ours in ((f"BinaryAUROC(thresholds={binned})",
+                        curves.roc_auc(positives, negatives) - missing),
+                       (f"BinaryAveragePrecision(thresholds={binned})",
+                        curves.average_precision(positives, negatives))):
+        stored = case["outputs"][name]
+        assert stored["dtype"] == "float32"
+        assert ours == pytest.approx(stored["value"], rel=1e-6), name
+    # each point of torchmetrics' binned ROC curve is the table at its threshold
+    big_p, big_n = int(positives.sum()), int(negatives.sum())
+    for t, fpr, tpr in zip(roc["thresholds"]["value"], roc["fpr"]["value"], roc["tpr"]["value"]):
+        tp, fp, _, _ = curves.counts_at(thresholds, positives, negatives, t)
+        assert (fp / big_n, tp / big_p) == pytest.approx((fpr, tpr), rel=1e-6, abs=1e-7)
+    # and our binned ROC curve passes through every one of those points
+    fpr, tpr, _ = curves.roc_curve(thresholds, positives, negatives, drop_intermediate=False)
+    ours = set(zip(np.float32(fpr).tolist(), np.float32(tpr).tolist()))
+    theirs = set(zip(np.float32(roc["fpr"]["value"]).tolist(), np.float32(roc["tpr"]["value"]).tolist()))
+    assert ours - theirs <= {(0.0, 0.0)}
+    assert theirs <= ours
 
 
 # The AUC's variance and interval ------------------------------------------------------------
@@ -807,3 +846,21 @@ def test_counts_past_max_count_are_refused():
     with pytest.raises(ValueError, match="at most 2"):
         curves.precision_recall_curve([0.5, 0.2], [half, 0], [0, half])
     assert curves.roc_auc([half - 1], [half]) == 0.5
+
+
+def test_calibration_error_bins_follow_the_edges_given():
+    """A score of 0.6 with 10 bins: numpy's edge 0.6000000000000001 puts it in [0.5, 0.6...),
+    torch's edge 0.6 in [0.6, 0.7). Each is the definition on its edges."""
+    y_true, y_score = np.array([1, 0]), np.array([0.6, 0.55])
+    counts = per_score(y_true, y_score, None)
+    torch_edges = np.linspace(0, 1, 11)
+    torch_edges[6] = 0.6
+    weight = np.ones(2)
+    numpy_value = curves.calibration_error(*counts, n_bins=10)
+    torch_value = curves.calibration_error(*counts, n_bins=torch_edges)
+    assert numpy_value == pytest.approx(abs(0.5 - 0.575), rel=1e-15)  # one bin of both
+    assert torch_value == pytest.approx((abs(1 - 0.6) + abs(0 - 0.55)) / 2, rel=1e-15)
+    assert numpy_value == pytest.approx(calibration_error_oracle(y_true, y_score, weight, 10, "l1"))
+    for bad in (0, True, "ten", [0.0], [0.0, 0.5, 0.5, 1.0], [0.56, 1.0]):
+        with pytest.raises(ValueError, match=r"n_bins must be|below the first edge"):
+            curves.calibration_error(*counts, n_bins=bad)

@@ -810,14 +810,37 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     return prob_true, prob_pred
 
 
+def _calibration_edges(n_bins: int | ArrayLike, lowest: float) -> Floats:
+    """``linspace(0, 1, n_bins + 1)`` of a positive integer, or given edges, checked."""
+    if isinstance(n_bins, (int, np.integer)) and not isinstance(n_bins, bool):
+        if n_bins < 1:
+            raise ValueError(f"n_bins must be a positive integer or an array of edges, not {n_bins}")
+        return np.linspace(0.0, 1.0, int(n_bins) + 1)
+    edges = np.asarray(n_bins, dtype=np.float64) if not isinstance(n_bins, (bool, str)) else None
+    if (edges is None or edges.ndim != 1 or edges.size < 2 or not np.isfinite(edges).all()
+            or not (np.diff(edges) > 0).all()):
+        raise ValueError("n_bins must be a positive integer or a strictly increasing array of at "
+                         f"least two finite edges, not {shown(n_bins)}")
+    if edges[0] > lowest:
+        raise ValueError(f"the lowest score, {lowest!r}, is below the first edge, {edges[0]!r}")
+    return edges
+
+
 def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, *,
-                      n_bins: int = 15, norm: Literal["l1", "l2", "max"] = "l1") -> float:
+                      n_bins: int | ArrayLike = 15, norm: Literal["l1", "l2", "max"] = "l1"
+                      ) -> float:
     """torchmetrics' binary calibration error: the gap between share of positives and mean score, by bin.
 
     The scores (probabilities of the positive class, in [0, 1]) fall into
     the bins ``[e_i, e_(i+1))`` of the edges ``e = linspace(0, 1, n_bins + 1)``
     (a score of exactly 1 in a bin of its own, as torchmetrics' ``bucketize(...,
-    right=True)``). With ``acc_i`` the share of positive results of bin ``i``,
+    right=True)``). ``n_bins`` may also be the edges themselves, a strictly
+    increasing array from at most the lowest score (torchmetrics' ``_ce_compute``
+    takes either): torch's ``linspace`` rounds some edges differently from
+    numpy's (``torch.linspace(0, 1, 11)[6]`` is 0.6, numpy's 0.6000000000000001),
+    which moves a score lying between the two roundings to the next bin; pass
+    torch's edges to reproduce torchmetrics bit for bit there. With ``acc_i``
+    the share of positive results of bin ``i``,
     ``conf_i`` their mean score and ``b_i`` the bin's share of all results:
 
     - ``"l1"``, the expected calibration error: ``sum_i b_i |acc_i - conf_i|``;
@@ -836,15 +859,13 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     0.25
     """
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "calibration_error")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, not {shown(n_bins)}")
+    edges = _calibration_edges(n_bins, thr[-1])
     if norm not in ("l1", "l2", "max"):
         raise ValueError(f"norm must be 'l1', 'l2' or 'max', not {shown(norm)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
     results = pos + neg  # at most MAX_COUNT in all: int64
-    edges = np.linspace(0.0, 1.0, n_bins + 1)
     codes = np.searchsorted(edges, ascending, side="right") - 1
-    size = n_bins + 1
+    size = len(edges)
     totals = _bin_totals(codes, results, size)
     nonzero = np.flatnonzero(totals != 0)
     accuracy = _quotients(_bin_totals(codes, pos, size)[nonzero],
