@@ -521,8 +521,9 @@ def average_precision(positives: ArrayLike, negatives: ArrayLike, *,
     by the recall it adds, ``pos_k / P``: the mean precision at the positive
     results, tied results sharing the precision of their threshold (no
     interpolation). Each term ``pos_k tp_k / (tp_k + fp_k)`` is correctly
-    rounded (exactly, for integer counts) and their sum is the exact sum of
-    those doubles rounded once (:func:`math.fsum`), then divided by ``P``.
+    rounded (for integer counts while ``pos_k tp_k < 2**53``, within an ulp
+    past it) and their sum is the exact sum of those doubles rounded once
+    (:func:`math.fsum`), then divided by ``P``.
 
     Undefined without positive results: ``zero_division`` (scikit-learn
     warns and returns 0, ``zero_division=0.0``).
@@ -542,17 +543,21 @@ def average_precision(positives: ArrayLike, negatives: ArrayLike, *,
 
 
 def _precision_sum(weight: NDArray[Any], tps: NDArray[Any], fps: NDArray[Any]) -> float:
-    """``sum weight_k tps_k / (tps_k + fps_k)`` over ``weight_k > 0``, each term correctly rounded, fsum'd."""
-    kept = weight > 0
-    weight, tps, fps = weight[kept], tps[kept], fps[kept]
+    """``sum weight_k tps_k / (tps_k + fps_k)``: each term correctly rounded (for integer counts
+    while ``weight_k tps_k < 2**53``, else within an ulp), their exact sum rounded once.
+
+    ``tps_k + fps_k`` is never 0 (no row of weight 0 is kept), and a row with
+    ``weight_k = 0`` adds 0.
+    """
+    predicted = (tps + fps).astype(np.float64)
     if weight.dtype.kind == "i":
-        total = int(tps[-1]) + int(fps[-1]) if tps.size else 0
-        if int(weight.max(initial=0)) * total < 2**53:  # products and sums exact in float64
-            num = (weight * tps).astype(np.float64)
-            return math.fsum(num / (tps + fps).astype(np.float64))
-        return math.fsum(float(Fraction(int(w) * int(t), int(t) + int(f)))
-                         for w, t, f in zip(weight.tolist(), tps.tolist(), fps.tolist()))
-    return math.fsum(weight * tps / (tps + fps))
+        if int(weight.max(initial=0)) * int(tps[-1]) < 2**53:  # every product exact in float64
+            return math.fsum((weight * tps).astype(np.float64) / predicted)
+        exact = weight.astype(np.float64) * tps.astype(np.float64) < 2**53
+        terms = np.where(exact, (weight.astype(np.float64) * tps.astype(np.float64)) / predicted,
+                         weight.astype(np.float64) * (tps.astype(np.float64) / predicted))
+        return math.fsum(terms)
+    return math.fsum(weight * tps / predicted)
 
 
 # Binned mode: how far the exact read can be --------------------------------------------------
