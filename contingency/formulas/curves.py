@@ -9,8 +9,11 @@ aggregated by distinct score (or, in binned mode, by bin):
 ``positives``, ``negatives``
     1-d arrays of the same length: the weight of positive (negative) results
     at each threshold; int64 exact counts, or float64 where weights are
-    fractional. Integer counts are computed on exactly (Python integers where
-    int64 could overflow) and rounded once; float weights in float64.
+    fractional (if either column is float, both are taken as float64).
+    Integer counts hold at most ``2**63 - 1`` results in all (``MAX_COUNT``,
+    as every accumulator); they are computed on exactly (Python integers
+    where a product could pass int64) and rounded once, except where a
+    function's docstring says otherwise; float weights in float64.
 
 A result with score ``>= t`` is predicted positive at threshold ``t``: at the
 ``k``-th threshold the 2 x 2 table of :mod:`contingency.formulas.classification`
@@ -20,15 +23,20 @@ has ``a = tp = cumsum(positives)[k]``, ``b = fp = cumsum(negatives)[k]``,
 whose positives and negatives are both 0 is left out, as scikit-learn leaves
 out results of weight 0.
 
-Undefined cases, decided once. A score that needs both classes (the AUC and
-its variance, the ROC and DET curves) or positives (average precision) and
-finds none is undefined: ``zero_division`` (:mod:`contingency.formulas._numeric`)
-says what it is: ``"perl"`` (the library's default) raises ``ValueError``
-naming the absent class, since Statistics::Contingency has no such score;
-``0.0``, ``1.0`` or ``"nan"`` return that number (scikit-learn warns and gives
-NaN for the AUC and the ROC curve's rates, 0 for average precision).
-No result at all (no threshold of non-zero weight) is a ``ValueError`` for
-every function, as scikit-learn refuses empty input.
+Undefined cases, decided once. A score that needs both classes (the AUC, the
+ROC curve's rates), two of each (the AUC's variance) or positives (average
+precision and its binned bounds) and finds none is undefined:
+``zero_division`` (:mod:`contingency.formulas._numeric`) says what it is:
+``"perl"`` (the library's default) raises ``ValueError`` naming the absent
+class, since Statistics::Contingency has no such score; ``0.0``, ``1.0`` or
+``"nan"`` return that number (scikit-learn warns and gives NaN for the AUC and
+the ROC curve's rates, 0 for average precision). Where scikit-learn decides
+otherwise we follow it: :func:`det_curve` raises with one class, and
+:func:`precision_recall_curve` gives recall 1 without positives. The Brier
+score, log loss and calibration are defined with one class. No result at all
+(no threshold of non-zero weight) is a ``ValueError`` for every function but
+:func:`counts_at` and :func:`roc_auc_bound` (a table of zeros, a bound of 0),
+as scikit-learn refuses empty input.
 
 Ties follow scikit-learn: a tied positive-negative pair counts half in the
 AUC, and tied results share one point of every curve.
