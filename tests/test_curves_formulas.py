@@ -158,6 +158,11 @@ def test_roc_auc_of_integer_counts_is_the_exact_mann_whitney_ratio_rounded_once(
     pairs = int(weight[pos].sum()) * int(weight[neg].sum())
     _, positives, negatives = per_score(y_true, y_score, sample_weight)
     assert curves.roc_auc(positives, negatives) == float(Fraction(twice_u, 2 * pairs))
+    # the running statistic an accumulator keeps, and the read from it
+    statistic = curves.mann_whitney(positives, negatives)
+    assert statistic == (twice_u, int(weight[pos].sum()), int(weight[neg].sum()))
+    assert all(type(x) is int for x in statistic)
+    assert curves.auc_from_mann_whitney(*statistic) == curves.roc_auc(positives, negatives)
 
 
 def test_roc_auc_exact_past_int64():
@@ -657,6 +662,27 @@ def test_the_auc_bound_is_reached(sample, upward):
     bound = curves.roc_auc_bound(positives, negatives)
     exact = metrics.roc_auc_score(y_true, placed)
     assert exact == pytest.approx(read + bound if upward else read - bound, rel=1e-12, abs=1e-15)
+
+
+@given(samples(weights="float"))
+def test_mann_whitney_of_weights_is_the_weighted_pair_count(sample):
+    y_true, y_score, sample_weight = sample
+    ordered, pairs = mann_whitney_oracle(y_true, y_score, sample_weight)
+    _, positives, negatives = per_score(y_true, y_score, sample_weight)
+    twice_u, p, n = curves.mann_whitney(positives, negatives)
+    assert twice_u == pytest.approx(2 * ordered, rel=1e-12, abs=1e-12)
+    assert p * n == pytest.approx(pairs, rel=1e-12)
+    assert curves.auc_from_mann_whitney(twice_u, p, n) == curves.roc_auc(positives, negatives)
+
+
+def test_auc_from_mann_whitney_undefined_and_bound_from_shared_pairs():
+    assert math.isnan(curves.auc_from_mann_whitney(0, 0, 5, zero_division="nan"))
+    with pytest.raises(ValueError, match="roc_auc is undefined: no negative"):
+        curves.auc_from_mann_whitney(0, 3, 0)
+    positives, negatives = np.array([3, 0, 1]), np.array([1, 2, 3])
+    assert curves.auc_bound_from_shared_pairs(3 * 1 + 1 * 3, 4, 6) == curves.roc_auc_bound(
+        positives, negatives)
+    assert curves.auc_bound_from_shared_pairs(0, 4, 6) == 0.0
 
 
 def test_the_auc_bound_is_the_shared_pairs_rounded_up():

@@ -76,6 +76,8 @@ from contingency.formulas.intervals import Interval, check_level, normal_bounds,
 
 __all__ = [
     "AUC_VARIANCE_METHODS",
+    "auc_bound_from_shared_pairs",
+    "auc_from_mann_whitney",
     "average_precision",
     "average_precision_bounds",
     "brier_score",
@@ -84,6 +86,7 @@ __all__ = [
     "counts_at",
     "det_curve",
     "log_loss",
+    "mann_whitney",
     "precision_recall_curve",
     "roc_auc",
     "roc_auc_bound",
@@ -345,9 +348,42 @@ def counts_at(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
 # The area under the ROC curve ---------------------------------------------------------------
 
 
+def mann_whitney(positives: ArrayLike, negatives: ArrayLike) -> tuple[int | float, int | float,
+                                                                       int | float]:
+    """``(2U, P, N)``: twice the Mann-Whitney statistic and the class totals, from per-score counts.
+
+    ``2U = sum_s pos_s (2 below_s + neg_s)``: each positive-negative pair in
+    which the positive scores higher counts 2, a tied pair 1 (``U`` in
+    half-units, so it is an integer for integer counts, a Python ``int``;
+    a float for weights). What an accumulator keeps running to read the AUC in
+    O(1) through :func:`auc_from_mann_whitney`; a test recomputes it.
+
+    >>> mann_whitney([1, 0, 1, 0], [0, 1, 0, 1])  # scores 0.8, 0.4, 0.35, 0.1
+    (6, 2, 2)
+    """
+    return _mann_whitney(*_pair(positives, negatives))
+
+
+def auc_from_mann_whitney(twice_u: int | float, total_positives: int | float,
+                          total_negatives: int | float, *,
+                          zero_division: ZeroDivision = "perl") -> float:
+    """The AUC ``2U / (2 P N)`` of :func:`mann_whitney`'s numbers, one correctly rounded quotient
+    for integers; undefined without positives or negatives (``zero_division``, as :func:`roc_auc`).
+
+    >>> auc_from_mann_whitney(6, 2, 2)
+    0.75
+    """
+    if not total_positives > 0:
+        return _undefined(zero_division, "roc_auc", "positive")
+    if not total_negatives > 0:
+        return _undefined(zero_division, "roc_auc", "negative")
+    if all(isinstance(x, (int, np.integer)) for x in (twice_u, total_positives, total_negatives)):
+        return int(twice_u) / (2 * int(total_positives) * int(total_negatives))  # correctly rounded
+    return min(1.0, float(twice_u) / (2 * float(total_positives) * float(total_negatives)))
+
+
 def _mann_whitney(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[int | float, int | float, int | float]:
-    """``(2U, P, N)``: the Mann-Whitney ``U`` in half-units (each positive-negative pair ordered
-    right counts 2, a tied pair 1), exact for integer counts.
+    """``(2U, P, N)`` of checked columns (:func:`mann_whitney`).
 
     ``2U = sum_s pos_s (2 below_s + neg_s)`` with ``below_s`` the negatives
     scored under ``s``; at most ``2 P N``, so int64 holds it when that does.
@@ -398,14 +434,9 @@ def roc_auc(positives: ArrayLike, negatives: ArrayLike, *, max_fpr: float | None
             or not 0 < max_fpr <= 1):
         raise ValueError(f"max_fpr must be a number in (0, 1], not {shown(max_fpr)}")
     twice_u, big_p, big_n = _mann_whitney(pos, neg)
-    if not big_p > 0:
-        return _undefined(zero_division, "roc_auc", "positive")
-    if not big_n > 0:
-        return _undefined(zero_division, "roc_auc", "negative")
-    if max_fpr is None or max_fpr == 1:
-        if isinstance(twice_u, int):
-            return twice_u / (2 * int(big_p) * int(big_n))  # two ints: correctly rounded
-        return min(1.0, twice_u / (2 * big_p * big_n))
+    area = auc_from_mann_whitney(twice_u, big_p, big_n, zero_division=zero_division)
+    if max_fpr is None or max_fpr == 1 or not (big_p > 0 and big_n > 0):
+        return area
     return _mcclish(pos, neg, float(max_fpr))
 
 
@@ -591,14 +622,31 @@ def roc_auc_bound(positives: ArrayLike, negatives: ArrayLike) -> float:
     """
     pos, neg = _pair(positives, negatives)
     big_p, big_n = _total(pos), _total(neg)
-    if not big_p > 0 or not big_n > 0:
-        return 0.0
     if pos.dtype.kind == "i":
         bound = int(big_p) * int(big_n)
-        shared = int((_exact(pos, bound) * _exact(neg, bound)).sum())
-        return _round_up(Fraction(shared, 2 * int(big_p) * int(big_n)))
-    shared_f = math.fsum(pos * neg)
-    return min(1.0, math.nextafter(shared_f / (2 * big_p * big_n), math.inf) if shared_f else 0.0)
+        shared: int | float = int((_exact(pos, bound) * _exact(neg, bound)).sum())
+    else:
+        shared = math.fsum(pos * neg)
+    return auc_bound_from_shared_pairs(shared, big_p, big_n)
+
+
+def auc_bound_from_shared_pairs(shared_pairs: int | float, total_positives: int | float,
+                                total_negatives: int | float) -> float:
+    """:func:`roc_auc_bound` from ``sum_b pos_b neg_b`` (the pairs sharing a bin) and the class totals.
+
+    ``shared / (2 P N)`` rounded up (exactly for integers); 0 without pairs.
+    What an accumulator in binned mode keeps running beside ``2U``.
+
+    >>> auc_bound_from_shared_pairs(6, 4, 4)
+    0.1875
+    """
+    if not total_positives > 0 or not total_negatives > 0 or not shared_pairs:
+        return 0.0
+    if all(isinstance(x, (int, np.integer)) for x in (shared_pairs, total_positives,
+                                                       total_negatives)):
+        return _round_up(Fraction(int(shared_pairs), 2 * int(total_positives) * int(total_negatives)))
+    return min(1.0, math.nextafter(float(shared_pairs) / (2 * float(total_positives)
+                                                          * float(total_negatives)), math.inf))
 
 
 def _round_up(value: Fraction) -> float:
