@@ -542,25 +542,20 @@ def test_delong_variance_is_the_plain_quadratic_one_exactly(sample):
     assert curves.roc_auc_variance(positives, negatives) == float(variance)  # both rounded once
 
 
-@given(samples(weights="float", min_size=4))
-def test_delong_variance_of_weights_is_that_of_frequencies(sample):
-    """Fractional weights: the float path, against the exact one on the same weights times 4
-    rounded to integers (weights in quarters are exact in both)."""
+@given(samples(weights="integer", min_size=4))
+def test_delong_variance_of_float_weights_is_that_of_frequencies(sample):
+    """The float path (weights as float64, here whole numbers) against the exact oracle on the
+    results repeated as often as their weight."""
     y_true, y_score, sample_weight = sample
-    quarters = np.round(sample_weight * 4)
-    _, positives, negatives = per_score(y_true, y_score, quarters / 4)
-    _, positives_4, negatives_4 = per_score(y_true, y_score, quarters.astype(np.int64))
-    if min(positives.sum(), negatives.sum()) <= 1 or min(positives_4.sum(), negatives_4.sum()) < 2:
+    repeated = np.repeat(np.arange(len(y_true)), sample_weight)
+    y_raw, s_raw = y_true[repeated], y_score[repeated]
+    if min((y_raw == 1).sum(), (y_raw == 0).sum()) < 2:
         return
-    # Var scales with the class sizes: the quarter-weights' counts are 4x the frequencies.
-    p, n = positives.sum(), negatives.sum()
-    auc = curves.roc_auc(positives_4, negatives_4)
-    v10 = (n - np.cumsum(negatives) + negatives / 2) / n
-    v01 = (np.cumsum(positives) - positives / 2) / p
-    expected = ((positives * (v10 - auc) ** 2).sum() / (p - 1) / p
-                + (negatives * (v01 - auc) ** 2).sum() / (n - 1) / n)
-    assert curves.roc_auc_variance(positives, negatives) == pytest.approx(expected, rel=1e-12,
-                                                                          abs=1e-15)
+    _, positives, negatives = per_score(y_true, y_score, sample_weight.astype(np.float64))
+    assert positives.dtype == np.float64
+    _, variance = delong_oracle(y_raw, s_raw)
+    assert curves.roc_auc_variance(positives, negatives) == pytest.approx(float(variance),
+                                                                          rel=1e-13, abs=1e-16)
 
 
 PROC = golden("proc/delong.json")
@@ -591,6 +586,16 @@ def test_hanley_mcneil_is_their_equation():
     variance = curves.roc_auc_variance(positives, negatives, method="hanley_mcneil")
     assert variance == pytest.approx(expected, rel=1e-15)
     assert round(math.sqrt(variance), 4) == 0.0321
+
+
+@pytest.mark.parametrize(("m", "n"), [(2, 2), (5, 3), (40, 17), (1000, 999)])
+def test_hanley_mcneil_at_half_is_the_null_variance_of_mann_whitney(m, n):
+    """At A = 1/2 (Q1 = Q2 = 1/3) the formula is (m + n + 1) / (12 m n), the variance of U / mn
+    under no discrimination (Mann and Whitney 1947): an independent fact it must meet."""
+    positives, negatives = np.array([m]), np.array([n])  # all tied: A = 1/2 exactly
+    assert curves.roc_auc(positives, negatives) == 0.5
+    variance = curves.roc_auc_variance(positives, negatives, method="hanley_mcneil")
+    assert variance == pytest.approx((m + n + 1) / (12 * m * n), rel=1e-14)
 
 
 def test_auc_interval_is_normal_and_clipped():
