@@ -41,7 +41,7 @@ from libc.string cimport memcpy
 import numpy as np
 
 from contingency._table import Cells, check_pair
-from contingency.formulas._numeric import check_room
+from contingency.formulas._numeric import check_room, dense_is_cheaper
 from contingency.formulas.partition import FineSums, TableSums, fine_n_log_n, fine_n_log_n_sum
 
 cdef extern from *:
@@ -65,6 +65,10 @@ cdef extern from *:
     static ck_u192 ck_triples(uint64_t n) {
         ck_u192 r = {0, 0};
         if (n < 3) return r;
+        if (n < (1ULL << 21)) {                        /* the product fits in 64 bits */
+            r.low = n * (n - 1) * (n - 2) / 6;
+            return r;
+        }
         uint64_t a = n, b = n - 1, c = n - 2;
         if (a % 2 == 0) a /= 2; else b /= 2;          /* n or n - 1 is even */
         if (a % 3 == 0) a /= 3; else if (b % 3 == 0) b /= 3; else c /= 3;
@@ -144,6 +148,13 @@ cdef extern from *:
     static inline uint64_t ck_hash(uint64_t key, int bits) {
         return (key * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
     }
+
+    /* Ask for a slot's cache line ahead of its use (a batch's look-ups miss the cache). */
+    static inline void ck_prefetch(const void *address) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(address, 1, 1);
+    #endif
+    }
     """
     const char *CONTINGENCY_KERNEL_SOURCE
     ctypedef struct ck_level:
@@ -151,6 +162,7 @@ cdef extern from *:
     void ck_log_init()
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
     uint64_t ck_hash(uint64_t key, int bits) nogil
+    void ck_prefetch(const void *address) nogil
     PyObject *PyDict_GetItemWithError(object d, object key) except? NULL
     long long PyLong_AsLongLongAndOverflow(object value, int *overflow) except? -1
 
@@ -174,6 +186,13 @@ cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
 _new_tuple = tuple.__new__
+
+
+#: A slot of the hash table of cells: the key ``row << 32 | column`` (EMPTY if free) and its
+#: count, side by side so that a look-up touches one cache line.
+ctypedef struct Slot:
+    uint64_t key
+    int64_t count
 
 cdef enum:
     CELLS = 0
@@ -291,8 +310,7 @@ cdef class KernelTable:
     """A reference-by-model table with its running sums, in C (see the module docstring)."""
 
     cdef _Side _rows, _columns
-    cdef uint64_t *_keys
-    cdef int64_t *_counts
+    cdef Slot *_slots
     cdef int _bits
     cdef Py_ssize_t _used
     cdef ck_level _sums[3]
@@ -308,17 +326,15 @@ cdef class KernelTable:
         self._fine = None
 
     def __dealloc__(self):
-        free(self._keys)
-        free(self._counts)
+        free(self._slots)
 
     cdef int _allocate(self, int bits) except -1:
         cdef Py_ssize_t size = (<Py_ssize_t>1) << bits, i
-        self._keys = <uint64_t *>malloc(size * sizeof(uint64_t))
-        self._counts = <int64_t *>malloc(size * sizeof(int64_t))
-        if self._keys is NULL or self._counts is NULL:
+        self._slots = <Slot *>malloc(size * sizeof(Slot))
+        if self._slots is NULL:
             raise MemoryError()
         for i in range(size):
-            self._keys[i] = EMPTY
+            self._slots[i].key = EMPTY
         return 0
 
     # The hash table of cells ------------------------------------------------------------------
@@ -327,22 +343,30 @@ cdef class KernelTable:
         """The slot holding ``key``, or the empty slot where it would go."""
         cdef uint64_t mask = ((<uint64_t>1) << self._bits) - 1
         cdef uint64_t at = ck_hash(key, self._bits)
-        while self._keys[at] != key and self._keys[at] != EMPTY:
+        while self._slots[at].key != key and self._slots[at].key != EMPTY:
             at = (at + 1) & mask
         return <Py_ssize_t>at
 
-    cdef int _grow(self) except -1:
-        cdef uint64_t *keys = self._keys
-        cdef int64_t *counts = self._counts
+    cdef int _resize(self, int bits) except -1:
+        """Move the cells to a table of ``2**bits`` slots."""
+        cdef Slot *slots = self._slots
         cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at
-        self._bits += 1
-        self._allocate(self._bits)
+        self._allocate(bits)
+        self._bits = bits
         for i in range(size):
-            if keys[i] != EMPTY:
-                at = self._slot(keys[i])
-                self._keys[at], self._counts[at] = keys[i], counts[i]
-        free(keys)
-        free(counts)
+            if slots[i].key != EMPTY:
+                at = self._slot(slots[i].key)
+                self._slots[at] = slots[i]
+        free(slots)
+        return 0
+
+    cdef int _reserve(self, Py_ssize_t more) except -1:
+        """Room for ``more`` cells beyond those held, the table at most half full."""
+        cdef int bits = self._bits
+        while 2 * (self._used + more) > ((<Py_ssize_t>1) << bits):
+            bits += 1
+        if bits != self._bits:
+            self._resize(bits)
         return 0
 
     cdef void _delete(self, Py_ssize_t at) noexcept nogil:
@@ -351,14 +375,14 @@ cdef class KernelTable:
         cdef uint64_t hole = <uint64_t>at, probe = <uint64_t>at, home
         while True:
             probe = (probe + 1) & mask
-            if self._keys[probe] == EMPTY:
+            if self._slots[probe].key == EMPTY:
                 break
-            home = ck_hash(self._keys[probe], self._bits)
+            home = ck_hash(self._slots[probe].key, self._bits)
             if (hole <= probe and hole < home <= probe) or (hole > probe and (hole < home or home <= probe)):
                 continue  # its home lies after the hole: it stays
-            self._keys[hole], self._counts[hole] = self._keys[probe], self._counts[probe]
+            self._slots[hole] = self._slots[probe]
             hole = probe
-        self._keys[hole] = EMPTY
+        self._slots[hole].key = EMPTY
         self._used -= 1
 
     cdef int64_t _count(self, int64_t row, int64_t column) noexcept nogil:
@@ -366,7 +390,7 @@ cdef class KernelTable:
         if row < 0 or column < 0:
             return 0
         at = self._slot(<uint64_t>row << 32 | <uint64_t>column)
-        return 0 if self._keys[at] == EMPTY else self._counts[at]
+        return 0 if self._slots[at].key == EMPTY else self._slots[at].count
 
     # Changes -----------------------------------------------------------------------------
 
@@ -422,20 +446,20 @@ cdef class KernelTable:
         cdef uint64_t key = <uint64_t>row << 32 | <uint64_t>column
         cdef Py_ssize_t at = self._slot(key)
         cdef int64_t old = 0, new
-        if self._keys[at] == EMPTY:
+        if self._slots[at].key == EMPTY:
             if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
-                self._grow()
+                self._reserve(1)
                 at = self._slot(key)
-            self._keys[at], self._counts[at] = key, 0
+            self._slots[at].key, self._slots[at].count = key, 0
             self._used += 1
         else:
-            old = self._counts[at]
+            old = self._slots[at].count
         new = old + w
         ck_step(&self._sums[CELLS], <uint64_t>old, <uint64_t>new)
         if new == 0:
             self._delete(at)
         else:
-            self._counts[at] = new
+            self._slots[at].count = new
         return 0
 
     cdef int _change_total(self, _Side side, int level, int64_t code, int64_t w) except -1:
@@ -462,20 +486,18 @@ cdef class KernelTable:
         rows = self._rows.renumbered()
         columns = self._columns.renumbered()
         cdef int64_t[::1] row_code = rows, column_code = columns
-        cdef uint64_t *keys = self._keys
-        cdef int64_t *counts = self._counts
+        cdef Slot *slots = self._slots
         cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at, row, column
         cdef uint64_t key
         self._allocate(self._bits)
         for i in range(size):
-            if keys[i] != EMPTY:
-                row = <Py_ssize_t>(keys[i] >> 32)
-                column = <Py_ssize_t>(keys[i] & 0xFFFFFFFF)
+            if slots[i].key != EMPTY:
+                row = <Py_ssize_t>(slots[i].key >> 32)
+                column = <Py_ssize_t>(slots[i].key & 0xFFFFFFFF)
                 key = <uint64_t>row_code[row] << 32 | <uint64_t>column_code[column]
                 at = self._slot(key)
-                self._keys[at], self._counts[at] = key, counts[i]
-        free(keys)
-        free(counts)
+                self._slots[at].key, self._slots[at].count = key, slots[i].count
+        free(slots)
         return 0
 
     def apply(self, cells, where):
@@ -524,10 +546,18 @@ cdef class KernelTable:
         for k in range(column_map.shape[0]):
             if column_map[k] < 0 and column_new[k]:
                 column_map[k] = self._columns.add(column_labels[k])
+        if not removal:
+            self._reserve(size)  # one resize for the batch, not a doubling every so often
         row_change_array = np.zeros(len(row_labels), dtype=np.int64)
         column_change_array = np.zeros(len(column_labels), dtype=np.int64)
         cdef int64_t[::1] row_change = row_change_array, column_change = column_change_array
+        cdef Py_ssize_t ahead
         for k in range(size):
+            ahead = k + 16  # the slot of a later cell, fetched while this one is written
+            if ahead < size and counts[ahead] != 0:
+                ck_prefetch(&self._slots[ck_hash(
+                    <uint64_t>row_map[rows[ahead]] << 32 | <uint64_t>column_map[columns[ahead]],
+                    self._bits)])
             if counts[k] == 0:
                 continue
             r, c = row_map[rows[k]], column_map[columns[k]]
@@ -582,13 +612,11 @@ cdef class KernelTable:
         """An independent table with the same counts and sums."""
         cdef KernelTable other = type(self)()
         cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits
-        free(other._keys)
-        free(other._counts)
-        other._keys = other._counts = NULL
+        free(other._slots)
+        other._slots = NULL
         other._bits = self._bits
         other._allocate(self._bits)
-        memcpy(other._keys, self._keys, size * sizeof(uint64_t))
-        memcpy(other._counts, self._counts, size * sizeof(int64_t))
+        memcpy(other._slots, self._slots, size * sizeof(Slot))
         other._used = self._used
         other._rows, other._columns = self._rows.copy(), self._columns.copy()
         memcpy(other._sums, self._sums, sizeof(self._sums))
@@ -638,13 +666,23 @@ cdef class KernelTable:
         cdef uint64_t[::1] keys = keys_array
         cdef int64_t[::1] counts = counts_array
         for i in range(size):
-            if self._keys[i] != EMPTY:
-                keys[at], counts[at] = self._keys[i], self._counts[i]
+            if self._slots[i].key != EMPTY:
+                keys[at], counts[at] = self._slots[i].key, self._slots[i].count
                 at += 1
-        order = np.argsort(keys_array, kind="stable")
-        keys_array, counts_array = keys_array[order], counts_array[order]
         rows = (keys_array >> np.uint64(32)).astype(np.int64)
         columns = (keys_array & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        width = len(self._columns.labels)
+        slots = len(self._rows.labels) * width
+        if self._used and dense_is_cheaper(slots, self._used):  # by row then column: placed
+            table = np.zeros(slots, dtype=np.int64)
+            table[rows * width + columns] = counts_array
+            present = np.flatnonzero(table)
+            counts_array = table[present]
+            rows = present // width
+            columns = present - rows * width
+        else:  # sorted
+            order = np.argsort(keys_array)
+            rows, columns, counts_array = rows[order], columns[order], counts_array[order]
         row_codes, column_codes = self._rows.alive_codes(), self._columns.alive_codes()
         row_rank = np.zeros(len(self._rows.labels), dtype=np.int64)
         row_rank[row_codes] = np.arange(row_codes.size)

@@ -228,6 +228,27 @@ def test_thousands_of_labels_come_and_go_in_order(implementation):
 
 
 @pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@pytest.mark.parametrize("sparse", [True, False])
+def test_large_tables_dense_or_sparse_read_in_the_same_order(implementation, sparse):
+    """The kernel orders its cells by placing them in a dense table when that is cheap and
+    by sorting their keys when the table is sparse (here 600 x 600 labels, 1,200 cells):
+    both orders are the reference's, after batches and unit steps in any order."""
+    table, reference = implementation(), ReferenceTable()
+    rng = np.random.default_rng(11)
+    k = 600 if sparse else 60
+    size = 2 * k if sparse else 20 * k
+    rows, columns = rng.integers(0, k, size), rng.integers(0, k, size)
+    from contingency._table import count_cells
+
+    for t in (table, reference):
+        t.apply(count_cells(rows[: size // 2], columns[: size // 2], where="t"), "t")
+        for r, c in zip(rows[size // 2:].tolist(), columns[size // 2:].tolist()):
+            t.step(f"r{r}", c, 1)
+    assert state(table) == state(reference)
+    assert_same(reference, table)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
 def test_huge_weights_near_the_limit_keep_exact_sums(implementation):
     table = implementation()
     table.step("a", 1, 2**62)
