@@ -37,7 +37,9 @@ routine) or, for inputs of other shapes, the accumulator's own batch method on
 its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
-  label a category already and the group known, is tallied as one int64 code,
+  label a category already, the group known and fewer than ``FAST_LIMIT``
+  (2**62) results held (past it every result is checked against the count
+  limit as it comes, as in a Contingency), is tallied as one int64 code,
   ``(group * k + correct) * k + assigned`` with ``k`` the least power of two
   not below the overall's number of codes (``k`` grows by doubling, so each
   group's ``group * k * k``, kept in a dictionary, is rewritten O(log
@@ -214,7 +216,10 @@ class GroupedContingency:
     _tally: array[int]
     _owed: bool  # the overall holds what the tally holds; the groups are still owed it
     _shift: int
-    _ids: dict[Hashable, int]  # the overall's category codes (its own dict, taken after each write)
+    # The overall's category codes (its own dict, taken after each write), by which the tally
+    # takes a result; empty once the overall's counts take no result unchecked (Counts.open:
+    # past FAST_LIMIT, as in a Contingency, each result is checked against MAX_COUNT as it comes).
+    _ids: dict[Hashable, int]
     _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
     _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
@@ -500,7 +505,7 @@ class GroupedContingency:
         if len(counts.names) > 1 << self._shift:
             self._shift = (len(counts.names) - 1).bit_length()
             self._rebase()
-        self._ids = counts.ids
+        self._ids = counts.ids if counts.open else {}
         self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
 
     def _rebase(self) -> None:

@@ -763,3 +763,37 @@ def test_a_stream_of_new_categories_by_group_reads_as_the_plain_accumulators():
     assert grouped.overall == whole
     assert all(grouped.group(key) == plain[key] for key in plain)
     assert GroupedContingency.from_dict(state) == grouped
+
+
+# The count limit (issue 31, item 6) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("extra_group", [False, True])
+def test_add_result_fast_path_refuses_results_past_the_count_limit_whole(extra_group):
+    """Near MAX_COUNT every result of add_result's fast path is checked as it comes, as in a
+    Contingency: the result that does not fit is refused, the ones that fit are kept, and
+    every read works after (the tally took five results past the limit, then every read raised
+    and the next read of the groups threw all five away)."""
+    from contingency.formulas._numeric import MAX_COUNT
+
+    g = GroupedContingency(["x", "y"], groups=["a", "b"])
+    g.add_result("x", "x", group="a", weight=MAX_COUNT - 3)
+    expected = GroupedContingency(["x", "y"], groups=["a", "b"])
+    expected.add_result("x", "x", group="a", weight=MAX_COUNT - 3)
+    fitting = [("x", "x", "a"), ("y", "x", "b"), ("x", "y", "a")]
+    for assigned, correct, group in fitting:  # no read in between: the tally's chance
+        g.add_result(assigned, correct, group=group)
+        expected.add_results([assigned], [correct], groups=[group])
+    for _ in range(3):
+        with pytest.raises(ValueError, match=r"at most 2\*\*63 - 1 are supported"):
+            g.add_result("x", "x", group="b" if extra_group else "a")
+    assert g.n_results == MAX_COUNT
+    assert g == expected
+    assert {key: g.group(key).n_results for key in g.groups} == {"a": MAX_COUNT - 1, "b": 1}
+    assert GroupedContingency.from_dict(g.to_dict()) == expected
+    g.remove_result("x", "x", group="a", weight=MAX_COUNT - 3)  # far from the limit again
+    for _ in range(3):
+        g.add_result("x", "x", group="a")
+    assert g.n_results == 6
+    assert g.group("a").micro_table == Contingency(["x", "y"]).add_results(
+        ["x", "x", "x", "x", "x"], ["x", "y", "x", "x", "x"]).micro_table
