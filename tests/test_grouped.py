@@ -797,3 +797,25 @@ def test_add_result_fast_path_refuses_results_past_the_count_limit_whole(extra_g
     assert g.n_results == 6
     assert g.group("a").micro_table == Contingency(["x", "y"]).add_results(
         ["x", "x", "x", "x", "x"], ["x", "y", "x", "x", "x"]).micro_table
+
+
+# Group keys (issue 31, item 7) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("group", [("south", None), ("south", math.nan), (None,),
+                                   ("south", 10**700)])
+def test_a_tuple_group_with_an_invalid_part_is_refused_on_every_path(group):
+    """A tuple group is checked part by part, by the one check every path makes: add_result took
+    ("south", None), which the batch of two features refuses, and every to_dict after raised."""
+    g = GroupedContingency().add_results(["x"], ["x"], groups=["north"])
+    before = g.to_dict()
+    with pytest.raises(ValueError, match=r"add_result: group\[\d\]"):
+        g.add_result("x", "x", group=group)
+    with pytest.raises(ValueError, match=r"groups\[1\]"):  # one feature holding tuples: row 1
+        g.add_results(["x", "x"], ["x", "x"], groups=["north", group])
+    with pytest.raises(ValueError, match=r"from_dict: groups\[1\]"):
+        GroupedContingency.from_dict({**before, "groups": ["north", list(group)],
+                                      "states": before["states"] * 2})
+    assert g.to_dict() == before
+    g.add_result("x", "x", group=("south", 1))
+    assert g.to_dict()["groups"] == ["north", ["south", 1]]
