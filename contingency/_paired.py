@@ -345,8 +345,10 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
             labels_a, labels_b, labels_truth = (cast(_Labels, side) for side in coded)
             staging_a = Staging(a.ids, unknown, removing=removing, base=len(a.names))
             staging_b = Staging(b.ids, unknown, removing=removing, base=len(b.names))
-            changes_a = label_array_changes(labels_a, labels_truth, staging_a, a.names, exact)
-            changes_b = label_array_changes(labels_b, labels_truth, staging_b, b.names, exact)
+            changes_a = label_array_changes(labels_a, labels_truth, staging_a, a.names, exact,
+                                            ("assigned_a", "correct"))
+            changes_b = label_array_changes(labels_b, labels_truth, staging_b, b.names, exact,
+                                            ("assigned_b", "correct"))
             declared = a.declared
 
             def counted(label: Hashable) -> bool:  # an undeclared label "ignore" drops

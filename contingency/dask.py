@@ -44,10 +44,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._changes import Staging
-from contingency._coding import encode
+from contingency._coding import CodedLabels, encode
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
-from contingency._inputs import exact_weights
+from contingency._inputs import exact_weights, label_sequence
 from contingency._partition import PartitionComparison
 from contingency._table import count_cells
 
@@ -294,7 +294,7 @@ class _ClassifyGrouped:
                 cells = [tuple(piece for piece in cell.split(self.label_sep) if piece)
                          for cell in _plain(values).tolist()]
                 sides.append([cell[0] if len(cell) == 1 else cell for cell in cells])
-        columns = [_plain(_column(part, key)) for key in self.features]
+        columns = [_group_column(_column(part, key), f"column {key!r}") for key in self.features]
         groups = columns[0] if len(columns) == 1 else tuple(columns)
         weights = None if self.weights is None else _plain(_column(part, self.weights))
         return self.template.copy().add_results(sides[0], sides[1], groups=groups,
@@ -332,6 +332,12 @@ def _column(part: Any, key: Hashable) -> Any:
         return [record[key] for record in part]
     except (KeyError, IndexError):
         raise ValueError(f"a record has no field {key!r}") from None
+
+
+def _group_column(values: Any, where: str) -> CodedLabels:
+    """A group column coded, each value checked as a label naming the column and the row (a
+    missing value, pandas' ``NA`` included, is refused so); the batch takes the codes as they are."""
+    return CodedLabels(*encode(label_sequence(values, where), where))
 
 
 def _plain(values: Any) -> Any:

@@ -819,3 +819,34 @@ def test_a_tuple_group_with_an_invalid_part_is_refused_on_every_path(group):
     assert g.to_dict() == before
     g.add_result("x", "x", group=("south", 1))
     assert g.to_dict()["groups"] == ["north", ["south", 1]]
+
+
+# Missing group values (issue 31, item 12) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("group", [pandas.NA, ("south", pandas.NA), None, math.nan])
+def test_a_missing_group_value_is_refused_naming_the_argument(group):
+    """add_result(group=pd.NA) ended in pandas' "boolean value of NA is ambiguous"."""
+    g = GroupedContingency().add_results(["x"], ["x"], groups=["north"])
+    before = g.to_dict()
+    with pytest.raises(ValueError, match=r"^add_result: group(\[1\])?: .* is not a valid label"):
+        g.add_result("x", "x", group=group)
+    assert g.to_dict() == before
+
+
+@pytest.mark.parametrize("column", [
+    ["a", "b", pandas.NA],
+    pandas.Series([1, 2, pandas.NA], dtype="Int64"),
+    pandas.Series(["a", "b", pandas.NA], dtype="string"),
+    np.array(["a", "b", pandas.NA], dtype=object),
+])
+def test_a_missing_value_in_a_group_column_is_refused_naming_the_column_and_row(column):
+    g = GroupedContingency()
+    with pytest.raises(ValueError, match=r"^groups\[2\]: a missing value \(<NA>\) is not a "
+                                         "valid label"):
+        g.add_results(["x", "x", "x"], ["x", "x", "x"], groups=column)
+    # (pandas 3 makes a missing value of a str column NaN: either message names the row)
+    with pytest.raises(ValueError, match=r"^groups\['region'\]\[2\]: (a missing|NaN)"):
+        g.add_results(["x", "x", "x"], ["x", "x", "x"],
+                      groups=pandas.DataFrame({"age": [1, 2, 3], "region": column}))
+    assert g == GroupedContingency()

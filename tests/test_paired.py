@@ -566,3 +566,15 @@ def test_a_paired_merge_of_other_settings_is_refused_and_changes_nothing(setting
     with pytest.raises(ValueError, match=f"cannot merge accumulators whose {named} differ"):
         left.merge(right)
     assert left.to_dict() == before
+
+
+@pytest.mark.parametrize("side", [0, 1, 2])
+def test_a_nan_in_a_float_label_array_names_its_argument_and_row(side):
+    """A NaN in assigned_b was reported as assigned[1], which names neither model."""
+    arrays = [np.array([1.0, 2.0, 1.0]) for _ in range(3)]
+    arrays[side][1] = np.nan
+    paired = PairedComparison()
+    name = ("assigned_a", "assigned_b", "correct")[side]
+    with pytest.raises(ValueError, match=rf"^{name}\[1\]: NaN is not a valid label"):
+        paired.add_results(*arrays)
+    assert paired == PairedComparison()
