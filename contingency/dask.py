@@ -354,8 +354,10 @@ def _arrow_strings(values: Any, where: str) -> Any:
 
     try:
         array = pa.array(values, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None  # mixed types: the accumulators take them as they are
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        # Mixed types, or an integer past int64 (a label, or one too long to be one): the
+        # accumulators take them as they are, and check them
+        return None
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     kind = array.type.value_type if pa.types.is_dictionary(array.type) else array.type
