@@ -41,7 +41,16 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._changes import Changes, Staging, Unknown, label_array_changes, result_changes, times
+from contingency._changes import (
+    HIT,
+    MISS,
+    Changes,
+    Staging,
+    Unknown,
+    label_array_changes,
+    result_changes,
+    times,
+)
 from contingency._coding import CodedLabels, coded_single_labels, single_label_array
 from contingency._contingency import Contingency
 from contingency._counts import TALLY_SIZE, Counts
@@ -763,8 +772,18 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         two must share their settings and number of results, hold whole
         counts, and agree with the paired table: the results each model got
         wrong, and per category the results where it was wrong about it
-        (its cells ``b + c``), must be the table's. Refused documents raise
-        ``ValueError`` starting ``from_dict:``; no accumulator is made.
+        (its cells ``b + c``), must be the table's. Those margins leave a
+        count of the table free (a discordant pair could be moved into
+        both-right and both-wrong, which McNemar's test would read), so the
+        table must also meet the conditions every sequence of results meets:
+        a category is wrong only in results where a model is wrong, a result
+        where one model alone is right names a category it alone is right
+        about, and, when every result names one category a side, the bounds
+        each correct category's counts put on the results both got right.
+        These conditions are necessary, not sufficient (whether three-way
+        counts with given two-way margins exist is a hard problem in
+        general). Refused documents raise ``ValueError`` starting
+        ``from_dict:``; no accumulator is made.
 
         >>> state = PairedComparison().add_results(["x"], ["y"], ["x"]).to_dict()
         >>> PairedComparison.from_dict(state) == PairedComparison().add_results(["x"], ["y"], ["x"])
@@ -831,6 +850,123 @@ def _wrong_results(model: Contingency) -> int:
     return int(model.n_results) - right  # whole counts: checked before
 
 
+def _check_table(first: Contingency, second: Contingency, cells: list[int],
+                 columns: tuple[dict[Hashable, int], dict[Hashable, int], dict[Hashable, int]]
+                 ) -> None:
+    """Refuse a paired table that no results with these two models' counts can make.
+
+    The margins (:func:`_from_dict` checks them first) leave one count free: the
+    results where each model was wrong, ``only_b_right + both_wrong`` and
+    ``only_a_right + both_wrong``, and their sum fix every cell but one, so one
+    discordant pair could be moved into both-right and both-wrong (which changes
+    McNemar's test) without touching them. These are the other conditions
+    every sequence of calls meets, each named by its reason:
+
+    - a category some model is wrong about lies in a result some model is wrong
+      about: its three counts add up to at most ``n - both_right``; both are
+      wrong about it in at most ``both_wrong`` results;
+    - a result where only one model is right has the other wrong about at least
+      one category, which that model is right about: ``only_a_right`` results
+      add at least as many to the categories' ``only_a_right`` counts (and
+      likewise for b);
+    - when every result of both models names one category a side (their result
+      shapes are all right or wrong single labels), each model's pairs (correct,
+      assigned) are known: the results with correct category ``z`` number the
+      same for both models, and among them both are right in at least
+      ``right_a(z) + right_b(z) - n(z)`` and at most ``min(right_a(z),
+      right_b(z))`` (Fréchet's bounds), and that number ``R(z)`` fixes the
+      rest of ``z``'s results, which bound it further: b alone was right about
+      ``z`` in at least ``right_b(z) - R(z)`` results and a alone in ``right_a(z)
+      - R(z)``, both were wrong about it in at least ``n(z) - right_a(z) -
+      right_b(z) + R(z)``; ``both_right`` is the sum of the ``R(z)``. A
+      discordant result then names two categories for the model that is wrong,
+      and a both-wrong one two for each, one of them (the correct one) shared:
+      ``2 only_a_right <= sum(only_a_right counts) <= 2 only_a_right +
+      both_wrong``.
+
+    These conditions are necessary, not sufficient: whether a three-way table
+    (correct, assigned by a, assigned by b) with given two-way margins exists
+    is a hard problem in general, and a document that meets them all might
+    still be one no calls made. A tampered table is refused whenever a
+    condition a call cannot break is broken.
+    """
+    n = first.n_results
+    both_right, only_a_right, only_b_right, both_wrong_results = cells
+    only_a, only_b, both_wrong = columns
+    anyone_wrong = n - both_right
+    for label in {*only_a, *only_b, *both_wrong}:
+        a_wrong, b_wrong, both = only_b.get(label, 0), only_a.get(label, 0), both_wrong.get(label, 0)
+        if a_wrong + b_wrong + both > anyone_wrong:
+            raise state_error(f"categories say a model was wrong about {label!r} in "
+                              f"{a_wrong + b_wrong + both} results, but results say a model was "
+                              f"wrong in only {anyone_wrong}")
+        if both > both_wrong_results:
+            raise state_error(f"categories say both models were wrong about {label!r} in {both} "
+                              f"results, but results say both were wrong in only "
+                              f"{both_wrong_results}")
+    for name, only, column in (("a", only_a_right, only_a), ("b", only_b_right, only_b)):
+        listed = sum(column.values())
+        if listed < only:
+            raise state_error(f"results say only model {name} was right in {only} results, but "
+                              f"categories list only {listed} (result, category) pairs where "
+                              f"only model {name} was right about the category")
+    shapes = {*first._counts.shapes, *second._counts.shapes}
+    if shapes <= {HIT, MISS}:
+        _check_single_label_table(first, second, cells, columns)
+
+
+def _check_single_label_table(first: Contingency, second: Contingency, cells: list[int],
+                              columns: tuple[dict[Hashable, int], dict[Hashable, int],
+                                             dict[Hashable, int]]) -> None:
+    """:func:`_check_table`'s conditions for results of one category a side (see there)."""
+    both_right, only_a_right, only_b_right, both_wrong_results = cells
+    only_a, only_b, both_wrong = columns
+    per_class: list[dict[Hashable, list[int]]] = []
+    for model in (first, second):
+        rows: dict[Hashable, list[int]] = {}  # correct category: [results, right]
+        for (correct, assigned), count in model._counts.label_pairs().items():
+            row = rows.setdefault(correct, [0, 0])
+            row[0] += count
+            row[1] += count if correct == assigned else 0
+        per_class.append(rows)
+    rows_a, rows_b = per_class
+    for label in {*rows_a, *rows_b}:
+        held_a, held_b = rows_a.get(label, [0, 0])[0], rows_b.get(label, [0, 0])[0]
+        if held_a != held_b:
+            raise state_error(f"model a holds {held_a} results whose correct category is "
+                              f"{label!r}, model b {held_b}")
+    least = most = 0
+    for label, (results, right_a) in rows_a.items():
+        # R(z), the results of correct category z both got right, fixes the others of z: a
+        # alone right in right_a - R(z), b alone in right_b - R(z), both wrong in
+        # results - right_a - right_b + R(z), each about z (and both are wrong about z in those
+        # only, or where both assigned z wrongly): the bounds of R(z) those counts allow.
+        right_b = rows_b.get(label, [0, 0])[1]
+        low = max(0, right_a + right_b - results, right_a - only_a.get(label, 0),
+                  right_b - only_b.get(label, 0))
+        high = min(right_a, right_b,
+                   both_wrong.get(label, 0) - (results - right_a - right_b))
+        if low > high:
+            raise state_error(f"categories say of {label!r} only a was right about it in "
+                              f"{only_a.get(label, 0)} results, only b in "
+                              f"{only_b.get(label, 0)} and both wrong in "
+                              f"{both_wrong.get(label, 0)}, which no results of that correct "
+                              f"category can give: a got {right_a} of its {results} right, b "
+                              f"{right_b}")
+        least, most = least + low, most + high
+    if not least <= both_right <= most:
+        raise state_error(f"results say both models were right in {both_right} results, but "
+                          f"their counts by correct category allow only {least} to {most}")
+    for name, only, column in (("a", only_a_right, only_a), ("b", only_b_right, only_b)):
+        listed = sum(column.values())
+        if not 2 * only <= listed <= 2 * only + both_wrong_results:
+            raise state_error(f"results say only model {name} was right in {only} results and "
+                              f"both wrong in {both_wrong_results}, so categories must list "
+                              f"{2 * only} to {2 * only + both_wrong_results} (result, category) "
+                              f"pairs where only model {name} was right about the category, "
+                              f"not {listed}")
+
+
 def _from_dict(cls: type[PairedComparison], data: Mapping[str, Any],
                thread_safe: bool) -> PairedComparison:
     state = check_state(data, _KEYS, _FORMAT)
@@ -895,6 +1031,7 @@ def _from_dict(cls: type[PairedComparison], data: Mapping[str, Any],
                                   f"{wrong} results, but its counts say {counted}")
     only_a, only_b, both_wrong = ({label: count for label, count in column.items() if count}
                                   for column in columns)
+    _check_table(first, second, cells, (only_a, only_b, both_wrong))
     table.apply((cells, only_a, only_b, both_wrong))
     result = cls(first._declared_order(), unknown=first.unknown,
                  zero_division=first.zero_division, thread_safe=thread_safe)
