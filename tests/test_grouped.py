@@ -17,6 +17,7 @@ from contingency import Contingency, GroupedContingency
 from contingency import _grouped as grouped_module
 from contingency._extremes import STALE
 from contingency._group_scores import CATEGORY_SCORES, PROPERTY_SCORES, score_reader
+from contingency._labels import label_key
 from contingency.formulas import fairness
 
 RELATIVE = 1e-12
@@ -216,7 +217,8 @@ def test_stream_batch_and_merge_equal_the_plain_accumulators(rows, declared, rea
                                                            groups=_object_array(groups[half:]),
                                                            weights=weights[half:]))
     assert stream == batch == arrays == merged
-    assert stream.groups == tuple(dict.fromkeys(keyed))
+    # Label order (numbers first, then by type and value here), whatever order they came in.
+    assert stream.groups == tuple(sorted(set(keyed), key=label_key))
     references, overall = per_group_reference(assigned, correct, groups, categories, weights)
     assert stream.overall == overall
     for key in stream.groups:
@@ -850,3 +852,60 @@ def test_a_missing_value_in_a_group_column_is_refused_naming_the_column_and_row(
         g.add_results(["x", "x", "x"], ["x", "x", "x"],
                       groups=pandas.DataFrame({"age": [1, 2, 3], "region": column}))
     assert g == GroupedContingency()
+
+
+# Group order (issue 31, item 14) ---------------------------------------------------------------
+
+
+GROUP_ROWS = [("x", "x", "north"), ("y", "x", 3), ("x", "y", ("south", 2)), ("y", "y", "east"),
+              ("x", "x", 1), ("x", "y", ("south", 1)), ("y", "x", "north")]
+
+
+@given(st.permutations(GROUP_ROWS), st.permutations(GROUP_ROWS), st.integers(0, len(GROUP_ROWS)),
+       st.booleans())
+def test_group_order_is_a_function_of_the_set_of_groups(first, second, cut, declared):
+    """Equal counts are equal in every view, however the groups arrived: by stream, batch,
+    merge (either way round) and from_dict of a document listing them in another order
+    (``g1 == g2`` was False for the same results by the same groups). Declared groups come
+    first, in their order."""
+    settings = {"categories": ["x", "y"], "groups": ["west"] if declared else None}
+    streamed = GroupedContingency(**settings)
+    for assigned, correct, group in first:
+        streamed.add_result(assigned, correct, group=group)
+    assigned, correct, groups = (list(column) for column in zip(*second))
+    batch = GroupedContingency(**settings).add_results(assigned, correct,
+                                                       groups=_object_array(groups))
+    left = GroupedContingency(**settings).add_results(
+        assigned[:cut], correct[:cut], groups=_object_array(groups[:cut]))
+    right = GroupedContingency(**settings).add_results(
+        assigned[cut:], correct[cut:], groups=_object_array(groups[cut:]))
+    document = streamed.to_dict()
+    order = list(range(declared, len(document["groups"])))[::-1]  # the undeclared ones reversed
+    shuffled = {**document,
+                "groups": document["groups"][:declared] + [document["groups"][i] for i in order],
+                "states": document["states"][:declared] + [document["states"][i] for i in order]}
+    expected = ("west",) * declared + (1, 3, "east", "north", ("south", 1), ("south", 2))
+    for other in (batch, left + right, right + left, GroupedContingency.from_dict(shuffled),
+                  pickle.loads(pickle.dumps(right + left)), copy.copy(right + left)):
+        assert other == streamed
+        assert other.groups == streamed.groups == expected
+        assert list(other.by_group("micro_f1")) == list(expected)
+        assert other.to_dict() == document
+        assert other.report() == streamed.report()
+        # Ties go to the first group in group order.
+        assert other.group_argmin("micro_f1") == streamed.group_argmin("micro_f1") == 3
+        assert other.group_argmax(("recall", "x")) == (1 if not declared else "west")
+
+
+def test_groups_met_after_a_read_join_in_group_order_and_ties_follow_it():
+    g = GroupedContingency()
+    g.add_result("x", "x", group="c")
+    assert g.groups == ("c",)
+    assert g.group_argmax("micro_f1") == "c"
+    g.add_result("x", "x", group="a")  # a tie, by a group that sorts first
+    g.add_result("x", "x", group="b")
+    assert g.groups == ("a", "b", "c")
+    assert g.group_argmax("micro_f1") == g.group_argmin("micro_f1") == "a"
+    g.remove_result("x", "x", group="a")
+    assert g.groups == ("b", "c")
+    assert g.group_argmax("micro_f1") == "b"
