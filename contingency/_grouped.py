@@ -694,8 +694,10 @@ class GroupedContingency:
             other._settled()
             self._fold()
             self._read = False
-            created = {key: self._new_group() for key in other._groups if key not in self._groups}
-            parts = [(accumulator, _merge_call({**self._groups, **created}[key], accumulator))
+            mine = self._groups
+            created = {key: self._new_group() for key in other._groups if key not in mine}
+            # O(groups of other): each group looked up, never a copy of this one's groups.
+            parts = [(accumulator, _merge_call(mine.get(key) or created[key], accumulator))
                      for key, accumulator in other._groups.items()]
             self._commit(_merge_call(self._overall, other._overall), parts, removing=False)
             self._written(created, list(other._groups), removing=False)

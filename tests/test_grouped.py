@@ -909,3 +909,48 @@ def test_groups_met_after_a_read_join_in_group_order_and_ties_follow_it():
     g.remove_result("x", "x", group="a")
     assert g.groups == ("b", "c")
     assert g.group_argmax("micro_f1") == "b"
+
+
+# Merge's cost (issue 31, item 16) --------------------------------------------------------------
+
+
+class _CountedGroups(dict):
+    """A group dict that counts the passes over it (a copy of it iterates it)."""
+
+    passes = 0
+
+    def __iter__(self):
+        type(self).passes += 1
+        return super().__iter__()
+
+    def keys(self):
+        type(self).passes += 1
+        return super().keys()
+
+    def items(self):
+        type(self).passes += 1
+        return super().items()
+
+    def values(self):
+        type(self).passes += 1
+        return super().values()
+
+
+def test_merge_reads_only_the_other_side_s_groups():
+    """merge copied the receiving accumulator's whole group dict once per group of the other:
+    O(groups here x groups there). It now looks each group up: the receiving side's group dict
+    is never iterated, whatever the number of groups of either side (the benchmark rows
+    measure the cost)."""
+    receiving = GroupedContingency(["x", "y"]).add_results(
+        ["x"] * 50, ["y"] * 50, groups=[f"g{i:02d}" for i in range(50)])
+    other = GroupedContingency(["x", "y"]).add_results(
+        ["x", "y", "x"], ["x", "x", "y"], groups=["g07", "new", "g31"])
+    expected = GroupedContingency(["x", "y"]).add_results(
+        ["x"] * 50 + ["x", "y", "x"], ["y"] * 50 + ["x", "x", "y"],
+        groups=[f"g{i:02d}" for i in range(50)] + ["g07", "new", "g31"])
+    receiving.groups  # noqa: B018  (settled: in order, nothing pending)
+    object.__setattr__(receiving, "_groups", _CountedGroups(receiving._groups))
+    _CountedGroups.passes = 0
+    receiving.merge(other)
+    assert _CountedGroups.passes == 0
+    assert receiving == expected
