@@ -124,8 +124,8 @@ from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_r
 from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
-from contingency._labels import category_order
 from contingency._intervals import IntervalRefused
+from contingency._labels import category_order
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
