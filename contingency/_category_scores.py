@@ -12,7 +12,7 @@ streams without making those dicts: the numbers have one source.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,25 +21,17 @@ from attrs import frozen
 from contingency._confusion import category_cells, count_columns, supports
 from contingency._counts import Counts
 from contingency._labels import label_to_json
-from contingency.formulas import classification as _formulas
+from contingency._registry import TABLE, record_names, report_names
 from contingency.formulas._numeric import ZeroDivision, average
 from contingency.report import Records
 
-__all__ = ["CELLS", "SCORES", "CategoryScores", "category_scores"]
+__all__ = ["CELLS", "CategoryScores", "category_scores"]
 
-#: The per-category scores, in the order each category's record lists them.
-SCORES: dict[str, Callable[..., Any]] = {
-    "precision": _formulas.precision,
-    "recall": _formulas.recall,
-    "f1": _formulas.f1,
-    "accuracy": _formulas.accuracy,
-    "error": _formulas.error,
-}
 #: The cells of each category's table, in its record's order.
 CELLS = ("a", "b", "c", "d")
-#: Every column scored: the records' scores, and the Jaccard index for its averages.
-_ALL: dict[str, Callable[..., Any]] = {**SCORES, "specificity": _formulas.specificity,
-                                       "jaccard": _formulas.jaccard}
+#: Scored beside the records' and the report's scores (:mod:`contingency._registry`): the
+#: Jaccard index, whose averages scores() lists.
+_AVERAGED_ONLY = ("jaccard",)
 
 Column = Any  # a float64 or int64 array, or a list of exact Python numbers
 
@@ -50,9 +42,10 @@ class CategoryScores:
 
     ``counts`` maps ``a b c d support`` to the counts as reads report them
     (``int``, or the exact count rounded once to ``float`` when weights made
-    them fractional); ``scores`` maps ``precision recall f1 accuracy error
-    specificity jaccard`` to float64 arrays (NaN where ``zero_division="nan"`` leaves
-    a value undefined). ``labels`` are the categories themselves, ``support``
+    them fractional); ``scores`` maps the records' scores
+    (:func:`contingency._registry.record_names`) and ``jaccard`` to float64
+    arrays (NaN where ``zero_division="nan"`` leaves a value undefined).
+    ``labels`` are the categories themselves, ``support``
     their exact supports ``a + c`` (the weights of the weighted averages),
     ``mode`` the ``zero_division`` they were scored with.
     """
@@ -68,7 +61,7 @@ class CategoryScores:
 
     def keys(self) -> tuple[str, ...]:
         """The names of a record's numbers, in its order (after ``"category"``)."""
-        return (*CELLS, *SCORES, "support", "specificity")
+        return (*CELLS, *record_names(), "support")
 
     def columns(self) -> list[list[Any]]:
         """Each number of :meth:`keys` as a list of Python numbers (one per category)."""
@@ -87,7 +80,7 @@ class CategoryScores:
         :func:`contingency.formulas._numeric.average`: each sum exact and rounded
         once, so the very float the running sums of :mod:`contingency._category_sums` give.
         """
-        empty = float(_ALL[name](0, 0, 0, 0, zero_division=self.mode))
+        empty = float(TABLE[name].formula(0, 0, 0, 0, zero_division=self.mode))
         return average(self.scores[name], self.support if weighted else None, empty=empty)
 
     def json_records(self) -> Records:
@@ -109,7 +102,8 @@ def category_scores(counts: Counts, order: Sequence[Hashable], mode: ZeroDivisio
                     ) -> CategoryScores:
     """The cells and scores of the categories of ``order`` (of settled ``counts``), as columns."""
     cells = count_columns(counts, category_cells(counts, order))
-    scores = {name: score(*cells, zero_division=mode) for name, score in _ALL.items()}
+    scores = {name: TABLE[name].formula(*cells, zero_division=mode)
+              for name in dict.fromkeys((*record_names(), *report_names(), *_AVERAGED_ONLY))}
     support = supports(cells[0], cells[2])
     reported = dict(zip((*CELLS, "support"), (*cells, support)))
     if counts.scale:  # each exact count rounded once, as Counts.reported does

@@ -62,16 +62,14 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from itertools import compress, repeat
-from typing import Any
 
 import numpy as np
 
-from contingency.formulas import classification as _classification
+from contingency._registry import TABLE
 from contingency.formulas._numeric import ZeroDivision
-from contingency.formulas.classification import SCALAR
-from contingency.formulas.intervals import VARIANCES, f1_slope, variance_bits
+from contingency.formulas.intervals import f1_slope, variance_bits
 
 __all__ = ["KINDS", "SCALE_BITS", "CategorySums", "CategoryTotals", "Cells", "F1Coupling",
            "MarginSums", "VarianceSums", "kind_sums", "kinds_of"]
@@ -85,11 +83,6 @@ SCALE_BITS = 128
 #: vector form: the same doubles, bit for bit) and updates the sums with C-level passes: the
 #: first read after a batch naming a million categories.
 BULK = 2048
-
-#: The vector form of each score a CategorySums keeps (the scalar one is SCALAR's).
-_COLUMNS: dict[str, Callable[..., Any]] = {"precision": _classification.precision,
-                                           "recall": _classification.recall,
-                                           "f1": _classification.f1}
 
 #: The cells ``a``, ``b`` and ``c`` by category (a category missing from them was forgotten).
 Cells = tuple[Mapping[Hashable, int], Mapping[Hashable, int], Mapping[Hashable, int]]
@@ -136,8 +129,10 @@ class CategorySums(_Lazy):
         # sum once (correctly), and the product by a power of two is exact (every nonzero
         # sum read is far above the subnormal range), so this is sum / 2**(...) rounded once.
         self._inverse = 2.0 ** -(SCALE_BITS + scale)
-        self._score = SCALAR[score]
-        self._columns = _COLUMNS.get(score)
+        # The registry's row: its scalar form, and its columns form for a bulk refresh (the
+        # same doubles). A score kept here reads a, b and c only (d changes with every result).
+        self._score = TABLE[score].scalar
+        self._columns = TABLE[score].formula
         self._mode = zero_division
         self._empty = self._score(0, 0, 0, 0, zero_division)  # the mean of no defined value
         # Per category with a defined value: the value * 2**SCALE_BITS as last summed (an
@@ -158,7 +153,7 @@ class CategorySums(_Lazy):
         pending = self._pending
         if not pending:
             return
-        if len(pending) >= BULK and self._columns is not None:
+        if len(pending) >= BULK:
             self._refresh_columns()
             return
         contribution, score, mode, unit = self._contribution, self._score, self._mode, self._unit
@@ -220,8 +215,7 @@ class CategorySums(_Lazy):
         if not labels:
             return
         a, b, c = (list(map(cells.__getitem__, labels)) for cells in (cells_a, cells_b, cells_c))
-        columns: Callable[..., Any] = self._columns  # type: ignore[assignment]
-        values = np.asarray(columns(np.array(a), np.array(b), np.array(c), np.zeros(len(a), int),
+        values = np.asarray(self._columns(np.array(a), np.array(b), np.array(c), np.zeros(len(a), int),
                                     zero_division=self._mode), dtype=np.float64)
         defined = values == values  # NaN: undefined in "nan" mode, left out
         scaled = list(map(int, (values[defined] * self._unit).tolist()))  # exact: a power of 2
@@ -262,7 +256,7 @@ class VarianceSums(_Lazy):
     """The exact sum over categories of one score's delta-method variance term (``total``, an integer).
 
     ``total`` is the sum of ``term(a, b, c) * 2**bits`` over the categories
-    (:data:`contingency.formulas.intervals.VARIANCES`, ``bits`` from
+    (the registry's ``variance`` of the score, ``bits`` from
     :func:`contingency.formulas.intervals.variance_bits` at the counts'
     ``scale``); a category with a zero term is left out of the per-category dict.
     """
@@ -271,7 +265,10 @@ class VarianceSums(_Lazy):
 
     def __init__(self, cells: Cells, score: str, *, scale: int = 0) -> None:
         super().__init__(cells)
-        self._term = VARIANCES[score]
+        variance = TABLE[score].variance
+        if variance is None:
+            raise ValueError(f"score {score!r} has no delta-method variance in the registry")
+        self._term = variance
         self._bits = variance_bits(score, scale)
         self._terms: dict[Hashable, int] = {}  # per category, its term as last summed
         self.total = 0

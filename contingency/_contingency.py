@@ -26,14 +26,14 @@ surface, which the class inherits: the reads under scikit-learn's names
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import numpy as np
 
-from contingency import _confusion, _locking
+from contingency import _confusion, _locking, _registry
 from contingency._changes import (
     Staging,
     Unknown,
@@ -64,16 +64,6 @@ __all__ = ["Contingency"]
 
 _AVERAGES = _confusion.AVERAGES
 _UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
-_SCORES = {
-    "precision": _formulas.precision,
-    "recall": _formulas.recall,
-    "f1": _formulas.f1,
-    "accuracy": _formulas.accuracy,
-    "error": _formulas.error,
-}
-_SCALAR_F1 = _formulas.SCALAR["f1"]
-_SCALAR_PRECISION = _formulas.SCALAR["precision"]
-_SCALAR_RECALL = _formulas.SCALAR["recall"]
 _Self = TypeVar("_Self", bound="Contingency")
 
 
@@ -587,107 +577,27 @@ class Contingency(Reports):
         a, b, c, d = (self._counts.reported(cell) for cell in self._counts.micro)
         return a, b, c, d
 
-    # Micro and macro statistics (Perl's) ------------------------------------------------------
+    # The averages of each table score (micro_f1, macro_precision, ...) are properties made from
+    # the registry of scores (contingency._registry) below the class: _average_reader.
+    if TYPE_CHECKING:  # for the type checker: the properties average_properties makes
+        micro_precision: float
+        micro_recall: float
+        micro_f1: float
+        micro_accuracy: float
+        micro_error: float
+        macro_precision: float
+        macro_recall: float
+        macro_f1: float
+        macro_accuracy: float
+        macro_error: float
+        weighted_precision: float
+        weighted_recall: float
+        weighted_f1: float
+        samples_precision: float
+        samples_recall: float
+        samples_f1: float
 
-    @property
-    def micro_accuracy(self) -> float:
-        """``(a + d) / (a + b + c + d)`` of the micro table (1 when empty, in Perl mode)."""
-        return self._micro_score("accuracy")
-
-    @property
-    def micro_error(self) -> float:
-        """``(b + c) / (a + b + c + d)`` of the micro table (0 when empty, in Perl mode)."""
-        return self._micro_score("error")
-
-    @property
-    def micro_precision(self) -> float:
-        """``a / (a + b)`` of the micro table; see :func:`~contingency.formulas.classification.precision`."""
-        return _SCALAR_PRECISION(*self._counts.settled().micro, self._zero_division)
-
-    @property
-    def micro_recall(self) -> float:
-        """``a / (a + c)`` of the micro table; see :func:`~contingency.formulas.classification.recall`."""
-        return _SCALAR_RECALL(*self._counts.settled().micro, self._zero_division)
-
-    @property
-    def micro_f1(self) -> float:
-        """``2a / (2a + b + c)`` of the micro table; see :func:`~contingency.formulas.classification.f1`."""
-        return _SCALAR_F1(*self._counts.settled().micro, self._zero_division)
-
-    @property
-    def macro_accuracy(self) -> float:
-        """Accuracy of each category's table, averaged over categories: ``(K n - B - C) / (K n)``.
-
-        The exact mean of the categories' exact accuracies, rounded once, from
-        the pooled cells: constant time. (It can differ in the last bit from
-        averaging the per-category accuracies after rounding each.)
-        """
-        self._counts.settled()
-        _, b, c, _ = self._counts.pooled()
-        return _formulas.mean_accuracy(self._counts.n, len(self._counts.a), b + c,
-                                       zero_division=self._zero_division)
-
-    @property
-    def macro_error(self) -> float:
-        """Error of each category's table, averaged over categories: ``(B + C) / (K n)``.
-
-        See :attr:`macro_accuracy`.
-        """
-        self._counts.settled()
-        _, b, c, _ = self._counts.pooled()
-        return _formulas.mean_error(self._counts.n, len(self._counts.a), b + c,
-                                    zero_division=self._zero_division)
-
-    @property
-    def macro_precision(self) -> float:
-        """Precision of each category's table, averaged over categories.
-
-        Categories that no result named count too, as in Perl: their precision
-        is 1 in Perl mode (nothing assigned, nothing missed).
-        """
-        return self._running_mean("precision")
-
-    @property
-    def macro_recall(self) -> float:
-        """Recall of each category's table, averaged over categories."""
-        return self._running_mean("recall")
-
-    @property
-    def macro_f1(self) -> float:
-        """F1 of each category's table, averaged over categories."""
-        return self._running_mean("f1")
-
-    # Beyond Perl ------------------------------------------------------------------------------
-
-    @property
-    def weighted_precision(self) -> float:
-        """Per-category precision averaged with each category's support (``a + c``) as weight."""
-        return self._running_mean("precision", weighted=True)
-
-    @property
-    def weighted_recall(self) -> float:
-        """Per-category recall averaged with each category's support as weight."""
-        return self._running_mean("recall", weighted=True)
-
-    @property
-    def weighted_f1(self) -> float:
-        """Per-category F1 averaged with each category's support as weight."""
-        return self._running_mean("f1", weighted=True)
-
-    @property
-    def samples_precision(self) -> float:
-        """Each result's precision ``|assigned ∩ correct| / |assigned|``, averaged over results."""
-        return self._samples(_formulas.precision)
-
-    @property
-    def samples_recall(self) -> float:
-        """Each result's recall ``|assigned ∩ correct| / |correct|``, averaged over results."""
-        return self._samples(_formulas.recall)
-
-    @property
-    def samples_f1(self) -> float:
-        """Each result's F1, averaged over results."""
-        return self._samples(_formulas.f1)
+    # Result-level scores --------------------------------------------------------------------------
 
     @property
     def subset_accuracy(self) -> float:
@@ -848,7 +758,7 @@ class Contingency(Reports):
     # Reading -------------------------------------------------------------------------------------
 
     def _micro_score(self, name: str) -> float:
-        return _formulas.SCALAR[name](*self._counts.settled().micro, self._zero_division)
+        return _registry.TABLE[name].scalar(*self._counts.settled().micro, self._zero_division)
 
     def _running_mean(self, name: str, weighted: bool = False) -> float:
         return _confusion.running_mean(self._counts.settled(), name, self._zero_division, weighted)
@@ -876,6 +786,49 @@ class Contingency(Reports):
               f"correct=({show(correct)})")
 
 
+def _average_reader(row: _registry.TableScore, average: _registry.Average
+                    ) -> Callable[[Contingency], float]:
+    """How Contingency reads ``average`` of the registry's ``row``: one call into its formula.
+
+    Micro: the row's scalar form of the micro table. Macro: its closed form from
+    the pooled cells where the row has one, else the running sums' mean over
+    categories (:func:`contingency._confusion.running_mean`); weighted: theirs
+    with supports as weights. Samples: the formula on each result shape's table.
+    """
+    scalar, name, formula, pooled = row.scalar, row.name, row.formula, row.pooled
+    read: Callable[[Contingency], float]
+    if average == "micro":
+        def read(self: Contingency) -> float:
+            return scalar(*self._counts.settled().micro, self._zero_division)
+    elif average == "macro" and pooled is not None:
+        def read(self: Contingency) -> float:
+            counts = self._counts.settled()
+            _, b, c, _ = counts.pooled()
+            return pooled(counts.n, len(counts.a), b + c, zero_division=self._zero_division)
+    elif average in ("macro", "weighted"):
+        weighted = average == "weighted"
+
+        def read(self: Contingency) -> float:
+            return _confusion.running_mean(self._counts.settled(), name, self._zero_division,
+                                           weighted)
+    else:
+        def read(self: Contingency) -> float:
+            return _confusion.samples_mean(self._counts.settled(), formula, self._zero_division)
+    return read
+
+
+def install_average_properties(cls: type[Contingency]) -> None:
+    """Give ``cls`` the average property of every row of the registry that it lacks.
+
+    Called once below the class; again after :func:`contingency._registry.register` adds a row
+    (the properties made before are kept, so a locked subclass made since still wraps them).
+    """
+    for property_name, made in _registry.average_properties(_average_reader):
+        if property_name not in vars(cls):
+            setattr(cls, property_name, made)
+
+
+install_average_properties(Contingency)
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

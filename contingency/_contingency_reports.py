@@ -21,8 +21,8 @@ from contingency._category_scores import CategoryScores, category_scores
 from contingency._changes import HIT, MISS
 from contingency._frame import category_frame
 from contingency._intervals import scores_block
+from contingency._registry import AVERAGES, TABLE, record_names, report_names
 from contingency._sklearn_reads import ScikitLearnReads
-from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import no_category
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 __all__ = ["Reports"]
 
 _AVERAGES = _confusion.AVERAGES
-_SCORES = {"precision": _formulas.precision, "recall": _formulas.recall, "f1": _formulas.f1}
 
 
 class Reports(ScikitLearnReads):
@@ -80,13 +79,13 @@ class Reports(ScikitLearnReads):
 
     def category_stats(self) -> dict[Hashable, dict[str, float | int]]:
         """Per category: cells ``a b c d``, ``precision recall f1 accuracy error`` (Perl's numbers),
-        ``support`` (``a + c``) and ``specificity``, in the order of :attr:`categories`.
+        ``specificity`` and ``support`` (``a + c``), in the order of :attr:`categories`.
 
         >>> from contingency import Contingency
 
         >>> Contingency(["x", "y"]).add_results(["x"], ["y"]).category_stats()["x"]
         {'a': 0, 'b': 1, 'c': 0, 'd': 0, 'precision': 0.0, 'recall': 1.0, 'f1': 0.0, \
-'accuracy': 0.0, 'error': 1.0, 'support': 0, 'specificity': 0.0}
+'accuracy': 0.0, 'error': 1.0, 'specificity': 0.0, 'support': 0}
         """
         order = self._order()
         if not order:
@@ -106,10 +105,10 @@ class Reports(ScikitLearnReads):
 
         >>> s = Contingency(["x", "y"]).add_results(["x", "y"], ["y", "y"])
         >>> print(s.to_frame().round(3).to_string())  # doctest: +SKIP
-                  a  b  c  d  precision  recall     f1  accuracy  error  support  specificity
+                  a  b  c  d  precision  recall     f1  accuracy  error  specificity  support
         category
-        x         0  1  0  1        0.0     1.0  0.000       0.5    0.5        0          0.5
-        y         1  0  1  0        1.0     0.5  0.667       0.5    0.5        2          1.0
+        x         0  1  0  1        0.0     1.0  0.000       0.5    0.5          0.5        0
+        y         1  0  1  0        1.0     0.5  0.667       0.5    0.5          1.0        2
         """
         return category_frame(self.category_stats())
 
@@ -172,7 +171,8 @@ class Reports(ScikitLearnReads):
         weighted avg      0.833   0.667  0.667        3
          samples avg      0.667   0.667  0.667        3
         <BLANKLINE>
-        results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.333 (micro), 0.500 (macro)
+        results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.500 (multiclass),
+        0.333 (micro), 0.500 (macro)
         """
         scores = self._scores(intervals)  # the categories' rows made from columns, a few at a time
         scores["categories"] = scores["categories"].json_records()
@@ -180,31 +180,40 @@ class Reports(ScikitLearnReads):
 
     def _scores(self, intervals: float | None = None) -> dict[str, Any]:
         """:meth:`scores` with its categories as one :class:`CategoryScores` (columns, not dicts)."""
-        names = ("precision", "recall", "f1")
-        averages: dict[str, Any] = {
-            "micro": {name: self._micro_score(name) for name in names},
-            "macro": None,
-            "weighted": None,
-            "samples": {name: self._samples(_SCORES[name]) for name in names},
-        }
+        # The report's scores in each average their rows declare; the other averaged scores of
+        # the records (accuracy, error) in a block each, by average.
+        names = report_names()
         categories = category_scores(self._counts, self._order(), self._zero_division)
-        if self._counts.a:  # from the columns: the running sums' floats, without their O(K) dicts
-            averages["macro"] = {name: categories.mean(name) for name in names}
-            averages["weighted"] = {name: categories.mean(name, weighted=True) for name in names}
+        has_categories = bool(self._counts.a)  # (after _order, which settles the counts)
+
+        def read(name: str, average: str) -> Any:
+            if average == "micro":
+                return self._micro_score(name)
+            if average == "samples":
+                return self._samples(TABLE[name].formula)
+            # from the columns: the running sums' floats, without their O(K) dicts
+            return categories.mean(name, weighted=average == "weighted")
+
+        averages: dict[str, Any] = {
+            average: {name: read(name, average) for name in names
+                      if average in TABLE[name].averages}
+            if has_categories or average in ("micro", "samples") else None
+            for average in AVERAGES}
         support = self._counts.reported(sum(self._counts.a.values()) + sum(self._counts.c.values()))
         single = self._counts.n == self._counts.shapes.get(HIT, 0) + self._counts.shapes.get(MISS, 0)
-        for average_name in ("micro", "macro", "weighted", "samples"):
+        for average_name in AVERAGES:
             if averages[average_name] is not None:
                 averages[average_name]["support"] = support
+        by_average = {name: {average: getattr(self, f"{average}_{name}")
+                             if has_categories or average == "micro" else None
+                             for average in TABLE[name].averages}
+                      for name in record_names() if name not in names and TABLE[name].averages}
         return {
             "n_results": self._counts.reported(self._counts.n),
             "categories": categories,
             "averages": averages,
             "micro_table": [self._counts.reported(cell) for cell in self._counts.micro],
-            "accuracy": {"micro": self.micro_accuracy,
-                         "macro": self.macro_accuracy if self._counts.a else None},
-            "error": {"micro": self.micro_error,
-                      "macro": self.macro_error if self._counts.a else None},
+            **by_average,
             "subset_accuracy": self.subset_accuracy,
             "hamming_loss": self.hamming_loss,
             "matthews_corrcoef": {

@@ -12,29 +12,12 @@ from collections.abc import Callable, Hashable
 
 from contingency._contingency import Contingency
 from contingency._labels import check_label
-from contingency.formulas import classification as _classification
-from contingency.formulas import fairness as _fairness
+from contingency._registry import TABLE, property_names
 
-__all__ = ["CATEGORY_SCORES", "DEFAULT_SCORES", "PROPERTY_SCORES", "Score", "score_name",
-           "score_reader"]
+__all__ = ["DEFAULT_SCORES", "Score", "score_name", "score_reader"]
 
 #: A score: the name of a Contingency property, or (score, category) for one category.
 Score = str | tuple[str, Hashable]
-#: The Contingency properties a score may name (each a float; a test keeps this list whole).
-PROPERTY_SCORES = (
-    "micro_precision", "micro_recall", "micro_f1", "micro_accuracy", "micro_error",
-    "macro_precision", "macro_recall", "macro_f1", "macro_accuracy", "macro_error",
-    "weighted_precision", "weighted_recall", "weighted_f1",
-    "samples_precision", "samples_recall", "samples_f1",
-    "subset_accuracy", "error_rate", "hamming_loss",
-)
-#: The scores of one category's 2x2 table, the category taken as the positive outcome.
-CATEGORY_SCORES: dict[str, Callable[..., float]] = {
-    **{name: _classification.SCALAR[name]
-       for name in ("precision", "recall", "f1", "accuracy", "error", "jaccard")},
-    "specificity": lambda a, b, c, d, mode: _classification.SCALAR["recall"](d, c, b, a, mode),
-    **_fairness.SCALAR,
-}
 #: The scores of :meth:`GroupedContingency.report` and :meth:`~GroupedContingency.scores` by default.
 DEFAULT_SCORES: tuple[Score, ...] = ("micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
@@ -43,9 +26,10 @@ def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
     """The one reading of a score's name: its canonical form, and how to read it from a Contingency.
 
     ``score`` is the name of a score property of
-    :class:`~contingency.Contingency` (:data:`PROPERTY_SCORES`: ``"macro_f1"``,
+    :class:`~contingency.Contingency` (the registry's
+    :func:`~contingency._registry.property_names`: ``"macro_f1"``,
     ``"micro_precision"``, ``"subset_accuracy"``...), or a pair ``(name,
-    category)`` naming one of :data:`CATEGORY_SCORES` (``"precision"``,
+    category)`` naming a table score of the registry (``"precision"``,
     ``"recall"`` (the true positive rate), ``"f1"``, ``"selection_rate"``,
     ``"false_positive_rate"``...) of one category's 2x2 table, the category
     taken as the positive outcome. Its reader costs O(1) (O(result shapes) for
@@ -65,17 +49,18 @@ weighted_precision, weighted_recall, weighted_f1, samples_precision, samples_rec
 subset_accuracy, error_rate, hamming_loss) nor (score, category) with a score among precision, recall, f1, \
 accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
     """
-    if isinstance(score, str) and score in PROPERTY_SCORES:
+    properties = property_names()
+    if isinstance(score, str) and score in properties:
         return score, operator.attrgetter(score)
     if isinstance(score, (tuple, list)) and len(score) == 2 and isinstance(score[0], str):
         name, category = score
-        formula = CATEGORY_SCORES.get(name)
-        if formula is not None:
+        row = TABLE.get(name)
+        if row is not None:
             category = check_label(category, f"score {name!r}: category")
-            return (name, category), _category_reader(formula, category)
+            return (name, category), _category_reader(row.scalar, category)
     raise ValueError(
-        f"score {score!r} is neither a score property of Contingency ({', '.join(PROPERTY_SCORES)}) "
-        f"nor (score, category) with a score among {', '.join(CATEGORY_SCORES)}")
+        f"score {score!r} is neither a score property of Contingency ({', '.join(properties)}) "
+        f"nor (score, category) with a score among {', '.join(TABLE)}")
 
 
 def _category_reader(formula: Callable[..., float], category: Hashable

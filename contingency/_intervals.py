@@ -45,11 +45,16 @@ import numpy as np
 from contingency._changes import HIT, MISS
 from contingency._confusion import category_cells, count_columns
 from contingency._labels import label_to_json
+from contingency._registry import (
+    TABLE,
+    category_interval_names,
+    interval_names,
+    macro_interval_names,
+    report_names,
+)
 from contingency._table import PAIR_LOW, PAIR_SHIFT
-from contingency.formulas import classification as _classification
 from contingency.formulas import intervals as _formulas
 from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average
-from contingency.formulas.classification import SCALAR
 from contingency.formulas.intervals import Interval
 from contingency.report import Bounds, Records
 
@@ -170,37 +175,13 @@ def _f1_of_jaccard(share: Any) -> Any:
 
 # Contingency --------------------------------------------------------------------------------
 
-#: The category scores that are proportions of results (their shares:
-#: :data:`contingency.formulas.intervals.SHARES`), with why each is undefined when it has no trial.
-_UNDEFINED = {
-    "precision": "no result assigned it",
-    "recall": "no result has it as correct",
-    "specificity": "every result has it as correct",
-    "accuracy": "there are no results",
-    "error": "there are no results",
-    "jaccard": "no result names it",
-}
-#: The micro scores of single-label results that are the share of results right (``a / n``).
-_MICRO_SHARES = {"micro_precision": "precision", "micro_recall": "recall", "micro_f1": "f1"}
-#: Scores of single-label results that are ``offset + (2 / K) w`` with ``w`` the share of
-#: results right (``"right"``) or wrong: (which share, the score's own read).
-_DECISION_SHARES = {
-    "micro_accuracy": ("right", "micro_accuracy"),
-    "macro_accuracy": ("right", "macro_accuracy"),
-    "micro_error": ("wrong", "micro_error"),
-    "macro_error": ("wrong", "macro_error"),
-    "hamming_loss": ("wrong", "hamming_loss"),
-}
-_MACROS = {"macro_precision": "precision", "macro_recall": "recall", "macro_f1": "f1"}
-#: Each macro average's per-category score, on columns of cells (its vector form).
-_COLUMN_SCORES = {"precision": _classification.precision, "recall": _classification.recall,
-                  "f1": _classification.f1}
-_CATEGORY_SCORES = (*_UNDEFINED, "f1")
+# Which scores have an interval, and how each is read: the registry of scores
+# (contingency._registry: interval_names, category_interval_names, each row's trial).
 
 
 def _scores_with_intervals() -> str:
-    names = ", ".join([*_MICRO_SHARES, *_DECISION_SHARES, "subset_accuracy", *_MACROS])
-    return f"{names}, and (score, category) for score in {', '.join(_CATEGORY_SCORES)}"
+    names = ", ".join(interval_names())
+    return f"{names}, and (score, category) for score in {', '.join(category_interval_names())}"
 
 
 def contingency_interval(contingency: ContingencyReads, score: object, level: Any, method: Any,
@@ -218,18 +199,20 @@ def contingency_interval(contingency: ContingencyReads, score: object, level: An
         _check_draws(draws)
     counts = contingency._counts.settled()
     if type(score) is str:
-        if score in _MICRO_SHARES:
-            return _micro(contingency, counts, score, level, method, seed, draws)
-        if score in _MACROS:
+        how = interval_names().get(score)
+        if how is None:
+            raise _refuse(score, f"no interval for this score (see the docs' page on intervals); "
+                          f"intervals exist for {_scores_with_intervals()}")
+        kind, reads = how
+        if kind == "share":
+            return _micro(contingency, counts, score, reads, level, method, seed, draws)
+        if kind == "macro":
             return _macro(contingency, counts, score, level, method)
-        if score in _DECISION_SHARES:
-            return _decisions(contingency, counts, score, level, method, seed, draws)
-        if score == "subset_accuracy":
-            return _subset_accuracy(contingency, counts, level, method, seed, draws)
-        raise _refuse(score, f"no interval for this score (see the docs' page on intervals); "
-                      f"intervals exist for {_scores_with_intervals()}")
+        if kind == "decisions":
+            return _decisions(contingency, counts, score, reads, level, method, seed, draws)
+        return _subset_accuracy(contingency, counts, level, method, seed, draws)
     if (isinstance(score, tuple) and len(score) == 2 and isinstance(score[0], str)
-            and score[0] in _CATEGORY_SCORES):
+            and score[0] in category_interval_names()):
         return _category(contingency, counts, score, level, method, seed, draws)
     raise _refuse(score, "a score is the name of a score property ('micro_f1', 'macro_f1', ...) "
                   f"or (score, category); intervals exist for {_scores_with_intervals()}")
@@ -244,8 +227,8 @@ def _no_results(counts: Counts, score: object) -> None:
 _SET_ENTRIES = "set_entries set the micro table, and no results are known behind its cells"
 
 
-def _micro(contingency: ContingencyReads, counts: Counts, score: str, level: float, method: str,
-           seed: int | None, draws: int) -> Interval:
+def _micro(contingency: ContingencyReads, counts: Counts, score: str, name: str | None,
+           level: float, method: str, seed: int | None, draws: int) -> Interval:
     """Micro precision, recall or F1 of single-label results: each the share of results right."""
     n, shapes = counts.n, counts.shapes
     if not n or n != shapes.get(HIT, 0) + shapes.get(MISS, 0) or any(counts.offset):
@@ -258,7 +241,7 @@ def _micro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
         raise _refuse(score, _SET_ENTRIES)
     shift = _whole(counts, score) if counts.scale else 0
     a, b, c, d = counts.micro
-    estimate = SCALAR[_MICRO_SHARES[score]](a, b, c, d, contingency._zero_division)
+    estimate = TABLE[name].scalar(a, b, c, d, contingency._zero_division)  # type: ignore[index]
     # Single-label results: a = the results right, a + b = a + c = n.
     if method != "wilson":
         return _proportion(score, estimate, a >> shift, n >> shift, level, method, seed, draws)
@@ -269,8 +252,8 @@ def _micro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
                                     high if high >= estimate else estimate))
 
 
-def _decisions(contingency: ContingencyReads, counts: Counts, score: str, level: float, method: str,
-               seed: int | None, draws: int) -> Interval:
+def _decisions(contingency: ContingencyReads, counts: Counts, score: str, side: str | None,
+               level: float, method: str, seed: int | None, draws: int) -> Interval:
     """Accuracy and error of the K n decisions of single-label results, from the results' share."""
     _no_results(counts, score)
     problem = _not_single_label(counts)
@@ -278,11 +261,10 @@ def _decisions(contingency: ContingencyReads, counts: Counts, score: str, level:
         raise _refuse(score, f"{problem}; the decisions of one result about the K categories "
                       "are not independent trials: ask for a category's interval, ('accuracy', "
                       "category), or for subset_accuracy")
-    side, name = _DECISION_SHARES[score]
-    if name.startswith("micro") and any(counts.offset):
+    if score.startswith("micro") and any(counts.offset):
         raise _refuse(score, _SET_ENTRIES)
     shift = _whole(counts, score)
-    estimate = getattr(contingency, name)
+    estimate = getattr(contingency, score)
     # A single-label result right gives K decisions right; one wrong gives 2 wrong and K - 2
     # right: with w the share of results wrong, error = 2 w / K, accuracy = 1 - 2 w / K.
     right, n, k = counts.pooled()[0] >> shift, counts.n >> shift, len(counts.a)
@@ -325,7 +307,7 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
                       "results (one confusion matrix, a multinomial sample): ask for each "
                       "category's interval instead")
     _whole(counts, score)
-    name = _MACROS[score]
+    name = macro_interval_names()[score]
     if from_cells is None:
         estimate = getattr(contingency, score)
         averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
@@ -352,8 +334,9 @@ def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
     sums' bit for bit."""
     mode = contingency._zero_division
     a, b, c, d = cells
-    values = _COLUMN_SCORES[name](*count_columns(counts, (a, b, c, d)), zero_division=mode)
-    empty = float(_COLUMN_SCORES[name](0, 0, 0, 0, zero_division=mode))
+    formula = TABLE[name].formula
+    values = formula(*count_columns(counts, (a, b, c, d)), zero_division=mode)
+    empty = float(formula(0, 0, 0, 0, zero_division=mode))
     estimate = average(values, empty=empty)
     averaged = int(np.count_nonzero(values == values))  # NaN: undefined in "nan" mode
     confusion: dict[tuple[int, int], int] = {}
@@ -389,7 +372,7 @@ def _category(contingency: ContingencyReads, counts: Counts, score: tuple[str, H
     if name == "f1":
         if not a + b + c:
             raise _refuse(score, f"F1 of {label!r} is undefined: no result names it")
-        estimate = SCALAR["f1"](a, b, c, d, mode)
+        estimate = TABLE["f1"].scalar(a, b, c, d, mode)
         if method == "delta":
             variance = _formulas.f1_variance(a, b, c)
             low, high = _formulas.normal_bounds(estimate, variance,
@@ -404,10 +387,8 @@ def _category(contingency: ContingencyReads, counts: Counts, score: tuple[str, H
                            _f1_of_jaccard)
     successes, trials = _formulas.SHARES[name](a, b, c, d)
     if not trials:
-        raise _refuse(score, f"{name} of {label!r} is undefined: {_UNDEFINED[name]}")
-    # Specificity is recall seen from the other side, as the accumulator reads it.
-    estimate = (SCALAR["recall"](d, c, b, a, mode) if name == "specificity"
-                else SCALAR[name](a, b, c, d, mode))
+        raise _refuse(score, f"{name} of {label!r} is undefined: {TABLE[name].trial}")
+    estimate = TABLE[name].scalar(a, b, c, d, mode)
     return _proportion(score, estimate, successes, trials, level, method, seed, draws)
 
 
@@ -440,13 +421,14 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
     level = _formulas.check_level(level)
 
     def one(score: Score) -> list[float] | None:
-        method = "delta" if score in _MACROS else "wilson"
+        method = "delta" if score in macro_interval_names() else "wilson"
         return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
 
     def macro(score: str) -> list[float] | None:  # from the cells: no running sums made
         return _bounds(lambda: _macro(contingency, counts, score, level, "delta", (order, cells)))
 
-    names = ("precision", "recall", "f1")
+    names = report_names()
+    macros = macro_interval_names()
     order = contingency.categories
     counts = contingency._counts.settled()
     cells = category_cells(counts, order)  # (read once: O(K) in Python)
@@ -454,17 +436,21 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
         "level": level,
         "methods": dict(BLOCK_METHODS),
         "categories": Records("category", [label_to_json(label, "category") for label in order],
-                              names, _category_bounds(contingency, order, cells, level, one)),
+                              names, _category_bounds(contingency, order, cells, level, one,
+                                                      names)),
         "micro": {name: one(f"micro_{name}") for name in names},
-        "macro": ({name: macro(f"macro_{name}") for name in names} if order else None),
+        "macro": ({name: macro(f"macro_{name}") if f"macro_{name}" in macros else None
+                   for name in names} if order else None),
         "subset_accuracy": one("subset_accuracy"),
     }
 
 
 def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable],
                      cells: tuple[list[int], ...], level: float,
-                     one: Callable[[Score], list[float] | None]) -> list[Bounds]:
-    """Wilson intervals of each category's precision, recall and F1, as :class:`Bounds` columns.
+                     one: Callable[[Score], list[float] | None], names: Sequence[str]
+                     ) -> list[Bounds]:
+    """Wilson intervals of each category's scores ``names`` (precision, recall, F1), as
+    :class:`Bounds` columns (NaN for a score with no category interval).
 
     What :func:`_category` gives one category at a time (``one``), bit for bit,
     on whole columns with :func:`contingency.formulas.intervals.wilson_columns`
@@ -476,19 +462,23 @@ def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable],
     size = len(order)
     if not counts.n or (counts.scale and counts.exponent()):  # every interval refused
         empty = np.full(size, np.nan)
-        return [Bounds(empty, empty)] * 3
+        return [Bounds(empty, empty)] * len(names)
     shift = counts.scale
     whole = [[count >> shift for count in column] for column in cells] if shift else cells
     if (counts.n >> shift) >= EXACT_FLOAT_BOUND:  # (a + b + c <= n: a result, one cell at most)
-        return [_bounds_column([one((name, label)) for label in order])
-                for name in ("precision", "recall", "f1")]
+        return [_bounds_column([one((name, label)) for label in order]) for name in names]
     a, b, c, d = (np.array(column, dtype=np.int64) for column in whole)
     z, mode = _formulas.normal_quantile(level), contingency._zero_division
     columns = []
-    for name, estimate, (successes, trials) in (
-            ("precision", _classification.precision(a, b, c, d, zero_division=mode), (a, a + b)),
-            ("recall", _classification.recall(a, b, c, d, zero_division=mode), (a, a + c)),
-            ("f1", _classification.f1(a, b, c, d, zero_division=mode), (a, a + b + c))):
+    for name in names:
+        if name not in category_interval_names():
+            nothing = np.full(size, np.nan)
+            columns.append(Bounds(nothing, nothing))
+            continue
+        estimate = TABLE[name].formula(a, b, c, d, zero_division=mode)
+        # F1 through the Jaccard index's share (see _category); the others are shares.
+        share: Callable[..., tuple[Any, Any]] = _formulas.SHARES["jaccard" if name == "f1" else name]
+        successes, trials = share(a, b, c, d)
         low, high = _formulas.wilson_columns(successes, trials, z)
         if name == "f1":  # through the Jaccard index (see _category)
             low, high = _f1_of_jaccard(low), _f1_of_jaccard(high)

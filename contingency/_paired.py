@@ -65,6 +65,7 @@ from contingency._paired_counts import (
     set_changes,
     single_label_changes,
 )
+from contingency._registry import paired_names
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas._numeric import ZeroDivision, shown
 from contingency.formulas.intervals import Interval, check_level, normal_quantile
@@ -690,8 +691,9 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         models = {}
         for name, model in (("a", self._a), ("b", self._b)):
             # Macro averages need a category: None (JSON null) without one.
-            models[name] = {key: getattr(model, key) if model.categories or key not in _MACRO
-                            else None for key in _MODEL_SCORES}
+            models[name] = {key: getattr(model, key)
+                            if model.categories or not key.startswith("macro_") else None
+                            for key in paired_names()}
         found: dict[str, Any] = _report.json_numbers({
             "n_results": self.n_results,
             **models,
@@ -797,10 +799,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         return _from_dict(cls, data, thread_safe)
 
 
-#: The scores of each model :meth:`PairedComparison.scores` gives, by property name.
-_MODEL_SCORES = ("subset_accuracy", "micro_precision", "micro_recall", "micro_f1",
-                 "macro_precision", "macro_recall", "macro_f1", "hamming_loss")
-_MACRO = frozenset({"macro_precision", "macro_recall", "macro_f1"})
 
 
 def _slots(model: Contingency) -> dict[str, Any]:

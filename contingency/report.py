@@ -240,7 +240,8 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     """
     digits = _check_digits(digits)
     block = scores.get("intervals")
-    names = ("precision", "recall", "f1")
+    # The columns: the scores each average lists (the registry's report scores), in their order.
+    names = tuple(name for name in scores["averages"]["micro"] if name != "support")
     headers: tuple[str, ...] = (*names, "support")
     if block is not None:
         shown = f"{float(block['level']) * 100:g}% CI"
@@ -251,7 +252,7 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
             return [_number(values[name], digits) for name in names] + [str(support)]
         return [text for name in names for text in (
             _number(values[name], digits),
-            _bounds_text(None if bounds is None else bounds[name], digits))] + [str(support)]
+            _bounds_text(None if bounds is None else bounds.get(name), digits))] + [str(support)]
 
     categories = scores["categories"]
 
@@ -263,8 +264,7 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
             yield str(row["category"]), cells(row, bounds, row["support"])
 
     averages: list[tuple[str, list[str]]] = []
-    for name in ("micro", "macro", "weighted", "samples"):
-        average = scores["averages"][name]
+    for name, average in scores["averages"].items():
         if average is not None:
             bounds = None if block is None else block.get(name)
             averages.append((f"{name} avg", cells(average, bounds, average["support"])))
@@ -280,8 +280,12 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     out = [line("", headers), ""]
     out += [line(name, cells) for name, cells in rows()]
     out += [""] + [line(name, cells) for name, cells in averages] + [""]
+    # MCC: scikit-learn's multiclass form (the default of matthews_corrcoef()) where the results
+    # are single-label, then the one-vs-rest micro and macro forms.
     mcc = scores["matthews_corrcoef"]
-    macro_mcc = "" if mcc["macro"] is None else f", {_number(mcc['macro'], digits)} (macro)"
+    shown_mcc = [f"{_number(mcc.get(form), digits)} ({form})"
+                 for form in ("multiclass", "micro", "macro")
+                 if form == "micro" or mcc.get(form) is not None]
     subset = _number(scores["subset_accuracy"], digits)
     if block is not None:
         subset += " " + _bounds_text(block["subset_accuracy"], digits)
@@ -289,7 +293,7 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
         f"results: {scores['n_results']}   "
         f"subset accuracy: {subset}   "
         f"hamming loss: {_number(scores['hamming_loss'], digits)}   "
-        f"MCC: {_number(mcc['micro'], digits)} (micro){macro_mcc}"
+        f"MCC: {', '.join(shown_mcc)}"
     )
     if block is not None:
         out.append(f"{shown}: Wilson score intervals (a category's F1 through its Jaccard index), "
@@ -402,17 +406,6 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     return "\n".join(out)
 
 
-#: The rows of :func:`paired_report`'s first block: (row name, score key of each model).
-_PAIRED_SCORES = (
-    ("subset accuracy", "subset_accuracy"),
-    ("micro precision", "micro_precision"),
-    ("micro recall", "micro_recall"),
-    ("micro f1", "micro_f1"),
-    ("macro precision", "macro_precision"),
-    ("macro recall", "macro_recall"),
-    ("macro f1", "macro_f1"),
-    ("hamming loss", "hamming_loss"),
-)
 _MCNEMAR = (("exact (binomial)", "exact"), ("mid-p", "mid_p"), ("asymptotic (chi-2)", "asymptotic"))
 
 
@@ -435,8 +428,8 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     table = scores["paired_table"]
     blocks: list[list[tuple[str, list[str]]]] = [
         [("", [f"model {first}", f"model {second}"])]
-        + [(name, [_number(scores[model][key], digits) for model in ("a", "b")])
-           for name, key in _PAIRED_SCORES],
+        + [(key.replace("_", " "), [_number(scores[model][key], digits) for model in ("a", "b")])
+           for key in scores["a"]],
         [("paired table", [f"{second} right", f"{second} wrong"]),
          (f"{first} right", [str(table["both_right"]), str(table["only_a_right"])]),
          (f"{first} wrong", [str(table["only_b_right"]), str(table["both_wrong"])])],

@@ -19,6 +19,7 @@ tests the conversions and the built site.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -111,12 +112,32 @@ class SphinxRoles(griffe.Extension):
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         if pkg.path != "contingency":
             return
+        made_properties(pkg)
         public = public_paths(pkg, loader)
         for obj in _walk(pkg):
             if obj.docstring is None:
                 continue
             resolve = _resolver(obj, loader, public)
             obj.docstring.value = fence_doctests(convert_roles(obj.docstring.value, resolve))
+
+
+def made_properties(pkg: griffe.Module) -> None:
+    """Properties a class is given at import (Contingency's averages, made from the registry of
+    scores): the source shows only their annotations, so their kind and docstrings come from the
+    class itself."""
+    for obj in _walk(pkg):
+        if obj.is_alias or not obj.is_class:
+            continue
+        try:
+            runtime = getattr(importlib.import_module(obj.module.path), obj.name)
+        except (ImportError, AttributeError):
+            continue
+        for name, member in obj.members.items():
+            made = vars(runtime).get(name)
+            if (isinstance(made, property) and made.__doc__ and not member.is_alias
+                    and member.is_attribute and member.docstring is None):
+                member.docstring = griffe.Docstring(made.__doc__, parent=member)
+                member.labels = {"property"}
 
 
 def public_paths(pkg: griffe.Module, loader: griffe.GriffeLoader) -> dict[str, str]:

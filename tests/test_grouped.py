@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from contingency import Contingency, GroupedContingency
 from contingency import _grouped as grouped_module
 from contingency._extremes import STALE
-from contingency._group_scores import CATEGORY_SCORES, PROPERTY_SCORES, score_reader
+from contingency._group_scores import score_reader
 from contingency._labels import label_key
+from contingency._registry import TABLE, property_names
 from contingency.formulas import fairness
 
 RELATIVE = 1e-12
@@ -366,8 +367,8 @@ def test_every_float_property_of_contingency_can_be_named():
     sample = Contingency().add_results([["a", "b"], "a"], [["a"], "b"])
     floats = {name for name in dir(Contingency) if isinstance(getattr(Contingency, name), property)
               and not name.startswith("_") and isinstance(getattr(sample, name), float)}
-    assert floats == set(PROPERTY_SCORES)
-    for name in PROPERTY_SCORES:
+    assert floats == set(property_names())
+    for name in property_names():
         key, read = score_reader(name)
         assert key == name
         assert read(sample) == getattr(sample, name)
@@ -381,7 +382,7 @@ def test_category_scores_are_the_formulas_of_one_category_table():
                 "accuracy": (a + d) / 4, "error": (b + c) / 4, "jaccard": a / (a + b + c),
                 "specificity": d / (b + d), "selection_rate": (a + b) / 4,
                 "false_positive_rate": b / (b + d)}
-    assert set(expected) == set(CATEGORY_SCORES)
+    assert set(expected) == set(TABLE)
     for name, value in expected.items():
         assert score_reader((name, "a"))[1](sample) == value, name
 
