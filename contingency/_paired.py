@@ -872,11 +872,13 @@ def _check_table(first: Contingency, second: Contingency, cells: list[int],
       assigned) are known: the results with correct category ``z`` number the
       same for both models, and among them both are right in at least
       ``right_a(z) + right_b(z) - n(z)`` and at most ``min(right_a(z),
-      right_b(z))`` (Fréchet's bounds), and that number ``R(z)`` fixes the
-      rest of ``z``'s results, which bound it further: b alone was right about
-      ``z`` in at least ``right_b(z) - R(z)`` results and a alone in ``right_a(z)
-      - R(z)``, both were wrong about it in at least ``n(z) - right_a(z) -
-      right_b(z) + R(z)``; ``both_right`` is the sum of the ``R(z)``. A
+      right_b(z))`` (Fréchet's bounds); with ``E(z)``, the other results
+      where both assigned ``z`` (Fréchet's bounds again, summed over the
+      correct categories of the two models' counts of that wrong pair), the table's
+      counts of ``z`` fix ``R(z) + E(z)`` (b alone is wrong about ``z`` in
+      ``right_a(z) - R(z)`` results of ``z`` and in ``false_b(z) - E(z)``
+      others), which bounds ``R(z)`` further; ``both_right`` is the sum of
+      the ``R(z)``. A
       discordant result then names two categories for the model that is wrong,
       and a both-wrong one two for each, one of them (the correct one) shared:
       ``2 only_a_right <= sum(only_a_right counts) <= 2 only_a_right +
@@ -886,7 +888,11 @@ def _check_table(first: Contingency, second: Contingency, cells: list[int],
     (correct, assigned by a, assigned by b) with given two-way margins exists
     is a hard problem in general, and a document that meets them all might
     still be one no calls made. A tampered table is refused whenever a
-    condition a call cannot break is broken.
+    condition a call cannot break is broken. For single labels of two
+    categories they are also sufficient (a test tries every move of the free
+    counts of every document of up to four results); of three, they refuse
+    all but 3% of those moves that no results can make (up to three results),
+    the rest needing the joint bounds of several categories' counts.
     """
     n = first.n_results
     both_right, only_a_right, only_b_right, both_wrong_results = cells
@@ -920,9 +926,10 @@ def _check_single_label_table(first: Contingency, second: Contingency, cells: li
     both_right, only_a_right, only_b_right, both_wrong_results = cells
     only_a, only_b, both_wrong = columns
     per_class: list[dict[Hashable, list[int]]] = []
-    for model in (first, second):
+    pairs = [model._counts.label_pairs() for model in (first, second)]
+    for model_pairs in pairs:
         rows: dict[Hashable, list[int]] = {}  # correct category: [results, right]
-        for (correct, assigned), count in model._counts.label_pairs().items():
+        for (correct, assigned), count in model_pairs.items():
             row = rows.setdefault(correct, [0, 0])
             row[0] += count
             row[1] += count if correct == assigned else 0
@@ -933,24 +940,37 @@ def _check_single_label_table(first: Contingency, second: Contingency, cells: li
         if held_a != held_b:
             raise state_error(f"model a holds {held_a} results whose correct category is "
                               f"{label!r}, model b {held_b}")
+    # Results where a and b both assigned c wrongly: of each correct z, at most the lesser of
+    # a's and b's counts of (z, c), at least what their sum exceeds z's results by (Fréchet).
+    shared: dict[Hashable, int] = {}
+    forced: dict[Hashable, int] = {}
+    for (correct, assigned), count in pairs[0].items():
+        if correct != assigned:
+            theirs = pairs[1].get((correct, assigned), 0)
+            shared[assigned] = shared.get(assigned, 0) + min(count, theirs)
+            forced[assigned] = (forced.get(assigned, 0)
+                                + max(0, count + theirs - rows_a[correct][0]))
+    false_b = dict(second._counts.b)  # b assigned the category wrongly
     least = most = 0
-    for label, (results, right_a) in rows_a.items():
-        # R(z), the results of correct category z both got right, fixes the others of z: a
-        # alone right in right_a - R(z), b alone in right_b - R(z), both wrong in
-        # results - right_a - right_b + R(z), each about z (and both are wrong about z in those
-        # only, or where both assigned z wrongly): the bounds of R(z) those counts allow.
+    for label in {*rows_a, *only_a, *only_b, *both_wrong}:
+        # Of the results whose correct category is c, R(c) both got right (Fréchet's bounds);
+        # E(c) more have both assign c wrongly (at most `shared`). Then b alone is wrong about
+        # c in right_a(c) - R(c) results of c and in false_b(c) - E(c) others, so the table's
+        # only_a_right count of c fixes S(c) = R(c) + E(c): the bounds of R(c) follow.
+        results, right_a = rows_a.get(label, [0, 0])
         right_b = rows_b.get(label, [0, 0])[1]
-        low = max(0, right_a + right_b - results, right_a - only_a.get(label, 0),
-                  right_b - only_b.get(label, 0))
-        high = min(right_a, right_b,
-                   both_wrong.get(label, 0) - (results - right_a - right_b))
+        total = right_a + false_b.get(label, 0) - only_a.get(label, 0)
+        low = max(0, right_a + right_b - results, total - shared.get(label, 0))
+        high = min(right_a, right_b, total - forced.get(label, 0))
         if low > high:
             raise state_error(f"categories say of {label!r} only a was right about it in "
                               f"{only_a.get(label, 0)} results, only b in "
                               f"{only_b.get(label, 0)} and both wrong in "
-                              f"{both_wrong.get(label, 0)}, which no results of that correct "
-                              f"category can give: a got {right_a} of its {results} right, b "
-                              f"{right_b}")
+                              f"{both_wrong.get(label, 0)}, which no results can give: of the "
+                              f"{results} results whose correct category it is a got "
+                              f"{right_a} right and b {right_b}, and they assigned it wrongly "
+                              f"in {false_b.get(label, 0)} (b) and "
+                              f"{first._counts.b.get(label, 0)} (a) others")
         least, most = least + low, most + high
     if not least <= both_right <= most:
         raise state_error(f"results say both models were right in {both_right} results, but "

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import inspect
+import itertools
+import json
 import pickle
 import threading
 from collections import Counter
@@ -653,3 +655,45 @@ def test_every_table_calls_make_is_read_back(results, unknown, weights):
     for result, weight in zip(results, weights):
         paired.add_result(*result, weight=weight)
     assert PairedComparison.from_dict(paired.to_dict()) == paired
+
+
+def _documents_of_results(labels, most):
+    """Every document of up to ``most`` single-label results over ``labels``, by its JSON text."""
+    documents = {}
+    triples = list(itertools.product(labels, repeat=3))
+    for n in range(1, most + 1):
+        for results in itertools.combinations_with_replacement(triples, n):
+            data = PairedComparison().add_results(*map(list, zip(*results))).to_dict()
+            data["categories"].sort(key=repr)
+            documents[json.dumps(data, sort_keys=True)] = data
+    return documents
+
+
+def _tampered(data):
+    """``data`` with every margin-preserving move of the paired table: discordant pairs into
+    both-right and both-wrong (or back), and per category both-wrong into only-a and only-b."""
+    moves = [lambda d, step=step: _moved(d, step) for step in (1, -1, 2, -2)]
+    moves += [lambda d, label=row[0], step=step: _category_moved(d, label, step)
+              for row in data["categories"] for step in (1, -1)]
+    for move in moves:
+        tampered = move(json.loads(json.dumps(data)))
+        tampered["categories"] = sorted((row for row in tampered["categories"] if any(row[1:])),
+                                        key=repr)
+        if min(tampered["results"]) >= 0 and all(min(row[1:]) >= 0
+                                                 for row in tampered["categories"]):
+            yield tampered
+
+
+def test_every_table_of_two_categories_no_results_make_is_refused():
+    """Exhaustively, for single-label results over two categories (up to four results): a
+    paired table is taken if and only if some results make it with those models' counts."""
+    documents = _documents_of_results(["x", "y"], 4)
+    for data in documents.values():
+        for tampered in _tampered(data):
+            made = json.dumps(tampered, sort_keys=True) in documents
+            if made:
+                assert PairedComparison.from_dict(tampered).to_dict()["results"] == \
+                    tampered["results"]
+            else:
+                with pytest.raises(ValueError, match=r"^from_dict: "):
+                    PairedComparison.from_dict(tampered)
