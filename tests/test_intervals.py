@@ -885,3 +885,48 @@ def test_the_learning_curve_draws_a_band_for_each_interval():
     assert isinstance(points[-1].macro_f1, Interval)
     multi = Contingency().add_results([["a", "b"]], [["a"]])
     assert plots.learning_point(multi, intervals=0.9) == plots.learning_point(multi)  # refused: floats
+
+
+# The normal quantile near level 1 (issue 31, item 3) ------------------------------------------
+
+#: Levels near 1, where ``Phi^-1(0.5 + level / 2)`` rounds the tail away; the last is the
+#: largest double below 1.
+HIGH_LEVELS = [0.999999, 0.999999999, 1 - 1e-12, 1 - 2**-40, math.nextafter(1.0, 0.0)]
+
+
+@pytest.mark.parametrize("level", [0.3, 0.95, *HIGH_LEVELS])
+def test_the_normal_quantile_is_accurate_to_the_last_digits_near_level_1(level):
+    # SciPy's ndtri computes the quantile of the tail itself (Cephes), accurate there.
+    assert math.isclose(formulas.normal_quantile(level), -stats.norm.ppf((1 - level) / 2),
+                        rel_tol=2e-15)
+
+
+@pytest.mark.parametrize("level", HIGH_LEVELS)
+def test_closed_forms_equal_statsmodels_near_level_1(level):
+    """statsmodels takes z from the tail (``norm.isf(alpha / 2)``): Wilson, Agresti-Coull and
+    Wald agree to 1e-12 at levels near 1 too."""
+    for successes, trials in [(1, 10), (8, 10), (500, 1000), (3, 10**6)]:
+        for method in CLOSED_FORMS:
+            theirs = proportion_confint(successes, trials, alpha=1 - level,
+                                        method=CLOSED_FORMS[method])
+            ours = formulas.proportion_bounds(successes, trials, level, method)
+            for side in (0, 1):
+                if 0.0 < theirs[side] < 1.0:  # (not clipped)
+                    assert math.isclose(ours[side], theirs[side], rel_tol=1e-12), (method, level)
+
+
+def test_the_largest_level_below_1_is_answered_at_every_entry_point(tmp_path, capsys):
+    level = math.nextafter(1.0, 0.0)
+    s = Contingency().add_results(["x", "y", "x", "x"], ["x", "x", "y", "x"])
+    low, estimate, high = s.interval("micro_f1", level=level)
+    assert 0.0 <= low <= estimate <= high <= 1.0
+    assert s.scores(intervals=level)["intervals"]["micro"]["f1"] == [low, high]
+    paired = contingency.PairedComparison().add_results(["x", "y", "x"], ["x", "x", "y"],
+                                                        ["x", "x", "x"])
+    low, estimate, high = paired.accuracy_difference(level)
+    assert -1.0 <= low <= estimate <= high <= 1.0
+    path = write(tmp_path, "run.csv", "assigned,correct\nx,x\ny,x\nx,y\nx,x\n")
+    assert main(["classify", path, "--intervals", repr(level), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["intervals"] == s.scores(intervals=level)["intervals"]
+    assert err == ""
