@@ -930,3 +930,47 @@ def test_the_largest_level_below_1_is_answered_at_every_entry_point(tmp_path, ca
     out, err = capsys.readouterr()
     assert json.loads(out)["intervals"] == s.scores(intervals=level)["intervals"]
     assert err == ""
+
+
+# Every interval in [0, 1], holding its estimate (issue 31, item 1) -----------------------------
+
+_ALL_SCORES = ["micro_accuracy", "macro_accuracy", "micro_error", "macro_error", "hamming_loss",
+               "micro_precision", "micro_recall", "micro_f1", "subset_accuracy", "macro_precision",
+               "macro_recall", "macro_f1"]
+
+
+@given(categories_and_results(single_label=True), st.booleans(),
+       st.sampled_from(formulas.PROPORTION_METHODS), st.sampled_from([0.5, 0.95, 0.999]))
+@example((["x"], [("x", "x")]), False, "wilson", 0.95)  # one category, one result
+@example((["x"], [("x", "x")] * 7), True, "clopper_pearson", 0.999)
+@example((["x", "y"], [("x", "x")]), False, "posterior", 0.95)  # y declared but never named
+def test_every_interval_of_an_accumulator_lies_in_0_1_and_holds_its_estimate(
+        drawn, declared, method, level):
+    cats, stream = drawn
+    s = Contingency(cats) if declared else Contingency()
+    for assigned, correct in stream:
+        s.add_result(assigned, correct)
+    scores = [*_ALL_SCORES, *((name, label) for name in ("precision", "recall", "f1", "accuracy",
+                                                          "error", "jaccard", "specificity")
+                              for label in s.categories)]
+    for score in scores:
+        try:
+            low, estimate, high = s.interval(score, level=level, method=method, draws=200)
+        except IntervalRefused:
+            continue
+        assert 0.0 <= low <= estimate <= high <= 1.0, (score, low, estimate, high)
+
+
+def test_one_category_makes_decision_accuracy_a_constant_with_a_point_interval():
+    """With one category no single-label result can be wrong (it would name a second one):
+    accuracy is 1 and error 0 by construction, and each interval is that point."""
+    s = Contingency()
+    s.add_result("x", "x")
+    for method in formulas.PROPORTION_METHODS:
+        for score in ("micro_accuracy", "macro_accuracy"):
+            assert s.interval(score, method=method) == (1.0, 1.0, 1.0)
+        for score in ("micro_error", "macro_error", "hamming_loss"):
+            assert s.interval(score, method=method) == (0.0, 0.0, 0.0)
+    s.add_result("y", "x")  # a second category: the share of wrong results has its interval
+    low, estimate, high = s.interval("micro_error")
+    assert 0.0 < low < estimate == 0.5 < high < 1.0
