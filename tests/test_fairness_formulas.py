@@ -30,10 +30,7 @@ def _ieee_quotient(numerator: float, denominator: float) -> float:
 
 def _below_one(value: float, overall: float, undefined: float) -> float:
     """fairlearn's to_overall ratio of one group, as pandas computes it (0/0 undefined)."""
-    if overall == 0 and value == 0:
-        quotient = undefined
-    else:
-        quotient = _ieee_quotient(value, overall)
+    quotient = undefined if overall == 0 and value == 0 else _ieee_quotient(value, overall)
     return 1 / quotient if quotient > 1 else quotient
 
 

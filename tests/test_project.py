@@ -144,6 +144,7 @@ def test_the_test_command_is_derandomized_without_any_environment():
     assert _hypothesis_settings({})["derandomize"] is True
     assert _hypothesis_settings({"CI": "1"})["derandomize"] is True
     explore = _hypothesis_settings({"HYPOTHESIS_PROFILE": "explore"})
-    assert explore["derandomize"] is False and explore["max_examples"] == 300
+    assert explore["derandomize"] is False
+    assert explore["max_examples"] == 300
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "HYPOTHESIS_PROFILE=explore" in readme
