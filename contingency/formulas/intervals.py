@@ -486,7 +486,7 @@ def jeffreys(successes: int, trials: int, level: float) -> tuple[float, float]:
         raise ValueError("a proportion needs at least one trial")
     tail = (1.0 - check_level(level)) / 2
     failures = trials - successes
-    shapes = Fraction(2 * successes + 1, 2), Fraction(2 * failures + 1, 2)  # (exact past 2**52)
+    shapes = Fraction(2 * int(successes) + 1, 2), Fraction(2 * int(failures) + 1, 2)  # (exact)
     low = beta_quantile(tail, *shapes) if successes else 0.0
     high = beta_quantile(tail, *shapes, upper=True) if failures else 1.0
     return low, high
