@@ -1,0 +1,344 @@
+"""The counts of a scored binary stream by distinct score, their one write routine and the running 2U.
+
+The state of :class:`~contingency.ThresholdContingency`: for each distinct key
+(a score in exact mode, a bin's lower edge in binned mode) the weight of
+positive and of negative results there, exact integers. Keys are kept sorted
+in a list of blocks (at most ``2 * _LOAD`` keys each), with a Fenwick tree
+over the blocks' totals, so that the weight of negatives below a key (or of
+positives above it) takes O(log blocks) Python steps plus a C-level sum over
+one block.
+
+Beside the counts the state keeps ``twice_u``, the Mann-Whitney statistic in
+half-units (each positive-negative pair ordered right counts 2, a tied pair
+1): a positive of weight ``w`` at key ``s`` adds ``w (2 neg_below(s) +
+neg_at(s))``, a negative adds ``w (2 pos_above(s) + pos_at(s))``. The change
+is linear in ``w``, so a removal is the same step with ``-w``. So the AUC
+reads in O(1) after any change; tests recompute ``twice_u`` from the counts
+after every step.
+
+:meth:`ScoreCounts.apply` is the one routine that changes anything: a unit
+step (``key, positive, weight``) or a coded batch (keys ascending and
+distinct, positive and negative weights, all of one sign). A batch small
+beside the state goes through the unit steps; a large one rebuilds the
+counts by merging sorted arrays and recomputes ``twice_u`` from them
+(:func:`contingency.formulas.curves` ``_mann_whitney``, the formula's one home). Everything that
+can fail (the count limit, a removal of results that are not there) is
+checked before the first write. A key whose counts both reach 0 is dropped,
+so equal states hold equal keys.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from itertools import chain
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency.formulas._numeric import check_room
+from contingency.formulas.curves import _mann_whitney
+
+__all__ = ["Batch", "ScoreCounts"]
+
+#: Half the most keys a block holds (a block of more is split in two).
+_LOAD = 256
+
+#: How many keys a numpy rebuild moves in the time of one unit step: a batch of fewer than
+#: len(state) / this many keys goes through unit steps.
+_UNIT_STEP_COST = 2000
+
+#: A batch of a coded scored stream: keys (ascending, distinct), positive and negative weights.
+Batch = tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+
+
+class ScoreCounts:
+    """Positive and negative weight per distinct key, sorted, with the running ``twice_u``.
+
+    >>> counts = ScoreCounts()
+    >>> counts.apply(0.8, True, 1); counts.apply(0.4, False, 1); counts.apply(0.35, True, 1)
+    >>> counts.twice_u, counts.positives, counts.negatives  # pairs (0.8, 0.4) right, (0.35, 0.4) wrong
+    (2, 2, 1)
+    >>> counts.apply(0.4, False, -1)
+    >>> counts.twice_u, counts.columns()[0].tolist()
+    (0, [0.35, 0.8])
+    """
+
+    __slots__ = ("_block_neg", "_block_pos", "_keys", "_maxes", "_neg", "_pos", "_tree_neg",
+                 "_tree_pos", "_columns", "negatives", "positives", "twice_u")
+
+    _keys: list[list[float]]  # blocks of keys, ascending
+    _pos: list[list[int]]  # positive weight per key, block by block
+    _neg: list[list[int]]  # negative weight per key
+    _maxes: list[float]  # each block's last key, for bisect
+    _block_pos: list[int]  # each block's total positive weight
+    _block_neg: list[int]
+    _tree_pos: list[int]  # Fenwick trees over the block totals (1-based)
+    _tree_neg: list[int]
+    _columns: Batch | None  # the counts as arrays (a cache, dropped by every change)
+    positives: int  # P, the total positive weight
+    negatives: int  # N
+    twice_u: int  # 2U, the Mann-Whitney statistic in half-units
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every count."""
+        self._keys, self._pos, self._neg, self._maxes = [], [], [], []
+        self._block_pos, self._block_neg = [], []
+        self._tree_pos, self._tree_neg = [0], [0]
+        self._columns = None
+        self.positives = self.negatives = self.twice_u = 0
+
+    def copy(self) -> ScoreCounts:
+        """An independent copy."""
+        other = ScoreCounts.__new__(ScoreCounts)
+        other._keys = [list(block) for block in self._keys]
+        other._pos = [list(block) for block in self._pos]
+        other._neg = [list(block) for block in self._neg]
+        other._maxes, other._block_pos = list(self._maxes), list(self._block_pos)
+        other._block_neg = list(self._block_neg)
+        other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
+        other._columns = self._columns
+        other.positives, other.negatives, other.twice_u = (
+            self.positives, self.negatives, self.twice_u)
+        return other
+
+    def __len__(self) -> int:
+        """The number of distinct keys."""
+        return sum(map(len, self._keys))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreCounts):
+            return NotImplemented
+        if (self.positives, self.negatives, self.twice_u) != (
+                other.positives, other.negatives, other.twice_u):
+            return False
+        mine, theirs = self.columns(), other.columns()
+        return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        keys, pos, neg = self.columns()
+        return keys.tolist(), pos.tolist(), neg.tolist()
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.clear()
+        keys, pos, neg = state
+        if keys:
+            self._rebuild(np.array(keys, dtype=np.float64), np.array(pos, dtype=np.int64),
+                          np.array(neg, dtype=np.int64))
+
+    # Reads -----------------------------------------------------------------------------
+
+    def columns(self) -> Batch:
+        """The counts as arrays, keys ascending (made once per state; callers never write to them)."""
+        found = self._columns
+        if found is None:
+            size = len(self)
+            found = self._columns = (
+                np.fromiter(chain.from_iterable(self._keys), np.float64, size),
+                np.fromiter(chain.from_iterable(self._pos), np.int64, size),
+                np.fromiter(chain.from_iterable(self._neg), np.int64, size))
+            for column in found:
+                column.flags.writeable = False
+        return found
+
+    def at(self, key: float) -> tuple[int, int]:
+        """The positive and negative weight at ``key`` (0, 0 if absent)."""
+        b, i, found = self._locate(key)
+        return (self._pos[b][i], self._neg[b][i]) if found else (0, 0)
+
+    # The one write routine -------------------------------------------------------------
+
+    def apply(self, key: float = 0.0, positive: bool = True, weight: int = 0,
+              batch: Batch | None = None, sign: int = 1) -> None:
+        """Change the counts: the one routine every change goes through, in two calling conventions.
+
+        A unit step, ``apply(key, positive, weight)``: ``weight`` results
+        (negative to take them back) of one class at ``key``, with plain
+        arguments so that no array is made per result. A coded batch,
+        ``apply(batch=(keys, positives, negatives), sign=±1)``: aggregated
+        non-negative weights, added (``sign=1``) or taken back (``-1``).
+        Everything that can fail is checked before the first write:
+        ``ValueError`` for a total past ``2**63 - 1`` or a removal of
+        results that are not there.
+        """
+        if batch is None:
+            self._check_unit(key, positive, weight)
+            self._step(key, positive, weight)
+            return
+        keys, pos, neg = batch
+        if not keys.size:
+            return
+        self._check_batch(keys, pos, neg, sign)
+        size = len(self)
+        # one unit step costs about as much as moving ~2,000 keys through numpy
+        if keys.size * _UNIT_STEP_COST < size:
+            for key_, p, n in zip(keys.tolist(), pos.tolist(), neg.tolist()):
+                if p:
+                    self._step(key_, True, sign * p)
+                if n:
+                    self._step(key_, False, sign * n)
+        else:
+            mine_keys, mine_pos, mine_neg = self.columns()
+            all_keys = np.union1d(mine_keys, keys)
+            new_pos = np.zeros(all_keys.size, dtype=np.int64)
+            new_neg = np.zeros(all_keys.size, dtype=np.int64)
+            at_mine = np.searchsorted(all_keys, mine_keys)
+            at_batch = np.searchsorted(all_keys, keys)
+            new_pos[at_mine] = mine_pos
+            new_neg[at_mine] = mine_neg
+            new_pos[at_batch] += sign * pos
+            new_neg[at_batch] += sign * neg
+            self.clear()
+            self._rebuild(all_keys, new_pos, new_neg)
+
+    def _check_unit(self, key: float, positive: bool, weight: int) -> None:
+        if weight > 0:
+            check_room(self.positives + self.negatives, weight, "results")
+        elif weight < 0:
+            b, i, found = self._locate(key)
+            have = (self._pos if positive else self._neg)[b][i] if found else 0
+            if have < -weight:
+                kind = "positive" if positive else "negative"
+                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
+                                 f"not {-weight} to remove")
+
+    def _check_batch(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
+                     neg: NDArray[np.int64], sign: int) -> None:
+        total = int(pos.sum()) + int(neg.sum())
+        if sign > 0:
+            check_room(self.positives + self.negatives, total, "results")
+            return
+        mine_keys, mine_pos, mine_neg = self.columns()
+        where = np.minimum(np.searchsorted(mine_keys, keys), max(mine_keys.size - 1, 0))
+        found = (mine_keys[where] == keys) if mine_keys.size else np.zeros(keys.size, dtype=bool)
+        have_pos = np.where(found, mine_pos[where] if mine_keys.size else 0, 0)
+        have_neg = np.where(found, mine_neg[where] if mine_keys.size else 0, 0)
+        short = (have_pos < pos) | (have_neg < neg)
+        if short.any():
+            first = int(np.flatnonzero(short)[0])
+            kind, have, want = (("positive", have_pos[first], pos[first])
+                                if have_pos[first] < pos[first] else
+                                ("negative", have_neg[first], neg[first]))
+            raise ValueError(f"remove: there are {int(have)} {kind} results of score "
+                             f"{float(keys[first])!r}, not {int(want)} to remove")
+
+    def _step(self, key: float, positive: bool, weight: int) -> None:
+        """One key's change of one class, checked already; ``twice_u`` follows."""
+        self._columns = None
+        keys = self._keys
+        if not keys:
+            self._keys, self._pos, self._neg, self._maxes = [[key]], [[0]], [[0]], [key]
+            self._block_pos, self._block_neg = [0], [0]
+            self._tree_pos, self._tree_neg = [0, 0], [0, 0]
+            keys = self._keys
+        maxes = self._maxes
+        b = bisect_left(maxes, key)
+        if b == len(maxes):
+            b -= 1
+        block = keys[b]
+        i = bisect_left(block, key)
+        if i == len(block) or block[i] != key:
+            block.insert(i, key)
+            self._pos[b].insert(i, 0)
+            self._neg[b].insert(i, 0)
+            if i == len(block) - 1:
+                maxes[b] = key
+        pos, neg = self._pos[b], self._neg[b]
+        if positive:
+            below = self._prefix(self._tree_neg, b) + sum(neg[:i])
+            self.twice_u += weight * (2 * below + neg[i])
+            pos[i] += weight
+            self.positives += weight
+            self._block_pos[b] += weight
+            self._raise(self._tree_pos, b, weight)
+        else:
+            above = self.positives - self._prefix(self._tree_pos, b) - sum(pos[:i + 1])
+            self.twice_u += weight * (2 * above + pos[i])
+            neg[i] += weight
+            self.negatives += weight
+            self._block_neg[b] += weight
+            self._raise(self._tree_neg, b, weight)
+        if not pos[i] and not neg[i]:
+            del block[i], pos[i], neg[i]
+            if not block:
+                del keys[b], self._pos[b], self._neg[b], maxes[b]
+                del self._block_pos[b], self._block_neg[b]
+                self._trees()
+            elif i == len(block):
+                maxes[b] = block[-1]
+        elif len(block) > 2 * _LOAD:
+            self._split(b)
+
+    def _split(self, b: int) -> None:
+        """Split block ``b`` in two halves (the Fenwick trees rebuilt: O(blocks), amortised)."""
+        for blocks in (self._keys, self._pos, self._neg):
+            block = blocks[b]
+            blocks[b:b + 1] = [block[:_LOAD], block[_LOAD:]]
+        self._maxes[b:b + 1] = [self._keys[b][-1], self._keys[b + 1][-1]]
+        self._block_pos[b:b + 1] = [sum(self._pos[b]), sum(self._pos[b + 1])]
+        self._block_neg[b:b + 1] = [sum(self._neg[b]), sum(self._neg[b + 1])]
+        self._trees()
+
+    def _trees(self) -> None:
+        self._tree_pos, self._tree_neg = _fenwick(self._block_pos), _fenwick(self._block_neg)
+
+    @staticmethod
+    def _prefix(tree: list[int], b: int) -> int:
+        """The sum of the first ``b`` block totals."""
+        total = 0
+        while b:
+            total += tree[b]
+            b &= b - 1
+        return total
+
+    @staticmethod
+    def _raise(tree: list[int], b: int, weight: int) -> None:
+        b += 1
+        size = len(tree)
+        while b < size:
+            tree[b] += weight
+            b += b & -b
+
+    def _locate(self, key: float) -> tuple[int, int, bool]:
+        maxes = self._maxes
+        if not maxes:
+            return 0, 0, False
+        b = min(bisect_left(maxes, key), len(maxes) - 1)
+        block = self._keys[b]
+        i = bisect_left(block, key)
+        return b, i, i < len(block) and block[i] == key
+
+    def _rebuild(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
+                 neg: NDArray[np.int64]) -> None:
+        """Fill an empty state from columns (zero rows dropped) and recompute ``twice_u``."""
+        kept = (pos != 0) | (neg != 0)
+        keys, pos, neg = keys[kept], pos[kept], neg[kept]
+        key_list, pos_list, neg_list = keys.tolist(), pos.tolist(), neg.tolist()
+        starts = range(0, len(key_list), _LOAD)
+        self._keys = [key_list[s:s + _LOAD] for s in starts]
+        self._pos = [pos_list[s:s + _LOAD] for s in starts]
+        self._neg = [neg_list[s:s + _LOAD] for s in starts]
+        self._maxes = [block[-1] for block in self._keys]
+        self._block_pos = [sum(block) for block in self._pos]
+        self._block_neg = [sum(block) for block in self._neg]
+        self._trees()
+        twice_u, big_p, big_n = _mann_whitney(pos[::-1], neg[::-1]) if keys.size else (0, 0, 0)
+        self.twice_u, self.positives, self.negatives = int(twice_u), int(big_p), int(big_n)
+        self._columns = None
+
+
+def _fenwick(totals: list[int]) -> list[int]:
+    """A Fenwick tree (1-based) over ``totals``, built in O(len)."""
+    tree = [0, *totals]
+    size = len(tree)
+    for b in range(1, size):
+        parent = b + (b & -b)
+        if parent < size:
+            tree[parent] += tree[b]
+    return tree
+
