@@ -556,21 +556,35 @@ class ThresholdContingency:
         """The highest specificity with sensitivity ``>= min_sensitivity``, and its threshold.
 
         As torchmetrics' ``BinarySpecificityAtSensitivity``, on the ROC
-        curve's points (the first, threshold ``inf``, included);
-        ``(0.0, 1e6)`` when none reaches the sensitivity.
+        curve's points (the first, threshold ``inf``, included; of equal
+        specificities the highest threshold); ``(0.0, 1e6)`` when none
+        reaches the sensitivity. Each rate is one rounding of its quotient
+        of counts (torchmetrics computes ``1 - fpr``, which may differ in the
+        last digit).
 
         >>> curve = ThresholdContingency(); curve.add_results([0.8, 0.4, 0.35, 0.1], [1, 0, 1, 0])
         >>> curve.specificity_at_sensitivity(1.0)
         (0.5, 0.35)
         """
-        fpr, tpr, thresholds = self.roc_curve(drop_intermediate=False)
         wanted = _share(min_sensitivity, "min_sensitivity")
-        reached = tpr >= wanted
-        if not reached.any():
+        thresholds, tp, fp, fn, tn = self._tables()
+        # the ROC curve's points: threshold inf (nothing predicted positive) first
+        thresholds = np.concatenate([[np.inf], thresholds])
+        tp, fp = np.concatenate([[0], tp]), np.concatenate([[0], fp])
+        fn, tn = self.positives - tp, self.negatives - fp
+        if not self.positives or not self.negatives:
+            # a rate is undefined: the ROC curve's zero_division says what it is (Perl raises)
+            fpr, sensitivity, _ = self.roc_curve(drop_intermediate=False)
+            specificity = 1.0 - fpr
+        else:  # no quotient is 0/0; zero_division 0.0 asks for x / total, one rounding
+            sensitivity = np.asarray(_classification.recall(tp, fp, fn, tn, zero_division=0.0))
+            specificity = np.asarray(_classification.specificity(tp, fp, fn, tn,
+                                                                 zero_division=0.0))
+        reached = np.flatnonzero(sensitivity >= wanted)
+        if not reached.size:
             return 0.0, 1e6
-        specificity = 1.0 - fpr[reached]
-        best = int(np.argmax(specificity))
-        return float(specificity[best]), float(thresholds[reached][best])
+        best = int(reached[np.argmax(specificity[reached])])
+        return float(specificity[best]), float(thresholds[best])
 
     # Probabilities -------------------------------------------------------------------------
 
