@@ -64,8 +64,20 @@ class ScoreCounts:
     (0, [0.35, 0.8])
     """
 
-    __slots__ = ("_block_neg", "_block_pos", "_keys", "_maxes", "_neg", "_pos", "_tree_neg",
-                 "_tree_pos", "_columns", "negatives", "positives", "twice_u")
+    __slots__ = (
+        "_block_neg",
+        "_block_pos",
+        "_columns",
+        "_keys",
+        "_maxes",
+        "_neg",
+        "_pos",
+        "_tree_neg",
+        "_tree_pos",
+        "negatives",
+        "positives",
+        "twice_u",
+    )
 
     _keys: list[list[float]]  # blocks of keys, ascending
     _pos: list[list[int]]  # positive weight per key, block by block
@@ -276,9 +288,10 @@ class ScoreCounts:
 
     def _split(self, b: int) -> None:
         """Split block ``b`` in two halves (the Fenwick trees rebuilt: O(blocks), amortised)."""
-        for blocks in (self._keys, self._pos, self._neg):
-            block = blocks[b]
-            blocks[b:b + 1] = [block[:_LOAD], block[_LOAD:]]
+        keys, pos, neg = self._keys[b], self._pos[b], self._neg[b]
+        self._keys[b:b + 1] = [keys[:_LOAD], keys[_LOAD:]]
+        self._pos[b:b + 1] = [pos[:_LOAD], pos[_LOAD:]]
+        self._neg[b:b + 1] = [neg[:_LOAD], neg[_LOAD:]]
         self._maxes[b:b + 1] = [self._keys[b][-1], self._keys[b + 1][-1]]
         self._block_pos[b:b + 1] = [sum(self._pos[b]), sum(self._pos[b + 1])]
         self._block_neg[b:b + 1] = [sum(self._neg[b]), sum(self._neg[b + 1])]

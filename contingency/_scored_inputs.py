@@ -84,7 +84,8 @@ class Binning:
         if not lower[0] <= score <= self.edges[-1]:
             raise ValueError(f"{name} = {score!r} is outside the bins' range "
                              f"[{lower[0]!r}, {float(self.edges[-1])!r}]")
-        return lower[min(bisect_right(lower, score), len(lower)) - 1]
+        found: float = lower[min(bisect_right(lower, score), len(lower)) - 1]
+        return found
 
     def keys(self, scores: NDArray[np.float64], name: str) -> NDArray[np.intp]:
         """The bin codes of ``scores``, each checked to be in range."""
