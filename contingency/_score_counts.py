@@ -261,15 +261,19 @@ class ScoreCounts:
             if i == len(block) - 1:
                 maxes[b] = key
         pos, neg = self._pos[b], self._neg[b]
+        # the block's part of a rank query sums the shorter side of i (a C-level pass)
+        half = len(block) >> 1
         if positive:
-            below = self._prefix(self._tree_neg, b) + sum(neg[:i])
+            below = self._prefix(self._tree_neg, b) + (
+                sum(neg[:i]) if i < half else self._block_neg[b] - sum(neg[i:]))
             self.twice_u += weight * (2 * below + neg[i])
             pos[i] += weight
             self.positives += weight
             self._block_pos[b] += weight
             self._raise(self._tree_pos, b, weight)
         else:
-            above = self.positives - self._prefix(self._tree_pos, b) - sum(pos[:i + 1])
+            above = self.positives - self._prefix(self._tree_pos, b) - (
+                sum(pos[:i + 1]) if i < half else self._block_pos[b] - sum(pos[i + 1:]))
             self.twice_u += weight * (2 * above + pos[i])
             neg[i] += weight
             self.negatives += weight
