@@ -188,7 +188,9 @@ class ScoreCounts:
         self._check_batch(keys, pos, neg, sign)
         size = len(self)
         # one unit step costs about as much as moving ~2,000 keys through numpy
-        if keys.size * _UNIT_STEP_COST < size:
+        if not size and sign > 0:  # into an empty state: the batch is the state
+            self._rebuild(keys, pos, neg)
+        elif keys.size * _UNIT_STEP_COST < size:
             for key_, p, n in zip(keys.tolist(), pos.tolist(), neg.tolist()):
                 if p:
                     self._step(key_, True, sign * p)
@@ -335,18 +337,19 @@ class ScoreCounts:
         """Fill an empty state from columns (zero rows dropped) and recompute ``twice_u``."""
         kept = (pos != 0) | (neg != 0)
         keys, pos, neg = keys[kept], pos[kept], neg[kept]
-        key_list, pos_list, neg_list = keys.tolist(), pos.tolist(), neg.tolist()
-        starts = range(0, len(key_list), _LOAD)
-        self._keys = [key_list[s:s + _LOAD] for s in starts]
-        self._pos = [pos_list[s:s + _LOAD] for s in starts]
-        self._neg = [neg_list[s:s + _LOAD] for s in starts]
+        starts = range(0, keys.size, _LOAD)
+        self._keys = [keys[s:s + _LOAD].tolist() for s in starts]
+        self._pos = [pos[s:s + _LOAD].tolist() for s in starts]
+        self._neg = [neg[s:s + _LOAD].tolist() for s in starts]
         self._maxes = [block[-1] for block in self._keys]
         self._block_pos = [sum(block) for block in self._pos]
         self._block_neg = [sum(block) for block in self._neg]
         self._trees()
         twice_u, big_p, big_n = _mann_whitney(pos[::-1], neg[::-1]) if keys.size else (0, 0, 0)
         self.twice_u, self.positives, self.negatives = int(twice_u), int(big_p), int(big_n)
-        self._columns = None
+        for column in (keys, pos, neg):
+            column.flags.writeable = False
+        self._columns = (keys, pos, neg)  # the state's own columns: no second pass to read them
 
 
 def _fenwick(totals: list[int]) -> list[int]:

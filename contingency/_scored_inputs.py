@@ -189,11 +189,10 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
         weights = exact.astype(np.int64)
     if binning is not None:
         codes = binning.keys(values, f"{where}: scores")
-        keys, size_ = binning.edges[:-1], binning.edges.size - 1
+        keys = binning.edges[:-1]
+        pos, neg = _tally(codes, positive, weights, keys.size)
     else:
-        keys, codes = np.unique(values + 0.0, return_inverse=True)
-        size_ = keys.size
-    pos, neg = _tally(codes, positive, weights, size_)
+        keys, pos, neg = _by_score(values + 0.0, positive, weights)
     kept = (pos != 0) | (neg != 0)
     if kept.all():
         return keys, pos, neg
@@ -232,6 +231,53 @@ def _positives(labels: Any, pos_label: Hashable | None, where: str) -> NDArray[n
             first = int(np.flatnonzero(np.asarray(codes) == code)[0])
             positive_of(label, pos_label, f"{name}[{first}]")
     return positive[codes] if len(distinct) else np.zeros(0, dtype=bool)
+
+
+def _distinct(values: NDArray[np.float64], weights: NDArray[np.int64] | None
+              ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The distinct values of one class (ascending) and the weight at each.
+
+    Unweighted, a plain sort (several times faster than an argsort); weighted,
+    the weights follow the values through an argsort.
+    """
+    if weights is None:
+        ordered = np.sort(values)
+        weight = None
+    else:
+        order = np.argsort(values)
+        ordered, weight = values[order], weights[order]
+    if not ordered.size:
+        return ordered, np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    if weight is None:
+        counts = np.diff(np.append(starts, ordered.size))
+    else:
+        counts = np.add.reduceat(weight, starts)
+    return ordered[starts], counts.astype(np.int64)
+
+
+def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
+              weights: NDArray[np.int64] | None
+              ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct scores (ascending) with the positive and negative weight at each, exact.
+
+    Each class is sorted on its own (a sort of floats, not an argsort, when
+    unweighted), then the two sorted key lists are merged: numpy's stable
+    sort of two sorted runs is a linear merge.
+    """
+    negative = ~positive
+    pos_keys, pos_counts = _distinct(values[positive],
+                                     None if weights is None else weights[positive])
+    neg_keys, neg_counts = _distinct(values[negative],
+                                     None if weights is None else weights[negative])
+    both = np.sort(np.concatenate([pos_keys, neg_keys]), kind="stable")
+    if both.size:
+        both = both[np.concatenate([[True], both[1:] != both[:-1]])]
+    pos = np.zeros(both.size, dtype=np.int64)
+    neg = np.zeros(both.size, dtype=np.int64)
+    pos[np.searchsorted(both, pos_keys)] = pos_counts
+    neg[np.searchsorted(both, neg_keys)] = neg_counts
+    return both, pos, neg
 
 
 def _tally(codes: NDArray[Any], positive: NDArray[np.bool_], weights: NDArray[np.int64] | None,
