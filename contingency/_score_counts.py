@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency.formulas._numeric import check_room
+from contingency.formulas._numeric import MAX_COUNT, check_room
 from contingency.formulas.curves import _mann_whitney
 
 __all__ = ["Batch", "ScoreCounts"]
@@ -179,7 +179,6 @@ class ScoreCounts:
         results that are not there.
         """
         if batch is None:
-            self._check_unit(key, positive, weight)
             self._step(key, positive, weight)
             return
         keys, pos, neg = batch
@@ -210,17 +209,6 @@ class ScoreCounts:
             self.clear()
             self._rebuild(all_keys, new_pos, new_neg)
 
-    def _check_unit(self, key: float, positive: bool, weight: int) -> None:
-        if weight > 0:
-            check_room(self.positives + self.negatives, weight, "results")
-        elif weight < 0:
-            b, i, found = self._locate(key)
-            have = (self._pos if positive else self._neg)[b][i] if found else 0
-            if have < -weight:
-                kind = "positive" if positive else "negative"
-                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                                 f"not {-weight} to remove")
-
     def _check_batch(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
                      neg: NDArray[np.int64], sign: int) -> None:
         total = int(pos.sum()) + int(neg.sum())
@@ -242,21 +230,37 @@ class ScoreCounts:
                              f"{float(keys[first])!r}, not {int(want)} to remove")
 
     def _step(self, key: float, positive: bool, weight: int) -> None:
-        """One key's change of one class, checked already; ``twice_u`` follows."""
+        """One key's change of one class, ``twice_u`` following; checked before the first write.
+
+        An addition past the count limit, or a removal of more results than
+        the key holds, raises ``ValueError`` and changes nothing.
+        """
+        keys, maxes = self._keys, self._maxes
+        if maxes:
+            b = bisect_left(maxes, key)
+            if b == len(maxes):
+                b -= 1
+            block = keys[b]
+            i = bisect_left(block, key)
+            found = i < len(block) and block[i] == key
+        else:
+            b = i = 0
+            found = False
+        if weight < 0:
+            have = (self._pos if positive else self._neg)[b][i] if found else 0
+            if have < -weight:
+                kind = "positive" if positive else "negative"
+                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
+                                 f"not {-weight} to remove")
+        elif self.positives + self.negatives + weight > MAX_COUNT:
+            check_room(self.positives + self.negatives, weight, "results")
         self._columns = None
-        keys = self._keys
-        if not keys:
+        if not maxes:  # the first key
             self._keys, self._pos, self._neg, self._maxes = [[key]], [[0]], [[0]], [key]
             self._block_pos, self._block_neg = [0], [0]
             self._tree_pos, self._tree_neg = [0, 0], [0, 0]
-            keys = self._keys
-        maxes = self._maxes
-        b = bisect_left(maxes, key)
-        if b == len(maxes):
-            b -= 1
-        block = keys[b]
-        i = bisect_left(block, key)
-        if i == len(block) or block[i] != key:
+            keys, maxes, block = self._keys, self._maxes, self._keys[0]
+        elif not found:
             block.insert(i, key)
             self._pos[b].insert(i, 0)
             self._neg[b].insert(i, 0)
