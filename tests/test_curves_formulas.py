@@ -158,6 +158,11 @@ def test_roc_auc_of_integer_counts_is_the_exact_mann_whitney_ratio_rounded_once(
     pairs = int(weight[pos].sum()) * int(weight[neg].sum())
     _, positives, negatives = per_score(y_true, y_score, sample_weight)
     assert curves.roc_auc(positives, negatives) == float(Fraction(twice_u, 2 * pairs))
+    # the running statistic an accumulator keeps, and the read from it
+    statistic = curves.mann_whitney(positives, negatives)
+    assert statistic == (twice_u, int(weight[pos].sum()), int(weight[neg].sum()))
+    assert all(type(x) is int for x in statistic)
+    assert curves.auc_from_mann_whitney(*statistic) == curves.roc_auc(positives, negatives)
 
 
 def test_roc_auc_exact_past_int64():
@@ -444,11 +449,16 @@ def test_torchmetrics_golden_values(case):
     counts = per_score(y_true, y_score, None)
     checked = 0
     for name, stored in case["outputs"].items():
+        if "thresholds=" in name:
+            continue  # binned: test_torchmetrics_golden_binned_values
         assert stored["dtype"] == "float64"
         if name.startswith("BinaryCalibrationError"):
             n_bins = int(name.split("n_bins=")[1].split(",")[0])
             norm = name.split("norm='")[1].split("'")[0]
-            ours = curves.calibration_error(*counts, n_bins=n_bins, norm=norm)
+            edges = np.array(case["edges"][str(n_bins)])
+            ours = curves.calibration_error(*counts, n_bins=edges, norm=norm)
+            if np.array_equal(edges, np.linspace(0, 1, n_bins + 1)):  # the same bins either way
+                assert curves.calibration_error(*counts, n_bins=n_bins, norm=norm) == ours
         elif name == "BinaryAUROC()":
             ours = curves.roc_auc(counts[1], counts[2])
         elif name.startswith("BinaryAUROC(max_fpr="):
@@ -458,7 +468,41 @@ def test_torchmetrics_golden_values(case):
             ours = curves.average_precision(counts[1], counts[2])
         assert ours == pytest.approx(stored["value"], rel=1e-12, abs=1e-14), name
         checked += 1
-    assert checked == len(case["outputs"]) >= 6
+    assert checked == len(case["outputs"]) - 3 >= 6
+
+
+@pytest.mark.parametrize("case", TORCHMETRICS["cases"], ids=lambda case: str(len(case["preds"])))
+def test_torchmetrics_golden_binned_values(case):
+    """torchmetrics' binned reads (thresholds=T: "score >= t" counted at T edges) are ours on the
+    counts per bin, each bin's lower edge its threshold: the accumulator's binned state. torchmetrics
+    computes them in float32."""
+    y_true, y_score = np.array(case["target"]), np.array(case["preds"])
+    binned = case["binned"]
+    roc = case["outputs"][f"BinaryROC(thresholds={binned})"]
+    edges = np.array(roc["thresholds"]["value"])[::-1]  # ascending
+    thresholds, positives, negatives = bin_counts(y_true, y_score, edges)
+    first_fpr, first_tpr = roc["fpr"]["value"][0], roc["tpr"]["value"][0]
+    # torchmetrics' binned curve starts at its top threshold, 1.0, not at (0, 0) as scikit-learn's
+    # (and ours): with scores of exactly 1 its trapezoid misses the triangle to the origin.
+    missing = first_fpr * first_tpr / 2
+    for name, ours in ((f"BinaryAUROC(thresholds={binned})",
+                        curves.roc_auc(positives, negatives) - missing),
+                       (f"BinaryAveragePrecision(thresholds={binned})",
+                        curves.average_precision(positives, negatives))):
+        stored = case["outputs"][name]
+        assert stored["dtype"] == "float32"
+        assert ours == pytest.approx(stored["value"], rel=1e-6), name
+    # each point of torchmetrics' binned ROC curve is the table at its threshold
+    big_p, big_n = int(positives.sum()), int(negatives.sum())
+    for t, fpr, tpr in zip(roc["thresholds"]["value"], roc["fpr"]["value"], roc["tpr"]["value"]):
+        tp, fp, _, _ = curves.counts_at(thresholds, positives, negatives, t)
+        assert (fp / big_n, tp / big_p) == pytest.approx((fpr, tpr), rel=1e-6, abs=1e-7)
+    # and our binned ROC curve passes through every one of those points
+    fpr, tpr, _ = curves.roc_curve(thresholds, positives, negatives, drop_intermediate=False)
+    ours = set(zip(np.float32(fpr).tolist(), np.float32(tpr).tolist()))
+    theirs = set(zip(np.float32(roc["fpr"]["value"]).tolist(), np.float32(roc["tpr"]["value"]).tolist()))
+    assert ours - theirs <= {(0.0, 0.0)}
+    assert theirs <= ours
 
 
 # The AUC's variance and interval ------------------------------------------------------------
@@ -498,25 +542,20 @@ def test_delong_variance_is_the_plain_quadratic_one_exactly(sample):
     assert curves.roc_auc_variance(positives, negatives) == float(variance)  # both rounded once
 
 
-@given(samples(weights="float", min_size=4))
-def test_delong_variance_of_weights_is_that_of_frequencies(sample):
-    """Fractional weights: the float path, against the exact one on the same weights times 4
-    rounded to integers (weights in quarters are exact in both)."""
+@given(samples(weights="integer", min_size=4))
+def test_delong_variance_of_float_weights_is_that_of_frequencies(sample):
+    """The float path (weights as float64, here whole numbers) against the exact oracle on the
+    results repeated as often as their weight."""
     y_true, y_score, sample_weight = sample
-    quarters = np.round(sample_weight * 4)
-    _, positives, negatives = per_score(y_true, y_score, quarters / 4)
-    _, positives_4, negatives_4 = per_score(y_true, y_score, quarters.astype(np.int64))
-    if min(positives.sum(), negatives.sum()) <= 1 or min(positives_4.sum(), negatives_4.sum()) < 2:
+    repeated = np.repeat(np.arange(len(y_true)), sample_weight)
+    y_raw, s_raw = y_true[repeated], y_score[repeated]
+    if min((y_raw == 1).sum(), (y_raw == 0).sum()) < 2:
         return
-    # Var scales with the class sizes: the quarter-weights' counts are 4x the frequencies.
-    p, n = positives.sum(), negatives.sum()
-    auc = curves.roc_auc(positives_4, negatives_4)
-    v10 = (n - np.cumsum(negatives) + negatives / 2) / n
-    v01 = (np.cumsum(positives) - positives / 2) / p
-    expected = ((positives * (v10 - auc) ** 2).sum() / (p - 1) / p
-                + (negatives * (v01 - auc) ** 2).sum() / (n - 1) / n)
-    assert curves.roc_auc_variance(positives, negatives) == pytest.approx(expected, rel=1e-12,
-                                                                          abs=1e-15)
+    _, positives, negatives = per_score(y_true, y_score, sample_weight.astype(np.float64))
+    assert positives.dtype == np.float64
+    _, variance = delong_oracle(y_raw, s_raw)
+    assert curves.roc_auc_variance(positives, negatives) == pytest.approx(float(variance),
+                                                                          rel=1e-13, abs=1e-16)
 
 
 PROC = golden("proc/delong.json")
@@ -547,6 +586,16 @@ def test_hanley_mcneil_is_their_equation():
     variance = curves.roc_auc_variance(positives, negatives, method="hanley_mcneil")
     assert variance == pytest.approx(expected, rel=1e-15)
     assert round(math.sqrt(variance), 4) == 0.0321
+
+
+@pytest.mark.parametrize(("m", "n"), [(2, 2), (5, 3), (40, 17), (1000, 999)])
+def test_hanley_mcneil_at_half_is_the_null_variance_of_mann_whitney(m, n):
+    """At A = 1/2 (Q1 = Q2 = 1/3) the formula is (m + n + 1) / (12 m n), the variance of U / mn
+    under no discrimination (Mann and Whitney 1947): an independent fact it must meet."""
+    positives, negatives = np.array([m]), np.array([n])  # all tied: A = 1/2 exactly
+    assert curves.roc_auc(positives, negatives) == 0.5
+    variance = curves.roc_auc_variance(positives, negatives, method="hanley_mcneil")
+    assert variance == pytest.approx((m + n + 1) / (12 * m * n), rel=1e-14)
 
 
 def test_auc_interval_is_normal_and_clipped():
@@ -618,6 +667,27 @@ def test_the_auc_bound_is_reached(sample, upward):
     bound = curves.roc_auc_bound(positives, negatives)
     exact = metrics.roc_auc_score(y_true, placed)
     assert exact == pytest.approx(read + bound if upward else read - bound, rel=1e-12, abs=1e-15)
+
+
+@given(samples(weights="float"))
+def test_mann_whitney_of_weights_is_the_weighted_pair_count(sample):
+    y_true, y_score, sample_weight = sample
+    ordered, pairs = mann_whitney_oracle(y_true, y_score, sample_weight)
+    _, positives, negatives = per_score(y_true, y_score, sample_weight)
+    twice_u, p, n = curves.mann_whitney(positives, negatives)
+    assert twice_u == pytest.approx(2 * ordered, rel=1e-12, abs=1e-12)
+    assert p * n == pytest.approx(pairs, rel=1e-12)
+    assert curves.auc_from_mann_whitney(twice_u, p, n) == curves.roc_auc(positives, negatives)
+
+
+def test_auc_from_mann_whitney_undefined_and_bound_from_shared_pairs():
+    assert math.isnan(curves.auc_from_mann_whitney(0, 0, 5, zero_division="nan"))
+    with pytest.raises(ValueError, match="roc_auc is undefined: no negative"):
+        curves.auc_from_mann_whitney(0, 3, 0)
+    positives, negatives = np.array([3, 0, 1]), np.array([1, 2, 3])
+    assert curves.auc_bound_from_shared_pairs(3 * 1 + 1 * 3, 4, 6) == curves.roc_auc_bound(
+        positives, negatives)
+    assert curves.auc_bound_from_shared_pairs(0, 4, 6) == 0.0
 
 
 def test_the_auc_bound_is_the_shared_pairs_rounded_up():
@@ -723,8 +793,9 @@ def test_shares_of_huge_counts_are_correctly_rounded():
     assert tpr[1:].tolist() == [float(Fraction(sum(pos[: k + 1]), p)) for k in range(5)]
     terms = [Fraction(w * sum(pos[: k + 1]), sum(pos[: k + 1]) + sum(neg[: k + 1]))
              for k, w in enumerate(pos) if w]
-    assert curves.average_precision(HUGE_POSITIVES, HUGE_NEGATIVES) == math.fsum(
-        float(term) for term in terms) / p
+    # past 2**53 a term w tp / (tp + fp) is w (tp / (tp + fp)), within an ulp of the exact term
+    assert curves.average_precision(HUGE_POSITIVES, HUGE_NEGATIVES) == pytest.approx(
+        math.fsum(float(term) for term in terms) / p, rel=1e-15)
     prob_true, prob_pred = curves.calibration_curve(thresholds, HUGE_POSITIVES, HUGE_NEGATIVES,
                                                     n_bins=2)
     low_bin = [k for k in range(5) if thresholds[k] <= 0.5]  # 0.5 is on the edge: the bin below
@@ -807,3 +878,21 @@ def test_counts_past_max_count_are_refused():
     with pytest.raises(ValueError, match="at most 2"):
         curves.precision_recall_curve([0.5, 0.2], [half, 0], [0, half])
     assert curves.roc_auc([half - 1], [half]) == 0.5
+
+
+def test_calibration_error_bins_follow_the_edges_given():
+    """A score of 0.6 with 10 bins: numpy's edge 0.6000000000000001 puts it in [0.5, 0.6...),
+    torch's edge 0.6 in [0.6, 0.7). Each is the definition on its edges."""
+    y_true, y_score = np.array([1, 0]), np.array([0.6, 0.55])
+    counts = per_score(y_true, y_score, None)
+    torch_edges = np.linspace(0, 1, 11)
+    torch_edges[6] = 0.6
+    weight = np.ones(2)
+    numpy_value = curves.calibration_error(*counts, n_bins=10)
+    torch_value = curves.calibration_error(*counts, n_bins=torch_edges)
+    assert numpy_value == pytest.approx(abs(0.5 - 0.575), rel=1e-15)  # one bin of both
+    assert torch_value == pytest.approx((abs(1 - 0.6) + abs(0 - 0.55)) / 2, rel=1e-15)
+    assert numpy_value == pytest.approx(calibration_error_oracle(y_true, y_score, weight, 10, "l1"))
+    for bad in (0, True, "ten", [0.0], [0.0, 0.5, 0.5, 1.0], [0.56, 1.0]):
+        with pytest.raises(ValueError, match=r"n_bins must be|below the first edge"):
+            curves.calibration_error(*counts, n_bins=bad)

@@ -9,8 +9,11 @@ aggregated by distinct score (or, in binned mode, by bin):
 ``positives``, ``negatives``
     1-d arrays of the same length: the weight of positive (negative) results
     at each threshold; int64 exact counts, or float64 where weights are
-    fractional. Integer counts are computed on exactly (Python integers where
-    int64 could overflow) and rounded once; float weights in float64.
+    fractional (if either column is float, both are taken as float64).
+    Integer counts hold at most ``2**63 - 1`` results in all (``MAX_COUNT``,
+    as every accumulator); they are computed on exactly (Python integers
+    where a product could pass int64) and rounded once, except where a
+    function's docstring says otherwise; float weights in float64.
 
 A result with score ``>= t`` is predicted positive at threshold ``t``: at the
 ``k``-th threshold the 2 x 2 table of :mod:`contingency.formulas.classification`
@@ -20,15 +23,20 @@ has ``a = tp = cumsum(positives)[k]``, ``b = fp = cumsum(negatives)[k]``,
 whose positives and negatives are both 0 is left out, as scikit-learn leaves
 out results of weight 0.
 
-Undefined cases, decided once. A score that needs both classes (the AUC and
-its variance, the ROC and DET curves) or positives (average precision) and
-finds none is undefined: ``zero_division`` (:mod:`contingency.formulas._numeric`)
-says what it is: ``"perl"`` (the library's default) raises ``ValueError``
-naming the absent class, since Statistics::Contingency has no such score;
-``0.0``, ``1.0`` or ``"nan"`` return that number (scikit-learn warns and gives
-NaN for the AUC and the ROC curve's rates, 0 for average precision).
-No result at all (no threshold of non-zero weight) is a ``ValueError`` for
-every function, as scikit-learn refuses empty input.
+Undefined cases, decided once. A score that needs both classes (the AUC, the
+ROC curve's rates), two of each (the AUC's variance) or positives (average
+precision and its binned bounds) and finds none is undefined:
+``zero_division`` (:mod:`contingency.formulas._numeric`) says what it is:
+``"perl"`` (the library's default) raises ``ValueError`` naming the absent
+class, since Statistics::Contingency has no such score; ``0.0``, ``1.0`` or
+``"nan"`` return that number (scikit-learn warns and gives NaN for the AUC and
+the ROC curve's rates, 0 for average precision). Where scikit-learn decides
+otherwise we follow it: :func:`det_curve` raises with one class, and
+:func:`precision_recall_curve` gives recall 1 without positives. The Brier
+score, log loss and calibration are defined with one class. No result at all
+(no threshold of non-zero weight) is a ``ValueError`` for every function but
+:func:`counts_at` and :func:`roc_auc_bound` (a table of zeros, a bound of 0),
+as scikit-learn refuses empty input.
 
 Ties follow scikit-learn: a tied positive-negative pair counts half in the
 AUC, and tied results share one point of every curve.
@@ -68,6 +76,8 @@ from contingency.formulas.intervals import Interval, check_level, normal_bounds,
 
 __all__ = [
     "AUC_VARIANCE_METHODS",
+    "auc_bound_from_shared_pairs",
+    "auc_from_mann_whitney",
     "average_precision",
     "average_precision_bounds",
     "brier_score",
@@ -76,6 +86,7 @@ __all__ = [
     "counts_at",
     "det_curve",
     "log_loss",
+    "mann_whitney",
     "precision_recall_curve",
     "roc_auc",
     "roc_auc_bound",
@@ -337,9 +348,42 @@ def counts_at(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
 # The area under the ROC curve ---------------------------------------------------------------
 
 
+def mann_whitney(positives: ArrayLike, negatives: ArrayLike) -> tuple[int | float, int | float,
+                                                                       int | float]:
+    """``(2U, P, N)``: twice the Mann-Whitney statistic and the class totals, from per-score counts.
+
+    ``2U = sum_s pos_s (2 below_s + neg_s)``: each positive-negative pair in
+    which the positive scores higher counts 2, a tied pair 1 (``U`` in
+    half-units, so it is an integer for integer counts, a Python ``int``;
+    a float for weights). What an accumulator keeps running to read the AUC in
+    O(1) through :func:`auc_from_mann_whitney`; a test recomputes it.
+
+    >>> mann_whitney([1, 0, 1, 0], [0, 1, 0, 1])  # scores 0.8, 0.4, 0.35, 0.1
+    (6, 2, 2)
+    """
+    return _mann_whitney(*_pair(positives, negatives))
+
+
+def auc_from_mann_whitney(twice_u: int | float, total_positives: int | float,
+                          total_negatives: int | float, *,
+                          zero_division: ZeroDivision = "perl") -> float:
+    """The AUC ``2U / (2 P N)`` of :func:`mann_whitney`'s numbers, one correctly rounded quotient
+    for integers; undefined without positives or negatives (``zero_division``, as :func:`roc_auc`).
+
+    >>> auc_from_mann_whitney(6, 2, 2)
+    0.75
+    """
+    if not total_positives > 0:
+        return _undefined(zero_division, "roc_auc", "positive")
+    if not total_negatives > 0:
+        return _undefined(zero_division, "roc_auc", "negative")
+    if all(isinstance(x, (int, np.integer)) for x in (twice_u, total_positives, total_negatives)):
+        return int(twice_u) / (2 * int(total_positives) * int(total_negatives))  # correctly rounded
+    return min(1.0, float(twice_u) / (2 * float(total_positives) * float(total_negatives)))
+
+
 def _mann_whitney(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[int | float, int | float, int | float]:
-    """``(2U, P, N)``: the Mann-Whitney ``U`` in half-units (each positive-negative pair ordered
-    right counts 2, a tied pair 1), exact for integer counts.
+    """``(2U, P, N)`` of checked columns (:func:`mann_whitney`).
 
     ``2U = sum_s pos_s (2 below_s + neg_s)`` with ``below_s`` the negatives
     scored under ``s``; at most ``2 P N``, so int64 holds it when that does.
@@ -390,14 +434,9 @@ def roc_auc(positives: ArrayLike, negatives: ArrayLike, *, max_fpr: float | None
             or not 0 < max_fpr <= 1):
         raise ValueError(f"max_fpr must be a number in (0, 1], not {shown(max_fpr)}")
     twice_u, big_p, big_n = _mann_whitney(pos, neg)
-    if not big_p > 0:
-        return _undefined(zero_division, "roc_auc", "positive")
-    if not big_n > 0:
-        return _undefined(zero_division, "roc_auc", "negative")
-    if max_fpr is None or max_fpr == 1:
-        if isinstance(twice_u, int):
-            return twice_u / (2 * int(big_p) * int(big_n))  # two ints: correctly rounded
-        return min(1.0, twice_u / (2 * big_p * big_n))
+    area = auc_from_mann_whitney(twice_u, big_p, big_n, zero_division=zero_division)
+    if max_fpr is None or max_fpr == 1 or not (big_p > 0 and big_n > 0):
+        return area
     return _mcclish(pos, neg, float(max_fpr))
 
 
@@ -521,8 +560,9 @@ def average_precision(positives: ArrayLike, negatives: ArrayLike, *,
     by the recall it adds, ``pos_k / P``: the mean precision at the positive
     results, tied results sharing the precision of their threshold (no
     interpolation). Each term ``pos_k tp_k / (tp_k + fp_k)`` is correctly
-    rounded (exactly, for integer counts) and their sum is the exact sum of
-    those doubles rounded once (:func:`math.fsum`), then divided by ``P``.
+    rounded (for integer counts while ``pos_k tp_k < 2**53``, within an ulp
+    past it) and their sum is the exact sum of those doubles rounded once
+    (:func:`math.fsum`), then divided by ``P``.
 
     Undefined without positive results: ``zero_division`` (scikit-learn
     warns and returns 0, ``zero_division=0.0``).
@@ -542,17 +582,21 @@ def average_precision(positives: ArrayLike, negatives: ArrayLike, *,
 
 
 def _precision_sum(weight: NDArray[Any], tps: NDArray[Any], fps: NDArray[Any]) -> float:
-    """``sum weight_k tps_k / (tps_k + fps_k)`` over ``weight_k > 0``, each term correctly rounded, fsum'd."""
-    kept = weight > 0
-    weight, tps, fps = weight[kept], tps[kept], fps[kept]
+    """``sum weight_k tps_k / (tps_k + fps_k)``: each term correctly rounded (for integer counts
+    while ``weight_k tps_k < 2**53``, else within an ulp), their exact sum rounded once.
+
+    ``tps_k + fps_k`` is never 0 (no row of weight 0 is kept), and a row with
+    ``weight_k = 0`` adds 0.
+    """
+    predicted = (tps + fps).astype(np.float64)
     if weight.dtype.kind == "i":
-        total = int(tps[-1]) + int(fps[-1]) if tps.size else 0
-        if int(weight.max(initial=0)) * total < 2**53:  # products and sums exact in float64
-            num = (weight * tps).astype(np.float64)
-            return math.fsum(num / (tps + fps).astype(np.float64))
-        return math.fsum(float(Fraction(int(w) * int(t), int(t) + int(f)))
-                         for w, t, f in zip(weight.tolist(), tps.tolist(), fps.tolist()))
-    return math.fsum(weight * tps / (tps + fps))
+        if int(weight.max(initial=0)) * int(tps[-1]) < 2**53:  # every product exact in float64
+            return math.fsum((weight * tps).astype(np.float64) / predicted)
+        exact = weight.astype(np.float64) * tps.astype(np.float64) < 2**53
+        terms = np.where(exact, (weight.astype(np.float64) * tps.astype(np.float64)) / predicted,
+                         weight.astype(np.float64) * (tps.astype(np.float64) / predicted))
+        return math.fsum(terms)
+    return math.fsum(weight * tps / predicted)
 
 
 # Binned mode: how far the exact read can be --------------------------------------------------
@@ -578,14 +622,31 @@ def roc_auc_bound(positives: ArrayLike, negatives: ArrayLike) -> float:
     """
     pos, neg = _pair(positives, negatives)
     big_p, big_n = _total(pos), _total(neg)
-    if not big_p > 0 or not big_n > 0:
-        return 0.0
     if pos.dtype.kind == "i":
         bound = int(big_p) * int(big_n)
-        shared = int((_exact(pos, bound) * _exact(neg, bound)).sum())
-        return _round_up(Fraction(shared, 2 * int(big_p) * int(big_n)))
-    shared_f = math.fsum(pos * neg)
-    return min(1.0, math.nextafter(shared_f / (2 * big_p * big_n), math.inf) if shared_f else 0.0)
+        shared: int | float = int((_exact(pos, bound) * _exact(neg, bound)).sum())
+    else:
+        shared = math.fsum(pos * neg)
+    return auc_bound_from_shared_pairs(shared, big_p, big_n)
+
+
+def auc_bound_from_shared_pairs(shared_pairs: int | float, total_positives: int | float,
+                                total_negatives: int | float) -> float:
+    """:func:`roc_auc_bound` from ``sum_b pos_b neg_b`` (the pairs sharing a bin) and the class totals.
+
+    ``shared / (2 P N)`` rounded up (exactly for integers); 0 without pairs.
+    What an accumulator in binned mode keeps running beside ``2U``.
+
+    >>> auc_bound_from_shared_pairs(6, 4, 4)
+    0.1875
+    """
+    if not total_positives > 0 or not total_negatives > 0 or not shared_pairs:
+        return 0.0
+    if all(isinstance(x, (int, np.integer)) for x in (shared_pairs, total_positives,
+                                                       total_negatives)):
+        return _round_up(Fraction(int(shared_pairs), 2 * int(total_positives) * int(total_negatives)))
+    return min(1.0, math.nextafter(float(shared_pairs) / (2 * float(total_positives)
+                                                          * float(total_negatives)), math.inf))
 
 
 def _round_up(value: Fraction) -> float:
@@ -810,14 +871,37 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     return prob_true, prob_pred
 
 
+def _calibration_edges(n_bins: int | ArrayLike, lowest: float) -> Floats:
+    """``linspace(0, 1, n_bins + 1)`` of a positive integer, or given edges, checked."""
+    if isinstance(n_bins, (int, np.integer)) and not isinstance(n_bins, bool):
+        if n_bins < 1:
+            raise ValueError(f"n_bins must be a positive integer or an array of edges, not {n_bins}")
+        return np.linspace(0.0, 1.0, int(n_bins) + 1)
+    edges = np.asarray(n_bins, dtype=np.float64) if not isinstance(n_bins, (bool, str)) else None
+    if (edges is None or edges.ndim != 1 or edges.size < 2 or not np.isfinite(edges).all()
+            or not (np.diff(edges) > 0).all()):
+        raise ValueError("n_bins must be a positive integer or a strictly increasing array of at "
+                         f"least two finite edges, not {shown(n_bins)}")
+    if edges[0] > lowest:
+        raise ValueError(f"the lowest score, {lowest!r}, is below the first edge, {edges[0]!r}")
+    return edges
+
+
 def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, *,
-                      n_bins: int = 15, norm: Literal["l1", "l2", "max"] = "l1") -> float:
+                      n_bins: int | ArrayLike = 15, norm: Literal["l1", "l2", "max"] = "l1"
+                      ) -> float:
     """torchmetrics' binary calibration error: the gap between share of positives and mean score, by bin.
 
     The scores (probabilities of the positive class, in [0, 1]) fall into
     the bins ``[e_i, e_(i+1))`` of the edges ``e = linspace(0, 1, n_bins + 1)``
     (a score of exactly 1 in a bin of its own, as torchmetrics' ``bucketize(...,
-    right=True)``). With ``acc_i`` the share of positive results of bin ``i``,
+    right=True)``). ``n_bins`` may also be the edges themselves, a strictly
+    increasing array from at most the lowest score (torchmetrics' ``_ce_compute``
+    takes either): torch's ``linspace`` rounds some edges differently from
+    numpy's (``torch.linspace(0, 1, 11)[6]`` is 0.6, numpy's 0.6000000000000001),
+    which moves a score lying between the two roundings to the next bin; pass
+    torch's edges to reproduce torchmetrics bit for bit there. With ``acc_i``
+    the share of positive results of bin ``i``,
     ``conf_i`` their mean score and ``b_i`` the bin's share of all results:
 
     - ``"l1"``, the expected calibration error: ``sum_i b_i |acc_i - conf_i|``;
@@ -836,15 +920,13 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     0.25
     """
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "calibration_error")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, not {shown(n_bins)}")
+    edges = _calibration_edges(n_bins, thr[-1])
     if norm not in ("l1", "l2", "max"):
         raise ValueError(f"norm must be 'l1', 'l2' or 'max', not {shown(norm)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
     results = pos + neg  # at most MAX_COUNT in all: int64
-    edges = np.linspace(0.0, 1.0, n_bins + 1)
     codes = np.searchsorted(edges, ascending, side="right") - 1
-    size = n_bins + 1
+    size = len(edges)
     totals = _bin_totals(codes, results, size)
     nonzero = np.flatnonzero(totals != 0)
     accuracy = _quotients(_bin_totals(codes, pos, size)[nonzero],

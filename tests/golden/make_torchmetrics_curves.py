@@ -4,8 +4,12 @@
 The binary calibration error (``norm`` "l1", "l2", "max", several ``n_bins``), the
 exact AUROC (with and without ``max_fpr``) and the exact average precision, each
 computed by the real torchmetrics on float64 probabilities (``torch.set_default_dtype``
-float64, so the bin edges are float64 too). The tests turn each case's inputs into
-per-score counts and compare contingency.formulas.curves with the stored values
+float64, so the bin edges are float64 too); and the binned AUROC, average precision
+and ROC curve (``thresholds=T``), which torchmetrics computes in float32 whatever the
+default dtype (their thresholds are stored: the tests bin the scores at those edges).
+torch's ``linspace`` edges of the calibration bins are stored too (they differ from
+numpy's in the last bit for some bins). The tests turn each case's inputs into per-score
+counts and compare contingency.formulas.curves with the stored values
 (tests/test_curves_formulas.py). The inputs mix uniform floats with scores rounded to
 two decimals (ties), and the values 0, 1 and bin edges such as 0.5 (a score on an edge
 belongs to the bin above it; 1.0 to a bin of its own).
@@ -65,8 +69,20 @@ def case(rng: np.random.Generator) -> dict[str, Any]:
                                                           preds_list, target_list)
     outputs["BinaryAveragePrecision()"] = computed(tc.BinaryAveragePrecision(), preds_list,
                                                    target_list)
+    # binned: torchmetrics' thresholds=int counts "score >= t" at linspace(0, 1, T), in float32
+    binned = int(rng.choice([5, 11, 100]))
+    outputs[f"BinaryAUROC(thresholds={binned})"] = computed(
+        tc.BinaryAUROC(thresholds=binned), preds_list, target_list)
+    outputs[f"BinaryAveragePrecision(thresholds={binned})"] = computed(
+        tc.BinaryAveragePrecision(thresholds=binned), preds_list, target_list)
+    roc = tc.BinaryROC(thresholds=binned)
+    roc.update(torch.tensor(preds_list, dtype=torch.float64), torch.tensor(target_list))
+    outputs[f"BinaryROC(thresholds={binned})"] = {
+        name: value(tensor) for name, tensor in zip(("fpr", "tpr", "thresholds"), roc.compute())}
+    # torch's linspace rounds some edges differently from numpy's: the bins torchmetrics used
+    edges = {str(bins): torch.linspace(0, 1, bins + 1).tolist() for bins in (15, n_bins)}
     return {"preds": preds_list, "target": target_list, "n_bins": n_bins, "max_fpr": max_fpr,
-            "outputs": outputs}
+            "binned": binned, "edges": edges, "outputs": outputs}
 
 
 def main() -> None:
