@@ -13,15 +13,17 @@ half-units (each positive-negative pair ordered right counts 2, a tied pair
 1): a positive of weight ``w`` at key ``s`` adds ``w (2 neg_below(s) +
 neg_at(s))``, a negative adds ``w (2 pos_above(s) + pos_at(s))``. The change
 is linear in ``w``, so a removal is the same step with ``-w``. So the AUC
-reads in O(1) after any change; tests recompute ``twice_u`` from the counts
-after every step.
+reads in O(1) after any change. Beside it, ``shared``, the weight of
+positive-negative pairs at one key (tied; in binned mode, sharing a bin), makes
+binned mode's AUC bound O(1) too. Tests recompute both from the results after
+every step.
 
 :meth:`ScoreCounts.apply` is the one routine that changes anything: a unit
 step (``key, positive, weight``) or a coded batch (keys ascending and
 distinct, positive and negative weights, all of one sign). A batch small
 beside the state goes through the unit steps; a large one rebuilds the
 counts by merging sorted arrays and recomputes ``twice_u`` from them
-(:func:`contingency.formulas.curves` ``_mann_whitney``, the formula's one home). Everything that
+(:func:`contingency.formulas.curves.mann_whitney`, the formula's one home). Everything that
 can fail (the count limit, a removal of results that are not there) is
 checked before the first write. A key whose counts both reach 0 is dropped,
 so equal states hold equal keys.
@@ -37,7 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency.formulas._numeric import MAX_COUNT, check_room
-from contingency.formulas.curves import _mann_whitney
+from contingency.formulas.curves import mann_whitney
 
 __all__ = ["Batch", "ScoreCounts"]
 
@@ -76,6 +78,7 @@ class ScoreCounts:
         "_tree_pos",
         "negatives",
         "positives",
+        "shared",
         "twice_u",
     )
 
@@ -91,6 +94,7 @@ class ScoreCounts:
     positives: int  # P, the total positive weight
     negatives: int  # N
     twice_u: int  # 2U, the Mann-Whitney statistic in half-units
+    shared: int  # sum over keys of positives x negatives: the tied pairs (binned: sharing a bin)
 
     def __init__(self) -> None:
         self.clear()
@@ -101,7 +105,7 @@ class ScoreCounts:
         self._block_pos, self._block_neg = [], []
         self._tree_pos, self._tree_neg = [0], [0]
         self._columns = None
-        self.positives = self.negatives = self.twice_u = 0
+        self.positives = self.negatives = self.twice_u = self.shared = 0
 
     def copy(self) -> ScoreCounts:
         """An independent copy."""
@@ -113,8 +117,8 @@ class ScoreCounts:
         other._block_neg = list(self._block_neg)
         other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
         other._columns = self._columns
-        other.positives, other.negatives, other.twice_u = (
-            self.positives, self.negatives, self.twice_u)
+        other.positives, other.negatives, other.twice_u, other.shared = (
+            self.positives, self.negatives, self.twice_u, self.shared)
         return other
 
     def __len__(self) -> int:
@@ -273,6 +277,7 @@ class ScoreCounts:
             below = self._prefix(self._tree_neg, b) + (
                 sum(neg[:i]) if i < half else self._block_neg[b] - sum(neg[i:]))
             self.twice_u += weight * (2 * below + neg[i])
+            self.shared += weight * neg[i]
             pos[i] += weight
             self.positives += weight
             self._block_pos[b] += weight
@@ -281,6 +286,7 @@ class ScoreCounts:
             above = self.positives - self._prefix(self._tree_pos, b) - (
                 sum(pos[:i + 1]) if i < half else self._block_pos[b] - sum(pos[i + 1:]))
             self.twice_u += weight * (2 * above + pos[i])
+            self.shared += weight * pos[i]
             neg[i] += weight
             self.negatives += weight
             self._block_neg[b] += weight
@@ -349,8 +355,10 @@ class ScoreCounts:
         self._block_pos = [sum(block) for block in self._pos]
         self._block_neg = [sum(block) for block in self._neg]
         self._trees()
-        twice_u, big_p, big_n = _mann_whitney(pos[::-1], neg[::-1]) if keys.size else (0, 0, 0)
+        twice_u, big_p, big_n = mann_whitney(pos[::-1], neg[::-1]) if keys.size else (0, 0, 0)
         self.twice_u, self.positives, self.negatives = int(twice_u), int(big_p), int(big_n)
+        self.shared = (int(np.dot(pos, neg)) if self.positives * self.negatives <= MAX_COUNT
+                       else sum(p * n for p, n in zip(pos.tolist(), neg.tolist())))
         for column in (keys, pos, neg):
             column.flags.writeable = False
         self._columns = (keys, pos, neg)  # the state's own columns: no second pass to read them

@@ -249,10 +249,8 @@ def _distinct(values: NDArray[np.float64], weights: NDArray[np.int64] | None
     if not ordered.size:
         return ordered, np.zeros(0, dtype=np.int64)
     starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
-    if weight is None:
-        counts = np.diff(np.append(starts, ordered.size))
-    else:
-        counts = np.add.reduceat(weight, starts)
+    counts = (np.diff(np.append(starts, ordered.size)) if weight is None
+              else np.add.reduceat(weight, starts))
     return ordered[starts], counts.astype(np.int64)
 
 

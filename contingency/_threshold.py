@@ -417,10 +417,11 @@ class ThresholdContingency:
         scores, within :attr:`roc_auc_bound` of the exact one.
         """
         counts = self._counts
-        if max_fpr is None and counts.positives and counts.negatives:
-            # the formula's own reading of 2U (formulas.curves.roc_auc), without its O(n) sum
-            return counts.twice_u / (2 * counts.positives * counts.negatives)
-        _, pos, neg = self.counts()
+        if max_fpr is None and (counts.positives or counts.negatives):
+            return _curves.auc_from_mann_whitney(counts.twice_u, counts.positives,
+                                                 counts.negatives,
+                                                 zero_division=self._zero_division)
+        _, pos, neg = self.counts()  # max_fpr, or no result at all (refused by name)
         return _curves.roc_auc(pos, neg, max_fpr=max_fpr, zero_division=self._zero_division)
 
     @property
@@ -433,8 +434,9 @@ class ThresholdContingency:
         """
         if self._binning is None:
             return 0.0
-        _, pos, neg = self.counts()
-        return _curves.roc_auc_bound(pos, neg)
+        counts = self._counts  # O(1): the shared pairs are kept running beside 2U
+        return _curves.auc_bound_from_shared_pairs(counts.shared, counts.positives,
+                                                   counts.negatives)
 
     def precision_recall_curve(self, *, drop_intermediate: bool = False
                                ) -> tuple[Floats, Floats, Floats]:

@@ -68,6 +68,12 @@ def brute_twice_u(results: list[tuple[float, bool, int]]) -> int:
     return total
 
 
+def brute_shared(results: list[tuple[float, bool, int]]) -> int:
+    """The weight of positive-negative pairs at one score (tied), by brute force."""
+    return sum(w * v for s, positive, w in results if positive
+               for t, other, v in results if not other and s == t)
+
+
 # scikit-learn on the raw scores ------------------------------------------------------------
 
 
@@ -472,6 +478,7 @@ def test_running_mann_whitney_equals_the_definition_after_every_step(monkeypatch
                 live += [(s / 12, p, w) for s, p, w in a]
             counts = curve._counts
             assert counts.twice_u == brute_twice_u(live)
+            assert counts.shared == brute_shared(live)
             assert counts.positives == sum(w for _, p, w in live if p)
             assert counts.negatives == sum(w for _, p, w in live if not p)
             thresholds, pos, neg = curve.counts()
@@ -532,6 +539,7 @@ class ThresholdMachine(RuleBasedStateMachine):
     def agrees_with_the_results(self) -> None:
         live = [(s, bool(y), w) for s, y, w in self.results if w]
         assert self.curve._counts.twice_u == brute_twice_u(live)
+        assert self.curve._counts.shared == brute_shared(live)
         positives = sum(w for _, y, w in live if y)
         negatives = sum(w for _, y, w in live if not y)
         assert (self.curve.positives, self.curve.negatives) == (positives, negatives)
