@@ -114,7 +114,10 @@ def key_of(score: object, binning: Binning | None, name: str) -> float:
     """
     if isinstance(score, (bool, np.bool_)) or not isinstance(score, (numbers.Real, np.floating)):
         raise TypeError(f"{name} must be a number, not {type(score).__name__}")
-    value = float(score) + 0.0
+    try:
+        value = float(score) + 0.0
+    except OverflowError:  # an integer too large for a float
+        raise ValueError(f"{name} must be a finite number, not {shown(score)}") from None
     if value - value != 0.0:  # inf - inf and nan - nan are nan
         raise ValueError(f"{name} must be a finite number, not {shown(value)}")
     return value if binning is None else binning.key(value, name)
@@ -199,13 +202,29 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
     return keys[kept], pos[kept], neg[kept]
 
 
+#: The types of list items read as one float64 array (bool is not among them: a score is a number).
+_NUMBER_TYPES = frozenset({float, int, np.float64, np.float32, np.float16, np.int64, np.int32})
+
+
+def _float_array(values: Sequence[Any]) -> NDArray[np.float64] | None:
+    """Numbers as one float64 array in one C-level pass (an int past 2**53 rounds, as ``float()``
+    does); ``None`` when one is too large for a float, to be named by the item-by-item path."""
+    try:
+        return np.array(values, dtype=np.float64)
+    except OverflowError:
+        return None
+
+
 def _scores(scores: object, where: str) -> NDArray[np.float64]:
     """The scores as a 1-d float64 array, every one finite."""
     name = f"{where}: scores"
     values = label_sequence(scores, name, items="scores")
+    array: NDArray[np.float64] | None = None
     if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
         array = values.astype(np.float64, copy=False)
-    else:
+    elif isinstance(values, (list, tuple)) and set(map(type, values)) <= _NUMBER_TYPES:
+        array = _float_array(values)
+    if array is None:
         array = np.empty(len(values), dtype=np.float64)
         for i, value in enumerate(values):  # refused one by one, by position
             array[i] = key_of(value, None, f"{name}[{i}]")

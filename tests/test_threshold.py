@@ -266,6 +266,9 @@ def test_self_merge_doubles():
 REFUSED = [
     ("add", (float("nan"), 1), {}, ValueError, "add: score must be a finite number, not nan"),
     ("add", ("0.5", 1), {}, TypeError, "add: score must be a number, not str"),
+    ("add", (10**400, 1), {}, ValueError, "add: score must be a finite number, not 1000"),
+    ("add_results", ([0.5, 10**400], [0, 1]), {}, ValueError,
+     r"add_results: scores\[1\] must be a finite number, not 1000"),
     ("add", (True, 1), {}, TypeError, "add: score must be a number, not bool"),
     ("add", (0.5, 2), {}, ValueError, "add: correct is 2: without pos_label="),
     ("add", (0.5, None), {}, ValueError, "add: correct is None"),
