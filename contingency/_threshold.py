@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any, Literal, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from contingency import _locking
 from contingency._contingency import Contingency
@@ -75,10 +75,12 @@ class ThresholdContingency:
     scikit-learn's on the raw scores. **Binned** (``bins=`` a number of equal
     bins over [0, 1], or the sorted edges) keeps one count pair per bin,
     memory O(bins) however many results: the curves' thresholds are the
-    bins' lower edges, and the reads that can differ from the exact ones
-    give a certified bound (:attr:`roc_auc_bound`,
+    bins' lower edges (the table at each edge is exact), and the two summary
+    reads give a certified bound (:attr:`roc_auc_bound`,
     :attr:`average_precision_bounds`): the exact value of the unbinned scores
-    lies within it.
+    lies within it. The curves and the operating points
+    (:meth:`best_threshold`, :meth:`precision_at_recall`...) are those of
+    the edges, with no bound.
 
     >>> binned = ThresholdContingency(bins=4)
     >>> binned.add_results([0.9, 0.8, 0.6, 0.3, 0.2], [1, 0, 1, 1, 0])
@@ -612,9 +614,12 @@ class ThresholdContingency:
         return _curves.calibration_curve(*self._exact_counts("calibration_curve"),
                                          n_bins=n_bins, strategy=strategy)
 
-    def calibration_error(self, n_bins: int = 15, *,
+    def calibration_error(self, n_bins: int | ArrayLike = 15, *,
                           norm: Literal["l1", "l2", "max"] = "l1") -> float:
-        """torchmetrics' binary calibration error (``norm="l1"`` is the expected calibration error)."""
+        """torchmetrics' binary calibration error (``norm="l1"`` is the expected calibration error).
+
+        ``n_bins`` equal bins over [0, 1], or the bins' edges. Exact mode.
+        """
         return _curves.calibration_error(*self._exact_counts("calibration_error"),
                                          n_bins=n_bins, norm=norm)
 

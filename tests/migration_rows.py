@@ -1611,3 +1611,50 @@ def _river_rolling(case: ScoredCase) -> None:
             tied = {s for s, y in window if y} & {s for s, y in window if not y}
             if not tied:  # river agrees unless a positive and a negative tie in the window
                 same(c.roc_auc(), metric.get(), f"step {i}")
+
+
+# torchmetrics' binary curves: its golden file (tests/golden/torchmetrics/curves.json) ---------------
+
+TORCH_CURVES = json.loads((GOLDEN / "torchmetrics" / "curves.json").read_text("utf-8"))
+
+
+def _torch_curve(case: dict[str, Any]) -> contingency.ThresholdContingency:
+    """``c.add_results(preds, target)``: the scores first."""
+    c = contingency.ThresholdContingency()
+    c.add_results(case["preds"], case["target"])
+    return c
+
+
+def _torch_value(case: dict[str, Any], name: str) -> float:
+    stored = case["outputs"][name]
+    assert stored["dtype"] == "float64"  # the file was made with float64 as the default dtype
+    return float(stored["value"])
+
+
+@row(TORCH, "`m = BinaryAUROC(max_fpr=m); m.update(preds, target); m.compute()`",
+     "`c = ThresholdContingency(); c.add_results(preds, target); c.roc_auc(max_fpr=m)`",
+     kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
+def _torch_auroc(case: dict[str, Any]) -> None:
+    c = _torch_curve(case)
+    same(c.roc_auc(), _torch_value(case, "BinaryAUROC()"))
+    same(c.roc_auc(max_fpr=case["max_fpr"]),
+         _torch_value(case, f"BinaryAUROC(max_fpr={case['max_fpr']})"))
+
+
+@row(TORCH, "`BinaryAveragePrecision()`", "`c.average_precision`",
+     kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
+def _torch_average_precision(case: dict[str, Any]) -> None:
+    same(_torch_curve(case).average_precision, _torch_value(case, "BinaryAveragePrecision()"))
+
+
+@row(TORCH, "`BinaryCalibrationError(n_bins=n, norm=k)`",
+     "`c.calibration_error(n, norm=k)` (`n` the bins' edges where torch's `linspace` rounds "
+     "an edge unlike numpy's)", kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
+def _torch_calibration(case: dict[str, Any]) -> None:
+    c = _torch_curve(case)
+    for name in case["outputs"]:
+        if name.startswith("BinaryCalibrationError"):
+            n_bins = name.split("n_bins=")[1].split(",")[0]
+            norm = name.split("norm='")[1].split("'")[0]
+            edges = np.array(case["edges"][n_bins])
+            same(c.calibration_error(edges, norm=norm), _torch_value(case, name), name)
