@@ -112,12 +112,15 @@ def key_of(score: object, binning: Binning | None, name: str) -> float:
     ...
     TypeError: add: score must be a number, not str
     """
-    if isinstance(score, (bool, np.bool_)) or not isinstance(score, (numbers.Real, np.floating)):
-        raise TypeError(f"{name} must be a number, not {type(score).__name__}")
-    try:
+    if isinstance(score, float):  # float and numpy.float64, the commonest: no ABC check
         value = float(score) + 0.0
-    except OverflowError:  # an integer too large for a float
-        raise ValueError(f"{name} must be a finite number, not {shown(score)}") from None
+    elif isinstance(score, (bool, np.bool_)) or not isinstance(score, (numbers.Real, np.floating)):
+        raise TypeError(f"{name} must be a number, not {type(score).__name__}")
+    else:
+        try:
+            value = float(score) + 0.0
+        except OverflowError:  # an integer too large for a float
+            raise ValueError(f"{name} must be a finite number, not {shown(score)}") from None
     if value - value != 0.0:  # inf - inf and nan - nan are nan
         raise ValueError(f"{name} must be a finite number, not {shown(value)}")
     return value if binning is None else binning.key(value, name)
