@@ -31,8 +31,8 @@ so equal states hold equal keys.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -82,9 +82,10 @@ class ScoreCounts:
         "twice_u",
     )
 
-    _keys: list[list[float]]  # blocks of keys, ascending
-    _pos: list[list[int]]  # positive weight per key, block by block
-    _neg: list[list[int]]  # negative weight per key
+    # Blocks are typed arrays (8 bytes a value, no Python object per key): a key costs 24 bytes.
+    _keys: list[array[float]]  # blocks of keys, ascending
+    _pos: list[array[int]]  # positive weight per key, block by block (int64: the limit holds)
+    _neg: list[array[int]]  # negative weight per key
     _maxes: list[float]  # each block's last key, for bisect
     _block_pos: list[int]  # each block's total positive weight
     _block_neg: list[int]
@@ -110,9 +111,9 @@ class ScoreCounts:
     def copy(self) -> ScoreCounts:
         """An independent copy."""
         other = ScoreCounts.__new__(ScoreCounts)
-        other._keys = [list(block) for block in self._keys]
-        other._pos = [list(block) for block in self._pos]
-        other._neg = [list(block) for block in self._neg]
+        other._keys = [array("d", block) for block in self._keys]
+        other._pos = [array("q", block) for block in self._pos]
+        other._neg = [array("q", block) for block in self._neg]
         other._maxes, other._block_pos = list(self._maxes), list(self._block_pos)
         other._block_neg = list(self._block_neg)
         other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
@@ -153,11 +154,8 @@ class ScoreCounts:
         """The counts as arrays, keys ascending (made once per state; callers never write to them)."""
         found = self._columns
         if found is None:
-            size = len(self)
-            found = self._columns = (
-                np.fromiter(chain.from_iterable(self._keys), np.float64, size),
-                np.fromiter(chain.from_iterable(self._pos), np.int64, size),
-                np.fromiter(chain.from_iterable(self._neg), np.int64, size))
+            found = self._columns = (_joined(self._keys, np.float64), _joined(self._pos, np.int64),
+                                     _joined(self._neg, np.int64))
             for column in found:
                 column.flags.writeable = False
         return found
@@ -260,7 +258,8 @@ class ScoreCounts:
             check_room(self.positives + self.negatives, weight, "results")
         self._columns = None
         if not maxes:  # the first key
-            self._keys, self._pos, self._neg, self._maxes = [[key]], [[0]], [[0]], [key]
+            self._keys, self._maxes = [array("d", (key,))], [key]
+            self._pos, self._neg = [array("q", (0,))], [array("q", (0,))]
             self._block_pos, self._block_neg = [0], [0]
             self._tree_pos, self._tree_neg = [0, 0], [0, 0]
             keys, maxes, block = self._keys, self._maxes, self._keys[0]
@@ -348,9 +347,12 @@ class ScoreCounts:
         kept = (pos != 0) | (neg != 0)
         keys, pos, neg = keys[kept], pos[kept], neg[kept]
         starts = range(0, keys.size, _LOAD)
-        self._keys = [keys[s:s + _LOAD].tolist() for s in starts]
-        self._pos = [pos[s:s + _LOAD].tolist() for s in starts]
-        self._neg = [neg[s:s + _LOAD].tolist() for s in starts]
+        keys, pos, neg = (np.ascontiguousarray(keys, dtype=np.float64),
+                          np.ascontiguousarray(pos, dtype=np.int64),
+                          np.ascontiguousarray(neg, dtype=np.int64))
+        self._keys = [array("d", keys[s:s + _LOAD].tobytes()) for s in starts]
+        self._pos = [array("q", pos[s:s + _LOAD].tobytes()) for s in starts]
+        self._neg = [array("q", neg[s:s + _LOAD].tobytes()) for s in starts]
         self._maxes = [block[-1] for block in self._keys]
         self._block_pos = [sum(block) for block in self._pos]
         self._block_neg = [sum(block) for block in self._neg]
@@ -362,6 +364,13 @@ class ScoreCounts:
         for column in (keys, pos, neg):
             column.flags.writeable = False
         self._columns = (keys, pos, neg)  # the state's own columns: no second pass to read them
+
+
+def _joined(blocks: list[array[Any]], dtype: type[Any]) -> NDArray[Any]:
+    """The blocks' values as one numpy array (a copy of their buffers, no Python object each)."""
+    if not blocks:
+        return np.zeros(0, dtype=dtype)
+    return np.concatenate([np.frombuffer(block, dtype=dtype) for block in blocks])
 
 
 def _fenwick(totals: list[int]) -> list[int]:
