@@ -42,6 +42,7 @@ _THRESHOLD_SCORES = {
     "precision": _classification.precision,
     "recall": _classification.recall,
     "specificity": _classification.specificity,
+    "informedness": _classification.informedness,
     "accuracy": _classification.accuracy,
     "jaccard": _classification.jaccard,
     "matthews_corrcoef": _classification.matthews_corrcoef,
@@ -508,7 +509,8 @@ class ThresholdContingency:
         """The threshold that maximises ``score``, and the score there: ``(threshold, value)``.
 
         ``score`` is one of ``f1``, ``precision``, ``recall``,
-        ``specificity``, ``accuracy``, ``jaccard``, ``matthews_corrcoef``
+        ``specificity``, ``informedness`` (Youden's J), ``accuracy``,
+        ``jaccard``, ``matthews_corrcoef``
         (the formulas of :mod:`contingency.formulas.classification` on each
         threshold's table). Every distinct score is a candidate; of equal
         values the highest threshold wins. An undefined value (precision

@@ -121,14 +121,17 @@ def test_the_table_at_a_threshold_is_scikit_learns_confusion_matrix(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("score", ["f1", "precision", "recall", "accuracy", "jaccard",
-                                   "matthews_corrcoef"])
+                                   "matthews_corrcoef", "informedness"])
 def test_best_threshold_maximises_the_score_over_every_distinct_score(seed, score):
     scores, y, _ = draw(seed, 30, ties=True, weights=False)
     curve = fed(scores, y)
     peer = {"f1": sk.f1_score, "precision": sk.precision_score, "recall": sk.recall_score,
             "accuracy": sk.accuracy_score, "jaccard": sk.jaccard_score,
-            "matthews_corrcoef": sk.matthews_corrcoef}[score]
-    extra = {} if score in ("accuracy", "matthews_corrcoef") else {"zero_division": 0.0}
+            "matthews_corrcoef": sk.matthews_corrcoef,
+            "informedness": lambda y_true, y_pred: sk.balanced_accuracy_score(
+                y_true, y_pred, adjusted=True)}[score]
+    extra = ({} if score in ("accuracy", "matthews_corrcoef", "informedness")
+             else {"zero_division": 0.0})
     candidates = sorted(set(scores.tolist()), reverse=True)
     values = [peer(y, (scores >= t).astype(int), **extra) for t in candidates]
     best = int(np.argmax(values))
