@@ -612,3 +612,24 @@ def test_report_shows_bounds_in_binned_mode():
     assert "± 0.083" in text
     assert "in [" in text
     assert "-" in fed([0.2, 0.8], [1, 1]).report()
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.booleans(), st.integers(0, 3)), max_size=40),
+       st.sampled_from([1, 3, 10, [0.0, 0.25, 0.3, 1.0]]))
+def test_a_binned_state_is_the_exact_state_of_the_bins_lower_edges(results, bins):
+    binned = ThresholdContingency(bins=bins)
+    exact = ThresholdContingency()
+    edges = binned.bins
+    for score, label, weight in results:
+        binned.add(score, label, weight=weight)
+        code = min(int(np.searchsorted(edges, score, side="right")) - 1, edges.size - 2)
+        exact.add(float(edges[code]), label, weight=weight)
+    for ours, theirs in zip(binned.counts(), exact.counts()):
+        assert ours.tolist() == theirs.tolist()
+    if binned.positives and binned.negatives:
+        assert binned.roc_auc() == exact.roc_auc()
+        # the exact AUC of the raw scores is within the bound
+        raw = ThresholdContingency()
+        for score, label, weight in results:
+            raw.add(score, label, weight=weight)
+        assert abs(raw.roc_auc() - binned.roc_auc()) <= binned.roc_auc_bound + 1e-15
