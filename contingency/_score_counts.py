@@ -198,14 +198,17 @@ class ScoreCounts:
                 if n:
                     self._step(key_, False, sign * n)
         else:
+            # both sides sorted: the batch's new keys go in by one linear np.insert, not a sort
             mine_keys, mine_pos, mine_neg = self.columns()
-            all_keys = np.union1d(mine_keys, keys)
-            new_pos = np.zeros(all_keys.size, dtype=np.int64)
-            new_neg = np.zeros(all_keys.size, dtype=np.int64)
-            at_mine = np.searchsorted(all_keys, mine_keys)
-            at_batch = np.searchsorted(all_keys, keys)
-            new_pos[at_mine] = mine_pos
-            new_neg[at_mine] = mine_neg
+            where = np.searchsorted(mine_keys, keys)
+            present = np.zeros(keys.size, dtype=bool)
+            inside = where < mine_keys.size
+            present[inside] = mine_keys[where[inside]] == keys[inside]
+            new = ~present
+            all_keys = np.insert(mine_keys, where[new], keys[new])
+            new_pos = np.insert(mine_pos, where[new], 0)
+            new_neg = np.insert(mine_neg, where[new], 0)
+            at_batch = where + np.cumsum(new) - new  # each batch key's place among all keys
             new_pos[at_batch] += sign * pos
             new_neg[at_batch] += sign * neg
             self.clear()
@@ -354,8 +357,9 @@ class ScoreCounts:
         self._pos = [array("q", pos[s:s + _LOAD].tobytes()) for s in starts]
         self._neg = [array("q", neg[s:s + _LOAD].tobytes()) for s in starts]
         self._maxes = [block[-1] for block in self._keys]
-        self._block_pos = [sum(block) for block in self._pos]
-        self._block_neg = [sum(block) for block in self._neg]
+        first = np.arange(0, keys.size, _LOAD)
+        self._block_pos = np.add.reduceat(pos, first).tolist() if keys.size else []
+        self._block_neg = np.add.reduceat(neg, first).tolist() if keys.size else []
         self._trees()
         twice_u, big_p, big_n = mann_whitney(pos[::-1], neg[::-1]) if keys.size else (0, 0, 0)
         self.twice_u, self.positives, self.negatives = int(twice_u), int(big_p), int(big_n)

@@ -685,8 +685,11 @@ def _scored_results(args: argparse.Namespace, opened: Any
         return found
 
     def batch(scores: list[Any], correct: list[Any]) -> None:
-        curve.add_results(np.array([_score(cell) for cell in scores], dtype=np.float64),
-                          [truth(cell) for cell in correct])
+        try:  # numpy parses a column of numeric text at once
+            values = np.array(scores, dtype=np.float64)
+        except (TypeError, ValueError):  # a cell that is not a number: named by the caller
+            values = np.array([_score(cell) for cell in scores], dtype=np.float64)
+        curve.add_results(values, [truth(cell) for cell in correct])
 
     def one(score: Any, correct: Any) -> None:
         curve.add(_score(score), truth(correct))
