@@ -633,3 +633,23 @@ def test_a_binned_state_is_the_exact_state_of_the_bins_lower_edges(results, bins
         for score, label, weight in results:
             raw.add(score, label, weight=weight)
         assert abs(raw.roc_auc() - binned.roc_auc()) <= binned.roc_auc_bound + 1e-15
+
+
+@pytest.mark.parametrize("call", [lambda plain, shared: plain.merge(shared),
+                                  lambda plain, shared: plain + shared,
+                                  lambda plain, shared: plain == shared])
+def test_an_unlocked_side_reads_a_locked_other_side_under_its_lock(call, monkeypatch):
+    shared = fed([0.2, 0.7], [0, 1], thread_safe=True)
+    plain = fed([0.2, 0.7], [0, 1])  # equal totals: == reads the columns
+    held: list[bool] = []
+    columns = score_counts.ScoreCounts.columns
+
+    def watched(self: Any) -> Any:
+        if self is shared._counts:
+            held.append(shared._lock._is_owned())
+        return columns(self)
+
+    monkeypatch.setattr(score_counts.ScoreCounts, "columns", watched)
+    call(plain, shared)
+    assert held
+    assert all(held)
