@@ -58,7 +58,7 @@ def group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64
         values = label_sequence(feature, name)
         check_same_length(values, range(size), (name, "assigned"))
         codes, distinct = encode(values, name)
-        coded.append((codes, [group_key(label, name) for label in distinct]))
+        coded.append((codes, _keys(codes, distinct, name)))
     if len(coded) == 1:
         return coded[0]
     radix = math.prod(len(distinct) for _, distinct in coded)
@@ -84,6 +84,19 @@ def group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64
     rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
     keys = [tuple(distinct[d] for (_, distinct), d in zip(coded, row)) for row in rows.tolist()]
     return inverse.astype(np.int64).ravel(), keys  # type: ignore[return-value]
+
+
+def _keys(codes: NDArray[np.int64], distinct: list[Hashable], name: str) -> list[Hashable]:
+    """The group keys of one feature's distinct values (:func:`group_key`'s check, the one every
+    path makes), a refused one named by its first row."""
+    keys = []
+    for code, value in enumerate(distinct):
+        try:
+            keys.append(group_key(value, name))
+        except (ValueError, TypeError):
+            group_key(value, f"{name}[{int(np.flatnonzero(codes == code)[0])}]")
+            raise
+    return keys
 
 
 def first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[np.int64]:

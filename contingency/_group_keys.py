@@ -41,7 +41,27 @@ def group_from_json(value: object, where: str) -> Hashable:
 
 
 def group_key(value: object, where: str) -> Hashable:
-    """One group key, checked as a label is (numpy scalars become the Python values they hold)."""
+    """One group key, checked as a label is (numpy scalars become the Python values they hold);
+    a tuple (several features) has each of its values checked so, naming its place.
+
+    The one check of a group key: every path that takes a group goes through it
+    (``add_result``, the batches' distinct keys, ``from_dict``), so a key taken
+    can always be written by ``to_dict`` when its labels can.
+
+    >>> group_key(("south", np.int64(2)), "group")
+    ('south', 2)
+    >>> group_key(("south", None), "add_result: group")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_result: group[1]: None is not a valid label
+    """
+    if isinstance(value, tuple):
+        return tuple(_feature_value(part, f"{where}[{i}]") for i, part in enumerate(value))
+    return _feature_value(value, where)
+
+
+def _feature_value(value: object, where: str) -> Hashable:
+    """One feature's value: a label, a numpy scalar as the Python value it holds."""
     key = check_label(value, where)
     return key.item() if isinstance(key, np.generic) else key
 

@@ -4,8 +4,10 @@ A fairness audit or an error analysis asks for a score per slice of the
 results (a country, a device, a demographic group) and for the gap between
 the worst slice and the best. A :class:`GroupedContingency` holds one
 :class:`~contingency.Contingency` per group, created when the group is first
-met (declared groups first, in their order, kept even when empty), and one
-for every result together, :attr:`~GroupedContingency.overall`; the
+met (declared groups first, in their order, kept even when empty; the others
+after them in label order, as categories are ordered, whatever order they
+arrived in), and one for every result together,
+:attr:`~GroupedContingency.overall`; the
 disparities have fairlearn's names and meanings
 (:mod:`contingency.formulas.fairness`).
 
@@ -37,7 +39,9 @@ routine) or, for inputs of other shapes, the accumulator's own batch method on
 its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
-  label a category already and the group known, is tallied as one int64 code,
+  label a category already, the group known and fewer than ``FAST_LIMIT``
+  (2**62) results held (past it every result is checked against the count
+  limit as it comes, as in a Contingency), is tallied as one int64 code,
   ``(group * k + correct) * k + assigned`` with ``k`` the least power of two
   not below the overall's number of codes (``k`` grows by doubling, so each
   group's ``group * k * k``, kept in a dictionary, is rewritten O(log
@@ -121,6 +125,7 @@ from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
+from contingency._labels import category_order
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -183,7 +188,11 @@ class GroupedContingency:
         Groups to declare: they come first, in this order, and are kept (and
         scored, by ``zero_division``'s conventions) while they have no result.
         Other groups join when first met and are forgotten when removals leave
-        them without a result.
+        them without a result; they follow the declared ones in the order of
+        their labels, as :class:`~contingency.Contingency` orders categories it
+        was not given (sorted when they are mutually orderable, else numbers
+        first, then by type name and value), whatever order they arrived in:
+        equal counts are equal, and listed alike, however they were fed.
     thread_safe:
         Make every public call atomic with a lock, as in :class:`~contingency.Contingency`.
 
@@ -203,7 +212,10 @@ class GroupedContingency:
     _zero_division: ZeroDivision
     _declared: tuple[_Key, ...]  # the declared groups
     _overall: Contingency  # every result
-    _groups: dict[_Key, Contingency]  # each group's results, in group order
+    _groups: dict[_Key, Contingency]  # each group's results, in group order (once _ordered)
+    # Whether the groups are in group order: a write that creates groups appends them, and the
+    # next read of the groups (_settled) puts them in order, renumbering their codes.
+    _ordered: bool
     _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
     _bases: dict[_Key, int]  # each group's code << 2 * _shift: its codes' high part in the tally
     _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
@@ -214,7 +226,10 @@ class GroupedContingency:
     _tally: array[int]
     _owed: bool  # the overall holds what the tally holds; the groups are still owed it
     _shift: int
-    _ids: dict[Hashable, int]  # the overall's category codes (its own dict, taken after each write)
+    # The overall's category codes (its own dict, taken after each write), by which the tally
+    # takes a result; empty once the overall's counts take no result unchecked (Counts.open:
+    # past FAST_LIMIT, as in a Contingency, each result is checked against MAX_COUNT as it comes).
+    _ids: dict[Hashable, int]
     _limit: int  # results the tally holds before it is folded
     _read: bool  # a read came after the last write (the next result is written at once)
     _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
@@ -245,7 +260,7 @@ class GroupedContingency:
         """Empty state: ``overall`` and the declared groups, every one without a result."""
         self._overall = overall
         self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
-        self._shift = 0
+        self._shift, self._ordered = 0, True
         for key in self._declared:
             self._register(key, self._new_group())
         self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
@@ -260,6 +275,9 @@ class GroupedContingency:
         return empty.copy()
 
     def _register(self, key: _Key, accumulator: Contingency) -> None:
+        """Give a group the next code (its place in group order is given at the next read)."""
+        if self._keys and self._ordered and len(self._groups) >= len(self._declared):
+            self._ordered = False  # (a declared group, registered first, is in its place)
         self._codes[key] = len(self._keys)
         self._bases[key] = len(self._keys) << 2 * self._shift
         self._keys.append(key)
@@ -500,7 +518,7 @@ class GroupedContingency:
         if len(counts.names) > 1 << self._shift:
             self._shift = (len(counts.names) - 1).bit_length()
             self._rebase()
-        self._ids = counts.ids
+        self._ids = counts.ids if counts.open else {}
         self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
 
     def _rebase(self) -> None:
@@ -655,7 +673,7 @@ class GroupedContingency:
 
         The settings must be equal (``zero_division``, ``unknown``, the declared
         categories and the declared groups), else ``ValueError`` names the one
-        that differs. Groups only ``other`` has join after this one's, in its order.
+        that differs. Groups only ``other`` has join this one's, in group order.
 
         >>> left = GroupedContingency().add_results(["x"], ["x"], groups=["a"])
         >>> right = GroupedContingency().add_results(["y"], ["x"], groups=["b"])
@@ -676,8 +694,10 @@ class GroupedContingency:
             other._settled()
             self._fold()
             self._read = False
-            created = {key: self._new_group() for key in other._groups if key not in self._groups}
-            parts = [(accumulator, _merge_call({**self._groups, **created}[key], accumulator))
+            mine = self._groups
+            created = {key: self._new_group() for key in other._groups if key not in mine}
+            # O(groups of other): each group looked up, never a copy of this one's groups.
+            parts = [(accumulator, _merge_call(mine.get(key) or created[key], accumulator))
                      for key, accumulator in other._groups.items()]
             self._commit(_merge_call(self._overall, other._overall), parts, removing=False)
             self._written(created, list(other._groups), removing=False)
@@ -708,7 +728,7 @@ class GroupedContingency:
         """Take these accumulators as the whole state (the settings already set)."""
         self._overall = overall
         self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
-        self._shift = 0
+        self._shift, self._ordered = 0, True
         for key, accumulator in groups.items():
             self._register(key, accumulator)
         self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
@@ -761,15 +781,38 @@ class GroupedContingency:
     # What it holds ----------------------------------------------------------------------------
 
     def _settled(self) -> GroupedContingency:
-        """Every count written (the tally folded): what every read reads."""
+        """Every count written (the tally folded) and the groups in order: what every read reads."""
         if self._tally:
             self._fold()
+        if not self._ordered:
+            self._order()
         self._read = True
         return self
 
+    def _order(self) -> None:
+        """Put the groups in group order (:func:`~contingency._labels.category_order`: the declared
+        ones first, then the others sorted), a function of the set of groups, so that equal counts
+        list their groups alike however they arrived; the codes follow (the tally is empty).
+
+        O(groups log groups), once after the writes that created groups, at their next read.
+        """
+        order = category_order(list(self._groups), len(self._declared))
+        if order != list(self._groups):
+            self._groups = {key: self._groups[key] for key in order}
+            self._keys, self._holes = order, 0
+            self._codes = {key: code for code, key in enumerate(order)}
+            self._rebase()
+            self._trackers = {}  # their heaps' ties were the old codes: made again when read
+        self._ordered = True
+
     @property
     def groups(self) -> tuple[Hashable, ...]:
-        """The groups, in order: declared ones first, then as first met."""
+        """The groups, in order: declared ones first, then the others in label order.
+
+        >>> GroupedContingency(groups=["z"]).add_results(["x", "x"], ["x", "x"],
+        ...                                              groups=["b", "a"]).groups
+        ('z', 'a', 'b')
+        """
         self._settled()
         return tuple(self._groups)
 

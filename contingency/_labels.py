@@ -1,7 +1,8 @@
 """Labels: what may name a category or a cluster, and how labels cross JSON.
 
 A label is any hashable value except ``None`` and values not equal to
-themselves: ``None`` usually means a missing value upstream, and a value such
+themselves: ``None`` usually means a missing value upstream (as pandas' ``NA``
+does, whose comparisons have no truth value), and a value such
 as NaN (float, numpy, ``complex("nan")``, ``Decimal("NaN")``, or a tuple or
 frozenset holding one) could never be found again in a table, so each
 occurrence would become a new category. Both are refused, by every path
@@ -39,6 +40,11 @@ def check_label(label: object, where: str) -> Hashable:
     Traceback (most recent call last):
     ...
     TypeError: assigned: label ['a'] is unhashable (type list)
+    >>> import pandas as pd
+    >>> check_label(pd.NA, "add_result: group")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_result: group: a missing value (<NA>) is not a valid label
     >>> check_label(("a", 10**700), "model")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -55,6 +61,8 @@ def check_label(label: object, where: str) -> Hashable:
             f"{where}: label {shown(label)} is unhashable (type {type(label).__name__})"
         ) from None
     if not equal_to_itself(label):
+        if _has_no_truth(label):  # pandas' NA: a missing value, whose comparisons are NA
+            raise ValueError(f"{where}: a missing value ({shown(label)}) is not a valid label")
         text = "NaN" if isinstance(label, (float, np.floating)) else shown(label)
         raise ValueError(f"{where}: {text} is not a valid label (it is not equal to itself)")
     if not printable(label):
@@ -99,7 +107,19 @@ def equal_to_itself(label: object) -> bool:
     """
     if isinstance(label, (tuple, frozenset)):
         return all(map(equal_to_itself, label))
-    return bool(label == label)
+    try:
+        return bool(label == label)
+    except (TypeError, ValueError):  # no truth value (pandas' NA, an array): never found again
+        return False
+
+
+def _has_no_truth(label: object) -> bool:
+    """Whether ``label == label`` has no truth value (pandas' ``NA`` is such a missing value)."""
+    try:
+        bool(label == label)
+    except (TypeError, ValueError):
+        return True
+    return False
 
 
 def category_order(labels: Sequence[Hashable], declared: int) -> list[Hashable]:

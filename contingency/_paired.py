@@ -41,7 +41,16 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._changes import Changes, Staging, Unknown, label_array_changes, result_changes, times
+from contingency._changes import (
+    HIT,
+    MISS,
+    Changes,
+    Staging,
+    Unknown,
+    label_array_changes,
+    result_changes,
+    times,
+)
 from contingency._coding import CodedLabels, coded_single_labels, single_label_array
 from contingency._contingency import Contingency
 from contingency._counts import TALLY_SIZE, Counts
@@ -346,8 +355,10 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
             labels_a, labels_b, labels_truth = (cast(_Labels, side) for side in coded)
             staging_a = Staging(a.ids, unknown, removing=removing, base=len(a.names))
             staging_b = Staging(b.ids, unknown, removing=removing, base=len(b.names))
-            changes_a = label_array_changes(labels_a, labels_truth, staging_a, a.names, exact)
-            changes_b = label_array_changes(labels_b, labels_truth, staging_b, b.names, exact)
+            changes_a = label_array_changes(labels_a, labels_truth, staging_a, a.names, exact,
+                                            ("assigned_a", "correct"))
+            changes_b = label_array_changes(labels_b, labels_truth, staging_b, b.names, exact,
+                                            ("assigned_b", "correct"))
             declared = a.declared
 
             def counted(label: Hashable) -> bool:  # an undeclared label "ignore" drops
@@ -763,8 +774,18 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         two must share their settings and number of results, hold whole
         counts, and agree with the paired table: the results each model got
         wrong, and per category the results where it was wrong about it
-        (its cells ``b + c``), must be the table's. Refused documents raise
-        ``ValueError`` starting ``from_dict:``; no accumulator is made.
+        (its cells ``b + c``), must be the table's. Those margins leave a
+        count of the table free (a discordant pair could be moved into
+        both-right and both-wrong, which McNemar's test would read), so the
+        table must also meet the conditions every sequence of results meets:
+        a category is wrong only in results where a model is wrong, a result
+        where one model alone is right names a category it alone is right
+        about, and, when every result names one category a side, the bounds
+        each correct category's counts put on the results both got right.
+        These conditions are necessary, not sufficient (whether three-way
+        counts with given two-way margins exist is a hard problem in
+        general). Refused documents raise ``ValueError`` starting
+        ``from_dict:``; no accumulator is made.
 
         >>> state = PairedComparison().add_results(["x"], ["y"], ["x"]).to_dict()
         >>> PairedComparison.from_dict(state) == PairedComparison().add_results(["x"], ["y"], ["x"])
@@ -825,6 +846,143 @@ def _wrong_results(model: Contingency) -> int:
     right = sum(int(count) for both, assigned, correct, count in state["result_shapes"]
                 if both == assigned == correct)
     return int(model.n_results) - right  # whole counts: checked before
+
+
+def _check_table(first: Contingency, second: Contingency, cells: list[int],
+                 columns: tuple[dict[Hashable, int], dict[Hashable, int], dict[Hashable, int]]
+                 ) -> None:
+    """Refuse a paired table that no results with these two models' counts can make.
+
+    The margins (:func:`_from_dict` checks them first) leave one count free: the
+    results where each model was wrong, ``only_b_right + both_wrong`` and
+    ``only_a_right + both_wrong``, and their sum fix every cell but one, so one
+    discordant pair could be moved into both-right and both-wrong (which changes
+    McNemar's test) without touching them. These are the other conditions
+    every sequence of calls meets, each named by its reason:
+
+    - a category some model is wrong about lies in a result some model is wrong
+      about: its three counts add up to at most ``n - both_right``; both are
+      wrong about it in at most ``both_wrong`` results;
+    - a result where only one model is right has the other wrong about at least
+      one category, which that model is right about: ``only_a_right`` results
+      add at least as many to the categories' ``only_a_right`` counts (and
+      likewise for b);
+    - when every result of both models names one category a side (their result
+      shapes are all right or wrong single labels), each model's pairs (correct,
+      assigned) are known: the results with correct category ``z`` number the
+      same for both models, and among them both are right in at least
+      ``right_a(z) + right_b(z) - n(z)`` and at most ``min(right_a(z),
+      right_b(z))`` (Fréchet's bounds); with ``E(z)``, the other results
+      where both assigned ``z`` (Fréchet's bounds again, summed over the
+      correct categories of the two models' counts of that wrong pair), the table's
+      counts of ``z`` fix ``R(z) + E(z)`` (b alone is wrong about ``z`` in
+      ``right_a(z) - R(z)`` results of ``z`` and in ``false_b(z) - E(z)``
+      others), which bounds ``R(z)`` further; ``both_right`` is the sum of
+      the ``R(z)``. A
+      discordant result then names two categories for the model that is wrong,
+      and a both-wrong one two for each, one of them (the correct one) shared:
+      ``2 only_a_right <= sum(only_a_right counts) <= 2 only_a_right +
+      both_wrong``.
+
+    These conditions are necessary, not sufficient: whether a three-way table
+    (correct, assigned by a, assigned by b) with given two-way margins exists
+    is a hard problem in general, and a document that meets them all might
+    still be one no calls made. A tampered table is refused whenever a
+    condition a call cannot break is broken. For single labels of two
+    categories they are also sufficient (a test tries every move of the free
+    counts of every document of up to four results); of three, they refuse
+    all but 3% of those moves that no results can make (up to three results),
+    the rest needing the joint bounds of several categories' counts.
+    """
+    n = first.n_results
+    both_right, only_a_right, only_b_right, both_wrong_results = cells
+    only_a, only_b, both_wrong = columns
+    anyone_wrong = n - both_right
+    for label in {*only_a, *only_b, *both_wrong}:
+        a_wrong, b_wrong, both = only_b.get(label, 0), only_a.get(label, 0), both_wrong.get(label, 0)
+        if a_wrong + b_wrong + both > anyone_wrong:
+            raise state_error(f"categories say a model was wrong about {label!r} in "
+                              f"{a_wrong + b_wrong + both} results, but results say a model was "
+                              f"wrong in only {anyone_wrong}")
+        if both > both_wrong_results:
+            raise state_error(f"categories say both models were wrong about {label!r} in {both} "
+                              f"results, but results say both were wrong in only "
+                              f"{both_wrong_results}")
+    for name, only, column in (("a", only_a_right, only_a), ("b", only_b_right, only_b)):
+        listed = sum(column.values())
+        if listed < only:
+            raise state_error(f"results say only model {name} was right in {only} results, but "
+                              f"categories list only {listed} (result, category) pairs where "
+                              f"only model {name} was right about the category")
+    shapes = {*first._counts.shapes, *second._counts.shapes}
+    if shapes <= {HIT, MISS}:
+        _check_single_label_table(first, second, cells, columns)
+
+
+def _check_single_label_table(first: Contingency, second: Contingency, cells: list[int],
+                              columns: tuple[dict[Hashable, int], dict[Hashable, int],
+                                             dict[Hashable, int]]) -> None:
+    """:func:`_check_table`'s conditions for results of one category a side (see there)."""
+    both_right, only_a_right, only_b_right, both_wrong_results = cells
+    only_a, only_b, both_wrong = columns
+    per_class: list[dict[Hashable, list[int]]] = []
+    pairs = [model._counts.label_pairs() for model in (first, second)]
+    for model_pairs in pairs:
+        rows: dict[Hashable, list[int]] = {}  # correct category: [results, right]
+        for (correct, assigned), count in model_pairs.items():
+            row = rows.setdefault(correct, [0, 0])
+            row[0] += count
+            row[1] += count if correct == assigned else 0
+        per_class.append(rows)
+    rows_a, rows_b = per_class
+    for label in {*rows_a, *rows_b}:
+        held_a, held_b = rows_a.get(label, [0, 0])[0], rows_b.get(label, [0, 0])[0]
+        if held_a != held_b:
+            raise state_error(f"model a holds {held_a} results whose correct category is "
+                              f"{label!r}, model b {held_b}")
+    # Results where a and b both assigned c wrongly: of each correct z, at most the lesser of
+    # a's and b's counts of (z, c), at least what their sum exceeds z's results by (Fréchet).
+    shared: dict[Hashable, int] = {}
+    forced: dict[Hashable, int] = {}
+    for (correct, assigned), count in pairs[0].items():
+        if correct != assigned:
+            theirs = pairs[1].get((correct, assigned), 0)
+            shared[assigned] = shared.get(assigned, 0) + min(count, theirs)
+            forced[assigned] = (forced.get(assigned, 0)
+                                + max(0, count + theirs - rows_a[correct][0]))
+    false_b = dict(second._counts.b)  # b assigned the category wrongly
+    least = most = 0
+    for label in {*rows_a, *only_a, *only_b, *both_wrong}:
+        # Of the results whose correct category is c, R(c) both got right (Fréchet's bounds);
+        # E(c) more have both assign c wrongly (at most `shared`). Then b alone is wrong about
+        # c in right_a(c) - R(c) results of c and in false_b(c) - E(c) others, so the table's
+        # only_a_right count of c fixes S(c) = R(c) + E(c): the bounds of R(c) follow.
+        results, right_a = rows_a.get(label, [0, 0])
+        right_b = rows_b.get(label, [0, 0])[1]
+        total = right_a + false_b.get(label, 0) - only_a.get(label, 0)
+        low = max(0, right_a + right_b - results, total - shared.get(label, 0))
+        high = min(right_a, right_b, total - forced.get(label, 0))
+        if low > high:
+            raise state_error(f"categories say of {label!r} only a was right about it in "
+                              f"{only_a.get(label, 0)} results, only b in "
+                              f"{only_b.get(label, 0)} and both wrong in "
+                              f"{both_wrong.get(label, 0)}, which no results can give: of the "
+                              f"{results} results whose correct category it is a got "
+                              f"{right_a} right and b {right_b}, and they assigned it wrongly "
+                              f"in {false_b.get(label, 0)} (b) and "
+                              f"{first._counts.b.get(label, 0)} (a) others")
+        least, most = least + low, most + high
+    if not least <= both_right <= most:
+        raise state_error(f"results say both models were right in {both_right} results, but "
+                          f"their counts by correct category allow only {least} to {most}")
+    for name, only, column in (("a", only_a_right, only_a), ("b", only_b_right, only_b)):
+        listed = sum(column.values())
+        if not 2 * only <= listed <= 2 * only + both_wrong_results:
+            raise state_error(f"results say only model {name} was right in {only} results and "
+                              f"both wrong in {both_wrong_results}, so categories must list "
+                              f"{2 * only} to {2 * only + both_wrong_results} (result, category) "
+                              f"pairs where only model {name} was right about the category, "
+                              f"not {listed}")
 
 
 def _from_dict(cls: type[PairedComparison], data: Mapping[str, Any],
@@ -891,6 +1049,7 @@ def _from_dict(cls: type[PairedComparison], data: Mapping[str, Any],
                                   f"{wrong} results, but its counts say {counted}")
     only_a, only_b, both_wrong = ({label: count for label, count in column.items() if count}
                                   for column in columns)
+    _check_table(first, second, cells, (only_a, only_b, both_wrong))
     table.apply((cells, only_a, only_b, both_wrong))
     result = cls(first._declared_order(), unknown=first.unknown,
                  zero_division=first.zero_division, thread_safe=thread_safe)

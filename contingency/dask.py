@@ -44,10 +44,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._changes import Staging
-from contingency._coding import encode
+from contingency._coding import CodedLabels, encode
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
-from contingency._inputs import exact_weights
+from contingency._inputs import exact_weights, label_sequence
 from contingency._partition import PartitionComparison
 from contingency._table import count_cells
 
@@ -294,7 +294,7 @@ class _ClassifyGrouped:
                 cells = [tuple(piece for piece in cell.split(self.label_sep) if piece)
                          for cell in _plain(values).tolist()]
                 sides.append([cell[0] if len(cell) == 1 else cell for cell in cells])
-        columns = [_plain(_column(part, key)) for key in self.features]
+        columns = [_group_column(_column(part, key), f"column {key!r}") for key in self.features]
         groups = columns[0] if len(columns) == 1 else tuple(columns)
         weights = None if self.weights is None else _plain(_column(part, self.weights))
         return self.template.copy().add_results(sides[0], sides[1], groups=groups,
@@ -334,6 +334,12 @@ def _column(part: Any, key: Hashable) -> Any:
         raise ValueError(f"a record has no field {key!r}") from None
 
 
+def _group_column(values: Any, where: str) -> CodedLabels:
+    """A group column coded, each value checked as a label naming the column and the row (a
+    missing value, pandas' ``NA`` included, is refused so); the batch takes the codes as they are."""
+    return CodedLabels(*encode(label_sequence(values, where), where))
+
+
 def _plain(values: Any) -> Any:
     """A Series as its numpy array; anything else as it is."""
     return values.to_numpy() if hasattr(values, "to_numpy") else values
@@ -348,8 +354,10 @@ def _arrow_strings(values: Any, where: str) -> Any:
 
     try:
         array = pa.array(values, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None  # mixed types: the accumulators take them as they are
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        # Mixed types, or an integer past int64 (a label, or one too long to be one): the
+        # accumulators take them as they are, and check them
+        return None
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     kind = array.type.value_type if pa.types.is_dictionary(array.type) else array.type

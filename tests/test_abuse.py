@@ -545,3 +545,46 @@ def test_balanced_accuracy_at_exact_chance_is_zero() -> None:
     # Recalls summing to exactly 1 that, rounded, do not (it was -3.7e-17).
     assert _balanced([81284761, 3738181, 70402966, 45162874],
                      [200588782] * 4).balanced_accuracy(adjusted=True) == 0.0
+
+
+def test_grouped_paired_and_dask_paths_refuse_an_integer_label_too_long_to_print() -> None:
+    """Issue 31, item 9: a batch took ``10**5000`` as a label, which add_result and to_dict refuse.
+    Every batch path codes its labels through one check (``_coding.encode``, which checks each
+    distinct label by ``_labels.is_label``), whatever the accumulator or the unknown policy."""
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from contingency import GroupedContingency, PairedComparison
+    from contingency.dask import classify
+
+    message = r"is not a valid label \(an integer label has at most 640 digits\)"
+    frame = pd.DataFrame({"p": pd.Series([1, HUGE], dtype=object), "t": [1, 1], "g": [1, 2]})
+    calls = [
+        (lambda: GroupedContingency().add_results([HUGE], [HUGE], groups=["a"]),
+         r"assigned\[0\]"),
+        (lambda: GroupedContingency([1], unknown="ignore").add_results([1, HUGE], [1, 1],
+                                                                       groups=["a", "a"]),
+         r"assigned\[1\]"),
+        (lambda: GroupedContingency().add_results(_object_array([1, 1]), _object_array([1, HUGE]),
+                                                  groups=["a", "b"]), r"correct\[1\]"),
+        (lambda: GroupedContingency().add_results([[1], [HUGE]], [1, 1], groups=["a", "b"]),
+         r"assigned\[1\]"),
+        (lambda: GroupedContingency().add_results([1], [1], groups=[HUGE]), r"groups\[0\]"),
+        (lambda: GroupedContingency().add_result(HUGE, 1, group="a"), "assigned"),
+        (lambda: GroupedContingency().add_result(1, 1, group=("a", HUGE)), r"group\[1\]"),
+        (lambda: PairedComparison().add_results([1], [HUGE], [1]), r"assigned_b\[0\]"),
+        (lambda: PairedComparison().add_results([1], [1], [{1, HUGE}]), r"correct\[0\]"),
+        (lambda: PairedComparison().add_result(1, 1, HUGE), "correct"),
+        (lambda: classify(dd.from_pandas(frame, npartitions=1), assigned="p", correct="t"),
+         r"column 'p'\[1\]"),
+        (lambda: classify(dd.from_pandas(frame, npartitions=1), assigned="p", correct="t",
+                          group="g"), r"assigned\[1\]"),  # (the grouped batch's own name)
+        (lambda: classify(dd.from_pandas(frame, npartitions=1), assigned="t", correct="t",
+                          group="p"), r"column 'p'\[1\]"),
+    ]
+    # (dask would cast an object column to strings, and fail on the integer itself)
+    with dask.config.set({"scheduler": "sync", "dataframe.convert-string": False}):
+        for call, where in calls:
+            with pytest.raises(ValueError, match=f"{where}: .*{message}"):
+                call()

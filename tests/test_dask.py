@@ -418,3 +418,13 @@ def test_a_worker_killed_mid_run_is_survived_and_nothing_counts_twice(cluster, p
     assert single.n_results == N_ROWS
     assert clustering == one_process["clustering"]
     assert clustering.n_elements == N_ROWS
+
+
+def test_an_object_column_of_integers_past_int64_is_counted_as_labels() -> None:
+    """Arrow's conversion raised OverflowError for an integer past int64 (issue 31, item 9: the
+    column then goes to the accumulators, which check each label as every path does)."""
+    frame = pd.DataFrame({"p": pd.Series([1, 2**70, 2**70], dtype=object),
+                          "t": pd.Series([1, 2**70, 1], dtype=object)})
+    with dask.config.set({"scheduler": "sync", "dataframe.convert-string": False}):
+        result = classify(dd.from_pandas(frame, npartitions=2), assigned="p", correct="t")
+    assert result == Contingency().add_results([1, 2**70, 2**70], [1, 2**70, 1])

@@ -54,3 +54,16 @@ def test_a_missing_group_column_is_named():
     frame = dd.from_pandas(pd.DataFrame({"p": ["a"], "t": ["a"]}), npartitions=1)
     with pytest.raises(ValueError, match="no column 'desk'"):
         classify(frame, assigned="p", correct="t", group="desk")
+
+
+@pytest.mark.parametrize("dtype", [object, "Int64", "string"])
+@pytest.mark.parametrize("group", [["region"], ["age", "region"]])
+def test_a_missing_group_value_is_named_by_its_column_and_row(dtype, group):
+    """A missing value in a group column ended in "boolean value of NA is ambiguous", with
+    neither the column nor the row."""
+    values = [1, 2, pd.NA] if dtype == "Int64" else ["n", "s", pd.NA]
+    frame = pd.DataFrame({"predicted": ["x", "y", "x"], "truth": ["x", "x", "x"],
+                          "age": [3, 4, 5], "region": pd.Series(values, dtype=dtype)})
+    with pytest.raises(ValueError, match=r"column 'region'\[2\]: a missing value \(<NA>\)"):
+        classify(dd.from_pandas(frame, npartitions=1), assigned="predicted", correct="truth",
+                 group=group)

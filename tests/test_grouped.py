@@ -17,6 +17,7 @@ from contingency import Contingency, GroupedContingency
 from contingency import _grouped as grouped_module
 from contingency._extremes import STALE
 from contingency._group_scores import score_reader
+from contingency._labels import label_key
 from contingency._registry import TABLE, property_names
 from contingency.formulas import fairness
 
@@ -217,7 +218,8 @@ def test_stream_batch_and_merge_equal_the_plain_accumulators(rows, declared, rea
                                                            groups=_object_array(groups[half:]),
                                                            weights=weights[half:]))
     assert stream == batch == arrays == merged
-    assert stream.groups == tuple(dict.fromkeys(keyed))
+    # Label order (numbers first, then by type and value here), whatever order they came in.
+    assert stream.groups == tuple(sorted(set(keyed), key=label_key))
     references, overall = per_group_reference(assigned, correct, groups, categories, weights)
     assert stream.overall == overall
     for key in stream.groups:
@@ -324,10 +326,13 @@ def test_running_extremes_equal_the_extremes_of_the_values(steps, score, mode):
 
 
 def _below_one(value, overall, undefined):
-    if overall == 0:
-        quotient = undefined if value == 0 else math.copysign(math.inf, value)
+    """fairlearn's to_overall ratio of one group: pandas' IEEE division, the sign of zero
+    included (1.0 / -0.0 is -inf), 0/0 undefined."""
+    if overall == 0 and value == 0:
+        quotient = undefined
     else:
-        quotient = value / overall
+        with np.errstate(divide="ignore", over="ignore"):
+            quotient = float(np.float64(value) / np.float64(overall))
     return 1 / quotient if quotient > 1 else quotient
 
 
@@ -764,3 +769,192 @@ def test_a_stream_of_new_categories_by_group_reads_as_the_plain_accumulators():
     assert grouped.overall == whole
     assert all(grouped.group(key) == plain[key] for key in plain)
     assert GroupedContingency.from_dict(state) == grouped
+
+
+# The count limit (issue 31, item 6) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("extra_group", [False, True])
+def test_add_result_fast_path_refuses_results_past_the_count_limit_whole(extra_group):
+    """Near MAX_COUNT every result of add_result's fast path is checked as it comes, as in a
+    Contingency: the result that does not fit is refused, the ones that fit are kept, and
+    every read works after (the tally took five results past the limit, then every read raised
+    and the next read of the groups threw all five away)."""
+    from contingency.formulas._numeric import MAX_COUNT
+
+    g = GroupedContingency(["x", "y"], groups=["a", "b"])
+    g.add_result("x", "x", group="a", weight=MAX_COUNT - 3)
+    expected = GroupedContingency(["x", "y"], groups=["a", "b"])
+    expected.add_result("x", "x", group="a", weight=MAX_COUNT - 3)
+    fitting = [("x", "x", "a"), ("y", "x", "b"), ("x", "y", "a")]
+    for assigned, correct, group in fitting:  # no read in between: the tally's chance
+        g.add_result(assigned, correct, group=group)
+        expected.add_results([assigned], [correct], groups=[group])
+    for _ in range(3):
+        with pytest.raises(ValueError, match=r"at most 2\*\*63 - 1 are supported"):
+            g.add_result("x", "x", group="b" if extra_group else "a")
+    assert g.n_results == MAX_COUNT
+    assert g == expected
+    assert {key: g.group(key).n_results for key in g.groups} == {"a": MAX_COUNT - 1, "b": 1}
+    assert GroupedContingency.from_dict(g.to_dict()) == expected
+    g.remove_result("x", "x", group="a", weight=MAX_COUNT - 3)  # far from the limit again
+    for _ in range(3):
+        g.add_result("x", "x", group="a")
+    assert g.n_results == 6
+    assert g.group("a").micro_table == Contingency(["x", "y"]).add_results(
+        ["x", "x", "x", "x", "x"], ["x", "y", "x", "x", "x"]).micro_table
+
+
+# Group keys (issue 31, item 7) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("group", [("south", None), ("south", math.nan), (None,),
+                                   ("south", 10**700)])
+def test_a_tuple_group_with_an_invalid_part_is_refused_on_every_path(group):
+    """A tuple group is checked part by part, by the one check every path makes: add_result took
+    ("south", None), which the batch of two features refuses, and every to_dict after raised."""
+    g = GroupedContingency().add_results(["x"], ["x"], groups=["north"])
+    before = g.to_dict()
+    with pytest.raises(ValueError, match=r"add_result: group\[\d\]"):
+        g.add_result("x", "x", group=group)
+    with pytest.raises(ValueError, match=r"groups\[1\]"):  # one feature holding tuples: row 1
+        g.add_results(["x", "x"], ["x", "x"], groups=["north", group])
+    with pytest.raises(ValueError, match=r"from_dict: groups\[1\]"):
+        GroupedContingency.from_dict({**before, "groups": ["north", list(group)],
+                                      "states": before["states"] * 2})
+    assert g.to_dict() == before
+    g.add_result("x", "x", group=("south", 1))
+    assert g.to_dict()["groups"] == ["north", ["south", 1]]
+
+
+# Missing group values (issue 31, item 12) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("group", [pandas.NA, ("south", pandas.NA), None, math.nan])
+def test_a_missing_group_value_is_refused_naming_the_argument(group):
+    """add_result(group=pd.NA) ended in pandas' "boolean value of NA is ambiguous"."""
+    g = GroupedContingency().add_results(["x"], ["x"], groups=["north"])
+    before = g.to_dict()
+    with pytest.raises(ValueError, match=r"^add_result: group(\[1\])?: .* is not a valid label"):
+        g.add_result("x", "x", group=group)
+    assert g.to_dict() == before
+
+
+@pytest.mark.parametrize("column", [
+    ["a", "b", pandas.NA],
+    pandas.Series([1, 2, pandas.NA], dtype="Int64"),
+    pandas.Series(["a", "b", pandas.NA], dtype="string"),
+    np.array(["a", "b", pandas.NA], dtype=object),
+])
+def test_a_missing_value_in_a_group_column_is_refused_naming_the_column_and_row(column):
+    g = GroupedContingency()
+    with pytest.raises(ValueError, match=r"^groups\[2\]: a missing value \(<NA>\) is not a "
+                                         "valid label"):
+        g.add_results(["x", "x", "x"], ["x", "x", "x"], groups=column)
+    # (pandas 3 makes a missing value of a str column NaN: either message names the row)
+    with pytest.raises(ValueError, match=r"^groups\['region'\]\[2\]: (a missing|NaN)"):
+        g.add_results(["x", "x", "x"], ["x", "x", "x"],
+                      groups=pandas.DataFrame({"age": [1, 2, 3], "region": column}))
+    assert g == GroupedContingency()
+
+
+# Group order (issue 31, item 14) ---------------------------------------------------------------
+
+
+GROUP_ROWS = [("x", "x", "north"), ("y", "x", 3), ("x", "y", ("south", 2)), ("y", "y", "east"),
+              ("x", "x", 1), ("x", "y", ("south", 1)), ("y", "x", "north")]
+
+
+@given(st.permutations(GROUP_ROWS), st.permutations(GROUP_ROWS), st.integers(0, len(GROUP_ROWS)),
+       st.booleans())
+def test_group_order_is_a_function_of_the_set_of_groups(first, second, cut, declared):
+    """Equal counts are equal in every view, however the groups arrived: by stream, batch,
+    merge (either way round) and from_dict of a document listing them in another order
+    (``g1 == g2`` was False for the same results by the same groups). Declared groups come
+    first, in their order."""
+    settings = {"categories": ["x", "y"], "groups": ["west"] if declared else None}
+    streamed = GroupedContingency(**settings)
+    for assigned, correct, group in first:
+        streamed.add_result(assigned, correct, group=group)
+    assigned, correct, groups = (list(column) for column in zip(*second))
+    batch = GroupedContingency(**settings).add_results(assigned, correct,
+                                                       groups=_object_array(groups))
+    left = GroupedContingency(**settings).add_results(
+        assigned[:cut], correct[:cut], groups=_object_array(groups[:cut]))
+    right = GroupedContingency(**settings).add_results(
+        assigned[cut:], correct[cut:], groups=_object_array(groups[cut:]))
+    document = streamed.to_dict()
+    order = list(range(declared, len(document["groups"])))[::-1]  # the undeclared ones reversed
+    shuffled = {**document,
+                "groups": document["groups"][:declared] + [document["groups"][i] for i in order],
+                "states": document["states"][:declared] + [document["states"][i] for i in order]}
+    expected = ("west",) * declared + (1, 3, "east", "north", ("south", 1), ("south", 2))
+    for other in (batch, left + right, right + left, GroupedContingency.from_dict(shuffled),
+                  pickle.loads(pickle.dumps(right + left)), copy.copy(right + left)):
+        assert other == streamed
+        assert other.groups == streamed.groups == expected
+        assert list(other.by_group("micro_f1")) == list(expected)
+        assert other.to_dict() == document
+        assert other.report() == streamed.report()
+        # Ties go to the first group in group order.
+        assert other.group_argmin("micro_f1") == streamed.group_argmin("micro_f1") == 3
+        assert other.group_argmax(("recall", "x")) == (1 if not declared else "west")
+
+
+def test_groups_met_after_a_read_join_in_group_order_and_ties_follow_it():
+    g = GroupedContingency()
+    g.add_result("x", "x", group="c")
+    assert g.groups == ("c",)
+    assert g.group_argmax("micro_f1") == "c"
+    g.add_result("x", "x", group="a")  # a tie, by a group that sorts first
+    g.add_result("x", "x", group="b")
+    assert g.groups == ("a", "b", "c")
+    assert g.group_argmax("micro_f1") == g.group_argmin("micro_f1") == "a"
+    g.remove_result("x", "x", group="a")
+    assert g.groups == ("b", "c")
+    assert g.group_argmax("micro_f1") == "b"
+
+
+# Merge's cost (issue 31, item 16) --------------------------------------------------------------
+
+
+class _CountedGroups(dict):
+    """A group dict that counts the passes over it (a copy of it iterates it)."""
+
+    passes = 0
+
+    def __iter__(self):
+        type(self).passes += 1
+        return super().__iter__()
+
+    def keys(self):
+        type(self).passes += 1
+        return super().keys()
+
+    def items(self):
+        type(self).passes += 1
+        return super().items()
+
+    def values(self):
+        type(self).passes += 1
+        return super().values()
+
+
+def test_merge_reads_only_the_other_side_s_groups():
+    """merge copied the receiving accumulator's whole group dict once per group of the other:
+    O(groups here x groups there). It now looks each group up: the receiving side's group dict
+    is never iterated, whatever the number of groups of either side (the benchmark rows
+    measure the cost)."""
+    receiving = GroupedContingency(["x", "y"]).add_results(
+        ["x"] * 50, ["y"] * 50, groups=[f"g{i:02d}" for i in range(50)])
+    other = GroupedContingency(["x", "y"]).add_results(
+        ["x", "y", "x"], ["x", "x", "y"], groups=["g07", "new", "g31"])
+    expected = GroupedContingency(["x", "y"]).add_results(
+        ["x"] * 50 + ["x", "y", "x"], ["y"] * 50 + ["x", "x", "y"],
+        groups=[f"g{i:02d}" for i in range(50)] + ["g07", "new", "g31"])
+    receiving.groups  # noqa: B018  (settled: in order, nothing pending)
+    object.__setattr__(receiving, "_groups", _CountedGroups(receiving._groups))
+    _CountedGroups.passes = 0
+    receiving.merge(other)
+    assert _CountedGroups.passes == 0
+    assert receiving == expected

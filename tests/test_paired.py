@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import inspect
+import itertools
+import json
 import pickle
 import threading
 from collections import Counter
@@ -566,3 +568,132 @@ def test_a_paired_merge_of_other_settings_is_refused_and_changes_nothing(setting
     with pytest.raises(ValueError, match=f"cannot merge accumulators whose {named} differ"):
         left.merge(right)
     assert left.to_dict() == before
+
+
+@pytest.mark.parametrize("side", [0, 1, 2])
+def test_a_nan_in_a_float_label_array_names_its_argument_and_row(side):
+    """A NaN in assigned_b was reported as assigned[1], which names neither model."""
+    arrays = [np.array([1.0, 2.0, 1.0]) for _ in range(3)]
+    arrays[side][1] = np.nan
+    paired = PairedComparison()
+    name = ("assigned_a", "assigned_b", "correct")[side]
+    with pytest.raises(ValueError, match=rf"^{name}\[1\]: NaN is not a valid label"):
+        paired.add_results(*arrays)
+    assert paired == PairedComparison()
+
+
+# Paired tables no calls can make (issue 31, item 8) ---------------------------------------------
+
+
+def _moved(data, step):
+    """``data`` with ``step`` discordant pairs moved into both-right and both-wrong (a negative
+    step: the other way): every margin from_dict checked before is kept."""
+    both_right, only_a, only_b, both_wrong = data["results"]
+    data["results"] = [both_right + step, only_a - step, only_b - step, both_wrong + step]
+    return data
+
+
+def _category_moved(data, label, step):
+    """``data`` with ``step`` results where both models were wrong about ``label`` made one where
+    only a was right about it and one where only b was: each model's wrongness about it is kept."""
+    for row in data["categories"]:
+        if row[0] == label:
+            row[1] += step
+            row[2] += step
+            row[3] -= step
+    return data
+
+
+def _paired(rows, **settings):
+    return PairedComparison(**settings).add_results(*map(list, zip(*rows)))
+
+
+# Two correct categories, each with results of every kind (both wrong in the same way for x, in
+# two ways for z), so that no category is wrong in every result where a model is wrong.
+SINGLE_ROWS = ([("x", "x", "x")] * 5 + [("x", "y", "x")] * 5 + [("y", "x", "x")] * 5
+               + [("y", "y", "x")] * 5 + [("z", "z", "z")] * 5 + [("z", "w", "z")] * 5
+               + [("w", "z", "z")] * 5 + [("q", "r", "z")] * 5)
+MULTI_ROWS = [({"x"}, {"x"}, {"x"}), ({"x"}, {"x", "y"}, {"x"}), ({"x", "y"}, {"x"}, {"x"}),
+              ({"x", "q"}, {"x", "q"}, {"x"})]
+RIGHT_IN = "results say both models were right in {} results, but their counts by correct " \
+           "category allow only {} to {}"
+
+
+@pytest.mark.parametrize(("rows", "tamper", "message"), [
+    # The issue's tamper: McNemar would read 0 discordant results for 2.
+    ([("x", "x", "x"), ("x", "y", "x"), ("y", "x", "x")], lambda d: _moved(d, 1),
+     "a model was wrong about '[xy]' in 2 results, but results say a model was wrong in only 1"),
+    (SINGLE_ROWS, lambda d: _moved(d, 1), RIGHT_IN.format(11, 10, 10)),
+    (SINGLE_ROWS, lambda d: _moved(d, 10), RIGHT_IN.format(20, 10, 10)),
+    (SINGLE_ROWS, lambda d: _moved(d, -1), RIGHT_IN.format(9, 10, 10)),
+    (SINGLE_ROWS, lambda d: _category_moved(d, "x", 1), RIGHT_IN.format(10, 9, 9)),
+    (SINGLE_ROWS, lambda d: _category_moved(d, "z", -1), RIGHT_IN.format(10, 11, 11)),
+    # Several categories a side: both were wrong about q, so some result has both wrong.
+    (MULTI_ROWS, lambda d: _moved(d, -1), "both models were wrong about 'q' in 1 results, but "
+                                          "results say both were wrong in only 0"),
+])
+def test_a_paired_table_no_results_can_make_is_refused(rows, tamper, message):
+    """The margins leave one count of the paired table free (and one per category): a document
+    moving discordant pairs into both-right and both-wrong kept every margin, and McNemar read
+    the wrong table. Each tampered document here meets the margins and breaks a condition
+    every sequence of calls keeps."""
+    paired = _paired(rows)
+    data = paired.to_dict()
+    assert PairedComparison.from_dict(data) == paired
+    tamper(data)
+    with pytest.raises(ValueError, match=f"^from_dict: .*{message}"):
+        PairedComparison.from_dict(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(RESULT, max_size=12), st.sampled_from(["add", "ignore"]),
+       st.lists(st.integers(1, 3), min_size=12, max_size=12))
+def test_every_table_calls_make_is_read_back(results, unknown, weights):
+    """The conditions are necessary: every document of results fed in (any shapes, weights,
+    unknown policy) is taken back as it was."""
+    paired = PairedComparison(["a", "b"] if unknown == "ignore" else None, unknown=unknown)
+    for result, weight in zip(results, weights):
+        paired.add_result(*result, weight=weight)
+    assert PairedComparison.from_dict(paired.to_dict()) == paired
+
+
+def _documents_of_results(labels, most):
+    """Every document of up to ``most`` single-label results over ``labels``, by its JSON text."""
+    documents = {}
+    triples = list(itertools.product(labels, repeat=3))
+    for n in range(1, most + 1):
+        for results in itertools.combinations_with_replacement(triples, n):
+            data = PairedComparison().add_results(*map(list, zip(*results))).to_dict()
+            data["categories"].sort(key=repr)
+            documents[json.dumps(data, sort_keys=True)] = data
+    return documents
+
+
+def _tampered(data):
+    """``data`` with every margin-preserving move of the paired table: discordant pairs into
+    both-right and both-wrong (or back), and per category both-wrong into only-a and only-b."""
+    moves = [lambda d, step=step: _moved(d, step) for step in (1, -1, 2, -2)]
+    moves += [lambda d, label=row[0], step=step: _category_moved(d, label, step)
+              for row in data["categories"] for step in (1, -1)]
+    for move in moves:
+        tampered = move(json.loads(json.dumps(data)))
+        tampered["categories"] = sorted((row for row in tampered["categories"] if any(row[1:])),
+                                        key=repr)
+        if min(tampered["results"]) >= 0 and all(min(row[1:]) >= 0
+                                                 for row in tampered["categories"]):
+            yield tampered
+
+
+def test_every_table_of_two_categories_no_results_make_is_refused():
+    """Exhaustively, for single-label results over two categories (up to four results): a
+    paired table is taken if and only if some results make it with those models' counts."""
+    documents = _documents_of_results(["x", "y"], 4)
+    for data in documents.values():
+        for tampered in _tampered(data):
+            made = json.dumps(tampered, sort_keys=True) in documents
+            if made:
+                assert PairedComparison.from_dict(tampered).to_dict()["results"] == \
+                    tampered["results"]
+            else:
+                with pytest.raises(ValueError, match=r"^from_dict: "):
+                    PairedComparison.from_dict(tampered)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from contingency import Contingency, PartitionComparison
+from contingency import Contingency, PartitionComparison, ThresholdContingency
 from contingency._locking import is_locked
 from contingency._table_reference import ReferenceTable
 
@@ -237,7 +237,14 @@ ACCUMULATORS = [
                  id="Contingency"),
     pytest.param(lambda ts: PartitionComparison.from_labels(["x", "y"], [1, 1], thread_safe=ts),
                  id="PartitionComparison"),
+    pytest.param(lambda ts: _scored(ThresholdContingency(thread_safe=ts)),
+                 id="ThresholdContingency"),
 ]
+
+
+def _scored(curve: ThresholdContingency) -> ThresholdContingency:
+    curve.add_results([0.2, 0.7, 0.7], [0, 1, 0])
+    return curve
 
 
 @pytest.mark.parametrize("make", ACCUMULATORS)
@@ -280,13 +287,13 @@ def test_constructors_take_the_option() -> None:
     assert PartitionComparison.from_labels([1], [1], thread_safe=True).thread_safe
 
 
-@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison, ThresholdContingency])
 def test_option_must_be_a_bool(cls: type) -> None:
     with pytest.raises(TypeError, match="thread_safe must be True or False, not 'yes'"):
         cls(thread_safe="yes")
 
 
-@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison, ThresholdContingency])
 def test_every_public_method_and_property_of_the_locked_class_takes_the_lock(cls: type) -> None:
     """Whatever methods the class has (added later included), the locked class wraps each one."""
     locked = type(cls(thread_safe=True))
@@ -306,7 +313,7 @@ def test_every_public_method_and_property_of_the_locked_class_takes_the_lock(cls
             assert inspect.unwrap(wrapper) is mine, name
 
 
-@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison, ThresholdContingency])
 def test_default_class_carries_no_lock(cls: type) -> None:
     """The default pays nothing: its methods are the plain functions and it has no lock slot."""
     plain = cls()
@@ -648,7 +655,7 @@ ONE_SIDED = [
 ]
 
 
-@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])
+@pytest.mark.parametrize("cls", [Contingency, PartitionComparison])  # labels it can watch
 @pytest.mark.parametrize(("name", "call"), ONE_SIDED, ids=[name for name, _ in ONE_SIDED])
 def test_an_unlocked_side_reads_a_thread_safe_other_side_under_its_lock(
         cls: type, name: str, call: Callable[[Any, Any], Any]) -> None:

@@ -1919,6 +1919,19 @@ CASES: list[Case] = [
          importlib.import_module("tests.benchmarks.grouped").grouped_disparity_reads(config)),
     Case("23 grouped add_results 10^6 rows 100 groups vs bincount and fairlearn", lambda config:
          importlib.import_module("tests.benchmarks.grouped").grouped_batch(config)),
+    Case("31 grouped merge, to_dict, from_dict, pickle, scores() 10^5 vs 10^3 groups",
+         lambda config: importlib.import_module(
+             "tests.benchmarks.grouped_scale").grouped_state_scaling(config)),
     Case("19 command line 10^6 distinct labels vs 10", lambda config: importlib.import_module(
         "tests.benchmarks.cli_scale").cli_distinct_labels(config.batch_n, config.quick)),
+    Case("32 curves streaming add + roc_auc vs river ROCAUC and RollingROCAUC(1000)",
+         lambda config: importlib.import_module("tests.benchmarks.curves").streaming_reads(
+             20_000 if config.quick else 100_000, 2_000 if config.quick else 10_000,
+             config.slow_repeat)),
+    Case("32 curves sliding window of 1000 by remove vs RollingROCAUC(1000)",
+         lambda config: importlib.import_module("tests.benchmarks.curves").sliding_window(
+             20_000 if config.quick else 100_000, config.slow_repeat)),
+    Case("32 curves batch exact 10^7 scores vs stable argsort and scikit-learn",
+         lambda config: importlib.import_module("tests.benchmarks.curves").batch_exact(
+             config.big_n, config.slow_repeat)),
 ]
