@@ -4,6 +4,7 @@ from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
 from contingency._intervals import IntervalRefused
 from contingency._jci import jaccard_concentration_index
+from contingency._multiclass_threshold import MulticlassThresholdContingency
 from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
 from contingency._similarity import (
@@ -26,6 +27,7 @@ __all__ = [
     "Interval",
     "IntervalRefused",
     "McNemar",
+    "MulticlassThresholdContingency",
     "PairConfusion",
     "PairedComparison",
     "PairedTable",

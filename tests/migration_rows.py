@@ -41,6 +41,7 @@ import numpy as np
 import pytest
 import river.metrics
 from sklearn import metrics as sk
+from sklearn.preprocessing import label_binarize
 
 import contingency
 from contingency import (
@@ -1658,3 +1659,111 @@ def _torch_calibration(case: dict[str, Any]) -> None:
             norm = name.split("norm='")[1].split("'")[0]
             edges = np.array(case["edges"][n_bins])
             same(c.calibration_error(edges, norm=norm), _torch_value(case, name), name)
+
+
+# Scored results with several classes: MulticlassThresholdContingency against scikit-learn --------
+
+MULTICLASS_SCORED = "Scored results with several classes: MulticlassThresholdContingency"
+
+
+@dataclass(frozen=True)
+class MulticlassScoredCase:
+    """An (n, K) matrix of probabilities (rows sum to 1; ties in the "ties" kind), labels, weights."""
+
+    kind: str
+    classes: list[Any]
+    y_true: list[Any]
+    y_score: Any
+    sample_weight: list[int] | None = None
+
+    def curves(self) -> contingency.MulticlassThresholdContingency:
+        """``c = MulticlassThresholdContingency(classes); c.add_results(y_score, y_true, ...)``."""
+        c = contingency.MulticlassThresholdContingency(self.classes)
+        c.add_results(self.y_score, self.y_true, sample_weight=self.sample_weight)
+        return c
+
+
+def multiclass_scored_cases(*kinds: str) -> Iterator[MulticlassScoredCase]:
+    """Seeded inputs of 3 to 6 classes (every class present), string or integer labels."""
+    for kind in kinds:
+        rng = np.random.default_rng([32, 3, *map(ord, kind)])
+        for i in range(COUNT):
+            k = int(rng.integers(3, 7))
+            n = int(rng.integers(k + 2, 60))
+            raw = (rng.integers(1, 4, (n, k)) if kind == "ties" else rng.random((n, k))) + 0.0
+            scores = raw / raw.sum(axis=1, keepdims=True)
+            codes = rng.integers(0, k, n)
+            codes[:k] = np.arange(k)
+            classes: list[Any] = list(NAMES[:k]) if i % 2 else list(range(k))
+            weights = rng.integers(1, 5, n).tolist() if kind == "weights" else None
+            yield MulticlassScoredCase(kind, classes, [classes[c] for c in codes], scores, weights)
+
+
+def multiclass_row(peer: str, ours: str) -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
+    kinds = ("distinct", "ties", "weights")
+    return row(MULTICLASS_SCORED, peer, ours, kinds=kinds,
+               inputs=lambda: multiclass_scored_cases(*kinds))
+
+
+@multiclass_row("`roc_auc_score(y_true, y_score, multi_class=\"ovr\", average=a, labels=classes)`",
+                "`c = MulticlassThresholdContingency(classes); c.add_results(y_score, y_true); "
+                "c.roc_auc(a)` (`a` one of `\"macro\"`, `\"weighted\"`, `\"micro\"`, `None`; the "
+                "rows need not sum to 1, which scikit-learn requires)")
+def _multiclass_roc_auc(case: MulticlassScoredCase) -> None:
+    c = case.curves()
+    for average in ("macro", "weighted", "micro"):
+        same(c.roc_auc(average), sk.roc_auc_score(
+            case.y_true, case.y_score, multi_class="ovr", average=average, labels=case.classes,
+            sample_weight=case.sample_weight), str(average))
+    truth = label_binarize(case.y_true, classes=case.classes)
+    same(c.roc_auc(None), sk.roc_auc_score(truth, case.y_score, average=None,
+                                           sample_weight=case.sample_weight))
+
+
+@multiclass_row("`roc_auc_score(..., multi_class=\"ovo\")` (Hand and Till)",
+                "refused by name: one-vs-one needs column `j` among the results of classes `j` and "
+                "`k` alone, which one-vs-rest tables do not keep")
+def _multiclass_ovo(case: MulticlassScoredCase) -> None:
+    # the difference the row states: the peer gives a number, ours refuses it by name
+    assert 0 <= sk.roc_auc_score(case.y_true, case.y_score, multi_class="ovo",
+                                 labels=case.classes) <= 1
+    with pytest.raises(ValueError, match=r"multi_class='ovo' \(Hand and Till\)"):
+        case.curves().roc_auc(multi_class="ovo")
+
+
+@multiclass_row("`average_precision_score(y_true, y_score, average=a)` (y_true labels or "
+                "`label_binarize(y_true, classes=classes)`)", "`c.average_precision(a)`")
+def _multiclass_average_precision(case: MulticlassScoredCase) -> None:
+    c = case.curves()
+    truth = label_binarize(case.y_true, classes=case.classes)
+    for average in ("macro", "weighted", "micro", None):
+        same(c.average_precision(average), sk.average_precision_score(
+            truth, case.y_score, average=average, sample_weight=case.sample_weight), str(average))
+
+
+@multiclass_row("`top_k_accuracy_score(y_true, y_score, k=k, labels=classes, normalize=b)`",
+                "`c.top_k_accuracy(k, normalize=b)` (every `k` from one state: the weight of "
+                "results by the rank of their correct class; ties as scikit-learn breaks them)")
+def _multiclass_top_k(case: MulticlassScoredCase) -> None:
+    c = case.curves()
+    for k in range(1, len(case.classes)):
+        for normalize in (True, False):
+            same(c.top_k_accuracy(k, normalize=normalize), sk.top_k_accuracy_score(
+                case.y_true, case.y_score, k=k, labels=case.classes, normalize=normalize,
+                sample_weight=case.sample_weight), f"k={k}")
+
+
+@multiclass_row("`roc_curve(label_binarize(y_true, classes=classes)[:, j], y_score[:, j])`",
+                "`c.one_vs_rest(classes[j]).roc_curve()` (every read of `ThresholdContingency`, "
+                "per class; `c.micro()` for the raveled matrices)")
+def _multiclass_one_vs_rest(case: MulticlassScoredCase) -> None:
+    c = case.curves()
+    truth = label_binarize(case.y_true, classes=case.classes)
+    for j, label in enumerate(case.classes):
+        for ours, theirs in zip(c.one_vs_rest(label).roc_curve(), sk.roc_curve(
+                truth[:, j], case.y_score[:, j], sample_weight=case.sample_weight), strict=True):
+            same(ours, theirs)
+    weights = None if case.sample_weight is None else np.repeat(case.sample_weight, len(case.classes))
+    for ours, theirs in zip(c.micro().precision_recall_curve(), sk.precision_recall_curve(
+            truth.ravel(), case.y_score.ravel(), sample_weight=weights), strict=True):
+        same(ours, theirs)

@@ -1,0 +1,627 @@
+"""MulticlassThresholdContingency: one-vs-rest score tables of K classes and the correct class's rank.
+
+Settings, the public surface and the reads. The state is one
+:class:`~contingency.ThresholdContingency` per class (the scores of its
+column, positive where the class is correct), their sum (the pooled
+table that micro averages read, a running sum kept by the same write
+routine and rebuilt from the per-class tables on loading) and, for
+single-label results, the weight of results whose correct class ranked
+``r``-th (``r = 0..K-1``) in their row, ties broken as scikit-learn's
+``top_k_accuracy_score`` breaks them. :meth:`MulticlassThresholdContingency._apply`
+is the one routine that changes any of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency import _locking
+from contingency._coding import encode
+from contingency._inputs import exact_weights, label_sequence
+from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._scored_inputs import Binning, coded_batch, key_of, whole_weight
+from contingency._state_json import check_state, count_from_json, state_error
+from contingency._threshold import ThresholdContingency, _same_mode
+from contingency.formulas import curves as _curves
+from contingency.formulas._numeric import ZeroDivision, check_room, check_zero_division, shown
+
+__all__ = ["MulticlassThresholdContingency"]
+
+_Self = TypeVar("_Self", bound="MulticlassThresholdContingency")
+_FORMAT = "contingency.MulticlassThresholdContingency/1"
+_KEYS = ("format", "classes", "multilabel", "bins", "zero_division", "tables", "ranks")
+_AVERAGES = ("macro", "weighted", "micro", None)
+Average = Literal["macro", "weighted", "micro"] | None
+Floats = NDArray[np.float64]
+
+
+class MulticlassThresholdContingency:
+    """One-vs-rest curves of K classes from an ``(n, K)`` score matrix: exact, streaming, mergeable.
+
+    Each result is a row of K scores (one per class, in the order of
+    ``classes``; higher means more likely) and its correct class (a label
+    of ``classes``) or, with ``multilabel=True``, a row of K indicators.
+    Class ``k``'s one-vs-rest table is a :class:`ThresholdContingency` of
+    column ``k`` (positive where ``k`` is correct); every read of the
+    binary accumulator is read per class through :meth:`one_vs_rest`, and
+    averaged as scikit-learn averages (``macro``, ``weighted`` by each
+    class's positive weight, ``micro`` on the pooled table of every
+    (score, indicator) pair, ``None`` for the per-class array).
+
+    >>> curves = MulticlassThresholdContingency(["cat", "dog", "owl"])
+    >>> curves.add_results([[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
+    ...                     [0.4, 0.5, 0.1]], ["cat", "cat", "dog", "owl", "dog"])
+    >>> curves.roc_auc(average=None).tolist()
+    [0.8333333333333334, 1.0, 1.0]
+    >>> curves.roc_auc(), curves.top_k_accuracy(1), curves.top_k_accuracy(3)
+    (0.9444444444444445, 0.8, 1.0)
+
+    One-vs-one AUC (Hand and Till, scikit-learn's ``multi_class="ovo"``)
+    reads column ``j`` among the results of classes ``j`` and ``k`` only;
+    a one-vs-rest table pools every other class, so the state cannot
+    serve it exactly and ``roc_auc(multi_class="ovo")`` refuses by name.
+
+    ``bins=`` makes every table binned (see :class:`ThresholdContingency`);
+    the rank counts of :meth:`top_k_accuracy` come from the raw scores of
+    each row and stay exact. Weights are whole numbers. Threads: as
+    :class:`ThresholdContingency` (``thread_safe=True``, or one per thread
+    and :meth:`merge`).
+    """
+
+    #: Whether every public call holds a lock (``thread_safe=True``): see :mod:`contingency._locking`.
+    thread_safe = False
+
+    __slots__ = ("__weakref__", "_binning", "_classes", "_index", "_multilabel", "_pooled",
+                 "_ranks", "_tables", "_zero_division")
+
+    _classes: tuple[Hashable, ...]
+    _index: dict[Hashable, int]
+    _multilabel: bool
+    _binning: Binning | None
+    _zero_division: ZeroDivision
+    _tables: list[ThresholdContingency]  # one per class, column k against "k is correct"
+    _pooled: ThresholdContingency  # the sum of the tables: every (score, indicator) pair
+    _ranks: list[int]  # weight of single-label results whose correct class ranked r (0-based)
+
+    def __new__(cls: type[_Self], classes: Sequence[Hashable] = (), *, multilabel: bool = False,
+                bins: Any = None, zero_division: ZeroDivision = "perl",
+                thread_safe: bool = False) -> _Self:
+        return _locking.new_instance(cls, thread_safe)
+
+    def __init__(self, classes: Sequence[Hashable] = (), *, multilabel: bool = False,
+                 bins: Any = None, zero_division: ZeroDivision = "perl",
+                 thread_safe: bool = False) -> None:
+        if isinstance(classes, (str, bytes)) or not isinstance(classes, (Sequence, np.ndarray)):
+            raise TypeError(f"classes must be a sequence of labels, not {type(classes).__name__}")
+        labels = tuple(check_label(label, "classes") for label in list(classes))
+        if len(labels) < 2:
+            raise ValueError(f"classes must name at least two classes, not {len(labels)}")
+        index: dict[Hashable, int] = {}
+        for i, label in enumerate(labels):
+            if label in index:
+                raise ValueError(f"classes: {label!r} is listed twice")
+            index[label] = i
+        if not isinstance(multilabel, (bool, np.bool_)):
+            raise TypeError(f"multilabel must be a bool, not {type(multilabel).__name__}")
+        self._classes, self._index, self._multilabel = labels, index, bool(multilabel)
+        self._binning = None if bins is None else Binning.of(bins)
+        self._zero_division = check_zero_division(zero_division)
+        edges = None if self._binning is None else self._binning.edges
+        self._tables = [ThresholdContingency(bins=edges, zero_division=self._zero_division)
+                        for _ in labels]
+        self._pooled = ThresholdContingency(bins=edges, zero_division=self._zero_division)
+        self._ranks = [0] * len(labels)
+
+    # Settings and counts -------------------------------------------------------------------
+
+    @property
+    def classes(self) -> tuple[Hashable, ...]:
+        """The classes, in the order of the score matrix's columns."""
+        return self._classes
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether each result's truth is a row of indicators (``True``) or one label."""
+        return self._multilabel
+
+    @property
+    def bins(self) -> Floats | None:
+        """The bins' edges in binned mode (a copy), ``None`` in exact mode."""
+        return None if self._binning is None else self._binning.edges.copy()
+
+    @property
+    def zero_division(self) -> ZeroDivision:
+        """What an undefined score is (as :class:`ThresholdContingency`'s)."""
+        return self._zero_division
+
+    @property
+    def n_results(self) -> int:
+        """The total weight of results (rows)."""
+        return self._tables[0].n_results
+
+    def supports(self) -> NDArray[np.int64]:
+        """Each class's positive weight (the weights of ``average="weighted"``), in class order."""
+        return np.array([table.positives for table in self._tables], dtype=np.int64)
+
+    def rank_counts(self) -> NDArray[np.int64]:
+        """The weight of results whose correct class ranked ``r``-th in its row, ``r = 0..K-1``.
+
+        Rank 0 is the highest score; of tied scores the class of the higher
+        column ranks first (scikit-learn's stable sort, reversed).
+        Single-label only (``multilabel=True`` refuses by name).
+        """
+        self._single_label("rank_counts")
+        return np.array(self._ranks, dtype=np.int64)
+
+    def one_vs_rest(self, label: Hashable) -> ThresholdContingency:
+        """Class ``label``'s one-vs-rest accumulator (a copy): every binary read, for that class.
+
+        >>> curves = MulticlassThresholdContingency([0, 1, 2])
+        >>> curves.add_results([[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.5, 0.1, 0.4]], [0, 1, 2])
+        >>> curves.one_vs_rest(2).roc_curve()[1].tolist()
+        [0.0, 1.0, 1.0]
+        """
+        if label not in self._index:
+            raise ValueError(f"one_vs_rest: {label!r} is not one of the classes {list(self._classes)}")
+        return self._tables[self._index[label]].copy()
+
+    def micro(self) -> ThresholdContingency:
+        """The pooled accumulator of every (score, indicator) pair (a copy): the micro average's curves."""
+        return self._pooled.copy()
+
+    # Feeding -------------------------------------------------------------------------------
+
+    def add(self, scores: Any, correct: Any, *, weight: float = 1) -> None:
+        """Add one result: its row of K scores and its correct class (or row of indicators).
+
+        >>> curves = MulticlassThresholdContingency(["a", "b", "c"])
+        >>> curves.add([0.2, 0.5, 0.3], "b"); curves.add([0.2, 0.5, 0.3], "c", weight=2)
+        >>> curves.top_k_accuracy(1), curves.top_k_accuracy(2)
+        (0.3333333333333333, 1.0)
+        >>> curves.add([0.2, 0.5, 0.3], "d")
+        Traceback (most recent call last):
+        ...
+        ValueError: add: correct[0] = 'd' is not one of the classes ['a', 'b', 'c']
+        """
+        w = whole_weight(weight, "add: weight")
+        if w:
+            self._apply(self._batch([scores], [correct], [w], "add"), 1)
+
+    def remove(self, scores: Any, correct: Any, *, weight: float = 1) -> None:
+        """Take back one result added earlier: :meth:`add` with weight -1."""
+        w = whole_weight(weight, "remove: weight")
+        if w:
+            self._apply(self._batch([scores], [correct], [w], "remove"), -1)
+
+    def add_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
+        """Add a batch: an ``(n, K)`` score matrix and n correct classes (or an ``(n, K)`` indicator matrix).
+
+        Every input is checked before anything changes; errors name the
+        argument and the position (``scores[3, 1]``, ``correct[2]``).
+        """
+        self._apply(self._batch(scores, correct, sample_weight, "add_results"), 1)
+
+    def remove_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
+        """Take back a batch added earlier; if a result is not there, ``ValueError`` and nothing changes."""
+        self._apply(self._batch(scores, correct, sample_weight, "remove_results"), -1)
+
+    def _batch(self, scores: Any, correct: Any, sample_weight: Any, where: str
+               ) -> tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None, NDArray[np.int64]]:
+        """The inputs checked: ``(scores (n, K), truth (n, K), weights or None, correct ranks)``."""
+        k = len(self._classes)
+        matrix = self._scores(scores, where)
+        n = matrix.shape[0]
+        truth = self._truth(correct, n, where)
+        weights = None
+        if sample_weight is not None:
+            exact, exponent = exact_weights(sample_weight, n, where, name="sample_weight")
+            if exponent:
+                first = int(np.flatnonzero(np.asarray([w % (1 << exponent) != 0 for w in exact]))[0])
+                raise ValueError(f"{where}: sample_weight[{first}] is fractional: the tables count "
+                                 "whole results")
+            weights = exact.astype(np.int64)
+        if self._multilabel:
+            ranks = np.zeros(0, dtype=np.int64)
+        else:
+            # scikit-learn: argsort(kind="mergesort")[:, ::-1]; of tied scores the higher column first
+            correct_column = np.argmax(truth, axis=1)
+            own = matrix[np.arange(n), correct_column][:, None]
+            later = np.arange(k)[None, :] > correct_column[:, None]
+            ranks = ((matrix > own) | ((matrix == own) & later)).sum(axis=1).astype(np.int64)
+        return matrix, truth, weights, ranks
+
+    def _scores(self, scores: Any, where: str) -> Floats:
+        k = len(self._classes)
+        try:
+            matrix = np.asarray(scores if not hasattr(scores, "to_numpy") else scores.to_numpy())
+            matrix = matrix.astype(np.float64) if matrix.dtype.kind in "iuf" else matrix
+        except (TypeError, ValueError):
+            raise TypeError(f"{where}: scores must be an (n, {k}) matrix of numbers") from None
+        if matrix.ndim != 2 or matrix.shape[1] != k:
+            raise ValueError(f"{where}: scores must be an (n, {k}) matrix, one column per class, "
+                             f"not of shape {matrix.shape}")
+        if matrix.dtype != np.float64:
+            raise TypeError(f"{where}: scores must be numbers, not {matrix.dtype}")
+        bad = ~np.isfinite(matrix)
+        if self._binning is not None:
+            edges = self._binning.edges
+            bad |= (matrix < edges[0]) | (matrix > edges[-1])
+        if bad.any():
+            i, j = (int(x) for x in np.argwhere(bad)[0])
+            name = f"{where}: scores[{i}, {j}]"
+            key_of(float(matrix[i, j]), self._binning, name)
+        return matrix + 0.0
+
+    def _truth(self, correct: Any, n: int, where: str) -> NDArray[np.bool_]:
+        k = len(self._classes)
+        name = f"{where}: correct"
+        if self._multilabel:
+            try:
+                indicators = np.asarray(correct if not hasattr(correct, "to_numpy")
+                                        else correct.to_numpy())
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} must be an (n, {k}) indicator matrix") from None
+            if indicators.shape != (n, k):
+                raise ValueError(f"{name} must be an indicator matrix of shape ({n}, {k}), "
+                                 f"not {indicators.shape}")
+            if indicators.dtype != bool:
+                if indicators.dtype.kind not in "iuf" or not np.isin(indicators, (0, 1)).all():
+                    bad = np.argwhere(~np.isin(indicators, (0, 1)))
+                    where_bad = (f"[{int(bad[0][0])}, {int(bad[0][1])}]" if bad.size else "")
+                    raise ValueError(f"{name}{where_bad} must be 0 or 1 (an indicator matrix)")
+                indicators = indicators == 1
+            return indicators
+        labels = label_sequence(correct, name)
+        if len(labels) != n:
+            raise ValueError(f"{where}: scores and correct have different lengths ({n} and "
+                             f"{len(labels)})")
+        codes, distinct = encode(labels, name)
+        column = np.empty(len(distinct), dtype=np.intp)
+        for code, label in enumerate(distinct):
+            found = self._index.get(label)
+            if found is None:
+                first = int(np.flatnonzero(np.asarray(codes) == code)[0])
+                raise ValueError(f"{name}[{first}] = {label!r} is not one of the classes "
+                                 f"{list(self._classes)}")
+            column[code] = found
+        truth = np.zeros((n, k), dtype=bool)
+        if n:
+            truth[np.arange(n), column[np.asarray(codes)]] = True
+        return truth
+
+    def _apply(self, batch: tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None,
+                                  NDArray[np.int64]], sign: int) -> None:
+        """The one routine that changes the state: every table, the pooled table and the ranks.
+
+        Every table's batch is coded and checked (the count limit, a
+        removal of results that are not there) before the first write.
+        """
+        matrix, truth, weights, ranks = batch
+        n, k = matrix.shape
+        if not n:
+            return
+        where = "add_results" if sign > 0 else "remove_results"
+        coded = [coded_batch(matrix[:, j], truth[:, j], weights, pos_label=None,
+                             binning=self._binning, where=where) for j in range(k)]
+        pooled = coded_batch(matrix.ravel(), truth.ravel(),
+                             None if weights is None else np.repeat(weights, k),
+                             pos_label=None, binning=self._binning, where=where)
+        rank_weight = [0] * k
+        if not self._multilabel:
+            unit = np.ones(n, dtype=np.int64) if weights is None else weights
+            totals = np.zeros(k, dtype=np.int64)
+            np.add.at(totals, ranks, unit)
+            rank_weight = totals.tolist()
+        for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
+            table._counts.check(columns, sign)
+        if sign < 0:
+            short = [r for r in range(k) if self._ranks[r] < rank_weight[r]]
+            if short:  # the tables held the scores, but not with these correct classes' ranks
+                raise ValueError(f"remove: there are {self._ranks[short[0]]} results whose "
+                                 f"correct class ranked {short[0] + 1}, not {rank_weight[short[0]]} "
+                                 "to remove")
+        for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
+            table._counts.apply(batch=columns, sign=sign)
+        self._ranks = [have + sign * weight for have, weight in zip(self._ranks, rank_weight)]
+
+    # Combining -----------------------------------------------------------------------------
+
+    def merge(self, other: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
+        """Add ``other``'s counts into this accumulator, in place; returns ``self``.
+
+        The settings must be equal (classes in the same order, ``multilabel``,
+        bins, ``zero_division``): otherwise ``ValueError`` names the one that differs.
+        """
+        if not isinstance(other, MulticlassThresholdContingency):
+            raise TypeError(f"can only merge a MulticlassThresholdContingency, not "
+                            f"{type(other).__name__}")
+        with _locking.holding(other):
+            difference = self._settings_differ(other)
+            if difference:
+                raise ValueError(f"merge: the accumulators' {difference} differ")
+            pairs = [(mine, theirs._counts.columns()) for mine, theirs in
+                     zip([*self._tables, self._pooled], [*other._tables, other._pooled])]
+            for mine, columns in pairs:
+                mine._counts.check(columns, 1)
+            for mine, columns in pairs:
+                mine._counts.apply(batch=columns, sign=1)
+            self._ranks = [a + b for a, b in zip(self._ranks, other._ranks)]
+        return self
+
+    def __iadd__(self, other: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
+        return self.merge(other)
+
+    def __add__(self, other: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
+        if not isinstance(other, MulticlassThresholdContingency):
+            return NotImplemented
+        return self.copy().merge(other)
+
+    def copy(self) -> MulticlassThresholdContingency:
+        """An independent accumulator with the same settings and counts."""
+        result = type(self).__new__(type(self))
+        result._classes, result._index = self._classes, dict(self._index)
+        result._multilabel, result._binning = self._multilabel, self._binning
+        result._zero_division = self._zero_division
+        result._tables = [table.copy() for table in self._tables]
+        result._pooled, result._ranks = self._pooled.copy(), list(self._ranks)
+        return result
+
+    def __copy__(self) -> MulticlassThresholdContingency:
+        return self.copy()
+
+    def reset(self) -> None:
+        """Forget every result (the settings stay)."""
+        for table in [*self._tables, self._pooled]:
+            table.reset()
+        self._ranks = [0] * len(self._classes)
+
+    def _settings_differ(self, other: MulticlassThresholdContingency) -> str:
+        if self._classes != other._classes:
+            return "classes"
+        if self._multilabel != other._multilabel:
+            return "multilabel"
+        mine, theirs = self._binning, other._binning
+        if (mine is None) != (theirs is None) or (
+                mine is not None and theirs is not None
+                and not np.array_equal(mine.edges, theirs.edges)):
+            return "bins"
+        if not _same_mode(self._zero_division, other._zero_division):
+            return "zero_division"
+        return ""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MulticlassThresholdContingency):
+            return NotImplemented
+        with _locking.holding(other):
+            return (not self._settings_differ(other) and self._ranks == other._ranks
+                    and all(a == b for a, b in zip(self._tables, other._tables)))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        mode = "exact" if self._binning is None else f"bins={self._binning.edges.size - 1}"
+        kind = ", multilabel" if self._multilabel else ""
+        return (f"MulticlassThresholdContingency(classes={list(self._classes)!r}, "
+                f"n_results={self.n_results}, {mode}{kind})")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"classes": self._classes, "multilabel": self._multilabel,
+                "binning": None if self._binning is None else self._binning.edges.tolist(),
+                "zero_division": self._zero_division,
+                "tables": [table.__getstate__() for table in self._tables],
+                "ranks": list(self._ranks)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["classes"], multilabel=state["multilabel"],  # type: ignore[misc]
+                      bins=state["binning"], zero_division=state["zero_division"])
+        for table, table_state in zip(self._tables, state["tables"]):
+            table.__setstate__(table_state)
+        self._pool()
+        self._ranks = list(state["ranks"])
+
+    def _pool(self) -> None:
+        """The pooled table rebuilt as the sum of the per-class tables (loading only)."""
+        self._pooled.reset()
+        for table in self._tables:
+            self._pooled._counts.apply(batch=table._counts.columns(), sign=1)
+
+    # JSON ----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-safe data: settings, each class's table and the rank counts.
+
+        Each table is :meth:`ThresholdContingency.to_dict`'s scores and counts.
+
+        >>> curves = MulticlassThresholdContingency([0, 1, 2])
+        >>> curves.add_results([[0.6, 0.3, 0.1], [0.2, 0.7, 0.1]], [0, 2])
+        >>> state = curves.to_dict()
+        >>> state["ranks"], state["tables"][2]["scores"]
+        ([1, 0, 1], [0.1])
+        >>> MulticlassThresholdContingency.from_dict(state) == curves
+        True
+        """
+        return {
+            "format": _FORMAT,
+            "classes": [label_to_json(label, "classes") for label in self._classes],
+            "multilabel": self._multilabel,
+            "bins": None if self._binning is None else self._binning.edges.tolist(),
+            "zero_division": self._zero_division,
+            "tables": [{name: value for name, value in table.to_dict().items()
+                        if name in ("scores", "positives", "negatives")}
+                       for table in self._tables],
+            "ranks": None if self._multilabel else list(self._ranks),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False
+                  ) -> MulticlassThresholdContingency:
+        """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any malformed state.
+
+        Each table is checked as :meth:`ThresholdContingency.from_dict`
+        checks its own; beyond that every table must hold the same number
+        of results, and (single-label) the classes' positives and the ranks
+        must each add up to it. Errors start ``from_dict:``.
+        """
+        state = check_state(data, _KEYS, _FORMAT)
+        classes = state["classes"]
+        if not isinstance(classes, list):
+            raise state_error("classes must be a list")
+        try:
+            result = cls([label_from_json(label, f"from_dict: classes[{i}]")
+                          for i, label in enumerate(classes)],
+                         multilabel=state["multilabel"], bins=state["bins"],
+                         zero_division=state["zero_division"], thread_safe=thread_safe)
+        except (TypeError, ValueError) as error:
+            raise state_error(str(error)) from None
+        tables = state["tables"]
+        if not isinstance(tables, list) or len(tables) != len(result._classes):
+            raise state_error(f"tables must be a list of {len(result._classes)} tables, one per class")
+        for i, table in enumerate(tables):
+            if not isinstance(table, Mapping):
+                raise state_error(f"tables[{i}] must be a mapping")
+            try:
+                loaded = ThresholdContingency.from_dict(
+                    {"format": "contingency.ThresholdContingency/1", "bins": state["bins"],
+                     "pos_label": None, "zero_division": state["zero_division"], **table})
+            except ValueError as error:
+                raise state_error(f"tables[{i}]: {str(error).removeprefix('from_dict: ')}") from None
+            result._tables[i] = loaded
+        totals = {table.n_results for table in result._tables}
+        if len(totals) != 1:
+            raise state_error("every table must hold the same number of results")
+        total = totals.pop()
+        ranks = state["ranks"]
+        if result._multilabel:
+            if ranks is not None:
+                raise state_error("ranks must be null for a multilabel state")
+        else:
+            if not isinstance(ranks, list) or len(ranks) != len(result._classes):
+                raise state_error(f"ranks must be a list of {len(result._classes)} counts")
+            result._ranks = [count_from_json(value, f"ranks[{i}]") for i, value in enumerate(ranks)]
+            if sum(result._ranks) != total:
+                raise state_error(f"the ranks add up to {sum(result._ranks)}, not to the "
+                                  f"{total} results")
+            positives = sum(table.positives for table in result._tables)
+            if positives != total:
+                raise state_error(f"the classes' positives add up to {positives}, not to the "
+                                  f"{total} results (each result has one correct class)")
+        try:
+            check_room(0, total * len(result._classes), "(score, class) pairs")
+        except ValueError as error:
+            raise state_error(str(error)) from None
+        result._pool()
+        return result
+
+    # Reads ---------------------------------------------------------------------------------
+
+    def _averaged(self, per_class: list[float], average: Average, micro: float | None,
+                  what: str) -> Any:
+        if average is None:
+            return np.array(per_class, dtype=np.float64)
+        if average == "micro":
+            return micro
+        if average == "macro":
+            return float(np.mean(per_class))
+        supports = self.supports()
+        if not supports.sum():  # scikit-learn's _average_binary_score: all weights 0 -> 0
+            return 0.0
+        return float(np.average(per_class, weights=supports))
+
+    @staticmethod
+    def _check_average(average: object, what: str) -> None:
+        if average not in _AVERAGES or isinstance(average, bool):
+            extra = (" ('samples' averages each result's own score: not a function of the "
+                     "per-class counts, so not kept)" if average == "samples" else "")
+            raise ValueError(f"{what}: average must be one of 'macro', 'weighted', 'micro' or "
+                             f"None, not {shown(average)}{extra}")
+
+    def roc_auc(self, average: Average = "macro", *, multi_class: str = "ovr",
+                max_fpr: float | None = None) -> Any:
+        """The one-vs-rest AUC, averaged as scikit-learn's ``roc_auc_score(multi_class="ovr", average=...)``.
+
+        ``average=None`` gives the per-class array (class order). Each
+        class's AUC (and the micro one) is read in O(1) from its table's
+        running Mann-Whitney statistic. ``multi_class="ovo"`` is refused:
+        see the class docstring.
+        """
+        self._check_average(average, "roc_auc")
+        if multi_class == "ovo":
+            raise ValueError(
+                "roc_auc: multi_class='ovo' (Hand and Till) compares column j among the results of "
+                "classes j and k only; the one-vs-rest tables kept here pool every other class, "
+                "so they cannot serve it exactly: use multi_class='ovr'")
+        if multi_class != "ovr":
+            raise ValueError(f"roc_auc: multi_class must be 'ovr' (or 'ovo', refused), "
+                             f"not {shown(multi_class)}")
+        if average == "micro":
+            return self._pooled.roc_auc(max_fpr=max_fpr)
+        return self._averaged([table.roc_auc(max_fpr=max_fpr) for table in self._tables],
+                              average, None, "roc_auc")
+
+    def roc_auc_bound(self, average: Average = "macro") -> Any:
+        """The certified bound on :meth:`roc_auc`'s distance from the unbinned AUC (0 in exact mode).
+
+        An average of values is within the same average of their bounds.
+        """
+        self._check_average(average, "roc_auc_bound")
+        if average == "micro":
+            return self._pooled.roc_auc_bound
+        return self._averaged([table.roc_auc_bound for table in self._tables], average, None,
+                              "roc_auc_bound")
+
+    def average_precision(self, average: Average = "macro") -> Any:
+        """Average precision per class, averaged as scikit-learn's ``average_precision_score``."""
+        self._check_average(average, "average_precision")
+        if average == "micro":
+            return self._pooled.average_precision
+        return self._averaged([table.average_precision for table in self._tables], average, None,
+                              "average_precision")
+
+    def top_k_accuracy(self, k: int = 2, *, normalize: bool = True) -> float:
+        """The share of results whose correct class has one of the ``k`` highest scores of its row.
+
+        ``normalize=False``: their weight instead.
+
+        As scikit-learn's ``top_k_accuracy_score`` with the columns in
+        class order (``labels=classes``): of tied scores the class of the
+        higher column ranks first. Read from :meth:`rank_counts`, exact for
+        every ``k`` at once. Single-label only.
+        """
+        self._single_label("top_k_accuracy")
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"top_k_accuracy: k must be a positive integer, not {shown(k)}")
+        hits = sum(self._ranks[:int(k)])
+        if not normalize:
+            return float(hits)
+        total = self.n_results
+        if not total:
+            return _curves._undefined(self._zero_division, "top_k_accuracy", "every result")
+        return hits / total
+
+    def _single_label(self, what: str) -> None:
+        if self._multilabel:
+            raise ValueError(f"{what}: a multilabel result has no single correct class to rank")
+
+    def scores(self) -> dict[str, Any]:
+        """The counts and the averaged scores, as finished numbers (JSON-safe; undefined is ``None``)."""
+        result: dict[str, Any] = {"n_results": self.n_results, "classes": len(self._classes)}
+        for name, read in (("roc_auc", self.roc_auc), ("average_precision", self.average_precision)):
+            for average in ("macro", "weighted", "micro"):
+                try:
+                    value = read(average)
+                except ValueError:
+                    value = None
+                result[f"{name}_{average}"] = None if value is None or math.isnan(value) else value
+        if not self._multilabel:
+            result["top_1_accuracy"] = self.top_k_accuracy(1) if self.n_results else None
+        return result
+
+
+# inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
+MulticlassThresholdContingency.__signature__ = _locking.constructor_signature(  # type: ignore[attr-defined]
+    MulticlassThresholdContingency)

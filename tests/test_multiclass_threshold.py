@@ -1,0 +1,222 @@
+"""MulticlassThresholdContingency against scikit-learn, and the accumulator's surface.
+
+One-vs-rest AUC and average precision by every average, top-k accuracy with
+ties, multilabel indicators; stream == batch == merged, removal, JSON, pickle.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as sk
+from sklearn.preprocessing import label_binarize
+
+from contingency import MulticlassThresholdContingency
+
+
+@st.composite
+def scored_rows(draw, *, min_rows: int = 1):
+    """K classes 0..K-1, an (n, K) score matrix on a coarse grid (many ties), labels and weights."""
+    k = draw(st.integers(2, 5))
+    n = draw(st.integers(min_rows, 25))
+    grid = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
+    scores = np.array(draw(st.lists(st.lists(grid, min_size=k, max_size=k), min_size=n,
+                                    max_size=n)), dtype=np.float64).reshape(n, k)
+    labels = np.array(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int64)
+    weights = np.array(draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)), dtype=np.int64)
+    return k, scores, labels, weights
+
+
+def _fed(k: int, scores, labels, weights=None, **settings_) -> MulticlassThresholdContingency:
+    curves = MulticlassThresholdContingency(list(range(k)), **settings_)
+    curves.add_results(scores, labels, sample_weight=weights)
+    return curves
+
+
+def _every_class_both_ways(k: int, labels) -> bool:
+    present = set(labels.tolist())
+    return len(present) == k and k > 1
+
+
+@settings(max_examples=150)
+@given(scored_rows())
+@example((3, np.array([[0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]), np.array([0, 1, 2]),
+          np.array([1, 1, 1])))
+def test_one_vs_rest_auc_and_average_precision_equal_scikit_learn(case) -> None:
+    k, scores, labels, weights = case
+    if not _every_class_both_ways(k, labels):
+        return
+    curves = _fed(k, scores, labels, weights)
+    truth = label_binarize(labels, classes=list(range(k)))
+    if k == 2:  # label_binarize gives one column for two classes: the indicator of each
+        truth = np.column_stack([1 - truth[:, 0], truth[:, 0]])
+    for average in ("macro", "weighted", "micro", None):
+        expected_auc = sk.roc_auc_score(truth, scores, average=average, sample_weight=weights)
+        expected_ap = sk.average_precision_score(truth, scores, average=average,
+                                                 sample_weight=weights)
+        assert np.allclose(curves.roc_auc(average), expected_auc, rtol=1e-12, atol=0)
+        assert np.allclose(curves.average_precision(average), expected_ap, rtol=1e-12, atol=0)
+    # the micro average's curve is scikit-learn's roc_curve of the raveled matrices
+    fpr, tpr, thresholds = curves.micro().roc_curve(drop_intermediate=False)
+    e_fpr, e_tpr, e_thresholds = sk.roc_curve(truth.ravel(), scores.ravel(),
+                                              sample_weight=np.repeat(weights, k),
+                                              drop_intermediate=False)
+    assert np.allclose(fpr, e_fpr)
+    assert np.allclose(tpr, e_tpr)
+    assert np.array_equal(thresholds, e_thresholds)
+
+
+@settings(max_examples=150)
+@given(scored_rows(), st.integers(1, 6))
+@example((3, np.array([[0.5, 0.5, 0.5], [0.2, 0.5, 0.5]]), np.array([1, 1]), np.array([1, 2])), 1)
+def test_top_k_accuracy_equals_scikit_learn_ties_included(case, k_best: int) -> None:
+    k, scores, labels, weights = case
+    if k < 3:  # two columns: scikit-learn reads the second column as the binary case's score
+        return
+    curves = _fed(k, scores, labels, weights)
+    if k_best >= k:  # every class is among the k best (scikit-learn warns, and says 1.0)
+        assert curves.top_k_accuracy(k_best) == 1.0
+        return
+    for normalize in (True, False):
+        expected = sk.top_k_accuracy_score(labels, scores, k=k_best, labels=list(range(k)),
+                                           sample_weight=weights, normalize=normalize)
+        assert curves.top_k_accuracy(k_best, normalize=normalize) == pytest.approx(expected,
+                                                                                   rel=1e-12)
+    assert curves.rank_counts().sum() == weights.sum()
+
+
+def test_probabilities_with_string_labels_equal_scikit_learn_multi_class_ovr() -> None:
+    rng = np.random.default_rng(7)
+    raw = rng.random((200, 4))
+    probabilities = raw / raw.sum(axis=1, keepdims=True)
+    classes = ["ant", "bee", "cow", "dog"]
+    labels = np.array(classes)[rng.integers(0, 4, 200)]
+    weights = rng.integers(1, 4, 200)
+    curves = MulticlassThresholdContingency(classes)
+    curves.add_results(probabilities, labels, sample_weight=weights)
+    for average in ("macro", "weighted", "micro"):
+        expected = sk.roc_auc_score(labels, probabilities, multi_class="ovr", average=average,
+                                    sample_weight=weights, labels=classes)
+        assert curves.roc_auc(average) == pytest.approx(expected, rel=1e-12)
+        expected_ap = sk.average_precision_score(labels, probabilities, average=average,
+                                                 sample_weight=weights)
+        assert curves.average_precision(average) == pytest.approx(expected_ap, rel=1e-12)
+    for k in (1, 2, 3):
+        assert curves.top_k_accuracy(k) == pytest.approx(sk.top_k_accuracy_score(
+            labels, probabilities, k=k, labels=classes, sample_weight=weights), rel=1e-12)
+    with pytest.raises(ValueError, match=r"multi_class='ovo'.*cannot serve it exactly"):
+        curves.roc_auc(multi_class="ovo")
+    with pytest.raises(ValueError, match="'samples'"):
+        curves.average_precision("samples")
+
+
+def test_multilabel_indicators_equal_scikit_learn_and_refuse_top_k() -> None:
+    rng = np.random.default_rng(3)
+    scores = np.round(rng.random((120, 3)), 2)
+    truth = (rng.random((120, 3)) < 0.4).astype(int)
+    curves = MulticlassThresholdContingency(["x", "y", "z"], multilabel=True)
+    curves.add_results(scores, truth)
+    for average in ("macro", "weighted", "micro", None):
+        assert np.allclose(curves.roc_auc(average), sk.roc_auc_score(truth, scores, average=average),
+                           rtol=1e-12, atol=0)
+        assert np.allclose(curves.average_precision(average),
+                           sk.average_precision_score(truth, scores, average=average),
+                           rtol=1e-12, atol=0)
+    with pytest.raises(ValueError, match="top_k_accuracy: a multilabel result"):
+        curves.top_k_accuracy(1)
+    state = json.loads(json.dumps(curves.to_dict()))
+    assert MulticlassThresholdContingency.from_dict(state) == curves
+
+
+@settings(max_examples=80)
+@given(scored_rows(), st.integers(0, 25), st.booleans())
+def test_stream_batch_merge_remove_and_state_agree(case, cut: int, binned: bool) -> None:
+    k, scores, labels, weights = case
+    options = {"bins": 4} if binned else {}
+    batch = _fed(k, scores, labels, weights, **options)
+    stream = MulticlassThresholdContingency(list(range(k)), **options)
+    for row, label, weight in zip(scores, labels, weights):
+        stream.add(row, int(label), weight=int(weight))
+    assert stream == batch
+    cut = min(cut, len(labels))
+    left = _fed(k, scores[:cut], labels[:cut], weights[:cut], **options)
+    right = _fed(k, scores[cut:], labels[cut:], weights[cut:], **options)
+    assert left + right == batch
+    assert pickle.loads(pickle.dumps(batch)) == batch
+    assert MulticlassThresholdContingency.from_dict(json.loads(json.dumps(batch.to_dict()))) == batch
+    assert copy.copy(batch) == batch
+    shrunk = batch.copy()
+    shrunk.remove_results(scores[cut:], labels[cut:], sample_weight=weights[cut:])
+    assert shrunk == left
+    # the pooled table is the sum of the per-class tables
+    pooled = batch.micro()
+    summed = batch.one_vs_rest(0)
+    for label in range(1, k):
+        summed.merge(batch.one_vs_rest(label))
+    assert pooled == summed
+    if binned and _every_class_both_ways(k, labels):
+        exact = _fed(k, scores, labels, weights)
+        for average in ("macro", "weighted", "micro"):
+            assert abs(batch.roc_auc(average) - exact.roc_auc(average)) <= (
+                batch.roc_auc_bound(average) + 1e-12)
+
+
+def test_bad_input_names_the_problem_and_changes_nothing() -> None:
+    curves = MulticlassThresholdContingency(["a", "b", "c"])
+    curves.add_results([[0.1, 0.2, 0.7]], ["c"])
+    before = curves.copy()
+    cases = [
+        (lambda: curves.add_results([[0.1, 0.2]], ["a"]), ValueError, r"scores must be an \(n, 3\)"),
+        (lambda: curves.add_results([[0.1, np.nan, 0.2]], ["a"]), ValueError, r"scores\[0, 1\]"),
+        (lambda: curves.add_results([[0.1, 0.2, 0.3]] * 2, ["a", "q"]), ValueError,
+         r"correct\[1\] = 'q' is not one of the classes"),
+        (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a", "b"]), ValueError, "different lengths"),
+        (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a"], sample_weight=[0.5]), ValueError,
+         "fractional"),
+        (lambda: curves.remove([0.1, 0.2, 0.7], "a"), ValueError, "remove: there are 0"),
+        # the scores are there, but their correct class was c: c's table refuses first
+        (lambda: curves.remove([0.1, 0.2, 0.7], "b"), ValueError, "remove"),
+        (lambda: curves.top_k_accuracy(0), ValueError, "k must be a positive integer"),
+        (lambda: curves.roc_auc("median"), ValueError, "average must be one of"),
+        (lambda: curves.merge(MulticlassThresholdContingency(["a", "c", "b"])), ValueError,
+         "classes differ"),
+        (lambda: MulticlassThresholdContingency(["a"]), ValueError, "at least two"),
+        (lambda: MulticlassThresholdContingency(["a", "a"]), ValueError, "listed twice"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+        assert curves == before
+    binned = MulticlassThresholdContingency([0, 1], bins=2)
+    with pytest.raises(ValueError, match=r"scores\[0, 1\] = 1.5 is outside the bins"):
+        binned.add_results([[0.5, 1.5]], [0])
+
+
+def test_ranks_and_tables_that_disagree_are_refused_by_from_dict() -> None:
+    curves = MulticlassThresholdContingency([0, 1, 2])
+    curves.add_results([[0.6, 0.3, 0.1], [0.2, 0.7, 0.1]], [0, 2])
+    state = curves.to_dict()
+    state["ranks"] = [2, 0, 1]
+    with pytest.raises(ValueError, match="from_dict: the ranks add up to 3, not to the 2 results"):
+        MulticlassThresholdContingency.from_dict(state)
+    state = curves.to_dict()
+    state["tables"][0]["positives"] = [0, 0]
+    with pytest.raises(ValueError, match="from_dict: tables"):
+        MulticlassThresholdContingency.from_dict(state)
+
+
+def test_thread_safe_option_locks_and_keeps_the_numbers() -> None:
+    curves = MulticlassThresholdContingency([0, 1, 2], thread_safe=True)
+    assert curves.thread_safe
+    curves.add([0.2, 0.3, 0.5], 2)
+    plain = MulticlassThresholdContingency([0, 1, 2])
+    plain.add([0.2, 0.3, 0.5], 2)
+    assert curves == plain
+    assert plain == curves
+    assert pickle.loads(pickle.dumps(curves)) == plain
