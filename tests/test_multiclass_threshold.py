@@ -7,6 +7,7 @@ ties, multilabel indicators; stream == batch == merged, removal, JSON, pickle.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import pickle
 
@@ -220,3 +221,21 @@ def test_thread_safe_option_locks_and_keeps_the_numbers() -> None:
     assert curves == plain
     assert plain == curves
     assert pickle.loads(pickle.dumps(curves)) == plain
+
+
+def test_every_public_method_and_property_of_the_locked_class_takes_the_lock() -> None:
+    locked = type(MulticlassThresholdContingency([0, 1], thread_safe=True))
+    public = [name for name in dir(MulticlassThresholdContingency) if not name.startswith("_")]
+    for name in public:
+        mine = MulticlassThresholdContingency.__dict__[name]
+        if isinstance(mine, (classmethod, staticmethod)) or name == "thread_safe":
+            continue  # constructors and the class flag: no instance to lock
+        wrapper = locked.__dict__[name]
+        if isinstance(mine, property):
+            assert inspect.unwrap(wrapper.fget) is mine.fget, name
+            assert wrapper.fget is not mine.fget, name
+        elif callable(mine):
+            assert wrapper is not mine, name
+            assert inspect.unwrap(wrapper) is mine, name
+    with pytest.raises(TypeError, match="thread_safe must be True or False"):
+        MulticlassThresholdContingency([0, 1], thread_safe="yes")

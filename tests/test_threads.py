@@ -26,7 +26,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from contingency import Contingency, PartitionComparison, ThresholdContingency
+from contingency import (
+    Contingency,
+    MulticlassThresholdContingency,
+    PartitionComparison,
+    ThresholdContingency,
+)
 from contingency._locking import is_locked
 from contingency._table_reference import ReferenceTable
 
@@ -239,7 +244,14 @@ ACCUMULATORS = [
                  id="PartitionComparison"),
     pytest.param(lambda ts: _scored(ThresholdContingency(thread_safe=ts)),
                  id="ThresholdContingency"),
+    pytest.param(lambda ts: _rows(MulticlassThresholdContingency(["a", "b", "c"], thread_safe=ts)),
+                 id="MulticlassThresholdContingency"),
 ]
+
+
+def _rows(curves: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
+    curves.add_results([[0.2, 0.7, 0.1], [0.5, 0.25, 0.25]], ["b", "c"])
+    return curves
 
 
 def _scored(curve: ThresholdContingency) -> ThresholdContingency:
