@@ -48,20 +48,23 @@ from contingency._coding import CodedLabels, encode
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
 from contingency._inputs import exact_weights, label_sequence
+from contingency._multiclass_threshold import MulticlassThresholdContingency
 from contingency._partition import PartitionComparison
 from contingency._table import count_cells
+from contingency._threshold import ThresholdContingency
 
 if TYPE_CHECKING:
     from dask.delayed import Delayed
 
-__all__ = ["classify", "compare"]
+__all__ = ["classify", "compare", "curves"]
 
 #: How many accumulators one task of the tree merges.
 SPLIT_EVERY = 8
 #: The cells (rows x categories, one byte each) of one indicator matrix of a multi-label batch.
 _CHUNK_CELLS = 1 << 22
 
-Accumulator = TypeVar("Accumulator", Contingency, GroupedContingency, PartitionComparison)
+Accumulator = TypeVar("Accumulator", Contingency, GroupedContingency, PartitionComparison,
+                      ThresholdContingency, MulticlassThresholdContingency)
 
 
 # The public functions -------------------------------------------------------------------------
@@ -170,6 +173,53 @@ def compare(frame: Any, *, reference: Hashable, model: Hashable, weights: Hashab
     count = _Compare(reference, model, weights)
     columns = [reference, model] if weights is None else [reference, model, weights]
     return _evaluate(frame, columns, count, "compare", compute, split_every)
+
+
+def curves(frame: Any, *, score: Hashable | list[Hashable], correct: Hashable | list[Hashable],
+           weights: Hashable | None = None, classes: Iterable[Hashable] | None = None,
+           compute: bool = True, split_every: int = SPLIT_EVERY,
+           **settings: Any) -> ThresholdContingency | MulticlassThresholdContingency | Delayed:
+    """A :class:`~contingency.ThresholdContingency` of the scored rows of ``frame``, counted by partition.
+
+    ``score`` names the column of scores and ``correct`` that of the truth
+    (a bool, 0/1, or a label with ``pos_label=``); ``weights``, if given, a
+    column of whole weights; ``settings`` (``bins``, ``pos_label``,
+    ``zero_division``) are :class:`~contingency.ThresholdContingency`'s.
+    With ``score`` a list of K columns (one per class) the result is a
+    :class:`~contingency.MulticlassThresholdContingency` of ``classes``
+    (by default the score columns' names), ``correct`` naming the column of
+    each row's class, or a list of K indicator columns (multi-label).
+    The result equals the accumulator of one process fed every row, since
+    merging is exact addition; ``compute=False`` returns a Dask object that
+    computes to it.
+
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> rows = pd.DataFrame({"p": [0.8, 0.4, 0.35, 0.1], "spam": [1, 0, 1, 0]})
+    >>> curve = curves(dd.from_pandas(rows, npartitions=2), score="p", correct="spam")
+    >>> one_process = ThresholdContingency(); one_process.add_results(rows["p"], rows["spam"])
+    >>> curve.roc_auc(), curve == one_process
+    (0.75, True)
+    """
+    if isinstance(score, list):
+        multilabel = isinstance(correct, list)
+        truth: list[Hashable] = list(correct) if isinstance(correct, list) else [correct]
+        if multilabel and len(truth) != len(score):
+            raise ValueError(f"curves: correct names {len(truth)} indicator columns for "
+                             f"{len(score)} score columns")
+        labels = list(score) if classes is None else list(classes)
+        template: Any = MulticlassThresholdContingency(labels, multilabel=multilabel, **settings)
+        count: Any = _Curves(template, tuple(score), tuple(truth), weights)
+        columns = [*score, *truth]
+    else:
+        if isinstance(correct, list) or classes is not None:
+            raise ValueError("curves: correct as a list of columns, and classes=, go with score "
+                             "as a list of columns (one per class)")
+        template = ThresholdContingency(**settings)  # the settings checked here, not on a worker
+        count = _Curves(template, (score,), (correct,), weights)
+        columns = [score, correct]
+    if weights is not None:
+        columns.append(weights)
+    return _evaluate(frame, columns, count, "curves", compute, split_every)
 
 
 # The graph: one task per partition, then a tree of merges ---------------------------------------
@@ -322,6 +372,34 @@ class _Compare:
         model = [column_labels[cast(int, column)] for _, column, _ in triples]
         counts = [count for _, _, count in triples]
         return PartitionComparison().add_many(reference, model, weights=counts)
+
+
+@dataclass(frozen=True)
+class _Curves:
+    """What a curves task needs: the empty accumulator to copy and the columns."""
+
+    template: Any  # ThresholdContingency or MulticlassThresholdContingency
+    scores: tuple[Hashable, ...]
+    correct: tuple[Hashable, ...]
+    weights: Hashable | None = None
+
+    def __call__(self, part: Any) -> Any:
+        weights = None if self.weights is None else _plain(_column(part, self.weights))
+        result = self.template.copy()
+        if len(self.scores) == 1 and isinstance(result, ThresholdContingency):
+            result.add_results(_plain(_column(part, self.scores[0])),
+                               _plain(_column(part, self.correct[0])), sample_weight=weights)
+            return result
+        matrix = np.column_stack([np.asarray(_plain(_column(part, key))) for key in self.scores]
+                                 ) if len(part) else np.zeros((0, len(self.scores)))
+        if len(self.correct) == 1:
+            truth: Any = _plain(_column(part, self.correct[0]))
+        else:
+            truth = (np.column_stack([np.asarray(_plain(_column(part, key)))
+                                      for key in self.correct])
+                     if len(part) else np.zeros((0, len(self.correct)), dtype=bool))
+        result.add_results(matrix, truth, sample_weight=weights)
+        return result
 
 
 def _column(part: Any, key: Hashable) -> Any:

@@ -428,3 +428,61 @@ def test_an_object_column_of_integers_past_int64_is_counted_as_labels() -> None:
     with dask.config.set({"scheduler": "sync", "dataframe.convert-string": False}):
         result = classify(dd.from_pandas(frame, npartitions=2), assigned="p", correct="t")
     assert result == Contingency().add_results([1, 2**70, 2**70], [1, 2**70, 1])
+
+
+# curves: ThresholdContingency and MulticlassThresholdContingency by partition ----------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.2, 0.5, 0.7, 1.0]), st.booleans(),
+                          st.integers(1, 3)), min_size=1, max_size=40),
+       st.integers(1, 5), st.integers(2, 4), st.sampled_from([None, 4]))
+def test_curves_equal_one_process_and_merge_exactly(rows, parts, fan_in, bins) -> None:
+    from contingency import ThresholdContingency
+    from contingency.dask import curves
+
+    frame = pd.DataFrame(rows, columns=["p", "truth", "w"])
+    result = curves(dd.from_pandas(frame, npartitions=parts), score="p", correct="truth",
+                    weights="w", split_every=fan_in, bins=bins)
+    one_process = ThresholdContingency(bins=bins)
+    for score, truth, weight in rows:
+        one_process.add(score, truth, weight=weight)
+    assert result == one_process
+
+
+def test_curves_of_several_classes_and_of_indicators_equal_one_process() -> None:
+    from contingency import MulticlassThresholdContingency
+    from contingency.dask import curves
+
+    rng = np.random.default_rng(5)
+    scores = np.round(rng.random((90, 3)), 2)
+    frame = pd.DataFrame(scores, columns=["cat", "dog", "owl"])
+    frame["truth"] = np.array(["cat", "dog", "owl"])[rng.integers(0, 3, 90)]
+    for name in ("cat", "dog", "owl"):
+        frame[f"is_{name}"] = (rng.random(90) < 0.4).astype(int)
+    data = dd.from_pandas(frame, npartitions=4)
+    result = curves(data, score=["cat", "dog", "owl"], correct="truth")
+    one_process = MulticlassThresholdContingency(["cat", "dog", "owl"])
+    one_process.add_results(scores, frame["truth"])
+    assert result == one_process
+    assert result.top_k_accuracy(2) == one_process.top_k_accuracy(2)
+    indicators = curves(data, score=["cat", "dog", "owl"], classes=["c", "d", "o"],
+                        correct=["is_cat", "is_dog", "is_owl"])
+    expected = MulticlassThresholdContingency(["c", "d", "o"], multilabel=True)
+    expected.add_results(scores, frame[["is_cat", "is_dog", "is_owl"]].to_numpy())
+    assert indicators == expected
+    lazy = curves(data, score="cat", correct="truth", pos_label="cat", compute=False)
+    assert isinstance(lazy, Delayed)
+
+
+def test_curves_errors_name_the_column_and_the_partition() -> None:
+    from contingency.dask import curves
+
+    frame = pd.DataFrame({"p": [0.1, 0.2, float("nan"), 0.4], "truth": [0, 1, 0, 1]})
+    data = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(ValueError, match=r"curves: partition 1: add_results: scores\[0\] must be a finite"):
+        curves(data, score="p", correct="truth")
+    with pytest.raises(ValueError, match="curves: the frame has no column 'q'"):
+        curves(data, score="q", correct="truth")
+    with pytest.raises(ValueError, match="bins"):
+        curves(data, score="p", correct="truth", bins=0)
