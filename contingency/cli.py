@@ -248,6 +248,9 @@ def _parser() -> _Parser:
     curves.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
                         help="the value of a score undefined for want of a class: an error "
                         "(default) or scikit-learn's 0, 1 or nan")
+    curves.add_argument("--plot", metavar="FILE.png",
+                        help="also draw the ROC curve with its AUC (the plot extra, matplotlib); "
+                        "PNG unless the file's extension names another format")
     curves.set_defaults(run=_curves)
 
     demo = commands.add_parser("demo", parents=[output], help="run both on the bundled example",
@@ -709,7 +712,14 @@ def _curves(args: argparse.Namespace) -> _Result:
     scores = curve.scores()
     text = (_json_pieces(scores) if args.format == "json"  # NaN as null
             else f"{curve.report(args.figs)}\n\n{_counts(reader)}\n")
-    return _Result(text, curve.to_dict)
+    figures: list[tuple[str, str, Callable[[], Any]]] = []
+    if args.plot:
+        if not curve.positives or not curve.negatives:
+            absent = "positive" if not curve.positives else "negative"
+            raise InputError(f"--plot {args.plot}: the ROC curve needs both classes, and no "
+                             f"result is {absent}")
+        figures.append(("--plot", args.plot, lambda: _plot().roc_plot(curve)))
+    return _Result(text, curve.to_dict, figures)
 
 
 # Output ------------------------------------------------------------------------------------

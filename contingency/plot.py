@@ -19,7 +19,14 @@ writes it at exactly that size.
   (``learning_point(contingency, intervals=0.95)``).
   one);
 - :func:`group_chart`: one score of a :class:`~contingency.GroupedContingency`
-  by group, as bars, with its value over every result as a line.
+  by group, as bars, with its value over every result as a line;
+- :func:`roc_plot` and :func:`precision_recall_plot`: the ROC and
+  precision-recall curves of a :class:`~contingency.ThresholdContingency`
+  (one line), of a :class:`~contingency.MulticlassThresholdContingency` (a
+  line per class and the micro average) or of named ones, each line
+  labelled with its AUC or average precision;
+- :func:`reliability_plot`: a :class:`~contingency.ThresholdContingency`'s
+  calibration curve against the diagonal, with its expected calibration error.
 
 matplotlib is imported inside the functions only: ``import contingency.plot``
 works without it, and a plot asked for without it raises :class:`ImportError`
@@ -43,6 +50,7 @@ if TYPE_CHECKING:
     from contingency._group_scores import Score
     from contingency._grouped import GroupedContingency
     from contingency._partition import PartitionComparison
+    from contingency._threshold import ThresholdContingency
 
 __all__ = [
     "LearningPoint",
@@ -52,6 +60,9 @@ __all__ = [
     "learning_curve",
     "learning_point",
     "partition_heatmap",
+    "precision_recall_plot",
+    "reliability_plot",
+    "roc_plot",
     "table_heatmap",
 ]
 
@@ -342,5 +353,130 @@ def group_chart(grouped: GroupedContingency, score: Score = "macro_f1", *, title
     if not title and values:
         title = (f"{score_name(score)} by group: difference "
                  f"{grouped.difference(score):.3f}, ratio {grouped.ratio(score):.3f}")
+    axes.set_title(title)
+    return figure
+
+
+Curves = Any  # a ThresholdContingency, a MulticlassThresholdContingency, or {name: ThresholdContingency}
+
+
+def _named_curves(curves: Curves) -> list[tuple[str, ThresholdContingency]]:
+    """The lines to draw: ``(name, binary accumulator)``, in order."""
+    from contingency._multiclass_threshold import MulticlassThresholdContingency
+    from contingency._threshold import ThresholdContingency
+
+    if isinstance(curves, ThresholdContingency):
+        return [("", curves)]
+    if isinstance(curves, MulticlassThresholdContingency):
+        return [*((_label_text(label), curves.one_vs_rest(label)) for label in curves.classes),
+                ("micro average", curves.micro())]
+    if isinstance(curves, dict) and curves and all(isinstance(curve, ThresholdContingency)
+                                                   for curve in curves.values()):
+        return [(_label_text(name), curve) for name, curve in curves.items()]
+    raise TypeError("curves must be a ThresholdContingency, a MulticlassThresholdContingency or a "
+                    f"non-empty dict of ThresholdContingency, not {type(curves).__name__}")
+
+
+def _legend_name(name: str, what: str, value: float) -> str:
+    return f"{name + ', ' if name else ''}{what} {value:.3f}"
+
+
+def roc_plot(curves: Curves, *, title: str = "", width: int = 800, height: int = 600,
+             dpi: int = 100) -> Figure:
+    """ROC curves (true positive rate against false positive rate), each labelled with its AUC.
+
+    The points are :meth:`~contingency.ThresholdContingency.roc_curve`'s and
+    the AUC :meth:`~contingency.ThresholdContingency.roc_auc`'s; the
+    diagonal is a random score's.
+
+    >>> from contingency import ThresholdContingency
+    >>> curve = ThresholdContingency(); curve.add_results([0.8, 0.4, 0.35, 0.1], [1, 0, 1, 0])
+    >>> line = roc_plot(curve).axes[0].get_lines()[0]
+    >>> line.get_label(), line.get_xydata().tolist()
+    ('AUC 0.750', [[0.0, 0.0], [0.0, 0.5], [0.5, 0.5], [0.5, 1.0], [1.0, 1.0]])
+    """
+    named = _named_curves(curves)
+    figure = _figure(width, height, dpi)
+    axes: Axes = figure.add_subplot()
+    for name, curve in named:
+        fpr, tpr, _ = curve.roc_curve()
+        axes.plot(fpr, tpr, drawstyle="default",
+                  label=_legend_name(name, "AUC", curve.roc_auc()))
+    axes.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="_chance")
+    axes.set_xlim(-0.01, 1.01)
+    axes.set_ylim(-0.01, 1.01)
+    axes.set_xlabel("false positive rate")
+    axes.set_ylabel("true positive rate")
+    axes.grid(alpha=0.3)
+    axes.legend(loc="lower right")
+    axes.set_title(title or f"ROC curve, {named[0][1].n_results} results")
+    return figure
+
+
+def precision_recall_plot(curves: Curves, *, title: str = "", width: int = 800, height: int = 600,
+                          dpi: int = 100) -> Figure:
+    """Precision-recall curves, each labelled with its average precision, drawn as steps.
+
+    The points are :meth:`~contingency.ThresholdContingency.precision_recall_curve`'s.
+
+    >>> from contingency import ThresholdContingency
+    >>> curve = ThresholdContingency(); curve.add_results([0.8, 0.4, 0.35, 0.1], [1, 0, 1, 0])
+    >>> line = precision_recall_plot(curve).axes[0].get_lines()[0]
+    >>> line.get_label(), line.get_xydata()[:, 0].tolist()
+    ('AP 0.833', [1.0, 1.0, 0.5, 0.5, 0.0])
+    """
+    named = _named_curves(curves)
+    figure = _figure(width, height, dpi)
+    axes: Axes = figure.add_subplot()
+    for name, curve in named:
+        precision, recall, _ = curve.precision_recall_curve()
+        axes.plot(recall, precision, drawstyle="steps-post",
+                  label=_legend_name(name, "AP", curve.average_precision))
+    axes.set_xlim(-0.01, 1.01)
+    axes.set_ylim(-0.01, 1.05)
+    axes.set_xlabel("recall")
+    axes.set_ylabel("precision")
+    axes.grid(alpha=0.3)
+    axes.legend(loc="lower left")
+    axes.set_title(title or f"precision-recall curve, {named[0][1].n_results} results")
+    return figure
+
+
+def reliability_plot(curve: ThresholdContingency, *, n_bins: int = 10, strategy: str = "uniform",
+                     title: str = "", width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
+    """A reliability diagram: the share of positives against the mean predicted probability per bin.
+
+    The points are :meth:`~contingency.ThresholdContingency.calibration_curve`'s
+    (``n_bins``, ``strategy``), the title gives
+    :meth:`~contingency.ThresholdContingency.calibration_error` (expected
+    calibration error over ``n_bins`` equal bins); the diagonal is perfect
+    calibration. Exact mode, scores in [0, 1].
+
+    >>> from contingency import ThresholdContingency
+    >>> curve = ThresholdContingency(); curve.add_results([0.9, 0.8, 0.3, 0.2], [1, 0, 1, 0])
+    >>> line = reliability_plot(curve, n_bins=2).axes[0].get_lines()[0]
+    >>> line.get_xydata().tolist()
+    [[0.25, 0.5], [0.8500000000000001, 0.5]]
+    """
+    from contingency._threshold import ThresholdContingency
+
+    if not isinstance(curve, ThresholdContingency):
+        raise TypeError(f"reliability_plot takes a ThresholdContingency, not {type(curve).__name__}")
+    prob_true, prob_pred = curve.calibration_curve(n_bins, strategy=strategy)  # type: ignore[arg-type]
+    error = curve.calibration_error(n_bins) if strategy == "uniform" else None
+    figure = _figure(width, height, dpi)
+    axes: Axes = figure.add_subplot()
+    axes.plot(prob_pred, prob_true, marker="o", label="model")
+    axes.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="perfectly calibrated")
+    axes.set_xlim(-0.01, 1.01)
+    axes.set_ylim(-0.01, 1.01)
+    axes.set_xlabel("mean predicted probability")
+    axes.set_ylabel("share of positives")
+    axes.grid(alpha=0.3)
+    axes.legend(loc="upper left")
+    if not title:
+        title = f"reliability, {curve.n_results} results"
+        if error is not None:
+            title += f", expected calibration error {error:.3f}"
     axes.set_title(title)
     return figure

@@ -117,3 +117,30 @@ def test_an_empty_file_and_a_missing_column_are_refused(capsys, tmp_path):
                          "--correct", "label")
     assert status == 2
     assert "probability" in err
+
+
+def test_plot_draws_the_roc_curve_and_refuses_one_class(capsys, tmp_path):
+    import matplotlib.image
+
+    from tests.test_plot import png_size
+
+    figure = tmp_path / "roc.png"
+    status, _, err = run(capsys, "curves", write(tmp_path, rows()), "--score", "score",
+                           "--correct", "label", "--positive", "spam", "--plot", str(figure))
+    assert (status, err) == (0, "")
+    assert png_size(figure) == (800, 600)
+    # the figure is contingency.plot.roc_plot of the accumulator the command built
+    expected = ThresholdContingency(pos_label="spam")
+    expected.add_results(SCORES, LABELS)
+    drawn = tmp_path / "expected.png"
+    from contingency import plot
+
+    plot.roc_plot(expected).savefig(drawn)
+    assert (matplotlib.image.imread(figure) == matplotlib.image.imread(drawn)).all()
+    only = write(tmp_path, [(s, "spam") for s, _ in rows()], name="only.csv")
+    status, _, err = run(capsys, "curves", only, "--score", "score", "--correct", "label",
+                         "--positive", "spam", "--plot", str(tmp_path / "none.png"))
+    assert status == 2
+    assert "--plot" in err
+    assert "no result is negative" in err
+    assert not (tmp_path / "none.png").exists()

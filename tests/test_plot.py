@@ -12,7 +12,12 @@ import matplotlib
 import numpy as np
 import pytest
 
-from contingency import Contingency, PartitionComparison
+from contingency import (
+    Contingency,
+    MulticlassThresholdContingency,
+    PartitionComparison,
+    ThresholdContingency,
+)
 from contingency import plot as plots
 
 matplotlib.use("Agg")
@@ -46,6 +51,20 @@ def stream() -> Contingency:
     return s
 
 
+def scored() -> ThresholdContingency:
+    curve = ThresholdContingency()
+    curve.add_results([0.95, 0.9, 0.8, 0.7, 0.65, 0.6, 0.5, 0.4, 0.3, 0.1],
+                      [1, 1, 0, 1, 1, 0, 1, 0, 0, 0])
+    return curve
+
+
+def several() -> MulticlassThresholdContingency:
+    curves = MulticlassThresholdContingency(["cat", "dog", "owl"])
+    curves.add_results([[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
+                        [0.4, 0.5, 0.1]], ["cat", "cat", "dog", "owl", "dog"])
+    return curves
+
+
 def comparison() -> PartitionComparison:
     return PartitionComparison.from_labels(["a", "a", "b", "b", "c", "c", "c"], [1, 1, 2, 1, 3, 3, 2])
 
@@ -60,6 +79,9 @@ def test_every_plot_saves_a_valid_png_of_the_stated_size(tmp_path, width, height
         "curve": plots.learning_curve(points, width=width, height=height, dpi=dpi),
         "confusion": plots.confusion_heatmap(s, width=width, height=height, dpi=dpi),
         "table": plots.table_heatmap(["x"], ["y", "z"], [[1, 2]], width=width, height=height, dpi=dpi),
+        "roc": plots.roc_plot(scored(), width=width, height=height, dpi=dpi),
+        "pr": plots.precision_recall_plot(scored(), width=width, height=height, dpi=dpi),
+        "reliability": plots.reliability_plot(scored(), width=width, height=height, dpi=dpi),
     }
     for name, figure in figures.items():
         path = tmp_path / f"{name}.png"
@@ -167,3 +189,56 @@ def test_importing_the_module_does_not_import_matplotlib():
     code = "import sys, contingency.plot; print('matplotlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_the_roc_plot_draws_each_curve_with_its_auc():
+    curve = scored()
+    axes = plots.roc_plot(curve).axes[0]
+    line = axes.get_lines()[0]
+    fpr, tpr, _ = curve.roc_curve()
+    assert line.get_xydata().tolist() == np.column_stack([fpr, tpr]).tolist()
+    assert line.get_label() == f"AUC {curve.roc_auc():.3f}"
+    lines = plots.roc_plot(several()).axes[0].get_lines()
+    assert [line.get_label() for line in lines[:4]] == [
+        f"{name}, AUC {several().one_vs_rest(name).roc_auc():.3f}" for name in ("cat", "dog", "owl")
+    ] + [f"micro average, AUC {several().roc_auc('micro'):.3f}"]
+    fpr, tpr, _ = several().micro().roc_curve()
+    assert lines[3].get_xydata().tolist() == np.column_stack([fpr, tpr]).tolist()
+
+
+def test_the_precision_recall_plot_draws_each_curve_with_its_average_precision():
+    curve = scored()
+    named = {"model": curve, "other": ThresholdContingency()}
+    named["other"].add_results([0.2, 0.7, 0.4], [1, 0, 1])
+    lines = plots.precision_recall_plot(named).axes[0].get_lines()
+    for line, (name, one) in zip(lines, named.items(), strict=True):
+        precision, recall, _ = one.precision_recall_curve()
+        assert line.get_xydata().tolist() == np.column_stack([recall, precision]).tolist()
+        assert line.get_label() == f"{name}, AP {one.average_precision:.3f}"
+        assert line.get_drawstyle() == "steps-post"
+
+
+def test_the_reliability_plot_draws_the_calibration_curve_and_its_error():
+    curve = scored()
+    axes = plots.reliability_plot(curve, n_bins=4).axes[0]
+    prob_true, prob_pred = curve.calibration_curve(4)
+    assert axes.get_lines()[0].get_xydata().tolist() == np.column_stack([prob_pred, prob_true]).tolist()
+    assert f"{curve.calibration_error(4):.3f}" in axes.get_title()
+    quantile = plots.reliability_plot(curve, n_bins=3, strategy="quantile").axes[0]
+    prob_true, prob_pred = curve.calibration_curve(3, strategy="quantile")
+    assert quantile.get_lines()[0].get_xydata().tolist() == np.column_stack([prob_pred, prob_true]).tolist()
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: plots.roc_plot([1, 2]), TypeError, "curves must be a ThresholdContingency"),
+        (lambda: plots.roc_plot({}), TypeError, "non-empty dict"),
+        (lambda: plots.reliability_plot(several()), TypeError, "takes a ThresholdContingency"),
+        (lambda: plots.roc_plot(ThresholdContingency()), ValueError, "roc_curve needs at least one result"),
+        (lambda: plots.reliability_plot(ThresholdContingency(bins=4)), ValueError, "exact mode"),
+    ],
+)
+def test_bad_curves_raise_naming_the_problem(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
