@@ -19,7 +19,13 @@ the output is one image, with
   and ``large`` (greater than 4), several tags joined with ``|`` and an empty
   cell for none (the digit 1); the predictions come from one logistic
   regression per tag (on standardised pixels), held out in the same folds;
-- ``cluster``: the cluster k-means (10 clusters) put the image in.
+- ``cluster``: the cluster k-means (10 clusters) put the image in;
+- ``p0`` ... ``p9``: the probability of each digit by a multinomial logistic
+  regression on standardised pixels, held out in the same folds
+  (``cross_val_predict(..., method="predict_proba")``), written to
+  :data:`DECIMALS` decimals, trailing zeros dropped (so a row sums to 1 within
+  ``5e-4``): the scores of
+  the curves' example (docs/threshold.md).
 
 Everything is deterministic (fixed seeds; naive Bayes and lbfgs draw no random numbers), so a
 rerun with the same scikit-learn writes the same bytes.
@@ -43,6 +49,8 @@ from sklearn.preprocessing import StandardScaler
 OUTPUT = Path(__file__).resolve().parent.parent / "contingency" / "examples" / "digits.csv"
 #: The rule of the multi-label task: tag name -> the digits that carry it.
 TAGS = {"even": {0, 2, 4, 6, 8}, "prime": {2, 3, 5, 7}, "large": {5, 6, 7, 8, 9}}
+#: The decimals of the written probabilities (the file stays small; ties become possible).
+DECIMALS = 4
 
 
 def tag_matrix(digits: np.ndarray) -> np.ndarray:
@@ -52,6 +60,11 @@ def tag_matrix(digits: np.ndarray) -> np.ndarray:
 
 def tag_cell(row: np.ndarray) -> str:
     return "|".join(name for name, flag in zip(TAGS, row) if flag)
+
+
+def probability_cell(probability: float) -> str:
+    """A probability to :data:`DECIMALS` decimals, trailing zeros dropped (``0.0000`` as ``0``)."""
+    return f"{probability:.{DECIMALS}f}".rstrip("0").rstrip(".")
 
 
 def main() -> None:
@@ -64,12 +77,16 @@ def main() -> None:
     per_tag = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
     predicted_tags = cross_val_predict(MultiOutputClassifier(per_tag), data, true_tags, cv=split)
     clusters = KMeans(n_clusters=10, n_init=10, random_state=0).fit_predict(data)
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+    probabilities = cross_val_predict(model, data, digits, cv=split, method="predict_proba")
     with OUTPUT.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["image", "digit", "predicted", "tags", "predicted_tags", "cluster"])
+        writer.writerow(["image", "digit", "predicted", "tags", "predicted_tags", "cluster",
+                         *(f"p{digit}" for digit in range(10))])
         for image in range(len(digits)):
             writer.writerow([image, digits[image], predicted[image], tag_cell(true_tags[image]),
-                             tag_cell(predicted_tags[image]), clusters[image]])
+                             tag_cell(predicted_tags[image]), clusters[image],
+                             *(probability_cell(p) for p in probabilities[image])])
     print(f"wrote {len(digits)} rows to {OUTPUT}")
 
 
