@@ -259,7 +259,9 @@ def category_chart(contingency: Contingency, *, title: str = "", width: int = 80
 
 
 def learning_curve(points: Iterable[tuple[Any, ...]], *, level: float | None = None,
-                   title: str = "", width: int = 800, height: int = 600, dpi: int = 100) -> Figure:
+                   title: str = "", width: int = 800, height: int = 600, dpi: int = 100,
+                   names: tuple[str, str] = ("micro F1", "macro F1"),
+                   ylabel: str = "F1", ylim: tuple[float, float] = (0.0, 1.05)) -> Figure:
     """Micro and macro F1 against the number of results, from recorded points, with their bands.
 
     ``points`` are :class:`LearningPoint` (or any ``(n_results, micro_f1,
@@ -282,6 +284,11 @@ def learning_curve(points: Iterable[tuple[Any, ...]], *, level: float | None = N
     >>> banded = learning_curve([learning_point(s, intervals=0.9)], level=0.9).axes[0]
     >>> [band.get_label() for band in banded.collections]
     ['micro F1, 90% interval', 'macro F1, 90% interval']
+
+    Any two scores recorded the same way draw the same: ``names`` labels the
+    two lines and ``ylabel`` the axis (the micro and macro ROC AUC of a
+    :class:`~contingency.MulticlassThresholdContingency` after each result, say);
+    ``ylim`` is the axis's range.
     """
     recorded = [LearningPoint(*point) for point in points]
     if not recorded:
@@ -291,8 +298,8 @@ def learning_curve(points: Iterable[tuple[Any, ...]], *, level: float | None = N
     axes: Axes = figure.add_subplot()
     counts = [point.n_results for point in recorded]
     marker = "o" if len(recorded) <= 50 else None
-    for name, values in (("micro F1", [point.micro_f1 for point in recorded]),
-                         ("macro F1", [point.macro_f1 for point in recorded])):
+    for name, values in ((names[0], [point.micro_f1 for point in recorded]),
+                         (names[1], [point.macro_f1 for point in recorded])):
         line, = axes.plot(counts, [_estimate(value) for value in values], marker=marker, label=name)
         banded = [value for value in values if isinstance(value, tuple)]
         if banded:
@@ -302,9 +309,9 @@ def learning_curve(points: Iterable[tuple[Any, ...]], *, level: float | None = N
                               [value[2] if isinstance(value, tuple) else nan for value in values],
                               color=line.get_color(), alpha=0.2, linewidth=0,
                               label=f"{name}, {interval}")
-    axes.set_ylim(0, 1.05)
+    axes.set_ylim(*ylim)
     axes.set_xlabel("results")
-    axes.set_ylabel("F1")
+    axes.set_ylabel(ylabel)
     axes.grid(alpha=0.3)
     axes.legend(loc="lower right")
     axes.set_title(title or f"learning curve, {counts[-1]} results")

@@ -11,7 +11,10 @@ handwritten digits, the true digit, the digit a naive Bayes classifier predicted
 when held out, and the k-means cluster it fell in. Every figure is one of
 :mod:`contingency.plot`'s functions applied to an accumulator fed with those rows; the
 chart by group groups the images by their mean ink (from ``sklearn.datasets.load_digits``,
-whose positions the example's ``image`` column gives), in three equal-sized bins.
+whose positions the example's ``image`` column gives), in three equal-sized bins. The
+curves (ROC, precision-recall, reliability, streaming AUC) read the example's ``p0`` ...
+``p9`` columns, a logistic regression's held-out probabilities of each digit, through a
+:class:`~contingency.MulticlassThresholdContingency` fed one image at a time.
 """
 
 from __future__ import annotations
@@ -22,7 +25,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from contingency import Contingency, GroupedContingency, PartitionComparison, plot
+from contingency import (
+    Contingency,
+    GroupedContingency,
+    MulticlassThresholdContingency,
+    PartitionComparison,
+    plot,
+)
 
 IMAGES = Path(__file__).resolve().parent / "images"
 EXAMPLE = "digits.csv"
@@ -57,8 +66,14 @@ def figures() -> dict[str, Any]:
                                 groups=["light", "medium", "heavy"])
     bins = ink_bins()
     comparison = PartitionComparison()
-    curve = []
+    # zero_division="nan": the AUC of a digit not yet seen is NaN (no point drawn), not an error
+    scored = MulticlassThresholdContingency([str(digit) for digit in range(10)],
+                                            zero_division="nan")
+    curve, auc_curve = [], []
     for row in rows():
+        scored.add([float(row[f"p{digit}"]) for digit in range(10)], row["digit"])
+        if scored.n_results % EVERY == 0:
+            auc_curve.append((scored.n_results, scored.roc_auc("micro"), scored.roc_auc("macro")))
         digits.add_result(row["predicted"], row["digit"])
         by_ink.add_result(row["predicted"], row["digit"], group=str(bins[int(row["image"])]))
         comparison.add(row["digit"], row["cluster"])
@@ -66,6 +81,8 @@ def figures() -> dict[str, Any]:
             curve.append(plot.learning_point(digits, intervals=LEVEL))
     if curve[-1].n_results != digits.n_results:
         curve.append(plot.learning_point(digits, intervals=LEVEL))
+    if auc_curve[-1][0] != scored.n_results:
+        auc_curve.append((scored.n_results, scored.roc_auc("micro"), scored.roc_auc("macro")))
     size = {"width": WIDTH, "height": HEIGHT}
     return {
         "category-chart.png": plot.category_chart(
@@ -80,6 +97,18 @@ def figures() -> dict[str, Any]:
         "group-chart.png": plot.group_chart(
             by_ink, ("recall", "8"),
             title="Naive Bayes on the digits: recall of 8 by the image's mean ink", **size),
+        "digits-roc.png": plot.roc_plot(
+            scored, title="Logistic regression on the digits: one-vs-rest ROC curves", **size),
+        "digits-precision-recall.png": plot.precision_recall_plot(
+            scored, title="Logistic regression on the digits: one-vs-rest precision-recall",
+            **size),
+        "digits-reliability.png": plot.reliability_plot(
+            scored.micro(), title="Logistic regression on the digits: every probability "
+            "against its class's truth", **size),
+        "digits-streaming-auc.png": plot.learning_curve(
+            auc_curve, names=("micro ROC AUC", "macro ROC AUC"), ylabel="ROC AUC",
+            ylim=(0.99, 1.0005),
+            title=f"Logistic regression on the digits: ROC AUC every {EVERY} images", **size),
     }
 
 

@@ -151,7 +151,8 @@ def test_fence_doctests_leaves_fences_and_indented_code_alone():
 
 def test_the_plots_page_shows_each_figure_the_script_draws_from_the_bundled_data():
     made = make_figures.figures()
-    page = (DOCS / "plots.md").read_text(encoding="utf-8")
+    # the plots page and the curves' page (the digits' probabilities) show the script's figures
+    page = "".join((DOCS / name).read_text(encoding="utf-8") for name in ("plots.md", "threshold.md"))
     shown = set(re.findall(r"\]\(images/([^)]+\.png)\)", page))
     # The intervals page's coverage figure comes from the script beside it.
     coverage = make_interval_figures.figures()
