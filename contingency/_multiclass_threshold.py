@@ -189,14 +189,16 @@ class MulticlassThresholdContingency:
         ValueError: add: correct[0] = 'd' is not one of the classes ['a', 'b', 'c']
         """
         w = whole_weight(weight, "add: weight")
+        row = self._row(scores, correct, "add")
         if w:
-            self._apply(self._batch([scores], [correct], [w], "add"), 1)
+            self._apply_row(*row, w)
 
     def remove(self, scores: Any, correct: Any, *, weight: float = 1) -> None:
         """Take back one result added earlier: :meth:`add` with weight -1."""
         w = whole_weight(weight, "remove: weight")
+        row = self._row(scores, correct, "remove")
         if w:
-            self._apply(self._batch([scores], [correct], [w], "remove"), -1)
+            self._apply_row(*row, -w)
 
     def add_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
         """Add a batch: an ``(n, K)`` score matrix and n correct classes (or an ``(n, K)`` indicator matrix).
@@ -209,6 +211,72 @@ class MulticlassThresholdContingency:
     def remove_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
         """Take back a batch added earlier; if a result is not there, ``ValueError`` and nothing changes."""
         self._apply(self._batch(scores, correct, sample_weight, "remove_results"), -1)
+
+    def _row(self, scores: Any, correct: Any, where: str
+             ) -> tuple[list[float], list[bool], int]:
+        """One result checked: ``(keys, whether each class is correct, the correct class's rank)``.
+
+        The rank is that of :meth:`_batch` (of tied scores the later column
+        first), -1 for a multilabel result; the tests compare both on every stream.
+        """
+        k = len(self._classes)
+        if isinstance(scores, np.ndarray):
+            scores = scores.tolist()
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, (list, tuple)):
+            raise TypeError(f"{where}: scores must be a row of {k} numbers, not "
+                            f"{type(scores).__name__}")
+        if len(scores) != k:
+            raise ValueError(f"{where}: scores must hold {k} numbers, one per class, not "
+                             f"{len(scores)}")
+        binning = self._binning
+        values = [key_of(score, None, f"{where}: scores[{j}]") for j, score in enumerate(scores)]
+        keys = values if binning is None else [binning.key(value, f"{where}: scores[{j}]")
+                                               for j, value in enumerate(values)]
+        if self._multilabel:
+            flags = correct.tolist() if isinstance(correct, np.ndarray) else correct
+            if not isinstance(flags, (list, tuple)) or len(flags) != k or any(
+                    isinstance(flag, float) or flag not in (0, 1) for flag in flags):
+                raise ValueError(f"{where}: correct must be a row of {k} indicators (0/1 or bools)")
+            return keys, [bool(flag) for flag in flags], -1
+        try:
+            column = self._index.get(correct)
+        except TypeError:  # unhashable
+            column = None
+        if column is None:
+            raise ValueError(f"{where}: correct[0] = {correct!r} is not one of the classes "
+                             f"{list(self._classes)}")
+        own = values[column]
+        rank = sum(1 for j, value in enumerate(values)
+                   if value > own or (value == own and j > column))
+        return keys, [j == column for j in range(k)], rank
+
+    def _apply_row(self, keys: list[float], truth: list[bool], rank: int, weight: int) -> None:
+        """One result's change through the counts' unit steps: :meth:`_apply` for a row, no arrays.
+
+        Checked before the first write: the count limit (the pooled table
+        holds K pairs per result), or, for a removal, that every table holds
+        the result and that a result of its correct class's rank is there.
+        """
+        tables, pooled = self._tables, self._pooled._counts
+        if weight > 0:
+            check_room(pooled.positives + pooled.negatives, weight * len(keys), "(score, class) pairs")
+        else:
+            # the pooled table is the tables' sum: it holds the row when every table holds its part
+            for table, key, positive in zip(tables, keys, truth):
+                have_pos, have_neg = table._counts.at(key)
+                have = have_pos if positive else have_neg
+                if have < -weight:
+                    kind = "positive" if positive else "negative"
+                    raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
+                                     f"not {-weight} to remove")
+            if rank >= 0 and self._ranks[rank] < -weight:
+                raise ValueError(f"remove: there are {self._ranks[rank]} results whose correct "
+                                 f"class ranked {rank + 1}, not {-weight} to remove")
+        for table, key, positive in zip(tables, keys, truth):
+            table._counts.apply(key, positive, weight)
+            pooled.apply(key, positive, weight)
+        if rank >= 0:
+            self._ranks[rank] += weight
 
     def _batch(self, scores: Any, correct: Any, sample_weight: Any, where: str
                ) -> tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None, NDArray[np.int64]]:

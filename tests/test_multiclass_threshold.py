@@ -183,6 +183,14 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.remove([0.1, 0.2, 0.7], "a"), ValueError, "remove: there are 0"),
         # the scores are there, but their correct class was c: c's table refuses first
         (lambda: curves.remove([0.1, 0.2, 0.7], "b"), ValueError, "remove"),
+        (lambda: curves.add([0.1, 0.2], "a"), ValueError, "add: scores must hold 3 numbers"),
+        (lambda: curves.add([0.1, np.inf, 0.2], "a"), ValueError, r"add: scores\[1\] must be a finite"),
+        (lambda: curves.add("abc", "a"), TypeError, "add: scores must be a row"),
+        (lambda: curves.add([0.1, 0.2, 0.3], "z"), ValueError, "'z' is not one of the classes"),
+        (lambda: curves.add([0.1, 0.2, 0.3], ["a"]), ValueError, "is not one of the classes"),
+        (lambda: curves.add([0.1, 0.2, 0.3], "a", weight=1.5), ValueError, "fractional"),
+        # classes a and b hold their parts (negatives at 0.1 and 0.2); c's positive at 0.3 is not there
+        (lambda: curves.remove([0.1, 0.2, 0.3], "c"), ValueError, "positive results of score 0.3"),
         (lambda: curves.top_k_accuracy(0), ValueError, "k must be a positive integer"),
         (lambda: curves.roc_auc("median"), ValueError, "average must be one of"),
         (lambda: curves.merge(MulticlassThresholdContingency(["a", "c", "b"])), ValueError,
@@ -239,3 +247,25 @@ def test_every_public_method_and_property_of_the_locked_class_takes_the_lock() -
             assert inspect.unwrap(wrapper) is mine, name
     with pytest.raises(TypeError, match="thread_safe must be True or False"):
         MulticlassThresholdContingency([0, 1], thread_safe="yes")
+
+
+def test_multilabel_rows_one_at_a_time_equal_the_batch() -> None:
+    rng = np.random.default_rng(11)
+    scores = np.round(rng.random((40, 4)), 1)
+    truth = rng.random((40, 4)) < 0.5
+    batch = MulticlassThresholdContingency(list("wxyz"), multilabel=True, bins=5)
+    batch.add_results(scores, truth)
+    stream = MulticlassThresholdContingency(list("wxyz"), multilabel=True, bins=5)
+    for row, flags in zip(scores, truth):
+        stream.add(row, flags)
+    assert stream == batch
+    for row, flags in zip(scores[:10], truth[:10]):
+        stream.remove(row, flags.astype(int).tolist())
+    batch.remove_results(scores[:10], truth[:10])
+    assert stream == batch
+    before = stream.copy()
+    with pytest.raises(ValueError, match="a row of 4 indicators"):
+        stream.add(scores[0], [1, 0, 2, 0])
+    with pytest.raises(ValueError, match="outside the bins"):
+        stream.add([0.1, 0.2, 1.2, 0.3], [1, 0, 0, 0])
+    assert stream == before
