@@ -587,12 +587,10 @@ class MulticlassThresholdContingency:
 
     # Reads ---------------------------------------------------------------------------------
 
-    def _averaged(self, per_class: list[float], average: Average, micro: float | None,
-                  what: str) -> Any:
+    def _averaged(self, per_class: list[float], average: Average) -> Any:
+        """The per-class values averaged (``micro`` is read from the pooled table by the caller)."""
         if average is None:
             return np.array(per_class, dtype=np.float64)
-        if average == "micro":
-            return micro
         if average == "macro":
             return float(np.mean(per_class))
         supports = self.supports()
@@ -628,8 +626,7 @@ class MulticlassThresholdContingency:
                              f"not {shown(multi_class)}")
         if average == "micro":
             return self._pooled.roc_auc(max_fpr=max_fpr)
-        return self._averaged([table.roc_auc(max_fpr=max_fpr) for table in self._tables],
-                              average, None, "roc_auc")
+        return self._averaged([table.roc_auc(max_fpr=max_fpr) for table in self._tables], average)
 
     def roc_auc_bound(self, average: Average = "macro") -> Any:
         """The certified bound on :meth:`roc_auc`'s distance from the unbinned AUC (0 in exact mode).
@@ -639,16 +636,14 @@ class MulticlassThresholdContingency:
         self._check_average(average, "roc_auc_bound")
         if average == "micro":
             return self._pooled.roc_auc_bound
-        return self._averaged([table.roc_auc_bound for table in self._tables], average, None,
-                              "roc_auc_bound")
+        return self._averaged([table.roc_auc_bound for table in self._tables], average)
 
     def average_precision(self, average: Average = "macro") -> Any:
         """Average precision per class, averaged as scikit-learn's ``average_precision_score``."""
         self._check_average(average, "average_precision")
         if average == "micro":
             return self._pooled.average_precision
-        return self._averaged([table.average_precision for table in self._tables], average, None,
-                              "average_precision")
+        return self._averaged([table.average_precision for table in self._tables], average)
 
     def top_k_accuracy(self, k: int = 2, *, normalize: bool = True) -> float:
         """The share of results whose correct class has one of the ``k`` highest scores of its row.

@@ -78,9 +78,13 @@ def test_one_vs_rest_auc_and_average_precision_equal_scikit_learn(case) -> None:
 @example((3, np.array([[0.5, 0.5, 0.5], [0.2, 0.5, 0.5]]), np.array([1, 1]), np.array([1, 2])), 1)
 def test_top_k_accuracy_equals_scikit_learn_ties_included(case, k_best: int) -> None:
     k, scores, labels, weights = case
-    if k < 3:  # two columns: scikit-learn reads the second column as the binary case's score
-        return
     curves = _fed(k, scores, labels, weights)
+    if k == 2:  # scikit-learn refuses a two-column matrix: the rank rule, written out
+        own, other = scores[np.arange(len(labels)), labels], scores[np.arange(len(labels)), 1 - labels]
+        hits = (own > other) | ((own == other) & (labels == 1))
+        assert curves.top_k_accuracy(1, normalize=False) == int(weights[hits].sum())
+        assert curves.top_k_accuracy(k_best) == (1.0 if k_best >= 2 else hits @ weights / weights.sum())
+        return
     if k_best >= k:  # every class is among the k best (scikit-learn warns, and says 1.0)
         assert curves.top_k_accuracy(k_best) == 1.0
         return
@@ -269,3 +273,17 @@ def test_multilabel_rows_one_at_a_time_equal_the_batch() -> None:
     with pytest.raises(ValueError, match="outside the bins"):
         stream.add([0.1, 0.2, 1.2, 0.3], [1, 0, 0, 0])
     assert stream == before
+
+
+def test_scores_are_the_reads_and_undefined_is_none() -> None:
+    curves = MulticlassThresholdContingency(["a", "b", "c"])
+    curves.add_results([[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.2, 0.5, 0.3]], ["a", "b", "a"])
+    scores = curves.scores()
+    assert scores["roc_auc_micro"] == curves.roc_auc("micro")
+    assert scores["average_precision_micro"] == curves.average_precision("micro")
+    assert scores["average_precision_weighted"] is None  # no positive of c
+    assert scores["top_1_accuracy"] == curves.top_k_accuracy(1)
+    assert scores["roc_auc_macro"] is None  # class c never correct: its AUC is undefined (Perl raises)
+    with pytest.raises(ValueError):
+        curves.roc_auc("macro")
+    assert json.loads(json.dumps(scores)) == scores
