@@ -24,6 +24,7 @@ from contingency import _locking
 from contingency._coding import encode
 from contingency._inputs import exact_weights, label_sequence
 from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._score_counts import Batch
 from contingency._scored_inputs import Binning, coded_batch, key_of, whole_weight
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency._threshold import ThresholdContingency, _same_mode
@@ -386,7 +387,7 @@ class MulticlassThresholdContingency:
             np.add.at(totals, ranks, unit)
             rank_weight = totals.tolist()
         for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
-            table._counts.check(columns, sign)
+            _check(table, columns, sign)
         if sign < 0:
             short = [r for r in range(k) if self._ranks[r] < rank_weight[r]]
             if short:  # the tables held the scores, but not with these correct classes' ranks
@@ -415,7 +416,7 @@ class MulticlassThresholdContingency:
             pairs = [(mine, theirs._counts.columns()) for mine, theirs in
                      zip([*self._tables, self._pooled], [*other._tables, other._pooled])]
             for mine, columns in pairs:
-                mine._counts.check(columns, 1)
+                _check(mine, columns, 1)
             for mine, columns in pairs:
                 mine._counts.apply(batch=columns, sign=1)
             self._ranks = [a + b for a, b in zip(self._ranks, other._ranks)]
@@ -683,6 +684,37 @@ class MulticlassThresholdContingency:
         if not self._multilabel:
             result["top_1_accuracy"] = self.top_k_accuracy(1) if self.n_results else None
         return result
+
+
+def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
+    """Raise ``ValueError`` where ``table``'s counts would refuse ``apply(batch=batch, sign=sign)``.
+
+    A change of several tables checks them all before the first write. Only
+    the counts' public reads (totals, ``columns()``) are used, so the check
+    holds for the reference counts and the kernel's alike.
+    """
+    keys, pos, neg = batch
+    if not keys.size:
+        return
+    counts = table._counts
+    if sign > 0:
+        check_room(counts.positives + counts.negatives, int(pos.sum()) + int(neg.sum()), "results")
+        return
+    mine_keys, mine_pos, mine_neg = counts.columns()
+    where = np.searchsorted(mine_keys, keys)
+    inside = where < mine_keys.size
+    found = np.zeros(keys.size, dtype=bool)
+    found[inside] = mine_keys[where[inside]] == keys[inside]
+    have_pos = np.zeros(keys.size, dtype=np.int64)
+    have_neg = np.zeros(keys.size, dtype=np.int64)
+    have_pos[found], have_neg[found] = mine_pos[where[found]], mine_neg[where[found]]
+    short = (have_pos < pos) | (have_neg < neg)
+    if short.any():
+        first = int(np.flatnonzero(short)[0])
+        kind, have, want = (("positive", have_pos[first], pos[first]) if have_pos[first] < pos[first]
+                            else ("negative", have_neg[first], neg[first]))
+        raise ValueError(f"remove: there are {int(have)} {kind} results of score "
+                         f"{float(keys[first])!r}, not {int(want)} to remove")
 
 
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.

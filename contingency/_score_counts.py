@@ -214,12 +214,6 @@ class ScoreCounts:
             self.clear()
             self._rebuild(all_keys, new_pos, new_neg)
 
-    def check(self, batch: Batch, sign: int) -> None:
-        """Raise ``ValueError`` if ``apply(batch=batch, sign=sign)`` would: a caller changing
-        several states checks them all before the first write."""
-        if batch[0].size:
-            self._check_batch(*batch, sign)
-
     def _check_batch(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
                      neg: NDArray[np.int64], sign: int) -> None:
         total = int(pos.sum()) + int(neg.sum())
