@@ -165,6 +165,38 @@ def test_an_all_zero_ratio_is_nan_as_in_fairlearn_with_zero_division_nan():
                                                   ).demographic_parity_ratio(1) == 1.0
 
 
+# Each data set makes one equalized-odds disparity 0/0 (NaN under zero_division="nan") while
+# every group has positive and negative truths, so each rate is defined as in fairlearn:
+# no false positive anywhere (the false positive rates all 0), no true positive anywhere
+# (the true positive rates all 0), and both at once.
+UNDEFINED_RATIOS = {
+    "false positive rates all 0": ([1, 0, 0, 1, 1, 0], [1, 1, 0, 1, 0, 0]),
+    "true positive rates all 0": ([0, 1, 0, 0, 1, 1], [1, 0, 0, 1, 0, 0]),
+    "both all 0": ([0, 0, 0, 0, 0, 0], [1, 0, 0, 1, 0, 0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNDEFINED_RATIOS))
+@pytest.mark.parametrize("method", ["between_groups", "to_overall"])
+@pytest.mark.parametrize("agg", ["worst_case", "mean"])
+def test_equalized_odds_with_an_undefined_ratio_are_fairlearns(case, method, agg):
+    # fairlearn averages with pandas' mean, which leaves the NaN ratio out (issue 31, item 4).
+    predicted, truth = (np.array(column) for column in UNDEFINED_RATIOS[case])
+    groups = np.array(["a", "a", "a", "b", "b", "b"])
+    ours = GroupedContingency([0, 1], zero_division="nan").add_results(predicted, truth,
+                                                                        groups=groups)
+    given_ = {"y_true": truth, "y_pred": predicted, "sensitive_features": groups,
+              "method": method, "agg": agg}
+    pairs = [(ours.equalized_odds_ratio(1, method, agg=agg),
+              fairlearn_metrics.equalized_odds_ratio(**given_)),
+             (ours.equalized_odds_difference(1, method, agg=agg),
+              fairlearn_metrics.equalized_odds_difference(**given_))]
+    for mine, theirs in pairs:
+        assert close(mine, float(theirs)), (mine, theirs)
+    if case != "both all 0" and method == "between_groups":
+        assert not math.isnan(ours.equalized_odds_ratio(1, method, agg="mean"))
+
+
 def test_one_feature_as_series_list_array_and_one_column_frame_give_one_state():
     truth, predicted, features, _ = audit_data(7)
     region = features["region"]
