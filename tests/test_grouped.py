@@ -197,6 +197,30 @@ def test_equalized_odds_with_an_undefined_ratio_are_fairlearns(case, method, agg
         assert not math.isnan(ours.equalized_odds_ratio(1, method, agg="mean"))
 
 
+@pytest.mark.parametrize("zero_division", ["perl", 0.0, 1.0, "nan"])
+def test_an_empty_declared_group_of_an_open_set_is_scored_as_an_empty_table(zero_division):
+    # Issue 31, item 10: with an open category set an empty declared group has no category, and
+    # Perl mode's averages over categories died there; it reads what an empty accumulator with
+    # declared categories reads (each category's 0 / 0), in every view.
+    g = GroupedContingency(groups=["quiet", "busy"], unknown="add", zero_division=zero_division)
+    fresh = g.scores(property_names())  # no result anywhere: the overall is empty too
+    g.add_results(["x", "y", "x"], ["x", "x", "y"], groups=["busy"] * 3)
+    empty = Contingency(["x", "y"], zero_division=zero_division)
+    for name in property_names():
+        expected = getattr(empty, name)
+        assert close(g.by_group(name)["quiet"], expected), name
+        assert close(g.by_group(name)["busy"], getattr(g.group("busy"), name)), name
+        assert close(fresh["overall"][name] if fresh["overall"][name] is not None else math.nan,
+                     expected), name
+        g.difference(name), g.ratio(name, "to_overall"), g.group_min(name)
+    report = g.report(scores=["micro_f1", "macro_f1", "weighted_recall"], pos_label="x")
+    assert report.splitlines()[2].split()[:2] == ["quiet", "0"]
+    frame = g.to_frame(["macro_precision", "macro_error"])
+    assert list(frame.index) == ["quiet", "busy"]
+    assert close(frame.loc["quiet", "macro_error"], empty.macro_error)
+    assert [row["group"] for row in g.scores()["groups"]] == ["quiet", "busy"]
+
+
 def test_one_feature_as_series_list_array_and_one_column_frame_give_one_state():
     truth, predicted, features, _ = audit_data(7)
     region = features["region"]
