@@ -113,16 +113,36 @@ def _refuse(score: object, reason: str) -> IntervalRefused:
 
 
 def _check_method(method: object) -> str:
-    if method not in _formulas.METHODS:
+    # A string first: an array's == compares per item, whose truth is ambiguous.
+    if not isinstance(method, str) or method not in _formulas.METHODS:
         raise ValueError(f"interval: method must be one of {', '.join(_formulas.METHODS)}, not "
                          f"{method!r}")
     return method
 
 
-def _check_draws(draws: object) -> int:
-    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
-        raise ValueError(f"interval: draws must be a positive integer, not {draws!r}")
-    return draws
+def _check_arguments(level: Any, method: Any, seed: Any, draws: Any
+                     ) -> tuple[float, str, int | None, int]:
+    """Every argument of an interval read checked, before any cache or count is read: a read
+    answers or refuses an argument alike whatever came before it. Each test is a fast check of
+    the common type, then the full one (which names the argument) for anything else."""
+    # A float level met before was checked then (LEVELS_SEEN); only a float is: 0.375 + 0j
+    # equals 0.375 and hashes alike.
+    if type(level) is not float or level not in _formulas.LEVELS_SEEN:
+        level = _formulas.check_level(level)
+    if type(method) is not str or method not in _formulas.METHODS:
+        method = _check_method(method)
+    if type(draws) is not int or not 0 < draws <= _formulas.MAX_DRAWS:
+        draws = _checked("draws", _formulas.check_draws, draws)
+    if seed is not None and (type(seed) is not int or seed < 0):
+        seed = _checked("seed", _formulas.check_seed, seed)
+    return level, method, seed, draws
+
+
+def _checked(name: str, check: Callable[[Any], Any], value: Any) -> Any:
+    try:
+        return check(value)
+    except ValueError as problem:
+        raise ValueError(f"interval: {problem}") from None
 
 
 def _whole(counts: Counts, score: object) -> int:
@@ -187,16 +207,7 @@ def _scores_with_intervals() -> str:
 def contingency_interval(contingency: ContingencyReads, score: object, level: Any, method: Any,
                          seed: int | None, draws: Any) -> Interval:
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
-    try:
-        seen = level in _formulas.LEVELS_SEEN  # (a level met before was checked then)
-    except TypeError:  # unhashable
-        seen = False
-    if not seen:
-        level = _formulas.check_level(level)
-    if method not in _formulas.METHODS:
-        _check_method(method)
-    if method == "posterior":
-        _check_draws(draws)
+    level, method, seed, draws = _check_arguments(level, method, seed, draws)
     counts = contingency._counts.settled()
     if type(score) is str:
         how = interval_names().get(score)

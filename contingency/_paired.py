@@ -69,7 +69,13 @@ from contingency._registry import paired_names
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas._numeric import ZeroDivision, shown
 from contingency.formulas.intervals import Interval, check_level, normal_quantile
-from contingency.formulas.paired import McNemar, PairedTable, mcnemar, newcombe_difference
+from contingency.formulas.paired import (
+    McNemar,
+    PairedTable,
+    check_mcnemar_options,
+    mcnemar,
+    newcombe_difference,
+)
 
 __all__ = ["PairedComparison"]
 
@@ -639,6 +645,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         >>> paired.mcnemar(mid_p=True).pvalue
         0.001953125
         """
+        check_mcnemar_options(exact, mid_p)  # before the cache, which 1 == True would pass
         if category is not None:
             self._check_category(category, "mcnemar")
         table = self._settled().table(category)

@@ -697,3 +697,18 @@ def test_every_table_of_two_categories_no_results_make_is_refused():
             else:
                 with pytest.raises(ValueError, match=r"^from_dict: "):
                     PairedComparison.from_dict(tampered)
+
+
+@pytest.mark.parametrize(("options", "name"), [({"exact": 1}, "exact"), ({"mid_p": 1}, "mid_p"),
+                                               ({"exact": "yes"}, "exact"),
+                                               ({"mid_p": 0}, "mid_p")])
+def test_mcnemar_options_are_refused_before_the_cache(options, name):
+    # Issue 31, item 13: exact=1 was refused until one mcnemar() was read, then answered from
+    # the cache (1 == True).
+    paired = PairedComparison().add_results(["x"] * 12 + ["y"] * 2, ["x"] * 3 + ["y"] * 11,
+                                            ["x"] * 14)
+    for _ in range(2):
+        with pytest.raises(TypeError, match=f"^{name} must be True or False"):
+            paired.mcnemar(**options)
+        paired.mcnemar(), paired.mcnemar(mid_p=True), paired.mcnemar(exact=False)
+    assert paired.mcnemar(exact=np.bool_(True)) == paired.mcnemar()
