@@ -64,8 +64,8 @@ if TYPE_CHECKING:
     from contingency._counts import Counts
     from contingency.formulas._numeric import ZeroDivision
 
-__all__ = ["IntervalRefused", "Score", "contingency_interval", "partition_block", "partition_interval",
-           "scores_block"]
+__all__ = ["IntervalRefused", "Score", "contingency_interval", "paired_block", "partition_block",
+           "partition_interval", "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
@@ -416,6 +416,39 @@ def _bounds(read: Callable[[], Interval]) -> list[float] | None:
     except IntervalRefused:
         return None
     return [low, high]
+
+
+#: The methods of :func:`paired_block`: :data:`BLOCK_METHODS`' for each model's scores, and
+#: Newcombe's method 10 for the difference of accuracies.
+PAIRED_METHODS = {"micro, subset accuracy, hamming loss": "wilson", "macro averages": "delta",
+                  "accuracy difference": "newcombe"}
+
+
+def paired_block(models: dict[str, ContingencyReads], names: Sequence[str], level: float,
+                 difference: Callable[[float], Interval]) -> dict[str, Any]:
+    """The ``intervals`` block of :meth:`contingency.PairedComparison.scores`.
+
+    For each model (``{"a": model, "b": model}``), ``[low, high]`` of each of
+    ``names`` that has an interval (``None`` where refused), by Wilson's
+    method but the macro averages by the delta method, as :func:`scores_block`
+    reads them; ``accuracy_difference``, ``difference(level)`` as
+    ``{"low", "estimate", "high"}`` (``None`` where it is refused: no result).
+    """
+    level = _formulas.check_level(level)
+    macros, known = macro_interval_names(), interval_names()
+
+    def one(model: ContingencyReads, name: str) -> list[float] | None:
+        method = "delta" if name in macros else "wilson"
+        return _bounds(lambda: contingency_interval(model, name, level, method, 0, 10_000))
+
+    try:
+        between: dict[str, float] | None = difference(level)._asdict()
+    except ValueError:  # no result: no difference of accuracies
+        between = None
+    return {"level": level, "methods": dict(PAIRED_METHODS),
+            **{key: {name: one(model, name) for name in names if name in known}
+               for key, model in models.items()},
+            "accuracy_difference": between}
 
 
 def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:

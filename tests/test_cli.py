@@ -326,6 +326,33 @@ def test_paired_prints_both_models_and_mcnemar(tmp_path, capsys, monkeypatch):
     assert contingency.PairedComparison.from_dict(state) == expected
 
 
+def test_paired_intervals_in_text_and_json(tmp_path, capsys):
+    # Issue 31, item 11: --intervals was listed, exited 0 and printed what it prints without it.
+    path, results = paired_file(tmp_path)
+    expected = contingency.PairedComparison()
+    for result in results:
+        expected.add_result(*result)
+    args = ["paired", path, "--assigned-a", "first", "--assigned-b", "second", "--correct",
+            "truth"]
+    status, plain, _ = run(capsys, *args)
+    status, out, err = run(capsys, *args, "--intervals")
+    assert (status, err) == (0, "")
+    assert out != plain
+    assert expected.report(intervals=0.95) in out
+    difference = expected.accuracy_difference(0.95)
+    assert (f"accuracy difference  {difference.estimate:.3f}  [{difference.low:.3f}, "
+            f"{difference.high:.3f}]") in out
+    low, high = (expected.a if hasattr(expected, "a") else expected._a).interval(
+        "subset_accuracy", level=0.95)[::2]
+    assert f"{expected.scores()['a']['subset_accuracy']:.3f}  [{low:.3f}, {high:.3f}]" in out
+    status, out, err = run(capsys, *args, "--intervals", "0.8", "--format", "json")
+    assert (status, err) == (0, "")
+    block = json.loads(out)["intervals"]
+    assert block == expected.scores(intervals=0.8)["intervals"]
+    assert block["accuracy_difference"] == expected.accuracy_difference(0.8)._asdict()
+    assert json.loads(out)["mcnemar"] == expected.scores()["mcnemar"]
+
+
 def test_paired_errors_name_the_line_and_the_option(tmp_path, capsys):
     path = write(tmp_path, "two.csv", "a,b,c\nx,x,x\nx,y,x\nz,x,x\n")
     args = ["paired", path, "--assigned-a", "a", "--assigned-b", "b", "--correct", "c"]
