@@ -860,3 +860,29 @@ def test_classify_json_is_json_dumps_of_scores_character_for_character(tmp_path,
     parsed = json.loads(out)
     assert len(parsed["categories"]) == len(accumulator.categories)
     assert parsed["n_results"] == len(records)
+
+
+@pytest.mark.parametrize(("command", "columns"), [
+    ("classify", ["--assigned", "a", "--correct", "b"]),
+    ("compare", ["--reference", "a", "--model", "b"]),
+    ("paired", ["--assigned-a", "a", "--assigned-b", "b", "--correct", "c"]),
+])
+def test_a_row_of_multi_line_quoted_fields_is_bounded_on_every_command(tmp_path, capsys,
+                                                                       command, columns):
+    # Issue 31, item 17 (bounded since 4dcee50; this holds every command to it): 30 MB in one
+    # row whose lines are each 1 kB, refused in one line naming the line the row starts on,
+    # having held about the limit of a row, not the row.
+    import tracemalloc
+
+    path = tmp_path / "long.csv"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("a,b,c\nx,x,x\n\"" + ("y" * 999 + "\n") * 30_000 + "\",x,x\n")
+    tracemalloc.start()
+    try:
+        err = one_error_line(capsys, command, str(path), *columns)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert err == (f"contingency: {path} line 3: a row longer than 1048576 bytes (the limit of a "
+                   "row, over the lines its quoted fields span)\n")
+    assert peak < 16 * 2**20
