@@ -20,7 +20,6 @@ kernel would count by rules the source no longer states.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import warnings
@@ -30,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from contingency._kernel_source import MAIN, kernel_digest
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
@@ -56,9 +56,10 @@ def _kernel_module() -> Any:
                       f"(from a source tree: {REBUILD}); to choose the reference and silence this "
                       f"warning, set {PURE_PYTHON_VARIABLE}=1.", RuntimeWarning, stacklevel=2)
         return None
-    source = Path(__file__).with_name("_kernel.pyx")
-    if source.is_file() and (hashlib.sha256(source.read_bytes()).hexdigest()
-                             != kernel.SOURCE_HASH):
+    folder = Path(__file__).parent
+    digest = kernel_digest(folder)
+    if digest is not None and digest != kernel.SOURCE_HASH:
+        source = folder / MAIN
         raise ImportError(f"contingency: {source} has changed since the compiled kernel "
                           f"{Path(str(kernel.__file__)).name} was built from it: rebuild it with "
                           f"`{REBUILD}` (or set {PURE_PYTHON_VARIABLE}=1 to use the pure-Python "
