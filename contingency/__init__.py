@@ -13,6 +13,7 @@ from contingency._similarity import (
     get_distance,
     get_precision,
 )
+from contingency._threshold import ThresholdContingency
 from contingency.formulas.concentration import concentration
 from contingency.formulas.intervals import Interval
 from contingency.formulas.paired import McNemar, PairedTable
@@ -29,6 +30,7 @@ __all__ = [
     "PairedComparison",
     "PairedTable",
     "PartitionComparison",
+    "ThresholdContingency",
     "__version__",
     "are_subsets_disjoint",
     "concentration",

@@ -11,7 +11,8 @@ The estimate is the score as its own read computes it, bit for bit.
   results); micro precision, recall and F1 of single-label results (the
   share of results right), and micro and macro accuracy and error and the
   Hamming loss of single-label results (``1 - 2 w / K`` and ``2 w / K`` of
-  the share ``w`` of results wrong). Every method.
+  the share ``w`` of results wrong; with one category, a point: no result can
+  be wrong). Every method.
 - A category's F1 (any results): ``"delta"``, ``"posterior"``, or any
   method of proportions through its Jaccard index ``J = a / (a + b + c)``
   (the share of hits among the results naming it), mapped by
@@ -279,6 +280,12 @@ def _decisions(contingency: ContingencyReads, counts: Counts, score: str, side: 
     # A single-label result right gives K decisions right; one wrong gives 2 wrong and K - 2
     # right: with w the share of results wrong, error = 2 w / K, accuracy = 1 - 2 w / K.
     right, n, k = counts.pooled()[0] >> shift, counts.n >> shift, len(counts.a)
+    if k < 2:
+        # One category: a wrong single-label result would name a second one, so w is 0 by
+        # construction and the score a constant (accuracy 1, error 0), not an estimate: its
+        # interval is the point. (The map of slope 2 / K > 1 would stretch w's interval, which
+        # has width for any finite n, past [0, 1].)
+        return _new_interval(Interval, (estimate, estimate, estimate))
     if side == "right":
         return _proportion(score, estimate, right, n, level, method, seed, draws,
                            lambda share: 1.0 - 2.0 / k + 2.0 / k * share)

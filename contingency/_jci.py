@@ -17,7 +17,8 @@ from typing import Any, Literal, overload
 
 from numpy.typing import ArrayLike
 
-from contingency._table import Table, count_cells
+from contingency._backend import new_table
+from contingency._table import count_cells
 from contingency.formulas.concentration import (
     JaccardConcentrationResult,
     jaccard_concentration_index_from_cells,
@@ -131,8 +132,8 @@ def jaccard_concentration_index(
     ...
     ValueError: the Jaccard-Concentration Index needs at least one element: the table is empty
     """
-    table = Table()
-    table.add_cells(count_cells(y_true, y_pred, where="jaccard_concentration_index",
+    table = new_table()
+    table.apply(count_cells(y_true, y_pred, where="jaccard_concentration_index",
                                 names=("y_true", "y_pred")), "jaccard_concentration_index")
     return jaccard_concentration_index_from_cells(
         *table.sorted_cells(), noise_label=noise_label, return_all=return_all,

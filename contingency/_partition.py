@@ -2,22 +2,21 @@
 
 State, all of it exact integer counts:
 
-- the contingency table (:class:`contingency._table.Table`): for each pair of
-  a reference label and a model label, how many elements carry it, with the
-  row and column totals (the two partitions' cluster sizes); only non-empty
-  cells and clusters are kept;
-- ``N``, the number of elements;
-- the running sums of the table (:class:`contingency._running_sums.RunningSums`):
-  ``sum C(n, 2)`` and ``sum n ln n`` over cells, rows and columns, exact
-  integers that at every moment equal the sums recomputed from the table;
-  from the first information read the float ``n ln n`` sums cannot settle
-  (partitions near independence), also the fine ``n ln n`` sums, to
-  ``2**-128`` a unit (:class:`~contingency._running_sums.FineRunningSums`),
-  so that such reads stay O(1).
+the contingency table (:class:`contingency._table.Table`, the compiled
+kernel or its pure-Python reference, :mod:`contingency._backend` says
+which): for each pair of a reference label and a model label, how many
+elements carry it, with the row and column totals (the two partitions'
+cluster sizes), ``N``, and the running sums of the table: ``sum C(n, 2)``,
+``sum C(n, 3)`` and ``sum n ln n`` over cells, rows and columns, exact
+integers that at every moment equal the sums recomputed from the table
+(:mod:`contingency._running_sums` says why); from the first information read
+the float ``n ln n`` sums cannot settle (partitions near independence), also
+the fine ``n ln n`` sums, to ``2**-128`` a unit, so that such reads stay
+O(1). Only non-empty cells and clusters are kept.
 
-Counts change in one routine, :meth:`PartitionComparison._update`: it
-checks a change, applies it to the table, steps the running sums by what the
-table reports changed and counts ``N``. :meth:`~PartitionComparison.add` is
+Counts change in one routine, :meth:`PartitionComparison._update`: it hands
+a change to the table, which checks it whole and then applies it, sums
+included. :meth:`~PartitionComparison.add` is
 that routine called with one cell, ``_update(reference, model, 1)``,
 :meth:`~PartitionComparison.remove` the same with ``-1``, and batches
 (:meth:`~PartitionComparison.add_many`, :meth:`~PartitionComparison.remove_many`,
@@ -48,17 +47,17 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
+from contingency._backend import new_table
 from contingency._frame import table_frame
 from contingency._inputs import are_disjoint, partition_subsets
 from contingency._intervals import partition_block, partition_interval
 from contingency._labels import label_to_json
-from contingency._running_sums import FineRunningSums, RunningSums
+from contingency._running_sums import LOG_SHIFT, PAIR_BITS, FineRunningSums, RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
 from contingency.formulas import partition as _formulas
 from contingency.formulas._numeric import (
     EXACT_FLOAT_BOUND,
-    MAX_COUNT,
     check_room,
     dense_is_cheaper,
 )
@@ -138,12 +137,9 @@ class PartitionComparison:
     #: Whether every public call holds a lock (``thread_safe=True``): see :mod:`contingency._locking`.
     thread_safe = False
 
-    #: The contingency table: rows are reference labels, columns model labels.
+    #: The contingency table (rows: reference labels, columns: model labels), N and the
+    #: running sums of C(n, 2), C(n, 3) and n ln n over its cells, rows and columns.
     _table: Table
-    #: Sums of C(n, 2) and n ln n over the table's cells, rows and columns, kept equal to it.
-    _sums: RunningSums
-    #: N, the number of elements (the table's total).
-    _n_elements: int
     #: The sums unpacked as the formulas take them, built on the first read after a change.
     _read_sums: TableSums | None
     #: The pair counts of the current state, computed on the first read that needs them.
@@ -324,8 +320,6 @@ class PartitionComparison:
         """An independent accumulator with the same counts."""
         result = type(self)()
         result._table = self._table.copy()
-        result._sums = attrs.evolve(self._sums)
-        result._n_elements = self._n_elements
         return result
 
     def __copy__(self) -> PartitionComparison:
@@ -339,12 +333,12 @@ class PartitionComparison:
         if not isinstance(other, PartitionComparison):
             return NotImplemented
         with _locking.holding(other):
-            return self._n_elements == other._n_elements and self._table == other._table
+            return self._table == other._table
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return (f"PartitionComparison(n_elements={self._n_elements}, "
+        return (f"PartitionComparison(n_elements={self._table.n_elements}, "
                 f"reference_clusters={self._table.n_rows}, "
                 f"model_clusters={self._table.n_columns})")
 
@@ -353,7 +347,7 @@ class PartitionComparison:
     @property
     def n_elements(self) -> int:
         """The number of elements, N."""
-        return self._n_elements
+        return self._table.n_elements
 
     @property
     def n_reference_clusters(self) -> int:
@@ -368,7 +362,7 @@ class PartitionComparison:
     @property
     def n_pairs(self) -> int:
         """The number of pairs of distinct elements, ``N (N - 1) / 2``."""
-        return pairs(self._n_elements)
+        return pairs(self._table.n_elements)
 
     def table_sums(self) -> TableSums:
         """The table's sums that every constant-time score is computed from (exact integers).
@@ -525,37 +519,37 @@ class PartitionComparison:
         >>> round(comparison.adjusted_rand_index, 4), round(result.zscore, 4), round(result.pvalue, 4)
         (0.2429, 2.8276, 0.0023)
         """
-        return _formulas.ari_significance(self._read(), *self._sums.margin_triples())
+        return _formulas.ari_significance(self._read(), *self._table.margin_triples())
 
     # Information scores --------------------------------------------------------------------
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
         return _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
-                                            fine=self._sums)
+                                            fine=self._table)
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
         return _formulas.entropy_reference(self._read(), base, cells=self._fallback_cells,
-                                           fine=self._sums)
+                                           fine=self._table)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
         return _formulas.entropy_model(self._read(), base, cells=self._fallback_cells,
-                                       fine=self._sums)
+                                       fine=self._table)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
         return _formulas.variation_of_information(self._read(), base,
                                                   cells=self._fallback_cells,
-                                                  fine=self._sums)
+                                                  fine=self._table)
 
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
         return _formulas.normalized_mutual_information(self._read(), average_method,
                                                       cells=self._fallback_cells,
-                                                      fine=self._sums)
+                                                      fine=self._table)
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -577,36 +571,36 @@ class PartitionComparison:
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
         return _formulas.homogeneity(self._read(), cells=self._fallback_cells,
-                                     fine=self._sums)
+                                     fine=self._table)
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
         return _formulas.completeness(self._read(), cells=self._fallback_cells,
-                                      fine=self._sums)
+                                      fine=self._table)
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
         return _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
-                                   fine=self._sums)
+                                   fine=self._table)
 
     # Set matching --------------------------------------------------------------------------
 
     @property
     def purity(self) -> float:
         """Share of elements in their model cluster's majority class (R NMF's purity)."""
-        return _formulas.purity_from_maxima(self._table.maxima(axis=0), self._n_elements)
+        return _formulas.purity_from_maxima(self._table.maxima(axis=0), self._table.n_elements)
 
     @property
     def inverse_purity(self) -> float:
         """Share of elements in their class's majority model cluster."""
-        return _formulas.purity_from_maxima(self._table.maxima(axis=1), self._n_elements)
+        return _formulas.purity_from_maxima(self._table.maxima(axis=1), self._table.n_elements)
 
     @property
     def entropy(self) -> float:
         """R NMF's entropy: ``H(reference | model) / log(number of classes)``, 0.0 when undefined."""
         return _formulas.nmf_entropy(self._read(), cells=self._fallback_cells,
-                                     fine=self._sums)
+                                     fine=self._table)
 
     def jaccard_concentration_index(self, noise_label: Hashable | None = None,
                                     return_all: bool = False,
@@ -687,7 +681,7 @@ class PartitionComparison:
         """
         methods: tuple[AverageMethod, ...] = ("arithmetic", "geometric", "min", "max")
         values: dict[str, Any] = {
-            "n_elements": self._n_elements,
+            "n_elements": self._table.n_elements,
             "n_reference_clusters": self.n_reference_clusters,
             "n_model_clusters": self.n_model_clusters,
             "n_pairs": self.n_pairs,
@@ -716,7 +710,7 @@ class PartitionComparison:
             "inverse_purity": self.inverse_purity,
             "entropy": self.entropy,
             "jaccard_concentration_index": (self.jaccard_concentration_index()
-                                            if 0 < self._n_elements <= EXACT_FLOAT_BOUND
+                                            if 0 < self._table.n_elements <= EXACT_FLOAT_BOUND
                                             else None),
         }
         scores: dict[str, Any] = _report.json_numbers(values)
@@ -853,29 +847,37 @@ class PartitionComparison:
         that no tuple is packed per element. A batch, ``_update(cells=...,
         where=...)``: aggregated cells (:class:`~contingency._table.Cells`,
         counts all positive or all negative), of which one cell is the special
-        case; ``where`` prefixes its errors. Either way the table applies the
-        change and reports the counts it changed (before, or before and after
-        per level), the running sums step by exactly those, and ``N`` moves by
-        the total. Everything that can fail (labels, the count limit, a removal
-        of elements that are not there) is checked before the first write.
+        case; ``where`` prefixes its errors. Either way the table
+        (:class:`~contingency._table.Table`) checks everything that can fail
+        (labels, the count limit, a removal of elements that are not there)
+        before its first write, then moves the cells, totals, ``N`` and running
+        sums together.
         """
         # cells and where are not keyword-only: defaults of positional parameters cost the
         # unit path less per call (measured about 5% of add).
         if cells is None:
-            n_elements = self._n_elements + weight
-            if n_elements > MAX_COUNT:  # only an addition can get here
-                check_room(self._n_elements, weight, "elements")
-            cell, row, column = self._table.change(reference, model, weight)
-            self._sums.step(cell, row, column, weight)
+            self._table.step(reference, model, weight)
         else:
-            total = cells.total()
-            check_room(self._n_elements, total, "elements")
-            before, after = self._table.add_cells(cells, where)
-            self._sums.step_levels(before, after)
-            n_elements = self._n_elements + total
-        self._n_elements = n_elements
+            self._table.apply(cells, where)
         # Stale, and so is every value cached with the old sums (keyed by their identity).
         self._read_sums = self._pairs = None
+
+    @property
+    def _sums(self) -> RunningSums:
+        """The table's running sums packed as :class:`~contingency._running_sums.RunningSums` packs them.
+
+        A :class:`~contingency._running_sums.FineRunningSums` once the fine sums
+        are kept: what the tests compare with a recomputation from the cells.
+        """
+        sums, triples = self._table.table_sums(), self._table.triple_sums()
+        packed = [(log << LOG_SHIFT) + (triple << PAIR_BITS) + pair for pair, triple, log in
+                  ((sums.same_same, triples[0], sums.cells_n_log_n),
+                   (sums.same_reference, triples[1], sums.reference_n_log_n),
+                   (sums.same_model, triples[2], sums.model_n_log_n))]
+        fine = self._table.fine_sums()
+        if fine is None:
+            return RunningSums(*packed)
+        return FineRunningSums(packed[0], packed[1], packed[2], *fine)
 
     def _read(self) -> TableSums:
         """The sums of the current state, unpacked once per state: what every score read starts from.
@@ -885,11 +887,7 @@ class PartitionComparison:
         """
         sums = self._read_sums
         if sums is None:
-            table = self._table
-            # Table.shape is len(table._rows), len(table._columns): read here without the
-            # property's Python frame, a sixth of an add, on the path of every read after a change.
-            sums = self._read_sums = self._sums.table_sums(self._n_elements, len(table._rows),
-                                                           len(table._columns))
+            sums = self._read_sums = self._table.table_sums()
         return sums
 
     def _information_cells(self) -> tuple[NDArray[np.int64], ...]:
@@ -911,15 +909,12 @@ class PartitionComparison:
         once they keep fine ``n ln n`` sums, a read the float sums cannot
         settle is O(1). Until then such a read asks for the cells (and takes the
         fine sums from them, the same value); this switches the fine sums on,
-        from those cells (O(distinct counts)): the running sums become
-        :class:`~contingency._running_sums.FineRunningSums` and every later change
-        steps them in the one write path.
+        in the table (O(cells)), and every later change steps them in the one
+        write path.
         """
         cells = self._information_cells()
-        sums = self._sums
-        if not isinstance(sums, FineRunningSums):
-            counts, _, _, rows, columns = cells
-            self._sums = FineRunningSums.switched_on(sums, counts, rows, columns)
+        if self._table.fine_sums() is None:
+            self._table.keep_fine_sums()
         return cells
 
     def _precise_sums(self, bits: int) -> PreciseSums:
@@ -935,9 +930,7 @@ class PartitionComparison:
         return by_bits[bits]
 
     def _clear(self) -> None:
-        self._table = Table()
-        self._sums = RunningSums()
-        self._n_elements = 0
+        self._table = new_table()
         self._read_sums = self._pairs = self._expected = self._cells = self._precise = None
 
 

@@ -1,5 +1,11 @@
 """The exact running sums that make partition scores O(1): sums of C(n, 2), C(n, 3) and n ln n per level.
 
+PartitionComparison's table (:class:`contingency._table.Table`, on the compiled
+kernel or its pure-Python reference) keeps these sums itself; this module is
+their packed form and their recomputation from scratch, which the tests
+compare the table's sums with (``PartitionComparison._sums``), and the
+argument why a running sum never drifts.
+
 A contingency table has three levels: its cells, its rows (reference
 clusters) and its columns (model clusters). Every pair-counting and
 information score depends on the table only through two sums per level

@@ -3,21 +3,13 @@
 Two accumulators count pairs of labels, each in one table of this module:
 
 - :class:`Table`, a :class:`~contingency.PartitionComparison`'s
-  reference-by-model table, keyed by label. Rows are the clusters of the
-  *reference* partition, columns those of the *model* partition; a cell
-  counts the elements with that pair of labels. The table keeps only
-  non-empty cells, rows and columns: a label whose count returns to zero is
-  forgotten. It stores its cells in one of two ways and decides alone which
-  (:meth:`Table._vectorise`): as arrays when it was built or changed by a
-  batch large enough to make numpy worthwhile (a table of 10**6 cells is
-  built in milliseconds), as dictionaries once single elements arrive (each
-  update a few dictionary operations). Its row and column totals are
-  dictionaries in both. Callers see the same methods either way.
-  :func:`count_cells` counts two label sequences into :class:`Cells`, the
-  non-empty cells of their table: the batch form every table change takes.
-  Readers get the cells, sorted by label (:meth:`Table.sorted_cells`), in
-  memory linear in them; :meth:`Table.dense` alone makes the rows x columns
-  array.
+  reference-by-model table with its running sums, keyed by label: the
+  interface and the reads written once on it; its two implementations, the
+  pure-Python reference (:mod:`contingency._table_reference`) and the
+  compiled kernel (contingency/_kernel.pyx), live beside it and
+  :mod:`contingency._backend` picks one. :func:`count_cells` counts two
+  label sequences into :class:`Cells`, the non-empty cells of their table:
+  the batch form every table change takes.
 - :class:`PairTable`, a :class:`~contingency.Contingency`'s single-label
   results by pair of category codes (its confusion matrix, sparse), keyed
   ``row << PAIR_SHIFT | column``: sorted int64 keys and exact counts, with
@@ -29,9 +21,8 @@ Two accumulators count pairs of labels, each in one table of this module:
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
 import numpy as np
 from numpy.typing import NDArray
 
@@ -40,17 +31,17 @@ from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
 from contingency.formulas._numeric import INT64_MAX, count_codes, dense_is_cheaper
 
+if TYPE_CHECKING:
+    from contingency.formulas.partition import FineSums, TableSums
+
 __all__ = ["PAIR_LOW", "PAIR_SHIFT", "Cells", "CodedPairs", "PairTable", "SortedCells", "Table",
-           "count_cells"]
+           "check_pair", "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
 #: Sorted row labels, sorted column labels, and the cells as ``rows, columns, counts``, the
 #: first two positions into the labels (:meth:`Table.sorted_cells`).
 SortedCells = tuple[tuple[Hashable, ...], tuple[Hashable, ...], NDArray[np.int64],
                     NDArray[np.int64], NDArray[np.int64]]
-#: Per level (cells, rows, columns), counts before and after a change: arrays, or lists of
-#: Python ints for a change made cell by cell.
-Levels = tuple[NDArray[Any] | list[int], NDArray[Any] | list[int], NDArray[Any] | list[int]]
 
 
 class Cells:
@@ -275,118 +266,98 @@ def _total(counts: Counts) -> int:
     return sum(counts.tolist()) if counts.dtype == object else int(counts.sum())
 
 
-def _group_sums(groups: Codes, counts: NDArray[np.int64], size: int) -> NDArray[np.int64]:
-    """Exact per-group sums of ``counts`` (int64: a table's total is below 2**63)."""
-    return count_codes(groups, size, counts)
-
-
 def _group_maxima(groups: Codes, counts: Counts, size: int) -> NDArray[np.int64]:
     result = np.zeros(size, dtype=np.int64)
     np.maximum.at(result, groups, counts.astype(np.int64))
     return result
 
 
-def _set_count(counts: dict[Hashable, int], label: Hashable, value: int) -> None:
-    if value:
-        counts[label] = value
-    else:
-        del counts[label]
+def check_pair(row: object, column: object) -> None:
+    """Refuse a reference or model label that cannot name a cluster, naming which (see check_label)."""
+    check_label(row, "reference")
+    check_label(column, "model")
 
 
-@attrs.define(eq=False, repr=False, init=False)
 class Table:
-    """The non-empty cells of a reference-by-model table, with its row and column totals.
+    """The reference-by-model table of a PartitionComparison with its running sums: one interface.
 
-    >>> table = Table()
-    >>> table.change("cat", 1, 1), table.change("cat", 1, 1), table.change("dog", 1, 1)
-    ((0, 0, 0), (1, 1, 1), (0, 0, 2))
-    >>> table.n_rows, table.n_columns, table.n_cells(), table.row_totals().tolist()
-    (2, 1, 2, [2, 1])
-    >>> rows, columns, counts = table.dense()
-    >>> rows, columns, counts.tolist()
-    (('cat', 'dog'), (1,), [[2], [1]])
+    Rows are the clusters of the *reference* partition, columns those of the
+    *model* partition; a cell counts the elements with that pair of labels.
+    Only non-empty cells, rows and columns are kept: a label whose count
+    returns to zero is forgotten. With the counts, a table keeps ``N`` and,
+    per level (cells, rows, columns), the exact sums ``sum C(n, 2)``,
+    ``sum C(n, 3)`` and ``sum n_log_n_fixed(n)`` (see
+    :mod:`contingency._running_sums` for why they never drift), and from
+    :meth:`keep_fine_sums` on the fine ``n ln n`` sums too.
+
+    Two implementations hold exactly the same state after every change:
+    :class:`contingency._table_reference.ReferenceTable` (plain Python, the
+    specification) and the compiled kernel (contingency/_kernel.pyx);
+    :mod:`contingency._backend` picks one. Each provides the changes and the
+    primitive reads:
+
+    - ``step(reference, model, weight)``: ``weight`` elements (negative to take
+      them back) with these labels; labels are checked when new, the count
+      limit and the removal of elements that are not there refused, and
+      either way nothing changes;
+    - ``apply(cells, where)``: a batch of :class:`Cells` (counts of one sign),
+      refused whole (errors prefixed ``where``) if it would pass the count
+      limit or remove elements that are not there; its new labels join in
+      the order of its label lists;
+    - ``n_elements``, ``n_rows``, ``n_columns``, ``n_cells()``;
+      ``table_sums()`` (:class:`~contingency.formulas.partition.TableSums`),
+      ``triple_sums()`` (``sum C(n, 3)`` of cells, rows, columns),
+      ``fine_sums()`` (None until :meth:`keep_fine_sums`);
+    - ``cells()``: the non-empty cells as :class:`Cells`, labels in the order
+      they arrived (a label forgotten and seen again counts as new), cells by
+      row then column in that order; ``row_totals()`` and ``column_totals()``
+      in the same label order;
+    - ``copy()``.
+
+    The reads below are written once, on those.
     """
 
-    #: Row (column) label -> total, non-empty ones only. PartitionComparison's read of the sums
-    #: takes their lengths directly (what :attr:`shape` gives, without a Python frame).
-    _rows: dict[Hashable, int]
-    _columns: dict[Hashable, int]
-    #: Dictionary storage: row label -> column label -> count; None in array storage.
-    _cells: dict[Hashable, dict[Hashable, int]] | None
-    #: Array storage (never modified in place, so copies share it); None in dictionary storage.
-    _arrays: Cells | None
+    __slots__ = ()
 
-    def __init__(self) -> None:
-        self._rows, self._columns, self._cells, self._arrays = {}, {}, {}, None
+    if TYPE_CHECKING:  # what each implementation provides
+        n_elements: int
 
-    # Reading -------------------------------------------------------------------------------
+        @property
+        def n_rows(self) -> int: ...
+        @property
+        def n_columns(self) -> int: ...
 
-    @property
-    def n_rows(self) -> int:
-        """Non-empty rows (reference clusters)."""
-        return len(self._rows)
-
-    @property
-    def n_columns(self) -> int:
-        """Non-empty columns (model clusters)."""
-        return len(self._columns)
+        def __init__(self) -> None: ...
+        def step(self, reference: Hashable, model: Hashable, weight: int) -> None: ...
+        def apply(self, cells: Cells, where: str) -> None: ...
+        def n_cells(self) -> int: ...
+        def table_sums(self) -> TableSums: ...
+        def triple_sums(self) -> tuple[int, int, int]: ...
+        def fine_sums(self) -> FineSums | None: ...
+        def keep_fine_sums(self) -> None: ...
+        def cells(self) -> Cells: ...
+        def row_totals(self) -> NDArray[np.int64]: ...
+        def column_totals(self) -> NDArray[np.int64]: ...
+        def copy(self) -> Table: ...
 
     @property
     def shape(self) -> tuple[int, int]:
-        """``(n_rows, n_columns)`` in one call, for a score read that needs both."""
-        return len(self._rows), len(self._columns)
+        """``(n_rows, n_columns)``."""
+        return self.n_rows, self.n_columns
 
-    def n_cells(self) -> int:
-        """Non-empty cells."""
-        if self._cells is not None:
-            return sum(map(len, self._cells.values()))
-        assert self._arrays is not None
-        return len(self._arrays.counts)
-
-    def row_totals(self) -> NDArray[np.int64]:
-        """The row totals (reference cluster sizes), in no particular order."""
-        return np.fromiter(self._rows.values(), dtype=np.int64, count=len(self._rows))
-
-    def column_totals(self) -> NDArray[np.int64]:
-        """The column totals (model cluster sizes), in no particular order."""
-        return np.fromiter(self._columns.values(), dtype=np.int64, count=len(self._columns))
-
-    def cells(self) -> Cells:
-        """The non-empty cells as arrays, whatever the storage (shared, never to be modified)."""
-        if self._arrays is not None:
-            return self._arrays
-        cells = self._cells
-        assert cells is not None
-        rows_index = {label: code for code, label in enumerate(self._rows)}
-        columns_index = {label: code for code, label in enumerate(self._columns)}
-        rows, columns, counts = [], [], []
-        for row_label, row in cells.items():
-            code = rows_index[row_label]
-            for column_label, count in row.items():
-                rows.append(code)
-                columns.append(columns_index[column_label])
-                counts.append(count)
-        return Cells(list(self._rows), list(self._columns), np.array(rows, dtype=np.int64),
-                     np.array(columns, dtype=np.int64), np.array(counts, dtype=np.int64))
+    def margin_triples(self) -> tuple[int, int]:
+        """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns."""
+        _, rows, columns = self.triple_sums()
+        return rows, columns
 
     def information_cells(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64],
                                          NDArray[np.int64], NDArray[np.int64]]:
         """``(cell counts, row total of each cell, column total of each cell, row totals, column totals)``.
 
-        All int64, what an exact O(cells) computation of the information
-        scores takes.
-
-        >>> table = Table()
-        >>> before, after = table.add_cells(count_cells(["a", "a", "b"], [1, 2, 2], where="t"), "t")
-        >>> after[0].tolist(), after[1].tolist()
-        ([1, 1, 1], [2, 1])
-        >>> [part.tolist() for part in table.information_cells()]
-        [[1, 1, 1], [2, 2, 1], [1, 2, 2], [2, 1], [1, 2]]
+        All int64, what an exact O(cells) computation of the information scores takes.
         """
         cells = self.cells()
-        rows = np.array([self._rows[label] for label in cells.row_labels], dtype=np.int64)
-        columns = np.array([self._columns[label] for label in cells.column_labels],
-                           dtype=np.int64)
+        rows, columns = self.row_totals(), self.column_totals()
         return (cells.counts.astype(np.int64), rows[cells.rows] if rows.size else rows,
                 columns[cells.columns] if columns.size else columns, rows, columns)
 
@@ -404,12 +375,6 @@ class Table:
         non-empty cell, the first two positions into the sorted labels, ordered
         by row then column: memory and time linear in the cells and labels (a
         sort of each), never their product.
-
-        >>> table = Table()
-        >>> _ = table.change("b", 2, 1), table.change("a", 2, 1), table.change("b", 1, 1)
-        >>> row_labels, column_labels, *cells = table.sorted_cells()
-        >>> row_labels, column_labels, [part.tolist() for part in cells]
-        (('a', 'b'), (1, 2), [[0, 1, 1], [1, 0, 1], [1, 1, 1]])
         """
         cells = self.cells()
         row_labels = sorted_labels(cells.row_labels)
@@ -437,230 +402,32 @@ class Table:
         table[rows, columns] = counts
         return row_labels, column_labels, table
 
+    def cell_map(self) -> dict[tuple[Hashable, Hashable], int]:
+        """``{(row label, column label): count}`` of the non-empty cells."""
+        return {(row, column): count for row, column, count in self.cells().triples()}
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Table):
             return NotImplemented
-        return (self._rows == other._rows and self._columns == other._columns
-                and self._cell_map() == other._cell_map())
+        return self.n_elements == other.n_elements and self.cell_map() == other.cell_map()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
-    def copy(self) -> Table:
-        """An independent table with the same counts."""
-        result = Table()
-        result._rows, result._columns = dict(self._rows), dict(self._columns)
-        result._cells = (None if self._cells is None
-                         else {label: dict(row) for label, row in self._cells.items()})
-        result._arrays = self._arrays
-        return result
+    def pickled(self) -> tuple[list[Hashable], list[Hashable], list[tuple[Hashable, Hashable, int]]]:
+        """Row labels and column labels in :meth:`cells`' order, and ``(row, column, count)`` per cell.
 
-    # Changing ------------------------------------------------------------------------------
-
-    def change(self, row: Hashable, column: Hashable, weight: int) -> tuple[int, int, int]:
-        """Add ``weight`` to one cell; return the cell's, its row's and its column's counts before.
-
-        A label not in the table is checked first (no None, NaN or unhashable
-        value, errors naming ``reference`` or ``model``); a change that would
-        leave the cell negative is refused as the removal of an element that
-        is not there. Either way nothing changes. Counts that reach zero are
-        forgotten.
+        What a pickle stores; taken without hashing a label, so that a
+        thread-safe accumulator's snapshot calls no label's code once its lock
+        is released.
         """
-        rows, columns = self._rows, self._columns
-        try:  # known labels, dictionary storage: the common case, subscripts only
-            a = rows[row]
-            b = columns[column]
-            line = self._cells[row]  # type: ignore[index]  # a row exists while it has elements
-        except (KeyError, TypeError):  # a new or unhashable label, or array storage
-            return self._change_rarely(row, column, weight)
-        n = line.get(column, 0)
-        new = n + weight
-        if new > 0:  # then the row and column stay positive too: three plain stores
-            line[column] = new
-            rows[row] = a + weight
-            columns[column] = b + weight
-            return n, a, b
-        return self._change_rarely(row, column, weight)
+        cells = self.cells()
+        return cells.row_labels, cells.column_labels, list(cells.triples())
 
-    def _change_rarely(self, row: Hashable, column: Hashable, weight: int) -> tuple[int, int, int]:
-        """:meth:`change` when a label is new, a count reaches zero or below, or storage switches."""
-        try:
-            a = self._rows.get(row, 0)
-            b = self._columns.get(column, 0)
-        except TypeError:
-            _check_pair(row, column)  # names the unhashable label
-            raise
-        if not (a and b):
-            # A label not seen before: refuse None and NaN before it is stored. Labels
-            # already in the table passed this check when they arrived.
-            _check_pair(row, column)
-        cells = self._dicts()
-        line = cells.get(row)
-        n = 0 if line is None else line.get(column, 0)
-        new = n + weight
-        if new < 0:
-            raise ValueError(f"remove: no element with reference {row!r} and model {column!r} "
-                             "to remove")
-        if line is None:
-            line = cells[row] = {}
-        _set_count(line, column, new)
-        if not line:
-            del cells[row]
-        _set_count(self._rows, row, a + weight)
-        _set_count(self._columns, column, b + weight)
-        return n, a, b
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its cells: unpickled by whichever implementation the loading process uses."""
+        from contingency._backend import rebuild_table
 
-    def add_cells(self, change: Cells, where: str) -> tuple[Levels, Levels]:
-        """Add a batch of cell counts (all >= 0, or all <= 0 to remove); return the changed levels.
-
-        The result is ``(before, after)``, each ``(cells, rows, columns)``
-        counts of what changed (possibly of the whole table). A removal is
-        checked completely first: if any cell would go negative, ``ValueError``
-        (prefixed ``where``) names it and nothing changes.
-        """
-        if change.counts.size == 0:
-            return _EMPTY_LEVELS, _EMPTY_LEVELS
-        if self._vectorise(change):
-            return self._add_arrays(change, where)
-        return self._add_each(change, where)
-
-    def _vectorise(self, change: Cells) -> bool:
-        """The storage decision: numpy arrays for a batch about as large as the table, else dictionaries.
-
-        Adding arrays costs time linear in both tables' cells, adding cell by
-        cell a few dictionary operations per changed cell: arrays win when the
-        change has at least an eighth as many cells as the table. An empty
-        table always takes a batch as arrays (from_labels, from_dict).
-
-        The decision costs O(batch), never O(table): a table has at least as
-        many cells as rows and as columns, so a batch of fewer than an eighth
-        of either stays with dictionaries without counting the cells, and the
-        cells (O(rows) in dictionary storage) are counted only when the rows
-        are at most eight times the batch.
-        """
-        reach = 8 * len(change.counts)
-        if not self._rows:
-            return True
-        if reach < len(self._rows) or reach < len(self._columns):
-            return False
-        return reach >= self.n_cells()
-
-    def _add_arrays(self, change: Cells, where: str) -> tuple[Levels, Levels]:
-        if not self._rows:  # an empty table becomes the change: no union, no sort
-            negative = np.flatnonzero(change.counts < 0)
-            if negative.size:
-                first = int(negative[0])
-                row = change.row_labels[int(change.rows[first])]
-                column = change.column_labels[int(change.columns[first])]
-                count = int(change.counts[first])
-                raise ValueError(f"{where}: cannot remove {-count} element(s) with reference "
-                                 f"{row!r} and model {column!r}: there are 0")
-            self._set_arrays(change)
-            return _EMPTY_LEVELS, (change.counts, self.row_totals(), self.column_totals())
-        old = self.cells()
-        row_labels, old_rows, new_rows = _union(old.row_labels, change.row_labels, old.rows,
-                                                change.rows, "reference labels")
-        column_labels, old_columns, new_columns = _union(
-            old.column_labels, change.column_labels, old.columns, change.columns,
-            "model labels")
-        width = max(len(column_labels), 1)
-        change_keys = new_rows * width + new_columns
-        keys, counts = _aggregate(np.concatenate((old_rows * width + old_columns, change_keys)),
-                                  np.concatenate((old.counts.astype(np.int64),
-                                                  change.counts.astype(np.int64))))
-        negative = np.flatnonzero(counts < 0)
-        if negative.size:
-            key = keys[negative[0]]
-            position = int(np.flatnonzero(change_keys == key)[0])
-            removed = -int(change.counts[position])
-            have = int(counts[negative[0]]) + removed
-            raise ValueError(f"{where}: cannot remove {removed} element(s) with reference "
-                             f"{row_labels[key // width]!r} and model "
-                             f"{column_labels[key % width]!r}: there are {have}")
-        cells = _compact(Cells.from_keys(row_labels, column_labels, keys, width, counts))
-        before = (old.counts, self.row_totals(), self.column_totals())
-        self._set_arrays(cells)
-        return before, (cells.counts, self.row_totals(), self.column_totals())
-
-    def _add_each(self, change: Cells, where: str) -> tuple[Levels, Levels]:
-        cells = self._dicts()
-        triples = list(change.triples())
-        olds = []
-        for row, column, count in triples:
-            line = cells.get(row)
-            have = 0 if line is None else line.get(column, 0)
-            if have + count < 0:
-                raise ValueError(f"{where}: cannot remove {-count} element(s) with reference "
-                                 f"{row!r} and model {column!r}: there are {have}")
-            olds.append(have)
-        rows_before = {row: self._rows.get(row, 0) for row, _, _ in triples}
-        columns_before = {column: self._columns.get(column, 0) for _, column, _ in triples}
-        for (row, column, count), have in zip(triples, olds):
-            line = cells.get(row)
-            if line is None:
-                line = cells[row] = {}
-            _set_count(line, column, have + count)
-            if not line:
-                del cells[row]
-            self._rows[row] = self._rows.get(row, 0) + count
-            self._columns[column] = self._columns.get(column, 0) + count
-        rows_after = [self._rows.pop(row) if self._rows[row] == 0 else self._rows[row]
-                      for row in rows_before]
-        columns_after = [self._columns.pop(column) if self._columns[column] == 0
-                         else self._columns[column] for column in columns_before]
-        return ((olds, list(rows_before.values()), list(columns_before.values())),
-                ([have + count for (_, _, count), have in zip(triples, olds)],
-                 rows_after, columns_after))
-
-    # Storage -------------------------------------------------------------------------------
-
-    def _set_arrays(self, cells: Cells) -> None:
-        """Become the table ``cells`` (array storage); the totals are recomputed from it."""
-        counts = cells.counts.astype(np.int64, copy=False)
-        rows, columns = cells.row_totals, cells.column_totals
-        if rows is None or columns is None:
-            rows = _group_sums(cells.rows, counts, len(cells.row_labels))
-            columns = _group_sums(cells.columns, counts, len(cells.column_labels))
-        cells = cells.with_counts(counts)
-        self._rows = dict(zip(cells.row_labels, rows.tolist()))
-        self._columns = dict(zip(cells.column_labels, columns.tolist()))
-        self._cells = None
-        self._arrays = cells if counts.size else None
-        if not counts.size:
-            self._cells = {}
-
-    def _dicts(self) -> dict[Hashable, dict[Hashable, int]]:
-        """The dictionary storage, converted from the arrays once if needed."""
-        if self._cells is None:
-            self._cells = self._cell_map()
-            self._arrays = None
-        return self._cells
-
-    def _cell_map(self) -> dict[Hashable, dict[Hashable, int]]:
-        """The cells as dictionaries, without changing the storage."""
-        if self._cells is not None:
-            return self._cells
-        cells: dict[Hashable, dict[Hashable, int]] = {}
-        for row, column, count in self.cells().triples():
-            cells.setdefault(row, {})[column] = count
-        return cells
-
-
-_EMPTY_LEVELS: Levels = (np.zeros(0, np.int64),) * 3
-
-
-def _union(labels: list[Hashable], more: list[Hashable], codes: Codes, more_codes: Codes,
-           name: str) -> tuple[list[Hashable], Codes, Codes]:
-    """The union of two label lists (``labels`` first, keeping their positions) and both codes in it."""
-    if not labels:
-        return more, codes, more_codes
-    positions, union = encode(labels + more, name)
-    # encode sorts numbers and strings: map labels' own codes through it too
-    return union, positions[:len(labels)][codes], positions[len(labels):][more_codes]
-
-
-def _check_pair(row: object, column: object) -> None:
-    check_label(row, "reference")
-    check_label(column, "model")
+        return rebuild_table, (*self.pickled(), self.fine_sums() is not None)
 
 
 # Contingency's table: pairs of codes ----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The command line, ``contingency classify | compare | paired | demo``: glue between readers and reports.
+"""The command line, ``contingency classify | compare | paired | curves | demo``: glue, no computing.
 
 :func:`main` parses the arguments, reads the input in chunks
 (:mod:`contingency.io`), feeds each chunk to an accumulator, and prints what
@@ -28,6 +28,7 @@ from contingency._lines import InputError, read_lines
 from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
 from contingency._progress import progress_bar
+from contingency._threshold import ThresholdContingency
 from contingency.io import CHUNK, Chunk, Format, LabelReader, first_line, guess_format
 
 __all__ = ["main"]
@@ -100,6 +101,16 @@ def _level(text: str) -> float:
     return level
 
 
+def _bins(text: str) -> int:
+    try:
+        bins = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--bins must be a whole number of bins, not {text!r}") from None
+    if not 1 <= bins <= 2**24:
+        raise argparse.ArgumentTypeError(f"--bins must be between 1 and 2**24, not {bins}")
+    return bins
+
+
 def _separator(text: str) -> str:
     sep = {"\\t": "\t", "tab": "\t"}.get(text, text)
     if len(sep) != 1:
@@ -116,9 +127,9 @@ def _label_separator(text: str) -> str:
 def _parser() -> _Parser:
     parser = _Parser(
         prog="contingency",
-        description="Score a classifier's category decisions (classify) or compare two "
-        "clusterings (compare) from a CSV, TSV or JSON Lines file, streaming. Without a "
-        "command, runs the demo on the bundled example.")
+        description="Score a classifier's category decisions (classify) or its scores "
+        "(curves), or compare two clusterings (compare) from a CSV, TSV or JSON Lines file, "
+        "streaming. Without a command, runs the demo on the bundled example.")
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -128,20 +139,21 @@ def _parser() -> _Parser:
     output.add_argument("--figs", type=_figs, default=3,
                         help=f"significant figures of the stats table and digits of the reports "
                         f"(1 to {MAX_FIGS}, default 3)")
-    reading = _Parser(add_help=False)
-    reading.add_argument("file", metavar="FILE", help="the input file ('-' for standard input)")
-    reading.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "three-field"),
+    source = _Parser(add_help=False)
+    source.add_argument("file", metavar="FILE", help="the input file ('-' for standard input)")
+    source.add_argument("--input-format", choices=("csv", "tsv", "jsonl", "three-field"),
                          help="the input's format (default: by --sep, else by the extension, else "
                          "by the first line)")
-    reading.add_argument("--sep", type=_separator,
+    source.add_argument("--sep", type=_separator,
                          help="field separator of a CSV or TSV file (default: ',' for .csv, "
                          "tab for .tsv, else told by the first line)")
-    reading.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
+    source.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                          help="the first row is (--header) or is not (--no-header) a header "
                          "(default: it is when it names the columns asked for, or, with columns "
                          "given by number, when none of its labels appears again below it)")
-    reading.add_argument("--state", metavar="STATE_FILE",
-                         help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
+    source.add_argument("--state", metavar="STATE_FILE",
+                        help="also write the accumulator's state (to_dict()) as JSON to STATE_FILE")
+    reading = _Parser(add_help=False, parents=[source])
     reading.add_argument("--plot", metavar="FILE.png",
                          help="also draw a figure (the plot extra, matplotlib): per-category "
                          "precision, recall and F1 (classify) or the contingency table (compare); "
@@ -217,6 +229,27 @@ def _parser() -> _Parser:
                         help="the value of undefined ratios: Perl's conventions (default) or "
                         "scikit-learn's 0, 1 or nan")
     paired.set_defaults(run=_paired)
+
+    curves = commands.add_parser(
+        "curves", parents=[source, output], help="score a classifier's scores (ROC, AUC)",
+        description="Score a binary classifier's scores: ROC AUC and average precision (with "
+        "their certified bounds under --bins), and the Brier score and log loss when the "
+        "scores are probabilities, then the numbers of results read and lines skipped.")
+    curves.add_argument("--score", metavar="COL", required=True,
+                        help="column of the scores (numbers; higher means more likely positive)")
+    curves.add_argument("--correct", metavar="COL", required=True,
+                        help="column of the correct labels: 1/0 or true/false, or any labels "
+                        "with --positive")
+    curves.add_argument("--positive", metavar="LABEL",
+                        help="the label of the positive class in the --correct column (every "
+                        "other label is negative)")
+    curves.add_argument("--bins", metavar="N", type=_bins,
+                        help="count the scores in N equal bins over [0, 1] (memory O(N) at any "
+                        "size; the reads give their certified bounds) instead of exactly")
+    curves.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
+                        help="the value of a score undefined for want of a class: an error "
+                        "(default) or scikit-learn's 0, 1 or nan")
+    curves.set_defaults(run=_curves)
 
     demo = commands.add_parser("demo", parents=[output], help="run both on the bundled example",
                                description="Classify and compare on the bundled example: "
@@ -624,6 +657,61 @@ def _demo(args: argparse.Namespace) -> _Result:
         "3. The ten k-means clusters against the digits:\n"
         "   contingency compare digits.csv --reference digit --model cluster --jci\n\n"
         f"{_partition_text(scores, clusters_reader, figs)}")
+
+
+_TRUTH = {"1": True, "0": False, "true": True, "false": False, 1: True, 0: False}
+
+
+def _score(cell: Any) -> float:
+    """A score cell as a float, or ``ValueError`` saying it is not a number."""
+    try:
+        return float(cell)
+    except (TypeError, ValueError):
+        raise ValueError(f"score {cell!r} is not a number") from None
+
+
+def _scored_results(args: argparse.Namespace, opened: Any
+                    ) -> tuple[ThresholdContingency, LabelReader]:
+    """The accumulator of the file's scored results, and its reader."""
+    positive = args.positive
+    curve = ThresholdContingency(bins=args.bins, pos_label=positive,
+                                 zero_division=_ZERO_DIVISION[args.zero_division])
+
+    def truth(cell: Any) -> Any:
+        if positive is not None:
+            return cell
+        found = _TRUTH.get(cell.lower() if isinstance(cell, str) else cell)
+        if found is None:
+            raise ValueError(f"correct label {cell!r} is not 1/0 or true/false (name the "
+                             "positive label with --positive)")
+        return found
+
+    def batch(scores: list[Any], correct: list[Any]) -> None:
+        try:  # numpy parses a column of numeric text at once
+            values = np.array(scores, dtype=np.float64)
+        except (TypeError, ValueError):  # a cell that is not a number: named by the caller
+            values = np.array([_score(cell) for cell in scores], dtype=np.float64)
+        curve.add_results(values, [truth(cell) for cell in correct])
+
+    def one(score: Any, correct: Any) -> None:
+        curve.add(_score(score), truth(correct))
+
+    reader = None
+    described = _described({"--score": args.score, "--correct": args.correct}, {})
+    for chunk, reader in _chunks(args, opened, [args.score, args.correct], multi=False,
+                                 named=True, described=described):
+        _add(chunk, reader, batch, one)
+    assert reader is not None
+    return curve, reader
+
+
+def _curves(args: argparse.Namespace) -> _Result:
+    text: str | Iterable[str]
+    curve, reader = _scored_results(args, _opened(args.file))
+    scores = curve.scores()
+    text = (_json_pieces(scores) if args.format == "json"  # NaN as null
+            else f"{curve.report(args.figs)}\n\n{_counts(reader)}\n")
+    return _Result(text, curve.to_dict)
 
 
 # Output ------------------------------------------------------------------------------------

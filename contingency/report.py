@@ -535,3 +535,34 @@ def grouped_report(scores: dict[str, Any], digits: int = 3) -> str:
         width = max(len(name) for name, _ in table)
         out += ["", *_columns(table, methods, width)]
     return "\n".join(out)
+
+
+_THRESHOLD_ROWS = (("roc auc", "roc_auc"), ("average precision", "average_precision"),
+                   ("brier score", "brier_score"), ("log loss", "log_loss"))
+
+
+def threshold_report(scores: dict[str, Any], digits: int = 3) -> str:
+    """The counts and scores of a scored binary stream, with the binned bounds where they apply.
+
+    ``scores`` is :meth:`contingency.ThresholdContingency.scores`'s output;
+    ``-`` marks an undefined value. In binned mode the AUC shows its bound
+    (``± b``) and average precision the interval its exact value lies in.
+    """
+    digits = _check_digits(digits)
+    binned = scores["bins"] is not None
+    mode = f"{scores['bins']} bins" if binned else "exact"
+    rows: list[tuple[str, str]] = []
+    for name, key in _THRESHOLD_ROWS:
+        if key not in scores:
+            continue
+        cell = _number(scores[key], digits)
+        if binned and key == "roc_auc" and scores[key] is not None:
+            cell += f" ± {scores['roc_auc_bound']:.{digits}f}"
+        if binned and key == "average_precision" and scores[key] is not None:
+            cell += " in " + _bounds_text(scores["average_precision_bounds"], digits)
+        rows.append((name, cell))
+    width = max(len(name) for name, _ in rows)
+    out = [f"results: {scores['n_results']}   positives: {scores['positives']}   "
+           f"negatives: {scores['negatives']}   thresholds: {scores['thresholds']} ({mode})", ""]
+    out += [f"{name.rjust(width)}  {cell}" for name, cell in rows]
+    return "\n".join(out)

@@ -1429,3 +1429,232 @@ torch_row("`clustering.HomogeneityScore`, `CompletenessScore`, `VMeasureScore(be
           lambda case: [(p := torch_partition(case)).homogeneity, p.completeness,
                         p.v_measure(1.0), p.fowlkes_mallows],
           golden=TORCH_CLUSTERING, kinds=("partitions", "partition edges"), differs=torch_limits)
+
+
+# Scored results: ThresholdContingency against scikit-learn and river ------------------------------
+
+SCORED = "Scored results: ThresholdContingency"
+
+
+@dataclass(frozen=True)
+class ScoredCase:
+    """Scores of a binary task and their truth (scikit-learn's order), weights and a label."""
+
+    kind: str
+    y_true: list[int]
+    y_score: list[float]
+    sample_weight: list[int] | None = None
+
+    def curve(self, **settings: Any) -> contingency.ThresholdContingency:
+        """``c = ThresholdContingency(...); c.add_results(y_score, y_true, sample_weight=w)``."""
+        c = contingency.ThresholdContingency(**settings)
+        c.add_results(self.y_score, self.y_true, sample_weight=self.sample_weight)
+        return c
+
+
+def scored_cases(*kinds: str) -> Iterator[ScoredCase]:
+    """Seeded scored inputs: distinct scores, many ties (scores in sixths), integer weights
+    (zeros included), and probabilities; both classes present in every case."""
+    for kind in kinds:
+        rng = np.random.default_rng([32, *map(ord, kind)])
+        for _ in range(COUNT):
+            n = int(rng.integers(2, 60))
+            y = rng.integers(0, 2, n)
+            y[0], y[-1] = 0, 1
+            scores = rng.integers(0, 7, n) / 6.0 if kind == "ties" else rng.random(n)
+            weights = rng.integers(0, 5, n).tolist() if kind == "weights" else None
+            if weights is not None:
+                weights[0] = weights[-1] = 1
+            yield ScoredCase(kind, y.tolist(), scores.tolist(), weights)
+
+
+SCORED_KINDS = ("distinct", "ties", "weights")
+
+
+def scored_row(peer: str, ours: str, kinds: Sequence[str] = SCORED_KINDS
+               ) -> Callable[[Callable[[Any], None]], Callable[[Any], None]]:
+    return row(SCORED, peer, ours, kinds=kinds, inputs=lambda: scored_cases(*kinds))
+
+
+@scored_row("`roc_auc_score(y_true, y_score, sample_weight=w, max_fpr=m)`",
+            "`c = ThresholdContingency(); c.add_results(y_score, y_true, sample_weight=w); "
+            "c.roc_auc(max_fpr=m)`")
+def _roc_auc(case: ScoredCase) -> None:
+    c = case.curve()
+    for max_fpr in (None, 0.2, 0.5, 1.0):
+        same(c.roc_auc(max_fpr=max_fpr), sk.roc_auc_score(
+            case.y_true, case.y_score, sample_weight=case.sample_weight, max_fpr=max_fpr))
+
+
+@scored_row("`roc_curve(y_true, y_score, drop_intermediate=d)`",
+            "`c.roc_curve(drop_intermediate=d)`")
+def _roc_curve(case: ScoredCase) -> None:
+    c = case.curve()
+    for drop in (True, False):
+        for ours, theirs in zip(c.roc_curve(drop_intermediate=drop), sk.roc_curve(
+                case.y_true, case.y_score, sample_weight=case.sample_weight,
+                drop_intermediate=drop), strict=True):
+            same(ours, theirs)
+
+
+@scored_row("`precision_recall_curve(y_true, y_score)`, `average_precision_score`",
+            "`c.precision_recall_curve()`, `c.average_precision`")
+def _precision_recall(case: ScoredCase) -> None:
+    c = case.curve()
+    for ours, theirs in zip(c.precision_recall_curve(), sk.precision_recall_curve(
+            case.y_true, case.y_score, sample_weight=case.sample_weight), strict=True):
+        same(ours, theirs)
+    same(c.average_precision, sk.average_precision_score(
+        case.y_true, case.y_score, sample_weight=case.sample_weight))
+
+
+@scored_row("`det_curve(y_true, y_score)`", "`c.det_curve()`")
+def _det_curve(case: ScoredCase) -> None:
+    for ours, theirs in zip(case.curve().det_curve(), sk.det_curve(
+            case.y_true, case.y_score, sample_weight=case.sample_weight), strict=True):
+        same(ours, theirs)
+
+
+@scored_row("`brier_score_loss(y_true, y_prob)`, `log_loss(y_true, y_prob)`",
+            "`c.brier_score`, `c.log_loss()` (exact mode: the scores are probabilities)")
+def _probabilities(case: ScoredCase) -> None:
+    c = case.curve()
+    same(c.brier_score, sk.brier_score_loss(case.y_true, case.y_score,
+                                            sample_weight=case.sample_weight))
+    same(c.log_loss(), sk.log_loss(case.y_true, case.y_score, sample_weight=case.sample_weight))
+
+
+@scored_row("`calibration.calibration_curve(y_true, y_prob, n_bins=n, strategy=s)`",
+            "`c.calibration_curve(n, strategy=s)`", kinds=("distinct", "ties"))
+def _calibration(case: ScoredCase) -> None:
+    from sklearn.calibration import calibration_curve
+
+    c = case.curve()
+    for n_bins in (3, 5):
+        for strategy in ("uniform", "quantile"):
+            for ours, theirs in zip(c.calibration_curve(n_bins, strategy=strategy),
+                                    calibration_curve(case.y_true, case.y_score, n_bins=n_bins,
+                                                      strategy=strategy), strict=True):
+                same(ours, theirs)
+
+
+@scored_row("`roc_curve(y_true, y_score, pos_label=\"spam\")`, `roc_auc_score` of labels",
+            "`ThresholdContingency(pos_label=\"spam\")`: every other label is negative")
+def _pos_label(case: ScoredCase) -> None:
+    labels = ["spam" if y else ("ham", "eggs")[i % 2] for i, y in enumerate(case.y_true)]
+    c = contingency.ThresholdContingency(pos_label="spam")
+    c.add_results(case.y_score, labels, sample_weight=case.sample_weight)
+    for ours, theirs in zip(c.roc_curve(), sk.roc_curve(
+            labels, case.y_score, pos_label="spam", sample_weight=case.sample_weight),
+            strict=True):
+        same(ours, theirs)
+
+
+@scored_row("`roc_auc_score` with one class absent (a warning, then NaN)",
+            "`ThresholdContingency(zero_division=\"nan\")` (the default, `\"perl\"`, raises "
+            "`ValueError` naming the absent class)", kinds=("distinct",))
+def _one_class(case: ScoredCase) -> None:
+    positives = [s for s, y in zip(case.y_score, case.y_true, strict=True) if y]
+    truth = [1] * len(positives)
+    c = contingency.ThresholdContingency(zero_division="nan")
+    c.add_results(positives, truth)
+    same(c.roc_auc(), quietly(sk.roc_auc_score, truth, positives))
+    perl = contingency.ThresholdContingency()
+    perl.add_results(positives, truth)
+    with pytest.raises(ValueError, match="no negative result"):
+        perl.roc_auc()
+
+
+def _river_scored(case: ScoredCase) -> list[tuple[float, int]]:
+    return list(zip(case.y_score, case.y_true, strict=True))
+
+
+@row("river", "`m = metrics.ROCAUC(); m.update(y_true, y_score); m.get()`",
+     "`c = ThresholdContingency(zero_division=\"nan\"); c.add(y_score, y_true); c.roc_auc()` "
+     "(exact: river's ROCAUC is an approximation over `n_thresholds` fixed thresholds, and "
+     "differs; ours is scikit-learn's `roc_auc_score` of the results so far)",
+     kinds=("distinct",), inputs=lambda: scored_cases("distinct"))
+def _river_rocauc(case: ScoredCase) -> None:
+    metric = river.metrics.ROCAUC()
+    c = contingency.ThresholdContingency(zero_division="nan")
+    seen: list[tuple[float, int]] = []
+    apart = 0.0
+    for score, label in _river_scored(case):
+        metric.update(bool(label), score)
+        c.add(score, label)
+        seen.append((score, label))
+        if len({y for _, y in seen}) == 2:
+            exact = sk.roc_auc_score([y for _, y in seen], [s for s, _ in seen])
+            same(c.roc_auc(), exact)
+            apart = max(apart, abs(metric.get() - exact))
+    assert apart > 0 or len(seen) < 6, "river's ROCAUC gave every exact AUC: update the row"
+
+
+@row("river", "`m = metrics.RollingROCAUC(window_size=k)`: `m.update(y_true, y_score)`",
+     "`c.add(y_score, y_true)`, then `c.remove(...)` of the result `k` back; `c.roc_auc()` "
+     "(a tied positive-negative pair counts half, as in scikit-learn: river's RollingROCAUC "
+     "differs where the window holds one)",
+     kinds=("distinct", "ties"), inputs=lambda: scored_cases("distinct", "ties"))
+def _river_rolling(case: ScoredCase) -> None:
+    k = 7
+    metric = river.metrics.RollingROCAUC(window_size=k)
+    c = contingency.ThresholdContingency(zero_division=0.0)
+    stream = _river_scored(case)
+    for i, (score, label) in enumerate(stream):
+        metric.update(bool(label), score)
+        c.add(score, label)
+        if i >= k:
+            c.remove(*stream[i - k])
+        window = stream[max(0, i - k + 1):i + 1]
+        if len({y for _, y in window}) == 2:
+            same(c.roc_auc(), sk.roc_auc_score([y for _, y in window], [s for s, _ in window]))
+            tied = {s for s, y in window if y} & {s for s, y in window if not y}
+            if not tied:  # river agrees unless a positive and a negative tie in the window
+                same(c.roc_auc(), metric.get(), f"step {i}")
+
+
+# torchmetrics' binary curves: its golden file (tests/golden/torchmetrics/curves.json) ---------------
+
+TORCH_CURVES = json.loads((GOLDEN / "torchmetrics" / "curves.json").read_text("utf-8"))
+
+
+def _torch_curve(case: dict[str, Any]) -> contingency.ThresholdContingency:
+    """``c.add_results(preds, target)``: the scores first."""
+    c = contingency.ThresholdContingency()
+    c.add_results(case["preds"], case["target"])
+    return c
+
+
+def _torch_value(case: dict[str, Any], name: str) -> float:
+    stored = case["outputs"][name]
+    assert stored["dtype"] == "float64"  # the file was made with float64 as the default dtype
+    return float(stored["value"])
+
+
+@row(TORCH, "`m = BinaryAUROC(max_fpr=m); m.update(preds, target); m.compute()`",
+     "`c = ThresholdContingency(); c.add_results(preds, target); c.roc_auc(max_fpr=m)`",
+     kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
+def _torch_auroc(case: dict[str, Any]) -> None:
+    c = _torch_curve(case)
+    same(c.roc_auc(), _torch_value(case, "BinaryAUROC()"))
+    same(c.roc_auc(max_fpr=case["max_fpr"]),
+         _torch_value(case, f"BinaryAUROC(max_fpr={case['max_fpr']})"))
+
+
+@row(TORCH, "`BinaryAveragePrecision()`", "`c.average_precision`",
+     kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
+def _torch_average_precision(case: dict[str, Any]) -> None:
+    same(_torch_curve(case).average_precision, _torch_value(case, "BinaryAveragePrecision()"))
+
+
+@row(TORCH, "`BinaryCalibrationError(n_bins=n, norm=k)`",
+     "`c.calibration_error(n, norm=k)` (`n` the bins' edges where torch's `linspace` rounds "
+     "an edge unlike numpy's)", kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
+def _torch_calibration(case: dict[str, Any]) -> None:
+    c = _torch_curve(case)
+    for name in case["outputs"]:
+        if name.startswith("BinaryCalibrationError"):
+            n_bins = name.split("n_bins=")[1].split(",")[0]
+            norm = name.split("norm='")[1].split("'")[0]
+            edges = np.array(case["edges"][n_bins])
+            same(c.calibration_error(edges, norm=norm), _torch_value(case, name), name)

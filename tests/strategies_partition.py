@@ -40,3 +40,32 @@ def labelings(draw, *, min_size: int = 0, max_size: int = 40, integers: bool = F
 
 
 integer_labelings = labelings(integers=True)
+
+
+def implementations() -> list[object]:
+    """The partition table's implementations to run a test on: the reference, and the kernel.
+
+    The kernel's class is contingency._backend's (the compiled table with the shared
+    reads) when the kernel is what this process loaded; otherwise the same class is made
+    here from the compiled module, so that a test run under CONTINGENCY_PURE_PYTHON=1
+    still compares both. Without a compiled kernel its parameter is skipped, and
+    tests/test_backend.py fails in CI, where the kernel must be built.
+    """
+    import pytest
+
+    from contingency import _backend
+    from contingency._table import Table
+    from contingency._table_reference import ReferenceTable
+
+    kernel: object
+    if _backend.IMPLEMENTATION == "kernel":
+        kernel = _backend.TableClass
+    else:
+        try:
+            from contingency import _kernel
+        except ImportError:
+            return [pytest.param(ReferenceTable, id="reference"),
+                    pytest.param(None, id="kernel",
+                                 marks=pytest.mark.skip(reason="the kernel is not built"))]
+        kernel = type("KernelTable", (_kernel.KernelTable, Table), {"__slots__": ()})
+    return [pytest.param(ReferenceTable, id="reference"), pytest.param(kernel, id="kernel")]

@@ -167,3 +167,19 @@ def test_the_plots_page_shows_each_figure_the_script_draws_from_the_bundled_data
 def test_the_committed_figures_are_pngs_of_the_stated_size():
     for path in (DOCS / "images").glob("*.png"):
         assert png_size(path) == (make_figures.WIDTH, make_figures.HEIGHT), path.name
+
+
+def test_every_table_renders_as_a_table(site):
+    """A table row left without its header's separator renders as a paragraph of pipes
+    (docs/contingency.md had one above its table of reads)."""
+    for name, page in pages(site).items():
+        assert not re.search(r"<p>\s*\|", outside_code(page)), name
+
+
+def test_no_page_installs_the_package_from_a_package_index():
+    """No package index serves `contingency` yet: the pages install it from a clone of the
+    repository (`pip install .`, extras as `".[plot]"`), not by name."""
+    by_name = re.compile(r"""pip install (?:-\S+ )*["']?contingency\b""")
+    for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            assert not by_name.search(line), f"{path.name}:{number}: {line}"

@@ -382,10 +382,13 @@ def test_running_extremes_equal_the_extremes_of_the_values(steps, score, mode):
 
 
 def _below_one(value, overall, undefined):
-    if overall == 0:
-        quotient = undefined if value == 0 else math.copysign(math.inf, value)
+    """fairlearn's to_overall ratio of one group: pandas' IEEE division, the sign of zero
+    included (1.0 / -0.0 is -inf), 0/0 undefined."""
+    if overall == 0 and value == 0:
+        quotient = undefined
     else:
-        quotient = value / overall
+        with np.errstate(divide="ignore", over="ignore"):
+            quotient = float(np.float64(value) / np.float64(overall))
     return 1 / quotient if quotient > 1 else quotient
 
 

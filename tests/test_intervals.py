@@ -24,6 +24,7 @@ from contingency import plot as plots
 from contingency.cli import main
 from contingency.formulas import intervals as formulas
 from contingency.formulas.partition import table_cells
+from tests import beta_reference
 from tests.strategies import categories_and_results
 
 LEVELS = [0.5, 0.8, 0.9, 0.95, 0.99, 0.999]
@@ -89,12 +90,26 @@ def test_wilson_keeps_its_relative_accuracy_near_zero():
     assert math.isclose(exact, p * p / ((1 + z2n) * high), rel_tol=1e-14)
 
 
+def agrees_or_is_closer_to_the_truth(ours: float, theirs: float, quantile: tuple) -> bool:
+    """Equal to 1e-12 relative; or, where the peer's value (SciPy's beta quantile, whose
+    iteration can stop short) is off by more than that, ours within 1e-14 of the 40-digit
+    quantile ``quantile = (p, a, b, upper)`` (tests/beta_reference.py)."""
+    if math.isclose(ours, theirs, rel_tol=1e-12, abs_tol=0):
+        return True
+    p, a, b, upper = quantile
+    truth = beta_reference.beta_quantile(p, a, b, ours, upper=upper)
+    return (math.isclose(ours, truth, rel_tol=1e-14)
+            and not math.isclose(theirs, truth, rel_tol=1e-12))
+
+
 def test_clopper_pearson_equals_statsmodels_beta_method_on_the_grid():
     for (successes, trials), level in itertools.product(grid(), LEVELS):
         theirs = proportion_confint(successes, trials, alpha=1 - level, method="beta")
         ours = formulas.clopper_pearson(successes, trials, level)
+        tail, failures = (1 - level) / 2, trials - successes
+        quantiles = ((tail, successes, failures + 1, False), (tail, successes + 1, failures, True))
         for side in (0, 1):
-            assert math.isclose(ours[side], theirs[side], rel_tol=1e-12, abs_tol=0), (
+            assert agrees_or_is_closer_to_the_truth(ours[side], theirs[side], quantiles[side]), (
                 successes, trials, level)
 
 
@@ -102,15 +117,88 @@ def test_jeffreys_equals_statsmodels_except_the_documented_ends():
     for (successes, trials), level in itertools.product(grid(), LEVELS):
         theirs = proportion_confint(successes, trials, alpha=1 - level, method="jeffreys")
         low, high = formulas.jeffreys(successes, trials, level)
+        tail, shape = (1 - level) / 2, (successes + 0.5, trials - successes + 0.5)
         # Brown, Cai and DasGupta: 0 with no success, 1 with no failure (statsmodels keeps the
         # quantile there, which would leave the estimate outside its own interval).
-        assert low == 0.0 if successes == 0 else math.isclose(low, theirs[0], rel_tol=1e-12)
-        assert high == 1.0 if successes == trials else math.isclose(high, theirs[1],
-                                                                    rel_tol=1e-12)
-        tail = (1 - level) / 2
+        assert low == 0.0 if successes == 0 else agrees_or_is_closer_to_the_truth(
+            low, theirs[0], (tail, *shape, False))
+        assert high == 1.0 if successes == trials else agrees_or_is_closer_to_the_truth(
+            high, theirs[1], (tail, *shape, True))
         if 0 < successes < trials:  # the quantiles themselves, from SciPy directly
-            assert math.isclose(low, stats.beta.ppf(tail, successes + 0.5,
-                                                    trials - successes + 0.5), rel_tol=1e-12)
+            assert agrees_or_is_closer_to_the_truth(low, stats.beta.ppf(tail, *shape),
+                                                    (tail, *shape, False))
+
+
+# Clopper-Pearson and Jeffreys at huge counts (issue 31, item 2) -------------------------------
+
+
+@pytest.mark.parametrize(("successes", "trials", "method", "side", "level"), [
+    (1, 2**40, "clopper_pearson", 0, 0.95),
+    (100, 2**40, "jeffreys", 1, 0.95),
+    (2**40 // 3, 2**40, "clopper_pearson", 0, 0.95),
+    (2**40 // 3, 2**40, "clopper_pearson", 1, 0.999999),
+    (2**39, 2**40, "jeffreys", 0, 0.95),  # Beta(a, a): Boost's ibeta is 7e-5 off there
+    (2**49, 2**50, "jeffreys", 1, 0.95),
+    (2**49, 2**50, "clopper_pearson", 1, 0.95),
+    (1, 2**62, "clopper_pearson", 0, 0.95),
+    (100, 2**62, "clopper_pearson", 0, 0.95),  # SciPy's own quantile: 21% off
+    (2**62 // 3, 2**62, "clopper_pearson", 0, 0.95),
+    (2**62 // 3, 2**62, "jeffreys", 1, 0.95),
+    (2**62 - 1, 2**62, "jeffreys", 0, 0.95),
+])
+def test_exact_bounds_equal_a_40_digit_quadrature_at_huge_counts(successes, trials, method,
+                                                                  side, level):
+    bound = getattr(formulas, method)(successes, trials, level)[side]
+    tail, failures = (1 - level) / 2, trials - successes
+    if method == "jeffreys":
+        shape = (successes + 0.5, failures + 0.5)
+    else:
+        shape = (successes, failures + 1) if side == 0 else (successes + 1, failures)
+    truth = beta_reference.beta_quantile(tail, *shape, bound, upper=side == 1)
+    assert math.isclose(bound, truth, rel_tol=1e-14), (bound, truth)
+
+
+def _huge_counts() -> list[tuple[int, int]]:
+    pairs = []
+    for exponent in range(40, 63):
+        trials = 2**exponent - (exponent % 3) * 12345  # (not only powers of 2)
+        pairs += [(successes, trials) for successes in (
+            1, 2, 100, 10**6, trials // 7, trials // 3, trials // 2, trials // 2 + 1,
+            trials - 10**6, trials - 1)]
+    return pairs
+
+
+@pytest.mark.parametrize("method", ["clopper_pearson", "jeffreys"])
+@pytest.mark.parametrize("level", [0.5, 0.95, 0.999])
+def test_exact_bounds_agree_with_wilson_to_order_1_over_n_at_huge_counts(method, level):
+    """At 2**40 to 2**62 results the exact and Jeffreys bounds are Wilson's but for a term of
+    order 1/n (half a result's continuity correction and the skewness of the binomial, at most
+    (1 + z²) / n: about half of that is reached), as far as a double holds them (a few units in
+    the last place: at 2**62 results 1/n is 1/256 of one near 1/2). SciPy's own quantiles
+    missed by 6e4/n at 2**50 and left the estimate at 2**54."""
+    z = formulas.normal_quantile(level)
+    for successes, trials in _huge_counts():
+        exact = getattr(formulas, method)(successes, trials, level)
+        for side, wilson in enumerate(formulas.wilson(successes, trials, z)):
+            allowed = (1 + z * z) / trials + 4 * math.ulp(wilson)
+            assert abs(exact[side] - wilson) <= allowed, (successes, trials, side)
+        share = successes / trials
+        assert exact[0] <= share <= exact[1], (successes, trials)
+
+
+@pytest.mark.parametrize("method", ["clopper_pearson", "jeffreys"])
+def test_exact_bounds_are_monotone_in_the_counts_at_huge_counts(method):
+    bounds = getattr(formulas, method)
+    # The same share (a third) of ever more results: the interval narrows around it.
+    thirds = [bounds(2**exponent // 3, 2**exponent, 0.95) for exponent in range(40, 63)]
+    for (low, high), (next_low, next_high) in itertools.pairwise(thirds):
+        assert low < next_low < 1 / 3 < next_high < high
+    # More successes out of the same results: both bounds rise.
+    for trials in (2**40, 2**51, 2**62):
+        rising = [bounds(trials * k // 16, trials, 0.95) for k in range(1, 16)]
+        for (low, high), (next_low, next_high) in itertools.pairwise(rising):
+            assert low < next_low
+            assert high < next_high
 
 
 def test_beta_quantiles_without_scipy_name_the_extra(monkeypatch):
@@ -932,3 +1020,114 @@ def test_numpy_integers_are_draws_and_seeds_and_a_complex_level_no_quantile():
         formulas.proportion_posterior(3, 10, 0.9, draws=10**12)
     with pytest.raises(ValueError, match="seed must be None"):
         formulas.f1_posterior(3, 1, 1, 0.9, seed=-1)
+
+
+# The normal quantile near level 1 (issue 31, item 3) ------------------------------------------
+
+#: Levels near 1, where ``Phi^-1(0.5 + level / 2)`` rounds the tail away; the last is the
+#: largest double below 1.
+HIGH_LEVELS = [0.999999, 0.999999999, 1 - 1e-12, 1 - 2**-40, math.nextafter(1.0, 0.0)]
+
+
+@pytest.mark.parametrize("level", [0.3, 0.95, *HIGH_LEVELS])
+def test_the_normal_quantile_is_accurate_to_the_last_digits_near_level_1(level):
+    # SciPy's ndtri computes the quantile of the tail itself (Cephes), accurate there.
+    assert math.isclose(formulas.normal_quantile(level), -stats.norm.ppf((1 - level) / 2),
+                        rel_tol=2e-15)
+
+
+@pytest.mark.parametrize("level", HIGH_LEVELS)
+def test_closed_forms_equal_statsmodels_near_level_1(level):
+    """statsmodels takes z from the tail (``norm.isf(alpha / 2)``): Wilson, Agresti-Coull and
+    Wald agree to 1e-12 at levels near 1 too."""
+    for successes, trials in [(1, 10), (8, 10), (500, 1000), (3, 10**6)]:
+        for method in CLOSED_FORMS:
+            theirs = proportion_confint(successes, trials, alpha=1 - level,
+                                        method=CLOSED_FORMS[method])
+            ours = formulas.proportion_bounds(successes, trials, level, method)
+            for side in (0, 1):
+                if 0.0 < theirs[side] < 1.0:  # (not clipped)
+                    assert math.isclose(ours[side], theirs[side], rel_tol=1e-12), (method, level)
+
+
+def test_the_largest_level_below_1_is_answered_at_every_entry_point(tmp_path, capsys):
+    level = math.nextafter(1.0, 0.0)
+    s = Contingency().add_results(["x", "y", "x", "x"], ["x", "x", "y", "x"])
+    low, estimate, high = s.interval("micro_f1", level=level)
+    assert 0.0 <= low <= estimate <= high <= 1.0
+    assert s.scores(intervals=level)["intervals"]["micro"]["f1"] == [low, high]
+    paired = contingency.PairedComparison().add_results(["x", "y", "x"], ["x", "x", "y"],
+                                                        ["x", "x", "x"])
+    low, estimate, high = paired.accuracy_difference(level)
+    assert -1.0 <= low <= estimate <= high <= 1.0
+    path = write(tmp_path, "run.csv", "assigned,correct\nx,x\ny,x\nx,y\nx,x\n")
+    assert main(["classify", path, "--intervals", repr(level), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["intervals"] == s.scores(intervals=level)["intervals"]
+    assert err == ""
+
+
+# Every interval in [0, 1], holding its estimate (issue 31, item 1) -----------------------------
+
+_ALL_SCORES = ["micro_accuracy", "macro_accuracy", "micro_error", "macro_error", "hamming_loss",
+               "micro_precision", "micro_recall", "micro_f1", "subset_accuracy", "macro_precision",
+               "macro_recall", "macro_f1"]
+
+
+@given(categories_and_results(single_label=True), st.booleans(),
+       st.sampled_from(formulas.PROPORTION_METHODS), st.sampled_from([0.5, 0.95, 0.999]))
+@example((["x"], [("x", "x")]), False, "wilson", 0.95)  # one category, one result
+@example((["x"], [("x", "x")] * 7), True, "clopper_pearson", 0.999)
+@example((["x", "y"], [("x", "x")]), False, "posterior", 0.95)  # y declared but never named
+def test_every_interval_of_an_accumulator_lies_in_0_1_and_holds_its_estimate(
+        drawn, declared, method, level):
+    cats, stream = drawn
+    s = Contingency(cats) if declared else Contingency()
+    for assigned, correct in stream:
+        s.add_result(assigned, correct)
+    scores = [*_ALL_SCORES, *((name, label) for name in ("precision", "recall", "f1", "accuracy",
+                                                          "error", "jaccard", "specificity")
+                              for label in s.categories)]
+    for score in scores:
+        try:
+            low, estimate, high = s.interval(score, level=level, method=method, draws=200)
+        except IntervalRefused:
+            continue
+        assert 0.0 <= low <= estimate <= high <= 1.0, (score, low, estimate, high)
+
+
+def test_one_category_makes_decision_accuracy_a_constant_with_a_point_interval():
+    """With one category no single-label result can be wrong (it would name a second one):
+    accuracy is 1 and error 0 by construction, and each interval is that point."""
+    s = Contingency()
+    s.add_result("x", "x")
+    for method in formulas.PROPORTION_METHODS:
+        for score in ("micro_accuracy", "macro_accuracy"):
+            assert s.interval(score, method=method) == (1.0, 1.0, 1.0)
+        for score in ("micro_error", "macro_error", "hamming_loss"):
+            assert s.interval(score, method=method) == (0.0, 0.0, 0.0)
+    s.add_result("y", "x")  # a second category: the share of wrong results has its interval
+    low, estimate, high = s.interval("micro_error")
+    assert 0.0 < low < estimate == 0.5 < high < 1.0
+
+
+@pytest.mark.parametrize(("alpha", "beta"), [
+    (formulas.UNIFORM_FROM, 2**40), (2**40, formulas.UNIFORM_FROM),
+    (formulas.UNIFORM_FROM + 0.5, 2**62), (2**61 + 1, 2**61), (2**61, 2**61)])
+def test_the_uniform_tail_equals_a_40_digit_quadrature_from_where_it_is_used(alpha, beta):
+    from fractions import Fraction
+
+    from mpmath import mpf
+
+    mean = alpha / (alpha + beta)
+    deviation = math.sqrt(mean * (1 - mean) / (alpha + beta))
+    for distance in (-3.0, -0.5, 0.01, 2.0):
+        x = mean + distance * deviation
+        for upper in (False, True):
+            ours = formulas._uniform_tail(Fraction(alpha), Fraction(beta), x, upper=upper)
+            with beta_reference.mp.workdps(beta_reference.DIGITS):
+                truth = float(beta_reference.tail_and_density(alpha, beta, mpf(x), upper=upper)[0])
+            # (Near the mean, 1/w and 1/u cancel: 2**-52 / |w| of the tail, harmless to a
+            # quantile, where the tail's slope is the density.)
+            assert math.isclose(ours, truth, rel_tol=1e-14, abs_tol=2**-52 / abs(distance)), (
+                distance, upper, ours, truth)

@@ -119,3 +119,32 @@ def test_the_sdist_holds_every_top_level_file_the_tests_read():
         code = test.read_text(encoding="utf-8")
         read.update(re.findall(r'(?:ROOT|\.parent\.parent) / "([^"/]+)"', code))
     assert read - include == set()
+
+
+def _hypothesis_settings(environment: dict[str, str]) -> dict[str, object]:
+    """The hypothesis settings tests/conftest.py loads in a fresh interpreter under ``environment``."""
+    import json
+    import os
+    import subprocess
+
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("CI", "HYPOTHESIS_PROFILE")}
+    env.update(environment)
+    code = ("import json, tests.conftest; from hypothesis import settings; s = settings(); "
+            "print(json.dumps({'derandomize': s.derandomize, 'max_examples': s.max_examples}))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, check=True)
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_the_test_command_is_derandomized_without_any_environment():
+    """`python -m pytest` on a fresh clone gives the same verdict every run (issue 33): the CI
+    profile is the default, CI set or not; exploring is one documented switch away."""
+    assert _hypothesis_settings({})["derandomize"] is True
+    assert _hypothesis_settings({"CI": "1"})["derandomize"] is True
+    explore = _hypothesis_settings({"HYPOTHESIS_PROFILE": "explore"})
+    assert explore["derandomize"] is False
+    assert explore["max_examples"] == 300
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "HYPOTHESIS_PROFILE=explore" in readme

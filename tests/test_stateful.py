@@ -13,15 +13,18 @@ formulas need no NaN handling: a ratio with a zero denominator is 0. Float
 weights are dyadic (0.25, 0.5, 1.5) so that their sums are exact in binary and
 the model can compare cells exactly.
 
-Size: the default run is ``CONTINGENCY_STATEFUL_EXAMPLES=300`` examples of at
-most ``CONTINGENCY_STATEFUL_STEPS=20`` steps per machine; a nightly-sized run
-sets these environment variables higher, e.g.
+Size: as many examples per machine as the hypothesis profile of tests/conftest.py
+gives (100 in the default, derandomized profile; 300 with
+``HYPOTHESIS_PROFILE=explore``), of at most ``CONTINGENCY_STATEFUL_STEPS=20``
+steps; a nightly-sized run sets these environment variables higher, e.g.
 ``CONTINGENCY_STATEFUL_EXAMPLES=2000 CONTINGENCY_STATEFUL_STEPS=50``. The
-profile from tests/conftest.py (derandomized when ``CI`` is set) still applies.
+peers' values of a partition state are computed once per distinct state
+(:func:`_partition_expectations`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import pickle
@@ -38,7 +41,9 @@ from sklearn import metrics as sklearn_metrics
 
 from contingency import Contingency, PartitionComparison
 
-EXAMPLES = int(os.environ.get("CONTINGENCY_STATEFUL_EXAMPLES", "300"))
+#: As many examples as the hypothesis profile gives every property test (tests/conftest.py: 100
+#: in the default, derandomized profile; 300 in HYPOTHESIS_PROFILE=explore), unless set here.
+EXAMPLES = int(os.environ.get("CONTINGENCY_STATEFUL_EXAMPLES", settings().max_examples))
 STEPS = int(os.environ.get("CONTINGENCY_STATEFUL_STEPS", "20"))
 STATEFUL_SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -412,58 +417,63 @@ class PartitionMachine(RoundTrips):
             (r, c): int(table[i, j]) for i, r in enumerate(rows) for j, c in enumerate(cols) if table[i, j]
         }
         assert got == dict(counts)
-
-        # pair counts by brute-force enumeration of the expanded elements while small,
-        # by C(n, 2) sums over the Counter beyond
-        elements = [pair for pair, k in sorted(counts.items()) for _ in range(k)]
-        same_same = same_ref = same_mod = diff = 0
-        for i in range(len(elements) if n <= BRUTE_FORCE_LIMIT else 0):
-            for j in range(i + 1, len(elements)):
-                sr = elements[i][0] == elements[j][0]
-                sm = elements[i][1] == elements[j][1]
-                same_same += sr and sm
-                same_ref += sr and not sm
-                same_mod += sm and not sr
-                diff += not sr and not sm
-        if n > BRUTE_FORCE_LIMIT:
-            ref_sizes, mod_sizes = Counter[str](), Counter[int]()
-            for (r, m), k in counts.items():
-                ref_sizes[r] += k
-                mod_sizes[m] += k
-            same_same = sum(math.comb(k, 2) for k in counts.values())
-            same_ref = sum(math.comb(k, 2) for k in ref_sizes.values()) - same_same
-            same_mod = sum(math.comb(k, 2) for k in mod_sizes.values()) - same_same
-            diff = math.comb(n, 2) - same_same - same_ref - same_mod
+        pairs, peers = _partition_expectations(tuple(sorted(counts.items())))
         pc = self.acc.pair_confusion()
-        assert (pc.same_same, pc.same_reference_only, pc.same_model_only, pc.different_different) == (
-            same_same,
-            same_ref,
-            same_mod,
-            diff,
-        )
-        if n < 2:
-            return
-        ref = [r for r, _ in elements]
-        mod = [m for _, m in elements]
-        _close(self.acc.rand_index, sklearn_metrics.rand_score(ref, mod), "rand_index")
-        _close(
-            self.acc.adjusted_rand_index, sklearn_metrics.adjusted_rand_score(ref, mod), "adjusted_rand_index"
-        )
-        _close(
-            self.acc.mutual_information(), sklearn_metrics.mutual_info_score(ref, mod), "mutual_information"
-        )
-        peers = {
-            "normalized_mutual_information": sklearn_metrics.normalized_mutual_info_score(ref, mod),
-            "adjusted_mutual_information": sklearn_metrics.adjusted_mutual_info_score(ref, mod),
-            "homogeneity": sklearn_metrics.homogeneity_score(ref, mod),
-            "completeness": sklearn_metrics.completeness_score(ref, mod),
-            "v_measure": sklearn_metrics.v_measure_score(ref, mod),
-        }
-        if same_same:  # without a pair together in both, docs/metrics.md documents 1 where sklearn gives 0
-            peers["fowlkes_mallows"] = sklearn_metrics.fowlkes_mallows_score(ref, mod)
+        assert (pc.same_same, pc.same_reference_only, pc.same_model_only, pc.different_different) == pairs
         for name, want in peers.items():
             value = getattr(self.acc, name)
             _close(value() if callable(value) else value, want, name)
+
+
+@functools.cache
+def _partition_expectations(
+        counts: tuple[tuple[tuple[str, int], int], ...]) -> tuple[tuple[int, ...], dict[str, float]]:
+    """The pair counts and scikit-learn's scores of a state (its sorted (pair, count) items).
+
+    A function of the state alone, so computed once per distinct state: the machines revisit
+    states (copies, round trips, a remove undoing an add) and the examples share small ones,
+    and scikit-learn's input checks were most of the run's time.
+    """
+    n = sum(k for _, k in counts)
+    # pair counts by brute-force enumeration of the expanded elements while small,
+    # by C(n, 2) sums over the Counter beyond
+    elements = [pair for pair, k in counts for _ in range(k)]
+    same_same = same_ref = same_mod = diff = 0
+    for i in range(len(elements) if n <= BRUTE_FORCE_LIMIT else 0):
+        for j in range(i + 1, len(elements)):
+            sr = elements[i][0] == elements[j][0]
+            sm = elements[i][1] == elements[j][1]
+            same_same += sr and sm
+            same_ref += sr and not sm
+            same_mod += sm and not sr
+            diff += not sr and not sm
+    if n > BRUTE_FORCE_LIMIT:
+        ref_sizes, mod_sizes = Counter[str](), Counter[int]()
+        for (r, m), k in counts:
+            ref_sizes[r] += k
+            mod_sizes[m] += k
+        same_same = sum(math.comb(k, 2) for _, k in counts)
+        same_ref = sum(math.comb(k, 2) for k in ref_sizes.values()) - same_same
+        same_mod = sum(math.comb(k, 2) for k in mod_sizes.values()) - same_same
+        diff = math.comb(n, 2) - same_same - same_ref - same_mod
+    pairs = (same_same, same_ref, same_mod, diff)
+    if n < 2:
+        return pairs, {}
+    ref = [r for r, _ in elements]
+    mod = [m for _, m in elements]
+    peers = {
+        "rand_index": sklearn_metrics.rand_score(ref, mod),
+        "adjusted_rand_index": sklearn_metrics.adjusted_rand_score(ref, mod),
+        "mutual_information": sklearn_metrics.mutual_info_score(ref, mod),
+        "normalized_mutual_information": sklearn_metrics.normalized_mutual_info_score(ref, mod),
+        "adjusted_mutual_information": sklearn_metrics.adjusted_mutual_info_score(ref, mod),
+    }
+    # (what homogeneity_score, completeness_score and v_measure_score each compute and pick from)
+    peers["homogeneity"], peers["completeness"], peers["v_measure"] = (
+        sklearn_metrics.homogeneity_completeness_v_measure(ref, mod))
+    if same_same:  # without a pair together in both, docs/metrics.md documents 1 where sklearn gives 0
+        peers["fowlkes_mallows"] = sklearn_metrics.fowlkes_mallows_score(ref, mod)
+    return pairs, peers
 
 
 TestContingencyStateful = ContingencyMachine.TestCase

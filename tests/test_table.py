@@ -1,9 +1,10 @@
-"""contingency._table: one table interface whatever the storage, count_cells, and the table of code pairs."""
+"""contingency._table: the partition table on both implementations, count_cells, the table of code pairs."""
 
 from __future__ import annotations
 
 import functools
 import operator
+import pickle
 
 import numpy as np
 import pytest
@@ -11,18 +12,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contingency import _table
-from contingency._table import PAIR_SHIFT, Cells, CodedPairs, PairTable, Table, count_cells
-from tests.strategies_partition import labelings
+from contingency._table import PAIR_SHIFT, Cells, CodedPairs, PairTable, count_cells
+from contingency._table_reference import ReferenceTable
+from tests.strategies_partition import implementations, labelings
+
+IMPLEMENTATIONS = implementations()
 
 
-def filled(reference, model, way):
-    """A table of the elements, built as a batch ("arrays") or element by element ("dicts")."""
-    table = Table()
-    if way == "arrays":
-        table.add_cells(count_cells(reference, model, where="t"), "t")
+def filled(reference, model, way, implementation=ReferenceTable):
+    """A table of the elements, built as a batch ("batch") or element by element ("units")."""
+    table = implementation()
+    if way == "batch":
+        table.apply(count_cells(reference, model, where="t"), "t")
     else:
         for r, m in zip(reference, model):
-            table.change(r, m, 1)
+            table.step(r, m, 1)
     return table
 
 
@@ -37,69 +41,105 @@ def cell_counter(table):
     return {(r, m): n for r, m, n in table.cells().triples()}
 
 
-@given(labelings())
-def test_both_storages_hold_the_same_table(labeling):
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@given(labeling=labelings())
+def test_batches_and_units_hold_the_same_table(implementation, labeling):
     reference, model = labeling
-    arrays, dicts = filled(reference, model, "arrays"), filled(reference, model, "dicts")
-    assert arrays == dicts
-    assert cell_counter(arrays) == cell_counter(dicts) == as_counter(reference, model)
-    assert arrays.dense()[0] == dicts.dense()[0]
-    assert np.array_equal(arrays.dense()[2], dicts.dense()[2])
-    assert arrays.n_cells() == dicts.n_cells() == len(as_counter(reference, model))
-    assert sorted(arrays.row_totals().tolist()) == sorted(dicts.row_totals().tolist())
+    batch = filled(reference, model, "batch", implementation)
+    units = filled(reference, model, "units", implementation)
+    assert batch == units
+    assert cell_counter(batch) == cell_counter(units) == as_counter(reference, model)
+    assert batch.dense()[0] == units.dense()[0]
+    assert np.array_equal(batch.dense()[2], units.dense()[2])
+    assert batch.n_cells() == units.n_cells() == len(as_counter(reference, model))
+    assert sorted(batch.row_totals().tolist()) == sorted(units.row_totals().tolist())
+    assert batch.table_sums() == units.table_sums()
+    assert batch.triple_sums() == units.triple_sums()
 
 
-@given(labelings(), labelings())
-def test_storage_switch_batch_then_single_adds_then_removes(first, second):
-    """A batch table takes single changes (it switches storage) and returns to the batch's state."""
-    table = filled(*first, "arrays")
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@given(first=labelings(), second=labelings())
+def test_units_then_batches_return_to_the_same_state(implementation, first, second):
+    table = filled(*first, "batch", implementation)
     before = table.copy()
     for r, m in zip(*second):
-        table.change(r, m, 1)
+        table.step(r, m, 1)
     assert cell_counter(table) == as_counter(first[0] + second[0], first[1] + second[1])
     for r, m in zip(*second):
-        table.change(r, m, -1)
+        table.step(r, m, -1)
     assert table == before
-    table.add_cells(count_cells(*second, where="t"), "t")  # a batch again
-    table.add_cells(count_cells(*second, where="t").negated(), "t")
+    assert table.table_sums() == before.table_sums()
+    table.apply(count_cells(*second, where="t"), "t")
+    table.apply(count_cells(*second, where="t").negated(), "t")
     assert table == before
+    assert table.table_sums() == before.table_sums()
 
 
-def test_change_reports_counts_before_and_forgets_zeros():
-    table = Table()
-    assert table.change("a", 1, 1) == (0, 0, 0)
-    assert table.change("a", 2, 1) == (0, 1, 0)
-    assert table.change("a", 1, -1) == (1, 2, 1)
-    assert (table.n_rows, table.n_columns, table.n_cells()) == (1, 1, 1)
-    assert table.change("a", 2, -1) == (1, 1, 1)
-    assert table == Table()
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_step_forgets_zeros_and_refuses_bad_changes(implementation):
+    table = implementation()
+    table.step("a", 1, 1)
+    table.step("a", 2, 1)
+    table.step("a", 1, -1)
+    assert (table.n_rows, table.n_columns, table.n_cells(), table.n_elements) == (1, 1, 1, 1)
+    table.step("a", 2, -1)
+    assert table == implementation()
+    assert table.table_sums() == implementation().table_sums()
     with pytest.raises(ValueError, match="no element with reference 'a' and model 2 to remove"):
-        table.change("a", 2, -1)
+        table.step("a", 2, -1)
     with pytest.raises(ValueError, match="reference: None is not a valid label"):
-        table.change(None, 2, 1)
+        table.step(None, 2, 1)
     with pytest.raises(TypeError, match="model: label \\[2\\] is unhashable"):
-        table.change("a", [2], 1)
-    assert table == Table()
+        table.step("a", [2], 1)
+    with pytest.raises(ValueError, match="would hold 9223372036854775808 elements"):
+        table.step("a", 2, 2**63)
+    with pytest.raises(ValueError, match="no element with reference 'a' and model 2 to remove"):
+        table.step("a", 2, -(2**70))
+    assert table == implementation()
 
 
-@pytest.mark.parametrize("vectorise", [True, False])
-def test_a_failed_removal_changes_nothing(monkeypatch, vectorise):
-    monkeypatch.setattr(Table, "_vectorise", lambda self, change: vectorise)
-    table = filled(["a", "a", "b"], [1, 2, 2], "arrays")
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_failed_removal_changes_nothing(implementation):
+    table = filled(["a", "a", "b"], [1, 2, 2], "batch", implementation)
     before = table.copy()
     change = count_cells(["a", "b", "b"], [1, 2, 2], where="t").negated()
     with pytest.raises(ValueError, match="remove_many: cannot remove 2 element\\(s\\) with "
                                          "reference 'b' and model 2: there are 1"):
-        table.add_cells(change, "remove_many")
+        table.apply(change, "remove_many")
     assert table == before
+    assert table.table_sums() == before.table_sums()
     with pytest.raises(ValueError, match="cannot remove 1 element\\(s\\) with reference 'z'"):
-        table.add_cells(count_cells(["z"], [1], where="t").negated(), "remove_many")
+        table.apply(count_cells(["z"], [1], where="t").negated(), "remove_many")
     assert table == before
-    assert Table().add_cells(Cells([], [], *(np.zeros(0, np.int64),) * 3), "t")[1][0].size == 0
+    empty = implementation()
+    empty.apply(Cells([], [], *(np.zeros(0, np.int64),) * 3), "t")
+    assert empty == implementation()
 
 
-def test_information_cells_and_maxima():
-    table = filled(["a", "a", "b", "a"], [1, 2, 2, 1], "dicts")
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_labels_keep_their_order_through_batches_and_pickles(implementation):
+    table = implementation()
+    for r, m in [("b", 2), ("a", 1), ("b", 1), ("c", 3)]:
+        table.step(r, m, 1)
+    table.step("a", 1, -1)  # "a" forgotten ...
+    table.step("a", 3, 1)  # ... and back, last
+    assert (table.cells().row_labels, table.cells().column_labels) == (["b", "c", "a"], [2, 1, 3])
+    table.apply(Cells(["z", "y", "b"], [9, 8], np.array([1, 0, 2]), np.array([0, 1, 0]),
+                      np.array([1, 1, 1])), "t")  # new labels in the batch's label order
+    assert table.cells().row_labels == ["b", "c", "a", "z", "y"]
+    assert table.cells().column_labels == [2, 1, 3, 9, 8]
+    twin = pickle.loads(pickle.dumps(table))  # of the process's implementation
+    cells, twin_cells = table.cells(), twin.cells()
+    assert (twin_cells.row_labels, twin_cells.column_labels) == (cells.row_labels,
+                                                                 cells.column_labels)
+    assert [part.tolist() for part in (twin_cells.rows, twin_cells.columns, twin_cells.counts)] == [
+        part.tolist() for part in (cells.rows, cells.columns, cells.counts)]
+    assert twin.table_sums() == table.table_sums()
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_information_cells_and_maxima(implementation):
+    table = filled(["a", "a", "b", "a"], [1, 2, 2, 1], "units", implementation)
     counts, row_of_cell, column_of_cell, rows, columns = table.information_cells()
     assert all(part.dtype == np.int64 for part in table.information_cells())
     found = sorted(zip(counts.tolist(), row_of_cell.tolist(), column_of_cell.tolist()))
@@ -133,33 +173,15 @@ def test_count_cells_names_its_arguments():
         count_cells(["a"], [1], "1", where="f")
 
 
-@given(labelings(), st.booleans())
-def test_copies_are_independent(labeling, batch):
-    table = filled(*labeling, "arrays" if batch else "dicts")
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@given(labeling=labelings(), batch=st.booleans())
+def test_copies_are_independent(implementation, labeling, batch):
+    table = filled(*labeling, "batch" if batch else "units", implementation)
     copy = table.copy()
-    copy.change("new", "new", 1)
+    copy.step("new", "new", 1)
     assert copy != table
     assert table.copy() == table
-
-
-def test_a_batch_much_smaller_than_the_table_does_not_count_its_cells(monkeypatch):
-    """The storage decision costs O(batch): counting the cells of dictionary storage is O(rows).
-
-    A one-cell batch on a table of a thousand rows is added cell by cell without
-    counting the table's cells; a batch as large as the table still takes arrays.
-    """
-    table = filled(list(range(1000)), list(range(1000)), "dicts")
-    labels = [*range(1000), 5, "new"]
-    expected = as_counter(labels, labels)
-    real_n_cells = Table.n_cells
-    monkeypatch.setattr(Table, "n_cells", lambda self: pytest.fail("the batch counted the cells"))
-    table.add_cells(count_cells([5, "new"], [5, "new"], where="t"), "t")
-    assert cell_counter(table) == expected
-    monkeypatch.setattr(Table, "n_cells", real_n_cells)
-    chosen = []
-    monkeypatch.setattr(Table, "_add_arrays", lambda self, change, where: chosen.append(len(change)))
-    table.add_cells(count_cells(list(range(200)), list(range(200)), where="t"), "t")
-    assert chosen == [200]  # 8 x 200 cells >= the table's 1001: arrays
+    assert table.copy().table_sums() == table.table_sums()
 
 
 # PairTable: Contingency's single-label results by pair of category codes ----------------------

@@ -62,6 +62,7 @@ __all__ = [
     "error",
     "f1",
     "f_beta",
+    "informedness",
     "jaccard",
     "matthews_corrcoef",
     "mean_accuracy",
@@ -335,6 +336,26 @@ def specificity(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
     0.75
     """
     return recall(d, c, b, a, zero_division=zero_division)
+
+
+def informedness(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,
+                 zero_division: ZeroDivision = "perl") -> Floats:
+    """Informedness (Youden's J): ``recall + specificity - 1``, in [-1, 1].
+
+    The vertical distance of a threshold's point above the ROC curve's
+    diagonal: 0 for a guess, 1 for a perfect split. On two classes it is
+    scikit-learn's ``balanced_accuracy_score(adjusted=True)``. Its undefined
+    cases are those of :func:`recall` and :func:`specificity` (no positive,
+    no negative), decided by ``zero_division`` as theirs are.
+
+    Reference: W. J. Youden, "Index for rating diagnostic tests", Cancer 3
+    (1950) 32-35.
+
+    >>> float(informedness(3, 1, 1, 3))
+    0.5
+    """
+    return np.asarray(recall(a, b, c, d, zero_division=zero_division)
+                      + specificity(a, b, c, d, zero_division=zero_division) - 1.0)
 
 
 def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: float = 1.0,

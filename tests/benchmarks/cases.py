@@ -73,7 +73,12 @@ from tests.benchmarks.label_types import (
     random_pairs_scaling,
 )
 from tests.benchmarks.locking import lock_cost
-from tests.benchmarks.ours import PARTITION_SKIP, every_constant_time_score, partition_comparison
+from tests.benchmarks.ours import (
+    PARTITION_SKIP,
+    every_constant_time_score,
+    partition_comparison,
+    partition_on_reference,
+)
 from tests.benchmarks.partition_scale import one_row_batches as partition_one_row_batches
 from tests.benchmarks.partition_scale import sparse_reads_memory
 from tests.benchmarks.scaling import dask_two_workers
@@ -1492,6 +1497,87 @@ def partition_read_vs_add(config: Config) -> list[Row]:
     return rows
 
 
+def partition_kernel_and_reference(config: Config) -> list[Row]:
+    """Issue 30: PartitionComparison on its compiled kernel and on the pure-Python reference, side by side.
+
+    Per element, at K = 10 and K = 1000: ``add`` (rows 17/18's stream) and ``add`` followed
+    by one read of ARI, NMI and V-measure, each on the class as loaded (the kernel when
+    built) and on the reference (:func:`~tests.benchmarks.ours.partition_on_reference`),
+    rounds alternated. The reference has no target: the rows say what it costs.
+    """
+    from contingency import _backend
+
+    n = config.partition_read_n
+    ks = (10, 1000)
+    found = partition_comparison()
+    if found is None:
+        return [_skip("PartitionComparison kernel and reference", f"{_count(n)} elements",
+                      "s/element", PARTITION_SKIP)]
+    classes = {_backend.IMPLEMENTATION: found[0], "reference": partition_on_reference()}
+    if len(classes) < 2:
+        return [_skip("PartitionComparison on the kernel against the reference",
+                      f"{_count(n)} elements", "s/element", "skipped: the kernel is not built")]
+
+    def add_and_reads(comparison_class: Any, pairs: Sequence[tuple[int, int]]) -> Any:
+        comparison = comparison_class()
+        add = comparison.add
+        value = None
+        for reference, model in pairs:
+            add(reference, model)
+            value = (comparison.adjusted_rand_index, comparison.normalized_mutual_information(),
+                     comparison.v_measure())
+        return value
+
+    contestants = []
+    labels = {}
+    for k in ks:
+        labels[k] = partition_labels(n, k)
+        pairs = _partition_pairs(n, k)
+        for name, comparison_class in classes.items():
+            contestants += [
+                Contestant(f"{name} add K={k}", partial(_partition_add, comparison_class, pairs),
+                           items=n),
+                Contestant(f"{name} add+reads K={k}", partial(add_and_reads, comparison_class,
+                                                              pairs), items=n)]
+
+    def check(values: list[Any]) -> str:
+        found_values = dict(zip((c.name for c in contestants), values))
+        for k in ks:
+            if found_values[f"kernel add K={k}"] != found_values[f"reference add K={k}"]:
+                raise CheckFailed(f"K={k}: the kernel's table differs from the reference's")
+            if found_values[f"kernel add+reads K={k}"] != found_values[f"reference add+reads K={k}"]:
+                raise CheckFailed(f"K={k}: the last ARI, NMI, V differ between the two")
+        return "equal tables and bit-identical last reads on both"
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    by_name = {t.name: t for t in timings}
+    rows = []
+    for k in ks:
+        size = f"K={k}, {_count(n)} elements"
+        kernel_add, reference_add = by_name[f"kernel add K={k}"], by_name[f"reference add K={k}"]
+        kernel_step = by_name[f"kernel add+reads K={k}"]
+        reference_step = by_name[f"reference add+reads K={k}"]
+        rows += [
+            Row("PartitionComparison.add on the pure-Python reference, per element", size,
+                "s/element", ours=reference_add.median, peer_name="the same on the kernel",
+                peer=kernel_add.median, target="none (issue 30: measured beside the kernel)",
+                check=verdict, timings=[reference_add, kernel_add]),
+            Row("PartitionComparison add + ARI, NMI and V reads, kernel, per element", size,
+                "s/element", ours=kernel_step.median, floor_name="add alone (kernel)",
+                floor=kernel_add.median, target="add+reads <= 2 x add (issue 30)",
+                passed=kernel_step.median <= 2 * kernel_add.median, check=verdict,
+                notes="each element added, then all three scores read (each read follows an "
+                      "add, so none reuses the previous one)",
+                timings=[kernel_step, kernel_add]),
+            Row("PartitionComparison add + ARI, NMI and V reads, reference, per element", size,
+                "s/element", ours=reference_step.median, peer_name="the same on the kernel",
+                peer=kernel_step.median, floor_name="add alone (reference)",
+                floor=reference_add.median, target="none (issue 30: measured beside the kernel)",
+                check=verdict, timings=[reference_step, kernel_step, reference_add]),
+        ]
+    return rows
+
+
 def _near_independence_add_read(comparison: Any, pairs: Sequence[tuple[int, int]]) -> float:
     """Each of ``pairs`` added and NMI read; then taken back, so every round starts alike."""
     add, remove, read = comparison.add, comparison.remove, comparison.normalized_mutual_information
@@ -1793,6 +1879,8 @@ CASES: list[Case] = [
     Case("10 learning curve micro+macro F1 vs river", learning_curve),
     Case("10 remove_result K=10000 vs K=10", remove_result_scaling),
     Case("10 PartitionComparison read vs add", partition_read_vs_add),
+    Case("10 PartitionComparison kernel and reference: add, add + reads",
+         partition_kernel_and_reference),
     Case("10 PartitionComparison NMI read near independence K=100 vs K=1000",
          partition_read_near_independence),
     Case("10 from_labels table as large as the data", from_labels_large_table),
@@ -1836,4 +1924,14 @@ CASES: list[Case] = [
              "tests.benchmarks.grouped_scale").grouped_state_scaling(config)),
     Case("19 command line 10^6 distinct labels vs 10", lambda config: importlib.import_module(
         "tests.benchmarks.cli_scale").cli_distinct_labels(config.batch_n, config.quick)),
+    Case("32 curves streaming add + roc_auc vs river ROCAUC and RollingROCAUC(1000)",
+         lambda config: importlib.import_module("tests.benchmarks.curves").streaming_reads(
+             20_000 if config.quick else 100_000, 2_000 if config.quick else 10_000,
+             config.slow_repeat)),
+    Case("32 curves sliding window of 1000 by remove vs RollingROCAUC(1000)",
+         lambda config: importlib.import_module("tests.benchmarks.curves").sliding_window(
+             20_000 if config.quick else 100_000, config.slow_repeat)),
+    Case("32 curves batch exact 10^7 scores vs stable argsort and scikit-learn",
+         lambda config: importlib.import_module("tests.benchmarks.curves").batch_exact(
+             config.big_n, config.slow_repeat)),
 ]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PARTITION_SKIP", "every_constant_time_score", "partition_comparison"]
+__all__ = ["PARTITION_SKIP", "every_constant_time_score", "partition_comparison",
+           "partition_on_reference"]
 
 PARTITION_SKIP = "skipped: PartitionComparison not available"
 
@@ -27,6 +28,24 @@ def partition_comparison() -> tuple[Any, str] | None:
             return None
         return PartitionComparison, "contingency._partition (not yet exported by contingency)"
     return PartitionComparison, "contingency"
+
+
+def partition_on_reference() -> type[Any]:
+    """PartitionComparison counting with the pure-Python reference table, whatever this process loaded.
+
+    The kernel is what ``PartitionComparison`` uses when it is built; this subclass puts
+    the reference (contingency/_table_reference.py) under the same class, so that both
+    are measured in one run.
+    """
+    from contingency import PartitionComparison
+    from contingency._table_reference import ReferenceTable
+
+    class OnReference(PartitionComparison):
+        def _clear(self) -> None:
+            super()._clear()
+            self._table = ReferenceTable()
+
+    return OnReference
 
 
 def every_constant_time_score(comparison: Any) -> dict[str, float]:

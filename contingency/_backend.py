@@ -1,0 +1,104 @@
+"""Which implementation of PartitionComparison's table this process uses: the kernel or its reference.
+
+Both implement :class:`contingency._table.Table` and hold the same counts and
+running sums after every change (the differential tests in
+tests/test_kernel.py compare them step by step):
+
+- the kernel, ``contingency._kernel`` (contingency/_kernel.pyx, compiled by
+  ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
+  there: hatch_build.py), the default;
+- the reference, :class:`contingency._table_reference.ReferenceTable`, plain
+  Python written for clarity, used when the kernel is not built (with one
+  warning at import that says how to build it) or when the environment
+  variable ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"``
+  (no warning: it was asked for).
+
+A kernel whose source (contingency/_kernel.pyx) has changed since it was
+compiled is refused at import, with the command that rebuilds it: a stale
+kernel would count by rules the source no longer states.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from contingency._kernel_source import MAIN, kernel_digest
+from contingency._table import Cells, Table
+from contingency._table_reference import ReferenceTable
+
+__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "TableClass", "new_table",
+           "rebuild_table"]
+
+#: The environment variable that selects the pure-Python reference (cf. msgpack's
+#: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
+PURE_PYTHON_VARIABLE = "CONTINGENCY_PURE_PYTHON"
+#: The command that (re)builds the kernel from a source tree.
+REBUILD = "python -m pip install -e ."
+
+
+def _kernel_module() -> Any:
+    """The compiled kernel, or None when the reference is asked for or the kernel is not built."""
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        kernel = importlib.import_module("contingency._kernel")
+    except ImportError:
+        warnings.warn("contingency: the compiled kernel (contingency._kernel) is not built, so "
+                      "PartitionComparison counts with its pure-Python reference: the same numbers, "
+                      "several times slower. To build it, install a C compiler and reinstall "
+                      f"(from a source tree: {REBUILD}); to choose the reference and silence this "
+                      f"warning, set {PURE_PYTHON_VARIABLE}=1.", RuntimeWarning, stacklevel=2)
+        return None
+    folder = Path(__file__).parent
+    digest = kernel_digest(folder)
+    if digest is not None and digest != kernel.SOURCE_HASH:
+        source = folder / MAIN
+        raise ImportError(f"contingency: {source} has changed since the compiled kernel "
+                          f"{Path(str(kernel.__file__)).name} was built from it: rebuild it with "
+                          f"`{REBUILD}` (or set {PURE_PYTHON_VARIABLE}=1 to use the pure-Python "
+                          "reference)")
+    return kernel
+
+
+_kernel_found = _kernel_module()
+TableClass: type[Table]
+if _kernel_found is None:
+    TableClass = ReferenceTable
+    #: "kernel" or "reference": the implementation every new table of this process uses.
+    IMPLEMENTATION = "reference"
+else:
+    class KernelTable(_kernel_found.KernelTable, Table):  # type: ignore[misc,name-defined]
+        """The kernel's table with the reads :class:`~contingency._table.Table` writes once."""
+
+        __slots__ = ()
+
+    TableClass = KernelTable
+    IMPLEMENTATION = "kernel"
+
+
+def new_table() -> Table:
+    """An empty table of this process's implementation."""
+    return TableClass()
+
+
+def rebuild_table(row_labels: list[Hashable], column_labels: list[Hashable],
+                  cells: list[tuple[Hashable, Hashable, int]], fine: bool) -> Table:
+    """A table holding these cells (:meth:`~contingency._table.Table.pickled`), labels in their
+    order, whichever implementation pickled it."""
+    row_code = {label: code for code, label in enumerate(row_labels)}
+    column_code = {label: code for code, label in enumerate(column_labels)}
+    table = new_table()
+    table.apply(Cells(row_labels, column_labels,
+                      np.array([row_code[row] for row, _, _ in cells], dtype=np.int64),
+                      np.array([column_code[column] for _, column, _ in cells], dtype=np.int64),
+                      np.array([count for _, _, count in cells], dtype=np.int64)), "unpickle")
+    if fine:
+        table.keep_fine_sums()
+    return table

@@ -1,0 +1,389 @@
+"""The counts of a scored binary stream by distinct score, their one write routine and the running 2U.
+
+The state of :class:`~contingency.ThresholdContingency`: for each distinct key
+(a score in exact mode, a bin's lower edge in binned mode) the weight of
+positive and of negative results there, exact integers. Keys are kept sorted
+in a list of blocks (at most ``2 * _LOAD`` keys each), with a Fenwick tree
+over the blocks' totals, so that the weight of negatives below a key (or of
+positives above it) takes O(log blocks) Python steps plus a C-level sum over
+one block.
+
+Beside the counts the state keeps ``twice_u``, the Mann-Whitney statistic in
+half-units (each positive-negative pair ordered right counts 2, a tied pair
+1): a positive of weight ``w`` at key ``s`` adds ``w (2 neg_below(s) +
+neg_at(s))``, a negative adds ``w (2 pos_above(s) + pos_at(s))``. The change
+is linear in ``w``, so a removal is the same step with ``-w``. So the AUC
+reads in O(1) after any change. Beside it, ``shared``, the weight of
+positive-negative pairs at one key (tied; in binned mode, sharing a bin), makes
+binned mode's AUC bound O(1) too. Tests recompute both from the results after
+every step.
+
+:meth:`ScoreCounts.apply` is the one routine that changes anything: a unit
+step (``key, positive, weight``) or a coded batch (keys ascending and
+distinct, positive and negative weights, all of one sign). A batch small
+beside the state goes through the unit steps; a large one rebuilds the
+counts by merging sorted arrays and recomputes ``twice_u`` from them
+(:func:`contingency.formulas.curves.mann_whitney`, the formula's one home). Everything that
+can fail (the count limit, a removal of results that are not there) is
+checked before the first write. A key whose counts both reach 0 is dropped,
+so equal states hold equal keys.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency.formulas._numeric import MAX_COUNT, check_room
+from contingency.formulas.curves import mann_whitney
+
+__all__ = ["Batch", "ScoreCounts"]
+
+#: Half the most keys a block holds (a block of more is split in two).
+_LOAD = 256
+
+#: How many keys a numpy rebuild moves in the time of one unit step: a batch of fewer than
+#: len(state) / this many keys goes through unit steps.
+_UNIT_STEP_COST = 2000
+
+#: A batch of a coded scored stream: keys (ascending, distinct), positive and negative weights.
+Batch = tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+
+
+class ScoreCounts:
+    """Positive and negative weight per distinct key, sorted, with the running ``twice_u``.
+
+    >>> counts = ScoreCounts()
+    >>> counts.apply(0.8, True, 1); counts.apply(0.4, False, 1); counts.apply(0.35, True, 1)
+    >>> counts.twice_u, counts.positives, counts.negatives  # pairs (0.8, 0.4) right, (0.35, 0.4) wrong
+    (2, 2, 1)
+    >>> counts.apply(0.4, False, -1)
+    >>> counts.twice_u, counts.columns()[0].tolist()
+    (0, [0.35, 0.8])
+    """
+
+    __slots__ = (
+        "_block_neg",
+        "_block_pos",
+        "_columns",
+        "_keys",
+        "_maxes",
+        "_neg",
+        "_pos",
+        "_tree_neg",
+        "_tree_pos",
+        "negatives",
+        "positives",
+        "shared",
+        "twice_u",
+    )
+
+    # Blocks are typed arrays (8 bytes a value, no Python object per key): a key costs 24 bytes.
+    _keys: list[array[float]]  # blocks of keys, ascending
+    _pos: list[array[int]]  # positive weight per key, block by block (int64: the limit holds)
+    _neg: list[array[int]]  # negative weight per key
+    _maxes: list[float]  # each block's last key, for bisect
+    _block_pos: list[int]  # each block's total positive weight
+    _block_neg: list[int]
+    _tree_pos: list[int]  # Fenwick trees over the block totals (1-based)
+    _tree_neg: list[int]
+    _columns: Batch | None  # the counts as arrays (a cache, dropped by every change)
+    positives: int  # P, the total positive weight
+    negatives: int  # N
+    twice_u: int  # 2U, the Mann-Whitney statistic in half-units
+    shared: int  # sum over keys of positives x negatives: the tied pairs (binned: sharing a bin)
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every count."""
+        self._keys, self._pos, self._neg, self._maxes = [], [], [], []
+        self._block_pos, self._block_neg = [], []
+        self._tree_pos, self._tree_neg = [0], [0]
+        self._columns = None
+        self.positives = self.negatives = self.twice_u = self.shared = 0
+
+    def copy(self) -> ScoreCounts:
+        """An independent copy."""
+        other = ScoreCounts.__new__(ScoreCounts)
+        other._keys = [array("d", block) for block in self._keys]
+        other._pos = [array("q", block) for block in self._pos]
+        other._neg = [array("q", block) for block in self._neg]
+        other._maxes, other._block_pos = list(self._maxes), list(self._block_pos)
+        other._block_neg = list(self._block_neg)
+        other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
+        other._columns = self._columns
+        other.positives, other.negatives, other.twice_u, other.shared = (
+            self.positives, self.negatives, self.twice_u, self.shared)
+        return other
+
+    def __len__(self) -> int:
+        """The number of distinct keys."""
+        return sum(map(len, self._keys))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreCounts):
+            return NotImplemented
+        if (self.positives, self.negatives, self.twice_u) != (
+                other.positives, other.negatives, other.twice_u):
+            return False
+        mine, theirs = self.columns(), other.columns()
+        return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        keys, pos, neg = self.columns()
+        return keys.tolist(), pos.tolist(), neg.tolist()
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.clear()
+        keys, pos, neg = state
+        if keys:
+            self._rebuild(np.array(keys, dtype=np.float64), np.array(pos, dtype=np.int64),
+                          np.array(neg, dtype=np.int64))
+
+    # Reads -----------------------------------------------------------------------------
+
+    def columns(self) -> Batch:
+        """The counts as arrays, keys ascending (made once per state; callers never write to them)."""
+        found = self._columns
+        if found is None:
+            found = self._columns = (_joined(self._keys, np.float64), _joined(self._pos, np.int64),
+                                     _joined(self._neg, np.int64))
+            for column in found:
+                column.flags.writeable = False
+        return found
+
+    def at(self, key: float) -> tuple[int, int]:
+        """The positive and negative weight at ``key`` (0, 0 if absent)."""
+        b, i, found = self._locate(key)
+        return (self._pos[b][i], self._neg[b][i]) if found else (0, 0)
+
+    # The one write routine -------------------------------------------------------------
+
+    def apply(self, key: float = 0.0, positive: bool = True, weight: int = 0,
+              batch: Batch | None = None, sign: int = 1) -> None:
+        """Change the counts: the one routine every change goes through, in two calling conventions.
+
+        A unit step, ``apply(key, positive, weight)``: ``weight`` results
+        (negative to take them back) of one class at ``key``, with plain
+        arguments so that no array is made per result. A coded batch,
+        ``apply(batch=(keys, positives, negatives), sign=±1)``: aggregated
+        non-negative weights, added (``sign=1``) or taken back (``-1``).
+        Everything that can fail is checked before the first write:
+        ``ValueError`` for a total past ``2**63 - 1`` or a removal of
+        results that are not there.
+        """
+        if batch is None:
+            self._step(key, positive, weight)
+            return
+        keys, pos, neg = batch
+        if not keys.size:
+            return
+        self._check_batch(keys, pos, neg, sign)
+        size = len(self)
+        # one unit step costs about as much as moving ~2,000 keys through numpy
+        if not size and sign > 0:  # into an empty state: the batch is the state
+            self._rebuild(keys, pos, neg)
+        elif keys.size * _UNIT_STEP_COST < size:
+            for key_, p, n in zip(keys.tolist(), pos.tolist(), neg.tolist()):
+                if p:
+                    self._step(key_, True, sign * p)
+                if n:
+                    self._step(key_, False, sign * n)
+        else:
+            # both sides sorted: the batch's new keys go in by one linear np.insert, not a sort
+            mine_keys, mine_pos, mine_neg = self.columns()
+            where = np.searchsorted(mine_keys, keys)
+            present = np.zeros(keys.size, dtype=bool)
+            inside = where < mine_keys.size
+            present[inside] = mine_keys[where[inside]] == keys[inside]
+            new = ~present
+            all_keys = np.insert(mine_keys, where[new], keys[new])
+            new_pos = np.insert(mine_pos, where[new], 0)
+            new_neg = np.insert(mine_neg, where[new], 0)
+            at_batch = where + np.cumsum(new) - new  # each batch key's place among all keys
+            new_pos[at_batch] += sign * pos
+            new_neg[at_batch] += sign * neg
+            self.clear()
+            self._rebuild(all_keys, new_pos, new_neg)
+
+    def _check_batch(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
+                     neg: NDArray[np.int64], sign: int) -> None:
+        total = int(pos.sum()) + int(neg.sum())
+        if sign > 0:
+            check_room(self.positives + self.negatives, total, "results")
+            return
+        mine_keys, mine_pos, mine_neg = self.columns()
+        where = np.minimum(np.searchsorted(mine_keys, keys), max(mine_keys.size - 1, 0))
+        found = (mine_keys[where] == keys) if mine_keys.size else np.zeros(keys.size, dtype=bool)
+        have_pos = np.where(found, mine_pos[where] if mine_keys.size else 0, 0)
+        have_neg = np.where(found, mine_neg[where] if mine_keys.size else 0, 0)
+        short = (have_pos < pos) | (have_neg < neg)
+        if short.any():
+            first = int(np.flatnonzero(short)[0])
+            kind, have, want = (("positive", have_pos[first], pos[first])
+                                if have_pos[first] < pos[first] else
+                                ("negative", have_neg[first], neg[first]))
+            raise ValueError(f"remove: there are {int(have)} {kind} results of score "
+                             f"{float(keys[first])!r}, not {int(want)} to remove")
+
+    def _step(self, key: float, positive: bool, weight: int) -> None:
+        """One key's change of one class, ``twice_u`` following; checked before the first write.
+
+        An addition past the count limit, or a removal of more results than
+        the key holds, raises ``ValueError`` and changes nothing.
+        """
+        keys, maxes = self._keys, self._maxes
+        if maxes:
+            b = bisect_left(maxes, key)
+            if b == len(maxes):
+                b -= 1
+            block = keys[b]
+            i = bisect_left(block, key)
+            found = i < len(block) and block[i] == key
+        else:
+            b = i = 0
+            found = False
+        if weight < 0:
+            have = (self._pos if positive else self._neg)[b][i] if found else 0
+            if have < -weight:
+                kind = "positive" if positive else "negative"
+                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
+                                 f"not {-weight} to remove")
+        elif self.positives + self.negatives + weight > MAX_COUNT:
+            check_room(self.positives + self.negatives, weight, "results")
+        self._columns = None
+        if not maxes:  # the first key
+            self._keys, self._maxes = [array("d", (key,))], [key]
+            self._pos, self._neg = [array("q", (0,))], [array("q", (0,))]
+            self._block_pos, self._block_neg = [0], [0]
+            self._tree_pos, self._tree_neg = [0, 0], [0, 0]
+            keys, maxes, block = self._keys, self._maxes, self._keys[0]
+        elif not found:
+            block.insert(i, key)
+            self._pos[b].insert(i, 0)
+            self._neg[b].insert(i, 0)
+            if i == len(block) - 1:
+                maxes[b] = key
+        pos, neg = self._pos[b], self._neg[b]
+        # the block's part of a rank query sums the shorter side of i (a C-level pass)
+        half = len(block) >> 1
+        if positive:
+            below = self._prefix(self._tree_neg, b) + (
+                sum(neg[:i]) if i < half else self._block_neg[b] - sum(neg[i:]))
+            self.twice_u += weight * (2 * below + neg[i])
+            self.shared += weight * neg[i]
+            pos[i] += weight
+            self.positives += weight
+            self._block_pos[b] += weight
+            self._raise(self._tree_pos, b, weight)
+        else:
+            above = self.positives - self._prefix(self._tree_pos, b) - (
+                sum(pos[:i + 1]) if i < half else self._block_pos[b] - sum(pos[i + 1:]))
+            self.twice_u += weight * (2 * above + pos[i])
+            self.shared += weight * pos[i]
+            neg[i] += weight
+            self.negatives += weight
+            self._block_neg[b] += weight
+            self._raise(self._tree_neg, b, weight)
+        if not pos[i] and not neg[i]:
+            del block[i], pos[i], neg[i]
+            if not block:
+                del keys[b], self._pos[b], self._neg[b], maxes[b]
+                del self._block_pos[b], self._block_neg[b]
+                self._trees()
+            elif i == len(block):
+                maxes[b] = block[-1]
+        elif len(block) > 2 * _LOAD:
+            self._split(b)
+
+    def _split(self, b: int) -> None:
+        """Split block ``b`` in two halves (the Fenwick trees rebuilt: O(blocks), amortised)."""
+        keys, pos, neg = self._keys[b], self._pos[b], self._neg[b]
+        self._keys[b:b + 1] = [keys[:_LOAD], keys[_LOAD:]]
+        self._pos[b:b + 1] = [pos[:_LOAD], pos[_LOAD:]]
+        self._neg[b:b + 1] = [neg[:_LOAD], neg[_LOAD:]]
+        self._maxes[b:b + 1] = [self._keys[b][-1], self._keys[b + 1][-1]]
+        self._block_pos[b:b + 1] = [sum(self._pos[b]), sum(self._pos[b + 1])]
+        self._block_neg[b:b + 1] = [sum(self._neg[b]), sum(self._neg[b + 1])]
+        self._trees()
+
+    def _trees(self) -> None:
+        self._tree_pos, self._tree_neg = _fenwick(self._block_pos), _fenwick(self._block_neg)
+
+    @staticmethod
+    def _prefix(tree: list[int], b: int) -> int:
+        """The sum of the first ``b`` block totals."""
+        total = 0
+        while b:
+            total += tree[b]
+            b &= b - 1
+        return total
+
+    @staticmethod
+    def _raise(tree: list[int], b: int, weight: int) -> None:
+        b += 1
+        size = len(tree)
+        while b < size:
+            tree[b] += weight
+            b += b & -b
+
+    def _locate(self, key: float) -> tuple[int, int, bool]:
+        maxes = self._maxes
+        if not maxes:
+            return 0, 0, False
+        b = min(bisect_left(maxes, key), len(maxes) - 1)
+        block = self._keys[b]
+        i = bisect_left(block, key)
+        return b, i, i < len(block) and block[i] == key
+
+    def _rebuild(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
+                 neg: NDArray[np.int64]) -> None:
+        """Fill an empty state from columns (zero rows dropped) and recompute ``twice_u``."""
+        kept = (pos != 0) | (neg != 0)
+        keys, pos, neg = keys[kept], pos[kept], neg[kept]
+        starts = range(0, keys.size, _LOAD)
+        keys, pos, neg = (np.ascontiguousarray(keys, dtype=np.float64),
+                          np.ascontiguousarray(pos, dtype=np.int64),
+                          np.ascontiguousarray(neg, dtype=np.int64))
+        self._keys = [array("d", keys[s:s + _LOAD].tobytes()) for s in starts]
+        self._pos = [array("q", pos[s:s + _LOAD].tobytes()) for s in starts]
+        self._neg = [array("q", neg[s:s + _LOAD].tobytes()) for s in starts]
+        self._maxes = [block[-1] for block in self._keys]
+        first = np.arange(0, keys.size, _LOAD)
+        self._block_pos = np.add.reduceat(pos, first).tolist() if keys.size else []
+        self._block_neg = np.add.reduceat(neg, first).tolist() if keys.size else []
+        self._trees()
+        twice_u, big_p, big_n = mann_whitney(pos[::-1], neg[::-1]) if keys.size else (0, 0, 0)
+        self.twice_u, self.positives, self.negatives = int(twice_u), int(big_p), int(big_n)
+        self.shared = (int(np.dot(pos, neg)) if self.positives * self.negatives <= MAX_COUNT
+                       else sum(p * n for p, n in zip(pos.tolist(), neg.tolist())))
+        for column in (keys, pos, neg):
+            column.flags.writeable = False
+        self._columns = (keys, pos, neg)  # the state's own columns: no second pass to read them
+
+
+def _joined(blocks: list[array[Any]], dtype: type[Any]) -> NDArray[Any]:
+    """The blocks' values as one numpy array (a copy of their buffers, no Python object each)."""
+    if not blocks:
+        return np.zeros(0, dtype=dtype)
+    return np.concatenate([np.frombuffer(block, dtype=dtype) for block in blocks])
+
+
+def _fenwick(totals: list[int]) -> list[int]:
+    """A Fenwick tree (1-based) over ``totals``, built in O(len)."""
+    tree = [0, *totals]
+    size = len(tree)
+    for b in range(1, size):
+        parent = b + (b & -b)
+        if parent < size:
+            tree[parent] += tree[b]
+    return tree
+

@@ -1,0 +1,321 @@
+"""Scored results coded for :class:`~contingency._score_counts.ScoreCounts`: one result or a batch, checked.
+
+The ingest step of :class:`~contingency.ThresholdContingency`: every input
+(one score and its correct label; arrays, lists or pandas columns of both,
+with ``sample_weight``) becomes a key (the score, or its bin's lower edge), a
+class (positive or not) and a whole weight, or, for a batch, one coded batch
+of distinct keys (ascending) with the positive and negative weight at each.
+Everything is checked here, before the state is touched, and an error names
+the argument and the position at fault.
+
+Weights are whole numbers (integers, or floats of whole value): a threshold
+table counts results, and fractional weights would need the dyadic fixed
+point of :class:`~contingency.Contingency`'s counts in every read (a later
+step); a fractional one is refused by name.
+"""
+
+from __future__ import annotations
+
+import numbers
+from bisect import bisect_right
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from contingency._coding import encode
+from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
+from contingency._labels import check_label
+from contingency._score_counts import Batch
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, check_room, shown
+
+__all__ = ["Binning", "coded_batch", "key_of", "positive_of", "whole_weight"]
+
+_BINARY = "without pos_label=, correct must be a bool or 0/1 (pass pos_label= to name the positive label)"
+_FRACTIONAL = ("is fractional: ThresholdContingency counts whole results (integer weights, or floats "
+               "of whole value)")
+
+
+class Binning:
+    """The edges of binned mode and the key of a score: its bin's lower edge.
+
+    >>> binning = Binning.of(4)
+    >>> binning.edges.tolist(), binning.key(0.3, "score"), binning.key(1.0, "score")
+    ([0.0, 0.25, 0.5, 0.75, 1.0], 0.25, 0.75)
+    >>> binning.key(1.5, "add: score")
+    Traceback (most recent call last):
+    ...
+    ValueError: add: score = 1.5 is outside the bins' range [0.0, 1.0]
+    """
+
+    __slots__ = ("_lower", "edges")
+
+    def __init__(self, edges: NDArray[np.float64]) -> None:
+        self.edges = edges
+        self._lower = edges[:-1].tolist()
+
+    @classmethod
+    def of(cls, bins: object) -> Binning:
+        """The binning of ``bins=``: a number of equal bins over [0, 1], or the sorted edges."""
+        if isinstance(bins, numbers.Integral) and not isinstance(bins, (bool, np.bool_)):
+            if not 1 <= int(bins) <= 2**24:
+                raise ValueError(f"bins must be a number of bins in [1, 2**24] or the edges, "
+                                 f"not {shown(bins)}")
+            return cls(np.linspace(0.0, 1.0, int(bins) + 1))
+        if isinstance(bins, (str, bytes)) or not isinstance(bins, (Sequence, np.ndarray)):
+            raise TypeError(f"bins must be an integer or a sequence of edges, not "
+                            f"{type(bins).__name__}")
+        try:
+            edges = np.asarray(bins, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("bins must be an integer or a sequence of numbers (the edges)") from None
+        if edges.ndim != 1 or edges.size < 2:
+            raise ValueError("bins must hold at least two edges, in one dimension")
+        if not np.isfinite(edges).all():
+            raise ValueError("bins: every edge must be finite")
+        if not (np.diff(edges) > 0).all():
+            raise ValueError("bins: the edges must be strictly increasing")
+        return cls(edges + 0.0)
+
+    def key(self, score: float, name: str) -> float:
+        """The lower edge of the bin of ``score`` (the last bin is closed on the right)."""
+        lower = self._lower
+        if not lower[0] <= score <= self.edges[-1]:
+            raise ValueError(f"{name} = {score!r} is outside the bins' range "
+                             f"[{lower[0]!r}, {float(self.edges[-1])!r}]")
+        found: float = lower[min(bisect_right(lower, score), len(lower)) - 1]
+        return found
+
+    def keys(self, scores: NDArray[np.float64], name: str) -> NDArray[np.intp]:
+        """The bin codes of ``scores``, each checked to be in range."""
+        edges = self.edges
+        outside = (scores < edges[0]) | (scores > edges[-1])
+        if outside.any():
+            first = int(np.flatnonzero(outside)[0])
+            self.key(float(scores[first]), f"{name}[{first}]")
+        codes = np.searchsorted(edges, scores, side="right") - 1
+        return np.minimum(codes, edges.size - 2)
+
+
+def key_of(score: object, binning: Binning | None, name: str) -> float:
+    """The key of one score: the score as a float (``-0.0`` as ``0.0``), or its bin's lower edge.
+
+    >>> key_of(np.float32(0.5), None, "add: score")
+    0.5
+    >>> key_of(float("nan"), None, "add: score")
+    Traceback (most recent call last):
+    ...
+    ValueError: add: score must be a finite number, not nan
+    >>> key_of("0.5", None, "add: score")
+    Traceback (most recent call last):
+    ...
+    TypeError: add: score must be a number, not str
+    """
+    if isinstance(score, float):  # float and numpy.float64, the commonest: no ABC check
+        value = float(score) + 0.0
+    elif isinstance(score, (bool, np.bool_)) or not isinstance(score, (numbers.Real, np.floating)):
+        raise TypeError(f"{name} must be a number, not {type(score).__name__}")
+    else:
+        try:
+            value = float(score) + 0.0
+        except OverflowError:  # an integer too large for a float
+            raise ValueError(f"{name} must be a finite number, not {shown(score)}") from None
+    if value - value != 0.0:  # inf - inf and nan - nan are nan
+        raise ValueError(f"{name} must be a finite number, not {shown(value)}")
+    return value if binning is None else binning.key(value, name)
+
+
+def positive_of(correct: object, pos_label: Hashable | None, name: str) -> bool:
+    """Whether one result's correct label is the positive class.
+
+    >>> positive_of(True, None, "add: correct"), positive_of(0, None, "add: correct")
+    (True, False)
+    >>> positive_of("spam", "spam", "add: correct"), positive_of("ham", "spam", "add: correct")
+    (True, False)
+    >>> positive_of("spam", None, "add: correct")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: add: correct is 'spam': without pos_label=, correct must be a bool or 0/1 ...
+    """
+    if pos_label is not None:
+        return bool(check_label(correct, name) == pos_label)
+    if correct is True or correct is False:
+        return correct
+    if isinstance(correct, (numbers.Number, np.bool_)) and not isinstance(correct, complex) and (
+            correct == 0 or correct == 1):
+        return bool(correct == 1)
+    raise ValueError(f"{name} is {shown(correct)}: {_BINARY}")
+
+
+def whole_weight(weight: object, name: str) -> int:
+    """One result's weight, a whole number up to ``2**63 - 1``.
+
+    >>> whole_weight(2.0, "add: weight")
+    2
+    >>> whole_weight(0.5, "add: weight")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: add: weight = 0.5 is fractional: ThresholdContingency counts whole results ...
+    """
+    mantissa, exponent = exact_weight(weight, name)
+    if exponent:
+        raise ValueError(f"{name} = {shown(weight)} {_FRACTIONAL}")
+    return mantissa
+
+
+def coded_batch(scores: object, correct: object, sample_weight: object, *,
+                pos_label: Hashable | None, binning: Binning | None, where: str) -> Batch:
+    """A batch of results as ``(keys ascending and distinct, positive weight, negative weight)``.
+
+    Keys with no weight are left out. Errors name ``where``, the argument
+    (``scores``, ``correct``, ``sample_weight``) and the position.
+
+    >>> keys, pos, neg = coded_batch([0.8, 0.4, 0.8], [1, 0, 0], None, pos_label=None,
+    ...                              binning=None, where="add_results")
+    >>> keys.tolist(), pos.tolist(), neg.tolist()
+    ([0.4, 0.8], [0, 1], [1, 1])
+    >>> coded_batch([0.8, np.inf], [1, 0], None, pos_label=None, binning=None, where="add_results")
+    Traceback (most recent call last):
+    ...
+    ValueError: add_results: scores[1] must be a finite number, not inf
+    """
+    labels = label_sequence(correct, f"{where}: correct")
+    values = _scores(scores, where)
+    size = check_same_length(values, labels, (f"{where}: scores", "correct"))
+    positive = _positives(labels, pos_label, where)
+    weights = None
+    if sample_weight is not None:
+        exact, exponent = exact_weights(sample_weight, size, where, name="sample_weight")
+        if exponent:
+            first = int(np.flatnonzero(np.asarray([w % (1 << exponent) != 0 for w in exact]))[0])
+            raise ValueError(f"{where}: sample_weight[{first}] = "
+                             f"{shown(np.asarray(sample_weight, dtype=object)[first])} {_FRACTIONAL}")
+        check_room(0, int(exact.sum()), "results")
+        weights = exact.astype(np.int64)
+    if binning is not None:
+        codes = binning.keys(values, f"{where}: scores")
+        keys = binning.edges[:-1]
+        pos, neg = _tally(codes, positive, weights, keys.size)
+    else:
+        keys, pos, neg = _by_score(values + 0.0, positive, weights)
+    kept = (pos != 0) | (neg != 0)
+    if kept.all():
+        return keys, pos, neg
+    return keys[kept], pos[kept], neg[kept]
+
+
+#: The types of list items read as one float64 array (bool is not among them: a score is a number).
+_NUMBER_TYPES = frozenset({float, int, np.float64, np.float32, np.float16, np.int64, np.int32})
+
+
+def _float_array(values: Sequence[Any]) -> NDArray[np.float64] | None:
+    """Numbers as one float64 array in one C-level pass (an int past 2**53 rounds, as ``float()``
+    does); ``None`` when one is too large for a float, to be named by the item-by-item path."""
+    try:
+        return np.array(values, dtype=np.float64)
+    except OverflowError:
+        return None
+
+
+def _scores(scores: object, where: str) -> NDArray[np.float64]:
+    """The scores as a 1-d float64 array, every one finite."""
+    name = f"{where}: scores"
+    values = label_sequence(scores, name, items="scores")
+    array: NDArray[np.float64] | None = None
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        array = values.astype(np.float64, copy=False)
+    elif isinstance(values, (list, tuple)) and set(map(type, values)) <= _NUMBER_TYPES:
+        array = _float_array(values)
+    if array is None:
+        array = np.empty(len(values), dtype=np.float64)
+        for i, value in enumerate(values):  # refused one by one, by position
+            array[i] = key_of(value, None, f"{name}[{i}]")
+        return array
+    bad = ~np.isfinite(array)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        key_of(float(array[first]), None, f"{name}[{first}]")
+    return array
+
+
+def _positives(labels: Any, pos_label: Hashable | None, where: str) -> NDArray[np.bool_]:
+    """Whether each result is positive, the labels checked (and coded once)."""
+    name = f"{where}: correct"
+    if isinstance(labels, np.ndarray) and labels.dtype == bool and pos_label is None:
+        return labels
+    codes, distinct = encode(labels, name)
+    positive = np.empty(len(distinct), dtype=bool)
+    for code, label in enumerate(distinct):
+        try:
+            positive[code] = positive_of(label, pos_label, name)
+        except ValueError:
+            first = int(np.flatnonzero(np.asarray(codes) == code)[0])
+            positive_of(label, pos_label, f"{name}[{first}]")
+    return positive[codes] if len(distinct) else np.zeros(0, dtype=bool)
+
+
+def _distinct(values: NDArray[np.float64], weights: NDArray[np.int64] | None
+              ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The distinct values of one class (ascending) and the weight at each.
+
+    Unweighted, a plain sort (several times faster than an argsort); weighted,
+    the weights follow the values through an argsort.
+    """
+    if weights is None:
+        ordered = np.sort(values)
+        weight = None
+    else:
+        order = np.argsort(values)
+        ordered, weight = values[order], weights[order]
+    if not ordered.size:
+        return ordered, np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    counts = (np.diff(np.append(starts, ordered.size)) if weight is None
+              else np.add.reduceat(weight, starts))
+    return ordered[starts], counts.astype(np.int64)
+
+
+def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
+              weights: NDArray[np.int64] | None
+              ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct scores (ascending) with the positive and negative weight at each, exact.
+
+    Each class is sorted on its own (a sort of floats, not an argsort, when
+    unweighted), then the two sorted key lists are merged: numpy's stable
+    sort of two sorted runs is a linear merge.
+    """
+    negative = ~positive
+    pos_keys, pos_counts = _distinct(values[positive],
+                                     None if weights is None else weights[positive])
+    neg_keys, neg_counts = _distinct(values[negative],
+                                     None if weights is None else weights[negative])
+    both = np.sort(np.concatenate([pos_keys, neg_keys]), kind="stable")
+    if both.size:
+        both = both[np.concatenate([[True], both[1:] != both[:-1]])]
+    pos = np.zeros(both.size, dtype=np.int64)
+    neg = np.zeros(both.size, dtype=np.int64)
+    pos[np.searchsorted(both, pos_keys)] = pos_counts
+    neg[np.searchsorted(both, neg_keys)] = neg_counts
+    return both, pos, neg
+
+
+def _tally(codes: NDArray[Any], positive: NDArray[np.bool_], weights: NDArray[np.int64] | None,
+           size: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The positive and negative weight per code, exact integers.
+
+    ``bincount`` sums in float64, exact while every partial sum is an integer
+    below ``2**53``; past that the sums are taken in int64 with ``np.add.at``.
+    """
+    total = codes.size if weights is None else int(weights.sum())
+    if total < EXACT_FLOAT_BOUND:
+        every = np.bincount(codes, weights=weights, minlength=size)
+        pos = np.bincount(codes, weights=positive if weights is None else weights * positive,
+                          minlength=size)
+        return pos.astype(np.int64), (every - pos).astype(np.int64)
+    unit = np.ones(codes.size, dtype=np.int64) if weights is None else weights
+    pos_i, neg_i = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    np.add.at(pos_i, codes[positive], unit[positive])
+    np.add.at(neg_i, codes[~positive], unit[~positive])
+    return pos_i, neg_i
+

@@ -1,0 +1,184 @@
+"""Issue 32's rows: ThresholdContingency streaming (add + roc_auc after every result) and batch (10^7 scores).
+
+Streaming: ``add`` then ``roc_auc()`` after every result of a stream of
+distinct float scores, against river's ``ROCAUC`` (approximate) and
+``RollingROCAUC(1000)`` (exact over a window) doing ``update`` + ``get``; and
+a sliding window of 1,000 kept by ``remove`` against ``RollingROCAUC(1000)``.
+Batch: ``add_results`` + ``roc_auc()`` + ``average_precision`` on 10^7
+scores, against numpy's stable argsort of the scores (the floor) and
+scikit-learn's ``roc_auc_score``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from contingency import ThresholdContingency
+from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
+
+__all__ = ["batch_exact", "sliding_window", "streaming_reads"]
+
+
+def _stream(n: int, seed: int = 32) -> tuple[list[float], list[bool]]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    scores = np.where(y, rng.beta(3, 2, n), rng.beta(2, 3, n))  # informative, distinct floats
+    return scores.tolist(), y.tolist()
+
+
+def _ours(scores: list[float], labels: list[bool]) -> tuple[ThresholdContingency, float]:
+    curve = ThresholdContingency(zero_division="nan")  # the first reads see one class
+    add, read = curve.add, curve.roc_auc
+    value = float("nan")
+    for score, label in zip(scores, labels):
+        add(score, label)
+        value = read()
+    return curve, value
+
+
+def _river(metric: Any, scores: list[float], labels: list[bool]) -> float:
+    update, get = metric.update, metric.get
+    value = 0.0
+    for score, label in zip(scores, labels):
+        update(label, score)
+        value = get()
+    return float(value)
+
+
+def _exact(scores: list[float], labels: list[bool]) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(labels, scores))
+
+
+def streaming_reads(n: int, river_n: int, repeat: int) -> list[Row]:
+    """add + roc_auc after every result (issue 32): >= 20x river ROCAUC, <= 1x RollingROCAUC(1000)."""
+    import river.metrics as river_metrics
+
+    scores, labels = _stream(n)
+    contestants = [
+        Contestant("ours", partial(_ours, scores, labels), items=n, rounds=min(repeat, 5)),
+        Contestant("river ROCAUC", partial(lambda: _river(river_metrics.ROCAUC(),
+                                                          scores[:river_n], labels[:river_n])),
+                   items=river_n, rounds=min(repeat, 5)),
+        Contestant("river RollingROCAUC(1000)", partial(lambda: _river(
+            river_metrics.RollingROCAUC(window_size=1000), scores, labels)),
+            items=n, rounds=min(repeat, 5)),
+    ]
+
+    def check(values: list[Any]) -> str:
+        curve, last = values[0]
+        exact = _exact(scores, labels)
+        if last != curve.roc_auc() or abs(last - exact) > 1e-12:
+            raise CheckFailed(f"our last read {last!r}, scikit-learn {exact!r}")
+        river_prefix = _exact(scores[:river_n], labels[:river_n])
+        window = _exact(scores[-1000:], labels[-1000:])
+        if abs(values[2] - window) > 1e-9:
+            raise CheckFailed(f"RollingROCAUC {values[2]!r}, scikit-learn on the window {window!r}")
+        return (f"last read = scikit-learn's ({exact:.6f}); river ROCAUC on its "
+                f"{river_n:,} results reads {values[1]:.4f} where the exact AUC is "
+                f"{river_prefix:.4f}; RollingROCAUC = scikit-learn on the last 1000")
+
+    timings, verdict = measure(contestants, repeat, check)
+    ours, rocauc, rolling = timings
+    size = f"{n:,} distinct float scores (river ROCAUC {river_n:,})"
+    return [
+        Row("ThresholdContingency add + roc_auc per result vs river ROCAUC", size, "s/result",
+            ours=ours.median, peer_name="river ROCAUC update+get (approximate)",
+            peer=rocauc.median, target="river/ours >= 20", check=verdict, timings=timings,
+            passed=rocauc.median >= 20 * ours.median,
+            notes="ours exact over every result held (O(log n) per add, O(1) read); "
+                  "pure Python (issue 30's compiled kernel is the route to the target)"),
+        Row("ThresholdContingency add + roc_auc per result vs river RollingROCAUC(1000)", size,
+            "s/result", ours=ours.median, peer_name="river RollingROCAUC(1000) update+get",
+            peer=rolling.median, target="river/ours >= 1 (ours holds every result)",
+            check=verdict, passed=rolling.median >= ours.median,
+            notes="river keeps a window of 1,000; ours all the results"),
+    ]
+
+
+def _window(scores: list[float], labels: list[bool], size: int) -> float:
+    curve = ThresholdContingency(zero_division="nan")
+    add, remove, read = curve.add, curve.remove, curve.roc_auc
+    value = float("nan")
+    for i, (score, label) in enumerate(zip(scores, labels)):
+        add(score, label)
+        if i >= size:
+            remove(scores[i - size], labels[i - size])
+        value = read()
+    return value
+
+
+def sliding_window(n: int, repeat: int) -> list[Row]:
+    """A window of 1,000 by remove: at least river RollingROCAUC(1000)'s speed (issue 32)."""
+    import river.metrics as river_metrics
+
+    scores, labels = _stream(n, seed=33)
+    contestants = [
+        Contestant("ours", partial(_window, scores, labels, 1000), items=n, rounds=min(repeat, 5)),
+        Contestant("river RollingROCAUC(1000)", partial(lambda: _river(
+            river_metrics.RollingROCAUC(window_size=1000), scores, labels)),
+            items=n, rounds=min(repeat, 5)),
+    ]
+
+    def check(values: list[Any]) -> str:
+        if abs(values[0] - values[1]) > 1e-9:
+            raise CheckFailed(f"ours {values[0]!r}, RollingROCAUC {values[1]!r}")
+        return f"last reads agree ({values[0]:.6f})"
+
+    timings, verdict = measure(contestants, repeat, check)
+    ours, rolling = timings
+    return [Row("ThresholdContingency window of 1000 by remove vs RollingROCAUC(1000)",
+                f"{n:,} results", "s/result", ours=ours.median,
+                peer_name="river RollingROCAUC(1000) update+get", peer=rolling.median,
+                target="river/ours >= 1", check=verdict, timings=timings,
+                passed=rolling.median >= ours.median)]
+
+
+def _batch(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    curve = ThresholdContingency()
+    curve.add_results(scores, labels)
+    return curve.roc_auc(), curve.average_precision
+
+
+def _sklearn(scores: np.ndarray, labels: np.ndarray) -> Measured:
+    import time
+
+    from sklearn.metrics import roc_auc_score
+
+    start = time.perf_counter()
+    value = roc_auc_score(labels, scores)
+    return Measured(time.perf_counter() - start, float(value))
+
+
+def batch_exact(n: int, repeat: int) -> list[Row]:
+    """add_results + roc_auc + average_precision on 10^7 scores: <= 1.5x stable argsort, >= 1.5x sklearn."""
+    rng = np.random.default_rng(34)
+    labels = rng.random(n) < 0.4
+    scores = np.where(labels, rng.beta(3, 2, n), rng.beta(2, 3, n))
+    contestants = [
+        Contestant("ours", partial(_batch, scores, labels), items=1),
+        Contestant("numpy argsort(kind='stable')",
+                   partial(np.argsort, scores, kind="stable"), items=1),
+        Contestant("scikit-learn roc_auc_score", partial(_sklearn, scores, labels), items=1,
+                   rounds=min(repeat, 3)),
+    ]
+
+    def check(values: list[Any]) -> str:
+        auc, _ = values[0]
+        if abs(auc - values[2]) > 1e-12:
+            raise CheckFailed(f"ours {auc!r}, scikit-learn {values[2]!r}")
+        return f"roc_auc = scikit-learn's ({auc:.12f})"
+
+    timings, verdict = measure(contestants, repeat, check)
+    ours, floor, sklearn = timings
+    return [Row("ThresholdContingency add_results + roc_auc + average_precision (exact)",
+                f"{n:,} scores", "s", ours=ours.median,
+                peer_name="scikit-learn roc_auc_score", peer=sklearn.median,
+                floor_name="numpy argsort(kind='stable')", floor=floor.median,
+                target="ours/floor <= 1.5, sklearn/ours >= 1.5", check=verdict,
+                timings=timings,
+                passed=ours.median <= 1.5 * floor.median and sklearn.median >= 1.5 * ours.median)]

@@ -1,0 +1,279 @@
+"""The compiled kernel against its pure-Python reference: the same streams, every state equal after each step.
+
+contingency/_kernel.pyx and contingency/_table_reference.py implement one
+interface (contingency._table.Table); the reference is the specification.
+Two implementations that drift apart are a known source of bugs (aiohttp's
+pure parser once accepted what its C parser refused), so every change here
+goes to both and every part of the state is compared after it: counts,
+labels and their order, totals, N, the exact running sums (pairs, triples,
+n ln n, fine n ln n), refusals (type and message) and, through two
+PartitionComparison objects that differ only in their table, every score bit
+for bit. Each test also compares both with a recomputation from scratch.
+"""
+
+from __future__ import annotations
+
+import pickle
+from functools import partial
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from contingency import PartitionComparison
+from contingency._table_reference import ReferenceTable
+from contingency.formulas import partition as formulas
+from contingency.formulas._numeric import MAX_COUNT
+from contingency.formulas.partition import fine_sums
+from tests.strategies_partition import implementations
+
+IMPLEMENTATIONS = implementations()
+KERNEL = IMPLEMENTATIONS[1].values[0]
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+
+#: Labels as users mix them: 1 and 1.0 are one label, (1, "x") a tuple, 2.5 a float.
+LABELS = st.sampled_from([0, 1, 2, "a", "b", 1.0, 2.5, (1, "x"), "c"])
+#: Weights of a unit step: the unit ones, others, and some near or past the limit.
+WEIGHTS = st.sampled_from([1, 1, 1, -1, -1, 2, -3, 2**40, 2**62, -(2**62), MAX_COUNT,
+                           MAX_COUNT + 1, -(2**70)])
+
+
+def state(table):
+    """Every part of a table's state, as plain data."""
+    cells = table.cells()
+    return {
+        "n": (table.n_elements, table.n_rows, table.n_columns, table.n_cells()),
+        "labels": (cells.row_labels, cells.column_labels),
+        "label types": ([type(x) for x in cells.row_labels], [type(x) for x in cells.column_labels]),
+        "cells": (cells.rows.tolist(), cells.columns.tolist(), cells.counts.tolist()),
+        "totals": (table.row_totals().tolist(), table.column_totals().tolist()),
+        "sums": table.table_sums(),
+        "triples": table.triple_sums(),
+        "fine": table.fine_sums(),
+        "sorted": [part if isinstance(part, tuple) else part.tolist()
+                   for part in table.sorted_cells()],
+    }
+
+
+def recomputed(table):
+    """The sums recomputed from the table's cells, as the formulas compute them from scratch."""
+    _, _, rows, columns, counts = table.sorted_cells()
+    if not counts.size:
+        dense = np.zeros((1, 1), dtype=np.int64)
+    else:
+        dense = np.zeros((int(rows.max()) + 1, int(columns.max()) + 1), dtype=object)
+        dense[rows, columns] = counts.tolist()
+    sums = formulas.table_sums(dense.astype(np.int64))
+    levels = (dense.ravel().tolist(), dense.sum(axis=1).tolist(), dense.sum(axis=0).tolist())
+    triples = tuple(sum(formulas.triples(int(n)) for n in level) for level in levels)
+    return sums, triples, fine_sums(dense.astype(np.int64))
+
+
+def outcome(call):
+    """``("ok", None)`` or the refusal ``(type name, message)``."""
+    try:
+        call()
+    except (ValueError, TypeError) as error:
+        return type(error).__name__, str(error)
+    return "ok", None
+
+
+def assert_same(reference, kernel):
+    assert state(kernel) == state(reference)
+    sums, triples, fine = recomputed(reference)
+    assert reference.table_sums()._replace(n_reference_clusters=sums.n_reference_clusters,
+                                           n_model_clusters=sums.n_model_clusters) == sums
+    assert reference.triple_sums() == triples
+    if reference.fine_sums() is not None:
+        assert reference.fine_sums() == fine
+
+
+# The stateful differential test ----------------------------------------------------------------
+
+@settings(max_examples=150, stateful_step_count=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+class KernelAgainstReference(RuleBasedStateMachine):
+    """Two PartitionComparison objects, one on each implementation, fed the same stream."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reference, self.kernel = self.fresh()
+
+    @staticmethod
+    def fresh() -> tuple[PartitionComparison, PartitionComparison]:
+        reference, kernel = PartitionComparison(), PartitionComparison()
+        reference._table, kernel._table = ReferenceTable(), KERNEL()
+        return reference, kernel
+
+    def both(self, call) -> None:
+        """Run ``call`` on both; both must succeed, or both refuse it with the same error."""
+        assert outcome(lambda: call(self.reference)) == outcome(lambda: call(self.kernel))
+
+    @rule(reference=LABELS, model=LABELS, weight=WEIGHTS)
+    def unit(self, reference, model, weight) -> None:
+        self.both(lambda c: c._update(reference, model, weight))
+
+    @rule(reference=LABELS, model=LABELS)
+    def add_then_remove(self, reference, model) -> None:
+        self.both(lambda c: c.add(reference, model))
+        self.both(lambda c: c.remove(reference, model))
+
+    @rule(pairs=st.lists(st.tuples(LABELS, LABELS, st.sampled_from([1, 2, 5, 2**60])),
+                         max_size=8), remove=st.booleans())
+    def batch(self, pairs, remove) -> None:
+        references, models, weights = ([p[i] for p in pairs] for i in range(3))
+        if remove:
+            self.both(lambda c: c.remove_many(references, models, weights))
+        else:
+            self.both(lambda c: c.add_many(references, models, weights))
+
+    @rule(take=st.integers(0, 10))
+    def remove_what_is_there(self, take) -> None:
+        cells = list(self.reference._table.cells().triples())[:take]
+        if cells:
+            self.both(lambda c: c.remove_many([r for r, _, _ in cells], [m for _, m, _ in cells],
+                                              [n for _, _, n in cells]))
+
+    @rule(pairs=st.lists(st.tuples(LABELS, LABELS), max_size=8))
+    def merge(self, pairs) -> None:
+        other = PartitionComparison.from_labels([p[0] for p in pairs], [p[1] for p in pairs])
+        self.both(lambda c: c.merge(other))
+
+    @rule()
+    def merge_itself(self) -> None:
+        self.both(lambda c: c.merge(c.copy()))
+
+    @rule()
+    def keep_fine_sums(self) -> None:
+        self.both(lambda c: c._fallback_cells())
+
+    @rule()
+    def copy_and_pickle(self) -> None:
+        reference, kernel = self.reference.copy(), self.kernel.copy()
+        assert type(kernel._table) is type(self.kernel._table)
+        for original in (reference, kernel):
+            twin = pickle.loads(pickle.dumps(original))
+            assert twin == original
+            assert state(twin._table) == state(original._table)  # labels in the same order
+        self.reference, self.kernel = reference, kernel
+
+    @precondition(lambda self: self.reference.n_elements > 0)
+    @rule()
+    def every_score(self) -> None:
+        reference, kernel = self.reference.scores(), self.kernel.scores()
+        assert repr(kernel) == repr(reference)  # bit for bit, NaN and None included
+
+    @invariant()
+    def same_state(self) -> None:
+        assert_same(self.reference._table, self.kernel._table)
+        assert self.kernel == self.reference
+
+
+TestKernelAgainstReference = needs_kernel(KernelAgainstReference.TestCase)
+
+
+# Streams as property tests, on both implementations ----------------------------------------------
+
+_STEP = st.one_of(
+    st.tuples(st.just("unit"), LABELS, LABELS, WEIGHTS),
+    st.tuples(st.just("batch"), st.lists(st.tuples(LABELS, LABELS, st.integers(1, 4)),
+                                         min_size=1, max_size=6), st.booleans()),
+)
+
+
+@needs_kernel
+@given(st.lists(_STEP, max_size=40))
+@example([("unit", 1, "a", MAX_COUNT), ("unit", 1.0, "a", -1), ("unit", 2, "b", 1)])
+@example([("unit", "a", 1, 2**62), ("unit", "b", 1, 2**62), ("unit", "b", 2, 2**62)])
+def test_every_state_of_a_stream_is_the_same_on_both(steps):
+    reference, kernel = ReferenceTable(), KERNEL()
+    for step in steps:
+        if step[0] == "unit":
+            _, row, column, weight = step
+            results = [outcome(partial(t.step, row, column, weight)) for t in (reference, kernel)]
+        else:
+            from contingency._table import count_cells
+
+            _, cells, remove = step
+            change = count_cells([c[0] for c in cells], [c[1] for c in cells],
+                                 [c[2] for c in cells], where="t")
+            if remove:
+                change = change.negated()
+            results = [outcome(partial(t.apply, change, "remove_many")) for t in (reference, kernel)]
+        assert results[0] == results[1]
+        assert_same(reference, kernel)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_thousands_of_labels_come_and_go_in_order(implementation):
+    """Labels forgotten and seen again, past the kernel's renumbering of its codes: the same
+    state as the reference's after each change, labels in arrival order."""
+    table, reference = implementation(), ReferenceTable()
+    rng = np.random.default_rng(5)
+    for round_ in range(4):
+        labels = [f"r{round_}-{i}" for i in range(1500)]
+        for t in (table, reference):
+            for i, label in enumerate(labels):
+                t.step(label, i % 7, 1)
+        assert state(table) == state(reference)
+        gone = rng.permutation(1500)[:1400].tolist()
+        for t in (table, reference):
+            for i in gone:
+                t.step(labels[i], i % 7, -1)
+        assert state(table) == state(reference)
+        assert table.n_rows == reference.n_rows == 100 * (round_ + 1)
+    assert_same(reference, table)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@pytest.mark.parametrize("sparse", [True, False])
+def test_large_tables_dense_or_sparse_read_in_the_same_order(implementation, sparse):
+    """The kernel orders its cells by placing them in a dense table when that is cheap and
+    by sorting their keys when the table is sparse (here 600 x 600 labels, 1,200 cells):
+    both orders are the reference's, after batches and unit steps in any order."""
+    table, reference = implementation(), ReferenceTable()
+    rng = np.random.default_rng(11)
+    k = 600 if sparse else 60
+    size = 2 * k if sparse else 20 * k
+    rows, columns = rng.integers(0, k, size), rng.integers(0, k, size)
+    from contingency._table import count_cells
+
+    for t in (table, reference):
+        t.apply(count_cells(rows[: size // 2], columns[: size // 2], where="t"), "t")
+        for r, c in zip(rows[size // 2:].tolist(), columns[size // 2:].tolist()):
+            t.step(f"r{r}", c, 1)
+    assert state(table) == state(reference)
+    assert_same(reference, table)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_huge_weights_near_the_limit_keep_exact_sums(implementation):
+    table = implementation()
+    table.step("a", 1, 2**62)
+    table.step("a", 2, 2**62 - 2)
+    with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+        table.step("b", 1, 2)
+    table.step("a", 1, 1)  # exactly MAX_COUNT, all in row "a"
+    assert table.n_elements == MAX_COUNT
+    sums, triples, _ = recomputed(table)
+    assert table.table_sums() == sums
+    assert table.triple_sums() == triples
+    assert table.triple_sums()[1] == formulas.triples(MAX_COUNT) > 2**186
+    table.keep_fine_sums()
+    table.step("a", 1, -(2**62))
+    sums, triples, fine = recomputed(table)
+    assert (table.table_sums(), table.triple_sums(), table.fine_sums()) == (sums, triples, fine)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_pickled_table_is_rebuilt_by_the_loading_process_implementation(implementation):
+    from contingency import _backend
+
+    table = implementation()
+    table.step("a", 1, 3)
+    table.keep_fine_sums()
+    twin = pickle.loads(pickle.dumps(table))
+    assert type(twin) is _backend.TableClass
+    assert state(twin) == state(table)
