@@ -28,6 +28,8 @@ at)`` with ``|w| + below + at <= T``, so the product is at most ``2 |w|
 from cpython.long cimport PyLong_FromLongLong, PyLong_FromUnsignedLongLong
 from libc.string cimport memmove
 
+from contingency._score_counts import ScoreCounts as _ReferenceScoreCounts
+
 cdef extern from *:
     """
     typedef __int128 cs_i128;
@@ -185,13 +187,15 @@ cdef class KernelScoreCounts:
         return self._n_keys
 
     def __eq__(self, other):
-        if not isinstance(other, KernelScoreCounts):
+        # equal to the reference's ScoreCounts holding the same counts too (its __eq__ returns
+        # NotImplemented for this class, so Python asks this one): a state pickled by a process
+        # on one implementation and loaded by one on the other compares equal
+        if not isinstance(other, (KernelScoreCounts, _ReferenceScoreCounts)):
             return NotImplemented
-        cdef KernelScoreCounts them = other
-        if (self.positives != them.positives or self.negatives != them.negatives
-                or self._twice_u != them._twice_u):
+        if (self.positives, self.negatives, self.twice_u) != (
+                other.positives, other.negatives, other.twice_u):
             return False
-        mine, theirs = self.columns(), them.columns()
+        mine, theirs = self.columns(), other.columns()
         return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
 
     def __ne__(self, other):
