@@ -422,10 +422,11 @@ class ThresholdContingency:
         scores, within :attr:`roc_auc_bound` of the exact one.
         """
         counts = self._counts
-        if max_fpr is None and (counts.positives or counts.negatives):
-            return _curves.auc_from_mann_whitney(counts.twice_u, counts.positives,
-                                                 counts.negatives,
-                                                 zero_division=self._zero_division)
+        if max_fpr is None:
+            positives, negatives = counts.positives, counts.negatives
+            if positives or negatives:
+                return _curves.auc_from_mann_whitney(counts.twice_u, positives, negatives,
+                                                     zero_division=self._zero_division)
         _, pos, neg = self.counts()  # max_fpr, or no result at all (refused by name)
         return _curves.roc_auc(pos, neg, max_fpr=max_fpr, zero_division=self._zero_division)
 
