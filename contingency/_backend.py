@@ -11,7 +11,8 @@ change. One rule chooses for both:
   ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
   there: hatch_build.py), the default;
 - the references, :class:`contingency._table_reference.ReferenceTable` and
-  :class:`contingency._score_counts.ScoreCounts`, plain Python written for clarity, used when the kernel is not built (with one
+  :class:`contingency._score_counts.ScoreCounts`, plain Python written for clarity,
+  used when the kernel is not built (with one
   warning at import that says how to build it) or when the environment
   variable ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"``
   (no warning: it was asked for).

@@ -18,9 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from contingency import _locking
+from contingency._backend import ScoreCountsClass
 from contingency._contingency import Contingency
 from contingency._labels import check_label, label_from_json, label_to_json
-from contingency._backend import ScoreCountsClass
 from contingency._score_counts import ScoreCounts
 from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of, whole_weight
 from contingency._state_json import check_state, count_from_json, state_error

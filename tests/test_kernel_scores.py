@@ -93,6 +93,12 @@ def outcome(call: Any) -> tuple[str, str | None]:
     return "ok", None
 
 
+def _call(name: str, *arguments: Any, **keywords: Any) -> Any:
+    """The call ``curve.name(*arguments, **keywords)`` as a function of ``curve`` (its arguments
+    bound now, not when a loop has moved on)."""
+    return lambda curve: getattr(curve, name)(*arguments, **keywords)
+
+
 def reads(curve: ThresholdContingency) -> dict[str, Any]:
     """The reads served by the counts' running sums and columns (``repr``: NaN equals NaN)."""
     found: dict[str, Any] = {"n": (curve.positives, curve.negatives, curve.n_results)}
@@ -140,9 +146,9 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
         keys, pos, neg = (c.tolist() for c in self.reference.counts())
         for key, p, n in list(zip(keys, pos, neg))[:take]:
             if p:
-                self.both(lambda c: c.remove(key, True, weight=p))
+                self.both(_call("remove", key, True, weight=p))
             if n:
-                self.both(lambda c: c.remove(key, False, weight=n))
+                self.both(_call("remove", key, False, weight=n))
 
     @rule(results=st.lists(st.tuples(SCORES, st.booleans(), st.sampled_from([1, 2, 2**61])),
                            max_size=10), remove=st.booleans())
@@ -159,10 +165,10 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
         rng = np.random.default_rng(seed)
         scores, correct = rng.random(size).tolist(), (rng.random(size) < 0.4).tolist()
         for score, positive in zip(scores, correct):
-            self.both(lambda c: c.add(score, positive))
+            self.both(_call("add", score, positive))
         if remove:
             for score, positive in zip(scores[::-1], correct[::-1]):
-                self.both(lambda c: c.remove(score, positive))
+                self.both(_call("remove", score, positive))
 
     @rule(results=st.lists(st.tuples(SCORES, st.booleans()), max_size=12))
     def merge(self, results: list[tuple[float, bool]]) -> None:
