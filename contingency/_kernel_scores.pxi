@@ -7,8 +7,10 @@ read it first): :mod:`contingency._backend` chooses one of the two, and
 tests/test_kernel_scores.py drives both with the same streams and compares
 every state and read after each step.
 
-Storage: sorted blocks of at most ``2 * CS_LOAD`` keys (each block one C
-struct holding its keys, positive and negative weights and their totals),
+Storage: sorted blocks of fewer than ``2 * CS_LOAD = 128`` keys (each block one
+C struct of 3,096 bytes holding its keys, positive and negative weights and
+their totals; a block filled from columns holds 96 keys, about 32 bytes a key,
+and a block split from a full one 64, about 48),
 an array of the blocks' last keys for the binary search, and two Fenwick
 trees (int64) over the blocks' totals, so that the weight of negatives below
 a key, or of positives above it, is O(log blocks + block) C steps.
@@ -44,9 +46,11 @@ cdef extern from *:
     uint64_t cs_low(cs_i128 x) nogil
     int cs_fits64(cs_i128 x) nogil
 
-#: Half the most keys a block holds.
+#: Half the most keys a block holds: a block that reaches 2 * CS_LOAD keys is split in two.
 DEF CS_LOAD = 64
-DEF CS_CAPACITY = 2 * CS_LOAD + 1
+DEF CS_CAPACITY = 2 * CS_LOAD
+#: How many keys a block filled from columns gets (room left for inserts before a split).
+DEF CS_FILL = 3 * CS_LOAD // 2
 #: A batch of fewer keys than len(state) / this goes through unit steps, else a linear merge.
 DEF CS_MERGE_COST = 64
 
@@ -381,7 +385,7 @@ cdef class KernelScoreCounts:
             self._raise(self._tree_neg, b, weight)
         if not block.pos[i] and not block.neg[i]:
             self._drop(b, i)
-        elif block.size > 2 * CS_LOAD:
+        elif block.size == CS_CAPACITY:
             self._split(b)
         return 0
 
@@ -524,7 +528,7 @@ cdef class KernelScoreCounts:
         for k in range(n):
             if not pos[k] and not neg[k]:
                 continue
-            if block == NULL or block.size == CS_LOAD:
+            if block == NULL or block.size == CS_FILL:
                 self._reserve(self._n_blocks + 1)
                 block = <ScoreBlock *>malloc(sizeof(ScoreBlock))
                 if block == NULL:
