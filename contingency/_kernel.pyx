@@ -704,3 +704,6 @@ cdef class KernelTable:
 
 cdef bint _fits_int64(counts):
     return all(-MAX_COUNT - 1 <= count <= MAX_COUNT for count in counts.tolist())
+
+
+include "_kernel_scores.pxi"
