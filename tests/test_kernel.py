@@ -291,6 +291,7 @@ def test_fine_sums_step_across_the_kernels_table_of_terms(implementation):
         table.step("a", 1, weight)
         table.step("a", 2, 1)  # row "a" and column 2 cross the bound too
         sums, triples, fine = recomputed(table)
+        assert table.triple_sums() == triples
         assert table.fine_sums() == fine
         assert table.table_sums() == sums
     rebuilt = implementation()
