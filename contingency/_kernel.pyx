@@ -215,12 +215,30 @@ cdef extern from *:
 cdef extern from *:
     """
     static PyObject *ck_level_pairs(ck_level *l) { return ck_int(l->pairs); }
+
+    /* An instance of a tuple subclass (TableSums) holding nine values, built as CPython's
+       tuple_subtype_new builds one, without its intermediate tuple. */
+    static PyObject *ck_tuple9(PyObject *type, PyObject *a, PyObject *b, PyObject *c,
+                               PyObject *d, PyObject *e, PyObject *f, PyObject *g,
+                               PyObject *h, PyObject *i) {
+        PyTypeObject *t = (PyTypeObject *)type;
+        PyObject *items[9] = {a, b, c, d, e, f, g, h, i};
+        PyObject *result = t->tp_alloc(t, 9);
+        if (result == NULL) return NULL;
+        for (int k = 0; k < 9; k++) {
+            Py_INCREF(items[k]);
+            PyTuple_SET_ITEM(result, k, items[k]);
+        }
+        return result;
+    }
     static PyObject *ck_level_triples(ck_level *l) { return ck_int192(l->triples); }
     static PyObject *ck_level_log(ck_level *l) { return ck_int(l->log); }
     """
     object ck_level_pairs(ck_level *l)
     object ck_level_triples(ck_level *l)
     object ck_level_log(ck_level *l)
+    object ck_tuple9(object type, object a, object b, object c, object d, object e, object f,
+                     object g, object h, object i)
 
 ck_log_init()
 
@@ -231,7 +249,6 @@ cdef int64_t MAX_COUNT = 9223372036854775807
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
-_new_tuple = tuple.__new__
 
 
 #: A slot of the hash table of cells: the key ``row << 32 | column`` (EMPTY if free) and its
@@ -702,11 +719,11 @@ cdef class KernelTable:
     def table_sums(self):
         """The sums the pair-counting and information scores take."""
         cdef ck_level *sums = self._sums
-        return _new_tuple(TableSums, (
-            self.n_elements, self._rows.alive, self._columns.alive,
+        return ck_tuple9(
+            TableSums, self.n_elements, self._rows.alive, self._columns.alive,
             ck_level_pairs(&sums[CELLS]), ck_level_pairs(&sums[ROWS]),
             ck_level_pairs(&sums[COLUMNS]), ck_level_log(&sums[CELLS]),
-            ck_level_log(&sums[ROWS]), ck_level_log(&sums[COLUMNS])))
+            ck_level_log(&sums[ROWS]), ck_level_log(&sums[COLUMNS]))
 
     def triple_sums(self):
         """``sum C(n, 3)`` over the cells, the rows and the columns."""

@@ -50,6 +50,7 @@ def state(table):
         "cells": (cells.rows.tolist(), cells.columns.tolist(), cells.counts.tolist()),
         "totals": (table.row_totals().tolist(), table.column_totals().tolist()),
         "sums": table.table_sums(),
+        "sums type": type(table.table_sums()),
         "triples": table.triple_sums(),
         "fine": table.fine_sums(),
         "sorted": [part if isinstance(part, tuple) else part.tolist()
