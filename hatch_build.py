@@ -6,14 +6,15 @@ standard error and the package is built without it (as msgpack's setup.py
 drops its extension), and ``contingency`` then runs on its pure-Python
 reference (contingency/_table_reference.py) with one warning at import.
 
-The SHA-256 of the ``.pyx`` is compiled into the module
-(``CONTINGENCY_KERNEL_SOURCE``): contingency/_backend.py compares it with the
-source file at import, so a kernel edited but not rebuilt is refused by name.
+The SHA-256 of the kernel's sources (contingency/_kernel_source.py says which
+files) is compiled into the module (``CONTINGENCY_KERNEL_SOURCE``):
+contingency/_backend.py compares it with the sources at import, so a kernel
+edited but not rebuilt is refused by name.
 """
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -44,13 +45,24 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             build_data["artifacts"].append(str(built.relative_to(root)))
 
 
+def _kernel_source(root: Path) -> Any:
+    """contingency/_kernel_source.py, loaded by its path: the one definition of the kernel's files
+    and digest (the package itself is not importable here: its dependencies may be absent)."""
+    path = root / "contingency" / "_kernel_source.py"
+    spec = importlib.util.spec_from_file_location("_contingency_kernel_source", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _build_in_place(root: Path) -> Path:
     """Cythonize and compile the kernel next to its source; return the compiled module's path."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
-    source = root / SOURCE
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    digest = _kernel_source(root).kernel_digest(root / "contingency")
     extension = Extension("contingency._kernel", [str(SOURCE)],
                           define_macros=[("CONTINGENCY_KERNEL_SOURCE", f'"{digest}"')],
                           extra_compile_args=["-O2"])

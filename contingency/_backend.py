@@ -1,14 +1,18 @@
-"""Which implementation of PartitionComparison's table this process uses: the kernel or its reference.
+"""Which implementation of the counting state this process uses: the kernel or its reference.
 
-Both implement :class:`contingency._table.Table` and hold the same counts and
-running sums after every change (the differential tests in
-tests/test_kernel.py compare them step by step):
+Two states have both: PartitionComparison's table (both implement
+:class:`contingency._table.Table`; tests/test_kernel.py compares them step by
+step) and ThresholdContingency's score counts (the interface of
+:class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py).
+The two implementations hold the same counts and running sums after every
+change. One rule chooses for both:
 
 - the kernel, ``contingency._kernel`` (contingency/_kernel.pyx, compiled by
   ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
   there: hatch_build.py), the default;
-- the reference, :class:`contingency._table_reference.ReferenceTable`, plain
-  Python written for clarity, used when the kernel is not built (with one
+- the references, :class:`contingency._table_reference.ReferenceTable` and
+  :class:`contingency._score_counts.ScoreCounts`, plain Python written for clarity,
+  used when the kernel is not built (with one
   warning at import that says how to build it) or when the environment
   variable ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"``
   (no warning: it was asked for).
@@ -20,7 +24,6 @@ kernel would count by rules the source no longer states.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import warnings
@@ -30,11 +33,13 @@ from typing import Any
 
 import numpy as np
 
+from contingency._kernel_source import MAIN, kernel_digest
+from contingency._score_counts import ScoreCounts
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
-__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "TableClass", "new_table",
-           "rebuild_table"]
+__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "ScoreCountsClass", "TableClass",
+           "new_table", "rebuild_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -56,9 +61,10 @@ def _kernel_module() -> Any:
                       f"(from a source tree: {REBUILD}); to choose the reference and silence this "
                       f"warning, set {PURE_PYTHON_VARIABLE}=1.", RuntimeWarning, stacklevel=2)
         return None
-    source = Path(__file__).with_name("_kernel.pyx")
-    if source.is_file() and (hashlib.sha256(source.read_bytes()).hexdigest()
-                             != kernel.SOURCE_HASH):
+    folder = Path(__file__).parent
+    digest = kernel_digest(folder)
+    if digest is not None and digest != kernel.SOURCE_HASH:
+        source = folder / MAIN
         raise ImportError(f"contingency: {source} has changed since the compiled kernel "
                           f"{Path(str(kernel.__file__)).name} was built from it: rebuild it with "
                           f"`{REBUILD}` (or set {PURE_PYTHON_VARIABLE}=1 to use the pure-Python "
@@ -68,8 +74,12 @@ def _kernel_module() -> Any:
 
 _kernel_found = _kernel_module()
 TableClass: type[Table]
+#: The class of ThresholdContingency's score counts: the kernel's, or the reference ScoreCounts
+#: (the kernel's has the same interface, not the same base: the differential tests check it).
+ScoreCountsClass: type[ScoreCounts]
 if _kernel_found is None:
     TableClass = ReferenceTable
+    ScoreCountsClass = ScoreCounts
     #: "kernel" or "reference": the implementation every new table of this process uses.
     IMPLEMENTATION = "reference"
 else:
@@ -79,6 +89,7 @@ else:
         __slots__ = ()
 
     TableClass = KernelTable
+    ScoreCountsClass = _kernel_found.KernelScoreCounts
     IMPLEMENTATION = "kernel"
 
 

@@ -3,7 +3,6 @@ a stale kernel refused."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -97,6 +96,22 @@ def test_the_built_kernel_carries_the_hash_of_its_source():
     if not kernel_built():
         pytest.skip("the kernel is not built here")
     from contingency import _kernel
+    from contingency._kernel_source import kernel_digest
 
-    source = ROOT / "contingency" / "_kernel.pyx"
-    assert hashlib.sha256(source.read_bytes()).hexdigest() == _kernel.SOURCE_HASH
+    assert kernel_digest(ROOT / "contingency") == _kernel.SOURCE_HASH
+
+
+def test_the_digest_covers_every_kernel_source(tmp_path):
+    """An include of the kernel (``_kernel_*.pxi``) edited but not rebuilt is a stale kernel too."""
+    from contingency._kernel_source import kernel_digest
+
+    assert kernel_digest(tmp_path) is None  # no source: an installed wheel
+    (tmp_path / "_kernel.pyx").write_text('include "_kernel_part.pxi"\n')
+    alone = kernel_digest(tmp_path)
+    (tmp_path / "_kernel_part.pxi").write_text("cdef int x = 1\n")
+    with_part = kernel_digest(tmp_path)
+    (tmp_path / "_kernel_part.pxi").write_text("cdef int x = 2\n")
+    edited = kernel_digest(tmp_path)
+    assert len({alone, with_part, edited}) == 3
+    (tmp_path / "unrelated.pxi").write_text("")  # not the kernel's: no change
+    assert kernel_digest(tmp_path) == edited
