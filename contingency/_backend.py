@@ -24,6 +24,7 @@ kernel would count by rules the source no longer states.
 
 from __future__ import annotations
 
+import copyreg
 import importlib
 import os
 import warnings
@@ -39,7 +40,7 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "ScoreCountsClass", "TableClass",
-           "new_table", "rebuild_table"]
+           "new_table", "rebuild_table", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -112,3 +113,15 @@ def rebuild_table(row_labels: list[Hashable], column_labels: list[Hashable],
     if fine:
         table.keep_fine_sums()
     return table
+
+
+def reduce_table(table: Table) -> tuple[Any, ...]:
+    """A table pickles as its cells, and unpickles as whichever implementation the loading
+    process uses (registered below for each implementation with copyreg, which copy and pickle
+    consult; a class made elsewhere registers it the same way)."""
+    return rebuild_table, (*table.pickled(), table.fine_sums() is not None)
+
+
+copyreg.pickle(TableClass, reduce_table)
+if TableClass is not ReferenceTable:  # the differential tests pickle both
+    copyreg.pickle(ReferenceTable, reduce_table)

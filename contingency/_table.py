@@ -423,11 +423,6 @@ class Table:
         cells = self.cells()
         return cells.row_labels, cells.column_labels, list(cells.triples())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its cells: unpickled by whichever implementation the loading process uses."""
-        from contingency._backend import rebuild_table
-
-        return rebuild_table, (*self.pickled(), self.fine_sums() is not None)
 
 
 # Contingency's table: pairs of codes ----------------------------------------------------------

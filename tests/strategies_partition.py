@@ -51,6 +51,8 @@ def implementations() -> list[object]:
     still compares both. Without a compiled kernel its parameter is skipped, and
     tests/test_backend.py fails in CI, where the kernel must be built.
     """
+    import copyreg
+
     import pytest
 
     from contingency import _backend
@@ -68,4 +70,5 @@ def implementations() -> list[object]:
                     pytest.param(None, id="kernel",
                                  marks=pytest.mark.skip(reason="the kernel is not built"))]
         kernel = type("KernelTable", (_kernel.KernelTable, Table), {"__slots__": ()})
+        copyreg.pickle(kernel, _backend.reduce_table)  # pickled as _backend's own classes are
     return [pytest.param(ReferenceTable, id="reference"), pytest.param(kernel, id="kernel")]
