@@ -66,7 +66,7 @@ accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
 def _category_reader(formula: Callable[..., float], category: Hashable
                      ) -> Callable[[Contingency], float]:
     def read(accumulator: Contingency) -> float:
-        counts = accumulator._counts.settled()
+        counts = accumulator._counts
         a, b, c = counts.a.get(category, 0), counts.b.get(category, 0), counts.c.get(category, 0)
         return float(formula(a, b, c, counts.n - a - b - c, accumulator.zero_division))
     return read
