@@ -254,8 +254,14 @@ class ResultCounter:
     def changes(self) -> Changes:
         """The counted results as cell changes ``a, b, c``, shapes and pairs (by label)."""
         both = self.both
-        b, c = ({label: count - both.get(label, 0) for label, count in side.items()
-                 if count != both.get(label, 0)} for side in (self.assigned, self.correct))
+        if both:  # (written out, not a generator over the sides: one result read alone costs less)
+            held = both.get
+            b = {label: count - held(label, 0) for label, count in self.assigned.items()
+                 if count != held(label, 0)}
+            c = {label: count - held(label, 0) for label, count in self.correct.items()
+                 if count != held(label, 0)}
+        else:
+            b, c = dict(self.assigned), dict(self.correct)
         shapes: dict[Shape, int] = {}
         for key, count in self.shapes.items():
             shape = (key & 3, key >> 4, (key >> 2) & 3) if type(key) is int else key

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from contingency._changes import (
+    ResultCounter,
     Staging,
     Unknown,
     indicator_changes,
@@ -89,7 +90,10 @@ def take_sets(counts: Counts, assigned: object, correct: object, join: bool = Fa
     known = counts.ids.keys()
     if not (chosen <= known and truth <= known):
         return False
-    counts.apply(*result_changes([(chosen, truth)], 1 << counts.scale))
+    counter = ResultCounter()  # the rule of result_changes, for one result without its layers
+    counter.add(chosen, truth)
+    changes = counter.changes()
+    counts.apply(*(times(changes, 1 << counts.scale) if counts.scale else changes))
     return True
 
 
