@@ -1,14 +1,18 @@
-"""Which implementation of PartitionComparison's table this process uses: the kernel or its reference.
+"""Which implementation of the counting state this process uses: the kernel or its reference.
 
-Both implement :class:`contingency._table.Table` and hold the same counts and
-running sums after every change (the differential tests in
-tests/test_kernel.py compare them step by step):
+Two states have both: PartitionComparison's table (both implement
+:class:`contingency._table.Table`; tests/test_kernel.py compares them step by
+step) and ThresholdContingency's score counts (the interface of
+:class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py).
+The two implementations hold the same counts and running sums after every
+change. One rule chooses for both:
 
 - the kernel, ``contingency._kernel`` (contingency/_kernel.pyx, compiled by
   ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
   there: hatch_build.py), the default;
-- the reference, :class:`contingency._table_reference.ReferenceTable`, plain
-  Python written for clarity, used when the kernel is not built (with one
+- the references, :class:`contingency._table_reference.ReferenceTable` and
+  :class:`contingency._score_counts.ScoreCounts`, plain Python written for clarity,
+  used when the kernel is not built (with one
   warning at import that says how to build it) or when the environment
   variable ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"``
   (no warning: it was asked for).
@@ -30,11 +34,12 @@ from typing import Any
 import numpy as np
 
 from contingency._kernel_source import MAIN, kernel_digest
+from contingency._score_counts import ScoreCounts
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
-__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "TableClass", "new_table",
-           "rebuild_table"]
+__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "ScoreCountsClass", "TableClass",
+           "new_table", "rebuild_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -69,8 +74,12 @@ def _kernel_module() -> Any:
 
 _kernel_found = _kernel_module()
 TableClass: type[Table]
+#: The class of ThresholdContingency's score counts: the kernel's, or the reference ScoreCounts
+#: (the kernel's has the same interface, not the same base: the differential tests check it).
+ScoreCountsClass: type[ScoreCounts]
 if _kernel_found is None:
     TableClass = ReferenceTable
+    ScoreCountsClass = ScoreCounts
     #: "kernel" or "reference": the implementation every new table of this process uses.
     IMPLEMENTATION = "reference"
 else:
@@ -80,6 +89,7 @@ else:
         __slots__ = ()
 
     TableClass = KernelTable
+    ScoreCountsClass = _kernel_found.KernelScoreCounts
     IMPLEMENTATION = "kernel"
 
 

@@ -628,8 +628,8 @@ class Contingency(Reports):
         of results, ``"wilson"`` (the default), ``"agresti_coull"``,
         ``"clopper_pearson"`` (exact), ``"jeffreys"`` (these two need SciPy,
         ``contingency[stats]``), ``"delta"`` (Wald) or ``"posterior"``
-        (``draws`` draws from numpy's ``default_rng(seed)``: the same counts
-        and seed give the same interval); F1 of a category takes them too
+        (``draws`` draws, at most 10**7, from numpy's ``default_rng(seed)``: the
+        same counts and seed give the same interval); F1 of a category takes them too
         (through its Jaccard index, of which F1 is an increasing function), its
         ``"delta"`` being the delta method of F1 and its ``"posterior"``
         Goutte and Gaussier's; macro precision, recall and F1 take

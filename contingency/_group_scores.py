@@ -7,12 +7,14 @@ form and how to read it from a :class:`~contingency.Contingency` in O(1);
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Hashable
 
 from contingency._contingency import Contingency
 from contingency._labels import check_label
 from contingency._registry import TABLE, property_names
+from contingency.formulas._numeric import ZeroDivision
 
 __all__ = ["DEFAULT_SCORES", "Score", "score_name", "score_reader"]
 
@@ -35,6 +37,17 @@ def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
     taken as the positive outcome. Its reader costs O(1) (O(result shapes) for
     the samples averages).
 
+    An accumulator without a result reads every score by ``zero_division``'s
+    conventions for no result, whether its categories were declared or not:
+    an empty group of an open category set (a declared group before its first
+    result) has no category, over which Perl mode's averages would die
+    (Statistics::Contingency's "No category information"); it reads what an
+    empty accumulator reads with any declared categories, each one's 0 / 0 alike.
+
+    >>> empty = Contingency(unknown="add")
+    >>> score_reader("macro_f1")[1](empty), score_reader("macro_error")[1](empty)
+    (1.0, 0.0)
+
     >>> from contingency import Contingency
     >>> s = Contingency().add_results([1, 1, 0], [1, 0, 0])
     >>> key, read = score_reader(["recall", 1])
@@ -51,7 +64,7 @@ accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
     """
     properties = property_names()
     if isinstance(score, str) and score in properties:
-        return score, operator.attrgetter(score)
+        return score, _property_reader(score)
     if isinstance(score, (tuple, list)) and len(score) == 2 and isinstance(score[0], str):
         name, category = score
         row = TABLE.get(name)
@@ -61,6 +74,27 @@ accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
     raise ValueError(
         f"score {score!r} is neither a score property of Contingency ({', '.join(properties)}) "
         f"nor (score, category) with a score among {', '.join(TABLE)}")
+
+
+@functools.cache
+def _empty_with_a_category(zero_division: ZeroDivision) -> Contingency:
+    """An empty accumulator with one category: its averages over categories are each category's
+    value for no result, which every empty accumulator with categories shares (never written)."""
+    return Contingency([0], zero_division=zero_division)
+
+
+def _property_reader(name: str) -> Callable[[Contingency], float]:
+    attribute = operator.attrgetter(name)
+
+    def read(accumulator: Contingency) -> float:
+        counts = accumulator._counts
+        if not counts.n and not counts.a:
+            # No result and no category (an open set's empty group): the averages over
+            # categories are undefined as for any empty table, not Perl's die over no category
+            # (docs/grouped.md: empty declared groups are scored by zero_division's conventions).
+            accumulator = _empty_with_a_category(accumulator.zero_division)
+        return float(attribute(accumulator))
+    return read
 
 
 def _category_reader(formula: Callable[..., float], category: Hashable

@@ -126,14 +126,18 @@ def check_weights(weights: object, size: int, where: str, name: str = "weights"
     :func:`exact_weights` with ``whole=True``, for
     :class:`~contingency.PartitionComparison`'s elements (every batch path of
     it counts through here): ``None`` stays ``None`` (every weight 1); a float
-    (Python or numpy, a float array, whole-valued ones too) or any other
-    number that is not an integer raises ``TypeError``, since a pair of
-    fractional elements has no meaning. The result is int64 when no sum of
+    with a whole value (Python or numpy, in a list or a float array, such as a
+    pandas count column) counts as that integer, as :class:`~contingency.Contingency`
+    and :class:`~contingency.PairedComparison` take it; a fractional float or
+    any other number that is not an integer raises ``TypeError``, since a pair
+    of fractional elements has no meaning. The result is int64 when no sum of
     the weights can overflow it, else an object array of Python ints. Errors
     name the argument ``name`` (``sample_weight`` for a ``from_labels``).
 
     >>> check_weights([2, 1], 2, "add_many").tolist()
     [2, 1]
+    >>> check_weights(np.array([3.0, 1.0]), 2, "add_many").tolist()
+    [3, 1]
     >>> check_weights([1, 0.5], 2, "add_many")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -210,7 +214,14 @@ def _past_limit(value: float, name: str) -> ValueError:
 
 
 def _whole_weight(value: object, name: str) -> int:
-    """One multiplicity of whole elements (``exact_weights(..., whole=True)``), checked."""
+    """One multiplicity of whole elements (``exact_weights(..., whole=True)``), checked: an
+    integer, or a float with a whole value (``2.0``, what a pandas count column holds), as a
+    :class:`~contingency.Contingency` takes it."""
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if math.isfinite(number) and number >= 0 and not number.is_integer():
+            raise TypeError(f"{name} is {shown(value)}, not an integer: {_WHOLE_ELEMENTS}")
+        return exact_weight(value, name)[0]  # NaN, infinities, negatives, the limit: by name
     if (type(value) is not int and isinstance(value, numbers.Number)
             and not isinstance(value, numbers.Integral)):  # refused as a fraction, not as a count
         raise TypeError(f"{name} is {shown(value)}, not an integer: {_WHOLE_ELEMENTS}")
@@ -251,7 +262,7 @@ def _weight_array(weights: object, where: str, whole: bool, name: str = "weights
             return np.array(values, dtype=np.int64)
         except OverflowError:  # a Python int past int64: read one by one
             pass
-    elif types <= _FLOAT_TYPES and not whole:  # (whole: item by item, to name the first)
+    elif types <= _FLOAT_TYPES:
         return np.array(values, dtype=np.float64)
     mixed = np.empty(len(values), dtype=object)
     mixed[:] = values
@@ -272,8 +283,8 @@ def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
     ``W`` is int64 when no sum of its items can pass ``2**62``, else an object
     array of Python ints. Float arrays are split into exact mantissas and
     exponents with ``np.frexp``, without a Python loop. Errors are those of
-    :func:`exact_weight` (with ``whole=True``: integers only, floats refused
-    with ``TypeError``), naming ``where: weights[i]`` (``name`` for ``weights``, as
+    :func:`exact_weight` (with ``whole=True``: whole numbers only, a fractional
+    float refused with ``TypeError``), naming ``where: weights[i]`` (``name`` for ``weights``, as
     the caller's argument is called); the length must be ``size``.
 
     >>> w, e = exact_weights([0.5, 2, 0.25], 3, "add_results")
@@ -303,14 +314,13 @@ def exact_weights(weights: object, size: int, where: str, unit: int = 0, *,
         shifts = np.zeros(len(array), dtype=np.int64)
         top = int(mantissas.max()).bit_length() if array.size else 0
     elif kind == "f" and array.dtype.itemsize <= 8:
-        if whole and array.size:
-            raise TypeError(f"{where}: {name} is an array of {array.dtype} numbers, not "
-                            f"integers: {_WHOLE_ELEMENTS}")
         numbers_ = array.astype(np.float64)
         bad = ~np.isfinite(numbers_) | (numbers_ < 0) | (numbers_ > MAX_COUNT)
+        if whole:  # whole-valued floats are counts; the first fractional one is refused
+            bad |= numbers_ != np.floor(numbers_)
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
-            exact_weight(array[first].item(), f"{where}: {name}[{first}]")
+            one(array[first].item(), f"{where}: {name}[{first}]")
         fraction, exponent = np.frexp(numbers_)  # numbers_ = fraction * 2**exponent
         mantissas = (fraction * 2.0**53).astype(np.int64)  # exact: 53 bits
         lowest = mantissas & -mantissas

@@ -65,8 +65,8 @@ if TYPE_CHECKING:
     from contingency._counts import Counts
     from contingency.formulas._numeric import ZeroDivision
 
-__all__ = ["IntervalRefused", "Score", "contingency_interval", "partition_block", "partition_interval",
-           "scores_block"]
+__all__ = ["IntervalRefused", "Score", "contingency_interval", "paired_block", "partition_block",
+           "partition_interval", "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
@@ -114,16 +114,36 @@ def _refuse(score: object, reason: str) -> IntervalRefused:
 
 
 def _check_method(method: object) -> str:
-    if method not in _formulas.METHODS:
+    # A string first: an array's == compares per item, whose truth is ambiguous.
+    if not isinstance(method, str) or method not in _formulas.METHODS:
         raise ValueError(f"interval: method must be one of {', '.join(_formulas.METHODS)}, not "
                          f"{method!r}")
     return method
 
 
-def _check_draws(draws: object) -> int:
-    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
-        raise ValueError(f"interval: draws must be a positive integer, not {draws!r}")
-    return draws
+def _check_arguments(level: Any, method: Any, seed: Any, draws: Any
+                     ) -> tuple[float, str, int | None, int]:
+    """Every argument of an interval read checked, before any cache or count is read: a read
+    answers or refuses an argument alike whatever came before it. Each test is a fast check of
+    the common type, then the full one (which names the argument) for anything else."""
+    # A float level met before was checked then (LEVELS_SEEN); only a float is: 0.375 + 0j
+    # equals 0.375 and hashes alike.
+    if type(level) is not float or level not in _formulas.LEVELS_SEEN:
+        level = _formulas.check_level(level)
+    if type(method) is not str or method not in _formulas.METHODS:
+        method = _check_method(method)
+    if type(draws) is not int or not 0 < draws <= _formulas.MAX_DRAWS:
+        draws = _checked("draws", _formulas.check_draws, draws)
+    if seed is not None and (type(seed) is not int or seed < 0):
+        seed = _checked("seed", _formulas.check_seed, seed)
+    return level, method, seed, draws
+
+
+def _checked(name: str, check: Callable[[Any], Any], value: Any) -> Any:
+    try:
+        return check(value)
+    except ValueError as problem:
+        raise ValueError(f"interval: {problem}") from None
 
 
 def _whole(counts: Counts, score: object) -> int:
@@ -188,16 +208,7 @@ def _scores_with_intervals() -> str:
 def contingency_interval(contingency: ContingencyReads, score: object, level: Any, method: Any,
                          seed: int | None, draws: Any) -> Interval:
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
-    try:
-        seen = level in _formulas.LEVELS_SEEN  # (a level met before was checked then)
-    except TypeError:  # unhashable
-        seen = False
-    if not seen:
-        level = _formulas.check_level(level)
-    if method not in _formulas.METHODS:
-        _check_method(method)
-    if method == "posterior":
-        _check_draws(draws)
+    level, method, seed, draws = _check_arguments(level, method, seed, draws)
     counts = contingency._counts
     if type(score) is str:
         how = interval_names().get(score)
@@ -412,6 +423,39 @@ def _bounds(read: Callable[[], Interval]) -> list[float] | None:
     except IntervalRefused:
         return None
     return [low, high]
+
+
+#: The methods of :func:`paired_block`: :data:`BLOCK_METHODS`' for each model's scores, and
+#: Newcombe's method 10 for the difference of accuracies.
+PAIRED_METHODS = {"micro, subset accuracy, hamming loss": "wilson", "macro averages": "delta",
+                  "accuracy difference": "newcombe"}
+
+
+def paired_block(models: dict[str, ContingencyReads], names: Sequence[str], level: float,
+                 difference: Callable[[float], Interval]) -> dict[str, Any]:
+    """The ``intervals`` block of :meth:`contingency.PairedComparison.scores`.
+
+    For each model (``{"a": model, "b": model}``), ``[low, high]`` of each of
+    ``names`` that has an interval (``None`` where refused), by Wilson's
+    method but the macro averages by the delta method, as :func:`scores_block`
+    reads them; ``accuracy_difference``, ``difference(level)`` as
+    ``{"low", "estimate", "high"}`` (``None`` where it is refused: no result).
+    """
+    level = _formulas.check_level(level)
+    macros, known = macro_interval_names(), interval_names()
+
+    def one(model: ContingencyReads, name: str) -> list[float] | None:
+        method = "delta" if name in macros else "wilson"
+        return _bounds(lambda: contingency_interval(model, name, level, method, 0, 10_000))
+
+    try:
+        between: dict[str, float] | None = difference(level)._asdict()
+    except ValueError:  # no result: no difference of accuracies
+        between = None
+    return {"level": level, "methods": dict(PAIRED_METHODS),
+            **{key: {name: one(model, name) for name in names if name in known}
+               for key, model in models.items()},
+            "accuracy_difference": between}
 
 
 def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:

@@ -24,9 +24,13 @@ Storage:
   which is exact because every true sum lies within it. ``n_log_n_fixed``
   is the float64 product ``n * log(n)`` (the C library's ``log``, which
   Python's ``math.log`` calls) scaled by ``2**52``, an exact integer.
-- fine ``n ln n`` sums, once kept: Python integers stepped by
-  :func:`contingency.formulas.partition.fine_n_log_n` (a Python call per
-  level per change; the kernel does not compute them in C yet).
+- fine ``n ln n`` sums, once kept: 256-bit integers (each below ``2**197``,
+  added and subtracted modulo the width, as above) of the terms
+  :func:`contingency.formulas.partition.fine_n_log_n` gives, the one
+  definition: the kernel asks it once per count below 65,536 (then reads
+  the term from a C table shared by every table of the process) and on every
+  use above. A unit change of a count below that bound steps the three
+  fine sums without a Python call.
 
 Every change is checked whole before its first write (count limit, labels,
 removals of elements that are not there), with the reference's messages.
@@ -149,6 +153,40 @@ cdef extern from *:
         return (key * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
     }
 
+    /* A fine n ln n sum (units of 2**-128, below 2**197 while N is below 2**63), modulo
+       2**256: four 64-bit words, least significant first. */
+    typedef struct { uint64_t w[4]; } ck_u256;
+
+    static inline void ck_add256(ck_u256 *s, const ck_u256 *x) {
+        ck_u128 carry = 0;
+        for (int i = 0; i < 4; i++) {
+            carry += (ck_u128)s->w[i] + x->w[i];
+            s->w[i] = (uint64_t)carry;
+            carry >>= 64;
+        }
+    }
+
+    static inline void ck_sub256(ck_u256 *s, const ck_u256 *x) {
+        uint64_t borrow = 0;
+        for (int i = 0; i < 4; i++) {
+            uint64_t a = s->w[i], b = x->w[i];
+            uint64_t d = a - b - borrow;
+            borrow = (a < b) || (a == b && borrow) ? 1 : 0;
+            s->w[i] = d;
+        }
+    }
+
+    static PyObject *ck_int256(const ck_u256 *x) {
+        unsigned char bytes[32];
+        for (int i = 0; i < 32; i++) bytes[i] = (unsigned char)(x->w[i / 8] >> (8 * (i % 8)));
+        return _PyLong_FromByteArray(bytes, 32, 1, 0);
+    }
+
+    /* Fine terms fine_n_log_n(n) for n below this, as the formulas computed them, once each. */
+    #define CK_FINE_CACHE 65536
+    static ck_u256 ck_fine_cache[CK_FINE_CACHE];
+    static unsigned char ck_fine_known[CK_FINE_CACHE];
+
     /* Ask for a slot's cache line ahead of its use (a batch's look-ups miss the cache). */
     static inline void ck_prefetch(const void *address) {
     #if defined(__GNUC__)
@@ -159,6 +197,14 @@ cdef extern from *:
     const char *CONTINGENCY_KERNEL_SOURCE
     ctypedef struct ck_level:
         pass
+    ctypedef struct ck_u256:
+        uint64_t w[4]
+    enum: CK_FINE_CACHE
+    ck_u256 ck_fine_cache[]
+    unsigned char ck_fine_known[]
+    void ck_add256(ck_u256 *s, const ck_u256 *x) nogil
+    void ck_sub256(ck_u256 *s, const ck_u256 *x) nogil
+    object ck_int256(const ck_u256 *x)
     void ck_log_init()
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
     uint64_t ck_hash(uint64_t key, int bits) nogil
@@ -169,12 +215,30 @@ cdef extern from *:
 cdef extern from *:
     """
     static PyObject *ck_level_pairs(ck_level *l) { return ck_int(l->pairs); }
+
+    /* An instance of a tuple subclass (TableSums) holding nine values, built as CPython's
+       tuple_subtype_new builds one, without its intermediate tuple. */
+    static PyObject *ck_tuple9(PyObject *type, PyObject *a, PyObject *b, PyObject *c,
+                               PyObject *d, PyObject *e, PyObject *f, PyObject *g,
+                               PyObject *h, PyObject *i) {
+        PyTypeObject *t = (PyTypeObject *)type;
+        PyObject *items[9] = {a, b, c, d, e, f, g, h, i};
+        PyObject *result = t->tp_alloc(t, 9);
+        if (result == NULL) return NULL;
+        for (int k = 0; k < 9; k++) {
+            Py_INCREF(items[k]);
+            PyTuple_SET_ITEM(result, k, items[k]);
+        }
+        return result;
+    }
     static PyObject *ck_level_triples(ck_level *l) { return ck_int192(l->triples); }
     static PyObject *ck_level_log(ck_level *l) { return ck_int(l->log); }
     """
     object ck_level_pairs(ck_level *l)
     object ck_level_triples(ck_level *l)
     object ck_level_log(ck_level *l)
+    object ck_tuple9(object type, object a, object b, object c, object d, object e, object f,
+                     object g, object h, object i)
 
 ck_log_init()
 
@@ -185,7 +249,6 @@ cdef int64_t MAX_COUNT = 9223372036854775807
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
-_new_tuple = tuple.__new__
 
 
 #: A slot of the hash table of cells: the key ``row << 32 | column`` (EMPTY if free) and its
@@ -315,7 +378,8 @@ cdef class KernelTable:
     cdef Py_ssize_t _used
     cdef ck_level _sums[3]
     cdef readonly int64_t n_elements
-    cdef object _fine  # None, or a list of the three fine sums
+    cdef bint _keep_fine  # whether the fine sums below are kept
+    cdef ck_u256 _fine[3]  # sum fine_n_log_n(n) per level, modulo 2**256
 
     def __cinit__(self):
         self._rows, self._columns = _Side(), _Side()
@@ -323,7 +387,7 @@ cdef class KernelTable:
         self._allocate(self._bits)
         self._used = 0
         self.n_elements = 0
-        self._fine = None
+        self._keep_fine = False
 
     def __dealloc__(self):
         free(self._slots)
@@ -425,13 +489,21 @@ cdef class KernelTable:
         self._change_total(self._rows, ROWS, row, w)
         self._change_total(self._columns, COLUMNS, column, w)
         self.n_elements += w
-        if self._fine is not None:
-            fine = self._fine
-            fine[CELLS] += fine_n_log_n(n + w) - fine_n_log_n(n)
-            fine[ROWS] += fine_n_log_n(a + w) - fine_n_log_n(a)
-            fine[COLUMNS] += fine_n_log_n(b + w) - fine_n_log_n(b)
+        if self._keep_fine:
+            self._fine_step(CELLS, n, n + w)
+            self._fine_step(ROWS, a, a + w)
+            self._fine_step(COLUMNS, b, b + w)
         if a + w == 0 or b + w == 0:
             self._renumber_if_sparse()
+
+    cdef int _fine_step(self, int level, int64_t old, int64_t new) except -1:
+        """A level's fine sum as one of its counts goes from ``old`` to ``new``."""
+        cdef ck_u256 term
+        _fine_term(<uint64_t>new, &term)
+        ck_add256(&self._fine[level], &term)
+        _fine_term(<uint64_t>old, &term)
+        ck_sub256(&self._fine[level], &term)
+        return 0
 
     def _step_huge(self, reference, model, weight):
         """A weight past int64: refused, with the message the reference gives."""
@@ -528,9 +600,9 @@ cdef class KernelTable:
                         f"{where}: cannot remove {-counts[k]} element(s) with reference "
                         f"{row_labels[rows[k]]!r} and model {column_labels[columns[k]]!r}: "
                         f"there are {have}")
-        fine = self._fine
+        cdef ck_u256 change
         before = None
-        if fine is not None:
+        if self._keep_fine:
             before = self._fine_levels(row_map_array, column_map_array, rows_array,
                                        columns_array)
         # New labels join in the order of the batch's label lists (those a cell uses).
@@ -574,13 +646,14 @@ cdef class KernelTable:
         self.n_elements += int(total)
         if removal:
             self._renumber_if_sparse()
-        if fine is not None:
+        if self._keep_fine:
             after = self._fine_levels(
                 np.array([self._rows.index.get(label, -1) for label in row_labels], dtype=np.int64),
                 np.array([self._columns.index.get(label, -1) for label in column_labels],
                          dtype=np.int64), rows_array, columns_array)
             for level in range(3):
-                fine[level] += fine_n_log_n_sum(after[level]) - fine_n_log_n_sum(before[level])
+                _set_256(&change, fine_n_log_n_sum(after[level]) - fine_n_log_n_sum(before[level]))
+                ck_add256(&self._fine[level], &change)
 
     cdef object _fine_levels(self, row_map, column_map, rows, columns):
         """The counts a batch touches, per level (cells, rows, columns), as they stand."""
@@ -603,10 +676,12 @@ cdef class KernelTable:
 
     def keep_fine_sums(self):
         """From now on keep the fine ``n ln n`` sums too (computed here from the counts)."""
-        if self._fine is None:
+        if not self._keep_fine:
             cells = self.cells()
-            self._fine = [fine_n_log_n_sum(cells.counts), fine_n_log_n_sum(self.row_totals()),
-                          fine_n_log_n_sum(self.column_totals())]
+            _set_256(&self._fine[CELLS], fine_n_log_n_sum(cells.counts))
+            _set_256(&self._fine[ROWS], fine_n_log_n_sum(self.row_totals()))
+            _set_256(&self._fine[COLUMNS], fine_n_log_n_sum(self.column_totals()))
+            self._keep_fine = True
 
     def copy(self):
         """An independent table with the same counts and sums."""
@@ -621,7 +696,8 @@ cdef class KernelTable:
         other._rows, other._columns = self._rows.copy(), self._columns.copy()
         memcpy(other._sums, self._sums, sizeof(self._sums))
         other.n_elements = self.n_elements
-        other._fine = None if self._fine is None else list(self._fine)
+        other._keep_fine = self._keep_fine
+        memcpy(other._fine, self._fine, sizeof(self._fine))
         return other
 
     # Reads -------------------------------------------------------------------------------
@@ -643,11 +719,11 @@ cdef class KernelTable:
     def table_sums(self):
         """The sums the pair-counting and information scores take."""
         cdef ck_level *sums = self._sums
-        return _new_tuple(TableSums, (
-            self.n_elements, self._rows.alive, self._columns.alive,
+        return ck_tuple9(
+            TableSums, self.n_elements, self._rows.alive, self._columns.alive,
             ck_level_pairs(&sums[CELLS]), ck_level_pairs(&sums[ROWS]),
             ck_level_pairs(&sums[COLUMNS]), ck_level_log(&sums[CELLS]),
-            ck_level_log(&sums[ROWS]), ck_level_log(&sums[COLUMNS])))
+            ck_level_log(&sums[ROWS]), ck_level_log(&sums[COLUMNS]))
 
     def triple_sums(self):
         """``sum C(n, 3)`` over the cells, the rows and the columns."""
@@ -656,7 +732,10 @@ cdef class KernelTable:
 
     def fine_sums(self):
         """The fine ``n ln n`` sums, or None until :meth:`keep_fine_sums`."""
-        return None if self._fine is None else FineSums(*self._fine)
+        if not self._keep_fine:
+            return None
+        return FineSums(ck_int256(&self._fine[CELLS]), ck_int256(&self._fine[ROWS]),
+                        ck_int256(&self._fine[COLUMNS]))
 
     def cells(self):
         """The non-empty cells, labels in arrival order, by row then column in that order."""
@@ -704,3 +783,29 @@ cdef class KernelTable:
 
 cdef bint _fits_int64(counts):
     return all(-MAX_COUNT - 1 <= count <= MAX_COUNT for count in counts.tolist())
+
+
+#: The modulus of the fine sums' 256-bit words.
+_MASK_256 = (1 << 256) - 1
+
+
+cdef int _set_256(ck_u256 *out, object value) except -1:
+    """``value`` modulo ``2**256`` into four words."""
+    data = (value & _MASK_256).to_bytes(32, "little")
+    memcpy(out, <const char *>data, 32)
+    return 0
+
+
+cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
+    """``fine_n_log_n(n)`` (the formulas' definition) as four words, from the C table when known."""
+    if n < CK_FINE_CACHE and ck_fine_known[n]:
+        out[0] = ck_fine_cache[n]
+        return 0
+    _set_256(out, fine_n_log_n(n))
+    if n < CK_FINE_CACHE:
+        ck_fine_cache[n] = out[0]
+        ck_fine_known[n] = 1
+    return 0
+
+
+include "_kernel_scores.pxi"

@@ -54,6 +54,7 @@ from contingency._contingency import Contingency
 from contingency._counts import Counts
 from contingency._feeding import SINGLE, single_kind
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
+from contingency._intervals import paired_block
 from contingency._labels import label_from_json, label_to_json
 from contingency._paired_counts import (
     PairedChanges,
@@ -66,7 +67,13 @@ from contingency._registry import paired_names
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas._numeric import ZeroDivision, shown
 from contingency.formulas.intervals import Interval, check_level, normal_quantile
-from contingency.formulas.paired import McNemar, PairedTable, mcnemar, newcombe_difference
+from contingency.formulas.paired import (
+    McNemar,
+    PairedTable,
+    check_mcnemar_options,
+    mcnemar,
+    newcombe_difference,
+)
 
 __all__ = ["PairedComparison"]
 
@@ -562,6 +569,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         >>> paired.mcnemar(mid_p=True).pvalue
         0.001953125
         """
+        check_mcnemar_options(exact, mid_p)  # before the cache, which 1 == True would pass
         if category is not None:
             self._check_category(category, "mcnemar")
         table = self._table.table(category)
@@ -597,7 +605,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         if not known:
             raise ValueError(f"{where}: {category!r} is not a category of either model")
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self, intervals: float | None = None) -> dict[str, Any]:
         """Each model's summary scores, the paired table and the three McNemar tests, as JSON-safe data.
 
         Keys are the names of the properties and methods read: under ``"a"``
@@ -607,10 +615,28 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         category); ``"paired_table"``; ``"mcnemar"`` with ``"exact"``,
         ``"mid_p"`` and ``"asymptotic"``. This is what :meth:`report` renders.
 
+        ``intervals``, a level such as 0.95, adds an ``"intervals"`` block:
+        ``"level"``, ``"methods"``, under ``"a"`` and ``"b"`` each score's
+        ``[low, high]`` (:meth:`Contingency.interval
+        <contingency.Contingency.interval>` by Wilson's method, the macro
+        averages by the delta method; ``None`` where refused), and
+        ``"accuracy_difference"``, :meth:`accuracy_difference` as ``{"low",
+        "estimate", "high"}`` (``None`` without a result).
+
         >>> scores = PairedComparison().add_results(["x", "y"], ["x", "x"], ["x", "y"]).scores()
         >>> scores["a"]["subset_accuracy"], scores["b"]["subset_accuracy"], scores["mcnemar"]["exact"]
         (1.0, 0.5, {'statistic': 0.0, 'pvalue': 1.0})
+        >>> block = PairedComparison().add_results(["x"] * 12 + ["y"] * 2, ["x"] * 3 + ["y"] * 11,
+        ...                                        ["x"] * 14).scores(intervals=0.95)["intervals"]
+        >>> {key: round(value, 4) for key, value in block["accuracy_difference"].items()}
+        {'low': 0.3178, 'estimate': 0.6429, 'high': 0.7968}
+        >>> [round(bound, 4) for bound in block["a"]["subset_accuracy"]]
+        [0.6006, 0.9599]
         """
+        block = None
+        if intervals is not None:  # checked before anything is read
+            block = paired_block({"a": self._a, "b": self._b}, paired_names(),
+                                 check_level(intervals), self.accuracy_difference)
         models = {}
         for name, model in (("a", self._a), ("b", self._b)):
             # Macro averages need a category: None (JSON null) without one.
@@ -624,13 +650,17 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
             "mcnemar": {name: self.mcnemar(exact, mid_p)._asdict()
                         for name, exact, mid_p in (("exact", True, False), ("mid_p", True, True),
                                                    ("asymptotic", False, False))},
+            **({} if block is None else {"intervals": block}),
         })
         return found
 
-    def report(self, digits: int = 3, names: tuple[str, str] = ("a", "b")) -> str:
+    def report(self, digits: int = 3, names: tuple[str, str] = ("a", "b"),
+               intervals: float | None = None) -> str:
         """Both models' summary scores, the paired table and McNemar's tests: :meth:`scores`, rendered.
 
-        ``names`` name the models in the headings.
+        ``names`` name the models in the headings. ``intervals``, a level such
+        as 0.95, puts each score's interval in the column after it, and the
+        difference of accuracies with its interval in a block of its own.
 
         >>> print(PairedComparison().add_results(["x", "y"], ["x", "x"], ["x", "y"]).report())
         results: 2
@@ -658,7 +688,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         compare the results only one model got right (two-sided); the asymptotic one has
         Edwards' continuity correction.
         """
-        return _report.paired_report(self.scores(), digits, names)
+        return _report.paired_report(self.scores(intervals), digits, names)
 
     # JSON ---------------------------------------------------------------------------------
 

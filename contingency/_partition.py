@@ -258,9 +258,10 @@ class PartitionComparison:
 
         Labels are sequences or numpy arrays of hashable labels, mixed types
         allowed; ``weights`` are non-negative integer multiplicities (Python
-        or numpy integers). A float weight, even a whole one such as ``2.0``,
-        raises ``TypeError``: an element is in a cluster or not, and a pair
-        of fractional elements has no meaning. Every input is checked before
+        or numpy integers, or floats with whole values such as ``2.0``, as a
+        pandas count column holds them). A fractional weight raises
+        ``TypeError``: an element is in a cluster or not, and a pair of
+        fractional elements has no meaning. Every input is checked before
         anything changes.
 
         >>> c = PartitionComparison().add_many(["a", "a", "b"], [1, 2, 2], weights=[2, 1, 3])

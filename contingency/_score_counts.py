@@ -216,7 +216,11 @@ class ScoreCounts:
 
     def _check_batch(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
                      neg: NDArray[np.int64], sign: int) -> None:
+        # numpy's int64 sum wraps past 2**63 - 1: a float sum (relative error far below 2**-40)
+        # tells when the batch is near the limit, and then Python integers sum it exactly
         total = int(pos.sum()) + int(neg.sum())
+        if float(pos.sum(dtype=np.float64)) + float(neg.sum(dtype=np.float64)) > 2.0**62:
+            total = sum(pos.tolist()) + sum(neg.tolist())
         if sign > 0:
             check_room(self.positives + self.negatives, total, "results")
             return

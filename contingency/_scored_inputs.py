@@ -112,7 +112,9 @@ def key_of(score: object, binning: Binning | None, name: str) -> float:
     ...
     TypeError: add: score must be a number, not str
     """
-    if isinstance(score, float):  # float and numpy.float64, the commonest: no ABC check
+    if type(score) is float:  # the commonest: no conversion, no ABC check
+        value = score + 0.0
+    elif isinstance(score, float):  # numpy.float64 and other subclasses: a Python float
         value = float(score) + 0.0
     elif isinstance(score, (bool, np.bool_)) or not isinstance(score, (numbers.Real, np.floating)):
         raise TypeError(f"{name} must be a number, not {type(score).__name__}")

@@ -1,7 +1,8 @@
 """ThresholdContingency: the 2 x 2 table of a scored binary stream at every threshold, exact and mergeable.
 
 Settings, the public surface and the reads; the counts and their one write
-routine are :class:`~contingency._score_counts.ScoreCounts`, the inputs are
+routine are :class:`~contingency._score_counts.ScoreCounts` (or its compiled twin, chosen by
+:mod:`contingency._backend`), the inputs are
 coded by :mod:`contingency._scored_inputs`, and every score is a function
 of :mod:`contingency.formulas.curves` (or, at one threshold,
 :mod:`contingency.formulas.classification`) called on the counts.
@@ -17,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from contingency import _locking
+from contingency._backend import ScoreCountsClass
 from contingency._contingency import Contingency
 from contingency._labels import check_label, label_from_json, label_to_json
 from contingency._score_counts import ScoreCounts
@@ -122,7 +124,7 @@ class ThresholdContingency:
         self._binning = None if bins is None else Binning.of(bins)
         self._pos_label = None if pos_label is None else check_label(pos_label, "pos_label")
         self._zero_division = check_zero_division(zero_division)
-        self._counts = ScoreCounts()
+        self._counts = ScoreCountsClass()
 
     # Settings and counts -------------------------------------------------------------------
 
@@ -315,7 +317,7 @@ class ThresholdContingency:
         edges = state["binning"]
         self._binning = None if edges is None else Binning(np.array(edges, dtype=np.float64))
         self._pos_label, self._zero_division = state["pos_label"], state["zero_division"]
-        self._counts = ScoreCounts()
+        self._counts = ScoreCountsClass()
         self._counts.__setstate__(state["counts"])
 
     # JSON ----------------------------------------------------------------------------------
@@ -420,10 +422,11 @@ class ThresholdContingency:
         scores, within :attr:`roc_auc_bound` of the exact one.
         """
         counts = self._counts
-        if max_fpr is None and (counts.positives or counts.negatives):
-            return _curves.auc_from_mann_whitney(counts.twice_u, counts.positives,
-                                                 counts.negatives,
-                                                 zero_division=self._zero_division)
+        if max_fpr is None:
+            positives, negatives = counts.positives, counts.negatives
+            if positives or negatives:
+                return _curves.auc_from_mann_whitney(counts.twice_u, positives, negatives,
+                                                     zero_division=self._zero_division)
         _, pos, neg = self.counts()  # max_fpr, or no result at all (refused by name)
         return _curves.roc_auc(pos, neg, max_fpr=max_fpr, zero_division=self._zero_division)
 

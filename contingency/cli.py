@@ -160,9 +160,10 @@ def _parser() -> _Parser:
                          "PNG unless the file's extension names another format")
     reading.add_argument("--intervals", metavar="LEVEL", nargs="?", const=0.95, type=_level,
                          help="add confidence intervals at LEVEL (default 0.95): Wilson's for "
-                         "proportions and the delta method for macro averages (classify), the "
-                         "delta method for the pair scores (compare); in the report, the JSON "
-                         "scores and the learning curve's bands")
+                         "proportions and the delta method for macro averages (classify, and "
+                         "each model's scores in paired, with Newcombe's for the difference of "
+                         "accuracies), the delta method for the pair scores (compare); in the "
+                         "report, the JSON scores and the learning curve's bands")
 
     classify = commands.add_parser(
         "classify", parents=[reading, output], help="score category decisions",
@@ -620,11 +621,12 @@ def _paired(args: argparse.Namespace) -> _Result:
                          "compare do)")
     accumulator, reader = _paired_comparison(args, _opened(args.file))
     if args.format == "json":
-        text = _json(accumulator.scores())
+        text = _json(accumulator.scores(args.intervals))
     else:
         text = (f"model a: {args.assigned_a!r} (--assigned-a)   model b: {args.assigned_b!r} "
                 f"(--assigned-b)   correct: {args.correct!r} (--correct)\n\n"
-                f"{accumulator.report(digits=args.figs)}\n\n{_counts(reader)}\n")
+                f"{accumulator.report(digits=args.figs, intervals=args.intervals)}\n\n"
+                f"{_counts(reader)}\n")
     return _Result(text, accumulator.to_dict)
 
 

@@ -421,15 +421,29 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     ``scores`` is :meth:`contingency.PairedComparison.scores`'s output;
     scores and statistics are shown with ``digits`` decimals, p-values with
     ``digits`` significant figures, counts in full, ``-`` where a value is
-    undefined. ``names`` name the two models.
+    undefined. ``names`` name the two models. When ``scores`` holds an
+    ``"intervals"`` block (``scores(intervals=level)``), each model's column is
+    followed by its intervals', ``[low, high]``, the difference of accuracies
+    and its interval follow in a block of their own, and a last line names
+    the level and the methods.
     """
     digits = _check_digits(digits)
     first, second = names
     table = scores["paired_table"]
+    intervals = scores.get("intervals")
+    models: list[tuple[str, list[str]]]
+    if intervals is None:
+        models = [("", [f"model {first}", f"model {second}"])] + [
+            (key.replace("_", " "), [_number(scores[model][key], digits) for model in ("a", "b")])
+            for key in scores["a"]]
+    else:
+        shown = f"{float(intervals['level']) * 100:g}% CI"
+        models = [("", [f"model {first}", shown, f"model {second}", shown])] + [
+            (key.replace("_", " "), [text for model in ("a", "b") for text in (
+                _number(scores[model][key], digits), _bounds_text(intervals[model].get(key), digits))])
+            for key in scores["a"]]
     blocks: list[list[tuple[str, list[str]]]] = [
-        [("", [f"model {first}", f"model {second}"])]
-        + [(key.replace("_", " "), [_number(scores[model][key], digits) for model in ("a", "b")])
-           for key in scores["a"]],
+        models,
         [("paired table", [f"{second} right", f"{second} wrong"]),
          (f"{first} right", [str(table["both_right"]), str(table["only_a_right"])]),
          (f"{first} wrong", [str(table["only_b_right"]), str(table["both_wrong"])])],
@@ -437,6 +451,12 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
         + [(name, [_number(scores["mcnemar"][key]["statistic"], digits),
                    _pvalue(scores["mcnemar"][key]["pvalue"], digits)]) for name, key in _MCNEMAR],
     ]
+    if intervals is not None:
+        between = intervals["accuracy_difference"]  # None without a result
+        blocks.insert(1, [("", [f"{first} - {second}", shown]), ("accuracy difference", [
+            _number(None if between is None else between["estimate"], digits),
+            _bounds_text(None if between is None else (between["low"], between["high"]),
+                         digits)])])
     name_width = max(len(name) for block in blocks for name, _ in block)
     out = [f"results: {scores['n_results']}"]
     for block in blocks:
@@ -448,6 +468,10 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     out += ["", "a result is right when its assigned categories are exactly the correct ones; the "
             "tests", "compare the results only one model got right (two-sided); the asymptotic "
             "one has", "Edwards' continuity correction."]
+    if intervals is not None:
+        out.append(f"{shown}: Wilson score intervals, the delta method for the macro averages, "
+                   "Newcombe's method 10 for the accuracy difference; - where none applies (see "
+                   "Contingency.interval and PairedComparison.accuracy_difference)")
     return "\n".join(out)
 
 

@@ -326,6 +326,33 @@ def test_paired_prints_both_models_and_mcnemar(tmp_path, capsys, monkeypatch):
     assert contingency.PairedComparison.from_dict(state) == expected
 
 
+def test_paired_intervals_in_text_and_json(tmp_path, capsys):
+    # Issue 31, item 11: --intervals was listed, exited 0 and printed what it prints without it.
+    path, results = paired_file(tmp_path)
+    expected = contingency.PairedComparison()
+    for result in results:
+        expected.add_result(*result)
+    args = ["paired", path, "--assigned-a", "first", "--assigned-b", "second", "--correct",
+            "truth"]
+    status, plain, _ = run(capsys, *args)
+    status, out, err = run(capsys, *args, "--intervals")
+    assert (status, err) == (0, "")
+    assert out != plain
+    assert expected.report(intervals=0.95) in out
+    difference = expected.accuracy_difference(0.95)
+    assert (f"accuracy difference  {difference.estimate:.3f}  [{difference.low:.3f}, "
+            f"{difference.high:.3f}]") in out
+    low, high = (expected.a if hasattr(expected, "a") else expected._a).interval(
+        "subset_accuracy", level=0.95)[::2]
+    assert f"{expected.scores()['a']['subset_accuracy']:.3f}  [{low:.3f}, {high:.3f}]" in out
+    status, out, err = run(capsys, *args, "--intervals", "0.8", "--format", "json")
+    assert (status, err) == (0, "")
+    block = json.loads(out)["intervals"]
+    assert block == expected.scores(intervals=0.8)["intervals"]
+    assert block["accuracy_difference"] == expected.accuracy_difference(0.8)._asdict()
+    assert json.loads(out)["mcnemar"] == expected.scores()["mcnemar"]
+
+
 def test_paired_errors_name_the_line_and_the_option(tmp_path, capsys):
     path = write(tmp_path, "two.csv", "a,b,c\nx,x,x\nx,y,x\nz,x,x\n")
     args = ["paired", path, "--assigned-a", "a", "--assigned-b", "b", "--correct", "c"]
@@ -833,3 +860,29 @@ def test_classify_json_is_json_dumps_of_scores_character_for_character(tmp_path,
     parsed = json.loads(out)
     assert len(parsed["categories"]) == len(accumulator.categories)
     assert parsed["n_results"] == len(records)
+
+
+@pytest.mark.parametrize(("command", "columns"), [
+    ("classify", ["--assigned", "a", "--correct", "b"]),
+    ("compare", ["--reference", "a", "--model", "b"]),
+    ("paired", ["--assigned-a", "a", "--assigned-b", "b", "--correct", "c"]),
+])
+def test_a_row_of_multi_line_quoted_fields_is_bounded_on_every_command(tmp_path, capsys,
+                                                                       command, columns):
+    # Issue 31, item 17 (bounded since 4dcee50; this holds every command to it): 30 MB in one
+    # row whose lines are each 1 kB, refused in one line naming the line the row starts on,
+    # having held about the limit of a row, not the row.
+    import tracemalloc
+
+    path = tmp_path / "long.csv"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("a,b,c\nx,x,x\n\"" + ("y" * 999 + "\n") * 30_000 + "\",x,x\n")
+    tracemalloc.start()
+    try:
+        err = one_error_line(capsys, command, str(path), *columns)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert err == (f"contingency: {path} line 3: a row longer than 1048576 bytes (the limit of a "
+                   "row, over the lines its quoted fields span)\n")
+    assert peak < 16 * 2**20

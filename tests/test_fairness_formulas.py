@@ -74,6 +74,10 @@ def test_worst_case_is_fairlearns_agg():
     assert fairness.worst_case(0.1, 0.3) == 0.3
     assert fairness.worst_case(0.1, 0.3, larger=False) == 0.1
     assert fairness.worst_case(0.1, 0.3, agg="mean") == 0.2
+    # pandas' mean, which fairlearn takes, leaves an undefined disparity out (issue 31, item 4).
+    assert fairness.worst_case(float("nan"), 0.3, agg="mean") == 0.3
+    assert fairness.worst_case(0.1, float("nan"), agg="mean") == 0.1
+    assert math.isnan(fairness.worst_case(float("nan"), float("nan"), agg="mean"))
     with pytest.raises(ValueError, match="agg must be"):
         fairness.worst_case(0.1, 0.3, agg="max")  # type: ignore[arg-type]
 

@@ -164,6 +164,62 @@ def test_an_all_zero_ratio_is_nan_as_in_fairlearn_with_zero_division_nan():
                                                   ).demographic_parity_ratio(1) == 1.0
 
 
+# Each data set makes one equalized-odds disparity 0/0 (NaN under zero_division="nan") while
+# every group has positive and negative truths, so each rate is defined as in fairlearn:
+# no false positive anywhere (the false positive rates all 0), no true positive anywhere
+# (the true positive rates all 0), and both at once.
+UNDEFINED_RATIOS = {
+    "false positive rates all 0": ([1, 0, 0, 1, 1, 0], [1, 1, 0, 1, 0, 0]),
+    "true positive rates all 0": ([0, 1, 0, 0, 1, 1], [1, 0, 0, 1, 0, 0]),
+    "both all 0": ([0, 0, 0, 0, 0, 0], [1, 0, 0, 1, 0, 0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNDEFINED_RATIOS))
+@pytest.mark.parametrize("method", ["between_groups", "to_overall"])
+@pytest.mark.parametrize("agg", ["worst_case", "mean"])
+def test_equalized_odds_with_an_undefined_ratio_are_fairlearns(case, method, agg):
+    # fairlearn averages with pandas' mean, which leaves the NaN ratio out (issue 31, item 4).
+    predicted, truth = (np.array(column) for column in UNDEFINED_RATIOS[case])
+    groups = np.array(["a", "a", "a", "b", "b", "b"])
+    ours = GroupedContingency([0, 1], zero_division="nan").add_results(predicted, truth,
+                                                                        groups=groups)
+    given_ = {"y_true": truth, "y_pred": predicted, "sensitive_features": groups,
+              "method": method, "agg": agg}
+    pairs = [(ours.equalized_odds_ratio(1, method, agg=agg),
+              fairlearn_metrics.equalized_odds_ratio(**given_)),
+             (ours.equalized_odds_difference(1, method, agg=agg),
+              fairlearn_metrics.equalized_odds_difference(**given_))]
+    for mine, theirs in pairs:
+        assert close(mine, float(theirs)), (mine, theirs)
+    if case != "both all 0" and method == "between_groups":
+        assert not math.isnan(ours.equalized_odds_ratio(1, method, agg="mean"))
+
+
+@pytest.mark.parametrize("zero_division", ["perl", 0.0, 1.0, "nan"])
+def test_an_empty_declared_group_of_an_open_set_is_scored_as_an_empty_table(zero_division):
+    # Issue 31, item 10: with an open category set an empty declared group has no category, and
+    # Perl mode's averages over categories died there; it reads what an empty accumulator with
+    # declared categories reads (each category's 0 / 0), in every view.
+    g = GroupedContingency(groups=["quiet", "busy"], unknown="add", zero_division=zero_division)
+    fresh = g.scores(property_names())  # no result anywhere: the overall is empty too
+    g.add_results(["x", "y", "x"], ["x", "x", "y"], groups=["busy"] * 3)
+    empty = Contingency(["x", "y"], zero_division=zero_division)
+    for name in property_names():
+        expected = getattr(empty, name)
+        assert close(g.by_group(name)["quiet"], expected), name
+        assert close(g.by_group(name)["busy"], getattr(g.group("busy"), name)), name
+        assert close(fresh["overall"][name] if fresh["overall"][name] is not None else math.nan,
+                     expected), name
+        g.difference(name), g.ratio(name, "to_overall"), g.group_min(name)
+    report = g.report(scores=["micro_f1", "macro_f1", "weighted_recall"], pos_label="x")
+    assert report.splitlines()[2].split()[:2] == ["quiet", "0"]
+    frame = g.to_frame(["macro_precision", "macro_error"])
+    assert list(frame.index) == ["quiet", "busy"]
+    assert close(frame.loc["quiet", "macro_error"], empty.macro_error)
+    assert [row["group"] for row in g.scores()["groups"]] == ["quiet", "busy"]
+
+
 def test_one_feature_as_series_list_array_and_one_column_frame_give_one_state():
     truth, predicted, features, _ = audit_data(7)
     region = features["region"]

@@ -62,15 +62,17 @@ def test_weights_become_int64_or_python_ints():
     (3, TypeError, "add_many: weights must be a sequence of integer counts, not int"),
     ([1, -1], ValueError, "add_many: weights\\[1\\] must be a non-negative integer count, not -1"),
     ([1, 0.5], TypeError, "add_many: weights\\[1\\] is 0.5, not an integer"),
-    ([2.0, 0.5], TypeError, "add_many: weights\\[0\\] is 2.0, not an integer"),
+    ([2.0, 0.5], TypeError, "add_many: weights\\[1\\] is 0.5, not an integer"),
     ([True, 1], ValueError, "add_many: weights\\[0\\] must be a non-negative integer count"),
     (np.array([1, -2]), ValueError, "add_many: weights\\[1\\] must be a non-negative integer"),
-    (np.array([1.0, 2.0]), TypeError, "add_many: weights is an array of float64 numbers"),
+    (np.array([1.0, 2.5]), TypeError, "add_many: weights\\[1\\] is 2.5, not an integer"),
+    (np.array([1.0, np.nan]), ValueError, "add_many: weights\\[1\\] must be a finite non-negative"),
+    ([1.0, -2.0], ValueError, "add_many: weights\\[1\\] must be a finite non-negative"),
     (np.ones((2, 1), dtype=int), ValueError, "add_many: weights must be one-dimensional"),
     ([1], ValueError, "add_many: weights has 1 items but there are 2 labels"),
     ([1, 2**63], ValueError, "add_many: weights\\[1\\] = 9223372036854775808 is past the count limit"),
     (np.array([1, 2**63], dtype=np.uint64), ValueError, "add_many: weights\\[1\\] = .* is past the count"),
-    ([np.float32(1), 1], TypeError, "add_many: weights\\[0\\] is np.float32\\(1.0\\), not an integer"),
+    ([np.float32(1.5), 1], TypeError, "add_many: weights\\[0\\] is np.float32\\(1.5\\), not an integer"),
 ])
 def test_bad_weights_are_named(weights, error, message):
     with pytest.raises(error, match=message):

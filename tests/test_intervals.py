@@ -672,7 +672,7 @@ def test_fractional_weights_are_refused_and_whole_counts_again_are_not():
      "level must be a number between 0 and 1"),
     (lambda: Contingency().add_results(["x"], ["x"]), "micro_f1", {"level": True}, "level must be"),
     (lambda: Contingency().add_results(["x"], ["x"]), "micro_f1", {"method": "posterior", "draws": 0},
-     "draws must be a positive integer"),
+     "draws must be a whole number from 1 to"),
     (lambda: _set_entries(), "micro_precision", {}, "set_entries set the micro table"),
     (lambda: _set_entries(), "micro_accuracy", {}, "set_entries set the micro table"),
 ])
@@ -973,6 +973,53 @@ def test_the_learning_curve_draws_a_band_for_each_interval():
     assert isinstance(points[-1].macro_f1, Interval)
     multi = Contingency().add_results([["a", "b"]], [["a"]])
     assert plots.learning_point(multi, intervals=0.9) == plots.learning_point(multi)  # refused: floats
+
+
+# Issue 31, item 13: every argument checked before any cache, alike on every call ------------
+
+_BAD_ARGUMENTS = [
+    ({"level": 0.375 + 0j}, "level must be a number between 0 and 1"),
+    ({"level": 0.375 + 0j, "method": "posterior"}, "level must be a number between 0 and 1"),
+    ({"level": np.complex128(0.375)}, "level must be a number between 0 and 1"),
+    ({"method": np.array(["wilson", "delta"])}, "method must be one of"),
+    ({"method": ["wilson"]}, "method must be one of"),
+    ({"draws": 0}, "draws must be a whole number from 1 to"),
+    ({"draws": 10**12, "method": "posterior"}, "draws must be a whole number from 1 to 10000000"),
+    ({"draws": 2.0, "method": "posterior"}, "draws must be a whole number"),
+    ({"draws": True, "method": "posterior"}, "draws must be a whole number"),
+    ({"seed": -1, "method": "posterior"}, "seed must be None or a non-negative whole number"),
+    ({"seed": 1.5, "method": "posterior"}, "seed must be None or a non-negative whole number"),
+    ({"seed": "7"}, "seed must be None or a non-negative whole number"),
+]
+
+
+@pytest.mark.parametrize(("options", "message"), _BAD_ARGUMENTS)
+def test_interval_arguments_are_refused_alike_before_and_after_a_read(options, message):
+    s = Contingency().add_results(["a"] * 8 + ["b"] * 4, ["a"] * 6 + ["b"] * 6)
+    good = {"level": 0.375, "method": "posterior", "draws": 500, "seed": 3}
+    with mock.patch.dict(formulas.LEVELS_SEEN, clear=True):
+        for _ in range(2):  # the first call, and one after the good arguments were read
+            with pytest.raises(ValueError, match=message):
+                s.interval("micro_precision", **options)
+            s.interval("micro_precision", **good)
+            with pytest.raises(ValueError, match=message):
+                s.interval("micro_precision", **options)
+
+
+def test_numpy_integers_are_draws_and_seeds_and_a_complex_level_no_quantile():
+    s = Contingency().add_results(["a"] * 8 + ["b"] * 4, ["a"] * 6 + ["b"] * 6)
+    plain = s.interval("micro_precision", method="posterior", draws=300, seed=5)
+    assert s.interval("micro_precision", method="posterior", draws=np.int64(300),
+                      seed=np.uint16(5)) == plain
+    assert s.interval(("f1", "a"), method="posterior", draws=np.int32(300), seed=np.int8(5)) \
+        == s.interval(("f1", "a"), method="posterior", draws=300, seed=5)
+    formulas.normal_quantile(0.375)
+    with pytest.raises(ValueError, match="level must be a number"):
+        formulas.normal_quantile(0.375 + 0j)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="draws must be a whole number"):
+        formulas.proportion_posterior(3, 10, 0.9, draws=10**12)
+    with pytest.raises(ValueError, match="seed must be None"):
+        formulas.f1_posterior(3, 1, 1, 0.9, seed=-1)
 
 
 # The normal quantile near level 1 (issue 31, item 3) ------------------------------------------

@@ -50,6 +50,7 @@ def state(table):
         "cells": (cells.rows.tolist(), cells.columns.tolist(), cells.counts.tolist()),
         "totals": (table.row_totals().tolist(), table.column_totals().tolist()),
         "sums": table.table_sums(),
+        "sums type": type(table.table_sums()),
         "triples": table.triple_sums(),
         "fine": table.fine_sums(),
         "sorted": [part if isinstance(part, tuple) else part.tolist()
@@ -277,3 +278,24 @@ def test_a_pickled_table_is_rebuilt_by_the_loading_process_implementation(implem
     twin = pickle.loads(pickle.dumps(table))
     assert type(twin) is _backend.TableClass
     assert state(twin) == state(table)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_fine_sums_step_across_the_kernels_table_of_terms(implementation):
+    """Counts that cross 65,536 (the kernel reads fine terms below it from a C table, asks
+    the formulas above it) by unit steps, weights and batches keep the fine sums exact."""
+    table = implementation()
+    table.keep_fine_sums()
+    table.step("a", 1, 65_534)
+    table.step("b", 2, 65_530)
+    for weight in (1, 1, 1, -1, 1, 1, 2**33, -(2**33), -3):
+        table.step("a", 1, weight)
+        table.step("a", 2, 1)  # row "a" and column 2 cross the bound too
+        sums, triples, fine = recomputed(table)
+        assert table.triple_sums() == triples
+        assert table.fine_sums() == fine
+        assert table.table_sums() == sums
+    rebuilt = implementation()
+    rebuilt.keep_fine_sums()
+    rebuilt.apply(table.cells(), "merge")  # the batch path: one fine step per level
+    assert rebuilt.fine_sums() == table.fine_sums()

@@ -697,3 +697,51 @@ def test_every_table_of_two_categories_no_results_make_is_refused():
             else:
                 with pytest.raises(ValueError, match=r"^from_dict: "):
                     PairedComparison.from_dict(tampered)
+
+
+@pytest.mark.parametrize(("options", "name"), [({"exact": 1}, "exact"), ({"mid_p": 1}, "mid_p"),
+                                               ({"exact": "yes"}, "exact"),
+                                               ({"mid_p": 0}, "mid_p")])
+def test_mcnemar_options_are_refused_before_the_cache(options, name):
+    # Issue 31, item 13: exact=1 was refused until one mcnemar() was read, then answered from
+    # the cache (1 == True).
+    paired = PairedComparison().add_results(["x"] * 12 + ["y"] * 2, ["x"] * 3 + ["y"] * 11,
+                                            ["x"] * 14)
+    for _ in range(2):
+        with pytest.raises(TypeError, match=f"^{name} must be True or False"):
+            paired.mcnemar(**options)
+        paired.mcnemar(), paired.mcnemar(mid_p=True), paired.mcnemar(exact=False)
+    assert paired.mcnemar(exact=np.bool_(True)) == paired.mcnemar()
+
+
+def test_scores_and_report_with_intervals_read_each_models_own_intervals():
+    # Issue 31, item 11: each model's scores' intervals as Contingency.interval gives them (the
+    # macro averages by the delta method), the accuracy difference as accuracy_difference.
+    paired = PairedComparison().add_results(["x"] * 9 + ["y"] * 5 + ["z"], ["x"] * 4 + ["y"] * 11,
+                                            ["x"] * 7 + ["y"] * 6 + ["z"] * 2)
+    block = paired.scores(intervals=0.9)["intervals"]
+    assert block["level"] == 0.9
+    for name, model in (("a", paired.a if hasattr(paired, "a") else paired._a),
+                        ("b", paired.b if hasattr(paired, "b") else paired._b)):
+        assert set(block[name]) == set(paired.scores()[name])
+        for score, bounds in block[name].items():
+            method = "delta" if score.startswith("macro_") else "wilson"
+            try:
+                low, _, high = model.interval(score, level=0.9, method=method)
+            except ValueError:
+                assert bounds is None, score
+            else:
+                assert bounds == [low, high], score
+    assert block["accuracy_difference"] == paired.accuracy_difference(0.9)._asdict()
+    assert json.loads(json.dumps(block)) == block
+    report = paired.report(digits=4, intervals=0.9)
+    assert report.startswith(paired.report(digits=4).split("\n")[0])
+    assert report.splitlines()[2].split() == ["model", "a", "90%", "CI", "model", "b", "90%", "CI"]
+    low, estimate, high = paired.accuracy_difference(0.9)
+    assert f"accuracy difference  {estimate:.4f}  [{low:.4f}, {high:.4f}]" in report
+    assert report.splitlines()[-1].startswith("90% CI: Wilson score intervals")
+    empty = PairedComparison().scores(intervals=0.95)["intervals"]
+    assert empty["accuracy_difference"] is None
+    assert empty["a"]["subset_accuracy"] is None
+    with pytest.raises(ValueError, match="level must be a number between 0 and 1"):
+        paired.scores(intervals=1.5)

@@ -230,12 +230,14 @@ def test_from_labels_weights_equal_repeating_and_add_many():
 
 FRACTIONAL = [
     ([1, 0.5], r"weights\[1\] is 0\.5, not an integer"),
-    ([1, 2.0], r"weights\[1\] is 2\.0, not an integer"),  # whole floats too: the type decides
-    ([np.float64(1.0), 1], r"weights\[0\] is np\.float64\(1\.0\), not an integer"),
-    ([np.float32(3), 1], r"weights\[0\] is np\.float32\(3\.0\), not an integer"),
+    ([1.0, 2.5], r"weights\[1\] is 2\.5, not an integer"),  # after a whole float
+    ([np.float64(1.0), np.float64(0.25)], r"weights\[1\] is 0\.25, not an integer"),
+    ([np.float32(3.5), 1], r"weights\[0\] is np\.float32\(3\.5\), not an integer"),
     ([1, Fraction(1, 2)], r"weights\[1\] is Fraction\(1, 2\), not an integer"),
-    (np.array([1.0, 2.0]), r"weights is an array of float64 numbers, not integers"),
-    (np.array([1, 2], dtype=np.float16), r"weights is an array of float16 numbers"),
+    ([1, Fraction(2, 1)], r"weights\[1\] is Fraction\(2, 1\), not an integer"),
+    (np.array([1.0, 2.5]), r"weights\[1\] is 2\.5, not an integer"),
+    (np.array([1, 2.5], dtype=np.float16), r"weights\[1\] is 2\.5, not an integer"),
+    (np.array([2.0, 1e-30]), r"weights\[1\] is 1e-30, not an integer"),
     (np.array([1, 0.5], dtype=object), r"weights\[1\] is 0\.5, not an integer"),
     (lambda: (w for w in (1, 1.5)), r"weights\[1\] is 1\.5, not an integer"),  # a generator
 ]
@@ -309,10 +311,47 @@ def test_dask_compare_refuses_fractional_weights_as_add_many_does():
 
     frame = dd.from_pandas(pd.DataFrame({"r": ["a", "b"], "m": [1, 2], "w": [1.5, 1.0]}),
                            npartitions=1)
-    with pytest.raises(TypeError, match=r"^compare: partition 0: column 'w': weights is an array "
-                                        r"of float64 numbers, not integers: .*fractional elements"):
+    with pytest.raises(TypeError, match=r"^compare: partition 0: column 'w': weights\[0\] is 1\.5, "
+                                        r"not an integer: .*fractional elements"):
         compare(frame, reference="r", model="m", weights="w")
     whole = dd.from_pandas(pd.DataFrame({"r": ["a", "b"], "m": [1, 2], "w": [2, 1]}),
                            npartitions=1)
     assert compare(whole, reference="r", model="m", weights="w") == \
+        PartitionComparison.from_labels(["a", "b"], [1, 2], sample_weight=[2, 1])
+
+
+WHOLE_FLOATS = {
+    "list": lambda: [2.0, 1.0, 3.0],
+    "numpy scalars": lambda: [np.float64(2), np.float32(1), 3],
+    "float64 array": lambda: np.array([2.0, 1.0, 3.0]),
+    "float16 array": lambda: np.array([2, 1, 3], dtype=np.float16),
+    "pandas count column": lambda: pytest.importorskip("pandas").Series([2.0, 1.0, 3.0]),
+    "generator": lambda: (w for w in (2.0, 1.0, 3.0)),
+}
+
+
+@pytest.mark.parametrize("kind", list(WHOLE_FLOATS))
+def test_whole_float_weights_count_as_their_integers_on_every_path(kind):
+    # Issue 31, item 15: as Contingency and PairedComparison take them.
+    reference, model, counts = ["a", "b", "b"], [1, 2, 1], [2, 1, 3]
+    expected = PartitionComparison().add_many(reference, model, weights=counts)
+    added = PartitionComparison().add_many(reference, model, weights=WHOLE_FLOATS[kind]())
+    assert added == expected
+    assert added.to_dict() == expected.to_dict()
+    assert all(type(cell[2]) is int for cell in added.to_dict()["cells"])
+    assert PartitionComparison.from_labels(reference, model,
+                                           sample_weight=WHOLE_FLOATS[kind]()) == expected
+    twice = PartitionComparison().add_many(reference, model, weights=[4, 2, 6])
+    assert twice.remove_many(reference, model, weights=WHOLE_FLOATS[kind]()) == expected
+
+
+def test_a_whole_float_weight_column_on_dask():
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from contingency.dask import compare
+
+    frame = dd.from_pandas(pd.DataFrame({"r": ["a", "b"], "m": [1, 2], "w": [2.0, 1.0]}),
+                           npartitions=1)
+    assert compare(frame, reference="r", model="m", weights="w") == \
         PartitionComparison.from_labels(["a", "b"], [1, 2], sample_weight=[2, 1])

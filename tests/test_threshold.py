@@ -639,6 +639,9 @@ def test_a_binned_state_is_the_exact_state_of_the_bins_lower_edges(results, bins
                                   lambda plain, shared: plain + shared,
                                   lambda plain, shared: plain == shared])
 def test_an_unlocked_side_reads_a_locked_other_side_under_its_lock(call, monkeypatch):
+    # the reference's columns() is watched (a compiled class cannot be patched): the lock is
+    # ThresholdContingency's, whichever state it holds
+    monkeypatch.setattr("contingency._threshold.ScoreCountsClass", score_counts.ScoreCounts)
     shared = fed([0.2, 0.7], [0, 1], thread_safe=True)
     plain = fed([0.2, 0.7], [0, 1])  # equal totals: == reads the columns
     held: list[bool] = []

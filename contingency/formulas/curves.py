@@ -373,6 +373,11 @@ def auc_from_mann_whitney(twice_u: int | float, total_positives: int | float,
     >>> auc_from_mann_whitney(6, 2, 2)
     0.75
     """
+    # Python ints (every streaming read after a result) are recognised by their type alone,
+    # before any other test: a read after each result must not pay for isinstance checks
+    if (type(twice_u) is int and type(total_positives) is int and type(total_negatives) is int
+            and total_positives > 0 and total_negatives > 0):
+        return twice_u / (2 * total_positives * total_negatives)  # int / int: correctly rounded
     if not total_positives > 0:
         return _undefined(zero_division, "roc_auc", "positive")
     if not total_negatives > 0:

@@ -22,8 +22,8 @@ a disparity in time independent of the number of groups.
 - :func:`ratio` ``"between_groups"``: least over greatest; ``"to_overall"``: the
   least of each group's value over the overall one, taken below 1 (``x`` or ``1/x``);
 - :func:`worst_case`: fairlearn's ``agg`` for equalized odds, the larger of two
-  differences (``"worst_case"``, its default) or their mean (``"mean"``); for
-  ratios, the smaller of the two.
+  differences (``"worst_case"``, its default) or their mean (``"mean"``, NaN left
+  out as pandas leaves it out); for ratios, the smaller of the two.
 
 NaN values are left out, as pandas' ``min`` and ``max`` leave them out (NaN only
 when every value is NaN). A ratio whose denominator is 0 is undefined when its
@@ -195,15 +195,20 @@ def worst_case(first: float, second: float, *, agg: Literal["worst_case", "mean"
 
     ``"worst_case"`` (fairlearn's default): the larger of two differences
     (``larger=True``) or the smaller of two ratios (``larger=False``);
-    ``"mean"``: their mean.
+    ``"mean"``: their mean, NaN left out as pandas' ``mean`` leaves it out (the
+    mean of the one defined value; NaN only when both are NaN), which is what
+    fairlearn averages when one disparity is undefined (``zero_division="nan"``).
 
     >>> worst_case(0.25, 0.5), worst_case(0.25, 0.5, larger=False), worst_case(0.25, 0.5, agg="mean")
     (0.5, 0.25, 0.375)
+    >>> worst_case(0.25, float("nan"), agg="mean"), worst_case(float("nan"), float("nan"), agg="mean")
+    (0.25, nan)
     """
-    if agg == "mean":
-        return (float(first) + float(second)) / 2
-    if agg != "worst_case":
+    if agg not in ("worst_case", "mean"):
         raise ValueError(f"agg must be 'worst_case' or 'mean', not {agg!r}")
     pair = [float(first), float(second)]
+    if agg == "mean":
+        kept = [value for value in pair if value == value]
+        return sum(kept) / len(kept) if kept else _NAN
     # Python's max and min, as fairlearn applies them to its two values.
     return max(pair) if larger else min(pair)

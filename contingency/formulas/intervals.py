@@ -74,6 +74,7 @@ from contingency.formulas.partition import TableCells
 
 __all__ = [
     "LEVELS_SEEN",
+    "MAX_DRAWS",
     "METHODS",
     "PAIR_RATIOS",
     "PROPORTION_METHODS",
@@ -82,7 +83,9 @@ __all__ = [
     "Interval",
     "agresti_coull",
     "beta_quantile",
+    "check_draws",
     "check_level",
+    "check_seed",
     "clopper_pearson",
     "f1_posterior",
     "f1_slope",
@@ -166,7 +169,8 @@ def normal_quantile(level: float) -> float:
     >>> round(normal_quantile(0.9999999999999999), 6)  # the largest double below 1
     8.292361
     """
-    z = LEVELS_SEEN.get(level)
+    # Only a float is answered from the cache: 0.375 + 0j is equal to 0.375, and refused.
+    z = LEVELS_SEEN.get(level) if type(level) is float else None
     if z is None:
         level = check_level(level)
         if len(LEVELS_SEEN) >= 64:  # a loop over many levels keeps no more than these
@@ -504,6 +508,45 @@ def _quantiles(draws: Any, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
+#: The most draws a posterior interval takes: 10**7 float64 draws are 80 MB an array (F1's
+#: posterior holds four at once); the quantiles of so many are already within about 1e-4.
+MAX_DRAWS = 10**7
+
+
+def check_draws(draws: object) -> int:
+    """``draws`` as an int if it is a whole number from 1 to :data:`MAX_DRAWS`, else ``ValueError``.
+
+    >>> check_draws(np.int64(500))
+    500
+    >>> check_draws(10**12)
+    Traceback (most recent call last):
+    ...
+    ValueError: draws must be a whole number from 1 to 10000000, not 1000000000000
+    """
+    if (isinstance(draws, (bool, np.bool_)) or not isinstance(draws, (int, np.integer))
+            or not 1 <= draws <= MAX_DRAWS):
+        raise ValueError(f"draws must be a whole number from 1 to {MAX_DRAWS}, not {draws!r}")
+    return int(draws)
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` as an int if it is a non-negative whole number (numpy's seeds), ``None`` if None,
+    else ``ValueError``.
+
+    >>> check_seed(np.uint8(7)), check_seed(None)
+    (7, None)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be None or a non-negative whole number, not -1
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be None or a non-negative whole number, not {seed!r}")
+    return int(seed)
+
+
 def proportion_posterior(successes: int, trials: int, level: float, *, seed: int | None = 0,
                          draws: int = 10_000) -> tuple[float, float]:
     """Equal tails of ``draws`` draws from Beta(s + 1, n - s + 1), the uniform prior's posterior.
@@ -516,7 +559,8 @@ def proportion_posterior(successes: int, trials: int, level: float, *, seed: int
     >>> proportion_posterior(8, 10, 0.95, seed=1) == proportion_posterior(8, 10, 0.95, seed=1)
     True
     """
-    sample = _generator(seed).beta(successes + 1.0, trials - successes + 1.0, size=draws)
+    sample = _generator(check_seed(seed)).beta(successes + 1.0, trials - successes + 1.0,
+                                               size=check_draws(draws))
     return _quantiles(sample, level)
 
 
@@ -790,7 +834,7 @@ def f1_posterior(a: int, b: int, c: int, level: float, *, seed: int | None = 0,
     >>> 0.4 < low < 0.8 < high < 0.95
     True
     """
-    generator = _generator(seed)
+    generator, draws = _generator(check_seed(seed)), check_draws(draws)
     u = generator.standard_gamma(a + 1.0, size=draws)
     v = generator.standard_gamma(b + 1.0, size=draws)
     w = generator.standard_gamma(c + 1.0, size=draws)

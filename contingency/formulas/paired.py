@@ -66,7 +66,8 @@ from contingency.formulas._numeric import MAX_COUNT, check_count
 from contingency.formulas._saddle import deviance, stirling_error
 from contingency.formulas.intervals import wilson
 
-__all__ = ["McNemar", "PairedTable", "binomial_half_tail", "mcnemar", "newcombe_difference"]
+__all__ = ["McNemar", "PairedTable", "binomial_half_tail", "check_mcnemar_options", "mcnemar",
+           "newcombe_difference"]
 
 
 class PairedTable(NamedTuple):
@@ -98,6 +99,22 @@ class McNemar(NamedTuple):
     pvalue: float
 
 
+def check_mcnemar_options(exact: object, mid_p: object) -> None:
+    """Refuse options of :func:`mcnemar` other than ``True`` or ``False`` (``TypeError`` naming the
+    argument), and ``mid_p=True`` without ``exact=True`` (``ValueError``).
+
+    >>> check_mcnemar_options(True, 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: mid_p must be True or False, not 1
+    """
+    for name, value in (("exact", exact), ("mid_p", mid_p)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, not {value!r}")
+    if mid_p and not exact:
+        raise ValueError("mid_p=True is a version of the exact test: pass exact=True with it")
+
+
 def mcnemar(only_a_right: int, only_b_right: int, *, exact: bool = True,
             mid_p: bool = False) -> McNemar:
     """McNemar's test of two models on the same results, from the two discordant counts.
@@ -122,10 +139,7 @@ def mcnemar(only_a_right: int, only_b_right: int, *, exact: bool = True,
     """
     b = _check(only_a_right, "only_a_right")
     c = _check(only_b_right, "only_b_right")
-    if not isinstance(exact, (bool, np.bool_)) or not isinstance(mid_p, (bool, np.bool_)):
-        raise TypeError(f"exact and mid_p must be True or False, not {exact!r} and {mid_p!r}")
-    if mid_p and not exact:
-        raise ValueError("mid_p=True is a version of the exact test: pass exact=True with it")
+    check_mcnemar_options(exact, mid_p)
     n = b + c
     if n == 0:  # no discordant result: nothing tells the models apart
         return McNemar(0.0, 1.0)

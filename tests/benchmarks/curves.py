@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from contingency import ThresholdContingency
+from contingency import ThresholdContingency, _backend
 from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
 
 __all__ = ["batch_exact", "sliding_window", "streaming_reads"]
@@ -91,7 +91,7 @@ def streaming_reads(n: int, river_n: int, repeat: int) -> list[Row]:
             peer=rocauc.median, target="river/ours >= 20", check=verdict, timings=timings,
             passed=rocauc.median >= 20 * ours.median,
             notes="ours exact over every result held (O(log n) per add, O(1) read); "
-                  "pure Python (issue 30's compiled kernel is the route to the target)"),
+                  f"score counts on the {_backend.IMPLEMENTATION}"),
         Row("ThresholdContingency add + roc_auc per result vs river RollingROCAUC(1000)", size,
             "s/result", ours=ours.median, peer_name="river RollingROCAUC(1000) update+get",
             peer=rolling.median, target="river/ours >= 1 (ours holds every result)",

@@ -1,0 +1,343 @@
+"""The compiled score counts against their pure-Python reference: the same streams, every state equal.
+
+contingency/_kernel_scores.pxi (``KernelScoreCounts``) and
+contingency/_score_counts.py (``ScoreCounts``, the specification) hold
+ThresholdContingency's counts. Every change here goes to both, and after each
+one every part of the state is compared (keys, positive and negative weights,
+``P``, ``N``, the running ``2U`` and tied pairs, the weight at each key and at
+a key that is absent), refusals (type and message) are the same, every O(1)
+read of two ThresholdContingency objects that differ only in their counts is
+the same float, and the running sums are recomputed from the counts with
+Python integers (an oracle independent of both).
+"""
+
+from __future__ import annotations
+
+import pickle
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from contingency import ThresholdContingency
+from contingency._score_counts import ScoreCounts
+from contingency.formulas._numeric import MAX_COUNT
+
+
+def _kernel_class() -> Any:
+    """The compiled class, also when this process chose the reference (CONTINGENCY_PURE_PYTHON=1)."""
+    try:
+        from contingency import _kernel
+    except ImportError:
+        return None
+    return _kernel.KernelScoreCounts
+
+
+KERNEL = _kernel_class()
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+IMPLEMENTATIONS = [pytest.param(ScoreCounts, id="reference"),
+                   pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
+
+#: Scores with many ties (a pool of a few) and some distinct ones.
+SCORES = st.one_of(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5000000000000001, 0.75, 1.0]),
+                   st.floats(0, 1))
+#: Weights of one result as users pass them: small, large, up to the limit and past it.
+WEIGHTS = st.sampled_from([1, 1, 1, 2, 3, 2**40, 2**62, MAX_COUNT - 1, MAX_COUNT])
+#: Weights of a unit step of the counts themselves, removals and past-int64 ones included.
+STEP_WEIGHTS = st.sampled_from([1, 1, -1, 2, -3, 2**40, 2**62, -(2**62), MAX_COUNT,
+                                MAX_COUNT + 1, -MAX_COUNT, -(2**63), -(2**70), 2**70])
+
+
+def state(counts: Any) -> dict[str, Any]:
+    """Every part of a score counts object's state, as plain data."""
+    keys, pos, neg = counts.columns()
+    return {
+        "totals": (counts.positives, counts.negatives, len(counts)),
+        "running": (counts.twice_u, counts.shared),
+        "types": tuple(type(x).__name__ for x in (counts.positives, counts.negatives,
+                                                 counts.twice_u, counts.shared)),
+        "columns": (keys.tolist(), pos.tolist(), neg.tolist()),
+        "dtypes": (keys.dtype, pos.dtype, neg.dtype),
+        "at": [counts.at(key) for key in keys.tolist()[:50]] + [counts.at(-1.0), counts.at(2.0)],
+    }
+
+
+def recomputed(counts: Any) -> tuple[int, int, int, int]:
+    """``(P, N, 2U, shared)`` from the columns with Python integers, by the definition."""
+    _, pos, neg = (column.tolist() for column in counts.columns())
+    twice_u = shared = below = 0
+    for p, n in zip(pos, neg):  # keys ascending: ``below`` is the negatives under this key
+        twice_u += p * (2 * below + n)
+        shared += p * n
+        below += n
+    return sum(pos), sum(neg), twice_u, shared
+
+
+def assert_same(reference: Any, kernel: Any) -> None:
+    assert state(kernel) == state(reference)
+    assert recomputed(reference) == (reference.positives, reference.negatives,
+                                     reference.twice_u, reference.shared)
+    assert all(n for pair in zip(*reference.columns()[1:]) for n in [pair[0] or pair[1]])
+
+
+def outcome(call: Any) -> tuple[str, str | None]:
+    """``("ok", None)`` or the refusal ``(type name, message)``."""
+    try:
+        call()
+    except (ValueError, TypeError, OverflowError) as error:
+        return type(error).__name__, str(error)
+    return "ok", None
+
+
+def _call(name: str, *arguments: Any, **keywords: Any) -> Any:
+    """The call ``curve.name(*arguments, **keywords)`` as a function of ``curve`` (its arguments
+    bound now, not when a loop has moved on)."""
+    return lambda curve: getattr(curve, name)(*arguments, **keywords)
+
+
+def reads(curve: ThresholdContingency) -> dict[str, Any]:
+    """The reads served by the counts' running sums and columns (``repr``: NaN equals NaN)."""
+    found: dict[str, Any] = {"n": (curve.positives, curve.negatives, curve.n_results)}
+    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound),
+                       ("average_precision", lambda: curve.average_precision),
+                       ("counts", lambda: [c.tolist() for c in curve.counts()])]:
+        try:
+            found[name] = repr(read())
+        except ValueError as error:
+            found[name] = str(error)
+    return found
+
+
+# The stateful differential test ------------------------------------------------------------------
+
+@settings(max_examples=120, stateful_step_count=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+class ScoresKernelAgainstReference(RuleBasedStateMachine):
+    """Two ThresholdContingency objects, one on each implementation, fed the same stream."""
+
+    @initialize(bins=st.sampled_from([None, None, 4, 64, [0.0, 0.3, 0.5, 1.0]]))
+    def start(self, bins: Any) -> None:
+        self.bins = bins
+        self.reference, self.kernel = self.fresh()
+
+    def fresh(self) -> tuple[ThresholdContingency, ThresholdContingency]:
+        reference, kernel = ThresholdContingency(bins=self.bins), ThresholdContingency(bins=self.bins)
+        reference._counts, kernel._counts = ScoreCounts(), KERNEL()
+        return reference, kernel
+
+    def both(self, call: Any) -> None:
+        """Run ``call`` on both; both must succeed, or both refuse it with the same error."""
+        assert outcome(lambda: call(self.reference)) == outcome(lambda: call(self.kernel))
+
+    @rule(score=SCORES, positive=st.booleans(), weight=WEIGHTS)
+    def add(self, score: float, positive: bool, weight: int) -> None:
+        self.both(lambda c: c.add(score, positive, weight=weight))
+
+    @rule(score=SCORES, positive=st.booleans(), weight=WEIGHTS)
+    def remove(self, score: float, positive: bool, weight: int) -> None:
+        self.both(lambda c: c.remove(score, positive, weight=weight))
+
+    @rule(take=st.integers(0, 5))
+    def remove_what_is_there(self, take: int) -> None:
+        keys, pos, neg = (c.tolist() for c in self.reference.counts())
+        for key, p, n in list(zip(keys, pos, neg))[:take]:
+            if p:
+                self.both(_call("remove", key, True, weight=p))
+            if n:
+                self.both(_call("remove", key, False, weight=n))
+
+    @rule(results=st.lists(st.tuples(SCORES, st.booleans(), st.sampled_from([1, 2, 2**61])),
+                           max_size=10), remove=st.booleans())
+    def batch(self, results: list[tuple[float, bool, int]], remove: bool) -> None:
+        scores, correct, weights = ([r[i] for r in results] for i in range(3))
+        if remove:
+            self.both(lambda c: c.remove_results(scores, correct, sample_weight=weights))
+        else:
+            self.both(lambda c: c.add_results(scores, correct, sample_weight=weights))
+
+    @rule(size=st.integers(100, 400), seed=st.integers(0, 3), remove=st.booleans())
+    def many_distinct(self, size: int, seed: int, remove: bool) -> None:
+        """Hundreds of distinct scores one by one (blocks split), then maybe taken back (blocks go)."""
+        rng = np.random.default_rng(seed)
+        scores, correct = rng.random(size).tolist(), (rng.random(size) < 0.4).tolist()
+        for score, positive in zip(scores, correct):
+            self.both(_call("add", score, positive))
+        if remove:
+            for score, positive in zip(scores[::-1], correct[::-1]):
+                self.both(_call("remove", score, positive))
+
+    @rule(results=st.lists(st.tuples(SCORES, st.booleans()), max_size=12))
+    def merge(self, results: list[tuple[float, bool]]) -> None:
+        other = ThresholdContingency(bins=self.bins)
+        for score, positive in results:
+            other.add(score, positive)
+        self.both(lambda c: c.merge(other))
+
+    @rule()
+    def merge_itself(self) -> None:
+        self.both(lambda c: c.merge(c.copy()))
+
+    @rule()
+    def remove_everything(self) -> None:
+        scores, pos, neg = self.reference.counts()
+        both_weights = np.concatenate([pos, neg])
+        if both_weights.size and int(both_weights.sum()) <= MAX_COUNT:
+            self.both(lambda c: c.remove_results(np.concatenate([scores, scores]),
+                                                 [1] * pos.size + [0] * neg.size,
+                                                 sample_weight=both_weights))
+
+    @rule()
+    def copy_pickle_and_documents(self) -> None:
+        reference, kernel = self.reference.copy(), self.kernel.copy()
+        assert type(kernel._counts) is KERNEL
+        for original in (reference, kernel):
+            for twin in (pickle.loads(pickle.dumps(original)),
+                         ThresholdContingency.from_dict(original.to_dict())):
+                assert twin == original
+                assert state(twin._counts) == state(original._counts)
+        self.reference, self.kernel = reference, kernel
+
+    @rule()
+    def reset(self) -> None:
+        self.both(lambda c: c.reset())
+
+    @invariant()
+    def same_state_and_reads(self) -> None:
+        assert_same(self.reference._counts, self.kernel._counts)
+        assert reads(self.kernel) == reads(self.reference)
+        assert self.reference._counts.__getstate__() == self.kernel._counts.__getstate__()
+
+
+TestScoresKernelAgainstReference = needs_kernel(ScoresKernelAgainstReference.TestCase)
+
+
+# Streams of the counts themselves, as property tests -------------------------------------------
+
+_STEP = st.one_of(
+    st.tuples(st.just("unit"), SCORES, st.booleans(), STEP_WEIGHTS),
+    st.tuples(st.just("batch"), st.lists(st.tuples(SCORES, st.integers(0, 3), st.integers(0, 3)),
+                                         min_size=1, max_size=8),
+              st.sampled_from([1, -1]), st.sampled_from([1, 2**40, 2**61])),
+)
+
+
+def _batch(results: list[tuple[float, int, int]], scale: int) -> tuple[Any, Any, Any]:
+    """A coded batch: keys ascending and distinct, weights summed per key."""
+    found: dict[float, list[int]] = {}
+    for key, p, n in results:
+        pair = found.setdefault(key + 0.0, [0, 0])
+        pair[0] += p * scale
+        pair[1] += n * scale
+    keys = sorted(found)
+    return (np.array(keys, dtype=np.float64), np.array([found[k][0] for k in keys], dtype=np.int64),
+            np.array([found[k][1] for k in keys], dtype=np.int64))
+
+
+def _run(counts: Any, step: tuple[Any, ...]) -> None:
+    if step[0] == "unit":
+        _, key, positive, weight = step
+        counts.apply(key, positive, weight)
+    else:
+        _, results, sign, scale = step
+        counts.apply(batch=_batch(results, scale), sign=sign)
+
+
+@needs_kernel
+@given(st.lists(_STEP, max_size=40))
+@example([("unit", 0.5, True, MAX_COUNT), ("unit", 0.5, False, 1), ("unit", 0.25, False, -1)])
+@example([("unit", 0.5, True, 2**62), ("unit", 0.5, False, 2**62 - 1), ("unit", 0.1, False, 1),
+          ("unit", 0.5, True, -(2**62)), ("unit", 0.7, True, 2**62)])
+@example([("unit", 0.5, True, 1), ("unit", 0.5, True, -(2**63))])
+@example([("unit", 0.5, True, 1), ("unit", 0.5, True, 2**70), ("unit", 0.5, False, -(2**70))])
+@example([("batch", [(0.5, 3, 3)], 1, 2**61), ("batch", [(0.5, 0, 1), (0.9, 1, 0)], 1, 2**61)])
+def test_every_state_of_a_stream_is_the_same_on_both(steps: list[tuple[Any, ...]]) -> None:
+    reference, kernel = ScoreCounts(), KERNEL()
+    for step in steps:
+        results = [outcome(partial(_run, c, step)) for c in (reference, kernel)]
+        assert results[0] == results[1]
+        assert_same(reference, kernel)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_the_largest_2u_is_exact_past_int64(implementation: Any) -> None:
+    """P = N = 2**62 - 1 (P + N just under the limit), every positive above every negative:
+    2U = 2 P N, about 2**125, held exactly (128 bits in the kernel), and the AUC is 1."""
+    counts = implementation()
+    half = 2**62 - 1
+    counts.apply(0.2, False, half)
+    counts.apply(0.8, True, half)
+    assert counts.twice_u == 2 * half * half > 2**124
+    counts.apply(0.2, True, 1)  # a positive tied with every negative: half-units
+    assert (counts.twice_u, counts.shared) == (2 * half * half + half, half)
+    assert counts.positives + counts.negatives == MAX_COUNT
+    with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+        counts.apply(0.9, True, 1)
+    counts.apply(0.2, False, -1)
+    counts.apply(0.9, True, 1)  # back to the limit, the new positive above every negative
+    assert counts.twice_u == 2 * half * (half - 1) + (half - 1) + 2 * (half - 1)
+    assert recomputed(counts) == (counts.positives, counts.negatives, counts.twice_u, counts.shared)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@pytest.mark.parametrize("size", [1, 3, 50, 2000])
+def test_a_batch_into_a_large_state_is_the_loop_of_its_unit_steps(implementation: Any,
+                                                                  size: int) -> None:
+    """Small batches into a large state take unit steps, large ones a merge: the same state
+    as adding each result by itself, as the reference's, and taken back, the state before."""
+    rng = np.random.default_rng(size)
+    base = np.unique(rng.random(5000))
+    base_pos = np.ones(base.size, dtype=np.int64)
+    base_neg = rng.integers(0, 3, base.size).astype(np.int64)
+    counts, looped, reference = implementation(), implementation(), ScoreCounts()
+    for batched in (counts, reference):
+        batched.apply(batch=(base, base_pos, base_neg), sign=1)
+    for key, n in zip(base.tolist(), base_neg.tolist()):
+        looped.apply(key, True, 1)
+        if n:
+            looped.apply(key, False, n)
+    before = state(counts)
+    assert state(looped) == before == state(reference)
+    keys = np.unique(np.concatenate([rng.choice(base, size // 2 + 1), rng.random(size)]))
+    pos, neg = rng.integers(0, 4, keys.size).astype(np.int64), np.ones(keys.size, dtype=np.int64)
+    for batched in (counts, reference):
+        batched.apply(batch=(keys, pos, neg), sign=1)
+    for key, p in zip(keys.tolist(), pos.tolist()):
+        if p:
+            looped.apply(key, True, p)
+        looped.apply(key, False, 1)
+    assert state(counts) == state(looped) == state(reference)
+    assert recomputed(counts) == (counts.positives, counts.negatives, counts.twice_u, counts.shared)
+    for batched in (counts, reference):
+        batched.apply(batch=(keys, pos, neg), sign=-1)
+    assert state(counts) == before == state(reference)
+
+
+@needs_kernel
+@given(st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=600),
+       st.integers(0, 599))
+def test_a_stream_of_distinct_scores_and_its_removals(results: list[tuple[float, bool]],
+                                                      cut: int) -> None:
+    """Past the kernel's block size (128 keys): splits, then removals that empty blocks."""
+    reference, kernel = ScoreCounts(), KERNEL()
+    for score, positive in results:
+        for counts in (reference, kernel):
+            counts.apply(score + 0.0, positive, 1)
+    assert_same(reference, kernel)
+    for score, positive in results[: cut % len(results) + 1]:
+        for counts in (reference, kernel):
+            counts.apply(score + 0.0, positive, -1)
+    assert_same(reference, kernel)
+
+
+def test_the_process_uses_the_kernel_when_it_is_built() -> None:
+    from contingency import _backend
+
+    chosen = ThresholdContingency()._counts
+    if _backend.IMPLEMENTATION == "kernel":
+        assert type(chosen) is KERNEL
+    else:
+        assert type(chosen) is ScoreCounts
