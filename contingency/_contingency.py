@@ -36,7 +36,6 @@ from contingency._changes import (
     Staging,
     Unknown,
     members,
-    pair_changes,
     result_changes,
 )
 from contingency._contingency_reports import Reports
@@ -197,8 +196,9 @@ class Contingency(Reports):
         (4, 0.75)
         """
         # The fast path, for results whose every label is already a category (or single labels
-        # new to an open set): their changes applied at once by the one write routine, the
-        # pair's changes made without a loop (pair_changes). Anything else (an unhashable or
+        # new to an open set): their changes applied at once by the one write routine (a
+        # known pair by the counts' count_pair: Counts.apply's rule for one pair, compiled in
+        # the kernel). Anything else (an unhashable or
         # invalid label, a weight, verbose) takes the general path. test_contingency checks
         # that every path gives one state.
         counts = self._counts
@@ -206,7 +206,7 @@ class Contingency(Reports):
             if type(assigned) in SINGLE and type(correct) in SINGLE:
                 ids = counts.ids
                 if assigned in ids and correct in ids:
-                    counts.apply(*pair_changes({(correct, assigned): 1 << counts.scale}))
+                    counts.count_pair(correct, assigned, 1 << counts.scale)
                     return
                 if self._unknown == "add":  # a category new to an open set
                     join_pair(counts, assigned, correct)

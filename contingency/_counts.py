@@ -48,7 +48,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -69,8 +69,14 @@ from contingency._changes import (
     Pairs,
     Shape,
 )
+from contingency._counts_reference import CountsCore
 from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs, PairTable
 from contingency.formulas._numeric import MAX_COUNT, check_room
+
+if TYPE_CHECKING:  # (the checker reads the reference: the kernel's core has its interface)
+    from contingency._counts_reference import CountsCore as _Core
+else:
+    from contingency._backend import CountsCoreClass as _Core
 
 __all__ = ["Counts", "micro_after", "whole"]
 
@@ -78,11 +84,17 @@ _SHIFT = PAIR_SHIFT
 _HOLE = object()  # the name of a code whose category was forgotten
 
 
-class Counts:
-    """Every count of a Contingency, and :meth:`apply`, the one routine that changes them."""
+class Counts(_Core):
+    """Every count of a Contingency, and :meth:`apply`, the one routine that changes them.
 
-    __slots__ = ("a", "b", "c", "coupling", "declared", "hold", "holes", "ids", "margins", "micro",
-                 "n", "names", "offset", "pairs", "scale", "shapes", "stale", "sums", "totals",
+    The fields one result changes (cells, ``n``, ``scale``, ``shapes``, ``micro``, ``ids``,
+    ``pairs``, ``coupling``, ``stale``) live in the base class :mod:`contingency._backend`
+    chooses: the compiled kernel's core or its pure-Python reference
+    (:class:`contingency._counts_reference.CountsCore`), whose ``count_pair`` applies one
+    single-label result.
+    """
+
+    __slots__ = ("declared", "hold", "holes", "margins", "names", "offset", "sums", "totals",
                  "variances")
 
     a: Cells  # per category, in table order: assigned and correct
@@ -118,6 +130,10 @@ class Counts:
         self.hold = hold
         self.clear()
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Every field by name, the core's too (the kernel's core keeps its fields in C).
+        return _unpickle, ({name: getattr(self, name) for name in _FIELDS},)
+
     def clear(self) -> None:
         """Keep the declared categories, with zero counts; forget everything else."""
         declared = [label for label in self.a if label in self.declared]
@@ -135,7 +151,7 @@ class Counts:
 
     def copy(self) -> Counts:
         """Independent counts equal to these (running sums not copied)."""
-        other = Counts.__new__(Counts)
+        other = type(self).__new__(type(self))
         other.declared, other.hold = self.declared, self.hold
         other.a, other.b, other.c = dict(self.a), dict(self.b), dict(self.c)
         other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
@@ -577,6 +593,18 @@ class Counts:
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
                 {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
+
+
+#: Every field of Counts: its core's and its own.
+_FIELDS = (*CountsCore.__slots__, *Counts.__slots__)
+
+
+def _unpickle(state: dict[str, Any]) -> Counts:
+    """Counts holding the fields ``state`` names (:meth:`Counts.__reduce__`)."""
+    counts = Counts.__new__(Counts)
+    for name, value in state.items():
+        setattr(counts, name, value)
+    return counts
 
 
 #: The cells in the user's words, for the errors of a removal.

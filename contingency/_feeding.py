@@ -81,7 +81,7 @@ def take_sets(counts: Counts, assigned: object, correct: object, join: bool = Fa
         ids = counts.ids
         (label,), (other,) = chosen, truth
         if label in ids and other in ids:
-            counts.apply(*pair_changes({(other, label): 1 << counts.scale}))
+            counts.count_pair(other, label, 1 << counts.scale)
             return True
         if not join:
             return False

@@ -270,14 +270,14 @@ class GroupedContingency:
                 accumulator = None
             if (accumulator is not None and assigned in ids and correct in ids
                     and not counts.hold):
-                changes = pair_changes({(correct, assigned): 1 << counts.scale})
-                counts.apply(*changes)
+                counts.count_pair(correct, assigned, 1 << counts.scale)
                 mine = accumulator._counts
-                if mine.scale != counts.scale:
-                    changes = pair_changes({(correct, assigned): 1 << mine.scale})
                 known = mine.ids
-                mine.apply(*changes, new=[label for label in (assigned, correct)
-                                          if label not in known])
+                if assigned in known and correct in known:
+                    mine.count_pair(correct, assigned, 1 << mine.scale)
+                else:
+                    mine.apply(*pair_changes({(correct, assigned): 1 << mine.scale}),
+                               new=[label for label in (assigned, correct) if label not in known])
                 for tracker in self._trackers.values():
                     tracker.pending.add(group)
                 return
