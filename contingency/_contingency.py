@@ -204,9 +204,7 @@ class Contingency(Reports):
         counts = self._counts
         if weight is _UNIT and not counts.hold:
             if type(assigned) in SINGLE and type(correct) in SINGLE:
-                ids = counts.ids
-                if assigned in ids and correct in ids:
-                    counts.count_pair(correct, assigned, 1 << counts.scale)
+                if counts.count_pair(correct, assigned):  # (False: a label is not a category)
                     return
                 if self._unknown == "add":  # a category new to an open set
                     join_pair(counts, assigned, correct)

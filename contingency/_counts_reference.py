@@ -48,15 +48,20 @@ class CountsCore:
     coupling: F1Coupling | None  # macro F1's coupling term, once an interval read made it
     stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
 
-    def count_pair(self, correct: Hashable, assigned: Hashable, count: int) -> None:
+    def count_pair(self, correct: Hashable, assigned: Hashable, count: int | None = None
+                   ) -> bool:
         """Count one single-label result ``count`` times (``count > 0``, in units of
-        ``2**-scale``; both labels already categories): :meth:`Counts.apply` with one pair's
+        ``2**-scale``; ``None``: once, ``1 << scale``) if both labels are categories
+        (``True``), else change nothing (``False``): :meth:`Counts.apply` with one pair's
         changes. Raises as it does (the count limit) and then changes nothing."""
-        if type(count) is not int or count <= 0:
+        if count is None:
+            count = 1 << self.scale
+        elif type(count) is not int or count <= 0:
             raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
         if correct not in self.ids or assigned not in self.ids:
-            raise KeyError((correct, assigned))
+            return False
         self.apply(*pair_changes({(correct, assigned): count}))
+        return True
 
     def apply(self, *changes: Any, **options: Any) -> None:  # (Counts.apply)
         raise NotImplementedError

@@ -78,10 +78,8 @@ def take_sets(counts: Counts, assigned: object, correct: object, join: bool = Fa
         if chosen is None or truth is None:
             return False
     if len(chosen) == 1 == len(truth):  # one category a side: a pair
-        ids = counts.ids
         (label,), (other,) = chosen, truth
-        if label in ids and other in ids:
-            counts.count_pair(other, label, 1 << counts.scale)
+        if counts.count_pair(other, label):  # (False: a label is not a category)
             return True
         if not join:
             return False

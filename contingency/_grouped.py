@@ -263,19 +263,15 @@ class GroupedContingency:
         # one write routine.
         if weight is _UNIT and type(assigned) in SINGLE and type(correct) in SINGLE:
             counts = self._overall._counts
-            ids = counts.ids
             try:
                 accumulator = self._groups.get(group)
             except TypeError:  # an unhashable group: the general path names it
                 accumulator = None
-            if (accumulator is not None and assigned in ids and correct in ids
-                    and not counts.hold):
-                counts.count_pair(correct, assigned, 1 << counts.scale)
+            if (accumulator is not None and not counts.hold
+                    and counts.count_pair(correct, assigned)):  # (False: not a category)
                 mine = accumulator._counts
-                known = mine.ids
-                if assigned in known and correct in known:
-                    mine.count_pair(correct, assigned, 1 << mine.scale)
-                else:
+                if not mine.count_pair(correct, assigned):  # a category new to the group
+                    known = mine.ids
                     mine.apply(*pair_changes({(correct, assigned): 1 << mine.scale}),
                                new=[label for label in (assigned, correct) if label not in known])
                 for tracker in self._trackers.values():

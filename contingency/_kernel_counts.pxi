@@ -25,10 +25,21 @@ before the first write, with the reference's message (``check_room``).
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_DelItem
 from cpython.set cimport PySet_Add
 
+cdef extern from "Python.h":
+    # CPython's dict calls with the key's hash given (a tuple does not cache its hash).
+    PyObject *_PyDict_GetItem_KnownHash(object d, object key, Py_hash_t hash) except? NULL
+    int _PyDict_SetItem_KnownHash(object d, object key, object value, Py_hash_t hash) except -1
+
 from contingency._changes import HIT as _HIT, MISS as _MISS
-from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT
+from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT_PY
+
+from contingency._table import _RECENT_FLOOR as _RECENT_FLOOR_OBJECT
 
 cdef object _PAIR_SHIFT = 32
+cdef Py_hash_t _HIT_HASH = hash(_HIT)
+cdef Py_hash_t _MISS_HASH = hash(_MISS)
+cdef object _MAX_COUNT_OBJECT = _MAX_COUNT_PY
+cdef Py_ssize_t _RECENT_FLOOR = _RECENT_FLOOR_OBJECT
 
 
 cdef inline void _cc_add(dict cells, object label, object count) except *:
@@ -47,19 +58,24 @@ cdef class KernelCountsCore:
     cdef public tuple stale
     cdef public object n, scale, pairs, coupling
 
-    def count_pair(self, object correct, object assigned, object count):
+    def count_pair(self, object correct, object assigned, object count=None):
         """Count one single-label result ``count`` times (``count > 0``, in units of
-        ``2**-scale``; both labels already categories): what the reference's
+        ``2**-scale``; ``None``: once, ``1 << scale``) if both labels are categories (``True``),
+        else change nothing (``False``): what the reference's
         :meth:`~contingency._counts_reference.CountsCore.count_pair` does, in C."""
-        if type(count) is not int or count <= 0:
+        if count is None:
+            count = 1 << self.scale if self.scale else 1
+        elif type(count) is not int or count <= 0:
             raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
         cdef dict ids = self.ids
         cdef PyObject *truth = PyDict_GetItem(ids, correct)
+        if truth == NULL:
+            return False
         cdef PyObject *chosen = PyDict_GetItem(ids, assigned)
-        if truth == NULL or chosen == NULL:
-            raise KeyError((correct, assigned))
+        if chosen == NULL:
+            return False
         cdef object n = self.n + count
-        if n > _MAX_COUNT:
+        if n > _MAX_COUNT_OBJECT:
             check_room(0, -(-n >> self.scale), "results")
         # Every check passed: the writes (the reference's order).
         cdef bint hit = correct == assigned
@@ -79,11 +95,23 @@ cdef class KernelCountsCore:
             micro[2] = micro[2] + count
             micro[3] = micro[3] + (k_count - 2 * count)
         cdef dict shapes = self.shapes
-        cdef PyObject *held = PyDict_GetItem(shapes, shape)
-        PyDict_SetItem(shapes, shape, count if held == NULL else <object>held + count)
+        cdef Py_hash_t shape_hash = _HIT_HASH if hit else _MISS_HASH
+        cdef PyObject *held = _PyDict_GetItem_KnownHash(shapes, shape, shape_hash)
+        _PyDict_SetItem_KnownHash(shapes, shape, count if held == NULL else <object>held + count,
+                                  shape_hash)
         if self.coupling is not None:
             self.coupling.note({(correct, assigned): count})
-        self.pairs.add((<object>truth << _PAIR_SHIFT) | <object>chosen, count)
+        key = (<object>truth << _PAIR_SHIFT) | <object>chosen
+        # PairTable.add, inlined while its dict of recent changes is below the size at which
+        # an addition may merge it (past _RECENT_FLOOR and past the merged keys' number; the
+        # count is positive: the entry never drops to zero).
+        cdef object table = self.pairs
+        cdef dict recent = table._recent
+        if len(recent) < _RECENT_FLOOR or len(recent) < len(table._keys):
+            held = PyDict_GetItem(recent, key)
+            PyDict_SetItem(recent, key, count if held == NULL else <object>held + count)
+        else:
+            table.add(key, count)
         self.n = n
         cdef object pending
         for pending in self.stale:
@@ -92,3 +120,4 @@ cdef class KernelCountsCore:
             else:
                 PySet_Add(pending, assigned)
                 PySet_Add(pending, correct)
+        return True
