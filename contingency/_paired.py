@@ -65,7 +65,7 @@ from contingency._paired_counts import (
 )
 from contingency._registry import paired_names
 from contingency._state_json import check_state, count_from_json, state_error
-from contingency.formulas._numeric import ZeroDivision, shown
+from contingency.formulas._numeric import MAX_COUNT, ZeroDivision, shown
 from contingency.formulas.intervals import Interval, check_level, normal_quantile
 from contingency.formulas.paired import (
     McNemar,
@@ -235,12 +235,19 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
             ids_a, ids_b = a.ids, b.ids
             if (assigned_a in ids_a and correct in ids_a and assigned_b in ids_b
                     and correct in ids_b):
-                self._apply(pair_changes({(correct, assigned_a): 1}), [],
-                            pair_changes({(correct, assigned_b): 1}), [],
-                            set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
-                                           frozenset((correct,))), 1)]),
+                paired = set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
+                                        frozenset((correct,))), 1)])
+                if a.n < MAX_COUNT and b.n < MAX_COUNT:  # each count_pair's one check, first
+                    table = self._table
+                    table.check(paired)
+                    a.count_pair(correct, assigned_a, 1)  # (every check passed: the writes)
+                    b.count_pair(correct, assigned_b, 1)
+                    table.apply(paired)
+                    self._last = None
+                    return
+                self._apply(pair_changes({(correct, assigned_a): 1}), [],  # (refused: says why)
+                            pair_changes({(correct, assigned_b): 1}), [], paired,
                             removing=False, where="add_result")
-                return
         self._one(assigned_a, assigned_b, correct, weight, removing=False)
 
     def remove_result(self, assigned_a: object, assigned_b: object, correct: object, *,
