@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +40,13 @@ import numpy as np
 
 from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
+from contingency._paired_counts import PairedCounts, count_paired
 from contingency._score_counts import ScoreCounts
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "new_table", "rebuild_table"]
+           "ScoreCountsClass", "TableClass", "count_paired_result", "new_table", "rebuild_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -87,10 +88,14 @@ ScoreCountsClass: type[ScoreCounts]
 #: The base class of Contingency's Counts: the kernel's core, or the reference CountsCore (the
 #: same fields and count_pair; the differential tests check they keep the same state).
 CountsCoreClass: type[CountsCore]
+#: One single-label result of two models on a PairedComparison's paired table: the kernel's
+#: count_paired, or the reference contingency._paired_counts.count_paired (PairedCounts.apply).
+count_paired_result: Callable[[PairedCounts, Hashable, Hashable, Hashable], None]
 if _kernel_found is None:
     TableClass = ReferenceTable
     ScoreCountsClass = ScoreCounts
     CountsCoreClass = CountsCore
+    count_paired_result = count_paired
     #: "kernel" or "reference": the implementation every new table of this process uses.
     IMPLEMENTATION = "reference"
 else:
@@ -102,6 +107,7 @@ else:
     TableClass = KernelTable
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
+    count_paired_result = _kernel_found.count_paired
     IMPLEMENTATION = "kernel"
 
 

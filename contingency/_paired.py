@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
+from contingency._backend import count_paired_result
 from contingency._changes import (
     HIT,
     MISS,
@@ -45,7 +46,6 @@ from contingency._changes import (
     Staging,
     Unknown,
     label_array_changes,
-    pair_changes,
     result_changes,
     times,
 )
@@ -227,27 +227,22 @@ class PairedComparison:
         (PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0), \
 PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         """
-        # The fast path: single labels, each a category of its model already. The result's
-        # changes (pair_changes, a paired table change) go through the one write path.
+        # The fast path: single labels, each a category of its model already: each model's
+        # count_pair and the paired table's count_paired (the kernel's, or their references,
+        # the one write routines given this result's changes).
         a, b = self._counts_a, self._counts_b
         if (weight is _UNIT and type(assigned_a) in SINGLE and type(assigned_b) in SINGLE
                 and type(correct) in SINGLE):
             ids_a, ids_b = a.ids, b.ids
+            # (a.n and b.n below the limit: each count_pair's one check, made first; the
+            # paired table's write checks its own count before it writes)
             if (assigned_a in ids_a and correct in ids_a and assigned_b in ids_b
-                    and correct in ids_b):
-                paired = set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
-                                        frozenset((correct,))), 1)])
-                if a.n < MAX_COUNT and b.n < MAX_COUNT:  # each count_pair's one check, first
-                    table = self._table
-                    table.check(paired)
-                    a.count_pair(correct, assigned_a, 1)  # (every check passed: the writes)
-                    b.count_pair(correct, assigned_b, 1)
-                    table.apply(paired)
-                    self._last = None
-                    return
-                self._apply(pair_changes({(correct, assigned_a): 1}), [],  # (refused: says why)
-                            pair_changes({(correct, assigned_b): 1}), [], paired,
-                            removing=False, where="add_result")
+                    and correct in ids_b and a.n < MAX_COUNT and b.n < MAX_COUNT):
+                count_paired_result(self._table, correct, assigned_a, assigned_b)
+                a.count_pair(correct, assigned_a, 1)
+                b.count_pair(correct, assigned_b, 1)
+                self._last = None
+                return
         self._one(assigned_a, assigned_b, correct, weight, removing=False)
 
     def remove_result(self, assigned_a: object, assigned_b: object, correct: object, *,

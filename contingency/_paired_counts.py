@@ -88,6 +88,15 @@ def set_changes(triples: Mapping[Triple, int] | Iterable[tuple[Triple, int]]) ->
     return cells, only_a, only_b, both_wrong
 
 
+def count_paired(table: PairedCounts, correct: Hashable, assigned_a: Hashable,
+                 assigned_b: Hashable) -> None:
+    """One single-label result of both models, once, on ``table``: its :meth:`PairedCounts.apply`
+    of :func:`set_changes` (the reference of the kernel's ``count_paired``,
+    contingency/_kernel_counts.pxi; :mod:`contingency._backend` chooses)."""
+    table.apply(set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
+                               frozenset((correct,))), 1)]))
+
+
 def coded_changes(assigned_a: NDArray[np.int64], assigned_b: NDArray[np.int64],
                   correct: NDArray[np.int64], names: Sequence[Hashable],
                   more: Sequence[Hashable] = (), weights: NDArray[Any] | None = None
