@@ -12,15 +12,18 @@ test, tests/test_kernel_counts.py, compares them after every step).
 
 This is the specification, so it is written as the rule itself: one
 result is the one write routine, :meth:`contingency._counts.Counts.apply`,
-given one pair's changes (:func:`contingency._changes.pair_changes`).
+given one pair's changes (:func:`contingency._changes.pair_changes`), or a
+result of two sets the changes :class:`contingency._changes.ResultCounter`
+gives it (:meth:`CountsCore.count_sets`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
-from contingency._changes import pair_changes
+from contingency._changes import ResultCounter, pair_changes, times
 
 if TYPE_CHECKING:
     from contingency._category_sums import F1Coupling
@@ -61,6 +64,19 @@ class CountsCore:
         if correct not in self.ids or assigned not in self.ids:
             return False
         self.apply(*pair_changes({(correct, assigned): count}))
+        return True
+
+    def count_sets(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable]) -> bool:
+        """Count one result given as two sets of categories, once (``1 << scale``), if every
+        label is a category (``True``), else change nothing (``False``): :meth:`Counts.apply`
+        with the changes :class:`~contingency._changes.ResultCounter` gives the result."""
+        known = self.ids.keys()
+        if not (assigned <= known and correct <= known):
+            return False
+        counter = ResultCounter()
+        counter.add(assigned, correct)
+        changes = counter.changes()
+        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes))
         return True
 
     def apply(self, *changes: Any, **options: Any) -> None:  # (Counts.apply)

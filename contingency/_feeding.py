@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from contingency._changes import (
-    ResultCounter,
     Staging,
     Unknown,
     indicator_changes,
@@ -85,14 +84,7 @@ def take_sets(counts: Counts, assigned: object, correct: object, join: bool = Fa
             return False
         join_pair(counts, label, other)
         return True
-    known = counts.ids.keys()
-    if not (chosen <= known and truth <= known):
-        return False
-    counter = ResultCounter()  # the rule of result_changes, for one result without its layers
-    counter.add(chosen, truth)
-    changes = counter.changes()
-    counts.apply(*(times(changes, 1 << counts.scale) if counts.scale else changes))
-    return True
+    return counts.count_sets(chosen, truth)  # (False: a label is not a category)
 
 
 def join_pair(counts: Counts, assigned: Hashable, correct: Hashable) -> None:

@@ -122,6 +122,66 @@ cdef class KernelCountsCore:
                 PySet_Add(pending, correct)
         return True
 
+    def count_sets(self, object assigned, object correct):
+        """Count one result given as two sets of categories (``set`` or ``frozenset``), once
+        (``1 << scale``), if every label is a category (``True``), else change nothing
+        (``False``): what the reference's
+        :meth:`~contingency._counts_reference.CountsCore.count_sets` does, in C."""
+        if len(assigned) == 1 == len(correct):  # a pair: the single-label write
+            (chosen,), (truth,) = assigned, correct
+            return self.count_pair(truth, chosen)
+        cdef dict ids = self.ids
+        cdef object label
+        for label in assigned:
+            if PyDict_GetItem(ids, label) == NULL:
+                return False
+        for label in correct:
+            if PyDict_GetItem(ids, label) == NULL:
+                return False
+        count = 1 << self.scale if self.scale else 1
+        n = self.n + count
+        if n > _MAX_COUNT_OBJECT:
+            check_room(0, -(-n >> self.scale), "results")
+        # Every check passed: the writes (ResultCounter's rule: a for the categories on both
+        # sides, b for the rest of the assigned side, c for the rest of the correct side).
+        both = assigned & correct
+        cdef Py_ssize_t k_both = len(both), k_assigned = len(assigned), k_correct = len(correct)
+        cdef dict cells = self.a
+        for label in both:
+            _cc_add(cells, label, count)
+        cells = self.b
+        for label in assigned:
+            if label not in both:
+                _cc_add(cells, label, count)
+        cells = self.c
+        for label in correct:
+            if label not in both:
+                _cc_add(cells, label, count)
+        shape = (k_both, k_assigned, k_correct)
+        cdef dict shapes = self.shapes
+        cdef PyObject *held = PyDict_GetItem(shapes, shape)
+        PyDict_SetItem(shapes, shape, count if held == NULL else <object>held + count)
+        self.n = n
+        cdef list micro = self.micro
+        added_a = k_both * count
+        added_b = (k_assigned - k_both) * count
+        added_c = (k_correct - k_both) * count
+        micro[0] = micro[0] + added_a
+        micro[1] = micro[1] + added_b
+        micro[2] = micro[2] + added_c
+        micro[3] = micro[3] + (len(self.a) * count - added_a - added_b - added_c)
+        cdef object pending
+        for pending in self.stale:
+            for label in both:
+                PySet_Add(pending, label)
+            for label in assigned:
+                if label not in both:
+                    PySet_Add(pending, label)
+            for label in correct:
+                if label not in both:
+                    PySet_Add(pending, label)
+        return True
+
 
 cdef inline bint _same(object x, object y) except -1:
     """Whether a set holds ``x`` and ``y`` as one element (identity, then equality, as sets test)."""

@@ -265,3 +265,23 @@ def test_count_paired_refuses_past_the_limit_whole(implementation: str) -> None:
     with pytest.raises(ValueError, match="results"):
         count_paired(table, "x", "y", "z")
     assert paired_state(table) == ([MAX_COUNT, 0, 0, 0], [[], [], [], []], {})
+
+
+@needs_kernel
+@given(results=st.lists(st.tuples(st.frozensets(LABELS, max_size=5), st.sets(LABELS, max_size=5)),
+                        max_size=12))
+@example(results=[(frozenset({1, "x"}), {True, "y"}), (frozenset(), {"x"}),
+                  (frozenset({"new"}), {"x", "y"})])
+def test_count_sets_kernel_equals_reference(results: list[tuple[Any, Any]]) -> None:
+    """The two cores' count_sets on the same results (every size, unknown labels too): the same
+    answer and the same state after each, running sums' pending sets included."""
+    accumulators = [on_core(core, ["x", "y", "z", 1, 2.0], zero_division=0.0)
+                    for core in (CountsCore, KERNEL)]
+    for index, (assigned, correct) in enumerate(results):
+        if index == 2:
+            for accumulator in accumulators:
+                accumulator.macro_f1  # noqa: B018
+        outcomes = [run(accumulator._counts, "count_sets", assigned, correct)
+                    for accumulator in accumulators]
+        assert outcomes[0] == outcomes[1]
+        assert state(accumulators[0]) == state(accumulators[1])
