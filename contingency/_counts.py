@@ -94,8 +94,7 @@ class Counts(_Core):
     single-label result.
     """
 
-    __slots__ = ("declared", "hold", "holes", "margins", "names", "offset", "sums", "totals",
-                 "variances")
+    __slots__ = ("declared", "hold", "holes", "margins", "offset", "sums", "totals", "variances")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -107,7 +106,6 @@ class Counts(_Core):
     micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     offset: list[int]  # what set_entries put on top of the pooled cells
     ids: dict[Hashable, int]  # the code of each category
-    names: list[Hashable]  # the category of each code (_HOLE where one was forgotten)
     holes: int  # codes of forgotten categories
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score

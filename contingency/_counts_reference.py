@@ -36,8 +36,8 @@ __all__ = ["CountsCore"]
 class CountsCore:
     """The fields one result changes, and :meth:`count_pair` (the reference)."""
 
-    __slots__ = ("a", "b", "c", "coupling", "ids", "micro", "n", "pairs", "scale", "shapes",
-                 "stale")
+    __slots__ = ("a", "b", "c", "coupling", "ids", "micro", "n", "names", "pairs", "scale",
+                 "shapes", "stale")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -47,23 +47,26 @@ class CountsCore:
     shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
     micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     ids: dict[Hashable, int]  # the code of each category
+    names: list[Hashable]  # the category of each code (a hole where one was forgotten)
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     coupling: F1Coupling | None  # macro F1's coupling term, once an interval read made it
     stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
 
-    def count_pair(self, correct: Hashable, assigned: Hashable, count: int | None = None
-                   ) -> bool:
+    def count_pair(self, correct: Hashable, assigned: Hashable, count: int | None = None,
+                   join: bool = False) -> bool:
         """Count one single-label result ``count`` times (``count > 0``, in units of
-        ``2**-scale``; ``None``: once, ``1 << scale``) if both labels are categories
-        (``True``), else change nothing (``False``): :meth:`Counts.apply` with one pair's
+        ``2**-scale``; ``None``: once, ``1 << scale``) if both labels are categories, or with
+        ``join`` after making the others categories (``True``; the caller checked that they
+        may be); else change nothing (``False``): :meth:`Counts.apply` with one pair's
         changes. Raises as it does (the count limit) and then changes nothing."""
         if count is None:
             count = 1 << self.scale
         elif type(count) is not int or count <= 0:
             raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
-        if correct not in self.ids or assigned not in self.ids:
+        new = [label for label in (assigned, correct) if label not in self.ids]
+        if new and not join:
             return False
-        self.apply(*pair_changes({(correct, assigned): count}))
+        self.apply(*pair_changes({(correct, assigned): count}), new=new)
         return True
 
     def count_sets(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable]) -> bool:

@@ -24,7 +24,6 @@ from contingency._changes import (
     indicator_changes,
     label_array_changes,
     label_list_changes,
-    pair_changes,
     result_changes,
     times,
 )
@@ -98,8 +97,7 @@ def join_pair(counts: Counts, assigned: Hashable, correct: Hashable) -> None:
         check_label(assigned, "assigned")
     if correct is not assigned and correct not in ids:  # (one label: checked once)
         check_label(correct, "correct")
-    counts.apply(*pair_changes({(correct, assigned): 1 << counts.scale}),
-                 new=[label for label in (assigned, correct) if label not in ids])
+    counts.count_pair(correct, assigned, join=True)
 
 
 def side_labels(value: object) -> AbstractSet[Hashable] | None:

@@ -270,10 +270,7 @@ class GroupedContingency:
             if (accumulator is not None and not counts.hold
                     and counts.count_pair(correct, assigned)):  # (False: not a category)
                 mine = accumulator._counts
-                if not mine.count_pair(correct, assigned):  # a category new to the group
-                    known = mine.ids
-                    mine.apply(*pair_changes({(correct, assigned): 1 << mine.scale}),
-                               new=[label for label in (assigned, correct) if label not in known])
+                mine.count_pair(correct, assigned, join=True)  # (a category new to the group joins)
                 for tracker in self._trackers.values():
                     tracker.pending.add(group)
                 return

@@ -54,14 +54,15 @@ cdef class KernelCountsCore:
     """The fields one result changes (as the reference's slots), and :meth:`count_pair` in C."""
 
     cdef public dict a, b, c, shapes, ids
-    cdef public list micro
+    cdef public list micro, names
     cdef public tuple stale
     cdef public object n, scale, pairs, coupling
 
-    def count_pair(self, object correct, object assigned, object count=None):
+    def count_pair(self, object correct, object assigned, object count=None, bint join=False):
         """Count one single-label result ``count`` times (``count > 0``, in units of
-        ``2**-scale``; ``None``: once, ``1 << scale``) if both labels are categories (``True``),
-        else change nothing (``False``): what the reference's
+        ``2**-scale``; ``None``: once, ``1 << scale``) if both labels are categories, or with
+        ``join`` after making the others categories (``True``); else change nothing
+        (``False``): what the reference's
         :meth:`~contingency._counts_reference.CountsCore.count_pair` does, in C."""
         if count is None:
             count = 1 << self.scale if self.scale else 1
@@ -69,18 +70,34 @@ cdef class KernelCountsCore:
             raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
         cdef dict ids = self.ids
         cdef PyObject *truth = PyDict_GetItem(ids, correct)
-        if truth == NULL:
-            return False
         cdef PyObject *chosen = PyDict_GetItem(ids, assigned)
-        if chosen == NULL:
-            return False
-        cdef object n = self.n + count
+        cdef list fresh = None
+        if truth == NULL or chosen == NULL:
+            if not join:
+                return False
+            fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
+        cdef object n_before = self.n
+        cdef object n = n_before + count
         if n > _MAX_COUNT_OBJECT:
             check_room(0, -(-n >> self.scale), "results")
         # Every check passed: the writes (the reference's order).
+        cdef Py_ssize_t k_before = len(self.a)
+        cdef list names
+        if fresh is not None:  # the new categories, appended with zero cells and the next codes
+            names = self.names
+            for label in fresh:
+                PyDict_SetItem(self.a, label, 0)
+                PyDict_SetItem(self.b, label, 0)
+                PyDict_SetItem(self.c, label, 0)
+                PyDict_SetItem(ids, label, len(names))
+                names.append(label)
+            truth = PyDict_GetItem(ids, correct)
+            chosen = PyDict_GetItem(ids, assigned)
         cdef bint hit = correct == assigned
         cdef list micro = self.micro
-        cdef object k_count = len(self.a) * count
+        # (the change of K n, less the cells added below: d's change)
+        cdef object k_count = len(self.a) * n - k_before * n_before if fresh is not None \
+            else k_before * count
         cdef object shape
         if hit:
             _cc_add(self.a, correct, count)

@@ -173,18 +173,22 @@ def test_count_pair_is_apply_of_one_pair(core: type) -> None:
 
 @needs_kernel
 @given(pairs=st.lists(st.tuples(LABELS, LABELS, st.sampled_from(
-    [None, 1, 2, 2**40, MAX_COUNT - 1, MAX_COUNT, MAX_COUNT + 1, 0, -1, 1.0])), max_size=12))
-@example(pairs=[("x", "x", MAX_COUNT), ("x", "y", 1)])  # the limit: refused whole
-@example(pairs=[("x", "unknown", 1), ("unknown", "x", None)])  # not a category: no write
-@example(pairs=[("x", "x", 0), ("x", "x", -1), ("x", "x", 1.0)])  # not a positive int
-def test_count_pair_kernel_equals_reference(pairs: list[tuple[Any, Any, Any]]) -> None:
-    """The two cores' count_pair on the same calls: the same refusals and the same state."""
+    [None, 1, 2, 2**40, MAX_COUNT - 1, MAX_COUNT, MAX_COUNT + 1, 0, -1, 1.0]), st.booleans()),
+    max_size=12))
+@example(pairs=[("x", "x", MAX_COUNT, False), ("x", "y", 1, False)])  # the limit: refused whole
+@example(pairs=[("x", "unknown", 1, False), ("unknown", "x", None, False)])  # no write
+@example(pairs=[("x", "x", 0, False), ("x", "x", -1, True), ("x", "x", 1.0, False)])  # not > 0
+@example(pairs=[("new", "new", 2, True), (True, 1, None, True), ("x", "y", MAX_COUNT, True),
+                ("z", "unseen", 1, True)])  # categories joining; refused at the limit
+def test_count_pair_kernel_equals_reference(pairs: list[tuple[Any, Any, Any, bool]]) -> None:
+    """The two cores' count_pair on the same calls (joining new categories or not): the same
+    answers and refusals and the same state."""
     accumulators = [on_core(core, ["x", "y", "z", 1, 2.0]) for core in (CountsCore, KERNEL)]
-    for index, (correct, assigned, count) in enumerate(pairs):
+    for index, (correct, assigned, count, join) in enumerate(pairs):
         if index == 3:  # a running sum from here on: pending sets to fill
             for accumulator in accumulators:
                 accumulator.macro_f1  # noqa: B018
-        outcomes = [run(accumulator._counts, "count_pair", correct, assigned, count)
+        outcomes = [run(accumulator._counts, "count_pair", correct, assigned, count, join=join)
                     for accumulator in accumulators]
         assert outcomes[0] == outcomes[1]
         assert state(accumulators[0]) == state(accumulators[1])
@@ -226,8 +230,8 @@ def test_counts_pickle_with_every_field(core: type) -> None:
     s.add_result("x", "x")
     s.add_result({"x", "w"}, {"w"})
     twin = pickle.loads(pickle.dumps(s._counts))
-    assert [getattr(twin, name) == getattr(s._counts, name) for name in CountsCore.__slots__
-            if name not in ("pairs", "coupling")] == [True] * 9
+    compared = [name for name in CountsCore.__slots__ if name not in ("pairs", "coupling")]
+    assert [name for name in compared if getattr(twin, name) != getattr(s._counts, name)] == []
     assert twin.label_pairs() == s._counts.label_pairs()
 
 
