@@ -12,9 +12,16 @@ every state and read after each step.
 Storage: the fields are C struct members of the object (no attribute look-up
 on the write path), holding the same Python objects as the reference's
 slots: the cells are dicts keyed by category, the pair table a
-:class:`contingency._table.PairTable`. What :meth:`KernelCountsCore.count_pair`
-saves is the interpreter: no dict of changes is built, no frame is entered
-but the pair table's ``add``, and each dict and int operation is one C call.
+:class:`contingency._table.PairTable`. The writes of one result are here:
+:meth:`KernelCountsCore.count_pair` (a single-label result, its labels joining
+as categories with ``join``), :meth:`KernelCountsCore.count_sets` (a result of
+two sets) and :func:`count_paired` (one result of two models on a
+PairedComparison's paired table, whose reference is
+:func:`contingency._paired_counts.count_paired`). What they save is the
+interpreter: no dict of changes is built, no Python frame entered (the pair
+table's ``add`` only once its dict of recent changes may merge), and each dict
+and int operation is one C call. Batches, removals, merges and
+``set_entries`` go through :meth:`contingency._counts.Counts.apply` on either core.
 
 Exactness: counts stay Python ints (any size, as the reference's); the only
 check a single-label result needs is the reference's, ``n + count <=
