@@ -1,17 +1,22 @@
 """Which implementation of the counting state this process uses: the kernel or its reference.
 
-Two states have both: PartitionComparison's table (both implement
+Three states have both: PartitionComparison's table (both implement
 :class:`contingency._table.Table`; tests/test_kernel.py compares them step by
-step) and ThresholdContingency's score counts (the interface of
-:class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py).
+step), ThresholdContingency's score counts (the interface of
+:class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py)
+and the core of Contingency's counts, the base class of
+:class:`contingency._counts.Counts` (the fields one result changes and its
+write: :class:`contingency._counts_reference.CountsCore`;
+tests/test_kernel_counts.py).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
 - the kernel, ``contingency._kernel`` (contingency/_kernel.pyx, compiled by
   ``python -m pip install -e .`` or ``pip install .`` when a C compiler is
   there: hatch_build.py), the default;
-- the references, :class:`contingency._table_reference.ReferenceTable` and
-  :class:`contingency._score_counts.ScoreCounts`, plain Python written for clarity,
+- the references, :class:`contingency._table_reference.ReferenceTable`,
+  :class:`contingency._score_counts.ScoreCounts` and
+  :class:`contingency._counts_reference.CountsCore`, plain Python written for clarity,
   used when the kernel is not built (with one
   warning at import that says how to build it) or when the environment
   variable ``CONTINGENCY_PURE_PYTHON`` is set to anything but ``""`` or ``"0"``
@@ -28,19 +33,22 @@ import copyreg
 import importlib
 import os
 import warnings
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
+from contingency._paired_counts import PairedCounts, count_paired
 from contingency._score_counts import ScoreCounts
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
-__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "ScoreCountsClass", "TableClass",
-           "new_table", "rebuild_table", "reduce_table"]
+__all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
+           "ScoreCountsClass", "TableClass", "count_paired_result", "new_table", "rebuild_table",
+           "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -57,7 +65,8 @@ def _kernel_module() -> Any:
         kernel = importlib.import_module("contingency._kernel")
     except ImportError:
         warnings.warn("contingency: the compiled kernel (contingency._kernel) is not built, so "
-                      "PartitionComparison counts with its pure-Python reference: the same numbers, "
+                      "PartitionComparison, ThresholdContingency and Contingency count with their "
+                      "pure-Python references: the same numbers, "
                       "several times slower. To build it, install a C compiler and reinstall "
                       f"(from a source tree: {REBUILD}); to choose the reference and silence this "
                       f"warning, set {PURE_PYTHON_VARIABLE}=1.", RuntimeWarning, stacklevel=2)
@@ -78,9 +87,17 @@ TableClass: type[Table]
 #: The class of ThresholdContingency's score counts: the kernel's, or the reference ScoreCounts
 #: (the kernel's has the same interface, not the same base: the differential tests check it).
 ScoreCountsClass: type[ScoreCounts]
+#: The base class of Contingency's Counts: the kernel's core, or the reference CountsCore (the
+#: same fields and count_pair; the differential tests check they keep the same state).
+CountsCoreClass: type[CountsCore]
+#: One single-label result of two models on a PairedComparison's paired table: the kernel's
+#: count_paired, or the reference contingency._paired_counts.count_paired (PairedCounts.apply).
+count_paired_result: Callable[[PairedCounts, Hashable, Hashable, Hashable], None]
 if _kernel_found is None:
     TableClass = ReferenceTable
     ScoreCountsClass = ScoreCounts
+    CountsCoreClass = CountsCore
+    count_paired_result = count_paired
     #: "kernel" or "reference": the implementation every new table of this process uses.
     IMPLEMENTATION = "reference"
 else:
@@ -91,6 +108,8 @@ else:
 
     TableClass = KernelTable
     ScoreCountsClass = _kernel_found.KernelScoreCounts
+    CountsCoreClass = _kernel_found.KernelCountsCore
+    count_paired_result = _kernel_found.count_paired
     IMPLEMENTATION = "kernel"
 
 

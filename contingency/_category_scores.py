@@ -100,7 +100,7 @@ def _python(column: Column) -> list[Any]:
 
 def category_scores(counts: Counts, order: Sequence[Hashable], mode: ZeroDivision
                     ) -> CategoryScores:
-    """The cells and scores of the categories of ``order`` (of settled ``counts``), as columns."""
+    """The cells and scores of the categories of ``order`` (of ``counts``), as columns."""
     cells = count_columns(counts, category_cells(counts, order))
     scores = {name: TABLE[name].formula(*cells, zero_division=mode)
               for name in dict.fromkeys((*record_names(), *report_names(), *_AVERAGED_ONLY))}

@@ -35,7 +35,7 @@ __all__ = [
     "Cells",
     "Changes",
     "Pairs",
-    "SetTally",
+    "ResultCounter",
     "Shape",
     "Staging",
     "Unknown",
@@ -204,24 +204,24 @@ def result_changes(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Ha
 
 
 def _each_once(results: Iterable[tuple[AbstractSet[Hashable], AbstractSet[Hashable]]]) -> Changes:
-    """:func:`result_changes` with weight 1: the results counted by a :class:`SetTally`."""
-    tally = SetTally()
-    add = tally.add
+    """:func:`result_changes` with weight 1: the results counted by a :class:`ResultCounter`."""
+    counter = ResultCounter()
+    add = counter.add
     for assigned, correct in results:
         add(assigned, correct)
-    return tally.changes()
+    return counter.changes()
 
 
-class SetTally:
+class ResultCounter:
     """Results given as sets of categories, each counted once: the rule of :func:`result_changes`.
 
     Per category, the results naming it on both sides, on the assigned side
-    and on the correct side, tallied in C (``collections.Counter``'s helper);
+    and on the correct side, counted in C (``collections.Counter``'s helper);
     the shapes ``(both, assigned, correct)`` under a small integer code while
     each side names at most three categories; the single-label results by
-    pair ``(correct, assigned)``. :meth:`changes` turns the tallies into cell
+    pair ``(correct, assigned)``. :meth:`changes` turns the counts into cell
     changes: ``a`` is the results on both sides, ``b`` and ``c`` the rest of
-    each side. ``add_result``'s fast path counts into one between reads.
+    each side.
     """
 
     __slots__ = ("assigned", "both", "correct", "pairs", "shapes")
@@ -235,30 +235,8 @@ class SetTally:
 
     def add(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable]) -> None:
         """Count one result (two sets of categories)."""
-        self.take(assigned, correct, None)
-
-    def take(self, assigned: AbstractSet[Hashable], correct: AbstractSet[Hashable],
-             known: Mapping[Hashable, Any] | None) -> bool:
-        """Count one result if every label it names is a key of ``known`` (``None``: any label).
-
-        Returns whether it was counted; a result that is not leaves the tally as
-        it was. Only a label new to the tally is looked up in ``known`` (the
-        others were when first counted): the sides are counted first, and the
-        result is checked only when they made the tally name more labels.
-        """
-        tally_assigned, tally_correct = self.assigned, self.correct
-        named = len(tally_assigned) + len(tally_correct)
-        _count(tally_assigned, assigned)
-        _count(tally_correct, correct)
-        if (known is not None and len(tally_assigned) + len(tally_correct) != named
-                and not (assigned <= known.keys() and correct <= known.keys())):
-            for side, labels in ((tally_assigned, assigned), (tally_correct, correct)):
-                for label in labels:  # taken back: the tally as it was
-                    if side[label] == 1:
-                        del side[label]
-                    else:
-                        side[label] -= 1
-            return False
+        _count(self.assigned, assigned)
+        _count(self.correct, correct)
         both = assigned & correct
         _count(self.both, both)
         chosen, truth = len(assigned), len(correct)
@@ -272,13 +250,18 @@ class SetTally:
             (label,), (other,) = assigned, correct
             pairs = self.pairs
             pairs[other, label] = pairs.get((other, label), 0) + 1
-        return True
 
     def changes(self) -> Changes:
-        """The tallied results as cell changes ``a, b, c``, shapes and pairs (by label)."""
+        """The counted results as cell changes ``a, b, c``, shapes and pairs (by label)."""
         both = self.both
-        b, c = ({label: count - both.get(label, 0) for label, count in side.items()
-                 if count != both.get(label, 0)} for side in (self.assigned, self.correct))
+        if both:  # (written out, not a generator over the sides: one result read alone costs less)
+            held = both.get
+            b = {label: count - held(label, 0) for label, count in self.assigned.items()
+                 if count != held(label, 0)}
+            c = {label: count - held(label, 0) for label, count in self.correct.items()
+                 if count != held(label, 0)}
+        else:
+            b, c = dict(self.assigned), dict(self.correct)
         shapes: dict[Shape, int] = {}
         for key, count in self.shapes.items():
             shape = (key & 3, key >> 4, (key >> 2) & 3) if type(key) is int else key
@@ -287,7 +270,7 @@ class SetTally:
 
 
 #: The shape (both, assigned, correct) of a result naming at most three categories a side is
-#: tallied under the code ``_SMALL_SHAPE[assigned][correct] + both`` (a list look-up and an int
+#: counted under the code ``_SMALL_SHAPE[assigned][correct] + both`` (a list look-up and an int
 #: key cost less than a tuple in the hot loop); larger shapes under the tuple itself.
 _SMALL_SHAPE = [[(assigned << 4) | (correct << 2) for correct in range(4)] for assigned in range(4)]
 
@@ -477,7 +460,7 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
 
     ``names[code]`` is a code's category, and ``new[code - len(names)]`` for
     the codes after it; ``known`` says that no code is -1. The vectorised form
-    of :func:`pair_changes` (label arrays, and the tally's large folds): cells
+    of :func:`pair_changes` (label arrays): cells
     and shapes are counted with numpy, the pairs come back as
     :class:`CodedPairs`, aggregated when a K x K table was counted anyway,
     else one key per result (the pair table aggregates them when it merges).

@@ -1,7 +1,6 @@
 """Contingency's table reads: precision, recall and F by every average; the confusion matrix and its scores.
 
-Functions of a :class:`contingency._counts.Counts` (settled: the caller
-folds its tally first), the categories to read in their order (``order``,
+Functions of a :class:`contingency._counts.Counts`, the categories to read in their order (``order``,
 which the accumulator chooses: its categories, or a ``labels=`` argument)
 and the settings. They pick the counts a read needs and hand them to one
 function of :mod:`contingency.formulas.classification`; no formula is

@@ -9,10 +9,8 @@ they change: a result (weight +1), a removal (the same changes with weight
 -1), a batch (aggregated with numpy), a merge (the other's counts),
 :meth:`Contingency.set_entries` (the micro offset), :meth:`Contingency.from_dict`
 (a merge into an empty accumulator). :meth:`Contingency.add_result`'s fast path
-is a way of calling it: results whose labels are all categories already (or
-single labels new to an open set, coded by ``Counts.join``) go into the
-counts' tally, which every read folds first (``Counts.settled``, the one guard
-between a read and the counts).
+is a cheaper way of calling it for one result, applied at once: no read waits
+for anything.
 
 A micro score reads the micro table, a macro or weighted average of
 precision, recall or F1 the running sums, macro accuracy and error the
@@ -38,7 +36,6 @@ from contingency._changes import (
     Staging,
     Unknown,
     members,
-    pair_changes,
     result_changes,
 )
 from contingency._contingency_reports import Reports
@@ -198,34 +195,18 @@ class Contingency(Reports):
         >>> s.n_results, s.micro_f1
         (4, 0.75)
         """
-        # The fast path, for results whose every label is already a category: counted into
-        # the tally (two appends for two single labels), which the counts fold before any
-        # read. A single-label result right after a read (a learning curve reads after every
-        # result) is applied at once instead: tallied, it would pay a fold as well. A single
-        # label new to an open set is checked, coded (Counts.join) and tallied (join_pair).
-        # Anything else (an unhashable or invalid label, a mapping, a weight, verbose) takes
-        # the general path. test_contingency checks that every path gives one state.
+        # The fast path, for results whose every label is already a category (or single labels
+        # new to an open set): their changes applied at once by the one write routine (a
+        # known pair by the counts' count_pair: Counts.apply's rule for one pair, compiled in
+        # the kernel). Anything else (an unhashable or
+        # invalid label, a weight, verbose) takes the general path. test_contingency checks
+        # that every path gives one state.
         counts = self._counts
-        if weight is _UNIT and counts.open:
+        if weight is _UNIT and not counts.hold:
             if type(assigned) in SINGLE and type(correct) in SINGLE:
-                ids = counts.ids
-                if counts.read and not counts.scale:  # (a tallied result counts 2**scale)
-                    if assigned in ids and correct in ids:
-                        counts.read = False
-                        counts.apply(*pair_changes({(correct, assigned): 1}))
-                        return
-                else:
-                    try:
-                        codes = counts.tally.codes
-                        truth, chosen = ids[correct], ids[assigned]  # both, before any append
-                        codes.append(truth)  # two small ints: no int is made
-                        codes.append(chosen)
-                        if len(codes) > counts.tally_limit:  # memory bounded between reads
-                            counts.fold()
-                        return
-                    except KeyError:
-                        pass
-                if self._unknown == "add":  # a category new to an open set: coded, tallied
+                if counts.count_pair(correct, assigned):  # (False: a label is not a category)
+                    return
+                if self._unknown == "add":  # a category new to an open set
                     join_pair(counts, assigned, correct)
                     return
             elif take_sets(counts, assigned, correct, self._unknown == "add"):
@@ -237,7 +218,7 @@ class Contingency(Reports):
         """Add (or take back) one result ``weight`` times: the general path of one result."""
         where = "remove_result" if removing else "add_result"
         m, k = (1, 0) if weight is _UNIT else exact_weight(weight, f"{where}: weight")
-        staging = Staging(self._counts.settled().a, self._unknown, removing=removing)
+        staging = Staging(self._counts.a, self._unknown, removing=removing)
         result = (staging.labels(assigned, "assigned"), staging.labels(correct, "correct"))
         if self._verbose and not removing:
             self._say(name, assigned, correct)
@@ -327,7 +308,6 @@ class Contingency(Reports):
         ``names`` are the caller's and its arguments', for the errors:
         ``(call, assigned, correct, weights)``.
         """
-        self._counts.settled()
         count_batch(self._counts, self._unknown, assigned, correct, weights, removing=removing,
                     names=names, order=self._order, show=self._say if self._verbose else None)
 
@@ -403,7 +383,6 @@ class Contingency(Reports):
         for value, name in zip(table, "abcd"):
             check_room(0, value, f"in micro-table cell {name}")
         table = [value << self._counts.scale for value in table]
-        self._counts.settled()
         change = [want - have for want, have in zip(table, self._counts.micro)]
         self._counts.apply({}, {}, {}, {}, {}, offset=change)
 
@@ -454,7 +433,7 @@ class Contingency(Reports):
         """
         if other is self:
             other = other.copy()
-        add_counts(self._counts.settled(), other._counts.settled())
+        add_counts(self._counts, other._counts)
         return self
 
     def __iadd__(self, other: Contingency) -> Contingency:
@@ -489,7 +468,7 @@ class Contingency(Reports):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return (f"Contingency(categories={len(self._counts.settled().a)}, "
+        return (f"Contingency(categories={len(self._counts.a)}, "
                 f"n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
 
@@ -544,7 +523,6 @@ class Contingency(Reports):
         >>> s.n_results, s.micro_table
         (2.5, (1.5, 1.0, 1.0, 1.5))
         """
-        self._counts.settled()
         return self._counts.reported(self._counts.n)
 
     @property
@@ -555,7 +533,6 @@ class Contingency(Reports):
     @verbose.setter
     def verbose(self, value: bool) -> None:
         self._verbose = self._counts.hold = bool(value)
-        self._counts.choose_paths()
 
     @property
     def zero_division(self) -> ZeroDivision:
@@ -573,7 +550,6 @@ class Contingency(Reports):
 
         Weighted counts, reported as :attr:`n_results` says.
         """
-        self._counts.settled()
         a, b, c, d = (self._counts.reported(cell) for cell in self._counts.micro)
         return a, b, c, d
 
@@ -606,7 +582,6 @@ class Contingency(Reports):
         >>> Contingency().add_results([["a", "b"], "a"], [["b", "a"], "b"]).subset_accuracy
         0.5
         """
-        self._counts.settled()
         return _formulas.subset_accuracy(*self._counts.shape_columns(), zero_division=self._zero_division)
 
     @property
@@ -622,7 +597,6 @@ class Contingency(Reports):
         >>> s.error_rate, round(s.hamming_loss, 4)
         (0.5, 0.3333)
         """
-        self._counts.settled()
         return _formulas.subset_error(*self._counts.shape_columns(),
                                       zero_division=self._zero_division)
 
@@ -636,7 +610,6 @@ class Contingency(Reports):
         here. It is the error of the pooled per-category cells, which is
         :attr:`micro_error` unless :meth:`set_entries` was used.
         """
-        self._counts.settled()
         return float(_formulas.error(*self._counts.pooled(), zero_division=self._zero_division))
 
     # Confidence intervals (contingency._intervals) ------------------------------------------------
@@ -743,7 +716,7 @@ class Contingency(Reports):
 
     def _order(self) -> list[Hashable]:
         """The categories in :attr:`categories`' order (made again only when the categories change)."""
-        met = tuple(self._counts.settled().a)
+        met = tuple(self._counts.a)
         cached: tuple[tuple[Hashable, ...], list[Hashable]] | None = getattr(self, "_ordered", None)
         if cached is not None and cached[0] == met:
             return cached[1]
@@ -758,14 +731,14 @@ class Contingency(Reports):
     # Reading -------------------------------------------------------------------------------------
 
     def _micro_score(self, name: str) -> float:
-        return _registry.TABLE[name].scalar(*self._counts.settled().micro, self._zero_division)
+        return _registry.TABLE[name].scalar(*self._counts.micro, self._zero_division)
 
     def _running_mean(self, name: str, weighted: bool = False) -> float:
-        return _confusion.running_mean(self._counts.settled(), name, self._zero_division, weighted)
+        return _confusion.running_mean(self._counts, name, self._zero_division, weighted)
 
 
     def _samples(self, score: Any) -> float:
-        return _confusion.samples_mean(self._counts.settled(), score, self._zero_division)
+        return _confusion.samples_mean(self._counts, score, self._zero_division)
 
 
     # Internals -----------------------------------------------------------------------------------
@@ -799,21 +772,21 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
     read: Callable[[Contingency], float]
     if average == "micro":
         def read(self: Contingency) -> float:
-            return scalar(*self._counts.settled().micro, self._zero_division)
+            return scalar(*self._counts.micro, self._zero_division)
     elif average == "macro" and pooled is not None:
         def read(self: Contingency) -> float:
-            counts = self._counts.settled()
+            counts = self._counts
             _, b, c, _ = counts.pooled()
             return pooled(counts.n, len(counts.a), b + c, zero_division=self._zero_division)
     elif average in ("macro", "weighted"):
         weighted = average == "weighted"
 
         def read(self: Contingency) -> float:
-            return _confusion.running_mean(self._counts.settled(), name, self._zero_division,
+            return _confusion.running_mean(self._counts, name, self._zero_division,
                                            weighted)
     else:
         def read(self: Contingency) -> float:
-            return _confusion.samples_mean(self._counts.settled(), formula, self._zero_division)
+            return _confusion.samples_mean(self._counts, formula, self._zero_division)
     return read
 
 

@@ -39,24 +39,16 @@ until a fractional weight arrives):
   categories that changed since (``stale``); macro F1's interval also keeps
   its coupling term, which hears of every change of ``pairs`` as well.
 
-The fast path. :class:`Tally` is what ``Contingency.add_result`` counts into
-between reads: results whose every label is already a category, as two
-category codes (a single-label result) or in a
-:class:`contingency._changes.SetTally` (several). :meth:`Counts.fold` hands it
-to :meth:`apply` through the rules every other input uses
-(:func:`contingency._changes.pair_changes`, its vectorised form
-:func:`contingency._changes.coded_changes`, and ``SetTally``, the rule of
-:func:`contingency._changes.result_changes`); :meth:`Counts.settled` is the
-one guard every read goes through, so no read sees counts the tally still holds.
+Every write applies its change at once: there is no buffer between a result
+and the counts, so a read reads them as they are.
 """
 
 from __future__ import annotations
 
 import functools
 import operator
-from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -75,66 +67,34 @@ from contingency._changes import (
     MISS,
     Cells,
     Pairs,
-    SetTally,
     Shape,
-    coded_changes,
-    pair_changes,
-    sum_changes,
-    times,
 )
+from contingency._counts_reference import CountsCore
 from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs, PairTable
-from contingency.formulas._numeric import INT64_SAFE, MAX_COUNT, check_room
+from contingency.formulas._numeric import MAX_COUNT, check_room
 
-__all__ = ["FAST_LIMIT", "TALLY_SIZE", "Counts", "Tally", "micro_after", "whole"]
+if TYPE_CHECKING:  # (the checker reads the reference: the kernel's core has its interface)
+    from contingency._counts_reference import CountsCore as _Core
+else:
+    from contingency._backend import CountsCoreClass as _Core
 
-#: The tally counts results unchecked until a read folds them: it takes results only while
-#: fewer than this are counted, so that the results it holds cannot reach MAX_COUNT (that
-#: would take 2**62 calls; past it, each result is checked as it is added), and a fold is
-#: never refused.
-FAST_LIMIT = INT64_SAFE
+__all__ = ["Counts", "micro_after", "whole"]
+
 _SHIFT = PAIR_SHIFT
 _HOLE = object()  # the name of a code whose category was forgotten
-#: A fold of at least this many single-label results counts them with numpy, fewer in Python.
-_VECTOR_FOLD = 256
-#: The tally is folded once it holds more codes (two a single-label result) than this or eight
-#: per category, whichever is more: a stream with no read between its results holds
-#: O(categories) memory, not O(results), and a fold's work in Python (O(categories it names))
-#: is shared by at least four results per category.
-TALLY_SIZE = 1 << 17
 
 
-class Tally:
-    """The results ``Contingency.add_result``'s fast path took since the last fold.
+class Counts(_Core):
+    """Every count of a Contingency, and :meth:`apply`, the one routine that changes them.
 
-    A single-label result is two integers in ``codes``, the codes of its
-    correct and its assigned category in the counts' numbering (two appends
-    of small integers cost less than making one pair code per result);
-    results naming several categories are counted as they come by a
-    :class:`contingency._changes.SetTally`, the rule of
-    :func:`contingency._changes.result_changes` (its tallies hold
-    O(categories), whatever the number of results). A single label new to
-    an open set is coded first (:meth:`Counts.join`) and becomes a category at
-    the fold; a set's labels are all categories. Nothing here is the
-    accumulator's state: :meth:`Counts.fold` turns it into changes.
+    The fields one result changes (cells, ``n``, ``scale``, ``shapes``, ``micro``, ``ids``,
+    ``pairs``, ``coupling``, ``stale``) live in the base class :mod:`contingency._backend`
+    chooses: the compiled kernel's core or its pure-Python reference
+    (:class:`contingency._counts_reference.CountsCore`), whose ``count_pair`` applies one
+    single-label result.
     """
 
-    __slots__ = ("codes", "sets")
-
-    def __init__(self) -> None:
-        self.codes: list[int] = []
-        self.sets = SetTally()
-
-    def pending(self) -> bool:
-        """Whether results are waiting for a fold."""
-        return bool(self.codes or self.sets.shapes)
-
-
-class Counts:
-    """Every count of a Contingency, and :meth:`apply`, the one routine that changes them."""
-
-    __slots__ = ("a", "b", "c", "coupling", "declared", "hold", "holes", "ids", "joining",
-                 "margins", "micro", "n", "names", "offset", "open", "pairs", "read", "scale",
-                 "shapes", "stale", "sums", "tally", "tally_limit", "totals", "variances")
+    __slots__ = ("declared", "hold", "holes", "margins", "offset", "sums", "totals", "variances")
 
     a: Cells  # per category, in table order: assigned and correct
     b: Cells  # assigned, not correct
@@ -146,10 +106,6 @@ class Counts:
     micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
     offset: list[int]  # what set_entries put on top of the pooled cells
     ids: dict[Hashable, int]  # the code of each category
-    names: list[Hashable]  # the category of each code (_HOLE where one was forgotten)
-    # Categories the tally's results named first (see :meth:`join`): coded already, given
-    # their cells when the tally is folded. Empty whenever the tally is.
-    joining: list[Hashable]
     holes: int  # codes of forgotten categories
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score
@@ -163,16 +119,7 @@ class Counts:
     variances: dict[str, VarianceSums]
     coupling: F1Coupling | None
     stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
-    tally: Tally
-    # Whether the tally may take results: not while ``hold`` (the owner prints each result)
-    # nor once FAST_LIMIT results are counted (then each result is checked as it comes).
-    open: bool
-    hold: bool
-    tally_limit: int  # the codes the tally holds before add_result folds it (see TALLY_SIZE)
-    # True when a read came after the last result the tally took (a learning curve reads
-    # after every result): the next single-label result is then applied at once, where the
-    # tally would make it pay a fold as well. A hint for speed only.
-    read: bool
+    hold: bool  # the owner prints each result (verbose)
 
     def __init__(self, declared: Iterable[Hashable] = (), *, hold: bool = False) -> None:
         order = list(declared)
@@ -180,6 +127,10 @@ class Counts:
         self.a = dict.fromkeys(order, 0)
         self.hold = hold
         self.clear()
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # Every field by name, the core's too (the kernel's core keeps its fields in C).
+        return _unpickle, ({name: getattr(self, name) for name in _FIELDS},)
 
     def clear(self) -> None:
         """Keep the declared categories, with zero counts; forget everything else."""
@@ -191,91 +142,22 @@ class Counts:
         self.micro = [0, 0, 0, 0]
         self.offset = [0, 0, 0, 0]
         self.ids = {label: code for code, label in enumerate(declared)}
-        self.names, self.holes, self.joining = declared, 0, []
+        self.names, self.holes = declared, 0
         self.pairs = PairTable()
         self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
         self.variances, self.coupling = {}, None
-        self.tally = Tally()
-        self.read = False  # no read yet: a stream's first results are tallied
-        self.choose_paths()
 
     def copy(self) -> Counts:
-        """Independent counts equal to these (the tally folded first; running sums not copied)."""
-        self.settled()
-        other = Counts.__new__(Counts)
+        """Independent counts equal to these (running sums not copied)."""
+        other = type(self).__new__(type(self))
         other.declared, other.hold = self.declared, self.hold
         other.a, other.b, other.c = dict(self.a), dict(self.b), dict(self.c)
         other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
         other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), self.pairs.copy()
         other.ids, other.names, other.holes = dict(self.ids), list(self.names), self.holes
-        other.joining = []
         other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
         other.variances, other.coupling = {}, None
-        other.tally, other.read = Tally(), False
-        other.choose_paths()
         return other
-
-    # The guard every read goes through -----------------------------------------------------
-
-    def settled(self) -> Counts:
-        """These counts with everything the tally holds folded in: what every read reads."""
-        tally = self.tally
-        if tally.codes or tally.sets.shapes:  # (the shapes' dict: no Python-level call)
-            self.fold()
-        self.read = True
-        return self
-
-    def join(self, label: Hashable) -> int:
-        """Code ``label``, a category new to an open set that a tallied result names: its code.
-
-        The category gets its cells, and its place in every table, when the
-        tally is folded (:meth:`fold` hands ``joining`` to :meth:`apply` as
-        its ``new``), so that a stream of results naming new categories pays
-        one fold for many, not a write per result. Until then it is coded
-        (``ids``, ``names``) but not a category: every read folds first
-        (:meth:`settled`), and so does every write other than the tally's.
-        """
-        code = self.ids[label] = len(self.names)
-        self.names.append(label)
-        self.joining.append(label)
-        return code
-
-    def fold(self) -> None:
-        """Hand what the tally holds to :meth:`apply` (each result counts ``2**scale``).
-
-        Single-label results are counted by pair (in C) and turned into
-        changes by :func:`contingency._changes.pair_changes`, or, 256 or more,
-        by :func:`contingency._changes.coded_changes` (numpy, the pairs handed
-        to the pair table as arrays: no Python object per pair); the others come
-        from the tally's ``SetTally``, their pairs coded here (every label of a
-        tallied result is a category).
-        """
-        tally = self.tally
-        codes = tally.codes
-        if len(codes) < 2 * _VECTOR_FOLD:
-            by_pair: dict[tuple[int, int], int] = {}
-            pairs_of = iter(codes)
-            _count(by_pair, zip(pairs_of, pairs_of))
-            changes = pair_changes({truth << _SHIFT | chosen: count
-                                    for (truth, chosen), count in by_pair.items()}, self.names)
-        else:  # counted with numpy: O(categories and pairs named) in Python
-            coded = np.fromiter(codes, dtype=np.int64, count=len(codes)).reshape(-1, 2)
-            changes = coded_changes(coded[:, 1], coded[:, 0], self.names)
-        if tally.sets.shapes:
-            a, b, c, shapes, _ = tally.sets.changes()
-            ids = self.ids
-            coded_pairs = {ids[truth] << _SHIFT | ids[chosen]: count
-                           for (truth, chosen), count in tally.sets.pairs.items()}
-            changes = sum_changes(changes, (a, b, c, shapes, coded_pairs))
-        joining = self.joining
-        tally.codes, tally.sets, self.joining = [], SetTally(), []
-        self.apply(*(times(changes, 1 << self.scale) if self.scale else changes), coded=True,
-                   new=joining)
-
-    def choose_paths(self) -> None:
-        """Whether the tally may take results (see ``open``), and how many (``tally_limit``)."""
-        self.open = not self.hold and self.n >> self.scale < FAST_LIMIT
-        self.tally_limit = max(TALLY_SIZE, 8 * len(self.a))
 
     # The one write routine -----------------------------------------------------------------
 
@@ -303,7 +185,6 @@ class Counts:
         counts' first makes every count finer (:meth:`rescale`, O(K) once),
         and back if the change is refused. A category in ``new`` that the
         change leaves without a count (a result of weight 0) is not added.
-        The tally must be empty (callers go through :meth:`settled` first).
         """
         if coded and removing:  # a removal's pairs are checked by label
             pairs = self.label_pairs(pairs)  # type: ignore[arg-type]
@@ -344,11 +225,8 @@ class Counts:
                 cells_a.update(zeros)
                 self.b.update(zeros)
                 self.c.update(zeros)
-            # (a category the tally's results named is coded already: Counts.join)
-            uncoded = [label for label in fresh if label not in ids]
-            ids.update(zip(uncoded, range(len(names), len(names) + len(uncoded))))
-            names.extend(uncoded)
-            self.tally_limit = max(TALLY_SIZE, 8 * len(cells_a))
+            ids.update(zip(fresh, range(len(names), len(names) + len(fresh))))
+            names.extend(fresh)
         added_a = added_b = added_c = 0
         if a:
             for label, count in a.items():
@@ -386,8 +264,6 @@ class Counts:
         if gone:
             self._forget(gone)
         self.n = n
-        if n >= FAST_LIMIT or removing:  # (in units of 2**-scale: at least the whole count)
-            self.choose_paths()
         micro = self.micro  # micro_after, written out: d changes by the change of K n less a, b, c
         if offset is None:  # (in place: no reader keeps the list)
             micro[0] += added_a
@@ -409,7 +285,7 @@ class Counts:
         For a caller that changes several counts as one (a
         :class:`~contingency.PairedComparison` changes two models' counts and its
         paired table): each is checked before any is written. The change must
-        be in the counts' own unit (no rescale), and the tally empty.
+        be in the counts' own unit (no rescale).
         """
         if coded and removing:  # a removal's pairs are checked by label
             pairs = self.label_pairs(pairs)  # type: ignore[arg-type]
@@ -594,8 +470,7 @@ class Counts:
         """Express every count in units of ``2**-scale`` (exactly: finer, or coarser when divisible).
 
         The one routine that knows every count. The running sums are dropped
-        (the next read that needs one makes it again); the tally is empty
-        (callers fold first).
+        (the next read that needs one makes it again).
         """
         shift = scale - self.scale
         if shift >= 0:
@@ -709,7 +584,6 @@ class Counts:
         of the scale (a fractional weight added and taken back again, say):
         ``(scale, a, b, c, shapes, pairs, micro offset)``, the cells in table order.
         """
-        self.settled()
         exponent = self.exponent()
         shift = self.scale - exponent
         a, b, c = ([count >> shift for count in cells.values()]
@@ -717,6 +591,18 @@ class Counts:
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
                 {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
+
+
+#: Every field of Counts: its core's and its own.
+_FIELDS = (*CountsCore.__slots__, *Counts.__slots__)
+
+
+def _unpickle(state: dict[str, Any]) -> Counts:
+    """Counts holding the fields ``state`` names (:meth:`Counts.__reduce__`)."""
+    counts = Counts.__new__(Counts)
+    for name, value in state.items():
+        setattr(counts, name, value)
+    return counts
 
 
 #: The cells in the user's words, for the errors of a removal.

@@ -4,8 +4,8 @@
 single labels or of label sets, with or without weights) into changes and
 hands them to the counts' one write routine in one call, as :func:`add_counts`
 does with another accumulator's counts (a merge); :func:`take_sets` is
-``add_result``'s fast path for results given as containers, counted into the
-counts' tally. Neither counts anything itself: the rules that turn results into
+``add_result``'s fast path for results given as containers, applied at once.
+Neither counts anything itself: the rules that turn results into
 cell changes are :mod:`contingency._changes`', the writes
 :class:`contingency._counts.Counts`'.
 """
@@ -24,7 +24,6 @@ from contingency._changes import (
     indicator_changes,
     label_array_changes,
     label_list_changes,
-    pair_changes,
     result_changes,
     times,
 )
@@ -62,15 +61,13 @@ def take_sets(counts: Counts, assigned: object, correct: object, join: bool = Fa
     """add_result's fast path for the other results: plain containers of categories (or one
     single label on a side, or a mapping).
 
-    Counted into the tally when every label is a category already: a result
-    naming one category a side by its pair of codes, others by the tally's
-    :class:`~contingency._changes.SetTally` (which checks the labels new to
-    it against the categories). With ``join`` (an open set), a result naming one
-    label a side may name a new category too: checked, coded (``Counts.join``)
-    and tallied, as a single label is. Anything else (an unhashable,
-    invalid or unknown label) is left to the general path (``False``). Also
-    learns the single-label types met, so that their next result takes the
-    single-label fast path.
+    Applied at once when every label is a category already: a result naming
+    one category a side as a pair (:func:`add_pair`), others by
+    :func:`~contingency._changes.result_changes`. With ``join`` (an open set), a
+    result naming one label a side may name a new category too, as a single
+    label may. Anything else (an unhashable, invalid or unknown label) is left
+    to the general path (``False``). Also learns the single-label types met, so
+    that their next result takes the single-label fast path.
     """
     if type(assigned) is set and type(correct) is set:  # the common case, taken as it is
         chosen, truth = assigned, correct
@@ -78,56 +75,35 @@ def take_sets(counts: Counts, assigned: object, correct: object, join: bool = Fa
         chosen, truth = side_labels(assigned), side_labels(correct)  # type: ignore[assignment]
         if chosen is None or truth is None:
             return False
-    if len(chosen) == 1 == len(truth):  # one category a side: tallied by pair code
-        ids = counts.ids
+    if len(chosen) == 1 == len(truth):  # one category a side: a pair
         (label,), (other,) = chosen, truth
-        if label in ids and other in ids:
-            codes = counts.tally.codes
-            codes.append(ids[other])
-            codes.append(ids[label])
-            if len(codes) > counts.tally_limit:  # memory bounded between reads
-                counts.fold()
+        if counts.count_pair(other, label):  # (False: a label is not a category)
             return True
         if not join:
             return False
         join_pair(counts, label, other)
         return True
-    return counts.tally.sets.take(chosen, truth, counts.a)
+    return counts.count_sets(chosen, truth)  # (False: a label is not a category)
 
 
 def join_pair(counts: Counts, assigned: Hashable, correct: Hashable) -> None:
-    """Tally one result naming one label a side, one of them at least new to an open set.
+    """Apply one result naming one label a side, one of them at least new to an open set.
 
     Each new label is checked first (an invalid one raises, and nothing has
-    changed), then coded (``Counts.join``); the fold makes it a category, through
-    the one write routine, so a stream of results naming new categories pays one
-    fold for many; right after a read (a read after every result) the result is
-    written at once instead, as add_result writes a known one, which costs less than a fold.
+    changed); the one write routine makes it a category.
     """
     ids = counts.ids
     if assigned not in ids:
         check_label(assigned, "assigned")
     if correct is not assigned and correct not in ids:  # (one label: checked once)
         check_label(correct, "correct")
-    if counts.read and not counts.scale:  # right after a read, written at once (as add_result)
-        counts.read = False
-        counts.apply(*pair_changes({(correct, assigned): 1}),
-                     new=[label for label in (assigned, correct) if label not in ids])
-        return
-    chosen = ids[assigned] if assigned in ids else counts.join(assigned)
-    truth = ids[correct] if correct in ids else counts.join(correct)
-    counts.read = False  # (the next single-label result is tallied too, not written at once)
-    codes = counts.tally.codes
-    codes.append(truth)
-    codes.append(chosen)
-    if len(codes) > counts.tally_limit:  # memory bounded between reads
-        counts.fold()
+    counts.count_pair(correct, assigned, join=True)
 
 
 def side_labels(value: object) -> AbstractSet[Hashable] | None:
     """The categories one side of a result names, for :func:`take_sets` (``None``: not for it).
 
-    A set is taken as it is (the tally counts it at once), a list or tuple made a set
+    A set is taken as it is, a list or tuple made a set
     (duplicates count once), a mapping's keys with truthy values, a single label a set of one.
     """
     kind = type(value)
@@ -157,7 +133,7 @@ def count_batch(counts: Counts, unknown: Unknown, assigned: Any, correct: Any, w
     ``names`` are the caller's and its arguments' (``(call, assigned, correct,
     weights)``), for the errors; ``order`` gives the categories in the order
     of an indicator matrix's columns; ``show`` prints one result (verbose), or
-    is ``None``. The counts must be settled (no tally pending).
+    is ``None``.
     """
     name, first, second, weighting = names
     if removing:
@@ -238,7 +214,7 @@ def count_batch(counts: Counts, unknown: Unknown, assigned: Any, correct: Any, w
 
 
 def add_counts(counts: Counts, other: Counts) -> None:
-    """Add ``other``'s counts (settled, another object) into ``counts``, categories aligned by name.
+    """Add ``other``'s counts (another object) into ``counts``, categories aligned by name.
 
     A merge, through the one write routine: the categories ``other`` counts
     something for, its cells, result shapes, single-label pairs and

@@ -2,7 +2,7 @@
 
 :func:`group_codes` codes a batch's groups (one feature or several) to
 ``0..G-1``; :func:`triple_changes` counts the batch's (group, correct,
-assigned) codes once (or the tally's) and turns the distinct ones into the
+assigned) codes once and turns the distinct ones into the
 whole's pairs and each group's changes (by numpy, :func:`coded_group_changes`,
 when every category is declared); :func:`first_rows` and
 :func:`order_first_seen` give new groups and new categories the order in which

@@ -87,7 +87,7 @@ def _property_reader(name: str) -> Callable[[Contingency], float]:
     attribute = operator.attrgetter(name)
 
     def read(accumulator: Contingency) -> float:
-        counts = accumulator._counts.settled()
+        counts = accumulator._counts
         if not counts.n and not counts.a:
             # No result and no category (an open set's empty group): the averages over
             # categories are undefined as for any empty table, not Perl's die over no category
@@ -100,7 +100,7 @@ def _property_reader(name: str) -> Callable[[Contingency], float]:
 def _category_reader(formula: Callable[..., float], category: Hashable
                      ) -> Callable[[Contingency], float]:
     def read(accumulator: Contingency) -> float:
-        counts = accumulator._counts.settled()
+        counts = accumulator._counts
         a, b, c = counts.a.get(category, 0), counts.b.get(category, 0), counts.c.get(category, 0)
         return float(formula(a, b, c, counts.n - a - b - c, accumulator.zero_division))
     return read

@@ -39,30 +39,11 @@ routine) or, for inputs of other shapes, the accumulator's own batch method on
 its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
-  label a category already, the group known and fewer than ``FAST_LIMIT``
-  (2**62) results held (past it every result is checked against the count
-  limit as it comes, as in a Contingency), is tallied as one int64 code,
-  ``(group * k + correct) * k + assigned`` with ``k`` the least power of two
-  not below the overall's number of codes (``k`` grows by doubling, so each
-  group's ``group * k * k``, kept in a dictionary, is rewritten O(log
-  categories) times: a result costs one look-up of its group, two of its
-  labels, a shift and two additions); a read folds the tally first
-  (:meth:`_settled`, the one guard of every read of the groups; a read of the
-  whole, below, has its own), as does a tally of 2**16
-  results, or of 256 per group when that is more (a fold's cost grows with the
-  groups it writes, so it is spread over many results of each). Right after a
-  read the next result is written at once instead, as in a Contingency, so
-  that a read after every result does not pay for a fold. Anything else (a
-  new group or category, a weight, several labels) is written at once,
-  through each accumulator's ``add_result``.
-- A read of the whole alone (:attr:`~GroupedContingency.n_results`,
-  ``categories``, ``overall``, :meth:`~GroupedContingency.overall_score`,
-  ``repr``) writes the tally into the overall accumulator only, and the groups
-  are owed it (:meth:`_overall_settled`: the overall's part is one count of the
-  codes' low bits, ``correct * k + assigned``) until the next call of any other
-  kind, which writes them first. With many groups, writing every group's
-  Contingency (a dictionary entry per group and pair) is what a fold costs;
-  a stream read only as a whole does not pay it until a group is read.
+  label a category of the whole already and the group known, is written at
+  once: one result's changes (``pair_changes``) applied by the overall's counts,
+  then by the group's (their one write routine each), and the group marked for
+  the scores read so far. Anything else (a new group or category, a weight,
+  several labels) is written through each accumulator's ``add_result``.
 - A batch of single labels (label arrays, lists of single labels) is coded
   once: group, correct and assigned codes become one code per row, counted by
   one ``bincount`` (or a sort when that table would be large), so the batch
@@ -94,7 +75,6 @@ from __future__ import annotations
 
 import math
 import operator
-from array import array
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -118,7 +98,7 @@ from contingency._contingency import Contingency
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
-from contingency._group_batches import coded_pairs, first_rows, group_codes, rows_of, triple_changes
+from contingency._group_batches import first_rows, group_codes, rows_of, triple_changes
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._group_summary import chosen_scores, summary
@@ -129,20 +109,14 @@ from contingency._labels import category_order
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
-    distinct_counts,
 )
 from contingency.formulas.fairness import Method
 from contingency.formulas.intervals import Interval
 
 __all__ = ["GroupedContingency"]
 
-_UNIT = 1  # add_result's default weight: the tally takes it (tested by identity)
+_UNIT = 1  # add_result's default weight: the fast path takes it (tested by identity)
 _HOLE = object()  # the key of a code whose group was forgotten
-#: The tally is folded once it holds this many results, or :data:`_TALLY_PER_GROUP` per group
-#: if that is more: memory in proportion to the state between reads, and a fold, whose cost
-#: grows with the groups it touches, spread over many results of each.
-_TALLY_SIZE = 1 << 16
-_TALLY_PER_GROUP = 256
 _RESULTS = "results (one item per result)"
 _NO_GROUP = "No group has been recorded"
 _Self = TypeVar("_Self", bound="GroupedContingency")
@@ -214,24 +188,11 @@ class GroupedContingency:
     _overall: Contingency  # every result
     _groups: dict[_Key, Contingency]  # each group's results, in group order (once _ordered)
     # Whether the groups are in group order: a write that creates groups appends them, and the
-    # next read of the groups (_settled) puts them in order, renumbering their codes.
+    # next read of the groups (_in_order) puts them in order, renumbering their codes.
     _ordered: bool
     _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
-    _bases: dict[_Key, int]  # each group's code << 2 * _shift: its codes' high part in the tally
     _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
     _holes: int
-    # Results add_result took since the last fold, one code each: (group * k + correct) * k +
-    # assigned, with k = 1 << _shift, at least the overall accumulator's number of codes (fixed
-    # while the tally holds any: only a write that is not tallied adds a category, after a fold).
-    _tally: array[int]
-    _owed: bool  # the overall holds what the tally holds; the groups are still owed it
-    _shift: int
-    # The overall's category codes (its own dict, taken after each write), by which the tally
-    # takes a result; empty once the overall's counts take no result unchecked (Counts.open:
-    # past FAST_LIMIT, as in a Contingency, each result is checked against MAX_COUNT as it comes).
-    _ids: dict[Hashable, int]
-    _limit: int  # results the tally holds before it is folded
-    _read: bool  # a read came after the last write (the next result is written at once)
     _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
     _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
 
@@ -259,12 +220,11 @@ class GroupedContingency:
     def _start(self, overall: Contingency) -> None:
         """Empty state: ``overall`` and the declared groups, every one without a result."""
         self._overall = overall
-        self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
-        self._shift, self._ordered = 0, True
+        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        self._ordered = True
         for key in self._declared:
             self._register(key, self._new_group())
-        self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
-        self._sync()
+        self._trackers = {}
 
     def _new_group(self) -> Contingency:
         """An empty accumulator with the settings: a copy of one made once (a fifth of the cost)."""
@@ -279,7 +239,6 @@ class GroupedContingency:
         if self._keys and self._ordered and len(self._groups) >= len(self._declared):
             self._ordered = False  # (a declared group, registered first, is in its place)
         self._codes[key] = len(self._keys)
-        self._bases[key] = len(self._keys) << 2 * self._shift
         self._keys.append(key)
         self._groups[key] = accumulator
 
@@ -298,17 +257,22 @@ class GroupedContingency:
         >>> g.groups, g.n_results, g.by_group("micro_f1")
         (('day', 'night'), 3, {'day': 1.0, 'night': 0.0})
         """
-        if (weight is _UNIT and not self._read and type(assigned) in SINGLE
-                and type(correct) in SINGLE):
-            ids = self._ids
-            try:  # (an int64 overflow, past 2**63 codes, takes the general path)
-                self._tally.append(self._bases[group] + (ids[correct] << self._shift)
-                                   + ids[assigned])
-            except (KeyError, TypeError, OverflowError):
-                pass
-            else:
-                if len(self._tally) > self._limit:  # memory bounded between reads
-                    self._fold()
+        # The fast path: single labels, each a category of the whole, the group known. One
+        # result's changes (pair_changes), applied at once to the whole's counts, then to the
+        # group's (which cannot refuse what the whole, holding its results, took), by their
+        # one write routine.
+        if weight is _UNIT and type(assigned) in SINGLE and type(correct) in SINGLE:
+            counts = self._overall._counts
+            try:
+                accumulator = self._groups.get(group)
+            except TypeError:  # an unhashable group: the general path names it
+                accumulator = None
+            if (accumulator is not None and not counts.hold
+                    and counts.count_pair(correct, assigned)):  # (False: not a category)
+                mine = accumulator._counts
+                mine.count_pair(correct, assigned, join=True)  # (a category new to the group joins)
+                for tracker in self._trackers.values():
+                    tracker.pending.add(group)
                 return
         self._one(assigned, correct, group, weight, removing=False)
 
@@ -332,8 +296,6 @@ class GroupedContingency:
              removing: bool) -> None:
         """One result, written at once through each accumulator's own single-result path."""
         where = "remove_result" if removing else "add_result"
-        self._fold()
-        self._read = False
         key = group_key(group, f"{where}: group")
         accumulator = self._groups.get(key)
         fresh = accumulator is None
@@ -396,8 +358,6 @@ class GroupedContingency:
     def _batch(self, assigned: Any, correct: Any, groups: Any, weights: Any, *,
                removing: bool) -> None:
         where = "remove_results" if removing else "add_results"
-        self._fold()
-        self._read = False
         if not (isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray)):
             assigned = label_sequence(assigned, "assigned", _RESULTS)
             correct = label_sequence(correct, "correct", _RESULTS)
@@ -453,7 +413,7 @@ class GroupedContingency:
         """A batch of single labels, counted by (group, correct, assigned) triples; ``False`` when
         a label is ignored (``unknown="ignore"``), which leaves it to :meth:`_split_batch`."""
         where = "remove_results" if removing else "add_results"
-        overall = self._overall._counts.settled()
+        overall = self._overall._counts
         staging = Staging(overall.ids, self._unknown, removing=removing, base=len(overall.names))
         chosen, every_assigned = category_codes(assigned, staging, "assigned")
         truth, every_correct = category_codes(correct, staging, "correct")
@@ -474,62 +434,9 @@ class GroupedContingency:
                           groups=mine)
         return True
 
-    def _fold(self) -> None:
-        """Write what the tally holds (results of weight 1 whose labels are all categories)."""
-        tally, owed = self._tally, self._owed
-        if tally:
-            self._tally, self._owed = array("q"), False
-            k = 1 << self._shift  # (every tallied label's code is below it: see _sync)
-            self._write_codes(np.frombuffer(tally, dtype=np.int64), k, [], {}, None, 0,
-                              False, to_overall=not owed)
-
-    def _overall_settled(self) -> Contingency:
-        """The overall accumulator with what the tally holds written, the groups still owed it:
-        what a read of the whole reads, without a write into every group.
-
-        The read stops the tally (the next result is written at once, after
-        the fold that pays the groups), so the tally is either all owed or none.
-        """
-        if self._tally and not self._owed:
-            codes = np.frombuffer(self._tally, dtype=np.int64)
-            span = 1 << 2 * self._shift  # the low bits of a code: correct * k + assigned
-            whole = coded_pairs(*distinct_counts(codes & (span - 1), span), 1 << self._shift)
-            del codes  # (the tally's buffer is free again)
-            names = self._overall._counts.settled().names
-            self._commit(_change(self._overall, pair_changes(whole, names), 0, removing=False,
-                                 coded=True), [], removing=False)
-            self._owed = True
-        self._read = True
-        return self._overall
-
-    def _sync(self) -> None:
-        """After a write, what the tally codes by: the overall's codes (``k`` doubled, and the
-        groups' bases rewritten, when they outgrow it), the number of groups.
-
-        Read without the overall's guard (``settled``), which would fold the overall's own tally
-        of one result after every write, and mark it read, so that its next result were written
-        at once: a read after every result of a group would pay that. A category new to the
-        overall that its own tally holds is coded in ``ids`` already (``Counts.join``) and
-        becomes a category at the overall's fold: this tally may code results naming it, as
-        every write of these codes (:meth:`_write_codes`, :meth:`_overall_settled`) settles the
-        overall first.
-        """
-        counts = self._overall._counts
-        if len(counts.names) > 1 << self._shift:
-            self._shift = (len(counts.names) - 1).bit_length()
-            self._rebase()
-        self._ids = counts.ids if counts.open else {}
-        self._limit = max(_TALLY_SIZE, _TALLY_PER_GROUP * len(self._keys))
-
-    def _rebase(self) -> None:
-        """Each group's code shifted to the tally's high bits (after the codes or ``k`` change)."""
-        shift = 2 * self._shift
-        self._bases = {key: code << shift for key, code in self._codes.items()}
-
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
-                     removing: bool, groups: NDArray[np.int64] | None = None, *,
-                     to_overall: bool = True) -> None:
+                     removing: bool, groups: NDArray[np.int64] | None = None) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
@@ -539,17 +446,16 @@ class GroupedContingency:
         at most. ``exact`` are the weights (in units of ``2**-unit``), or
         ``None``. One count of the distinct codes
         (:func:`~contingency._group_batches.triple_changes`); then O(distinct
-        codes) in Python. Without ``to_overall`` only the groups are written
-        (the overall holds the tally's results already: see :meth:`_overall_settled`).
+        codes) in Python.
         """
-        overall = self._overall._counts.settled()
+        overall = self._overall._counts
         labels = [*overall.names, *new]
         key_of_code = [*self._keys, *created]
         by_key = {**self._groups, **created}
 
         def known(code: int) -> Collection[Hashable]:
             mine = code if groups is None else int(groups[code])
-            return by_key[key_of_code[mine]]._counts.settled().a
+            return by_key[key_of_code[mine]]._counts.a
 
         every_declared = not new and len(overall.a) == len(self._categories)
         whole, changes, fresh = triple_changes(
@@ -564,9 +470,8 @@ class GroupedContingency:
             parts.append((accumulator, _change(accumulator, group_changes, unit,
                                                removing=removing, new=fresh.get(code, ()),
                                                coded=coded)))
-        overall_part = (_change(self._overall, pair_changes(whole, labels), unit,
-                                removing=removing, new=new, coded=True)
-                        if to_overall else _nothing)
+        overall_part = _change(self._overall, pair_changes(whole, labels), unit,
+                               removing=removing, new=new, coded=True)
         self._commit(overall_part, parts, removing)
         self._written(created, [key_of_code[code] for code in changes], removing)
 
@@ -640,21 +545,20 @@ class GroupedContingency:
         """After a write: keep the groups it created, mark the groups it touched for every score
         read so far, and forget the undeclared groups a removal left without a result."""
         for key, accumulator in created.items():
-            if accumulator._counts.settled().n:  # (a result of weight 0 creates no group)
+            if accumulator._counts.n:  # (a result of weight 0 creates no group)
                 self._register(key, accumulator)
         touched = list(touched)
         if removing:
             for key in touched:
                 accumulator = self._groups[key]
-                if key not in self._declared and not accumulator._counts.settled().n:
+                if key not in self._declared and not accumulator._counts.n:
                     self._forget(key)
         for tracker in self._trackers.values():
             tracker.pending.update(touched)
-        self._sync()
 
     def _forget(self, key: _Key) -> None:
         """Forget a group; the codes are made dense again once holes are half of them."""
-        del self._groups[key], self._bases[key]
+        del self._groups[key]
         self._keys[self._codes.pop(key)] = _HOLE
         for tracker in self._trackers.values():  # (its heap entries name the old code: stale)
             tracker.values.pop(key, None)
@@ -662,7 +566,6 @@ class GroupedContingency:
         if self._holes * 2 > len(self._keys):
             self._keys = list(self._groups)
             self._codes = {key: code for code, key in enumerate(self._keys)}
-            self._rebase()
             self._holes = 0
             self._trackers = {}  # their entries' order was the old codes: made again when read
 
@@ -691,9 +594,7 @@ class GroupedContingency:
                                  f"{self._declared!r} here, {other._declared!r} in the other")
             if other is self:
                 other = other.copy()
-            other._settled()
-            self._fold()
-            self._read = False
+            other._in_order()
             mine = self._groups
             created = {key: self._new_group() for key in other._groups if key not in mine}
             # O(groups of other): each group looked up, never a copy of this one's groups.
@@ -713,7 +614,7 @@ class GroupedContingency:
 
     def copy(self) -> GroupedContingency:
         """An independent accumulator with the same state and settings."""
-        self._settled()
+        self._in_order()
         other = _locking.new_instance(type(self), False)  # a locked class: its own new lock
         object.__setattr__(other, "_categories", self._categories)
         object.__setattr__(other, "_unknown", self._unknown)
@@ -727,12 +628,11 @@ class GroupedContingency:
     def _adopt(self, overall: Contingency, groups: Mapping[_Key, Contingency]) -> None:
         """Take these accumulators as the whole state (the settings already set)."""
         self._overall = overall
-        self._groups, self._codes, self._bases, self._keys, self._holes = {}, {}, {}, [], 0
-        self._shift, self._ordered = 0, True
+        self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
+        self._ordered = True
         for key, accumulator in groups.items():
             self._register(key, accumulator)
-        self._tally, self._owed, self._read, self._trackers = array("q"), False, False, {}
-        self._sync()
+        self._trackers = {}
 
     def __copy__(self) -> GroupedContingency:
         return self.copy()
@@ -745,8 +645,8 @@ class GroupedContingency:
         if not isinstance(other, GroupedContingency):
             return NotImplemented
         with _locking.holding(other):
-            self._settled()
-            other._settled()
+            self._in_order()
+            other._in_order()
             return (self._settings() == other._settings()
                     and list(self._groups) == list(other._groups)
                     and all(mine == other._groups[key] for key, mine in self._groups.items())
@@ -758,14 +658,13 @@ class GroupedContingency:
         return self._categories, self._unknown, self._zero_division, self._declared
 
     def __repr__(self) -> str:
-        self._overall_settled()
         return (f"GroupedContingency(groups={len(self._groups)}, "
-                f"categories={len(self._overall._counts.settled().a)}, "
+                f"categories={len(self._overall._counts.a)}, "
                 f"n_results={self.n_results}, "
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
 
     def __getstate__(self) -> dict[str, Any]:
-        self._settled()
+        self._in_order()
         return {"settings": self._settings(), "overall": self._overall,
                 "groups": dict(self._groups)}
 
@@ -780,19 +679,16 @@ class GroupedContingency:
 
     # What it holds ----------------------------------------------------------------------------
 
-    def _settled(self) -> GroupedContingency:
-        """Every count written (the tally folded) and the groups in order: what every read reads."""
-        if self._tally:
-            self._fold()
+    def _in_order(self) -> GroupedContingency:
+        """The groups in group order: what every read of the groups reads."""
         if not self._ordered:
             self._order()
-        self._read = True
         return self
 
     def _order(self) -> None:
         """Put the groups in group order (:func:`~contingency._labels.category_order`: the declared
         ones first, then the others sorted), a function of the set of groups, so that equal counts
-        list their groups alike however they arrived; the codes follow (the tally is empty).
+        list their groups alike however they arrived; the codes follow.
 
         O(groups log groups), once after the writes that created groups, at their next read.
         """
@@ -801,7 +697,6 @@ class GroupedContingency:
             self._groups = {key: self._groups[key] for key in order}
             self._keys, self._holes = order, 0
             self._codes = {key: code for code, key in enumerate(order)}
-            self._rebase()
             self._trackers = {}  # their heaps' ties were the old codes: made again when read
         self._ordered = True
 
@@ -813,7 +708,7 @@ class GroupedContingency:
         ...                                              groups=["b", "a"]).groups
         ('z', 'a', 'b')
         """
-        self._settled()
+        self._in_order()
         return tuple(self._groups)
 
     @property
@@ -824,13 +719,13 @@ class GroupedContingency:
     @property
     def categories(self) -> tuple[Hashable, ...]:
         """The categories of :attr:`overall`, in its table order."""
-        return self._overall_settled().categories
+        return self._overall.categories
 
     @property
     def n_results(self) -> int | float:
         """The number of results in every group together (weights included: see
         :attr:`Contingency.n_results`)."""
-        return self._overall_settled().n_results
+        return self._overall.n_results
 
     @property
     def unknown(self) -> Unknown:
@@ -849,7 +744,7 @@ class GroupedContingency:
         A copy (O(categories)), so feeding it changes nothing here; scores of
         the whole read in constant time through :meth:`overall_score`.
         """
-        return self._overall_settled().copy()
+        return self._overall.copy()
 
     def group(self, group: Hashable) -> Contingency:
         """A copy of ``group``'s accumulator: equal to one :class:`Contingency` fed its results.
@@ -865,7 +760,7 @@ class GroupedContingency:
         return self._group(group).copy()
 
     def _group(self, group: Hashable) -> Contingency:
-        self._settled()
+        self._in_order()
         try:
             accumulator = self._groups.get(group)
         except TypeError:
@@ -878,7 +773,7 @@ class GroupedContingency:
 
     def _tracker(self, score: object) -> tuple[Score, Extremes]:
         """The running extremes of ``score``, up to date (made by its first read)."""
-        self._settled()
+        self._in_order()
         key, tracker = self._reader(score)
         if tracker.pending:
             tracker.refresh(self._groups, self._codes, score_name(key))
@@ -887,7 +782,7 @@ class GroupedContingency:
     def _reader(self, score: object) -> tuple[Score, Extremes]:
         """The canonical name of ``score`` and its running extremes, made by its first read but not
         brought up to date (a read of the whole needs only the reader); a category checked."""
-        overall = self._overall_settled()._counts
+        overall = self._overall._counts
         try:
             tracker = self._trackers.get(score)  # type: ignore[call-overload]
         except TypeError:  # unhashable: a list, say; named below
@@ -913,7 +808,7 @@ class GroupedContingency:
         """``read`` of each group's accumulator, in group order: any per-group read that keeps no
         running extremes (an interval of a score by group is ``self._per_group(lambda
         accumulator: accumulator.interval(score, ...))``)."""
-        self._settled()
+        self._in_order()
         return {key: read(accumulator) for key, accumulator in self._groups.items()}
 
     def by_group(self, score: Score) -> dict[Hashable, float]:
@@ -988,7 +883,7 @@ class GroupedContingency:
                                              or interval.low > overall.high)]
 
     def _overall_interval(self, score: Score, level: float, method: str) -> Interval | None:
-        self._settled()
+        self._in_order()
         return _interval_or_none(self._overall, score, level, method)
 
     def _extremes(self, score: object) -> tuple[Extremes, tuple[Hashable, float],
@@ -1185,7 +1080,7 @@ class GroupedContingency:
         a              1       1.0
         b              1       0.0
         """
-        self._settled()
+        self._in_order()
         chosen = chosen_scores(scores, None)
         columns: dict[str, list[Any]] = {
             "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
@@ -1214,8 +1109,8 @@ class GroupedContingency:
         >>> GroupedContingency.from_dict(state) == g
         True
         """
-        self._settled()
-        return write_state(self._overall._counts.settled().a, len(self._categories), self._unknown,
+        self._in_order()
+        return write_state(self._overall._counts.a, len(self._categories), self._unknown,
                            self._zero_division, self._groups, len(self._declared))
 
     @classmethod
@@ -1246,10 +1141,6 @@ class GroupedContingency:
                                new=state.categories[state.declared:]), [], removing=False)
         result._adopt(overall, state.groups)
         return result
-
-
-def _nothing() -> None:
-    """The part of an accumulator that has nothing to write."""
 
 
 def _change(accumulator: Contingency, changes: Changes, unit: int, *, removing: bool,

@@ -209,7 +209,7 @@ def contingency_interval(contingency: ContingencyReads, score: object, level: An
                          seed: int | None, draws: Any) -> Interval:
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
     level, method, seed, draws = _check_arguments(level, method, seed, draws)
-    counts = contingency._counts.settled()
+    counts = contingency._counts
     if type(score) is str:
         how = interval_names().get(score)
         if how is None:
@@ -481,7 +481,7 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
     names = report_names()
     macros = macro_interval_names()
     order = contingency.categories
-    counts = contingency._counts.settled()
+    counts = contingency._counts
     cells = category_cells(counts, order)  # (read once: O(K) in Python)
     return {
         "level": level,
@@ -509,7 +509,7 @@ def _category_bounds(contingency: ContingencyReads, order: Sequence[Hashable],
     costs a few numpy passes, not three million reads. Counts past ``2**53``
     take ``one`` per category.
     """
-    counts = contingency._counts.settled()
+    counts = contingency._counts
     size = len(order)
     if not counts.n or (counts.scale and counts.exponent()):  # every interval refused
         empty = np.full(size, np.nan)

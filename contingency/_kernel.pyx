@@ -809,3 +809,4 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
 
 
 include "_kernel_scores.pxi"
+include "_kernel_counts.pxi"

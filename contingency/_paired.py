@@ -20,9 +20,7 @@ or -w), :meth:`~PairedComparison.add_results` and
 :meth:`~PairedComparison.merge` and :meth:`~PairedComparison.from_dict`
 with another accumulator's counts. ``add_result``'s fast path (single
 labels, every one a category of its model already) is a cheaper way of
-calling it: the result goes into both models' tallies and the accumulator's
-list of pending results (category codes), which every read folds first
-(:meth:`PairedComparison._settle`).
+calling it: its changes are made without a loop and applied at once.
 
 Reads are O(1): the paired table is four counts (and three per category),
 and McNemar's test a function of two of them
@@ -31,7 +29,6 @@ and McNemar's test a function of two of them
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
@@ -41,6 +38,7 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
+from contingency._backend import count_paired_result
 from contingency._changes import (
     HIT,
     MISS,
@@ -53,7 +51,7 @@ from contingency._changes import (
 )
 from contingency._coding import CodedLabels, coded_single_labels, single_label_array
 from contingency._contingency import Contingency
-from contingency._counts import TALLY_SIZE, Counts
+from contingency._counts import Counts
 from contingency._feeding import SINGLE, single_kind
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._intervals import paired_block
@@ -61,14 +59,13 @@ from contingency._labels import label_from_json, label_to_json
 from contingency._paired_counts import (
     PairedChanges,
     PairedCounts,
-    coded_changes,
     negated,
     set_changes,
     single_label_changes,
 )
 from contingency._registry import paired_names
 from contingency._state_json import check_state, count_from_json, state_error
-from contingency.formulas._numeric import ZeroDivision, shown
+from contingency.formulas._numeric import MAX_COUNT, ZeroDivision, shown
 from contingency.formulas.intervals import Interval, check_level, normal_quantile
 from contingency.formulas.paired import (
     McNemar,
@@ -84,12 +81,6 @@ _FORMAT = "contingency.PairedComparison/1"
 _UNIT = 1  # add_result's default weight: the fast path serves it (tested by identity)
 _RESULTS = "results (one item per result)"
 _MODELS = ("a", "b")
-#: The pending results are folded once this many codes are held (three a result, and two
-#: codes a result in each model's tally: the tally's own limit), so that memory between reads
-#: is bounded.
-_PENDING = TALLY_SIZE // 2 * 3
-#: A fold of at least this many pending results counts them with numpy, fewer in Python.
-_VECTOR_FOLD = 256
 _WHOLE = ("a PairedComparison counts whole results (McNemar's test counts results; give a "
           "repeated result its number of repeats)")
 #: Contingency's public methods that change its counts: refused on a model's view.
@@ -202,9 +193,6 @@ class PairedComparison:
     _b: _ModelView
     _counts_a: Counts  # their counts (the views' own), for the fast path
     _counts_b: Counts
-    #: The fast path's results not yet in the paired table: three codes each (assigned_a and
-    #: correct in a's numbering, assigned_b in b's).
-    _pending: list[int]
     _table: PairedCounts  # the paired table
     _last: tuple[tuple[int, int, bool, bool], McNemar] | None  # McNemar's last read
 
@@ -239,31 +227,21 @@ class PairedComparison:
         (PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0), \
 PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         """
-        # The fast path: single labels, each a category of its model already. The result goes
-        # into each model's tally (the codes of correct and assigned, as Contingency's own fast
-        # path counts it) and into the pending list, as the codes of assigned_a and correct in
-        # a's numbering and of assigned_b in b's; every read folds them.
+        # The fast path: single labels, each a category of its model already: each model's
+        # count_pair and the paired table's count_paired (the kernel's, or their references,
+        # the one write routines given this result's changes).
         a, b = self._counts_a, self._counts_b
-        if (weight is _UNIT and a.open and b.open and type(assigned_a) in SINGLE
-                and type(assigned_b) in SINGLE and type(correct) in SINGLE):
-            try:  # every code looked up before anything is appended
-                ids = a.ids
-                truth_a, chosen_a = ids[correct], ids[assigned_a]
-                ids = b.ids
-                truth_b, chosen_b = ids[correct], ids[assigned_b]
-            except KeyError:
-                pass
-            else:
-                codes = a.tally.codes
-                codes.append(truth_a)
-                codes.append(chosen_a)
-                codes = b.tally.codes
-                codes.append(truth_b)
-                codes.append(chosen_b)
-                pending = self._pending  # three small ints
-                pending += (chosen_a, truth_a, chosen_b)
-                if len(pending) > _PENDING:  # memory bounded between reads
-                    self._settle()
+        if (weight is _UNIT and type(assigned_a) in SINGLE and type(assigned_b) in SINGLE
+                and type(correct) in SINGLE):
+            ids_a, ids_b = a.ids, b.ids
+            # (a.n and b.n below the limit: each count_pair's one check, made first; the
+            # paired table's write checks its own count before it writes)
+            if (assigned_a in ids_a and correct in ids_a and assigned_b in ids_b
+                    and correct in ids_b and a.n < MAX_COUNT and b.n < MAX_COUNT):
+                count_paired_result(self._table, correct, assigned_a, assigned_b)
+                a.count_pair(correct, assigned_a, 1)
+                b.count_pair(correct, assigned_b, 1)
+                self._last = None
                 return
         self._one(assigned_a, assigned_b, correct, weight, removing=False)
 
@@ -320,7 +298,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         count = 1 if weight is _UNIT else _whole_weight(weight, f"{where}: weight")
         for value in (assigned_a, assigned_b, correct):
             single_kind(type(value))  # a type of single labels met: the fast path takes it next
-        self._settle()
         a, b = self._a._counts, self._b._counts
         unknown = self._a._unknown
         staging_a = Staging(a.a, unknown, removing=removing)
@@ -352,7 +329,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         exact = None
         if weights is not None:
             exact = _whole_weights(weights, len(sides[2]), where)
-        self._settle()
         a, b = self._a._counts, self._b._counts
         unknown = self._a._unknown
         coded = [side if single_label_array(side) else coded_single_labels(side, name)
@@ -411,8 +387,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
                new_b: list[Hashable], paired: PairedChanges, *, removing: bool, where: str,
                coded: bool = False) -> None:
         """Change both models' counts and the paired table as one: every check, then every write.
-
-        The counts and the pending results must have been settled first.
         """
         a, b, table = self._a._counts, self._b._counts, self._table
         steps = ((a, changes_a, new_a, f"{where} (model a)"),
@@ -424,49 +398,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
             counts.apply(*changes, new=new, removing=removing, where=named, coded=coded)
         table.apply(paired, removing=removing, where=where)
         self._last = None
-
-    def _settle(self) -> None:
-        """Fold every pending result: into both models' counts (their tallies) and the paired table."""
-        self._counts_a.settled()
-        self._counts_b.settled()
-        self._settled()
-
-    def _settled(self) -> PairedCounts:
-        """The paired table with the pending results folded in: what every read of it reads.
-
-        The codes are valid: a model renumbers its categories only when a removal forgets
-        one, and every write of this accumulator folds first. A few results are counted by
-        :func:`~contingency._paired_counts.set_changes` (in Python), many by
-        :func:`~contingency._paired_counts.coded_changes` (numpy), b's codes of
-        ``assigned_b`` taken into a's numbering (a category only b knows after a's).
-        """
-        pending = self._pending
-        if not pending:
-            return self._table
-        self._pending = []
-        names_a, names_b = self._counts_a.names, self._counts_b.names
-        if len(pending) < 3 * _VECTOR_FOLD:
-            codes = iter(pending)
-            changes = set_changes(
-                ((frozenset((names_a[x],)), frozenset((names_b[y],)), frozenset((names_a[z],))),
-                 count) for (x, z, y), count in Counter(zip(codes, codes, codes)).items())
-        else:
-            triples = np.fromiter(pending, dtype=np.int64, count=len(pending)).reshape(-1, 3)
-            distinct, at = np.unique(triples[:, 2], return_inverse=True)
-            ids, base = self._counts_a.ids, len(names_a)
-            more: list[Hashable] = []
-            into_a = []
-            for code in distinct.tolist():
-                label = names_b[code]
-                found = ids.get(label)
-                if found is None:  # a category only b knows: numbered after a's
-                    found = base + len(more)
-                    more.append(label)
-                into_a.append(found)
-            assigned_b = np.array(into_a, dtype=np.int64)[at.ravel()]
-            changes = coded_changes(triples[:, 0], assigned_b, triples[:, 1], names_a, more)
-        self._table.apply(changes)
-        return self._table
 
     # Combining ----------------------------------------------------------------------------
 
@@ -488,7 +419,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         with _locking.holding(other):  # a thread-safe other side is read under its lock
             if other is self:
                 other = other.copy()
-            other._settle()
             self._add(other._a, other._b, other._table.copy())
         return self
 
@@ -496,12 +426,11 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         """Add two models' counts and a paired table (a merge, or a document read): settings checked first."""
         for mine, theirs in ((self._a, model_a), (self._b, model_b)):
             mine._check_mergeable(theirs)
-        self._settle()
         # Additions are refused only past the count limit: checked for all three first.
         self._table.check((table.cells, {}, {}, {}))
         for counts, added in ((self._a._counts, model_a._counts),
                               (self._b._counts, model_b._counts)):
-            counts.check({}, {}, {}, {(0, 0, 0): added.settled().n}, {})
+            counts.check({}, {}, {}, {(0, 0, 0): added.n}, {})
         self._a._add_counts(model_a)
         self._b._add_counts(model_b)
         self._table.apply((table.cells, table.only_a, table.only_b, table.both_wrong))
@@ -517,7 +446,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
 
     def copy(self) -> PairedComparison:
         """An independent accumulator with the same counts and settings (and ``thread_safe`` option)."""
-        self._settle()
         other = _locking.new_instance(type(self), False)  # a locked class: its own new lock
         other._set_state(*self._states())
         return other
@@ -530,7 +458,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         self._counts_a.clear()
         self._counts_b.clear()
         self._table.clear()
-        self._pending = []
         self._last = None
 
     def __eq__(self, other: object) -> bool:
@@ -538,7 +465,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
             return NotImplemented
         with _locking.holding(other):
             return (self._a == other._a and self._b == other._b
-                    and self._settled().state() == other._settled().state())
+                    and self._table.state() == other._table.state())
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -547,7 +474,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
                 f"unknown={self._a._unknown!r}, zero_division={self._a._zero_division!r})")
 
     def __getstate__(self) -> dict[str, Any]:
-        self._settle()
         model_a, model_b, table = self._states()
         return {"a": model_a, "b": model_b, "table": table}
 
@@ -573,7 +499,6 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         self._a, self._b = views
         self._counts_a, self._counts_b = self._a._counts, self._b._counts
         self._table = table
-        self._pending = []
         self._last = None
 
     # Reading ------------------------------------------------------------------------------
@@ -591,7 +516,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
     @property
     def n_results(self) -> int:
         """The number of results (weights included)."""
-        return self._settled().n
+        return self._table.n
 
     @property
     def unknown(self) -> Unknown:
@@ -619,7 +544,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         >>> paired.paired_table("y")   # a assigned y once, b once, never correct
         PairedTable(both_right=1, only_a_right=1, only_b_right=1, both_wrong=0)
         """
-        table = self._settled()
+        table = self._table
         if category is not None:
             self._check_category(category, "paired_table")
         return table.table(category)
@@ -649,7 +574,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         check_mcnemar_options(exact, mid_p)  # before the cache, which 1 == True would pass
         if category is not None:
             self._check_category(category, "mcnemar")
-        table = self._settled().table(category)
+        table = self._table.table(category)
         key = (table.only_a_right, table.only_b_right, exact, mid_p)
         last = self._last
         if last is not None and last[0] == key:
@@ -672,7 +597,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         [0.3178, 0.6429, 0.7968]
         """
         z = normal_quantile(check_level(level))
-        return Interval(*newcombe_difference(self._settled().table(None), z))
+        return Interval(*newcombe_difference(self._table.table(None), z))
 
     def _check_category(self, category: Hashable, where: str) -> None:
         try:
@@ -782,7 +707,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         >>> state["results"], state["categories"]
         ([0, 1, 0, 0], [['x', 1, 0, 0], ['y', 1, 0, 0]])
         """
-        table = self._settled()
+        table = self._table
         order = {label: k for k, label in enumerate(
             dict.fromkeys([*self._a._counts.a, *self._b._counts.a]))}
         return {

@@ -88,6 +88,15 @@ def set_changes(triples: Mapping[Triple, int] | Iterable[tuple[Triple, int]]) ->
     return cells, only_a, only_b, both_wrong
 
 
+def count_paired(table: PairedCounts, correct: Hashable, assigned_a: Hashable,
+                 assigned_b: Hashable) -> None:
+    """One single-label result of both models, once, on ``table``: its :meth:`PairedCounts.apply`
+    of :func:`set_changes` (the reference of the kernel's ``count_paired``,
+    contingency/_kernel_counts.pxi; :mod:`contingency._backend` chooses)."""
+    table.apply(set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
+                               frozenset((correct,))), 1)]))
+
+
 def coded_changes(assigned_a: NDArray[np.int64], assigned_b: NDArray[np.int64],
                   correct: NDArray[np.int64], names: Sequence[Hashable],
                   more: Sequence[Hashable] = (), weights: NDArray[Any] | None = None
@@ -98,7 +107,7 @@ def coded_changes(assigned_a: NDArray[np.int64], assigned_b: NDArray[np.int64],
     codes after it. The rule of :func:`set_changes` with one category a side:
     a is wrong about its assigned ``x`` and the correct ``z`` when they differ,
     b about its ``y`` and ``z``; both are wrong about ``z`` when both are
-    wrong, and about ``x`` too when ``x == y``. Each count is a tally of codes
+    wrong, and about ``x`` too when ``x == y``. Each count is a count of codes
     (:func:`contingency.formulas._numeric.distinct_counts`): O(batch), never O(categories).
     ``weights`` (integers, one per result) counts each result that many times.
 
@@ -114,16 +123,16 @@ def coded_changes(assigned_a: NDArray[np.int64], assigned_b: NDArray[np.int64],
     base = len(names)
     size = base + len(more)
 
-    def tally(codes: NDArray[np.int64], rows: NDArray[np.bool_]) -> dict[int, int]:
+    def counted(codes: NDArray[np.int64], rows: NDArray[np.bool_]) -> dict[int, int]:
         rows = rows & (codes >= 0)
         present, found = distinct_counts(codes[rows], size,
                                           None if weights is None else weights[rows])
         return dict(zip(present.tolist(), found.tolist()))
 
     both = wrong_a & wrong_b
-    about_a = _summed(tally(x, wrong_a), tally(z, wrong_a))  # x != z: no result counted twice
-    about_b = _summed(tally(y, wrong_b), tally(z, wrong_b))
-    about_both = _summed(tally(z, both), tally(x, both & (x == y)))
+    about_a = _summed(counted(x, wrong_a), counted(z, wrong_a))  # x != z: no result counted twice
+    about_b = _summed(counted(y, wrong_b), counted(z, wrong_b))
+    about_both = _summed(counted(z, both), counted(x, both & (x == y)))
 
     def name(code: int) -> Hashable:
         return names[code] if code < base else more[code - base]

@@ -198,7 +198,7 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
     if binning is not None:
         codes = binning.keys(values, f"{where}: scores")
         keys = binning.edges[:-1]
-        pos, neg = _tally(codes, positive, weights, keys.size)
+        pos, neg = _counted_by_code(codes, positive, weights, keys.size)
     else:
         keys, pos, neg = _by_score(values + 0.0, positive, weights)
     kept = (pos != 0) | (neg != 0)
@@ -302,7 +302,7 @@ def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
     return both, pos, neg
 
 
-def _tally(codes: NDArray[Any], positive: NDArray[np.bool_], weights: NDArray[np.int64] | None,
+def _counted_by_code(codes: NDArray[Any], positive: NDArray[np.bool_], weights: NDArray[np.int64] | None,
            size: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The positive and negative weight per code, exact integers.
 

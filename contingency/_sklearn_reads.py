@@ -6,7 +6,7 @@ checks its arguments, chooses the categories to read (``labels=``) and makes
 one call into :mod:`contingency._confusion`, which picks the counts and hands
 them to :mod:`contingency.formulas.classification`; nothing is computed here.
 The class provides what these reads need of it, and nothing else: its counts
-(``_counts``, brought up to date by ``settled()``), its ``_zero_division``,
+(``_counts``), its ``_zero_division``,
 its categories in table order (``_order()``) and its running means of
 per-category scores (``_running_mean()``).
 """
@@ -164,7 +164,7 @@ class ScikitLearnReads:
                   pos_label: PosLabel, labels: Labels, beta: float = 1.0) -> float | Floats:
         """:meth:`precision`, :meth:`recall` and :meth:`f_beta`: the categories chosen, then read."""
         average = _confusion.check_average(average, _confusion.SET_WISE)
-        counts = self._counts.settled()
+        counts = self._counts
         order = (None if average == "binary" or (labels is None and average is not None)
                  else self._chosen(labels, name))
         return _confusion.set_wise(counts, name, average, self._zero_division, beta=beta,
@@ -201,7 +201,7 @@ class ScikitLearnReads:
         (-0.6124, -0.5)
         """
         if average == "multiclass":
-            return _confusion.multiclass_matthews_corrcoef(self._counts.settled(),
+            return _confusion.multiclass_matthews_corrcoef(self._counts,
                                                            self._zero_division)
         if average not in ("micro", "macro"):
             raise ValueError("average must be 'micro', 'macro' or 'multiclass', not "
@@ -256,7 +256,7 @@ class ScikitLearnReads:
         single-label results only: see category_stats() or multilabel_confusion_matrix() for
         the per-category 2 x 2 tables
         """
-        return _confusion.confusion_matrix(self._counts.settled(),
+        return _confusion.confusion_matrix(self._counts,
                                            self._chosen(labels, "confusion_matrix"), normalize)
 
     def confusion_cells(self, labels: Iterable[Hashable] | None = None
@@ -283,7 +283,7 @@ class ScikitLearnReads:
         (('cat', 'dog'), [0, 1, 1], [0, 0, 1], [1, 1, 1])
         """
         chosen = self._chosen(labels, "confusion_cells")
-        rows, columns, counts = _confusion.confusion_cells(self._counts.settled(), chosen)
+        rows, columns, counts = _confusion.confusion_cells(self._counts, chosen)
         return (tuple(chosen), np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64),
                 np.array([self._counts.reported(count) for count in counts],
                          dtype=np.float64 if self._counts.scale else np.int64))
@@ -310,7 +310,7 @@ class ScikitLearnReads:
         [[[0, 0], [1, 1]], [[0, 1], [0, 1]]]
         """
         return _confusion.multilabel_confusion_matrix(
-            self._counts.settled(), self._chosen(labels, "multilabel_confusion_matrix"),
+            self._counts, self._chosen(labels, "multilabel_confusion_matrix"),
             samplewise)
 
     def cohen_kappa(self, labels: Iterable[Hashable] | None = None,
@@ -342,7 +342,7 @@ class ScikitLearnReads:
         """
         order = (None if labels is None and weights is None
                  else self._chosen(labels, "cohen_kappa"))
-        return _confusion.cohen_kappa(self._counts.settled(), order, weights,
+        return _confusion.cohen_kappa(self._counts, order, weights,
                                       self._zero_division)
 
     def balanced_accuracy(self, adjusted: bool = False) -> float:
@@ -360,7 +360,7 @@ class ScikitLearnReads:
         >>> s.balanced_accuracy(), round(s.balanced_accuracy(adjusted=True), 4)
         (0.6666666666666666, 0.3333)
         """
-        return _confusion.balanced_accuracy(self._counts.settled(), adjusted, self._zero_division)
+        return _confusion.balanced_accuracy(self._counts, adjusted, self._zero_division)
 
     def jaccard(self, average: Average = "macro") -> float:
         """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.
@@ -395,7 +395,7 @@ class ScikitLearnReads:
             raise TypeError(f"{where}: labels must be an iterable of categories or None, not "
                             f"{labels!r}")
         chosen = list(labels)
-        cells = self._counts.settled().a
+        cells = self._counts.a
         for position, label in enumerate(chosen):
             try:
                 known = label in cells
@@ -410,4 +410,4 @@ class ScikitLearnReads:
 
     def _averaged(self, score: Any, how: str) -> float:
         """``score`` averaged as asked, from the cells (for scores no running sum answers)."""
-        return _confusion.averaged(self._counts.settled(), score, how, self._zero_division)
+        return _confusion.averaged(self._counts, score, how, self._zero_division)

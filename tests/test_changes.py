@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from contingency._changes import (
     PAIR_SHIFT,
-    SetTally,
+    ResultCounter,
     Staging,
     indicator_changes,
     label_array_changes,
@@ -60,27 +60,12 @@ def test_pair_changes_of_one_pair_are_those_of_its_results(pair, count):
     assert pair_changes({pair: count}) == _by_definition([({chosen}, {truth})], count)
 
 
-def _tallies(tally):
-    return tally.both, tally.assigned, tally.correct, tally.shapes, tally.pairs
-
-
-@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=8), _SIDE, _SIDE)
-def test_a_set_tally_takes_a_result_only_when_it_names_known_labels(results, assigned, correct):
-    # take checks only the labels new to the tally: a refused result leaves it as it was.
-    known = {"x": 0, "y": 0}  # (the categories' cells, as add_result passes them)
-    tally, reference = SetTally(), SetTally()
+@given(st.lists(st.tuples(_SIDE, _SIDE), max_size=8))
+def test_a_result_counter_counts_by_the_definition(results):
+    counter = ResultCounter()
     for chosen, truth in results:
-        if tally.take(set(chosen), set(truth), known):
-            reference.add(set(chosen), set(truth))
-        assert _tallies(tally) == _tallies(reference)
-    taken = tally.take(set(assigned), set(correct), known)
-    assert taken == (assigned | correct <= known.keys())
-    if taken:
-        reference.add(set(assigned), set(correct))
-    assert _tallies(tally) == _tallies(reference)
-    counted = [(x, y) for x, y in [*results, (assigned, correct)]
-               if x | y <= known.keys()]
-    assert tally.changes() == result_changes(counted, 1)
+        counter.add(set(chosen), set(truth))
+    assert counter.changes() == _by_definition([(set(x), set(y)) for x, y in results], 1)
 
 
 def test_label_arrays_and_indicator_matrices_agree_with_the_definition():

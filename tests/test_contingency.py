@@ -231,70 +231,58 @@ _NEW_LABEL = st.one_of(st.sampled_from(["p", "q", "r", "s", "t", "u"]), st.integ
 
 
 @given(st.lists(st.tuples(_NEW_LABEL, _NEW_LABEL, st.booleans(), st.booleans()), max_size=40),
-       st.booleans(), st.booleans())
-@example([("p", "q", False, False), ("q", None, False, False), ("r", "r", False, False)], False,
-         False)
-@example([(1 << 70, 1 << 70, False, False), ("p", 1 << 70, False, True)], True, False)
-@example([("p", "p", False, False), ("q", "q", False, True), ("r", "p", False, False)], False,
-         True)
-@example([("p", "p", True, True), ("q", "q", False, False), ("q", "p", True, True)], False,
-         False)
-def test_results_naming_new_categories_give_one_state_whether_tallied_or_written(
-        stream, declared, small_tally):
-    """In an open set, a single-label result naming a new category is tallied (the category
-    coded at once, given its cells at the fold) unless a read came just before it. Whatever
-    the pattern of reads, refusals and folds, every read equals the results fed one by one
+       st.booleans())
+@example([("p", "q", False, False), ("q", None, False, False), ("r", "r", False, False)], False)
+@example([(1 << 70, 1 << 70, False, False), ("p", 1 << 70, False, True)], True)
+@example([("p", "p", False, False), ("q", "q", False, True), ("r", "p", False, False)], False)
+@example([("p", "p", True, True), ("q", "q", False, False), ("q", "p", True, True)], False)
+def test_results_naming_new_categories_give_one_state_applied_alone_or_as_batches(
+        stream, declared):
+    """In an open set, a single-label result naming a new category makes it a category at
+    once. Whatever the pattern of reads and refusals, every read equals the results fed one by one
     as batches, and a refused result leaves no trace (its valid new label no category). A
     side given as a one-label list takes add_result's container path, which joins the same way."""
-    import contingency._counts as counts_module
-
-    size = counts_module.TALLY_SIZE
-    if small_tally:  # folds every few results, with categories still joining
-        counts_module.TALLY_SIZE = 4
-    try:
-        fed = Contingency(["x"], unknown="add") if declared else Contingency()
-        batch = Contingency(["x"], unknown="add") if declared else Contingency()
-        seen: list[object] = ["x"] if declared else []
-        outcomes: list[str | None] = []
-        for assigned, correct, read, listed in stream:
-            if isinstance(assigned, int) and assigned > 1 << 60:  # equal, not the same object
-                correct = int(str(correct)) if isinstance(correct, int) else correct
-            outcomes = []
-            sides = ([assigned], [correct]) if listed else (assigned, correct)
-            for accumulator, feed in ((fed, lambda a=sides[0], c=sides[1]: fed.add_result(a, c)),
-                                      (batch, lambda a=assigned, c=correct: batch.add_results(
-                                          [a], [c]))):
-                before = accumulator.to_dict() if read else None
-                try:
-                    feed()
-                    outcomes.append(None)
-                except ValueError as error:  # the side named: "correct", "correct[0]"
-                    outcomes.append(str(error).split(":")[0].split("[")[0])
-                    if before is not None:
-                        assert accumulator.to_dict() == before
-            assert outcomes[0] == outcomes[1]
-            if outcomes[0] is None:
-                seen.extend(label for label in (assigned, correct) if label not in seen)
-            if read:
-                assert fed.categories == batch.categories
-                assert fed.n_results == batch.n_results
-                if fed.categories:  # (no category: Perl's die)
-                    assert fed.macro_f1 == batch.macro_f1
-        assert sorted(map(repr, fed.categories)) == sorted(map(repr, seen))
-        assert fed.categories == batch.categories
-        assert fed == batch
+    fed = Contingency(["x"], unknown="add") if declared else Contingency()
+    batch = Contingency(["x"], unknown="add") if declared else Contingency()
+    seen: list[object] = ["x"] if declared else []
+    outcomes: list[str | None] = []
+    for assigned, correct, read, listed in stream:
+        if isinstance(assigned, int) and assigned > 1 << 60:  # equal, not the same object
+            correct = int(str(correct)) if isinstance(correct, int) else correct
+        outcomes = []
+        sides = ([assigned], [correct]) if listed else (assigned, correct)
+        for accumulator, feed in ((fed, lambda a=sides[0], c=sides[1]: fed.add_result(a, c)),
+                                  (batch, lambda a=assigned, c=correct: batch.add_results(
+                                      [a], [c]))):
+            before = accumulator.to_dict() if read else None
+            try:
+                feed()
+                outcomes.append(None)
+            except ValueError as error:  # the side named: "correct", "correct[0]"
+                outcomes.append(str(error).split(":")[0].split("[")[0])
+                if before is not None:
+                    assert accumulator.to_dict() == before
+        assert outcomes[0] == outcomes[1]
+        if outcomes[0] is None:
+            seen.extend(label for label in (assigned, correct) if label not in seen)
+        if read:
+            assert fed.categories == batch.categories
+            assert fed.n_results == batch.n_results
+            if fed.categories:  # (no category: Perl's die)
+                assert fed.macro_f1 == batch.macro_f1
+    assert sorted(map(repr, fed.categories)) == sorted(map(repr, seen))
+    assert fed.categories == batch.categories
+    assert fed == batch
+    assert fed.to_dict() == batch.to_dict()
+    assert repr(fed) == repr(batch)
+    if stream and outcomes[0] is None:  # the last result taken back
+        fed.remove_result(stream[-1][0], stream[-1][1])
+        batch.remove_results([stream[-1][0]], [stream[-1][1]])
         assert fed.to_dict() == batch.to_dict()
-        assert repr(fed) == repr(batch)
-        if stream and outcomes[0] is None:  # the last result, tallied or written, taken back
-            fed.remove_result(stream[-1][0], stream[-1][1])
-            batch.remove_results([stream[-1][0]], [stream[-1][1]])
-            assert fed.to_dict() == batch.to_dict()
-    finally:
-        counts_module.TALLY_SIZE = size
 
 
 def test_a_stream_of_new_categories_reads_as_one_batch_in_every_form():
-    """Every result names a new category and no read comes between: the tallied path."""
+    """Every result names a new category and no read comes between."""
     labels = [f"c{i}" for i in range(300)] + list(range(300))
     fed = Contingency()
     for position, label in enumerate(labels):

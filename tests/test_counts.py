@@ -1,4 +1,4 @@
-"""contingency._counts: the counts, their one write routine, the tally and the guard of every read."""
+"""contingency._counts: the counts and their one write routine, which every result reaches at once."""
 
 from __future__ import annotations
 
@@ -31,19 +31,17 @@ def _same(left: Counts, right: Counts) -> None:
 
 
 @given(st.lists(st.tuples(_SIDE, _SIDE), max_size=30))
-def test_a_folded_tally_equals_the_results_applied_one_rule(results):
-    counts = Counts(_LABELS)
-    tally = counts.tally
-    for assigned, correct in results:
+def test_results_added_one_at_a_time_are_applied_at_once_one_rule(results):
+    """add_result's fast paths apply each result at once, by the rule of result_changes: after
+    every result the counts hold it, and they equal the results applied as one batch."""
+    s = Contingency(_LABELS)
+    for position, (assigned, correct) in enumerate(results):
         if len(assigned) == len(correct) == 1:
-            (chosen,), (truth,) = assigned, correct
-            tally.codes += [counts.ids[truth], counts.ids[chosen]]
+            s.add_result(*assigned, *correct)
         else:
-            tally.sets.add(set(assigned), set(correct))
-    assert tally.pending() == bool(results)
-    counts.settled()
-    assert not tally.pending()
-    _same(counts, _applied(results))
+            s.add_result(set(assigned), set(correct))
+        assert s._counts.n == position + 1
+    _same(s._counts, _applied(results))
 
 
 def test_pairs_are_kept_by_code():
@@ -175,14 +173,20 @@ _KINDS = {
 
 
 @pytest.mark.parametrize("kind", sorted(_KINDS))
-def test_every_single_label_type_takes_the_fast_path(kind):
+def test_every_single_label_type_takes_the_fast_path(kind, monkeypatch):
     labels = _KINDS[kind]
     stream = [(labels[i % 3], labels[(i * 7 + 1) % 3]) for i in range(12)]
     fast = Contingency(list(dict.fromkeys(labels)))
-    for assigned, correct in stream:
-        fast.add_result(assigned, correct)
-    tally = fast._counts.tally
-    assert len(tally.codes) >= 2 * (len(stream) - 1)  # all but one tallied, two codes each
+    fast.add_result(labels[0], labels[0])  # (the first meeting of a type learns it)
+    fast.remove_result(labels[0], labels[0])
+
+    def general_path(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the general path")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Contingency, "_single", general_path)
+        for assigned, correct in stream:
+            fast.add_result(assigned, correct)
     loop = Contingency(list(dict.fromkeys(labels)))
     for assigned, correct in stream:
         loop.add_result(assigned, correct, weight=1.0)  # the general path, result by result
@@ -200,78 +204,6 @@ def test_containers_are_several_labels_even_when_a_tuple_is_a_category():
     assert s.category_stats()["y"]["b"] == 2
 
 
-def test_every_read_goes_through_the_guard():
-    s = Contingency(["x", "y"])
-    assert s.micro_f1 == 1.0  # a read (Perl: empty is 1): the next single-label result is applied at once
-    s.add_result("x", "y")
-    s.add_result("x", "x")
-    s.add_result(["x", "y"], "y")
-    assert s._counts.tally.pending()
-    assert s.n_results == 3
-    assert not s._counts.tally.pending()
-
-
-def test_the_tally_is_folded_before_it_grows_large(monkeypatch):
-    monkeypatch.setattr("contingency._counts.TALLY_SIZE", 64)
-    s = Contingency(["x", "y"])
-    for i in range(200):
-        s.add_result("xy"[i % 2], "x")
-        s.add_result(["x", "y"], ["y"])
-        tally = s._counts.tally
-        assert len(tally.codes) <= 66
-    assert s._counts.n > 190  # folded along the way, before any read
-    assert s.n_results == 400
-    assert s.category_stats()["x"]["a"] == 100
-
-
-def test_the_tally_holds_eight_codes_per_category_before_it_folds(monkeypatch):
-    """With many categories a fold's Python work (per category named) is shared by more
-    results: the tally holds up to eight codes per category, categories joining late too."""
-    monkeypatch.setattr("contingency._counts.TALLY_SIZE", 64)
-    labels = [f"c{i}" for i in range(100)]
-    s = Contingency(labels[:50], unknown="add")
-    assert s._counts.tally_limit == 400
-    s.add_results(labels[50:], labels[50:])  # 50 categories join: 8 x 100 codes
-    assert s._counts.tally_limit == 800
-    s.n_results  # noqa: B018  (a read: the next result is applied at once, then tallied)
-    for i in range(400):
-        s.add_result(labels[i % 100], labels[(3 * i) % 100])
-    assert s._counts.n == 51  # 399 results tallied (798 codes), none folded
-    s.add_result("c1", "c2")
-    assert s._counts.n == 51  # 800 codes
-    s.add_result("c1", "c2")
-    assert s._counts.n == 452  # past 800 codes: folded
-    assert s.n_results == 452
-
-
-@pytest.mark.parametrize("k", [3, 50, 5000])
-@pytest.mark.parametrize("with_sets", [False, True])
-@pytest.mark.parametrize("finer", [False, True])
-def test_a_large_fold_counts_with_numpy_what_the_rule_gives(k, with_sets, finer):
-    """Folds of at least _VECTOR_FOLD results count with numpy (pairs in C): the same state
-    as the results applied one rule at a time, in a finer unit and beside multi-label ones too."""
-    rng = np.random.default_rng(k)
-    labels = [f"c{i}" for i in range(k)]
-    picks = rng.integers(0, k, (2000, 2)).tolist()
-    results = [(frozenset([labels[x]]), frozenset([labels[y]])) for x, y in picks]
-    if with_sets:
-        results += [(frozenset(labels[:2]), frozenset(labels[1:3]))] * 5
-    counts, expected = Counts(labels), Counts(labels)
-    if finer:
-        for target in (counts, expected):
-            target.apply({}, {}, {}, {}, {}, scale=2)
-    for assigned, correct in results:
-        if len(assigned) == len(correct) == 1:
-            (chosen,), (truth,) = assigned, correct
-            counts.tally.codes += [counts.ids[truth], counts.ids[chosen]]
-        else:
-            counts.tally.sets.add(set(assigned), set(correct))
-    counts.settled()
-    changes = result_changes(results, 4 if finer else 1)
-    expected.apply(*changes)
-    _same(counts, expected)
-
-
 def test_a_label_new_to_an_open_set_on_both_sides_joins_once():
     s = Contingency()
     s.add_result("x", "x")
@@ -282,22 +214,17 @@ def test_a_label_new_to_an_open_set_on_both_sides_joins_once():
     assert s.confusion_matrix().tolist() == [[1, 0], [0, 1]]
 
 
-def test_a_joined_label_is_coded_at_once_and_a_category_at_the_fold():
-    counts = Counts()
-    counts.apply(*pair_changes({("x", "x"): 1}), new=["x"])
-    codes = counts.tally.codes
-    truth, chosen = counts.ids["x"], counts.join("y")  # ("y", "x"): y assigned, x correct
-    codes += [truth, chosen]
-    codes += [counts.join("z"), counts.ids["y"]]  # ("y", "z")
+def test_a_new_label_is_a_category_as_soon_as_its_result_is_added():
+    s = Contingency(unknown="add")
+    s.add_result("x", "x")
+    s.add_result("x", "y")  # x assigned, y correct
+    assert list(s._counts.a) == ["x", "y"]
+    s.add_result("z", "y")
+    counts = s._counts
     assert counts.names == ["x", "y", "z"]
-    assert counts.joining == ["y", "z"]
-    assert list(counts.a) == ["x"]  # coded, not categories yet: every read settles first
-    settled = counts.settled()
-    assert settled.joining == []
-    assert list(settled.a) == ["x", "y", "z"]
-    assert counts.ids == {"x": 0, "y": 1, "z": 2}  # registered once: the fold's `new` skips them
+    assert counts.ids == {"x": 0, "y": 1, "z": 2}
     expected = Counts()
-    expected.apply(*pair_changes({("x", "x"): 1, ("x", "y"): 1, ("z", "y"): 1}),
+    expected.apply(*pair_changes({("x", "x"): 1, ("y", "x"): 1, ("y", "z"): 1}),
                    new=["x", "y", "z"])
     _same(counts, expected)
 

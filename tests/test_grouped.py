@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contingency import Contingency, GroupedContingency
-from contingency import _grouped as grouped_module
 from contingency._extremes import STALE
 from contingency._group_scores import score_reader
 from contingency._labels import label_key
@@ -590,25 +589,24 @@ def test_scores_are_json_safe_and_hold_what_the_report_shows():
     assert "demographic_parity_difference" in ours.report(pos_label=1)
 
 
-def test_the_tally_holds_memory_bounded_between_reads(monkeypatch):
-    monkeypatch.setattr(grouped_module, "_TALLY_SIZE", 30)
-    monkeypatch.setattr(grouped_module, "_TALLY_PER_GROUP", 1)
+def test_each_result_of_the_fast_path_is_in_the_whole_and_its_group_at_once():
+    """No buffer between add_result and the counts: after each result, the whole's counts and
+    its group's hold it (read from the counts themselves, with no read in between)."""
     ours = GroupedContingency(["x", "y"]).add_results(["x"], ["y"], groups=["g"])
-    for _ in range(100):
+    ours.add_result("y", "y", group="h")
+    whole, group = ours._overall._counts, ours._groups["g"]._counts
+    for position in range(100):
         ours.add_result("x", "x", group="g")
-        assert len(ours._tally) <= 30
-    assert ours.n_results == 101
+        assert (whole.n, group.n) == (position + 3, position + 2)
+    assert ours.n_results == 102
 
 
 @pytest.mark.parametrize("whole_read", [True, False], ids=["whole read first", "no whole read"])
 @pytest.mark.parametrize("then", ["group reads", "a removal", "a batch", "a merge", "a weighted "
                                   "result", "to_dict", "a copy", "a disparity"])
-def test_a_read_of_the_whole_writes_the_tally_into_the_overall_only_and_the_groups_later(
-        then, whole_read):
-    """n_results, categories and overall write a tally of many results in many groups into the
-    overall accumulator only; the next call of any kind writes the groups first (or, without
-    a read of the whole, the overall and the groups), and every group and the whole then equal
-    plain accumulators fed the same results."""
+def test_a_stream_in_many_groups_then_any_call_equals_plain_accumulators(then, whole_read):
+    """Many results in many groups, a read of the whole or not, then a call of any kind: every
+    group and the whole equal plain accumulators fed the same results."""
     rng = np.random.default_rng(23)
     labels, n = ["x", "y", "z"], 3000
     assigned = [labels[code] for code in rng.integers(0, 3, n).tolist()]
@@ -618,15 +616,12 @@ def test_a_read_of_the_whole_writes_the_tally_into_the_overall_only_and_the_grou
     ours = GroupedContingency(labels, groups=declared)
     for chosen, truth, key in zip(assigned, correct, groups):
         ours.add_result(chosen, truth, group=key)
-    assert len(ours._tally) == n  # every result tallied: the path under test
     references, overall = per_group_reference(assigned, correct, groups, labels)
     if whole_read:
         assert (ours.n_results, ours.categories) == (n, tuple(labels))
         assert ours.overall == overall
         assert ours.overall_score("macro_f1") == overall.macro_f1
         assert "n_results=3000" in repr(ours)
-        assert ours._owed  # the groups are not written yet
-        assert len(ours._tally) == n
     extra = (assigned[:40], correct[:40], groups[:40])
     if then == "a removal":
         ours.remove_result("x", "y", group="g007")
@@ -651,7 +646,6 @@ def test_a_read_of_the_whole_writes_the_tally_into_the_overall_only_and_the_grou
         assert ours.difference("macro_f1") == max(expected.values()) - min(expected.values())
     for key, reference in references.items():
         assert ours.group(key) == reference
-    assert not ours._tally
     assert ours.overall == overall
     assert ours.by_group("micro_f1") == {key: references[key].micro_f1 if key in references
                                          else ours.group(key).micro_f1 for key in declared}
@@ -724,18 +718,18 @@ def test_a_merge_of_other_settings_is_refused_naming_the_setting_and_changes_not
 
 def _stream_then_read(ours, rows, read):
     """Feed ``rows`` (assigned, correct, group, weight) one at a time; ``read`` after the rows
-    listed; every later result of weight 1 with known labels and group is tallied."""
+    listed."""
     for position, (chosen, truth, key, weight) in enumerate(rows):
         ours.add_result(chosen, truth, group=key, weight=weight)
         if position in read:
-            assert ours.n_results >= 0  # a read of the whole: the overall written, groups owed
+            assert ours.n_results >= 0  # a read of the whole
 
 
 @pytest.mark.parametrize("thread_safe", [False, True], ids=["plain", "thread_safe"])
-def test_the_tally_codes_follow_categories_that_outgrow_a_power_of_two(thread_safe):
-    """With unknown="add", the categories grow from 1 to 9 between tallied results (k doubles:
-    2, 4, 8, 16), and a weighted result counts in halves: the whole read from the tally, then
-    each group, equal plain accumulators fed the same results."""
+def test_categories_growing_between_fast_path_results_by_group(thread_safe):
+    """With unknown="add", the categories grow from 1 to 9 between fast-path results, and a
+    weighted result counts in halves (the whole's unit then finer than most groups'): the
+    whole, then each group, equal plain accumulators fed the same results."""
     labels = [f"c{code}" for code in range(9)]
     rng = np.random.default_rng(7)
     rows = []
@@ -749,8 +743,6 @@ def test_the_tally_codes_follow_categories_that_outgrow_a_power_of_two(thread_sa
             rng.integers(0, 20, 30).tolist())]
     ours = GroupedContingency(unknown="add", thread_safe=thread_safe)
     _stream_then_read(ours, rows, {len(rows) - 1})
-    assert ours._owed  # the whole written from the tally, the groups owed it: the path under test
-    assert ours._tally
     columns = list(zip(*rows))
     references, overall = per_group_reference(*columns[:3], weights=columns[3], unknown="add")
     assert ours.overall == overall
@@ -761,9 +753,9 @@ def test_the_tally_codes_follow_categories_that_outgrow_a_power_of_two(thread_sa
                                            - min(r.micro_f1 for r in references.values()))
 
 
-def test_tallied_results_after_groups_are_forgotten_and_renumbered():
+def test_fast_path_results_after_groups_are_forgotten_and_renumbered():
     """Removals forget undeclared groups until their codes are made dense again; results
-    tallied afterwards go to the right groups."""
+    added afterwards go to the right groups."""
     ours = GroupedContingency(["x", "y"])
     expected = {}
     for code in range(10):
@@ -775,7 +767,6 @@ def test_tallied_results_after_groups_are_forgotten_and_renumbered():
     rows = [("y", "x", 9), ("x", "x", 11), ("y", "y", 8), ("x", "y", 9)]
     for chosen, truth, key in rows:
         ours.add_result(chosen, truth, group=key)
-    assert len(ours._tally) == len(rows)
     for key, held in {7: [("x", "y")], 8: [("x", "y"), ("y", "y")],
                       9: [("x", "y"), ("y", "x"), ("x", "y")],
                       11: [("x", "x"), ("x", "x")]}.items():
@@ -800,12 +791,10 @@ def test_a_group_forgotten_and_met_again_before_a_read_keeps_its_place_in_the_ex
 
 
 def test_a_stream_of_new_categories_by_group_reads_as_the_plain_accumulators():
-    """Each result names a category new to the open set and no read comes between: the
-    overall and the groups tally them (coded at once, categories at their fold), and the
-    grouped tally may code later results by those codes; every read of the whole, of a group
-    and of the state holds them all."""
+    """Each result names a category new to the open set and no read comes between: every
+    read of the whole, of a group and of the state holds them all."""
     labels = [f"n{i}" for i in range(120)]
-    only_new = GroupedContingency()  # nothing for the grouped tally: the overall's alone holds them
+    only_new = GroupedContingency()
     for position, label in enumerate(labels):
         only_new.add_result(label, label, group=position % 3)
     assert repr(only_new).startswith("GroupedContingency(groups=3, categories=120, n_results=120")
@@ -843,7 +832,7 @@ def test_add_result_fast_path_refuses_results_past_the_count_limit_whole(extra_g
     expected = GroupedContingency(["x", "y"], groups=["a", "b"])
     expected.add_result("x", "x", group="a", weight=MAX_COUNT - 3)
     fitting = [("x", "x", "a"), ("y", "x", "b"), ("x", "y", "a")]
-    for assigned, correct, group in fitting:  # no read in between: the tally's chance
+    for assigned, correct, group in fitting:  # no read in between
         g.add_result(assigned, correct, group=group)
         expected.add_results([assigned], [correct], groups=[group])
     for _ in range(3):

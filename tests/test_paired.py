@@ -494,7 +494,7 @@ class PairedMachine(RuleBasedStateMachine):
         results = [(sorted(a, key=repr), sorted(b, key=repr), sorted(c, key=repr), weight)
                    for (a, b, c), weight in self.results.items()]
         check_against(self.paired, results)
-        table = self.paired._settled()
+        table = self.paired._table
         totals = Counter()
         for column in (table.only_a, table.only_b, table.both_wrong):
             totals.update(column)

@@ -156,16 +156,14 @@ class ContingencyMachine(RoundTrips):
     def add_several_between_reads(
         self, results: list[tuple[frozenset[str], frozenset[str]]], forms: list[str]
     ) -> None:
-        """Several results with no read between them: the fast path tallies them (all but
-        at most the first, which follows a read), and the next read folds them at once."""
+        """Several results with no read between them: each is in the counts as soon as it is
+        added (no buffer between a result and the counts)."""
         counts = self.acc._counts
-        known = set(counts.a)  # (read without a fold: the categories, which no tally changes)
         for (assigned, correct), form in zip(results, forms):
+            before = counts.n
             self.acc.add_result(_as_form(assigned, form), _as_form(correct, form))
             self._add_model(assigned, correct, 1)
-        if all(x | y <= known for x, y in results):
-            tallied = len(counts.tally.codes) // 2 + sum(counts.tally.sets.shapes.values())
-            assert tallied >= len(results) - 1
+            assert counts.n == before + (1 << counts.scale)
 
     @rule(results=st.lists(RESULT, max_size=5), weights=st.none() | st.just("ints") | st.just("floats"))
     def add_results_sequences(

@@ -90,7 +90,7 @@ def paired_add_result(config: Any) -> list[Row]:
                 peer_name="Contingency.add_result", peer=single.median,
                 target="paired <= 2.5 x one", passed=paired.median <= 2.5 * single.median,
                 check=verdict,
-                notes="single labels, every category declared; the folds at the end are timed "
+                notes="single labels, every category declared; a read at the end is timed "
                       "in both; same run, rounds alternated",
                 timings=timings)]
 
@@ -138,7 +138,7 @@ def mcnemar_read_after_add(config: Any) -> list[Row]:
                 target="large <= 1.5 x small", passed=large.median <= 1.5 * small.median,
                 check=verdict,
                 notes=f"exact test (the default); discordant results held {discordant[0]:,} and "
-                      f"{discordant[1]:,}; a read folds the one result added before it",
+                      f"{discordant[1]:,}",
                 timings=timings)]
 
 

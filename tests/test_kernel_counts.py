@@ -1,0 +1,291 @@
+"""The compiled core of Contingency's counts against its pure-Python reference: same streams, same state.
+
+contingency/_kernel_counts.pxi (``KernelCountsCore``) and
+contingency/_counts_reference.py (``CountsCore``, the specification: one
+result is ``Counts.apply`` given one pair's changes) are the two bases
+:class:`contingency._counts.Counts` can have. Here one ``Contingency`` counts
+on each, fed the same stream through the public API (single-label and
+multi-label results, new categories of an open set, removals, refused ones
+too, merges, weights up to the count limit, a fractional weight that makes
+every count finer); after every step every count, the running sums' pending
+sets and the reads are compared, and refusals must match (type and message).
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from contingency import Contingency
+from contingency._counts import Counts
+from contingency._counts_reference import CountsCore
+from contingency.formulas._numeric import MAX_COUNT
+
+
+def _kernel_core() -> Any:
+    """The compiled core, also when this process chose the reference (CONTINGENCY_PURE_PYTHON=1)."""
+    try:
+        from contingency import _kernel
+    except ImportError:
+        return None
+    return _kernel.KernelCountsCore
+
+
+def counts_class(core: type) -> type[Counts]:
+    """``Counts`` on the base ``core``: the same methods and own slots, another core."""
+    if core in Counts.__mro__:
+        return Counts
+    body = {name: value for name, value in vars(Counts).items()
+            if name not in ("__dict__", "__weakref__") and name not in Counts.__slots__}
+    return type("Counts", (core,), body)
+
+
+KERNEL = _kernel_core()
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+CORES = [pytest.param(CountsCore, id="reference"),
+         pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
+
+
+def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
+    """A Contingency whose counts stand on ``core``."""
+    accumulator = Contingency(categories, **options)
+    counts = accumulator._counts
+    moved = counts_class(core).__new__(counts_class(core))
+    for name in (*CountsCore.__slots__, *Counts.__slots__):
+        setattr(moved, name, getattr(counts, name))
+    object.__setattr__(accumulator, "_counts", moved)
+    return accumulator
+
+
+def state(accumulator: Contingency) -> dict[str, Any]:
+    """Every count of the accumulator, its running sums' pending sets and its reads, as plain data."""
+    counts = accumulator._counts
+    reads: dict[str, Any] = {}
+    for name in ("n_results", "micro_f1", "macro_f1", "micro_precision", "subset_accuracy"):
+        try:
+            reads[name] = getattr(accumulator, name)
+        except Exception as error:  # (a refusal is part of the state compared)
+            reads[name] = (type(error).__name__, str(error))
+    return {
+        "cells": [list(cells.items()) for cells in (counts.a, counts.b, counts.c)],
+        "types": [type(count).__name__ for count in (*counts.a.values(), counts.n)],
+        "n": counts.n, "scale": counts.scale, "shapes": dict(counts.shapes),
+        "micro": list(counts.micro), "offset": list(counts.offset),
+        "ids": list(counts.ids.items()), "names": [repr(name) for name in counts.names],
+        "pairs": counts.label_pairs(), "stale": [sorted(map(repr, pending)) for pending in counts.stale],
+        "reads": reads, "document": accumulator.to_dict(),
+    }
+
+
+def run(accumulator: Any, call: str, *args: Any, **kwargs: Any) -> Any:
+    """Call ``call`` on the accumulator: what it returns (None for the accumulators' calls,
+    which return themselves), a refusal as (type, message)."""
+    try:
+        outcome = getattr(accumulator, call)(*args, **kwargs)
+    except (ValueError, TypeError, KeyError, OverflowError) as error:
+        return (type(error).__name__, str(error))
+    return None if isinstance(outcome, Contingency) else outcome
+
+
+LABELS = st.sampled_from(["x", "y", "z", 1, 2, True, 2.0, "new"])
+SIDES = st.one_of(LABELS, st.frozensets(LABELS, max_size=3), st.lists(LABELS, max_size=3))
+WEIGHTS = st.sampled_from([1, 1, 1, 2, 2**40, MAX_COUNT - 1, MAX_COUNT, 0.5, 0.25, 3])
+
+
+@needs_kernel
+@settings(max_examples=80, stateful_step_count=30, deadline=None)
+class CountsKernelAgainstReference(RuleBasedStateMachine):
+    """One Contingency on each core, the same stream, every state equal after every step."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pair = [on_core(core, ["x", "y"], unknown="add") for core in (CountsCore, KERNEL)]
+        self.added: list[tuple[Any, Any]] = []
+
+    def both(self, call: str, *args: Any, **kwargs: Any) -> None:
+        outcomes = [run(accumulator, call, *args, **kwargs) for accumulator in self.pair]
+        assert outcomes[0] == outcomes[1]
+
+    @rule(assigned=LABELS, correct=LABELS)
+    def add_single(self, assigned: Any, correct: Any) -> None:
+        self.both("add_result", assigned, correct)
+        self.added.append((assigned, correct))
+
+    @rule(assigned=SIDES, correct=SIDES)
+    def add_any(self, assigned: Any, correct: Any) -> None:
+        self.both("add_result", assigned, correct)
+        self.added.append((assigned, correct))
+
+    @rule(assigned=LABELS, correct=LABELS, weight=WEIGHTS)
+    def add_weighted(self, assigned: Any, correct: Any, weight: Any) -> None:
+        self.both("add_result", assigned, correct, weight=weight)
+
+    @precondition(lambda self: self.added)
+    @rule(index=st.integers(0, 1000))
+    def remove_added(self, index: int) -> None:
+        assigned, correct = self.added.pop(index % len(self.added))
+        self.both("remove_result", assigned, correct)
+
+    @rule(assigned=SIDES, correct=SIDES)
+    def remove_any(self, assigned: Any, correct: Any) -> None:  # often refused
+        self.both("remove_result", assigned, correct)
+
+    @rule(assigned=st.lists(LABELS, max_size=4), data=st.data())
+    def add_batch(self, assigned: list[Any], data: st.DataObject) -> None:
+        correct = data.draw(st.lists(LABELS, min_size=len(assigned), max_size=len(assigned)))
+        self.both("add_results", assigned, correct)
+
+    @rule(assigned=LABELS, correct=LABELS)
+    def merge(self, assigned: Any, correct: Any) -> None:
+        other = Contingency(unknown="add")
+        other.add_result(assigned, correct)
+        self.both("merge", other)
+
+    @rule()
+    def read_sums(self) -> None:  # makes running sums, whose pending sets the writes then fill
+        for accumulator in self.pair:
+            accumulator.macro_f1  # noqa: B018
+
+    @invariant()
+    def same_state(self) -> None:
+        reference, kernel = (state(accumulator) for accumulator in self.pair)
+        assert reference == kernel
+
+
+TestCountsKernelAgainstReference = CountsKernelAgainstReference.TestCase
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_count_pair_is_apply_of_one_pair(core: type) -> None:
+    """count_pair gives the state Counts.apply gives the same pair's changes."""
+    from contingency._changes import pair_changes
+    mine, plain = (on_core(core, ["x", "y", "z"]) for _ in range(2))
+    for correct, assigned, count in [("x", "x", 1), ("x", "y", 3), ("z", "y", 2**40), ("y", "y", 5)]:
+        mine._counts.count_pair(correct, assigned, count)
+        plain._counts.apply(*pair_changes({(correct, assigned): count}))
+        assert state(mine) == state(plain)
+
+
+@needs_kernel
+@given(pairs=st.lists(st.tuples(LABELS, LABELS, st.sampled_from(
+    [None, 1, 2, 2**40, MAX_COUNT - 1, MAX_COUNT, MAX_COUNT + 1, 0, -1, 1.0]), st.booleans()),
+    max_size=12))
+@example(pairs=[("x", "x", MAX_COUNT, False), ("x", "y", 1, False)])  # the limit: refused whole
+@example(pairs=[("x", "unknown", 1, False), ("unknown", "x", None, False)])  # no write
+@example(pairs=[("x", "x", 0, False), ("x", "x", -1, True), ("x", "x", 1.0, False)])  # not > 0
+@example(pairs=[("new", "new", 2, True), (True, 1, None, True), ("x", "y", MAX_COUNT, True),
+                ("z", "unseen", 1, True)])  # categories joining; refused at the limit
+def test_count_pair_kernel_equals_reference(pairs: list[tuple[Any, Any, Any, bool]]) -> None:
+    """The two cores' count_pair on the same calls (joining new categories or not): the same
+    answers and refusals and the same state."""
+    accumulators = [on_core(core, ["x", "y", "z", 1, 2.0]) for core in (CountsCore, KERNEL)]
+    for index, (correct, assigned, count, join) in enumerate(pairs):
+        if index == 3:  # a running sum from here on: pending sets to fill
+            for accumulator in accumulators:
+                accumulator.macro_f1  # noqa: B018
+        outcomes = [run(accumulator._counts, "count_pair", correct, assigned, count, join=join)
+                    for accumulator in accumulators]
+        assert outcomes[0] == outcomes[1]
+        assert state(accumulators[0]) == state(accumulators[1])
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_the_limit_refuses_the_result_whole(core: type) -> None:
+    s = on_core(core, ["x", "y"])
+    s.add_result("x", "y", weight=MAX_COUNT - 1)
+    before = state(s)
+    s.add_result("y", "y")
+    with pytest.raises(ValueError, match="results"):
+        s.add_result("x", "x")
+    assert s.n_results == MAX_COUNT
+    s.remove_result("y", "y")  # (which starts the category totals a removal checks: a running sum)
+    after = state(s)
+    assert after.pop("stale")[-1] == ["'y'"]  # (refreshed by the check, then written)
+    before.pop("stale")
+    assert after == before
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_fractional_weight_makes_the_counts_finer_then_count_pair_counts_in_that_unit(
+        core: type) -> None:
+    s = on_core(core, ["x", "y"])
+    s.add_result("x", "y")
+    s.add_result("x", "x", weight=0.25)
+    assert s._counts.scale == 2
+    s.add_result("y", "y")
+    assert s._counts.n == 4 + 1 + 4
+    assert s.n_results == 2.25
+    assert s == Contingency(["x", "y"]).add_results(["x", "x", "y"], ["y", "x", "y"],
+                                                    weights=[1, 0.25, 1])
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_counts_pickle_with_every_field(core: type) -> None:
+    s = on_core(core, ["x"], unknown="add")
+    s.add_result("x", "x")
+    s.add_result({"x", "w"}, {"w"})
+    twin = pickle.loads(pickle.dumps(s._counts))
+    compared = [name for name in CountsCore.__slots__ if name not in ("pairs", "coupling")]
+    assert [name for name in compared if getattr(twin, name) != getattr(s._counts, name)] == []
+    assert twin.label_pairs() == s._counts.label_pairs()
+
+
+def paired_state(table: Any) -> Any:
+    """Every count of a paired table, keys' types included (1, True and 1.0 are one key)."""
+    columns = (table.only_a, table.only_b, table.both_wrong, table.totals)
+    return (list(table.cells), [sorted((repr(label), count) for label, count in column.items())
+                                for column in columns], dict(table.spread))
+
+
+@needs_kernel
+@given(triples=st.lists(st.tuples(LABELS, LABELS, LABELS), max_size=20))
+@example(triples=[("x", "y", "z"), ("x", "x", "z"), ("z", "y", "z"), (1, True, 2.0),
+                  (True, 1, 1.0), ("y", "y", "y")])
+def test_count_paired_kernel_equals_reference(triples: list[tuple[Any, Any, Any]]) -> None:
+    """The kernel's count_paired and the reference's (PairedCounts.apply of set_changes) on the
+    same results: the same paired table after each, histogram of totals included."""
+    from contingency._kernel import count_paired as kernel_count_paired
+
+    from contingency._paired_counts import PairedCounts, count_paired
+    tables = [PairedCounts(), PairedCounts()]
+    for correct, assigned_a, assigned_b in triples:
+        count_paired(tables[0], correct, assigned_a, assigned_b)
+        kernel_count_paired(tables[1], correct, assigned_a, assigned_b)
+        assert paired_state(tables[0]) == paired_state(tables[1])
+
+
+@pytest.mark.parametrize("implementation", ["reference", pytest.param("kernel", marks=needs_kernel)])
+def test_count_paired_refuses_past_the_limit_whole(implementation: str) -> None:
+    from contingency._paired_counts import PairedCounts, count_paired
+    if implementation == "kernel":
+        from contingency._kernel import count_paired
+    table = PairedCounts()
+    table.cells = [MAX_COUNT, 0, 0, 0]
+    with pytest.raises(ValueError, match="results"):
+        count_paired(table, "x", "y", "z")
+    assert paired_state(table) == ([MAX_COUNT, 0, 0, 0], [[], [], [], []], {})
+
+
+@needs_kernel
+@given(results=st.lists(st.tuples(st.frozensets(LABELS, max_size=5), st.sets(LABELS, max_size=5)),
+                        max_size=12))
+@example(results=[(frozenset({1, "x"}), {True, "y"}), (frozenset(), {"x"}),
+                  (frozenset({"new"}), {"x", "y"})])
+def test_count_sets_kernel_equals_reference(results: list[tuple[Any, Any]]) -> None:
+    """The two cores' count_sets on the same results (every size, unknown labels too): the same
+    answer and the same state after each, running sums' pending sets included."""
+    accumulators = [on_core(core, ["x", "y", "z", 1, 2.0], zero_division=0.0)
+                    for core in (CountsCore, KERNEL)]
+    for index, (assigned, correct) in enumerate(results):
+        if index == 2:
+            for accumulator in accumulators:
+                accumulator.macro_f1  # noqa: B018
+        outcomes = [run(accumulator._counts, "count_sets", assigned, correct)
+                    for accumulator in accumulators]
+        assert outcomes[0] == outcomes[1]
+        assert state(accumulators[0]) == state(accumulators[1])
