@@ -96,20 +96,20 @@ class _Lazy:
     changes them in place, and makes new aggregates when it replaces them.
     """
 
-    __slots__ = ("_cells", "_pending")
+    __slots__ = ("_cells", "_changed")
 
     def __init__(self, cells: Cells) -> None:
         self._cells = cells
-        self._pending: set[Hashable] = set()
+        self._changed: set[Hashable] = set()
 
     def stale(self, labels: Iterable[Hashable]) -> None:
         """Note that these categories' cells changed (or that they appeared or were forgotten)."""
-        self._pending.update(labels)
+        self._changed.update(labels)
 
     @property
     def pending(self) -> set[Hashable]:
         """The categories noted since the last refresh (a writer may add to it: :meth:`stale`)."""
-        return self._pending
+        return self._changed
 
 
 class CategorySums(_Lazy):
@@ -150,7 +150,7 @@ class CategorySums(_Lazy):
 
     def refresh(self) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
-        pending = self._pending
+        pending = self._changed
         if not pending:
             return
         if len(pending) >= BULK:
@@ -201,7 +201,7 @@ class CategorySums(_Lazy):
     def _refresh_columns(self) -> None:
         """:meth:`refresh` of many categories: each pending category's old contribution taken out
         and its new one (the score's vector form on the columns of cells) put in, in C."""
-        pending = self._pending
+        pending = self._changed
         contribution, supports = self._contribution, self._support
         cells_a, cells_b, cells_c = self._cells
         if supports is not None:  # the weighted sums lose each old contribution times its support
@@ -230,7 +230,7 @@ class CategorySums(_Lazy):
 
     def mean(self) -> float:
         """The mean over the defined categories, ``fl(sum) / count`` (an empty table's value if none)."""
-        if self._pending:
+        if self._changed:
             self.refresh()
         defined = len(self._contribution)
         if not defined:
@@ -242,7 +242,7 @@ class CategorySums(_Lazy):
 
         Only for sums made with ``weighted=True``.
         """
-        if self._pending:
+        if self._changed:
             self.refresh()
         defined = len(self._contribution)
         if not defined:
@@ -275,7 +275,7 @@ class VarianceSums(_Lazy):
 
     def refresh(self) -> None:
         """Bring the sum up to date for the categories noted since the last refresh."""
-        pending = self._pending
+        pending = self._changed
         if not pending:
             return
         terms, term, bits = self._terms, self._term, self._bits
@@ -351,7 +351,7 @@ class F1Coupling(_Lazy):
                         if not partners:
                             del links[one]
             self._changes = {}
-        pending = self._pending
+        pending = self._changed
         if pending:
             cells_a, cells_b, cells_c = self._cells
             bits = self._bits
@@ -393,7 +393,7 @@ class MarginSums(_Lazy):
 
     def refresh(self) -> None:
         """Bring the sums up to date for the categories noted since the last refresh."""
-        pending = self._pending
+        pending = self._changed
         if not pending:
             return
         margins = self._margins
@@ -426,7 +426,7 @@ class MarginSums(_Lazy):
     def _refresh_columns(self) -> None:
         """:meth:`refresh` of many categories, with C-level passes: the old margins taken out,
         the new ones put in (exact Python integers either way)."""
-        pending, margins = self._pending, self._margins
+        pending, margins = self._changed, self._margins
         cells_a, cells_b, cells_c = self._cells
         for old in filter(None, map(margins.pop, pending, repeat(None))):
             t, p = old
@@ -468,7 +468,7 @@ class CategoryTotals(_Lazy):
     def refresh(self) -> None:
         """Bring the histograms up to date for the categories noted since the last refresh."""
         histograms, sums, cells = self.histograms, self._sums, self._cells
-        for label in self._pending:
+        for label in self._changed:
             old = sums.pop(label, _NONE)
             a = cells[0].get(label)
             new = _NONE if a is None else kind_sums(a, cells[1][label], cells[2][label])
@@ -485,7 +485,7 @@ class CategoryTotals(_Lazy):
                             del histogram[was]
                     if now:
                         histogram[now] = histogram.get(now, 0) + 1
-        self._pending.clear()
+        self._changed.clear()
 
     def above(self, limit: int, largest: int, kinds: int = 7) -> int:
         """How many categories have a sum of ``kinds`` cells above ``limit`` (none exceeds ``largest``).

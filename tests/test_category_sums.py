@@ -131,10 +131,10 @@ def test_a_read_refreshes_only_the_categories_changed_since_the_last_read():
     s.add_result("c1", "c1")
     s.add_result("c2", "c3")
     assert s.micro_f1 > 0  # folds the tally: three categories are now stale for every running sum
-    assert {len(running._pending) for running in s._counts.sums.values()} == {3}
+    assert {len(running._changed) for running in s._counts.sums.values()} == {3}
     assert s.macro_f1 > 0
-    assert len(s._counts.sums["f1"]._pending) == 0
-    assert len(s._counts.sums["precision"]._pending) == 3  # refreshed only when read
+    assert len(s._counts.sums["f1"]._changed) == 0
+    assert len(s._counts.sums["precision"]._changed) == 3  # refreshed only when read
     assert "weighted f1" not in s._counts.sums  # made by the first weighted read, not before
 
 

@@ -934,7 +934,7 @@ def test_a_removal_refreshes_only_the_categories_it_names():
     s.add_results([f"c{i}" for i in range(100)], [f"c{i}" for i in range(100)])
     assert (s.macro_f1, s.macro_precision, s.macro_recall) == (1.0, 1.0, 1.0)
     s.remove_result("c7", "c7")
-    assert {len(running._pending) for running in s._counts.sums.values()} == {1}
+    assert {len(running._changed) for running in s._counts.sums.values()} == {1}
 
 
 def test_a_0_d_array_batch_names_its_argument(used):
