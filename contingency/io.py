@@ -40,8 +40,8 @@ from attrs import frozen
 
 from contingency._lines import MAX_LINE, InputError
 
-__all__ = ["CHUNK", "CHUNK_CHARACTERS", "LOOKAHEAD", "MAX_ROW", "Chunk", "Format", "InputError", "LabelReader",
-           "first_line", "guess_format"]
+__all__ = ["CHUNK", "CHUNK_CHARACTERS", "LOOKAHEAD", "MAX_ROW", "Chunk", "Format", "InputError",
+           "LabelReader", "first_line", "guess_format"]
 
 Format = Literal["csv", "tsv", "jsonl", "three-field"]
 #: Results per chunk, at most.

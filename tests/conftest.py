@@ -17,8 +17,10 @@ the kernel and fails if it is missing (tests/test_backend.py).
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import os
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -35,5 +37,16 @@ settings.register_profile(
 settings.register_profile("explore", max_examples=300, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-if importlib.util.find_spec("contingency._kernel") is None:
+
+
+def _kernel_built() -> bool:
+    """Whether the package's folder holds a compiled kernel (found without importing the
+    package, whose import would warn)."""
+    spec = importlib.util.find_spec("contingency")
+    folders = (spec.submodule_search_locations or []) if spec is not None else []
+    return any((Path(folder) / f"_kernel{suffix}").is_file() for folder in folders
+               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+if not _kernel_built():
     os.environ.setdefault("CONTINGENCY_PURE_PYTHON", "1")

@@ -293,6 +293,7 @@ def test_chunks_end_once_their_lines_pass_the_character_bound(format):
                          chunk=1000, chunk_characters=500)
     chunks = list(reader.chunks())
     sizes = [len(chunk.lines) for chunk in chunks]
-    assert len(chunks) > 1 and max(sizes) <= 3, sizes
+    assert len(chunks) > 1, sizes
+    assert max(sizes) <= 3, sizes
     assert [a for chunk in chunks for a in chunk.columns[0]] == [a for a, _ in rows]
     assert reader.results == len(rows)
