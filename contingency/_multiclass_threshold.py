@@ -636,15 +636,15 @@ class MulticlassThresholdContingency:
         """
         self._check_average(average, "roc_auc_bound")
         if average == "micro":
-            return self._pooled.roc_auc_bound
-        return self._averaged([table.roc_auc_bound for table in self._tables], average)
+            return self._pooled.roc_auc_bound()
+        return self._averaged([table.roc_auc_bound() for table in self._tables], average)
 
     def average_precision(self, average: Average = "macro") -> Any:
         """Average precision per class, averaged as scikit-learn's ``average_precision_score``."""
         self._check_average(average, "average_precision")
         if average == "micro":
-            return self._pooled.average_precision
-        return self._averaged([table.average_precision for table in self._tables], average)
+            return self._pooled.average_precision()
+        return self._averaged([table.average_precision() for table in self._tables], average)
 
     def top_k_accuracy(self, k: int = 2, *, normalize: bool = True) -> float:
         """The share of results whose correct class has one of the ``k`` highest scores of its row.

@@ -67,7 +67,7 @@ class ThresholdContingency:
     >>> curve = ThresholdContingency()
     >>> for score, correct in [(0.8, True), (0.4, False), (0.35, True), (0.1, False)]:
     ...     curve.add(score, correct)
-    >>> curve.roc_auc(), curve.average_precision
+    >>> curve.roc_auc(), curve.average_precision()
     (0.75, 0.8333333333333333)
     >>> curve.remove(0.35, True)
     >>> curve.roc_auc()
@@ -79,15 +79,15 @@ class ThresholdContingency:
     bins over [0, 1], or the sorted edges) keeps one count pair per bin,
     memory O(bins) however many results: the curves' thresholds are the
     bins' lower edges (the table at each edge is exact), and the two summary
-    reads give a certified bound (:attr:`roc_auc_bound`,
-    :attr:`average_precision_bounds`): the exact value of the unbinned scores
+    reads give a certified bound (:meth:`roc_auc_bound`,
+    :meth:`average_precision_bounds`): the exact value of the unbinned scores
     lies within it. The curves and the operating points
     (:meth:`best_threshold`, :meth:`precision_at_recall`...) are those of
     the edges, with no bound.
 
     >>> binned = ThresholdContingency(bins=4)
     >>> binned.add_results([0.9, 0.8, 0.6, 0.3, 0.2], [1, 0, 1, 1, 0])
-    >>> binned.roc_auc(), binned.roc_auc_bound  # the exact AUC is 4/6: 0.9 and 0.8 share a bin
+    >>> binned.roc_auc(), binned.roc_auc_bound()  # the exact AUC is 4/6: 0.9 and 0.8 share a bin
     (0.5833333333333334, 0.08333333333333334)
 
     ``add`` followed by ``roc_auc()`` costs O(log n) (a running Mann-Whitney
@@ -99,6 +99,10 @@ class ThresholdContingency:
     in the package: ``"perl"`` (default) raises ``ValueError`` naming the
     absent class, ``0.0``, ``1.0`` or ``"nan"`` return that number
     (scikit-learn's NaN is ``"nan"``).
+
+    Every read (a score, a curve, a bound) is a method, with options or
+    without, here and on :class:`~contingency.MulticlassThresholdContingency`;
+    the properties are the settings and the totals.
 
     Threads: not thread-safe by default; give each thread its own and
     :meth:`merge` them (exact), or pass ``thread_safe=True`` (every public
@@ -419,7 +423,7 @@ class ThresholdContingency:
         read in O(1) from the running Mann-Whitney statistic ``2U`` (exact):
         ``2U / 2PN``, one rounding. ``max_fpr``: McClish's standardised
         partial AUC (O(distinct scores)). Binned: the AUC of the binned
-        scores, within :attr:`roc_auc_bound` of the exact one.
+        scores, within :meth:`roc_auc_bound` of the exact one.
         """
         counts = self._counts
         if max_fpr is None:
@@ -430,7 +434,6 @@ class ThresholdContingency:
         _, pos, neg = self.counts()  # max_fpr, or no result at all (refused by name)
         return _curves.roc_auc(pos, neg, max_fpr=max_fpr, zero_division=self._zero_division)
 
-    @property
     def roc_auc_bound(self) -> float:
         """How far the exact AUC of the unbinned scores can be from :meth:`roc_auc`: 0 in exact mode.
 
@@ -454,13 +457,11 @@ class ThresholdContingency:
         """
         return _curves.precision_recall_curve(*self.counts(), drop_intermediate=drop_intermediate)
 
-    @property
     def average_precision(self) -> float:
         """Average precision, scikit-learn's step definition (``average_precision_score``)."""
         _, pos, neg = self.counts()
         return _curves.average_precision(pos, neg, zero_division=self._zero_division)
 
-    @property
     def average_precision_bounds(self) -> tuple[float, float]:
         """Bounds ``(low, high)`` on the exact average precision of the unbinned scores.
 
@@ -603,7 +604,6 @@ class ThresholdContingency:
                              "(construct without bins=)")
         return self.counts()
 
-    @property
     def brier_score(self) -> float:
         """The Brier score (scikit-learn's ``brier_score_loss``): scores are probabilities. Exact mode."""
         return _curves.brier_score(*self._exact_counts("brier_score"))
@@ -657,13 +657,13 @@ class ThresholdContingency:
                                   "bins": None if self._binning is None
                                   else self._binning.edges.size - 1}
         result["roc_auc"] = _defined(self.roc_auc)
-        result["roc_auc_bound"] = self.roc_auc_bound
-        result["average_precision"] = _defined(lambda: self.average_precision)
-        bounds = _defined(lambda: self.average_precision_bounds)
+        result["roc_auc_bound"] = self.roc_auc_bound()
+        result["average_precision"] = _defined(self.average_precision)
+        bounds = _defined(self.average_precision_bounds)
         result["average_precision_bounds"] = None if bounds is None else list(bounds)
         keys = self._counts.columns()[0]
         if self._binning is None and keys.size and keys[0] >= 0 and keys[-1] <= 1:
-            result["brier_score"] = self.brier_score
+            result["brier_score"] = self.brier_score()
             result["log_loss"] = self.log_loss()
         return result
 

@@ -1499,13 +1499,13 @@ def _roc_curve(case: ScoredCase) -> None:
 
 
 @scored_row("`precision_recall_curve(y_true, y_score)`, `average_precision_score`",
-            "`c.precision_recall_curve()`, `c.average_precision`")
+            "`c.precision_recall_curve()`, `c.average_precision()`")
 def _precision_recall(case: ScoredCase) -> None:
     c = case.curve()
     for ours, theirs in zip(c.precision_recall_curve(), sk.precision_recall_curve(
             case.y_true, case.y_score, sample_weight=case.sample_weight), strict=True):
         same(ours, theirs)
-    same(c.average_precision, sk.average_precision_score(
+    same(c.average_precision(), sk.average_precision_score(
         case.y_true, case.y_score, sample_weight=case.sample_weight))
 
 
@@ -1517,10 +1517,10 @@ def _det_curve(case: ScoredCase) -> None:
 
 
 @scored_row("`brier_score_loss(y_true, y_prob)`, `log_loss(y_true, y_prob)`",
-            "`c.brier_score`, `c.log_loss()` (exact mode: the scores are probabilities)")
+            "`c.brier_score()`, `c.log_loss()` (exact mode: the scores are probabilities)")
 def _probabilities(case: ScoredCase) -> None:
     c = case.curve()
-    same(c.brier_score, sk.brier_score_loss(case.y_true, case.y_score,
+    same(c.brier_score(), sk.brier_score_loss(case.y_true, case.y_score,
                                             sample_weight=case.sample_weight))
     same(c.log_loss(), sk.log_loss(case.y_true, case.y_score, sample_weight=case.sample_weight))
 
@@ -1642,10 +1642,10 @@ def _torch_auroc(case: dict[str, Any]) -> None:
          _torch_value(case, f"BinaryAUROC(max_fpr={case['max_fpr']})"))
 
 
-@row(TORCH, "`BinaryAveragePrecision()`", "`c.average_precision`",
+@row(TORCH, "`BinaryAveragePrecision()`", "`c.average_precision()`",
      kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
 def _torch_average_precision(case: dict[str, Any]) -> None:
-    same(_torch_curve(case).average_precision, _torch_value(case, "BinaryAveragePrecision()"))
+    same(_torch_curve(case).average_precision(), _torch_value(case, "BinaryAveragePrecision()"))
 
 
 @row(TORCH, "`BinaryCalibrationError(n_bins=n, norm=k)`",

@@ -102,8 +102,8 @@ def _call(name: str, *arguments: Any, **keywords: Any) -> Any:
 def reads(curve: ThresholdContingency) -> dict[str, Any]:
     """The reads served by the counts' running sums and columns (``repr``: NaN equals NaN)."""
     found: dict[str, Any] = {"n": (curve.positives, curve.negatives, curve.n_results)}
-    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound),
-                       ("average_precision", lambda: curve.average_precision),
+    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound()),
+                       ("average_precision", lambda: curve.average_precision()),
                        ("counts", lambda: [c.tolist() for c in curve.counts()])]:
         try:
             found[name] = repr(read())

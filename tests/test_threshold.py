@@ -94,10 +94,10 @@ def test_every_read_is_scikit_learns_on_the_raw_scores(seed, ties, weights):
     for ours, theirs in zip(curve.precision_recall_curve(),
                             sk.precision_recall_curve(y, scores, sample_weight=w)):
         arrays_close(ours, theirs)
-    close(curve.average_precision, sk.average_precision_score(y, scores, sample_weight=w))
+    close(curve.average_precision(), sk.average_precision_score(y, scores, sample_weight=w))
     for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
         arrays_close(ours, theirs)
-    close(curve.brier_score, sk.brier_score_loss(y, scores, sample_weight=w))
+    close(curve.brier_score(), sk.brier_score_loss(y, scores, sample_weight=w))
     close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
     if w is None:
         for strategy in ("uniform", "quantile"):
@@ -347,7 +347,7 @@ def test_a_score_needs_both_classes_by_the_zero_division_setting():
 
 def test_binned_mode_refuses_reads_that_need_the_scores():
     curve = fed([0.2, 0.8], [0, 1], bins=4)
-    for read in (lambda: curve.brier_score, curve.log_loss, curve.calibration_curve,
+    for read in (lambda: curve.brier_score(), curve.log_loss, curve.calibration_curve,
                  curve.calibration_error):
         with pytest.raises(ValueError, match="needs the scores themselves"):
             read()
@@ -405,15 +405,15 @@ def test_binned_reads_hold_the_exact_value_within_their_bounds(seed, bins):
     scores, y, w = draw(seed, 200, ties=False, weights=seed % 2 == 1)
     binned = fed(scores, y, w, bins=bins)
     exact = sk.roc_auc_score(y, scores, sample_weight=w)
-    read, bound = binned.roc_auc(), binned.roc_auc_bound
+    read, bound = binned.roc_auc(), binned.roc_auc_bound()
     assert read - bound - 1e-15 <= exact <= read + bound + 1e-15
-    low, high = binned.average_precision_bounds
+    low, high = binned.average_precision_bounds()
     ap = sk.average_precision_score(y, scores, sample_weight=w)
     assert low - 1e-12 <= ap <= high + 1e-12
-    assert low - 1e-12 <= binned.average_precision <= high + 1e-12
+    assert low - 1e-12 <= binned.average_precision() <= high + 1e-12
     exact_curve = fed(scores, y, w)
-    assert exact_curve.roc_auc_bound == 0.0
-    assert exact_curve.average_precision_bounds == (exact_curve.average_precision,) * 2
+    assert exact_curve.roc_auc_bound() == 0.0
+    assert exact_curve.average_precision_bounds() == (exact_curve.average_precision(),) * 2
     # binned counts are the exact ones aggregated by bin
     edges = np.linspace(0, 1, bins + 1)
     codes = np.minimum(np.searchsorted(edges, scores, side="right") - 1, bins - 1)
@@ -554,7 +554,7 @@ class ThresholdMachine(RuleBasedStateMachine):
             labels = [int(y) for _, y, _ in live]
             weights = [w for _, _, w in live]
             close(self.curve.roc_auc(), sk.roc_auc_score(labels, scores, sample_weight=weights))
-            close(self.curve.average_precision,
+            close(self.curve.average_precision(),
                   sk.average_precision_score(labels, scores, sample_weight=weights))
 
 
@@ -632,7 +632,7 @@ def test_a_binned_state_is_the_exact_state_of_the_bins_lower_edges(results, bins
         raw = ThresholdContingency()
         for score, label, weight in results:
             raw.add(score, label, weight=weight)
-        assert abs(raw.roc_auc() - binned.roc_auc()) <= binned.roc_auc_bound + 1e-15
+        assert abs(raw.roc_auc() - binned.roc_auc()) <= binned.roc_auc_bound() + 1e-15
 
 
 @pytest.mark.parametrize("call", [lambda plain, shared: plain.merge(shared),

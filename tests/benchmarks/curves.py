@@ -141,7 +141,7 @@ def sliding_window(n: int, repeat: int) -> list[Row]:
 def _batch(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     curve = ThresholdContingency()
     curve.add_results(scores, labels)
-    return curve.roc_auc(), curve.average_precision
+    return curve.roc_auc(), curve.average_precision()
 
 
 def _sklearn(scores: np.ndarray, labels: np.ndarray) -> Measured:
