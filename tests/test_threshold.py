@@ -9,9 +9,11 @@ was; binned reads keep the exact value within their certified bounds.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import pickle
 import threading
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -23,7 +25,7 @@ from sklearn import metrics as sk
 from sklearn.calibration import calibration_curve
 
 import contingency._score_counts as score_counts
-from contingency import Contingency, ThresholdContingency
+from contingency import Contingency, IntervalRefused, ThresholdContingency
 from contingency.formulas._numeric import MAX_COUNT
 
 REL = 1e-12
@@ -104,6 +106,95 @@ def test_every_read_is_scikit_learns_on_the_raw_scores(seed, ties, weights):
             for ours, theirs in zip(curve.calibration_curve(5, strategy=strategy),
                                     calibration_curve(y, scores, n_bins=5, strategy=strategy)):
                 arrays_close(ours, theirs)
+
+
+def fractional_weights(seed: int, n: int, kind: str) -> Any:
+    """Fractional weights as users pass them: multiples of 2**-3, or decimals (0.1 needs 2**-55)."""
+    rng = np.random.default_rng(seed)
+    w = (rng.integers(0, 16, n) / 8.0 if kind == "dyadic"
+         else rng.choice([0.0, 0.1, 0.3, 0.7, 1.5], n))
+    w[0], w[-1] = 0.375, (0.125 if kind == "dyadic" else 0.1)
+    return w
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("kind", ["dyadic", "decimal"])
+def test_fractional_weights_are_scikit_learns_sample_weight(seed, kind):
+    """Fractional weights counted exactly (units of 2**-k): every read is scikit-learn's with the
+    same sample_weight, streaming equals the batch, and taking them back leaves the state before."""
+    scores, y, _ = draw(seed, 30, ties=seed % 2 == 0, weights=False)
+    w = fractional_weights(seed, 30, kind)
+    curve = fed(scores, y, w)
+    assert curve._counts.scale == (3 if kind == "dyadic" else 55)
+    close(curve.roc_auc(), sk.roc_auc_score(y, scores, sample_weight=w))
+    close(curve.roc_auc(max_fpr=0.3), sk.roc_auc_score(y, scores, sample_weight=w, max_fpr=0.3))
+    for ours, theirs in zip(curve.roc_curve(drop_intermediate=False),
+                            sk.roc_curve(y, scores, sample_weight=w, drop_intermediate=False)):
+        arrays_close(ours, theirs)
+    # drop_intermediate drops the points where the curve does not turn: exact counts know it,
+    # scikit-learn's float sums of 0.1 and 0.3 may keep a collinear point (a second difference
+    # of 1e-17): ours are among its points, with the same rates
+    fpr, tpr, thresholds = curve.roc_curve()
+    e_fpr, e_tpr, e_thresholds = sk.roc_curve(y, scores, sample_weight=w)
+    at = np.searchsorted(-e_thresholds, -thresholds)
+    assert np.array_equal(e_thresholds[at], thresholds)
+    arrays_close(fpr, e_fpr[at])
+    arrays_close(tpr, e_tpr[at])
+    if kind == "dyadic":  # sums of multiples of 2**-3 are exact in float64 too: the same points
+        assert thresholds.size == e_thresholds.size
+    for ours, theirs in zip(curve.precision_recall_curve(),
+                            sk.precision_recall_curve(y, scores, sample_weight=w)):
+        arrays_close(ours, theirs)
+    close(curve.average_precision(), sk.average_precision_score(y, scores, sample_weight=w))
+    for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
+        arrays_close(ours, theirs)
+    close(curve.brier_score(), sk.brier_score_loss(y, scores, sample_weight=w))
+    close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
+    # the totals are the exact sums, rounded once
+    assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
+    assert curve.negatives == float(sum(Fraction(x) for x in w[y == 0].tolist()))
+    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
+    ours = curve.at_threshold(0.5).micro_table
+    assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+               for a, b in zip(ours, (tp, fp, fn, tn))), (ours, (tp, fp, fn, tn))
+    streamed = ThresholdContingency()
+    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
+        streamed.add(score, label, weight=weight)
+    assert streamed == curve
+    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
+    assert pickle.loads(pickle.dumps(curve)) == curve
+    whole = fed(scores, y, np.ones(30, dtype=np.int64))
+    both = whole + curve
+    both.remove_results(scores, y, sample_weight=w)
+    assert both == whole
+    assert both.to_dict() == whole.to_dict()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fractional_weights_read_the_same_as_their_whole_multiples(seed):
+    """Weights w in units of 2**-3 give the very counts of the whole weights 8w: every read is
+    the same float, bit for bit (the unit cancels in every ratio)."""
+    scores, y, _ = draw(seed, 40, ties=True, weights=False)
+    w = fractional_weights(seed, 40, "dyadic")
+    fractional, whole = fed(scores, y, w), fed(scores, y, (w * 8).astype(np.int64))
+    for read in ("roc_auc", "average_precision", "brier_score", "log_loss", "roc_auc_bound"):
+        assert getattr(fractional, read)() == getattr(whole, read)()
+    assert fractional.best_threshold("f1") == whole.best_threshold("f1")
+    assert fractional.roc_auc(max_fpr=0.2) == whole.roc_auc(max_fpr=0.2)
+    assert fractional.calibration_error(10) == whole.calibration_error(10)
+
+
+def test_an_interval_takes_whole_counts_only():
+    curve = fed([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 0, 1, 0, 1, 0], [0.5, 0.5, 0.5, 1.5, 1.5, 1])
+    with pytest.raises(IntervalRefused, match="fractional weights were counted"):
+        curve.interval("roc_auc")
+    curve.add(0.9, 1, weight=0.5)
+    curve.add(0.8, 0, weight=0.5)
+    curve.add(0.7, 1, weight=0.5)
+    curve.add(0.6, 0, weight=0.5)
+    curve.add(0.5, 1, weight=0.5)
+    assert curve.interval("roc_auc") == fed([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 0, 1, 0, 1, 0],
+                                            [1, 1, 1, 2, 2, 1]).interval("roc_auc")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -275,7 +366,10 @@ REFUSED = [
     ("add", (True, 1), {}, TypeError, "add: score must be a number, not bool"),
     ("add", (0.5, 2), {}, ValueError, "add: correct is 2: without pos_label="),
     ("add", (0.5, None), {}, ValueError, "add: correct is None"),
-    ("add", (0.5, 1), {"weight": 0.5}, ValueError, "add: weight = 0.5 is fractional"),
+    ("add", (0.5, 1), {"weight": 2.0**-130}, ValueError, r"needs a unit of 2\*\*-130"),
+    ("add", (0.5, 1), {"weight": 2.0**-62}, ValueError, r"in units of 2\*\*-62"),
+    ("remove", (0.7, 0), {"weight": 0.25}, ValueError,
+     "there are 0 negative results of score 0.7, not 0.25 to remove"),
     ("add", (0.5, 1), {"weight": -1}, ValueError, "add: weight must be a finite non-negative"),
     ("add", (0.5, 1), {"weight": MAX_COUNT}, ValueError, "results"),
     ("remove", (0.7, 1), {}, ValueError, "remove: there are 0 positive results of score 0.7"),
@@ -290,8 +384,10 @@ REFUSED = [
     ("add_results", ([0.1, 0.2], [0, "spam"]), {}, ValueError,
      r"add_results: correct\[1\] is 'spam'"),
     ("add_results", ([0.1, 0.2], [0, None]), {}, ValueError, r"correct\[1\]: None"),
-    ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, 0.5]}, ValueError,
-     r"add_results: sample_weight\[1\] = 0.5 is fractional"),
+    ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, 2.0**-62]}, ValueError,
+     r"in units of 2\*\*-62"),
+    ("remove_results", ([0.2, 0.5], [1, 1]), {"sample_weight": [0.5, 1.5]}, ValueError,
+     "there are 1 positive results of score 0.5, not 1.5 to remove"),
     ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, -2]}, ValueError,
      r"sample_weight\[1\] must be a finite non-negative"),
     ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1]}, ValueError,
