@@ -705,7 +705,9 @@ class MulticlassThresholdContingency:
             raise ValueError(
                 "roc_auc: multi_class='ovo' (Hand and Till) compares column j among the results of "
                 "classes j and k only; the one-vs-rest tables kept here pool every other class, "
-                "so they cannot serve it exactly: use multi_class='ovr'")
+                "so they cannot serve it exactly (it would take, for each pair of classes, the "
+                "column's scores of the results of those two classes, which is not kept): use "
+                "multi_class='ovr'")
         if multi_class != "ovr":
             raise ValueError(f"roc_auc: multi_class must be 'ovr' (or 'ovo', refused), "
                              f"not {shown(multi_class)}")
