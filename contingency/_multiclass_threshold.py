@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 from typing import Any, Literal, TypeVar
 
 import numpy as np
@@ -758,18 +759,55 @@ class MulticlassThresholdContingency:
             raise ValueError(f"{what}: a multilabel result has no single correct class to rank")
 
     def scores(self) -> dict[str, Any]:
-        """The counts and the averaged scores, as finished numbers (JSON-safe; undefined is ``None``)."""
-        result: dict[str, Any] = {"n_results": self.n_results, "classes": len(self._classes)}
-        for name, read in (("roc_auc", self.roc_auc), ("average_precision", self.average_precision)):
+        """The counts, the averaged scores and each class's, as finished numbers (JSON-safe;
+        undefined is ``None``).
+
+        ``roc_auc_{average}``, ``roc_auc_bound_{average}`` and
+        ``average_precision_{average}`` for ``macro``, ``weighted`` and
+        ``micro``; ``top_1_accuracy`` (single-label); ``per_class``, a list in
+        class order of ``{"class", "positives", "roc_auc", "roc_auc_bound",
+        "average_precision"}``.
+        """
+        result: dict[str, Any] = {"n_results": self.n_results, "classes": len(self._classes),
+                                  "bins": None if self._binning is None
+                                  else self._binning.edges.size - 1}
+        for name, read in (("roc_auc", self.roc_auc), ("roc_auc_bound", self.roc_auc_bound),
+                           ("average_precision", self.average_precision)):
             for average in ("macro", "weighted", "micro"):
-                try:
-                    value = read(average)
-                except ValueError:
-                    value = None
-                result[f"{name}_{average}"] = None if value is None or math.isnan(value) else value
+                result[f"{name}_{average}"] = _finite(partial(read, average))
         if not self._multilabel:
             result["top_1_accuracy"] = self.top_k_accuracy(1) if self.n_results else None
+        result["per_class"] = [
+            {"class": label_to_json(label, "classes"), "positives": table.positives,
+             "roc_auc": _finite(table.roc_auc), "roc_auc_bound": table.roc_auc_bound(),
+             "average_precision": _finite(table.average_precision)}
+            for label, table in zip(self._classes, self._tables)]
         return result
+
+    def report(self, digits: int = 3) -> str:
+        """The averaged and per-class scores, as text.
+
+        Rendered by :func:`contingency.report.multiclass_threshold_report`.
+
+        >>> curves = MulticlassThresholdContingency(["cat", "dog", "owl"])
+        >>> curves.add_results([[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.2, 0.5, 0.3],
+        ...                     [0.1, 0.3, 0.6], [0.4, 0.5, 0.1]], ["cat", "cat", "dog", "owl", "dog"])
+        >>> print(curves.report())
+        results: 5   classes: 3 (exact)
+        <BLANKLINE>
+                           macro  weighted  micro
+                  roc auc  0.944     0.933  0.930
+        average precision  0.944     0.933  0.900
+           top-1 accuracy  0.800
+        <BLANKLINE>
+        class  positives  roc auc  average precision
+        cat            2    0.833              0.833
+        dog            2    1.000              1.000
+        owl            1    1.000              1.000
+        """
+        from contingency.report import multiclass_threshold_report
+
+        return multiclass_threshold_report(self.scores(), digits)
 
 
 def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
@@ -819,3 +857,12 @@ def _weights(units: list[int], scale: int) -> NDArray[Any]:
 def _at_scale(units: list[int], scale: int, fine: int) -> list[int]:
     """Counts in units of ``2**-scale`` expressed in the finer ``2**-fine``."""
     return [count << (fine - scale) for count in units]
+
+
+def _finite(read: Any) -> Any:
+    """``read()``, or ``None`` where it is undefined (refused, or NaN by ``zero_division``)."""
+    try:
+        value = read()
+    except ValueError:
+        return None
+    return None if isinstance(value, float) and math.isnan(value) else value
