@@ -594,6 +594,10 @@ def test_running_mann_whitney_equals_the_definition_after_every_step(monkeypatch
             assert pos.tolist() == [kept[s][0] for s in thresholds.tolist()]
 
 
+#: Whole weights, and fractional ones (counted in units of 2**-k: the state's unit refines).
+MACHINE_WEIGHTS = st.sampled_from([0, 1, 2, 3, 0.5, 0.25, 1.125])
+
+
 class ThresholdMachine(RuleBasedStateMachine):
     """Random interleavings of every write, with a list of results as the naive model."""
 
@@ -602,12 +606,12 @@ class ThresholdMachine(RuleBasedStateMachine):
         self.curve = ThresholdContingency()
         self.results: list[tuple[float, int, int]] = []
 
-    @rule(score=st.integers(0, 20), label=st.integers(0, 1), weight=st.integers(0, 3))
+    @rule(score=st.integers(0, 20), label=st.integers(0, 1), weight=MACHINE_WEIGHTS)
     def add(self, score: int, label: int, weight: int) -> None:
         self.curve.add(score / 20, label, weight=weight)
         self.results.append((score / 20, label, weight))
 
-    @rule(batch=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 1), st.integers(0, 3)),
+    @rule(batch=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 1), MACHINE_WEIGHTS),
                          max_size=10))
     def add_results(self, batch: list[tuple[float, int, int]]) -> None:
         self.curve.add_results([s for s, _, _ in batch], [y for _, y, _ in batch],
@@ -640,11 +644,14 @@ class ThresholdMachine(RuleBasedStateMachine):
     @invariant()
     def agrees_with_the_results(self) -> None:
         live = [(s, bool(y), w) for s, y, w in self.results if w]
-        assert self.curve._counts.twice_u == brute_twice_u(live)
-        assert self.curve._counts.shared == brute_shared(live)
-        positives = sum(w for _, y, w in live if y)
-        negatives = sum(w for _, y, w in live if not y)
-        assert (self.curve.positives, self.curve.negatives) == (positives, negatives)
+        unit = 2 ** self.curve._counts.scale  # the counts' unit is 2**-scale: weights as units
+        in_units = [(s, y, int(Fraction(w) * unit)) for s, y, w in live]
+        assert self.curve._counts.twice_u == brute_twice_u(in_units)
+        assert self.curve._counts.shared == brute_shared(in_units)
+        positives = sum(Fraction(w) for _, y, w in live if y)
+        negatives = sum(Fraction(w) for _, y, w in live if not y)
+        assert (self.curve.positives, self.curve.negatives) == (float(positives),
+                                                                float(negatives))
         if positives and negatives:
             scores = [s for s, _, _ in live]
             labels = [int(y) for _, y, _ in live]
