@@ -265,8 +265,13 @@ def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
 
     Each class is sorted on its own (a sort of floats, not an argsort, when
     unweighted), then the two sorted key lists are merged: numpy's stable
-    sort of two sorted runs is a linear merge.
+    sort of two sorted runs is a linear merge. Unweighted, all the scores are
+    sorted at once instead (numpy's float sort is several times faster than
+    the masks and merges): the distinct scores and their totals are its runs,
+    and the smaller class, sorted on its own, is placed on them.
     """
+    if weights is None:
+        return _by_score_unweighted(values, positive)
     negative = ~positive
     pos_keys, pos_counts = _distinct(values[positive],
                                      None if weights is None else weights[positive])
@@ -280,6 +285,32 @@ def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
     pos[np.searchsorted(both, pos_keys)] = pos_counts
     neg[np.searchsorted(both, neg_keys)] = neg_counts
     return both, pos, neg
+
+
+def _runs(ordered: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The distinct values of a sorted array and how many times each occurs."""
+    if not ordered.size:
+        return ordered, np.zeros(0, dtype=np.int64)
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    if new.all():  # every value distinct (the common case for real-valued scores)
+        return ordered, np.ones(ordered.size, dtype=np.int64)
+    starts = np.flatnonzero(new)
+    return ordered[starts], np.diff(starts, append=ordered.size).astype(np.int64, copy=False)
+
+
+def _by_score_unweighted(values: NDArray[np.float64], positive: NDArray[np.bool_]
+                         ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`_by_score` of unit weights: one sort of every score, one of the smaller class."""
+    keys, totals = _runs(np.sort(values))
+    positives = int(np.count_nonzero(positive))
+    small_is_positive = 2 * positives <= values.size
+    small_keys, small_counts = _runs(np.sort(values[positive if small_is_positive else ~positive]))
+    small = np.zeros(keys.size, dtype=np.int64)
+    small[np.searchsorted(keys, small_keys)] = small_counts
+    large = totals - small
+    return (keys, small, large) if small_is_positive else (keys, large, small)
 
 
 def _counted_by_code(codes: NDArray[Any], positive: NDArray[np.bool_], weights: NDArray[np.int64] | None,
