@@ -38,6 +38,9 @@ _FORMAT = "contingency.ThresholdContingency/1"
 _KEYS = ("format", "bins", "pos_label", "zero_division", "scale", "scores", "positives",
          "negatives")
 _UNIT = 1  # the default weight, recognised by identity: no check for the commonest call
+#: The scores :meth:`ThresholdContingency.interval` gives an interval of, with their methods
+#: (the first is the default).
+_INTERVAL_METHODS = {"roc_auc": ("delong", "hanley_mcneil"), "average_precision": ("logit",)}
 Floats = NDArray[np.float64]
 
 #: The scores :meth:`ThresholdContingency.best_threshold` maximises: vector forms of
@@ -676,26 +679,46 @@ class ThresholdContingency:
     # Uncertainty and summaries -------------------------------------------------------------
 
     def interval(self, score: str = "roc_auc", *, level: float = 0.95,
-                 method: Literal["delong", "hanley_mcneil"] = "delong") -> Interval:
-        """A confidence interval of the AUC from the counts (DeLong's, or Hanley and McNeil's).
+                 method: str | None = None) -> Interval:
+        """A confidence interval from the counts: of the AUC, or of average precision.
+
+        ``"roc_auc"``: DeLong's (``method="delong"``, the default) or Hanley
+        and McNeil's (``"hanley_mcneil"``) normal interval
+        (:func:`contingency.formulas.curves.roc_auc_interval`).
+        ``"average_precision"``: Boyd, Eng and Page's logit interval
+        (``method="logit"``, the only one;
+        :func:`contingency.formulas.curves.average_precision_interval`).
+        Each weight counts as that many results, so the counts must be whole.
+        Binned: the interval of the binned read.
 
         >>> curve = ThresholdContingency()
         >>> curve.add_results([0.9, 0.8, 0.7, 0.6, 0.5, 0.5], [1, 0, 1, 0, 1, 0])
         >>> low, estimate, high = curve.interval("roc_auc")
         >>> round(low, 6), round(estimate, 6), high
         (0.055895, 0.611111, 1.0)
+        >>> [round(x, 6) for x in curve.interval("average_precision")]
+        [0.172089, 0.722222, 0.970169]
         """
-        if score != "roc_auc":
-            raise ValueError(f"interval: only 'roc_auc' has an interval here, not {shown(score)}")
+        methods = _INTERVAL_METHODS.get(score) if isinstance(score, str) else None
+        if methods is None:
+            raise ValueError(f"interval: the scores with an interval here are "
+                             f"{', '.join(map(repr, _INTERVAL_METHODS))}, not {shown(score)}")
+        chosen = methods[0] if method is None else method
+        if not isinstance(chosen, str) or chosen not in methods:
+            raise ValueError(f"interval({score!r}): method must be "
+                             f"{' or '.join(map(repr, methods))}, not {shown(method)}")
         _, pos, neg = self._columns()
         scale = self._counts.scale
         if scale:  # the variances count results: whole counts only, as Contingency's intervals
             if _least_scale(pos.tolist(), neg.tolist(), scale):
                 raise IntervalRefused(
-                    "interval('roc_auc'): fractional weights were counted; an interval takes each "
-                    "weight as a number of repeats of its result, so it needs whole counts")
+                    f"interval({score!r}): fractional weights were counted; an interval takes "
+                    "each weight as a number of repeats of its result, so it needs whole counts")
             pos, neg = pos >> scale, neg >> scale
-        return _curves.roc_auc_interval(pos, neg, level=level, method=method)
+        if score == "average_precision":
+            return _curves.average_precision_interval(pos, neg, level=level)
+        return _curves.roc_auc_interval(pos, neg, level=level,
+                                        method="delong" if chosen == "delong" else "hanley_mcneil")
 
     def scores(self) -> dict[str, Any]:
         """The counts and every score defined on them, as finished numbers (JSON-safe).
