@@ -1444,7 +1444,7 @@ class ScoredCase:
     kind: str
     y_true: list[int]
     y_score: list[float]
-    sample_weight: list[int] | None = None
+    sample_weight: list[int] | list[float] | None = None
 
     def curve(self, **settings: Any) -> contingency.ThresholdContingency:
         """``c = ThresholdContingency(...); c.add_results(y_score, y_true, sample_weight=w)``."""
@@ -1455,7 +1455,8 @@ class ScoredCase:
 
 def scored_cases(*kinds: str) -> Iterator[ScoredCase]:
     """Seeded scored inputs: distinct scores, many ties (scores in sixths), integer weights
-    (zeros included), and probabilities; both classes present in every case."""
+    (zeros included), fractional weights (multiples of 1/8, zeros included), and
+    probabilities; both classes present in every case."""
     for kind in kinds:
         rng = np.random.default_rng([32, *map(ord, kind)])
         for _ in range(COUNT):
@@ -1463,13 +1464,15 @@ def scored_cases(*kinds: str) -> Iterator[ScoredCase]:
             y = rng.integers(0, 2, n)
             y[0], y[-1] = 0, 1
             scores = rng.integers(0, 7, n) / 6.0 if kind == "ties" else rng.random(n)
-            weights = rng.integers(0, 5, n).tolist() if kind == "weights" else None
+            weights = (rng.integers(0, 5, n).tolist() if kind == "weights"
+                       else (rng.integers(0, 17, n) / 8).tolist() if kind == "fractional weights"
+                       else None)
             if weights is not None:
                 weights[0] = weights[-1] = 1
             yield ScoredCase(kind, y.tolist(), scores.tolist(), weights)
 
 
-SCORED_KINDS = ("distinct", "ties", "weights")
+SCORED_KINDS = ("distinct", "ties", "weights", "fractional weights")
 
 
 def scored_row(peer: str, ours: str, kinds: Sequence[str] = SCORED_KINDS
@@ -1488,7 +1491,9 @@ def _roc_auc(case: ScoredCase) -> None:
 
 
 @scored_row("`roc_curve(y_true, y_score, drop_intermediate=d)`",
-            "`c.roc_curve(drop_intermediate=d)`")
+            "`c.roc_curve(drop_intermediate=d)` (with weights whose float sums round, such as "
+            "0.1, scikit-learn may keep a point where the curve does not turn, which exact "
+            "counts drop: its points include ours)")
 def _roc_curve(case: ScoredCase) -> None:
     c = case.curve()
     for drop in (True, False):
