@@ -79,6 +79,18 @@ def brute_shared(results: list[tuple[float, bool, int]]) -> int:
 # scikit-learn on the raw scores ------------------------------------------------------------
 
 
+def precision_recall_det_brier_and_log_loss_are_scikit_learns(curve: ThresholdContingency,
+                                                               scores: Any, y: Any, w: Any) -> None:
+    for ours, theirs in zip(curve.precision_recall_curve(),
+                            sk.precision_recall_curve(y, scores, sample_weight=w)):
+        arrays_close(ours, theirs)
+    close(curve.average_precision(), sk.average_precision_score(y, scores, sample_weight=w))
+    for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
+        arrays_close(ours, theirs)
+    close(curve.brier_score(), sk.brier_score_loss(y, scores, sample_weight=w))
+    close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
+
+
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("weights", [False, True])
@@ -93,14 +105,7 @@ def test_every_read_is_scikit_learns_on_the_raw_scores(seed, ties, weights):
         for ours, theirs in zip(curve.roc_curve(drop_intermediate=drop),
                                 sk.roc_curve(y, scores, sample_weight=w, drop_intermediate=drop)):
             arrays_close(ours, theirs)
-    for ours, theirs in zip(curve.precision_recall_curve(),
-                            sk.precision_recall_curve(y, scores, sample_weight=w)):
-        arrays_close(ours, theirs)
-    close(curve.average_precision(), sk.average_precision_score(y, scores, sample_weight=w))
-    for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
-        arrays_close(ours, theirs)
-    close(curve.brier_score(), sk.brier_score_loss(y, scores, sample_weight=w))
-    close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
+    precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
     if w is None:
         for strategy in ("uniform", "quantile"):
             for ours, theirs in zip(curve.calibration_curve(5, strategy=strategy),
@@ -142,14 +147,7 @@ def test_fractional_weights_are_scikit_learns_sample_weight(seed, kind):
     arrays_close(tpr, e_tpr[at])
     if kind == "dyadic":  # sums of multiples of 2**-3 are exact in float64 too: the same points
         assert thresholds.size == e_thresholds.size
-    for ours, theirs in zip(curve.precision_recall_curve(),
-                            sk.precision_recall_curve(y, scores, sample_weight=w)):
-        arrays_close(ours, theirs)
-    close(curve.average_precision(), sk.average_precision_score(y, scores, sample_weight=w))
-    for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
-        arrays_close(ours, theirs)
-    close(curve.brier_score(), sk.brier_score_loss(y, scores, sample_weight=w))
-    close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
+    precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
     # the totals are the exact sums, rounded once
     assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
     assert curve.negatives == float(sum(Fraction(x) for x in w[y == 0].tolist()))
