@@ -663,9 +663,28 @@ class ThresholdContingency:
     def calibration_curve(self, n_bins: int = 5, *,
                           strategy: Literal["uniform", "quantile"] = "uniform"
                           ) -> tuple[Floats, Floats]:
-        """``(prob_true, prob_pred)``, as scikit-learn's ``calibration_curve``. Exact mode."""
-        return _curves.calibration_curve(*self._exact_counts("calibration_curve"),
-                                         n_bins=n_bins, strategy=strategy)
+        """``(prob_true, prob_pred)``, as scikit-learn's ``calibration_curve``. Exact mode.
+
+        ``"quantile"`` places its edges at percentiles of the results, each
+        weight a number of repeats: it needs whole counts (as the formula).
+        """
+        counts = self._exact_counts("calibration_curve")
+        if strategy == "quantile":
+            counts = self._whole_columns("calibration_curve(strategy='quantile')", ValueError)
+        return _curves.calibration_curve(*counts, n_bins=n_bins, strategy=strategy)
+
+    def _whole_columns(self, what: str, refusal: type[ValueError]
+                       ) -> tuple[Floats, NDArray[np.int64], NDArray[np.int64]]:
+        """The counts in whole results (a read that counts results, not weights), or ``refusal``
+        naming ``what`` when a fractional weight left a count that is not whole."""
+        thresholds, pos, neg = self._columns()
+        scale = self._counts.scale
+        if not scale:
+            return thresholds, pos, neg
+        if _least_scale(pos.tolist(), neg.tolist(), scale):
+            raise refusal(f"{what}: fractional weights were counted; it takes each weight as a "
+                          "number of repeats of its result, so it needs whole counts")
+        return thresholds, pos >> scale, neg >> scale
 
     def calibration_error(self, n_bins: int | ArrayLike = 15, *,
                           norm: Literal["l1", "l2", "max"] = "l1") -> float:
@@ -707,14 +726,9 @@ class ThresholdContingency:
         if not isinstance(chosen, str) or chosen not in methods:
             raise ValueError(f"interval({score!r}): method must be "
                              f"{' or '.join(map(repr, methods))}, not {shown(method)}")
-        _, pos, neg = self._columns()
-        scale = self._counts.scale
-        if scale:  # the variances count results: whole counts only, as Contingency's intervals
-            if _least_scale(pos.tolist(), neg.tolist(), scale):
-                raise IntervalRefused(
-                    f"interval({score!r}): fractional weights were counted; an interval takes "
-                    "each weight as a number of repeats of its result, so it needs whole counts")
-            pos, neg = pos >> scale, neg >> scale
+        # the variances count results: whole counts only, as Contingency's intervals
+        whole = self._whole_columns(f"interval({score!r})", IntervalRefused)
+        _, pos, neg = whole
         if score == "average_precision":
             return _curves.average_precision_interval(pos, neg, level=level)
         return _curves.roc_auc_interval(pos, neg, level=level,

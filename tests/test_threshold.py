@@ -195,6 +195,23 @@ def test_an_interval_takes_whole_counts_only():
                                             [1, 1, 1, 2, 2, 1]).interval("roc_auc")
 
 
+def test_quantile_calibration_takes_whole_counts_only():
+    """Its edges are percentiles of the results, each weight a number of repeats (as the formula)."""
+    scores = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]
+    y = [1, 1, 0, 1, 0, 1, 0, 0]
+    curve = fed(scores, y, [1.5, 0.5, 1, 1, 1, 1, 1, 1])
+    with pytest.raises(ValueError, match=r"calibration_curve\(strategy='quantile'\): fractional"):
+        curve.calibration_curve(2, strategy="quantile")
+    curve.add(0.9, 1, weight=0.5)  # 0.9 now holds 2, 0.8 holds 0.5 + 0.5: whole again
+    curve.add(0.8, 1, weight=0.5)
+    whole = fed([*scores, 0.9], [*y, 1])
+    for ours, theirs in zip(curve.calibration_curve(2, strategy="quantile"),
+                            calibration_curve([*y, 1], [*scores, 0.9], n_bins=2,
+                                              strategy="quantile")):
+        arrays_close(ours, theirs)
+    assert curve == whole
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_table_at_a_threshold_is_scikit_learns_confusion_matrix(seed):
     scores, y, w = draw(seed, 30, ties=True, weights=True)
