@@ -180,6 +180,9 @@ def test_fractional_weights_read_the_same_as_their_whole_multiples(seed):
     assert fractional.best_threshold("f1") == whole.best_threshold("f1")
     assert fractional.roc_auc(max_fpr=0.2) == whole.roc_auc(max_fpr=0.2)
     assert fractional.calibration_error(10) == whole.calibration_error(10)
+    fractional, whole = fed(scores, y, w, bins=4), fed(scores, y, (w * 8).astype(np.int64), bins=4)
+    for read in ("roc_auc", "roc_auc_bound", "average_precision", "average_precision_bounds"):
+        assert getattr(fractional, read)() == getattr(whole, read)()
 
 
 def test_an_interval_takes_whole_counts_only():
