@@ -15,8 +15,10 @@ an array of the blocks' last keys for the binary search, and two Fenwick
 trees (int64) over the blocks' totals, so that the weight of negatives below
 a key, or of positives above it, is O(log blocks + block) C steps.
 
-Exactness: every count is an int64 checked against ``MAX_COUNT = 2**63 - 1``
-before the first write (the total ``P + N`` of the state never passes it, so
+Exactness: every count is an int64, in units of ``2**-scale`` as the
+reference's (a fractional weight refines the unit: :meth:`_rescale` multiplies every
+count by a power of two, after the reference's own check that the total still fits),
+checked against ``MAX_COUNT = 2**63 - 1`` before the first write (the total ``P + N`` of the state never passes it, so
 no key's count, block total or Fenwick prefix does either). ``2U`` and the
 tied pairs are kept in signed 128-bit integers. Bound: with ``T = P + N <=
 2**63 - 1``, ``2U <= 2 P N <= T**2 / 2 < 2**125`` and ``shared <= P N <
@@ -31,6 +33,8 @@ from cpython.long cimport PyLong_FromLongLong, PyLong_FromUnsignedLongLong
 from libc.string cimport memmove
 
 from contingency._score_counts import ScoreCounts as _ReferenceScoreCounts
+from contingency._score_counts import (check_units, refined_apply, same_counts, shifted_batch,
+                                       shown_weight)
 
 cdef extern from *:
     """
@@ -70,6 +74,11 @@ cdef object _cs_int(cs_i128 x):
     return (PyLong_FromLongLong(cs_high(x)) << 64) | PyLong_FromUnsignedLongLong(cs_low(x))
 
 
+cdef inline int64_t _cs_moved(int64_t value, Py_ssize_t shift) noexcept:
+    """``value * 2**shift`` (in range: checked by the caller) or, ``shift < 0``, exactly divided."""
+    return value * ((<int64_t>1) << shift) if shift > 0 else value >> (-shift)
+
+
 cdef class KernelScoreCounts:
     """Positive and negative weight per distinct key, sorted, with the running ``twice_u`` (in C)."""
 
@@ -81,6 +90,7 @@ cdef class KernelScoreCounts:
     cdef cs_i128 _twice_u, _shared
     cdef readonly int64_t positives
     cdef readonly int64_t negatives
+    cdef readonly Py_ssize_t scale  # every count in units of 2**-scale
     cdef object _columns  # the counts as arrays (a cache, dropped by every change)
 
     def __cinit__(self):
@@ -90,6 +100,7 @@ cdef class KernelScoreCounts:
         self._n_blocks = self._capacity = self._n_keys = 0
         self._twice_u = self._shared = 0
         self.positives = self.negatives = 0
+        self.scale = 0
         self._columns = None
 
     def __dealloc__(self):
@@ -163,6 +174,7 @@ cdef class KernelScoreCounts:
         self._free()
         self._twice_u = self._shared = 0
         self.positives = self.negatives = 0
+        self.scale = 0
         self._columns = None
 
     def copy(self):
@@ -183,6 +195,7 @@ cdef class KernelScoreCounts:
         other._n_keys = self._n_keys
         other._twice_u, other._shared = self._twice_u, self._shared
         other.positives, other.negatives = self.positives, self.negatives
+        other.scale = self.scale
         other._columns = self._columns
         return other
 
@@ -196,11 +209,7 @@ cdef class KernelScoreCounts:
         # on one implementation and loaded by one on the other compares equal
         if not isinstance(other, (KernelScoreCounts, _ReferenceScoreCounts)):
             return NotImplemented
-        if (self.positives, self.negatives, self.twice_u) != (
-                other.positives, other.negatives, other.twice_u):
-            return False
-        mine, theirs = self.columns(), other.columns()
-        return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+        return same_counts(self, other)
 
     def __ne__(self, other):
         equal = self.__eq__(other)
@@ -210,14 +219,15 @@ cdef class KernelScoreCounts:
 
     def __getstate__(self):
         keys, pos, neg = self.columns()
-        return keys.tolist(), pos.tolist(), neg.tolist()
+        return keys.tolist(), pos.tolist(), neg.tolist(), self.scale
 
     def __setstate__(self, state):
         self.clear()
-        keys, pos, neg = state
+        keys, pos, neg, scale = state if len(state) == 4 else (*state, 0)
         if keys:
             self._fill(np.array(keys, dtype=np.float64), np.array(pos, dtype=np.int64),
                        np.array(neg, dtype=np.int64))
+        self.scale = scale
 
     def __reduce__(self):
         return type(self), (), self.__getstate__()
@@ -283,12 +293,21 @@ cdef class KernelScoreCounts:
 
     # The one write routine ---------------------------------------------------------------
 
-    def apply(self, double key=0.0, positive=True, weight=0, batch=None, int sign=1):
+    def apply(self, double key=0.0, positive=True, weight=0, batch=None, int sign=1,
+              Py_ssize_t scale=0):
         """Change the counts: a unit step ``apply(key, positive, weight)`` or a coded batch
-        ``apply(batch=(keys, positives, negatives), sign=±1)``, as the reference's; checked whole
-        before the first write."""
+        ``apply(batch=(keys, positives, negatives), sign=±1)``, weights in units of
+        ``2**-scale``, as the reference's; checked whole before the first write."""
         cdef int overflow = 0
         cdef int64_t w
+        if scale != self.scale:
+            if scale > self.scale:
+                refined_apply(self, key, positive, weight, batch, sign, scale)
+                return
+            if batch is None:
+                weight = weight << (self.scale - scale)
+            else:
+                batch = shifted_batch(self, batch, sign, self.scale - scale)
         if batch is None:
             w = PyLong_AsLongLongAndOverflow(weight, &overflow)
             if overflow or w == -MAX_COUNT - 1:
@@ -305,11 +324,11 @@ cdef class KernelScoreCounts:
     def _refuse_huge(self, key, positive, weight):
         """A unit weight past int64: refused with the reference's message."""
         if weight > 0:
-            check_room(self.positives + self.negatives, weight, "results")
+            check_units(self.positives + self.negatives, weight, self.scale)
         have, _ = self.at(key) if positive else self.at(key)[::-1]
         kind = "positive" if positive else "negative"
-        raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                         f"not {-weight} to remove")
+        raise ValueError(f"remove: there are {shown_weight(have, self.scale)} {kind} results of "
+                         f"score {key!r}, not {shown_weight(-weight, self.scale)} to remove")
 
     cdef int _step(self, double key, bint positive, int64_t weight) except -1:
         """One key's change of one class, ``twice_u`` following; checked before the first write."""
@@ -325,10 +344,11 @@ cdef class KernelScoreCounts:
                 have = self._blocks[b].pos[i] if positive else self._blocks[b].neg[i]
             if have < -weight:
                 kind = "positive" if positive else "negative"
-                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                                 f"not {-weight} to remove")
+                raise ValueError(f"remove: there are {shown_weight(have, self.scale)} {kind} "
+                                 f"results of score {key!r}, not "
+                                 f"{shown_weight(-weight, self.scale)} to remove")
         elif weight > MAX_COUNT - self.positives - self.negatives:
-            check_room(self.positives + self.negatives, weight, "results")
+            check_units(self.positives + self.negatives, weight, self.scale)
         self._columns = None
         if not self._n_blocks:  # the first key
             self._reserve(1)
@@ -464,7 +484,7 @@ cdef class KernelScoreCounts:
             total += <cs_i128>pos[k] + neg[k]
         if sign > 0:
             if total > MAX_COUNT - self.positives - self.negatives:
-                check_room(self.positives + self.negatives, _cs_int(total), "results")
+                check_units(self.positives + self.negatives, _cs_int(total), self.scale)
         else:
             for k in range(m):
                 have_pos = have_neg = 0
@@ -473,8 +493,9 @@ cdef class KernelScoreCounts:
                 if have_pos < pos[k] or have_neg < neg[k]:
                     kind, have, want = (("positive", have_pos, pos[k]) if have_pos < pos[k]
                                         else ("negative", have_neg, neg[k]))
-                    raise ValueError(f"remove: there are {have} {kind} results of score "
-                                     f"{keys[k]!r}, not {want} to remove")
+                    raise ValueError(f"remove: there are {shown_weight(have, self.scale)} {kind} "
+                                     f"results of score {keys[k]!r}, not "
+                                     f"{shown_weight(want, self.scale)} to remove")
         if not self._n_keys and sign > 0:  # into an empty state: the batch is the state
             self._fill(keys, pos, neg)
         elif m * CS_MERGE_COST < self._n_keys:
@@ -514,9 +535,41 @@ cdef class KernelScoreCounts:
                 k += 1
             if out_pos[at] or out_neg[at]:
                 at += 1
+        cdef Py_ssize_t scale = self.scale
         self.clear()
         self._fill(all_keys[:at], all_pos[:at], all_neg[:at])
+        self.scale = scale
         return 0
+
+    def _rescale(self, Py_ssize_t scale):
+        """Every count in units of ``2**-scale``: finer (the caller checked that the total
+        fits), or coarser where every count is divisible (undoing a refinement); 2U and the
+        tied pairs, products of two counts, move by twice the shift. As the reference's."""
+        cdef Py_ssize_t shift = scale - self.scale, b, j
+        cdef ScoreBlock *block
+        if not shift:
+            return
+        if self.positives + self.negatives:
+            if shift > 0 and (shift >= 63 or self.positives + self.negatives > (MAX_COUNT >> shift)):
+                raise ValueError("_rescale: the counts do not fit the finer unit (unchecked call)")
+            for b in range(self._n_blocks):
+                block = self._blocks[b]
+                for j in range(block.size):
+                    block.pos[j] = _cs_moved(block.pos[j], shift)
+                    block.neg[j] = _cs_moved(block.neg[j], shift)
+                block.pos_total = _cs_moved(block.pos_total, shift)
+                block.neg_total = _cs_moved(block.neg_total, shift)
+            self._trees()
+            self.positives = _cs_moved(self.positives, shift)
+            self.negatives = _cs_moved(self.negatives, shift)
+            if shift > 0:
+                self._twice_u = self._twice_u * ((<cs_i128>1) << (2 * shift))
+                self._shared = self._shared * ((<cs_i128>1) << (2 * shift))
+            else:
+                self._twice_u = self._twice_u >> (-2 * shift)
+                self._shared = self._shared >> (-2 * shift)
+        self.scale = scale
+        self._columns = None
 
     cdef int _fill(self, const double[::1] keys, const int64_t[::1] pos, const int64_t[::1] neg) except -1:
         """Fill an empty state from checked columns (keys ascending; zero rows dropped) and

@@ -2,7 +2,14 @@
 
 The state of :class:`~contingency.ThresholdContingency`: for each distinct key
 (a score in exact mode, a bin's lower edge in binned mode) the weight of
-positive and of negative results there, exact integers. Keys are kept sorted
+positive and of negative results there, exact integers in units of
+``2**-scale`` (``scale`` 0 while every weight is whole; a fractional weight
+such as 0.25 makes the unit finer, as :class:`~contingency.Contingency`'s
+counts do, and every count is multiplied by the same power of two, so every
+ratio, and hence every score, is unchanged). The count limit is on the units:
+their total stays at most ``2**63 - 1``, so a weight is exact to its last
+bit and every count fits int64 (in units of ``2**-k`` the total weight is at
+most ``(2**63 - 1) 2**-k``). Keys are kept sorted
 in a list of blocks (at most ``2 * _LOAD`` keys each), with a Fenwick tree
 over the blocks' totals, so that the weight of negatives below a key (or of
 positives above it) takes O(log blocks) Python steps plus a C-level sum over
@@ -26,7 +33,9 @@ counts by merging sorted arrays and recomputes ``twice_u`` from them
 (:func:`contingency.formulas.curves.mann_whitney`, the formula's one home). Everything that
 can fail (the count limit, a removal of results that are not there) is
 checked before the first write. A key whose counts both reach 0 is dropped,
-so equal states hold equal keys.
+so equal states hold equal keys. A weight finer than the counts' unit refines
+the unit first (:meth:`ScoreCounts._rescale`, O(keys), checked before; undone if
+the change itself is then refused); equality compares weights, not units.
 """
 
 from __future__ import annotations
@@ -41,7 +50,8 @@ from numpy.typing import NDArray
 from contingency.formulas._numeric import MAX_COUNT, check_room
 from contingency.formulas.curves import mann_whitney
 
-__all__ = ["Batch", "ScoreCounts"]
+__all__ = ["Batch", "ScoreCounts", "check_units", "refined_apply", "same_counts", "shifted_batch",
+           "shown_weight"]
 
 #: Half the most keys a block holds (a block of more is split in two).
 _LOAD = 256
@@ -78,6 +88,7 @@ class ScoreCounts:
         "_tree_pos",
         "negatives",
         "positives",
+        "scale",
         "shared",
         "twice_u",
     )
@@ -96,6 +107,7 @@ class ScoreCounts:
     negatives: int  # N
     twice_u: int  # 2U, the Mann-Whitney statistic in half-units
     shared: int  # sum over keys of positives x negatives: the tied pairs (binned: sharing a bin)
+    scale: int  # every count (and P, N) is in units of 2**-scale; 2U and shared in 2**-2scale
 
     def __init__(self) -> None:
         self.clear()
@@ -106,7 +118,7 @@ class ScoreCounts:
         self._block_pos, self._block_neg = [], []
         self._tree_pos, self._tree_neg = [0], [0]
         self._columns = None
-        self.positives = self.negatives = self.twice_u = self.shared = 0
+        self.positives = self.negatives = self.twice_u = self.shared = self.scale = 0
 
     def copy(self) -> ScoreCounts:
         """An independent copy."""
@@ -120,6 +132,7 @@ class ScoreCounts:
         other._columns = self._columns
         other.positives, other.negatives, other.twice_u, other.shared = (
             self.positives, self.negatives, self.twice_u, self.shared)
+        other.scale = self.scale
         return other
 
     def __len__(self) -> int:
@@ -129,24 +142,21 @@ class ScoreCounts:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreCounts):
             return NotImplemented
-        if (self.positives, self.negatives, self.twice_u) != (
-                other.positives, other.negatives, other.twice_u):
-            return False
-        mine, theirs = self.columns(), other.columns()
-        return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+        return same_counts(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __getstate__(self) -> tuple[Any, ...]:
         keys, pos, neg = self.columns()
-        return keys.tolist(), pos.tolist(), neg.tolist()
+        return keys.tolist(), pos.tolist(), neg.tolist(), self.scale
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.clear()
-        keys, pos, neg = state
+        keys, pos, neg, scale = state if len(state) == 4 else (*state, 0)
         if keys:
             self._rebuild(np.array(keys, dtype=np.float64), np.array(pos, dtype=np.int64),
                           np.array(neg, dtype=np.int64))
+        self.scale = scale
 
     # Reads -----------------------------------------------------------------------------
 
@@ -168,7 +178,7 @@ class ScoreCounts:
     # The one write routine -------------------------------------------------------------
 
     def apply(self, key: float = 0.0, positive: bool = True, weight: int = 0,
-              batch: Batch | None = None, sign: int = 1) -> None:
+              batch: Batch | None = None, sign: int = 1, scale: int = 0) -> None:
         """Change the counts: the one routine every change goes through, in two calling conventions.
 
         A unit step, ``apply(key, positive, weight)``: ``weight`` results
@@ -176,10 +186,21 @@ class ScoreCounts:
         arguments so that no array is made per result. A coded batch,
         ``apply(batch=(keys, positives, negatives), sign=±1)``: aggregated
         non-negative weights, added (``sign=1``) or taken back (``-1``).
+        Weights are in units of ``2**-scale``: finer than the counts' unit,
+        the counts are refined first (:func:`refined_apply`); coarser, the
+        weights are brought to the counts' unit.
         Everything that can fail is checked before the first write:
-        ``ValueError`` for a total past ``2**63 - 1`` or a removal of
+        ``ValueError`` for a total past ``2**63 - 1`` units or a removal of
         results that are not there.
         """
+        if scale != self.scale:
+            if scale > self.scale:
+                refined_apply(self, key, positive, weight, batch, sign, scale)
+                return
+            if batch is None:
+                weight <<= self.scale - scale
+            else:
+                batch = shifted_batch(self, batch, sign, self.scale - scale)
         if batch is None:
             self._step(key, positive, weight)
             return
@@ -211,8 +232,10 @@ class ScoreCounts:
             at_batch = where + np.cumsum(new) - new  # each batch key's place among all keys
             new_pos[at_batch] += sign * pos
             new_neg[at_batch] += sign * neg
+            scale = self.scale
             self.clear()
             self._rebuild(all_keys, new_pos, new_neg)
+            self.scale = scale
 
     def _check_batch(self, keys: NDArray[np.float64], pos: NDArray[np.int64],
                      neg: NDArray[np.int64], sign: int) -> None:
@@ -222,7 +245,7 @@ class ScoreCounts:
         if float(pos.sum(dtype=np.float64)) + float(neg.sum(dtype=np.float64)) > 2.0**62:
             total = sum(pos.tolist()) + sum(neg.tolist())
         if sign > 0:
-            check_room(self.positives + self.negatives, total, "results")
+            check_units(self.positives + self.negatives, total, self.scale)
             return
         mine_keys, mine_pos, mine_neg = self.columns()
         where = np.minimum(np.searchsorted(mine_keys, keys), max(mine_keys.size - 1, 0))
@@ -235,8 +258,9 @@ class ScoreCounts:
             kind, have, want = (("positive", have_pos[first], pos[first])
                                 if have_pos[first] < pos[first] else
                                 ("negative", have_neg[first], neg[first]))
-            raise ValueError(f"remove: there are {int(have)} {kind} results of score "
-                             f"{float(keys[first])!r}, not {int(want)} to remove")
+            raise ValueError(f"remove: there are {shown_weight(int(have), self.scale)} {kind} "
+                             f"results of score {float(keys[first])!r}, not "
+                             f"{shown_weight(int(want), self.scale)} to remove")
 
     def _step(self, key: float, positive: bool, weight: int) -> None:
         """One key's change of one class, ``twice_u`` following; checked before the first write.
@@ -259,10 +283,11 @@ class ScoreCounts:
             have = (self._pos if positive else self._neg)[b][i] if found else 0
             if have < -weight:
                 kind = "positive" if positive else "negative"
-                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                                 f"not {-weight} to remove")
+                raise ValueError(f"remove: there are {shown_weight(have, self.scale)} {kind} "
+                                 f"results of score {key!r}, not "
+                                 f"{shown_weight(-weight, self.scale)} to remove")
         elif self.positives + self.negatives + weight > MAX_COUNT:
-            check_room(self.positives + self.negatives, weight, "results")
+            check_units(self.positives + self.negatives, weight, self.scale)
         self._columns = None
         if not maxes:  # the first key
             self._keys, self._maxes = [array("d", (key,))], [key]
@@ -307,6 +332,26 @@ class ScoreCounts:
                 maxes[b] = block[-1]
         elif len(block) > 2 * _LOAD:
             self._split(b)
+
+    def _rescale(self, scale: int) -> None:
+        """Express every count in units of ``2**-scale``: finer (checked by the caller), or
+        coarser where every count is divisible (undoing a refinement). 2U and the tied pairs,
+        products of two counts, move by twice the shift."""
+        shift = scale - self.scale
+        if not shift:
+            return
+        def moved(value: int, twice: bool = False) -> int:
+            step = 2 * shift if twice else shift
+            return value << step if step > 0 else value >> -step
+        self._pos = [array("q", map(moved, block)) for block in self._pos]
+        self._neg = [array("q", map(moved, block)) for block in self._neg]
+        self._block_pos = [moved(total) for total in self._block_pos]
+        self._block_neg = [moved(total) for total in self._block_neg]
+        self._trees()
+        self.positives, self.negatives = moved(self.positives), moved(self.negatives)
+        self.twice_u, self.shared = moved(self.twice_u, True), moved(self.shared, True)
+        self._columns = None
+        self.scale = scale
 
     def _split(self, b: int) -> None:
         """Split block ``b`` in two halves (the Fenwick trees rebuilt: O(blocks), amortised)."""
@@ -391,3 +436,85 @@ def _fenwick(totals: list[int]) -> list[int]:
             tree[parent] += tree[b]
     return tree
 
+
+
+def shown_weight(units: int, scale: int) -> str:
+    """A weight of ``units`` in units of ``2**-scale``, as messages show it (an int when whole).
+
+    >>> shown_weight(3, 0), shown_weight(3, 2), shown_weight(8, 2)
+    ('3', '0.75', '2')
+    """
+    if scale and units % (1 << scale):
+        return repr(units / (1 << scale))  # one rounding (Python's true division of ints)
+    return str(units >> scale)
+
+
+def check_units(total: int, change: int, scale: int) -> None:
+    """Refuse ``change`` units on ``total`` past ``2**63 - 1`` (the count limit, in the counts' unit)."""
+    if total + change <= MAX_COUNT:
+        return
+    if not scale:
+        check_room(total, change, "results")
+    raise ValueError(f"the accumulator would hold a weight of {shown_weight(total + change, scale)} "
+                     f"in units of 2**-{scale} (the finest unit its weights need), "
+                     f"{total + change} units; at most 2**63 - 1 units are supported, a total "
+                     f"weight of {MAX_COUNT / (1 << scale):.6g} in that unit (weights with fewer "
+                     "binary digits, such as multiples of 2**-20, leave room for more)")
+
+
+def shifted_batch(counts: Any, batch: Batch, sign: int, shift: int) -> Batch:
+    """A coded batch in units ``2**shift`` times finer (the counts' unit), or the refusal it meets.
+
+    A weight that does not fit int64 in the finer unit is past the count limit
+    (adding) or more than the counts hold (removing): refused here as the
+    counts would refuse it.
+    """
+    keys, pos, neg = batch
+    room = MAX_COUNT >> shift
+    over = (pos > room) | (neg > room)
+    if over.any():
+        first = int(np.flatnonzero(over)[0])
+        if sign > 0:
+            total = (sum(pos.tolist()) + sum(neg.tolist())) << shift
+            check_units(counts.positives + counts.negatives, total, counts.scale)
+        key = float(keys[first])
+        positive = bool(pos[first] > room)
+        have = counts.at(key)[0 if positive else 1]
+        want = int((pos if positive else neg)[first]) << shift
+        raise ValueError(f"remove: there are {shown_weight(have, counts.scale)} "
+                         f"{'positive' if positive else 'negative'} results of score {key!r}, "
+                         f"not {shown_weight(want, counts.scale)} to remove")
+    return keys, pos << shift, neg << shift
+
+
+def refined_apply(counts: Any, key: float, positive: bool, weight: int, batch: Batch | None,
+                  sign: int, scale: int) -> None:
+    """``counts.apply`` of weights finer than the counts' unit: the counts refined to ``2**-scale``
+    first (the room for it checked before), the refinement undone if the change is refused."""
+    old = counts.scale
+    total = counts.positives + counts.negatives
+    if total:
+        if batch is None:
+            change = max(weight, 0)
+        else:
+            change = (sum(batch[1].tolist()) + sum(batch[2].tolist())) if sign > 0 else 0
+        check_units(total << (scale - old), change, scale)
+    counts._rescale(scale)
+    try:
+        counts.apply(key, positive, weight, batch, sign, scale)
+    except BaseException:
+        counts._rescale(old)
+        raise
+
+
+def same_counts(first: Any, second: Any) -> bool:
+    """Whether two score counts (either implementation) hold the same weights, whatever their units."""
+    fine = max(first.scale, second.scale)
+    a, b = fine - first.scale, fine - second.scale
+    if ((first.positives << a, first.negatives << a, first.twice_u << 2 * a)
+            != (second.positives << b, second.negatives << b, second.twice_u << 2 * b)):
+        return False
+    (keys, pos, neg), (other_keys, other_pos, other_neg) = first.columns(), second.columns()
+    # equal totals in the finer unit: every count of the coarser fits int64 there too
+    return (np.array_equal(keys, other_keys) and np.array_equal(pos << a, other_pos << b)
+            and np.array_equal(neg << a, other_neg << b))

@@ -3,15 +3,15 @@
 The ingest step of :class:`~contingency.ThresholdContingency`: every input
 (one score and its correct label; arrays, lists or pandas columns of both,
 with ``sample_weight``) becomes a key (the score, or its bin's lower edge), a
-class (positive or not) and a whole weight, or, for a batch, one coded batch
+class (positive or not) and a weight, or, for a batch, one coded batch
 of distinct keys (ascending) with the positive and negative weight at each.
 Everything is checked here, before the state is touched, and an error names
 the argument and the position at fault.
 
-Weights are whole numbers (integers, or floats of whole value): a threshold
-table counts results, and fractional weights would need the dyadic fixed
-point of :class:`~contingency.Contingency`'s counts in every read (a later
-step); a fractional one is refused by name.
+Weights are exact: each is an integer in units of ``2**-scale``
+(:func:`contingency._inputs.exact_weight`, as :class:`~contingency.Contingency`
+takes them), so 0.25 is 1 in units of ``2**-2``; the counts keep them in the
+finest unit they have met (:class:`~contingency._score_counts.ScoreCounts`).
 """
 
 from __future__ import annotations
@@ -25,16 +25,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._coding import encode
-from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
+from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._labels import check_label
-from contingency._score_counts import Batch
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, check_room, shown
+from contingency._score_counts import Batch, check_units
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, shown
 
-__all__ = ["Binning", "coded_batch", "key_of", "positive_of", "whole_weight"]
+__all__ = ["Binning", "coded_batch", "key_of", "positive_of"]
 
 _BINARY = "without pos_label=, correct must be a bool or 0/1 (pass pos_label= to name the positive label)"
-_FRACTIONAL = ("is fractional: ThresholdContingency counts whole results (integer weights, or floats "
-               "of whole value)")
 
 
 class Binning:
@@ -150,33 +148,19 @@ def positive_of(correct: object, pos_label: Hashable | None, name: str) -> bool:
     raise ValueError(f"{name} is {shown(correct)}: {_BINARY}")
 
 
-def whole_weight(weight: object, name: str) -> int:
-    """One result's weight, a whole number up to ``2**63 - 1``.
-
-    >>> whole_weight(2.0, "add: weight")
-    2
-    >>> whole_weight(0.5, "add: weight")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: add: weight = 0.5 is fractional: ThresholdContingency counts whole results ...
-    """
-    mantissa, exponent = exact_weight(weight, name)
-    if exponent:
-        raise ValueError(f"{name} = {shown(weight)} {_FRACTIONAL}")
-    return mantissa
-
-
 def coded_batch(scores: object, correct: object, sample_weight: object, *,
-                pos_label: Hashable | None, binning: Binning | None, where: str) -> Batch:
-    """A batch of results as ``(keys ascending and distinct, positive weight, negative weight)``.
+                pos_label: Hashable | None, binning: Binning | None, where: str
+                ) -> tuple[Batch, int]:
+    """A batch of results as ``(keys ascending and distinct, positive weight, negative weight)``
+    and the weights' unit: ``(batch, scale)``, every weight an integer in units of ``2**-scale``.
 
     Keys with no weight are left out. Errors name ``where``, the argument
     (``scores``, ``correct``, ``sample_weight``) and the position.
 
-    >>> keys, pos, neg = coded_batch([0.8, 0.4, 0.8], [1, 0, 0], None, pos_label=None,
-    ...                              binning=None, where="add_results")
-    >>> keys.tolist(), pos.tolist(), neg.tolist()
-    ([0.4, 0.8], [0, 1], [1, 1])
+    >>> (keys, pos, neg), scale = coded_batch([0.8, 0.4, 0.8], [1, 0, 0], [1, 0.25, 2],
+    ...                                       pos_label=None, binning=None, where="add_results")
+    >>> keys.tolist(), pos.tolist(), neg.tolist(), scale
+    ([0.4, 0.8], [0, 4], [1, 8], 2)
     >>> coded_batch([0.8, np.inf], [1, 0], None, pos_label=None, binning=None, where="add_results")
     Traceback (most recent call last):
     ...
@@ -186,14 +170,10 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
     values = _scores(scores, where)
     size = check_same_length(values, labels, (f"{where}: scores", "correct"))
     positive = _positives(labels, pos_label, where)
-    weights = None
+    weights, scale = None, 0
     if sample_weight is not None:
-        exact, exponent = exact_weights(sample_weight, size, where, name="sample_weight")
-        if exponent:
-            first = int(np.flatnonzero(np.asarray([w % (1 << exponent) != 0 for w in exact]))[0])
-            raise ValueError(f"{where}: sample_weight[{first}] = "
-                             f"{shown(np.asarray(sample_weight, dtype=object)[first])} {_FRACTIONAL}")
-        check_room(0, int(exact.sum()), "results")
+        exact, scale = exact_weights(sample_weight, size, where, name="sample_weight")
+        check_units(0, int(exact.sum()), scale)
         weights = exact.astype(np.int64)
     if binning is not None:
         codes = binning.keys(values, f"{where}: scores")
@@ -203,8 +183,8 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
         keys, pos, neg = _by_score(values + 0.0, positive, weights)
     kept = (pos != 0) | (neg != 0)
     if kept.all():
-        return keys, pos, neg
-    return keys[kept], pos[kept], neg[kept]
+        return (keys, pos, neg), scale
+    return (keys[kept], pos[kept], neg[kept]), scale
 
 
 #: The types of list items read as one float64 array (bool is not among them: a score is a number).
@@ -285,8 +265,13 @@ def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
 
     Each class is sorted on its own (a sort of floats, not an argsort, when
     unweighted), then the two sorted key lists are merged: numpy's stable
-    sort of two sorted runs is a linear merge.
+    sort of two sorted runs is a linear merge. Unweighted, all the scores are
+    sorted at once instead (numpy's float sort is several times faster than
+    the masks and merges): the distinct scores and their totals are its runs,
+    and the smaller class, sorted on its own, is placed on them.
     """
+    if weights is None:
+        return _by_score_unweighted(values, positive)
     negative = ~positive
     pos_keys, pos_counts = _distinct(values[positive],
                                      None if weights is None else weights[positive])
@@ -300,6 +285,32 @@ def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
     pos[np.searchsorted(both, pos_keys)] = pos_counts
     neg[np.searchsorted(both, neg_keys)] = neg_counts
     return both, pos, neg
+
+
+def _runs(ordered: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The distinct values of a sorted array and how many times each occurs."""
+    if not ordered.size:
+        return ordered, np.zeros(0, dtype=np.int64)
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    if new.all():  # every value distinct (the common case for real-valued scores)
+        return ordered, np.ones(ordered.size, dtype=np.int64)
+    starts = np.flatnonzero(new)
+    return ordered[starts], np.diff(starts, append=ordered.size).astype(np.int64, copy=False)
+
+
+def _by_score_unweighted(values: NDArray[np.float64], positive: NDArray[np.bool_]
+                         ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`_by_score` of unit weights: one sort of every score, one of the smaller class."""
+    keys, totals = _runs(np.sort(values))
+    positives = int(np.count_nonzero(positive))
+    small_is_positive = 2 * positives <= values.size
+    small_keys, small_counts = _runs(np.sort(values[positive if small_is_positive else ~positive]))
+    small = np.zeros(keys.size, dtype=np.int64)
+    small[np.searchsorted(keys, small_keys)] = small_counts
+    large = totals - small
+    return (keys, small, large) if small_is_positive else (keys, large, small)
 
 
 def _counted_by_code(codes: NDArray[Any], positive: NDArray[np.bool_], weights: NDArray[np.int64] | None,

@@ -45,8 +45,10 @@ IMPLEMENTATIONS = [pytest.param(ScoreCounts, id="reference"),
 #: Scores with many ties (a pool of a few) and some distinct ones.
 SCORES = st.one_of(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5000000000000001, 0.75, 1.0]),
                    st.floats(0, 1))
-#: Weights of one result as users pass them: small, large, up to the limit and past it.
-WEIGHTS = st.sampled_from([1, 1, 1, 2, 3, 2**40, 2**62, MAX_COUNT - 1, MAX_COUNT])
+#: Weights of one result as users pass them: small, large, up to the limit and past it, and
+#: fractional ones (each refines the counts' unit: 2**-1 ... 2**-40, and 2**40 + 0.5 needs 41 bits).
+WEIGHTS = st.sampled_from([1, 1, 1, 2, 3, 2**40, 2**62, MAX_COUNT - 1, MAX_COUNT,
+                           0.5, 0.25, 1.375, 2.0**-40, 2.0**40 + 0.5])
 #: Weights of a unit step of the counts themselves, removals and past-int64 ones included.
 STEP_WEIGHTS = st.sampled_from([1, 1, -1, 2, -3, 2**40, 2**62, -(2**62), MAX_COUNT,
                                 MAX_COUNT + 1, -MAX_COUNT, -(2**63), -(2**70), 2**70])
@@ -57,6 +59,7 @@ def state(counts: Any) -> dict[str, Any]:
     keys, pos, neg = counts.columns()
     return {
         "totals": (counts.positives, counts.negatives, len(counts)),
+        "scale": counts.scale,
         "running": (counts.twice_u, counts.shared),
         "types": tuple(type(x).__name__ for x in (counts.positives, counts.negatives,
                                                  counts.twice_u, counts.shared)),
@@ -102,8 +105,8 @@ def _call(name: str, *arguments: Any, **keywords: Any) -> Any:
 def reads(curve: ThresholdContingency) -> dict[str, Any]:
     """The reads served by the counts' running sums and columns (``repr``: NaN equals NaN)."""
     found: dict[str, Any] = {"n": (curve.positives, curve.negatives, curve.n_results)}
-    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound),
-                       ("average_precision", lambda: curve.average_precision),
+    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound()),
+                       ("average_precision", lambda: curve.average_precision()),
                        ("counts", lambda: [c.tolist() for c in curve.counts()])]:
         try:
             found[name] = repr(read())
@@ -150,7 +153,8 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
             if n:
                 self.both(_call("remove", key, False, weight=n))
 
-    @rule(results=st.lists(st.tuples(SCORES, st.booleans(), st.sampled_from([1, 2, 2**61])),
+    @rule(results=st.lists(st.tuples(SCORES, st.booleans(),
+                                     st.sampled_from([1, 2, 2**61, 0.5, 0.125, 2.5])),
                            max_size=10), remove=st.booleans())
     def batch(self, results: list[tuple[float, bool, int]], remove: bool) -> None:
         scores, correct, weights = ([r[i] for r in results] for i in range(3))
@@ -195,10 +199,15 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
         reference, kernel = self.reference.copy(), self.kernel.copy()
         assert type(kernel._counts) is KERNEL
         for original in (reference, kernel):
-            for twin in (pickle.loads(pickle.dumps(original)),
-                         ThresholdContingency.from_dict(original.to_dict())):
-                assert twin == original
-                assert state(twin._counts) == state(original._counts)
+            twin = pickle.loads(pickle.dumps(original))
+            assert twin == original
+            assert state(twin._counts) == state(original._counts)
+            # a document holds the counts in their least unit: the same weights, maybe coarser
+            loaded = ThresholdContingency.from_dict(original.to_dict())
+            assert loaded == original
+            assert all(np.array_equal(a, b) for a, b in zip(loaded.counts(), original.counts()))
+            assert ({k: v for k, v in reads(loaded).items() if k != "counts"}
+                    == {k: v for k, v in reads(original).items() if k != "counts"})
         self.reference, self.kernel = reference, kernel
 
     @rule()
@@ -217,11 +226,13 @@ TestScoresKernelAgainstReference = needs_kernel(ScoresKernelAgainstReference.Tes
 
 # Streams of the counts themselves, as property tests -------------------------------------------
 
+#: The unit of a step's weights, ``2**-scale``: finer than the counts' unit refines them first.
+STEP_SCALES = st.sampled_from([0, 0, 0, 1, 3, 40, 62, 128])
 _STEP = st.one_of(
-    st.tuples(st.just("unit"), SCORES, st.booleans(), STEP_WEIGHTS),
+    st.tuples(st.just("unit"), SCORES, st.booleans(), STEP_WEIGHTS, STEP_SCALES),
     st.tuples(st.just("batch"), st.lists(st.tuples(SCORES, st.integers(0, 3), st.integers(0, 3)),
                                          min_size=1, max_size=8),
-              st.sampled_from([1, -1]), st.sampled_from([1, 2**40, 2**61])),
+              st.sampled_from([1, -1]), st.sampled_from([1, 2**40, 2**61]), STEP_SCALES),
 )
 
 
@@ -238,12 +249,13 @@ def _batch(results: list[tuple[float, int, int]], scale: int) -> tuple[Any, Any,
 
 
 def _run(counts: Any, step: tuple[Any, ...]) -> None:
+    unit = step[4] if len(step) > 4 else 0
     if step[0] == "unit":
-        _, key, positive, weight = step
-        counts.apply(key, positive, weight)
+        _, key, positive, weight = step[:4]
+        counts.apply(key, positive, weight, None, 1, unit)
     else:
-        _, results, sign, scale = step
-        counts.apply(batch=_batch(results, scale), sign=sign)
+        _, results, sign, multiple = step[:4]
+        counts.apply(batch=_batch(results, multiple), sign=sign, scale=unit)
 
 
 @needs_kernel
@@ -254,6 +266,11 @@ def _run(counts: Any, step: tuple[Any, ...]) -> None:
 @example([("unit", 0.5, True, 1), ("unit", 0.5, True, -(2**63))])
 @example([("unit", 0.5, True, 1), ("unit", 0.5, True, 2**70), ("unit", 0.5, False, -(2**70))])
 @example([("batch", [(0.5, 3, 3)], 1, 2**61), ("batch", [(0.5, 0, 1), (0.9, 1, 0)], 1, 2**61)])
+@example([("unit", 0.5, True, 3, 0), ("unit", 0.25, False, 1, 2), ("unit", 0.5, True, -1, 0),
+          ("unit", 0.25, False, -1, 2), ("unit", 0.5, True, -8, 2)])
+@example([("unit", 0.5, True, 2**61, 0), ("unit", 0.2, False, 1, 3)])  # the refinement refused
+@example([("unit", 0.5, True, 1, 0), ("unit", 0.7, False, -1, 40)])  # refined, refused, undone
+@example([("unit", 0.5, True, 1, 1), ("batch", [(0.5, 3, 0)], -1, 2**61, 0)])  # shifted past int64
 def test_every_state_of_a_stream_is_the_same_on_both(steps: list[tuple[Any, ...]]) -> None:
     reference, kernel = ScoreCounts(), KERNEL()
     for step in steps:
@@ -341,3 +358,36 @@ def test_the_process_uses_the_kernel_when_it_is_built() -> None:
         assert type(chosen) is KERNEL
     else:
         assert type(chosen) is ScoreCounts
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_finer_unit_multiplies_every_count_and_keeps_every_ratio(implementation: Any) -> None:
+    """0.25 refines the unit to 2**-2: P, N, every count times 4, 2U and the tied pairs times 16;
+    a refused change after a refinement leaves the unit as it was; coarser weights are shifted."""
+    counts = implementation()
+    counts.apply(0.8, True, 1)
+    counts.apply(0.4, False, 3)
+    counts.apply(0.4, True, 2)
+    before = (counts.positives, counts.negatives, counts.twice_u, counts.shared)
+    counts.apply(0.1, False, 1, None, 1, 2)  # a negative of weight 0.25
+    assert counts.scale == 2
+    assert (counts.positives, counts.negatives) == (4 * before[0], 4 * before[1] + 1)
+    assert counts.twice_u == 16 * before[2] + 2 * 4 * 3  # both positives above the new negative
+    assert counts.shared == 16 * before[3]
+    assert recomputed(counts) == (counts.positives, counts.negatives, counts.twice_u, counts.shared)
+    with pytest.raises(ValueError, match=r"there are 0 negative results of score 0\.7, not 0\.125"):
+        counts.apply(0.7, False, -1, None, 1, 3)
+    assert counts.scale == 2  # the refinement to 2**-3 was undone
+    counts.apply(0.1, False, 1)  # a whole weight: 4 units
+    with pytest.raises(ValueError, match=r"there are 1\.25 negative results of score 0\.1, not 2 to"):
+        counts.apply(0.1, False, -2)
+    assert counts.columns()[2].tolist() == [5, 12, 0]
+    other = implementation()  # the same weights in whole units and quarters: equal
+    other.apply(0.8, True, 1)
+    other.apply(0.4, False, 3)
+    other.apply(0.4, True, 2)
+    other.apply(0.1, False, 1)
+    assert other != counts
+    other.apply(0.1, False, 1, None, 1, 2)
+    assert other == counts
+    assert other.scale == 2

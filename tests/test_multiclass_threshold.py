@@ -10,6 +10,7 @@ import copy
 import inspect
 import json
 import pickle
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -30,8 +31,17 @@ def scored_rows(draw, *, min_rows: int = 1):
     scores = np.array(draw(st.lists(st.lists(grid, min_size=k, max_size=k), min_size=n,
                                     max_size=n)), dtype=np.float64).reshape(n, k)
     labels = np.array(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int64)
-    weights = np.array(draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)), dtype=np.int64)
+    # whole weights, or (every other case) fractional ones, counted exactly in units of 2**-k
+    fractional = draw(st.booleans())
+    pool = st.sampled_from([1, 2, 3, 0.5, 0.25, 1.75, 0.1]) if fractional else st.integers(1, 3)
+    weights = np.array(draw(st.lists(pool, min_size=n, max_size=n)),
+                       dtype=np.float64 if fractional else np.int64)
     return k, scores, labels, weights
+
+
+def exact_sum(values) -> float:
+    """The exact sum of floats or ints, rounded once (what a count of exact weights reads)."""
+    return float(sum(Fraction(value) for value in np.asarray(values).tolist()))
 
 
 def _fed(k: int, scores, labels, weights=None, **settings_) -> MulticlassThresholdContingency:
@@ -82,7 +92,7 @@ def test_top_k_accuracy_equals_scikit_learn_ties_included(case, k_best: int) -> 
     if k == 2:  # scikit-learn refuses a two-column matrix: the rank rule, written out
         own, other = scores[np.arange(len(labels)), labels], scores[np.arange(len(labels)), 1 - labels]
         hits = (own > other) | ((own == other) & (labels == 1))
-        assert curves.top_k_accuracy(1, normalize=False) == int(weights[hits].sum())
+        assert curves.top_k_accuracy(1, normalize=False) == exact_sum(weights[hits])
         assert curves.top_k_accuracy(k_best) == (1.0 if k_best >= 2 else hits @ weights / weights.sum())
         return
     if k_best >= k:  # every class is among the k best (scikit-learn warns, and says 1.0)
@@ -93,7 +103,7 @@ def test_top_k_accuracy_equals_scikit_learn_ties_included(case, k_best: int) -> 
                                            sample_weight=weights, normalize=normalize)
         assert curves.top_k_accuracy(k_best, normalize=normalize) == pytest.approx(expected,
                                                                                    rel=1e-12)
-    assert curves.rank_counts().sum() == weights.sum()
+    assert exact_sum(curves.rank_counts()) == exact_sum(weights)
 
 
 def test_probabilities_with_string_labels_equal_scikit_learn_multi_class_ovr() -> None:
@@ -147,7 +157,7 @@ def test_stream_batch_merge_remove_and_state_agree(case, cut: int, binned: bool)
     batch = _fed(k, scores, labels, weights, **options)
     stream = MulticlassThresholdContingency(list(range(k)), **options)
     for row, label, weight in zip(scores, labels, weights):
-        stream.add(row, int(label), weight=int(weight))
+        stream.add(row, int(label), weight=weight)
     assert stream == batch
     cut = min(cut, len(labels))
     left = _fed(k, scores[:cut], labels[:cut], weights[:cut], **options)
@@ -182,8 +192,8 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.add_results([[0.1, 0.2, 0.3]] * 2, ["a", "q"]), ValueError,
          r"correct\[1\] = 'q' is not one of the classes"),
         (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a", "b"]), ValueError, "different lengths"),
-        (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a"], sample_weight=[0.5]), ValueError,
-         "fractional"),
+        (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a"], sample_weight=[2.0**-62]), ValueError,
+         r"in units of 2\*\*-62"),
         (lambda: curves.remove([0.1, 0.2, 0.7], "a"), ValueError, "remove: there are 0"),
         # the scores are there, but their correct class was c: c's table refuses first
         (lambda: curves.remove([0.1, 0.2, 0.7], "b"), ValueError, "remove"),
@@ -192,7 +202,10 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.add("abc", "a"), TypeError, "add: scores must be a row"),
         (lambda: curves.add([0.1, 0.2, 0.3], "z"), ValueError, "'z' is not one of the classes"),
         (lambda: curves.add([0.1, 0.2, 0.3], ["a"]), ValueError, "is not one of the classes"),
-        (lambda: curves.add([0.1, 0.2, 0.3], "a", weight=1.5), ValueError, "fractional"),
+        (lambda: curves.add([0.1, 0.2, 0.3], "a", weight=2.0**-130), ValueError,
+         r"needs a unit of 2\*\*-130"),
+        (lambda: curves.remove([0.1, 0.2, 0.7], "c", weight=1.25), ValueError,
+         "there are 1 negative results of score 0.1, not 1.25 to remove"),
         # classes a and b hold their parts (negatives at 0.1 and 0.2); c's positive at 0.3 is not there
         (lambda: curves.remove([0.1, 0.2, 0.3], "c"), ValueError, "positive results of score 0.3"),
         (lambda: curves.top_k_accuracy(0), ValueError, "k must be a positive integer"),
