@@ -192,8 +192,9 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.add_results([[0.1, 0.2, 0.3]] * 2, ["a", "q"]), ValueError,
          r"correct\[1\] = 'q' is not one of the classes"),
         (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a", "b"]), ValueError, "different lengths"),
-        (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a"], sample_weight=[2.0**-62]), ValueError,
-         r"in units of 2\*\*-62"),
+        (lambda: curves.add_results([[0.1, 0.2, 0.3]] * 3, ["a"] * 3,
+                                    sample_weight=[0.25, 2.0**62, 2.0**62]), ValueError,
+         "would hold 9223372036854775809 results"),
         (lambda: curves.remove([0.1, 0.2, 0.7], "a"), ValueError, "remove: there are 0"),
         # the scores are there, but their correct class was c: c's table refuses first
         (lambda: curves.remove([0.1, 0.2, 0.7], "b"), ValueError, "remove"),
