@@ -17,10 +17,17 @@ a key, or of positives above it, is O(log blocks + block) C steps.
 
 Exactness: every count is an int64, in units of ``2**-scale`` as the
 reference's (a fractional weight refines the unit: :meth:`_rescale` multiplies every
-count by a power of two, after the reference's own check that the total still fits),
-checked against ``MAX_COUNT = 2**63 - 1`` before the first write (the total ``P + N`` of the state never passes it, so
-no key's count, block total or Fenwick prefix does either). ``2U`` and the
-tied pairs are kept in signed 128-bit integers. Bound: with ``T = P + N <=
+count by a power of two), while the total of units ``P + N`` fits int64, checked
+against ``MAX_COUNT = 2**63 - 1`` before the first write (so no key's count, block
+total or Fenwick prefix passes it either). The library's limit is ``2**63 - 1``
+whole units, ``MAX_COUNT << scale`` units: a change that takes the total past int64
+(a refinement, a step, a batch) is made instead by the reference's counts on a copy
+of the state (:meth:`_through_reference`; a refusal there leaves this state as it
+was), which then hold it, in Python ints, and every call goes to them (one pointer
+test on the common path), until a change brings the total back within int64 and the
+state is refilled in C (:meth:`_hold`). So the representation follows the total
+alone, as the reference's. ``2U`` and the tied pairs are kept in signed 128-bit
+integers. Bound: with ``T = P + N <=
 2**63 - 1``, ``2U <= 2 P N <= T**2 / 2 < 2**125`` and ``shared <= P N <
 2**124``; one step of weight ``w`` (``|w| <= T`` after an addition, ``|w|``
 at most what the key holds for a removal) changes ``2U`` by ``w (2 below +

@@ -40,8 +40,9 @@ counts by merging sorted arrays and recomputes ``twice_u`` from them
 can fail (the count limit, a removal of results that are not there) is
 checked before the first write. A key whose counts both reach 0 is dropped,
 so equal states hold equal keys. A weight finer than the counts' unit refines
-the unit first (:meth:`ScoreCounts._rescale`, O(keys), checked before; undone if
-the change itself is then refused); equality compares weights, not units.
+the unit first (:meth:`ScoreCounts._rescale`, O(keys); a refinement never passes
+the limit, which is on whole units; undone if the change itself is then refused);
+equality compares weights, not units.
 """
 
 from __future__ import annotations
@@ -508,9 +509,13 @@ def count_columns(pos: Any, neg: Any) -> tuple[NDArray[Any], NDArray[Any]]:
     ['object', 'object']
     """
     columns = [_counts_array(pos), _counts_array(neg)]
-    if exact_total(columns[0]) + exact_total(columns[1]) > MAX_COUNT:
-        return columns[0].astype(object), columns[1].astype(object)
-    return columns[0].astype(np.int64), columns[1].astype(np.int64)
+    # one float pass decides, far from 2**63 (relative error far below 2**-40); near it, the
+    # exact sum
+    rough = sum(float(column.sum(dtype=np.float64)) for column in columns)
+    if rough > 2.0**64 or (rough > 2.0**62 and exact_total(columns[0]) + exact_total(columns[1])
+                           > MAX_COUNT):
+        return columns[0].astype(object, copy=False), columns[1].astype(object, copy=False)
+    return columns[0].astype(np.int64, copy=False), columns[1].astype(np.int64, copy=False)
 
 
 def _counts_array(column: Any) -> NDArray[Any]:

@@ -157,9 +157,11 @@ def weight_units(sample_weight: object, size: int, where: str) -> tuple[NDArray[
     ('object', 54, 6004799503160661)
     """
     exact, scale = exact_weights(sample_weight, size, where, name="sample_weight")
+    if exact.dtype == np.int64:  # exact_weights' int64: no sum of them reaches 2**62
+        return exact, scale
     total = exact_total(exact)
     check_units(0, total, scale)
-    return (exact.astype(np.int64) if total <= MAX_COUNT else exact.astype(object)), scale
+    return (exact.astype(np.int64) if total <= MAX_COUNT else exact), scale
 
 
 def coded_batch(scores: object, correct: object, sample_weight: object, *,

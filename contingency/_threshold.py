@@ -409,8 +409,8 @@ class ThresholdContingency:
 
         A missing or unknown key, a score that is not finite, not increasing
         or (binned) not a bin's lower edge, counts that are not non-negative
-        integers, a score with no result, a scale past 128 or more than
-        ``2**63 - 1`` units raise ``ValueError`` starting ``from_dict:``; no
+        integers, a score with no result, a scale past 128 or a total weight past
+        ``2**63 - 1`` raise ``ValueError`` starting ``from_dict:``; no
         accumulator is made.
 
         >>> ThresholdContingency.from_dict({"format": "contingency.ThresholdContingency/1",
