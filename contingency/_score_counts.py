@@ -365,18 +365,19 @@ class ScoreCounts:
         self._columns = None
 
     def _rescale(self, scale: int) -> None:
-        """Express every count in units of ``2**-scale``: finer (checked by the caller), or
-        coarser where every count is divisible (undoing a refinement). 2U and the tied pairs,
-        products of two counts, move by twice the shift."""
+        """Express every count in units of ``2**-scale``: finer (never past the limit, which is
+        on whole units; past int64 the blocks become lists), or coarser where every count is
+        divisible (undoing a refinement). 2U and the tied pairs, products of two counts, move
+        by twice the shift."""
         shift = scale - self.scale
         if not shift:
             return
         def moved(value: int, twice: bool = False) -> int:
             step = 2 * shift if twice else shift
             return value << step if step > 0 else value >> -step
-        total = moved(self.positives) + moved(self.negatives)  # the container follows it
-        self._pos = [_block(map(moved, block), total) for block in self._pos]
-        self._neg = [_block(map(moved, block), total) for block in self._neg]
+        new_total = moved(self.positives) + moved(self.negatives)  # the container follows it
+        self._pos = [_block(map(moved, block), new_total) for block in self._pos]
+        self._neg = [_block(map(moved, block), new_total) for block in self._neg]
         self._block_pos = [moved(total) for total in self._block_pos]
         self._block_neg = [moved(total) for total in self._block_neg]
         self._trees()
@@ -485,6 +486,7 @@ def _block(values: Any, total: int) -> Any:
 
 
 def _narrow_block(values: Any) -> array[int]:
+    """A block of counts as int64 (the counts' total fits int64)."""
     return array("q", values)
 
 
