@@ -42,9 +42,11 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
+import math
+
 import numpy as np
 
-from contingency._table import Cells, check_pair
+from contingency._table import Cells, Table, check_pair
 from contingency.formulas._numeric import check_room, dense_is_cheaper
 from contingency.formulas.partition import FineSums, TableSums, fine_n_log_n, fine_n_log_n_sum
 
@@ -206,6 +208,150 @@ cdef extern from *:
     void ck_sub256(ck_u256 *s, const ck_u256 *x) nogil
     object ck_int256(const ck_u256 *x)
     void ck_log_init()
+
+cdef extern from *:
+    """
+    /* The scores read from the sums (contingency/_table.py's Table reads, written on the
+       formulas, are the specification; tests/test_kernel.py compares after every step). */
+    typedef __int128 ck_i128;
+
+    static int ck_bits(ck_u128 x) {
+        uint64_t high = (uint64_t)(x >> 64), low = (uint64_t)x;
+        if (high) return 128 - __builtin_clzll(high);
+        return low ? 64 - __builtin_clzll(low) : 0;
+    }
+
+    /* x as a double, within 2**-52 of it (not rounded once: an estimate). */
+    static inline double ck_estimate(ck_u128 x) {
+        return (double)(uint64_t)(x >> 64) * 18446744073709551616.0 + (double)(uint64_t)x;
+    }
+
+    /* num / den rounded once to the nearest double (ties to even): Python's int / int, for
+       0 <= num < 2**126 and 0 < den < 2**126. The quotient q = floor(num 2**shift / den), of
+       55 or 56 bits, and whether a remainder is left (sticky) decide the rounding. */
+    static double ck_quotient(ck_u128 num, ck_u128 den) {
+        const ck_u128 exact = (ck_u128)1 << 53;
+        if (num == 0) return 0.0;
+        if (num <= exact && den <= exact) return (double)(uint64_t)num / (double)(uint64_t)den;
+        int shift = 55 - (ck_bits(num) - ck_bits(den));
+        ck_u128 q;
+        int sticky;
+        if (shift < 0 || den < ((ck_u128)1 << 120)) {
+            /* q estimated in doubles (within 2**-50 relative: 46 units), then corrected by
+               exact remainders, taken modulo 2**128: below 47 den < 2**127 in magnitude. */
+            ck_u128 scaled_num = shift >= 0 ? num << shift : num;
+            ck_u128 scaled_den = shift >= 0 ? den : den << -shift;
+            q = (ck_u128)(uint64_t)ldexp(ck_estimate(num) / ck_estimate(den), shift);
+            ck_i128 rem = (ck_i128)(scaled_num - q * scaled_den), divisor = (ck_i128)scaled_den;
+            while (rem < 0) q--, rem += divisor;
+            while (rem >= divisor) q++, rem -= divisor;
+            sticky = rem != 0;
+        } else {  /* long division, at least one bit a step */
+            int room = 127 - ck_bits(den), left = shift;   /* r << room < 2**127 */
+            ck_u128 r = num % den;
+            q = num / den;
+            while (left > 0) {
+                int step = left < room ? left : room;
+                r <<= step;
+                q = (q << step) | (r / den);
+                r %= den;
+                left -= step;
+            }
+            sticky = r != 0;
+        }
+        int extra = ck_bits(q) - 53;                   /* 2 or 3 */
+        uint64_t mantissa = (uint64_t)(q >> extra);
+        uint64_t rest = (uint64_t)q & ((1ULL << extra) - 1), half = 1ULL << (extra - 1);
+        if (rest > half || (rest == half && (sticky || (mantissa & 1)))) mantissa++;
+        return ldexp((double)mantissa, extra - shift);
+    }
+
+    /* MI, H(R) and H(M) times N 2**52, as _information._from_sums gives them. */
+    typedef struct { ck_i128 mutual, reference, model; } ck_info;
+
+    /* _information._from_sums for two or more clusters a side: 1 (and the values) when the
+       sums settle them, else 0. Every value is below 2**124 in magnitude. */
+    static int ck_information(int64_t n, const ck_level *sums, ck_info *out) {
+        ck_i128 total = (ck_i128)ck_log((uint64_t)n);
+        ck_i128 cells = (ck_i128)sums[0].log, rows = (ck_i128)sums[1].log;
+        ck_i128 columns = (ck_i128)sums[2].log;
+        ck_i128 reference = total - rows, model = total - columns, mutual;
+        ck_i128 coarse = total >> 7;
+        ck_u128 same = sums[0].pairs, same_reference = sums[1].pairs, same_model = sums[2].pairs;
+        if (same != same_model && same != same_reference) {
+            mutual = cells - rows - columns + total;
+            if (coarse < mutual && mutual <= reference && mutual <= model) {
+                out->mutual = mutual, out->reference = reference, out->model = model;
+                return 1;
+            }
+        } else if (same == same_model) {
+            mutual = reference;
+        } else {
+            mutual = model;
+        }
+        if (!((coarse < reference || ((total + rows) >> 8) < reference)
+              && (coarse < model || ((total + columns) >> 8) < model)
+              && ((coarse >> 1) < mutual || ((cells + rows + columns + total) >> 8) < mutual)))
+            return 0;
+        if (reference < 1) reference = 1;
+        if (model < 1) model = 1;
+        if (mutual > reference) mutual = reference;
+        if (mutual > model) mutual = model;
+        if (mutual < 0) mutual = 0;
+        out->mutual = mutual, out->reference = reference, out->model = model;
+        return 1;
+    }
+
+    /* The adjusted Rand index of exact pair sums (_pairs._adjusted_rand), for n below 2**31:
+       every product below 2**123. */
+    static double ck_adjusted_rand(uint64_t n, const ck_level *sums) {
+        ck_u128 same = sums[0].pairs, rows = sums[1].pairs, columns = sums[2].pairs;
+        if (same == rows && rows == columns) return 1.0;
+        ck_u128 pairs = ck_pairs(n), product = rows * columns;
+        ck_u128 denominator = pairs * (rows + columns) - 2 * product;
+        ck_u128 joint = same * pairs;
+        if (joint >= product) return ck_quotient(2 * (joint - product), denominator);
+        return -ck_quotient(2 * (product - joint), denominator);
+    }
+
+    /* The quotient of two 16-byte little-endian integers (for the tests of ck_quotient). */
+    static double ck_quotient_of_bytes(const unsigned char *num, const unsigned char *den) {
+        ck_u128 a = 0, b = 0;
+        for (int i = 15; i >= 0; i--) a = a << 8 | num[i], b = b << 8 | den[i];
+        return ck_quotient(a, b);
+    }
+
+    /* A score of the values of ck_information, rounded once as the formulas round it: 0, NMI
+       with the arithmetic mean and V-measure with beta 1 (the same ratio); 1, homogeneity;
+       2, completeness; 3, MI in nats. */
+    static double ck_information_ratio(const ck_info *info, int which, int64_t n) {
+        ck_u128 mutual = (ck_u128)info->mutual;
+        if (which == 0) {
+            return mutual ? ck_quotient(2 * mutual, (ck_u128)(info->reference + info->model))
+                          : 0.0;
+        }
+        if (which == 1) return ck_quotient(mutual, (ck_u128)info->reference);
+        if (which == 2) return ck_quotient(mutual, (ck_u128)info->model);
+        return ck_quotient(mutual, (ck_u128)n << 52);
+    }
+
+    /* The Rand index, float(a + d) / float(a + b + c + d) (classification's accuracy), for n
+       below 2**31: both below 2**61. */
+    static double ck_rand(uint64_t n, const ck_level *sums) {
+        ck_u128 pairs = ck_pairs(n);
+        if (!pairs) return 1.0;
+        ck_u128 agree = pairs - sums[1].pairs - sums[2].pairs + 2 * sums[0].pairs;
+        return (double)(uint64_t)agree / (double)(uint64_t)pairs;
+    }
+    """
+    ctypedef struct ck_info:
+        pass
+    double ck_quotient_of_bytes(const unsigned char *num, const unsigned char *den) nogil
+    int ck_information(int64_t n, const ck_level *sums, ck_info *out) nogil
+    double ck_information_ratio(const ck_info *info, int which, int64_t n) nogil
+    double ck_adjusted_rand(uint64_t n, const ck_level *sums) nogil
+    double ck_rand(uint64_t n, const ck_level *sums) nogil
+
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
     uint64_t ck_hash(uint64_t key, int bits) nogil
     void ck_prefetch(const void *address) nogil
@@ -249,6 +395,9 @@ cdef int64_t MAX_COUNT = 9223372036854775807
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
+#: Below this N the pair scores are computed in C (every product of pair sums below 2**123).
+cdef int64_t SMALL_N = 0x80000000
+cdef double E = math.e
 
 
 #: A slot of the hash table of cells: the key ``row << 32 | column`` (EMPTY if free) and its
@@ -380,6 +529,10 @@ cdef class KernelTable:
     cdef readonly int64_t n_elements
     cdef bint _keep_fine  # whether the fine sums below are kept
     cdef ck_u256 _fine[3]  # sum fine_n_log_n(n) per level, modulo 2**256
+    cdef uint64_t _changes  # changes so far: the key of the memo below
+    cdef uint64_t _info_at  # the value of _changes the memo was taken at (EMPTY: none)
+    cdef ck_info _info  # ck_information's values then
+    cdef bint _info_settled  # and whether the sums settled them
 
     def __cinit__(self):
         self._rows, self._columns = _Side(), _Side()
@@ -388,6 +541,8 @@ cdef class KernelTable:
         self._used = 0
         self.n_elements = 0
         self._keep_fine = False
+        self._changes = 0
+        self._info_at = EMPTY
 
     def __dealloc__(self):
         free(self._slots)
@@ -489,6 +644,7 @@ cdef class KernelTable:
         self._change_total(self._rows, ROWS, row, w)
         self._change_total(self._columns, COLUMNS, column, w)
         self.n_elements += w
+        self._changes += 1
         if self._keep_fine:
             self._fine_step(CELLS, n, n + w)
             self._fine_step(ROWS, a, a + w)
@@ -644,6 +800,7 @@ cdef class KernelTable:
             if column_change[k]:
                 self._change_total(self._columns, COLUMNS, column_map[k], column_change[k])
         self.n_elements += int(total)
+        self._changes += 1
         if removal:
             self._renumber_if_sparse()
         if self._keep_fine:
@@ -715,6 +872,60 @@ cdef class KernelTable:
     def n_cells(self):
         """Non-empty cells."""
         return self._used
+
+    # Scores from the sums (contingency._table.Table's reads of the same names, which are
+    # their specification and serve every case the C below does not) ----------------------
+
+    cdef bint _settled(self):
+        """Whether the sums settle the information scores in C (two or more clusters a side
+        and ck_information's bounds met), with their values in ``_info``; memoised per state."""
+        if self._info_at != self._changes:
+            self._info_settled = (self._rows.alive > 1 and self._columns.alive > 1
+                                  and ck_information(self.n_elements, self._sums, &self._info))
+            self._info_at = self._changes
+        return self._info_settled
+
+    def adjusted_rand_index(self):
+        """:meth:`Table.adjusted_rand_index <contingency._table.Table.adjusted_rand_index>`."""
+        if self.n_elements < SMALL_N:
+            return ck_adjusted_rand(<uint64_t>self.n_elements, self._sums)
+        return Table.adjusted_rand_index(self)
+
+    def rand_index(self):
+        """:meth:`Table.rand_index <contingency._table.Table.rand_index>`."""
+        if self.n_elements < SMALL_N:
+            return ck_rand(<uint64_t>self.n_elements, self._sums)
+        return Table.rand_index(self)
+
+    def normalized_mutual_information(self, average_method):
+        """:meth:`Table.normalized_mutual_information <contingency._table.Table.normalized_mutual_information>`."""
+        if average_method == "arithmetic" and self._settled():
+            return ck_information_ratio(&self._info, 0, self.n_elements)
+        return Table.normalized_mutual_information(self, average_method)
+
+    def v_measure(self, beta):
+        """:meth:`Table.v_measure <contingency._table.Table.v_measure>`."""
+        if (type(beta) is float or type(beta) is int) and beta == 1 and self._settled():
+            return ck_information_ratio(&self._info, 0, self.n_elements)
+        return Table.v_measure(self, beta)
+
+    def homogeneity(self):
+        """:meth:`Table.homogeneity <contingency._table.Table.homogeneity>`."""
+        if self._settled():
+            return ck_information_ratio(&self._info, 1, self.n_elements)
+        return Table.homogeneity(self)
+
+    def completeness(self):
+        """:meth:`Table.completeness <contingency._table.Table.completeness>`."""
+        if self._settled():
+            return ck_information_ratio(&self._info, 2, self.n_elements)
+        return Table.completeness(self)
+
+    def mutual_information(self, base):
+        """:meth:`Table.mutual_information <contingency._table.Table.mutual_information>`."""
+        if type(base) is float and base == E and self._settled():
+            return ck_information_ratio(&self._info, 3, self.n_elements)
+        return Table.mutual_information(self, base)
 
     def table_sums(self):
         """The sums the pair-counting and information scores take."""
@@ -808,5 +1019,17 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
     return 0
 
 
+def _quotient(num, den):
+    """``num / den`` as the kernel's reads round it (for the tests: Python's ``num / den``).
+
+    For ``0 <= num < 2**126`` and ``0 < den < 2**126``.
+    """
+    if not (0 <= num < 2**126 and 0 < den < 2**126):
+        raise ValueError("_quotient takes 0 <= num < 2**126 and 0 < den < 2**126")
+    cdef bytes a = num.to_bytes(16, "little"), b = den.to_bytes(16, "little")
+    return ck_quotient_of_bytes(<const unsigned char *>a, <const unsigned char *>b)
+
+
 include "_kernel_scores.pxi"
 include "_kernel_counts.pxi"
+

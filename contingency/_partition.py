@@ -452,7 +452,7 @@ class PartitionComparison:
     @property
     def accuracy(self) -> float:
         """Share of pairs on which the partitions agree (the Rand index; 1.0 with no pairs)."""
-        return _formulas.rand_index(*self.pair_confusion())
+        return self._table.rand_index()
 
     @property
     def rand_index(self) -> float:
@@ -498,7 +498,7 @@ class PartitionComparison:
     @property
     def adjusted_rand_index(self) -> float:
         """The Rand index adjusted for chance (Hubert and Arabie)."""
-        return _formulas.adjusted_rand_index_from_sums(self._read())
+        return self._table.adjusted_rand_index()
 
     def ari_significance(self) -> AriSignificance:
         """How far the adjusted Rand index is above chance: ``AriSignificance(zscore, pvalue)``.
@@ -525,8 +525,11 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
-                                            fine=self._table)
+        found = self._table.mutual_information(base)
+        if found is None:
+            found = _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
+                                                 fine=self._table)
+        return found
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
@@ -547,9 +550,12 @@ class PartitionComparison:
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
-        return _formulas.normalized_mutual_information(self._read(), average_method,
-                                                      cells=self._fallback_cells,
-                                                      fine=self._table)
+        found = self._table.normalized_mutual_information(average_method)
+        if found is None:
+            found = _formulas.normalized_mutual_information(self._read(), average_method,
+                                                            cells=self._fallback_cells,
+                                                            fine=self._table)
+        return found
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -570,19 +576,28 @@ class PartitionComparison:
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self._read(), cells=self._fallback_cells,
-                                     fine=self._table)
+        found = self._table.homogeneity()
+        if found is None:
+            found = _formulas.homogeneity(self._read(), cells=self._fallback_cells,
+                                          fine=self._table)
+        return found
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self._read(), cells=self._fallback_cells,
-                                      fine=self._table)
+        found = self._table.completeness()
+        if found is None:
+            found = _formulas.completeness(self._read(), cells=self._fallback_cells,
+                                           fine=self._table)
+        return found
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
-                                   fine=self._table)
+        found = self._table.v_measure(beta)
+        if found is None:
+            found = _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
+                                        fine=self._table)
+        return found
 
     # Set matching --------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from contingency._coding import Codes, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
+from contingency.formulas import partition as _formulas
 from contingency.formulas._numeric import INT64_MAX, count_codes, dense_is_cheaper
 
 if TYPE_CHECKING:
@@ -344,6 +345,59 @@ class Table:
     def shape(self) -> tuple[int, int]:
         """``(n_rows, n_columns)``."""
         return self.n_rows, self.n_columns
+
+    # Scores from the sums alone ---------------------------------------------------------------
+    #
+    # Each is the formula of contingency.formulas.partition applied to table_sums(), here
+    # written once; the compiled kernel computes the same numbers in C from its running sums
+    # (one rounding, as the formulas round) where it can, and calls these where it cannot
+    # (tests/test_kernel.py compares the two after every step). An information score is None
+    # where the sums alone do not settle it (settled_information): the caller then asks the
+    # formula with the fine sums or the cells.
+
+    def adjusted_rand_index(self) -> float:
+        """:func:`~contingency.formulas.partition.adjusted_rand_index_from_sums` of the sums."""
+        return _formulas.adjusted_rand_index_from_sums(self.table_sums())
+
+    def rand_index(self) -> float:
+        """:func:`~contingency.formulas.partition.rand_index` of the pair counts."""
+        return _formulas.rand_index(*_formulas.pair_confusion(self.table_sums()))
+
+    def mutual_information(self, base: float) -> float | None:
+        """Mutual information from the sums, or None where they do not settle it."""
+        sums = self.table_sums()
+        if _formulas.settled_information(sums) is None:
+            return None
+        return _formulas.mutual_information(sums, base)
+
+    def normalized_mutual_information(self, average_method: _formulas.AverageMethod
+                                      ) -> float | None:
+        """NMI from the sums, or None where they do not settle it."""
+        sums = self.table_sums()
+        if _formulas.settled_information(sums) is None:
+            return None
+        return _formulas.normalized_mutual_information(sums, average_method)
+
+    def homogeneity(self) -> float | None:
+        """Homogeneity from the sums, or None where they do not settle it."""
+        sums = self.table_sums()
+        if _formulas.settled_information(sums) is None:
+            return None
+        return _formulas.homogeneity(sums)
+
+    def completeness(self) -> float | None:
+        """Completeness from the sums, or None where they do not settle it."""
+        sums = self.table_sums()
+        if _formulas.settled_information(sums) is None:
+            return None
+        return _formulas.completeness(sums)
+
+    def v_measure(self, beta: float) -> float | None:
+        """V-measure from the sums, or None where they do not settle it."""
+        sums = self.table_sums()
+        if _formulas.settled_information(sums) is None:
+            return None
+        return _formulas.v_measure(sums, beta)
 
     def margin_triples(self) -> tuple[int, int]:
         """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns."""

@@ -13,6 +13,7 @@ for bit. Each test also compares both with a recomputation from scratch.
 
 from __future__ import annotations
 
+import math
 import pickle
 from functools import partial
 
@@ -55,7 +56,39 @@ def state(table):
         "fine": table.fine_sums(),
         "sorted": [part if isinstance(part, tuple) else part.tolist()
                    for part in table.sorted_cells()],
+        "reads": repr(reads(table)),
     }
+
+
+#: The arguments of every table read that takes one: those the kernel computes in C, and others.
+_METHODS = ("arithmetic", "geometric", "min", "max")
+_BETAS = (1.0, 1, 0.5, 2.0, True)
+_BASES = (math.e, 2, 10.0)
+
+
+def reads(table):
+    """Every score a table reads from its sums (contingency._table.Table's reads, the kernel's in
+    C where it can): floats, None where the sums alone do not settle an information score."""
+    return ([table.adjusted_rand_index(), table.rand_index(), table.homogeneity(),
+             table.completeness()]
+            + [table.normalized_mutual_information(method) for method in _METHODS]
+            + [table.v_measure(beta) for beta in _BETAS]
+            + [table.mutual_information(base) for base in _BASES])
+
+
+def reads_of_sums(sums):
+    """:func:`reads` computed by the formulas from (recomputed) sums: the specification."""
+    settled = formulas.settled_information(sums) is not None
+
+    def information(score, *arguments):
+        return score(sums, *arguments) if settled else None
+
+    return ([formulas.adjusted_rand_index(*formulas.pair_confusion(sums)),
+             formulas.rand_index(*formulas.pair_confusion(sums)),
+             information(formulas.homogeneity), information(formulas.completeness)]
+            + [information(formulas.normalized_mutual_information, method) for method in _METHODS]
+            + [information(formulas.v_measure, beta) for beta in _BETAS]
+            + [information(formulas.mutual_information, base) for base in _BASES])
 
 
 def recomputed(table):
@@ -86,6 +119,7 @@ def assert_same(reference, kernel):
     sums, triples, fine = recomputed(reference)
     assert reference.table_sums()._replace(n_reference_clusters=sums.n_reference_clusters,
                                            n_model_clusters=sums.n_model_clusters) == sums
+    assert repr(reads(kernel)) == repr(reads_of_sums(reference.table_sums()))
     assert reference.triple_sums() == triples
     if reference.fine_sums() is not None:
         assert reference.fine_sums() == fine
@@ -299,3 +333,53 @@ def test_fine_sums_step_across_the_kernels_table_of_terms(implementation):
     rebuilt.keep_fine_sums()
     rebuilt.apply(table.cells(), "merge")  # the batch path: one fine step per level
     assert rebuilt.fine_sums() == table.fine_sums()
+
+
+# The scores the kernel reads from its sums in C ------------------------------------------------
+
+_CELL = st.tuples(st.integers(0, 6), st.integers(0, 6),
+                  st.one_of(st.integers(1, 30), st.integers(1, 10**9), st.just(2**40)))
+
+
+@needs_kernel
+@given(st.lists(_CELL, min_size=1, max_size=40))
+@example([(0, 0, 1000), (0, 1, 1000), (1, 0, 1000), (1, 1, 1001)])  # near independence
+@example([(0, 0, 10**9), (0, 1, 1), (1, 0, 2), (1, 1, 3)])  # a huge cell beside small ones
+@example([(0, 0, 3), (1, 1, 2), (2, 1, 1)])  # pure columns: MI is H(M)... of the rows
+@example([(0, 0, 5), (0, 1, 2), (1, 2, 7)])  # pure rows
+@example([(0, 0, 2**40), (1, 1, 2**40), (0, 1, 1)])  # N past 2**31: the pair scores in Python
+def test_reads_from_the_sums_are_the_formulas_bit_for_bit(cells):
+    """ARI, the Rand index and the information scores the kernel computes in C from its running
+    sums (one rounding each) are the formulas' numbers for the same sums, bit for bit, and None
+    exactly where the sums alone do not settle an information score."""
+    from contingency._table import count_cells
+
+    change = count_cells([c[0] for c in cells], [c[1] for c in cells], [c[2] for c in cells],
+                         where="t")
+    reference, kernel = ReferenceTable(), KERNEL()
+    for table in (reference, kernel):
+        table.apply(change, "t")
+    assert repr(reads(kernel)) == repr(reads(reference)) == repr(
+        reads_of_sums(recomputed(reference)[0]._replace(
+            n_reference_clusters=reference.n_rows, n_model_clusters=reference.n_columns)))
+    for table in (reference, kernel):  # and after a unit step, which the kernel's memo must see
+        table.step(cells[0][0], cells[0][1], -1)
+    assert repr(reads(kernel)) == repr(reads(reference))
+
+
+@needs_kernel
+@given(st.integers(0, 2**126 - 1), st.integers(1, 2**126 - 1))
+@example(3 * 2**70 + 1, 2**70)
+@example(((1 << 53) | 1) * 3 * 2**40, 3)  # a tie: to even
+@example(((1 << 53) | 3) * 2**60, 2**61)  # a tie: to even, upwards
+@example(2**125, 2**125 - 1)
+@example(1, 2**125 + 1)
+def test_the_kernels_division_is_pythons(num, den):
+    """The one rounding of the kernel's reads: ``num / den`` for exact integers, as Python
+    rounds it (to nearest, ties to even), by the estimate-and-correct route and by long division."""
+    from contingency import _kernel
+
+    assert _kernel._quotient(num, den) == num / den
+    for shift in (0, 7, 60):  # the same quotient at other scales: a ratio near 1, 2**-60, ...
+        if num >> shift:
+            assert _kernel._quotient(num >> shift, den) == (num >> shift) / den
