@@ -885,45 +885,53 @@ cdef class KernelTable:
             self._info_at = self._changes
         return self._info_settled
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def adjusted_rand_index(self):
         """:meth:`Table.adjusted_rand_index <contingency._table.Table.adjusted_rand_index>`."""
         if self.n_elements < SMALL_N:
             return ck_adjusted_rand(<uint64_t>self.n_elements, self._sums)
         return Table.adjusted_rand_index(self)
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def rand_index(self):
         """:meth:`Table.rand_index <contingency._table.Table.rand_index>`."""
         if self.n_elements < SMALL_N:
             return ck_rand(<uint64_t>self.n_elements, self._sums)
         return Table.rand_index(self)
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def normalized_mutual_information(self, average_method):
         """:meth:`Table.normalized_mutual_information <contingency._table.Table.normalized_mutual_information>`."""
         if average_method == "arithmetic" and self._settled():
             return ck_information_ratio(&self._info, 0, self.n_elements)
         return Table.normalized_mutual_information(self, average_method)
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def v_measure(self, beta):
         """:meth:`Table.v_measure <contingency._table.Table.v_measure>`."""
-        if (type(beta) is float or type(beta) is int) and beta == 1 and self._settled():
+        if ((<double>beta == 1.0 if type(beta) is float else type(beta) is int and beta == 1)
+                and self._settled()):
             return ck_information_ratio(&self._info, 0, self.n_elements)
         return Table.v_measure(self, beta)
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def homogeneity(self):
         """:meth:`Table.homogeneity <contingency._table.Table.homogeneity>`."""
         if self._settled():
             return ck_information_ratio(&self._info, 1, self.n_elements)
         return Table.homogeneity(self)
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def completeness(self):
         """:meth:`Table.completeness <contingency._table.Table.completeness>`."""
         if self._settled():
             return ck_information_ratio(&self._info, 2, self.n_elements)
         return Table.completeness(self)
 
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def mutual_information(self, base):
         """:meth:`Table.mutual_information <contingency._table.Table.mutual_information>`."""
-        if type(base) is float and base == E and self._settled():
+        if type(base) is float and <double>base == E and self._settled():
             return ck_information_ratio(&self._info, 3, self.n_elements)
         return Table.mutual_information(self, base)
 
