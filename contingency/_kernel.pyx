@@ -189,6 +189,22 @@ cdef extern from *:
     static ck_u256 ck_fine_cache[CK_FINE_CACHE];
     static unsigned char ck_fine_known[CK_FINE_CACHE];
 
+    /* Memory for a table of slots: 2 MiB-aligned and marked for transparent huge pages once it
+       is that large, so that a batch's scattered writes into a large table miss the TLB less
+       and take one page fault per 2 MiB instead of per 4 KiB. Released with free(). */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    static void *ck_slots_alloc(size_t bytes) {
+        const size_t huge = (size_t)1 << 21;
+        if (bytes < huge) return malloc(bytes);
+        void *found = aligned_alloc(huge, (bytes + huge - 1) & ~(huge - 1));
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (found) madvise(found, bytes, MADV_HUGEPAGE);
+    #endif
+        return found;
+    }
+
     /* Ask for a slot's cache line ahead of its use (a batch's look-ups miss the cache). */
     static inline void ck_prefetch(const void *address) {
     #if defined(__GNUC__)
@@ -355,6 +371,7 @@ cdef extern from *:
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
     uint64_t ck_hash(uint64_t key, int bits) nogil
     void ck_prefetch(const void *address) nogil
+    void *ck_slots_alloc(size_t bytes) nogil
     PyObject *PyDict_GetItemWithError(object d, object key) except? NULL
     long long PyLong_AsLongLongAndOverflow(object value, int *overflow) except? -1
 
@@ -549,7 +566,7 @@ cdef class KernelTable:
 
     cdef int _allocate(self, int bits) except -1:
         cdef Py_ssize_t size = (<Py_ssize_t>1) << bits, i
-        self._slots = <Slot *>malloc(size * sizeof(Slot))
+        self._slots = <Slot *>ck_slots_alloc(size * sizeof(Slot))
         if self._slots is NULL:
             raise MemoryError()
         for i in range(size):
