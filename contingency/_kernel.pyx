@@ -28,9 +28,15 @@ Storage:
   added and subtracted modulo the width, as above) of the terms
   :func:`contingency.formulas.partition.fine_n_log_n` gives, the one
   definition: the kernel asks it once per count below 65,536 (then reads
-  the term from a C table shared by every table of the process) and on every
-  use above. A unit change of a count below that bound steps the three
-  fine sums without a Python call.
+  the term from a C table shared by every table of the process) and above it
+  once per count at each of 256 places (the last asked for there). A unit
+  change of a count below that bound steps the three fine sums without a
+  Python call.
+- nothing else: the scores read from the sums (ARI, the Rand index, MI, NMI,
+  homogeneity, completeness, V-measure) are computed from them in C on each
+  read, memoised until the next change, with one rounding each as the
+  formulas round (contingency._table.Table's reads of the same names, on the
+  formulas, are their specification and serve the cases the C does not).
 
 Every change is checked whole before its first write (count limit, labels,
 removals of elements that are not there), with the reference's messages.
@@ -330,12 +336,142 @@ cdef extern from *:
         return -ck_quotient(2 * (product - joint), denominator);
     }
 
-    /* The quotient of two 16-byte little-endian integers (for the tests of ck_quotient). */
-    static double ck_quotient_of_bytes(const unsigned char *num, const unsigned char *den) {
-        ck_u128 a = 0, b = 0;
-        for (int i = 15; i >= 0; i--) a = a << 8 | num[i], b = b << 8 | den[i];
-        return ck_quotient(a, b);
+    /* 256-bit words (ck_u256, least significant first), two's complement where signed. */
+    static inline int ck_negative256(const ck_u256 *x) { return (int)(x->w[3] >> 63); }
+
+    static inline int ck_bits256(const ck_u256 *x) {
+        for (int i = 3; i >= 0; i--)
+            if (x->w[i]) return 64 * i + 64 - __builtin_clzll(x->w[i]);
+        return 0;
     }
+
+    static inline int ck_less256(const ck_u256 *a, const ck_u256 *b) {   /* unsigned a < b */
+        for (int i = 3; i >= 0; i--)
+            if (a->w[i] != b->w[i]) return a->w[i] < b->w[i];
+        return 0;
+    }
+
+    static inline ck_u256 ck_from128(ck_u128 x) {
+        ck_u256 r = {{(uint64_t)x, (uint64_t)(x >> 64), 0, 0}};
+        return r;
+    }
+
+    static ck_u256 ck_shl256(const ck_u256 *x, int shift) {       /* modulo 2**256 */
+        ck_u256 r = {{0, 0, 0, 0}};
+        int words = shift / 64, bits = shift % 64;
+        for (int i = 3; i >= words; i--) {
+            uint64_t part = x->w[i - words] << bits;
+            if (bits && i - words - 1 >= 0) part |= x->w[i - words - 1] >> (64 - bits);
+            r.w[i] = part;
+        }
+        return r;
+    }
+
+    static ck_u256 ck_mul256(const ck_u256 *x, uint64_t m) {        /* modulo 2**256 */
+        ck_u256 r;
+        ck_u128 carry = 0;
+        for (int i = 0; i < 4; i++) {
+            carry += (ck_u128)x->w[i] * m;
+            r.w[i] = (uint64_t)carry;
+            carry >>= 64;
+        }
+        return r;
+    }
+
+    /* x (below 2**250) as a double, within 2**-51 of it: an estimate. */
+    static double ck_estimate256(const ck_u256 *x) {
+        int drop = ck_bits256(x) - 128;
+        if (drop <= 0) return ck_estimate((ck_u128)x->w[1] << 64 | x->w[0]);
+        ck_u256 top = ck_shl256(x, 0);
+        int words = drop / 64, bits = drop % 64;
+        for (int i = 0; i < 4; i++) {                       /* top = x >> drop */
+            uint64_t part = i + words < 4 ? top.w[i + words] >> bits : 0;
+            if (bits && i + words + 1 < 4) part |= top.w[i + words + 1] << (64 - bits);
+            top.w[i] = part;
+        }
+        return ldexp(ck_estimate((ck_u128)top.w[1] << 64 | top.w[0]), drop);
+    }
+
+    /* num / den rounded once to the nearest double, ties to even (Python's int / int), for
+       0 <= num < 2**240 and 0 < den < 2**240: ck_quotient's estimate-and-correct route in
+       256 bits (the remainder is below 47 den < 2**255 in magnitude). */
+    static double ck_quotient256(const ck_u256 *num, const ck_u256 *den) {
+        int num_bits = ck_bits256(num), den_bits = ck_bits256(den);
+        if (num_bits == 0) return 0.0;
+        if (num_bits <= 126 && den_bits <= 126)
+            return ck_quotient((ck_u128)num->w[1] << 64 | num->w[0],
+                               (ck_u128)den->w[1] << 64 | den->w[0]);
+        int shift = 55 - (num_bits - den_bits);
+        ck_u256 scaled_num = shift >= 0 ? ck_shl256(num, shift) : *num;
+        ck_u256 scaled_den = shift >= 0 ? *den : ck_shl256(den, -shift);
+        uint64_t q = (uint64_t)ldexp(ck_estimate256(num) / ck_estimate256(den), shift);
+        ck_u256 rem = scaled_num, product = ck_mul256(&scaled_den, q);
+        ck_sub256(&rem, &product);
+        while (ck_negative256(&rem)) q--, ck_add256(&rem, &scaled_den);
+        while (!ck_less256(&rem, &scaled_den)) q++, ck_sub256(&rem, &scaled_den);
+        int sticky = ck_bits256(&rem) != 0;
+        int extra = 64 - __builtin_clzll(q) - 53;           /* 2 or 3 */
+        uint64_t mantissa = q >> extra;
+        uint64_t rest = q & ((1ULL << extra) - 1), half = 1ULL << (extra - 1);
+        if (rest > half || (rest == half && (sticky || (mantissa & 1)))) mantissa++;
+        return ldexp((double)mantissa, extra - shift);
+    }
+
+    /* MI, H(R) and H(M) times N 2**128 from the fine sums, as _fine.fine_information gives
+       them. */
+    typedef struct { ck_u256 mutual, reference, model; } ck_fine_info;
+
+    /* _fine.fine_information for two or more clusters a side: 1 (and the values) when the
+       fine sums settle them, else 0. total is N fine_log(N); every value below 2**198. */
+    static int ck_fine_information(int64_t n, const ck_u256 *total, const ck_u256 *fine,
+                                   const ck_level *sums, ck_fine_info *out) {
+        ck_u256 error = ck_from128(((ck_u128)48 * (uint64_t)n) << 45), twice;
+        ck_u256 reference = *total, model = *total, mutual;
+        ck_sub256(&reference, &fine[1]);
+        if (ck_negative256(&reference) || !ck_less256(&error, &reference)) return 0;
+        ck_sub256(&model, &fine[2]);
+        if (ck_negative256(&model) || !ck_less256(&error, &model)) return 0;
+        ck_u128 same = sums[0].pairs;
+        if (same == sums[2].pairs) {
+            mutual = reference;
+        } else if (same == sums[1].pairs) {
+            mutual = model;
+        } else {
+            mutual = fine[0];
+            ck_sub256(&mutual, &fine[1]);
+            ck_sub256(&mutual, &fine[2]);
+            ck_add256(&mutual, total);
+            twice = ck_shl256(&error, 1);
+            if (ck_negative256(&mutual) || !ck_less256(&twice, &mutual)) return 0;
+        }
+        if (ck_less256(&reference, &mutual)) mutual = reference;
+        if (ck_less256(&model, &mutual)) mutual = model;
+        out->mutual = mutual, out->reference = reference, out->model = model;
+        return 1;
+    }
+
+    /* ck_information_ratio of the fine values (the scale is N 2**128). */
+    static double ck_fine_ratio(const ck_fine_info *info, int which, int64_t n) {
+        ck_u256 numerator = info->mutual, denominator;
+        if (which == 0) {
+            numerator = ck_shl256(&info->mutual, 1);
+            denominator = info->reference;
+            ck_add256(&denominator, &info->model);
+        } else if (which == 1) {
+            denominator = info->reference;
+        } else if (which == 2) {
+            denominator = info->model;
+        } else {
+            ck_u256 count = ck_from128((ck_u128)(uint64_t)n);
+            denominator = ck_shl256(&count, 128);
+        }
+        return ck_quotient256(&numerator, &denominator);
+    }
+
+    /* Fine terms of counts from CK_FINE_CACHE on, as the formulas computed them: the last
+       one asked for at each of 256 places (by the count's low bits). */
+    static ck_u256 ck_big_fine[256];
+    static uint64_t ck_big_fine_count[256];
 
     /* A score of the values of ck_information, rounded once as the formulas round it: 0, NMI
        with the arithmetic mean and V-measure with beta 1 (the same ratio); 1, homogeneity;
@@ -362,10 +498,17 @@ cdef extern from *:
     """
     ctypedef struct ck_info:
         pass
-    double ck_quotient_of_bytes(const unsigned char *num, const unsigned char *den) nogil
     int ck_information(int64_t n, const ck_level *sums, ck_info *out) nogil
     double ck_information_ratio(const ck_info *info, int which, int64_t n) nogil
     double ck_adjusted_rand(uint64_t n, const ck_level *sums) nogil
+    ctypedef struct ck_fine_info:
+        pass
+    int ck_fine_information(int64_t n, const ck_u256 *total, const ck_u256 *fine,
+                            const ck_level *sums, ck_fine_info *out) nogil
+    double ck_fine_ratio(const ck_fine_info *info, int which, int64_t n) nogil
+    double ck_quotient256(const ck_u256 *num, const ck_u256 *den) nogil
+    ck_u256 ck_big_fine[]
+    uint64_t ck_big_fine_count[]
     double ck_rand(uint64_t n, const ck_level *sums) nogil
 
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
@@ -548,8 +691,9 @@ cdef class KernelTable:
     cdef ck_u256 _fine[3]  # sum fine_n_log_n(n) per level, modulo 2**256
     cdef uint64_t _changes  # changes so far: the key of the memo below
     cdef uint64_t _info_at  # the value of _changes the memo was taken at (EMPTY: none)
-    cdef ck_info _info  # ck_information's values then
-    cdef bint _info_settled  # and whether the sums settled them
+    cdef int _route  # then: 1 if the sums settled the information scores, 2 if the fine sums
+    cdef ck_info _info  # did (route 1 and 2 of formulas/partition/_information.py), 0 if neither
+    cdef ck_fine_info _fine_info  # the values of route 1, of route 2
 
     def __cinit__(self):
         self._rows, self._columns = _Side(), _Side()
@@ -893,14 +1037,32 @@ cdef class KernelTable:
     # Scores from the sums (contingency._table.Table's reads of the same names, which are
     # their specification and serve every case the C below does not) ----------------------
 
-    cdef bint _settled(self):
-        """Whether the sums settle the information scores in C (two or more clusters a side
-        and ck_information's bounds met), with their values in ``_info``; memoised per state."""
+    cdef int _settled(self) except -1:
+        """How the information scores are settled in C: 1 from the sums (values in ``_info``), 2
+        from the fine sums (in ``_fine_info``), 0 not (fewer than two clusters on a side, or
+        the bounds not met); memoised per state."""
+        cdef ck_u256 total
         if self._info_at != self._changes:
-            self._info_settled = (self._rows.alive > 1 and self._columns.alive > 1
-                                  and ck_information(self.n_elements, self._sums, &self._info))
+            self._route = 0
+            if self._rows.alive > 1 and self._columns.alive > 1:
+                if ck_information(self.n_elements, self._sums, &self._info):
+                    self._route = 1
+                elif self._keep_fine:
+                    _fine_term(<uint64_t>self.n_elements, &total)
+                    if ck_fine_information(self.n_elements, &total, self._fine, self._sums,
+                                           &self._fine_info):
+                        self._route = 2
             self._info_at = self._changes
-        return self._info_settled
+        return self._route
+
+    cdef object _information_score(self, int which):
+        """Score ``which`` of ck_information_ratio where C settles it, else None."""
+        cdef int route = self._settled()
+        if route == 1:
+            return ck_information_ratio(&self._info, which, self.n_elements)
+        if route == 2:
+            return ck_fine_ratio(&self._fine_info, which, self.n_elements)
+        return None
 
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def adjusted_rand_index(self):
@@ -920,7 +1082,7 @@ cdef class KernelTable:
     def normalized_mutual_information(self, average_method):
         """:meth:`Table.normalized_mutual_information <contingency._table.Table.normalized_mutual_information>`."""
         if average_method == "arithmetic" and self._settled():
-            return ck_information_ratio(&self._info, 0, self.n_elements)
+            return self._information_score(0)
         return Table.normalized_mutual_information(self, average_method)
 
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
@@ -928,28 +1090,28 @@ cdef class KernelTable:
         """:meth:`Table.v_measure <contingency._table.Table.v_measure>`."""
         if ((<double>beta == 1.0 if type(beta) is float else type(beta) is int and beta == 1)
                 and self._settled()):
-            return ck_information_ratio(&self._info, 0, self.n_elements)
+            return self._information_score(0)
         return Table.v_measure(self, beta)
 
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def homogeneity(self):
         """:meth:`Table.homogeneity <contingency._table.Table.homogeneity>`."""
         if self._settled():
-            return ck_information_ratio(&self._info, 1, self.n_elements)
+            return self._information_score(1)
         return Table.homogeneity(self)
 
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def completeness(self):
         """:meth:`Table.completeness <contingency._table.Table.completeness>`."""
         if self._settled():
-            return ck_information_ratio(&self._info, 2, self.n_elements)
+            return self._information_score(2)
         return Table.completeness(self)
 
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def mutual_information(self, base):
         """:meth:`Table.mutual_information <contingency._table.Table.mutual_information>`."""
         if type(base) is float and <double>base == E and self._settled():
-            return ck_information_ratio(&self._info, 3, self.n_elements)
+            return self._information_score(3)
         return Table.mutual_information(self, base)
 
     def table_sums(self):
@@ -1033,26 +1195,36 @@ cdef int _set_256(ck_u256 *out, object value) except -1:
 
 
 cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
-    """``fine_n_log_n(n)`` (the formulas' definition) as four words, from the C table when known."""
-    if n < CK_FINE_CACHE and ck_fine_known[n]:
-        out[0] = ck_fine_cache[n]
+    """``fine_n_log_n(n)`` (the formulas' definition) as four words, from the C tables when known."""
+    cdef int place = n & 255
+    if n < CK_FINE_CACHE:
+        if ck_fine_known[n]:
+            out[0] = ck_fine_cache[n]
+            return 0
+    elif ck_big_fine_count[place] == n:
+        out[0] = ck_big_fine[place]
         return 0
     _set_256(out, fine_n_log_n(n))
     if n < CK_FINE_CACHE:
         ck_fine_cache[n] = out[0]
         ck_fine_known[n] = 1
+    else:
+        ck_big_fine[place] = out[0]
+        ck_big_fine_count[place] = n
     return 0
 
 
 def _quotient(num, den):
     """``num / den`` as the kernel's reads round it (for the tests: Python's ``num / den``).
 
-    For ``0 <= num < 2**126`` and ``0 < den < 2**126``.
+    For ``0 <= num < 2**240`` and ``0 < den < 2**240``.
     """
-    if not (0 <= num < 2**126 and 0 < den < 2**126):
-        raise ValueError("_quotient takes 0 <= num < 2**126 and 0 < den < 2**126")
-    cdef bytes a = num.to_bytes(16, "little"), b = den.to_bytes(16, "little")
-    return ck_quotient_of_bytes(<const unsigned char *>a, <const unsigned char *>b)
+    if not (0 <= num < 2**240 and 0 < den < 2**240):
+        raise ValueError("_quotient takes 0 <= num < 2**240 and 0 < den < 2**240")
+    cdef ck_u256 a, b
+    _set_256(&a, num)
+    _set_256(&b, den)
+    return ck_quotient256(&a, &b)
 
 
 include "_kernel_scores.pxi"

@@ -348,12 +348,12 @@ class Table:
 
     # Scores from the sums alone ---------------------------------------------------------------
     #
-    # Each is the formula of contingency.formulas.partition applied to table_sums(), here
-    # written once; the compiled kernel computes the same numbers in C from its running sums
-    # (one rounding, as the formulas round) where it can, and calls these where it cannot
-    # (tests/test_kernel.py compares the two after every step). An information score is None
-    # where the sums alone do not settle it (settled_information): the caller then asks the
-    # formula with the fine sums or the cells.
+    # Each is the formula of contingency.formulas.partition applied to table_sums() (and the
+    # fine sums, once kept), here written once; the compiled kernel computes the same numbers
+    # in C from its running sums (one rounding, as the formulas round) where it can, and
+    # calls these where it cannot (tests/test_kernel.py compares the two after every step).
+    # An information score is None where those sums do not settle it (settled_information):
+    # the caller then asks the formula with the cells.
 
     def adjusted_rand_index(self) -> float:
         """:func:`~contingency.formulas.partition.adjusted_rand_index_from_sums` of the sums."""
@@ -364,40 +364,40 @@ class Table:
         return _formulas.rand_index(*_formulas.pair_confusion(self.table_sums()))
 
     def mutual_information(self, base: float) -> float | None:
-        """Mutual information from the sums, or None where they do not settle it."""
-        sums = self.table_sums()
-        if _formulas.settled_information(sums) is None:
+        """Mutual information from the sums (and fine sums), or None where they do not settle it."""
+        sums, fine = self.table_sums(), self.fine_sums()
+        if _formulas.settled_information(sums, fine) is None:
             return None
-        return _formulas.mutual_information(sums, base)
+        return _formulas.mutual_information(sums, base, fine=fine)
 
     def normalized_mutual_information(self, average_method: _formulas.AverageMethod
                                       ) -> float | None:
         """NMI from the sums, or None where they do not settle it."""
-        sums = self.table_sums()
-        if _formulas.settled_information(sums) is None:
+        sums, fine = self.table_sums(), self.fine_sums()
+        if _formulas.settled_information(sums, fine) is None:
             return None
-        return _formulas.normalized_mutual_information(sums, average_method)
+        return _formulas.normalized_mutual_information(sums, average_method, fine=fine)
 
     def homogeneity(self) -> float | None:
         """Homogeneity from the sums, or None where they do not settle it."""
-        sums = self.table_sums()
-        if _formulas.settled_information(sums) is None:
+        sums, fine = self.table_sums(), self.fine_sums()
+        if _formulas.settled_information(sums, fine) is None:
             return None
-        return _formulas.homogeneity(sums)
+        return _formulas.homogeneity(sums, fine=fine)
 
     def completeness(self) -> float | None:
         """Completeness from the sums, or None where they do not settle it."""
-        sums = self.table_sums()
-        if _formulas.settled_information(sums) is None:
+        sums, fine = self.table_sums(), self.fine_sums()
+        if _formulas.settled_information(sums, fine) is None:
             return None
-        return _formulas.completeness(sums)
+        return _formulas.completeness(sums, fine=fine)
 
     def v_measure(self, beta: float) -> float | None:
         """V-measure from the sums, or None where they do not settle it."""
-        sums = self.table_sums()
-        if _formulas.settled_information(sums) is None:
+        sums, fine = self.table_sums(), self.fine_sums()
+        if _formulas.settled_information(sums, fine) is None:
             return None
-        return _formulas.v_measure(sums, beta)
+        return _formulas.v_measure(sums, beta, fine=fine)
 
     def margin_triples(self) -> tuple[int, int]:
         """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns."""

@@ -76,12 +76,12 @@ def reads(table):
             + [table.mutual_information(base) for base in _BASES])
 
 
-def reads_of_sums(sums):
+def reads_of_sums(sums, fine=None):
     """:func:`reads` computed by the formulas from (recomputed) sums: the specification."""
-    settled = formulas.settled_information(sums) is not None
+    settled = formulas.settled_information(sums, fine) is not None
 
     def information(score, *arguments):
-        return score(sums, *arguments) if settled else None
+        return score(sums, *arguments, fine=fine) if settled else None
 
     return ([formulas.adjusted_rand_index(*formulas.pair_confusion(sums)),
              formulas.rand_index(*formulas.pair_confusion(sums)),
@@ -119,7 +119,7 @@ def assert_same(reference, kernel):
     sums, triples, fine = recomputed(reference)
     assert reference.table_sums()._replace(n_reference_clusters=sums.n_reference_clusters,
                                            n_model_clusters=sums.n_model_clusters) == sums
-    assert repr(reads(kernel)) == repr(reads_of_sums(reference.table_sums()))
+    assert repr(reads(kernel)) == repr(reads_of_sums(reference.table_sums(), reference.fine_sums()))
     assert reference.triple_sums() == triples
     if reference.fine_sums() is not None:
         assert reference.fine_sums() == fine
@@ -342,16 +342,18 @@ _CELL = st.tuples(st.integers(0, 6), st.integers(0, 6),
 
 
 @needs_kernel
-@given(st.lists(_CELL, min_size=1, max_size=40))
-@example([(0, 0, 1000), (0, 1, 1000), (1, 0, 1000), (1, 1, 1001)])  # near independence
-@example([(0, 0, 10**9), (0, 1, 1), (1, 0, 2), (1, 1, 3)])  # a huge cell beside small ones
-@example([(0, 0, 3), (1, 1, 2), (2, 1, 1)])  # pure columns: MI is H(M)... of the rows
-@example([(0, 0, 5), (0, 1, 2), (1, 2, 7)])  # pure rows
-@example([(0, 0, 2**40), (1, 1, 2**40), (0, 1, 1)])  # N past 2**31: the pair scores in Python
-def test_reads_from_the_sums_are_the_formulas_bit_for_bit(cells):
+@given(st.lists(_CELL, min_size=1, max_size=40), st.booleans())
+@example([(0, 0, 1000), (0, 1, 1000), (1, 0, 1000), (1, 1, 1001)], True)  # near independence
+@example([(0, 0, 1000), (0, 1, 1000), (1, 0, 1000), (1, 1, 1001)], False)
+@example([(0, 0, 10**9), (0, 1, 1), (1, 0, 2), (1, 1, 3)], True)  # a huge cell, small ones
+@example([(0, 0, 3), (1, 1, 2), (2, 1, 1)], False)  # pure columns: MI is H(R)
+@example([(0, 0, 5), (0, 1, 2), (1, 2, 7)], True)  # pure rows
+@example([(0, 0, 2**40), (1, 1, 2**40), (0, 1, 1)], False)  # N past 2**31: pair scores in Python
+@example([(i, j, 10**6 + i * j) for i in range(5) for j in range(5)], True)  # fine, N > 65,536
+def test_reads_from_the_sums_are_the_formulas_bit_for_bit(cells, fine):
     """ARI, the Rand index and the information scores the kernel computes in C from its running
-    sums (one rounding each) are the formulas' numbers for the same sums, bit for bit, and None
-    exactly where the sums alone do not settle an information score."""
+    sums and fine sums (one rounding each) are the formulas' numbers for the same sums, bit for
+    bit, and None exactly where those sums do not settle an information score."""
     from contingency._table import count_cells
 
     change = count_cells([c[0] for c in cells], [c[1] for c in cells], [c[2] for c in cells],
@@ -359,24 +361,33 @@ def test_reads_from_the_sums_are_the_formulas_bit_for_bit(cells):
     reference, kernel = ReferenceTable(), KERNEL()
     for table in (reference, kernel):
         table.apply(change, "t")
+        if fine:
+            table.keep_fine_sums()
+    sums, _, fine_sums_ = recomputed(reference)
+    sums = sums._replace(n_reference_clusters=reference.n_rows,
+                         n_model_clusters=reference.n_columns)
     assert repr(reads(kernel)) == repr(reads(reference)) == repr(
-        reads_of_sums(recomputed(reference)[0]._replace(
-            n_reference_clusters=reference.n_rows, n_model_clusters=reference.n_columns)))
+        reads_of_sums(sums, fine_sums_ if fine else None))
     for table in (reference, kernel):  # and after a unit step, which the kernel's memo must see
         table.step(cells[0][0], cells[0][1], -1)
     assert repr(reads(kernel)) == repr(reads(reference))
 
 
 @needs_kernel
-@given(st.integers(0, 2**126 - 1), st.integers(1, 2**126 - 1))
+@given(st.one_of(st.integers(0, 2**126 - 1), st.integers(0, 2**240 - 1)),
+       st.one_of(st.integers(1, 2**126 - 1), st.integers(1, 2**240 - 1)))
 @example(3 * 2**70 + 1, 2**70)
 @example(((1 << 53) | 1) * 3 * 2**40, 3)  # a tie: to even
 @example(((1 << 53) | 3) * 2**60, 2**61)  # a tie: to even, upwards
 @example(2**125, 2**125 - 1)
 @example(1, 2**125 + 1)
+@example(((1 << 53) | 1) * 2**150 * 7, 7)  # a tie in 256 bits
+@example(2**239, 3)
+@example(5, 2**239 - 1)
 def test_the_kernels_division_is_pythons(num, den):
     """The one rounding of the kernel's reads: ``num / den`` for exact integers, as Python
-    rounds it (to nearest, ties to even), by the estimate-and-correct route and by long division."""
+    rounds it (to nearest, ties to even), by each route: doubles, estimate-and-correct in 128
+    and 256 bits, long division."""
     from contingency import _kernel
 
     assert _kernel._quotient(num, den) == num / den

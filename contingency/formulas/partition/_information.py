@@ -67,9 +67,11 @@ from contingency.formulas.partition._cells import (
 from contingency.formulas.partition._fine import (
     LOG_ERROR,
     FineArgument,
+    FineSums,
     fine_conditionals,
     fine_entropy,
     fine_information,
+    fine_sums,  # noqa: F401  (the docstrings' examples use it)
     fine_sums_of_cells,
     resolve_fine,
 )
@@ -152,22 +154,29 @@ def information(sums: TableSums, cells: CellsArgument,
     return values
 
 
-def settled_information(sums: TableSums) -> tuple[int, int, int, int] | None:
-    """:func:`information`'s values when the sums alone settle them (route 1 of the notes), else None.
+def settled_information(sums: TableSums, fine: FineSums | None = None
+                        ) -> tuple[int, int, int, int] | None:
+    """:func:`information`'s values when they need no cells: from the sums (route 1 of the
+    notes) or, where those do not settle them, from ``fine`` when given (route 2); else None.
 
-    Where this gives values, :func:`information` gives the same whatever its
-    ``cells`` and ``fine``, and so does every score built on it (MI, NMI,
-    homogeneity, completeness, V-measure): what a compiled table may compute
-    from its running sums without asking for the cells (contingency/_kernel.pyx
-    does, and is tested against this).
+    Where this gives values, :func:`information` with the same ``fine`` gives the same
+    whatever its ``cells``, and so does every score built on it (MI, NMI, homogeneity,
+    completeness, V-measure): what a compiled table may compute from its running sums
+    without asking for the cells (contingency/_kernel.pyx does, and is tested against
+    this).
 
     >>> settled_information(table_sums([[5, 1], [1, 5]]))[3] == 12 * 2**52
     True
-    >>> settled_information(table_sums([[2**60, 2], [2, 0]])) is None
+    >>> near = [[1000, 1000], [1000, 1001]]   # nearly independent: MI about 6e-8
+    >>> settled_information(table_sums(near)) is None
+    True
+    >>> settled_information(table_sums(near), fine_sums(near))[3] == 4001 * 2**128
     True
     """
     values, sure = _from_sums(sums)
-    return values if sure else None  # type: ignore[return-value]  # ints from the sums
+    if sure:
+        return values  # type: ignore[return-value]  # ints from the sums
+    return None if fine is None else fine_information(sums, fine)
 
 
 def _from_sums(sums: TableSums) -> tuple[tuple[Exact, Exact, Exact, Exact], bool]:
