@@ -923,12 +923,13 @@ cdef class KernelTable:
             before = self._fine_levels(row_map_array, column_map_array, rows_array,
                                        columns_array)
         # New labels join in the order of the batch's label lists (those a cell uses).
-        used = counts_array != 0
         row_used = np.zeros(len(row_labels), dtype=np.int8)
-        row_used[rows_array[used]] = 1
         column_used = np.zeros(len(column_labels), dtype=np.int8)
-        column_used[columns_array[used]] = 1
         cdef signed char[::1] row_new = row_used, column_new = column_used
+        for k in range(size):  # one pass in C (numpy's masks and fancy indexing took three)
+            if counts[k] != 0:
+                row_new[rows[k]] = 1
+                column_new[columns[k]] = 1
         for k in range(row_map.shape[0]):
             if row_map[k] < 0 and row_new[k]:
                 row_map[k] = self._rows.add(row_labels[k])
