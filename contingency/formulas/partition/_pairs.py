@@ -35,14 +35,14 @@ _precision = classification.SCALAR["precision"]
 _f1 = classification.SCALAR["f1"]
 
 
-def _python_ints(*counts: object) -> bool:
-    """Whether every count is a Python int: the pair table's own, scored by the scalar forms.
+def _python_ints(a: object, b: object, c: object, d: object) -> bool:
+    """Whether the four counts are Python ints: the pair table's own, scored by the scalar forms.
 
     Others (numpy integers, whose sums could wrap; floats; arrays) go through the
     classification functions' general path, which gives the same value for the same
     numbers (it calls the same scalar forms, after checks and a conversion).
     """
-    return all(type(count) is int for count in counts)
+    return type(a) is int and type(b) is int and type(c) is int and type(d) is int
 
 
 class PairConfusion(NamedTuple):
