@@ -288,10 +288,10 @@ cdef extern from *:
         return ldexp((double)mantissa, extra - shift);
     }
 
-    /* MI, H(R) and H(M) times N 2**52, as _information._from_sums gives them. */
+    /* MI, H(R) and H(M) times N 2**52, as formulas/partition/_information.py information gives them. */
     typedef struct { ck_i128 mutual, reference, model; } ck_info;
 
-    /* _information._from_sums for two or more clusters a side: 1 (and the values) when the
+    /* information()'s O(1) route for two or more clusters a side: 1 (and the values) when the
        sums settle them, else 0. Every value is below 2**124 in magnitude. */
     static int ck_information(int64_t n, const ck_level *sums, ck_info *out) {
         ck_i128 total = (ck_i128)ck_log((uint64_t)n);
@@ -1001,6 +1001,7 @@ cdef class KernelTable:
             _set_256(&self._fine[ROWS], fine_n_log_n_sum(self.row_totals()))
             _set_256(&self._fine[COLUMNS], fine_n_log_n_sum(self.column_totals()))
             self._keep_fine = True
+            self._info_at = EMPTY  # the fine sums may settle what the sums did not
 
     def copy(self):
         """An independent table with the same counts and sums."""

@@ -20,7 +20,7 @@ Two accumulators count pairs of labels, each in one table of this module:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -273,6 +273,14 @@ def _group_maxima(groups: Codes, counts: Counts, size: int) -> NDArray[np.int64]
     return result
 
 
+class _CellsNeeded(Exception):
+    """A score asked for the table's cells: its sums do not settle it (:meth:`Table._without_cells`)."""
+
+
+def _cells_needed() -> _formulas.TableCells:
+    raise _CellsNeeded
+
+
 def check_pair(row: object, column: object) -> None:
     """Refuse a reference or model label that cannot name a cluster, naming which (see check_label)."""
     check_label(row, "reference")
@@ -315,7 +323,9 @@ class Table:
       in the same label order;
     - ``copy()``.
 
-    The reads below are written once, on those.
+    The reads below are written once, on those; the scores from the sums
+    among them (``adjusted_rand_index()`` to ``v_measure(beta)``) are the
+    specification the kernel's C versions are tested against.
     """
 
     __slots__ = ()
@@ -352,7 +362,7 @@ class Table:
     # fine sums, once kept), here written once; the compiled kernel computes the same numbers
     # in C from its running sums (one rounding, as the formulas round) where it can, and
     # calls these where it cannot (tests/test_kernel.py compares the two after every step).
-    # An information score is None where those sums do not settle it (settled_information):
+    # An information score is None where those sums do not settle it (_without_cells):
     # the caller then asks the formula with the cells.
 
     def adjusted_rand_index(self) -> float:
@@ -365,39 +375,33 @@ class Table:
 
     def mutual_information(self, base: float) -> float | None:
         """Mutual information from the sums (and fine sums), or None where they do not settle it."""
-        sums, fine = self.table_sums(), self.fine_sums()
-        if _formulas.settled_information(sums, fine) is None:
-            return None
-        return _formulas.mutual_information(sums, base, fine=fine)
+        return self._without_cells(_formulas.mutual_information, base)
 
     def normalized_mutual_information(self, average_method: _formulas.AverageMethod
                                       ) -> float | None:
-        """NMI from the sums, or None where they do not settle it."""
-        sums, fine = self.table_sums(), self.fine_sums()
-        if _formulas.settled_information(sums, fine) is None:
-            return None
-        return _formulas.normalized_mutual_information(sums, average_method, fine=fine)
+        """NMI from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.normalized_mutual_information, average_method)
 
     def homogeneity(self) -> float | None:
-        """Homogeneity from the sums, or None where they do not settle it."""
-        sums, fine = self.table_sums(), self.fine_sums()
-        if _formulas.settled_information(sums, fine) is None:
-            return None
-        return _formulas.homogeneity(sums, fine=fine)
+        """Homogeneity from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.homogeneity)
 
     def completeness(self) -> float | None:
-        """Completeness from the sums, or None where they do not settle it."""
-        sums, fine = self.table_sums(), self.fine_sums()
-        if _formulas.settled_information(sums, fine) is None:
-            return None
-        return _formulas.completeness(sums, fine=fine)
+        """Completeness from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.completeness)
 
     def v_measure(self, beta: float) -> float | None:
-        """V-measure from the sums, or None where they do not settle it."""
-        sums, fine = self.table_sums(), self.fine_sums()
-        if _formulas.settled_information(sums, fine) is None:
+        """V-measure from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.v_measure, beta)
+
+    def _without_cells(self, score: Callable[..., float], *arguments: Any) -> float | None:
+        """``score`` of the sums and the fine sums (once kept), or None where it would need the
+        cells (the sums and fine sums do not settle it: the formulas' accuracy notes)."""
+        try:
+            return score(self.table_sums(), *arguments, cells=_cells_needed,
+                         fine=self.fine_sums())
+        except _CellsNeeded:
             return None
-        return _formulas.v_measure(sums, beta, fine=fine)
 
     def margin_triples(self) -> tuple[int, int]:
         """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns."""

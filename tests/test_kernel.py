@@ -76,12 +76,23 @@ def reads(table):
             + [table.mutual_information(base) for base in _BASES])
 
 
+class CellsNeeded(Exception):
+    pass
+
+
+def no_cells():
+    raise CellsNeeded
+
+
 def reads_of_sums(sums, fine=None):
-    """:func:`reads` computed by the formulas from (recomputed) sums: the specification."""
-    settled = formulas.settled_information(sums, fine) is not None
+    """:func:`reads` computed by the formulas from (recomputed) sums and fine sums, an
+    information score None where the formula asks for the cells: the specification."""
 
     def information(score, *arguments):
-        return score(sums, *arguments, fine=fine) if settled else None
+        try:
+            return score(sums, *arguments, cells=no_cells, fine=fine)
+        except CellsNeeded:
+            return None
 
     return ([formulas.adjusted_rand_index(*formulas.pair_confusion(sums)),
              formulas.rand_index(*formulas.pair_confusion(sums)),

@@ -103,7 +103,6 @@ from contingency.formulas.partition._information import (
     homogeneity,
     mutual_information,
     normalized_mutual_information,
-    settled_information,
     v_measure,
     variation_of_information,
 )
@@ -191,7 +190,6 @@ __all__ = [
     "recall",
     "same_cluster_pairs",
     "same_cluster_triples",
-    "settled_information",
     "table_cells",
     "table_sums",
     "triples",

@@ -67,11 +67,9 @@ from contingency.formulas.partition._cells import (
 from contingency.formulas.partition._fine import (
     LOG_ERROR,
     FineArgument,
-    FineSums,
     fine_conditionals,
     fine_entropy,
     fine_information,
-    fine_sums,  # noqa: F401  (the docstrings' examples use it)
     fine_sums_of_cells,
     resolve_fine,
 )
@@ -90,8 +88,7 @@ from contingency.formulas.partition._sums import (
 __all__ = ["AverageMethod", "Exact", "check_average_method", "completeness", "conditionals", "entropy",
            "entropy_model", "entropy_reference", "homogeneity", "information",
            "information_errors", "mutual_information",
-           "normalized_mutual_information", "normalizer", "settled_information", "v_measure",
-           "variation_of_information"]
+           "normalized_mutual_information", "normalizer", "v_measure", "variation_of_information"]
 
 AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
 _AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
@@ -138,49 +135,6 @@ def information(sums: TableSums, cells: CellsArgument,
     entropies exactly; likewise MI equals H(R) exactly when every model
     cluster is pure. MI is never below 0.
     """
-    values, sure = _from_sums(sums)
-    if not sure:
-        kept = resolve_fine(fine)
-        found = None if kept is None else fine_information(sums, kept)
-        if found is not None:
-            return found
-        table = resolve(cells)
-        if table is not None:
-            if kept is None:  # the fine sums from the cells: what kept ones would give
-                found = fine_information(sums, fine_sums_of_cells(table))
-                if found is not None:
-                    return found
-            return (*exact_information(table), 1)
-    return values
-
-
-def settled_information(sums: TableSums, fine: FineSums | None = None
-                        ) -> tuple[int, int, int, int] | None:
-    """:func:`information`'s values when they need no cells: from the sums (route 1 of the
-    notes) or, where those do not settle them, from ``fine`` when given (route 2); else None.
-
-    Where this gives values, :func:`information` with the same ``fine`` gives the same
-    whatever its ``cells``, and so does every score built on it (MI, NMI, homogeneity,
-    completeness, V-measure): what a compiled table may compute from its running sums
-    without asking for the cells (contingency/_kernel.pyx does, and is tested against
-    this).
-
-    >>> settled_information(table_sums([[5, 1], [1, 5]]))[3] == 12 * 2**52
-    True
-    >>> near = [[1000, 1000], [1000, 1001]]   # nearly independent: MI about 6e-8
-    >>> settled_information(table_sums(near)) is None
-    True
-    >>> settled_information(table_sums(near), fine_sums(near))[3] == 4001 * 2**128
-    True
-    """
-    values, sure = _from_sums(sums)
-    if sure:
-        return values  # type: ignore[return-value]  # ints from the sums
-    return None if fine is None else fine_information(sums, fine)
-
-
-def _from_sums(sums: TableSums) -> tuple[tuple[Exact, Exact, Exact, Exact], bool]:
-    """:func:`information`'s O(1) values from the sums, and whether the sums settle them."""
     (n, reference_clusters, model_clusters, same_same, same_reference, same_model,
      cells_sum, reference_sum, model_sum) = sums
     if reference_clusters > 1 and model_clusters > 1:  # the common case first, lean
@@ -196,7 +150,7 @@ def _from_sums(sums: TableSums) -> tuple[tuple[Exact, Exact, Exact, Exact], bool
             # 2 N ln N >> 7 < MI <= either entropy settles all three values at once (the
             # bounds below, each met with room to spare); anything else is weighed below.
             if coarse < mutual <= reference and mutual <= model:
-                return (mutual, reference, model, n * ONE), True
+                return mutual, reference, model, n * ONE
         elif same_same == same_model:  # every model cluster within one class
             mutual = reference
         else:  # every class within one model cluster
@@ -206,7 +160,7 @@ def _from_sums(sums: TableSums) -> tuple[tuple[Exact, Exact, Exact, Exact], bool
                 and (coarse >> 1 < mutual
                      or _sure(mutual, cells_sum + reference_sum + model_sum + total)))
     elif n == 0 or (reference_clusters <= 1 and model_clusters <= 1):
-        return (0, 0, 0, 1), True
+        return 0, 0, 0, 1
     else:  # one side has a single cluster: its entropy and MI are 0
         total = n_log_n_fixed(n)
         mutual = reference = model = 0
@@ -216,6 +170,18 @@ def _from_sums(sums: TableSums) -> tuple[tuple[Exact, Exact, Exact, Exact], bool
         else:
             model = total - model_sum
             sure = total >> (_SURE_SHIFT - 1) < model or _sure(model, total + model_sum)
+    if not sure:
+        kept = resolve_fine(fine)
+        found = None if kept is None else fine_information(sums, kept)
+        if found is not None:
+            return found
+        table = resolve(cells)
+        if table is not None:
+            if kept is None:  # the fine sums from the cells: what kept ones would give
+                found = fine_information(sums, fine_sums_of_cells(table))
+                if found is not None:
+                    return found
+            return (*exact_information(table), 1)
     # The O(1) values, kept in order: an entropy of two or more clusters is positive (at
     # least one unit of 2**-52 / N), and 0 <= MI <= min(H(R), H(M)).
     if reference_clusters > 1:
@@ -223,7 +189,7 @@ def _from_sums(sums: TableSums) -> tuple[tuple[Exact, Exact, Exact, Exact], bool
     if model_clusters > 1:
         model = max(model, 1)
     mutual = max(min(mutual, reference, model), 0)
-    return (mutual, reference, model, n * ONE), sure
+    return mutual, reference, model, n * ONE
 
 
 def information_errors(sums: TableSums, values: tuple[Exact, Exact, Exact, Exact]
