@@ -202,13 +202,15 @@ cdef extern from *:
     #include <sys/mman.h>
     #endif
     static void *ck_slots_alloc(size_t bytes) {
-        const size_t huge = (size_t)1 << 21;
-        if (bytes < huge) return malloc(bytes);
-        void *found = aligned_alloc(huge, (bytes + huge - 1) & ~(huge - 1));
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (found) madvise(found, bytes, MADV_HUGEPAGE);
+        const size_t huge = (size_t)1 << 21;
+        if (bytes >= huge) {
+            void *found = aligned_alloc(huge, (bytes + huge - 1) & ~(huge - 1));
+            if (found) madvise(found, bytes, MADV_HUGEPAGE);
+            return found;
+        }
     #endif
-        return found;
+        return malloc(bytes);                          /* elsewhere: as before */
     }
 
     /* Ask for a slot's cache line ahead of its use (a batch's look-ups miss the cache). */
