@@ -46,6 +46,7 @@ cimport cython
 from cpython.object cimport PyObject
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.math cimport sqrt
 from libc.string cimport memcpy
 
 import math
@@ -489,6 +490,27 @@ cdef extern from *:
         return ck_quotient(mutual, (ck_u128)n << 52);
     }
 
+    /* classification._share in Perl mode (x / (x + y) as Statistics::Contingency computes it,
+       1 / (1 + y / x), perl where x + y is 0), for exact counts with x + y below 2**53: each a
+       double exactly, so that y / x is Python's int / int. */
+    static double ck_share(uint64_t x, uint64_t y, double perl) {
+        if (x + y == 0) return perl;
+        if (x && y) return 1.0 / (1.0 + (double)y / (double)x);
+        return y == 0 ? 1.0 : 0.0;
+    }
+
+    /* same_same, same_reference_only and same_model_only into out, for n below 2**31 (each
+       below 2**61); 1 when 2 same_same + the other two (the largest total a pair score adds)
+       is below 2**53, so that every count and total is a double exactly; else 0. */
+    static int ck_pair_counts(uint64_t n, const ck_level *sums, uint64_t *out) {
+        if (n >= (1ULL << 31)) return 0;
+        uint64_t same = (uint64_t)sums[0].pairs;
+        out[0] = same;
+        out[1] = (uint64_t)sums[1].pairs - same;
+        out[2] = (uint64_t)sums[2].pairs - same;
+        return 2 * out[0] + out[1] + out[2] < (1ULL << 53);
+    }
+
     /* The Rand index, float(a + d) / float(a + b + c + d) (classification's accuracy), for n
        below 2**31: both below 2**61. */
     static double ck_rand(uint64_t n, const ck_level *sums) {
@@ -512,6 +534,8 @@ cdef extern from *:
     ck_u256 ck_big_fine[]
     uint64_t ck_big_fine_count[]
     double ck_rand(uint64_t n, const ck_level *sums) nogil
+    double ck_share(uint64_t x, uint64_t y, double perl) nogil
+    int ck_pair_counts(uint64_t n, const ck_level *sums, uint64_t *out) nogil
 
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
     uint64_t ck_hash(uint64_t key, int bits) nogil
@@ -1081,6 +1105,54 @@ cdef class KernelTable:
         if self.n_elements < SMALL_N:
             return ck_rand(<uint64_t>self.n_elements, self._sums)
         return Table.rand_index(self)
+
+    cdef inline bint _pair_counts(self, uint64_t *counts) noexcept:
+        """``same_same``, ``same_reference_only`` and ``same_model_only`` into ``counts`` where
+        the pair scores are computed in C (ck_pair_counts); else False."""
+        return ck_pair_counts(<uint64_t>self.n_elements, self._sums, counts)
+
+    @cython.always_allow_keywords(False)
+    def precision(self):
+        """:meth:`Table.precision <contingency._table.Table.precision>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return ck_share(c[0], c[2], 0.0 if c[1] else 1.0)
+        return Table.precision(self)
+
+    @cython.always_allow_keywords(False)
+    def recall(self):
+        """:meth:`Table.recall <contingency._table.Table.recall>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return ck_share(c[0], c[1], 0.0 if c[2] else 1.0)
+        return Table.recall(self)
+
+    @cython.always_allow_keywords(False)
+    def f1(self):
+        """:meth:`Table.f1 <contingency._table.Table.f1>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return ck_share(2 * c[0], c[1] + c[2], 1.0)
+        return Table.f1(self)
+
+    @cython.always_allow_keywords(False)
+    def jaccard(self):
+        """:meth:`Table.jaccard <contingency._table.Table.jaccard>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            if c[0] + c[1] + c[2] == 0:
+                return 1.0
+            return <double>c[0] / <double>(c[0] + c[1] + c[2])
+        return Table.jaccard(self)
+
+    @cython.always_allow_keywords(False)
+    def fowlkes_mallows(self):
+        """:meth:`Table.fowlkes_mallows <contingency._table.Table.fowlkes_mallows>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return (sqrt(ck_share(c[0], c[2], 0.0 if c[1] else 1.0))
+                    * sqrt(ck_share(c[0], c[1], 0.0 if c[2] else 1.0)))
+        return Table.fowlkes_mallows(self)
 
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def normalized_mutual_information(self, average_method):

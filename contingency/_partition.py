@@ -476,7 +476,7 @@ class PartitionComparison:
 
         See :func:`contingency.formulas.partition.precision` for the undefined case.
         """
-        return _formulas.precision(*self.pair_confusion())
+        return self._table.precision()
 
     @property
     def recall(self) -> float:
@@ -484,22 +484,22 @@ class PartitionComparison:
 
         See :func:`contingency.formulas.partition.recall` for the undefined case.
         """
-        return _formulas.recall(*self.pair_confusion())
+        return self._table.recall()
 
     @property
     def f1(self) -> float:
         """Harmonic mean of pair precision and recall."""
-        return _formulas.f1(*self.pair_confusion())
+        return self._table.f1()
 
     @property
     def jaccard(self) -> float:
         """``same_same / (pairs joined by either)``: Set::Partitions::Similarity's precision."""
-        return _formulas.jaccard(*self.pair_confusion())
+        return self._table.jaccard()
 
     @property
     def fowlkes_mallows(self) -> float:
         """Geometric mean of pair precision and recall (1.0 for identical partitions)."""
-        return _formulas.fowlkes_mallows(*self.pair_confusion())
+        return self._table.fowlkes_mallows()
 
     @property
     def adjusted_rand_index(self) -> float:

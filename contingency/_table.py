@@ -373,6 +373,26 @@ class Table:
         """:func:`~contingency.formulas.partition.rand_index` of the pair counts."""
         return _formulas.rand_index(*_formulas.pair_confusion(self.table_sums()))
 
+    def precision(self) -> float:
+        """:func:`~contingency.formulas.partition.precision` of the pair counts."""
+        return _formulas.precision(*_formulas.pair_confusion(self.table_sums()))
+
+    def recall(self) -> float:
+        """:func:`~contingency.formulas.partition.recall` of the pair counts."""
+        return _formulas.recall(*_formulas.pair_confusion(self.table_sums()))
+
+    def f1(self) -> float:
+        """:func:`~contingency.formulas.partition.f1` of the pair counts."""
+        return _formulas.f1(*_formulas.pair_confusion(self.table_sums()))
+
+    def jaccard(self) -> float:
+        """:func:`~contingency.formulas.partition.jaccard` of the pair counts."""
+        return _formulas.jaccard(*_formulas.pair_confusion(self.table_sums()))
+
+    def fowlkes_mallows(self) -> float:
+        """:func:`~contingency.formulas.partition.fowlkes_mallows` of the pair counts."""
+        return _formulas.fowlkes_mallows(*_formulas.pair_confusion(self.table_sums()))
+
     def mutual_information(self, base: float) -> float | None:
         """Mutual information from the sums (and fine sums), or None where they do not settle it."""
         return self._without_cells(_formulas.mutual_information, base)

@@ -69,7 +69,8 @@ _BASES = (math.e, 2, 10.0)
 def reads(table):
     """Every score a table reads from its sums (contingency._table.Table's reads, the kernel's in
     C where it can): floats, None where the sums alone do not settle an information score."""
-    return ([table.adjusted_rand_index(), table.rand_index(), table.homogeneity(),
+    return ([table.adjusted_rand_index(), table.rand_index(), table.precision(), table.recall(),
+             table.f1(), table.jaccard(), table.fowlkes_mallows(), table.homogeneity(),
              table.completeness()]
             + [table.normalized_mutual_information(method) for method in _METHODS]
             + [table.v_measure(beta) for beta in _BETAS]
@@ -94,8 +95,10 @@ def reads_of_sums(sums, fine=None):
         except CellsNeeded:
             return None
 
-    return ([formulas.adjusted_rand_index(*formulas.pair_confusion(sums)),
-             formulas.rand_index(*formulas.pair_confusion(sums)),
+    pairs = formulas.pair_confusion(sums)
+    return ([formulas.adjusted_rand_index(*pairs), formulas.rand_index(*pairs),
+             formulas.precision(*pairs), formulas.recall(*pairs), formulas.f1(*pairs),
+             formulas.jaccard(*pairs), formulas.fowlkes_mallows(*pairs),
              information(formulas.homogeneity), information(formulas.completeness)]
             + [information(formulas.normalized_mutual_information, method) for method in _METHODS]
             + [information(formulas.v_measure, beta) for beta in _BETAS]
