@@ -29,7 +29,8 @@ sums (:class:`~contingency.formulas.partition.TableSums`, built once per
 state and kept until the next change): pair-counting and information scores
 cost the same whatever the number of elements and the size of the table.
 The scores read most often after each change (the adjusted Rand and Rand
-indices, MI, NMI, homogeneity, completeness, V-measure) are first asked of
+indices, the other pair scores, MI, NMI, homogeneity, completeness,
+V-measure) are first asked of
 the table (:meth:`Table.adjusted_rand_index <contingency._table.Table.adjusted_rand_index>`
 and its siblings), where the compiled kernel computes the formulas' numbers
 in C from its running sums; an information score the sums do not settle
