@@ -30,11 +30,11 @@ state and kept until the next change): pair-counting and information scores
 cost the same whatever the number of elements and the size of the table.
 The scores read most often after each change (the adjusted Rand and Rand
 indices, the other pair scores, MI, NMI, homogeneity, completeness,
-V-measure) are first asked of
-the table (:meth:`Table.adjusted_rand_index <contingency._table.Table.adjusted_rand_index>`
-and its siblings), where the compiled kernel computes the formulas' numbers
-in C from its running sums; an information score the sums do not settle
-there comes back None and is asked of the formula with the cells.
+V-measure) are first asked of the table (:meth:`Table.adjusted_rand_index
+<contingency._table.Table.adjusted_rand_index>` and its siblings), where the
+compiled kernel computes the formulas' numbers in C from its running sums;
+an information score the sums do not settle there comes back None and is
+asked of the formula with the cells.
 Adjusted mutual information, purity, the Jaccard-Concentration Index and the
 JSON state read the table's non-empty cells, never a dense rows x columns
 array (only :meth:`~PartitionComparison.contingency_table` builds one); AMI
