@@ -100,8 +100,9 @@ class Binning:
         # an edge), then checked against the edges themselves; a wrong guess (uneven edges, or
         # that rounding) is looked up: searchsorted alone costs ten times more on equal bins.
         last = edges.size - 2
-        low = edges[0]
-        codes = ((scores - low) * ((last + 1) / (edges[-1] - low))).astype(np.intp)
+        low = float(edges[0])
+        codes: NDArray[np.intp] = ((scores - low) * ((last + 1) / (float(edges[-1]) - low))
+                                   ).astype(np.intp)
         np.clip(codes, 0, last, out=codes)
         wrong = scores < edges[codes]
         wrong |= (scores >= edges[codes + 1]) & (codes < last)
