@@ -214,13 +214,15 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
     if binning is not None:
         binning.check(values, f"{where}: scores")
         keys = binning.edges[:-1]
-        pos, neg = np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=np.int64)
+        # int64 sums, or Python ints where the weights are (their total past int64)
+        dtype = np.int64 if weights is None else weights.dtype
+        pos, neg = np.zeros(keys.size, dtype=dtype), np.zeros(keys.size, dtype=dtype)
         for start in range(0, size, _BLOCK):  # (temporaries of a block, not of the batch)
             stop = start + _BLOCK
             pos_block, neg_block = _counted_by_code(
                 binning.keys(values[start:stop]), positive[start:stop],
                 None if weights is None else weights[start:stop], keys.size)
-            pos += pos_block  # (int64: the batch's weight was checked against the count limit)
+            pos += pos_block  # (int64 while the batch's weight fits int64: it was checked)
             neg += neg_block
     else:
         keys, pos, neg = _by_score(values + 0.0, positive, weights)
@@ -365,10 +367,11 @@ def _counted_by_code(codes: NDArray[Any], positive: NDArray[np.bool_], weights: 
     """The positive and negative weight per code, exact integers.
 
     ``bincount`` sums in float64, exact while every partial sum is an integer
-    below ``2**53``; past that the sums are taken in int64 with ``np.add.at``.
+    below ``2**53``; past that the sums are taken in int64 with ``np.add.at``,
+    or in Python ints where the weights are (a batch whose total is past int64).
     """
     total = codes.size if weights is None else exact_total(weights)
-    if total < EXACT_FLOAT_BOUND:
+    if total < EXACT_FLOAT_BOUND and (weights is None or weights.dtype != object):
         every = np.bincount(codes, weights=weights, minlength=size)
         pos = np.bincount(codes, weights=positive if weights is None else weights * positive,
                           minlength=size)

@@ -272,6 +272,26 @@ def test_weights_past_int64_units_read_as_their_integer_equivalent():
     assert streamed == fed(scores[:50], y[:50], third[:50])
 
 
+def test_a_binned_batch_past_int64_is_counted_block_by_block_exactly():
+    """A binned batch is coded by blocks of 2**18 scores: with a total past int64 units, a block
+    of small weights (one whose sums float64 would hold) is counted in Python ints as the rest."""
+    n = (1 << 18) + 1000
+    rng = np.random.default_rng(11)
+    scores, y = rng.random(n), rng.random(n) < 0.5
+    # 1500 weights of 2**52 (whole: 6.8e18, in units of 2**-1: past 2**63) in the first block,
+    # and the last block 1000 weights of 0.5
+    w = np.where(np.arange(n) < 1500, 2.0**52, 0.5)
+    curve = fed(scores, y, w, bins=8)
+    assert _past_int64(curve)
+    streamed = ThresholdContingency(bins=8)
+    streamed.add_results(scores[: 1 << 18], y[: 1 << 18], sample_weight=w[: 1 << 18])
+    streamed.add_results(scores[1 << 18:], y[1 << 18:], sample_weight=w[1 << 18:])
+    assert streamed == curve
+    exact = [sum(Fraction(x) for x in w[(curve.bins[b] <= scores) & (scores < curve.bins[b + 1]) & y])
+             for b in range(8)]
+    assert curve.counts()[1].tolist()[::-1] == [float(x) for x in exact]
+
+
 def test_the_limit_is_two_to_the_63_whole_units_at_any_scale():
     """2**63 - 1 whole units of weight are held at any scale (as Contingency's); one more unit,
     or any part of one, is refused by name and changes nothing."""
