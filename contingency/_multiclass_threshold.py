@@ -23,14 +23,14 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency._coding import encode
-from contingency._inputs import exact_weight, exact_weights, label_sequence
+from contingency._inputs import exact_weight, label_sequence
 from contingency._labels import check_label, label_from_json, label_to_json
-from contingency._score_counts import Batch, check_units, shifted_batch, shown_weight
-from contingency._scored_inputs import Binning, coded_batch, key_of
+from contingency._score_counts import Batch, check_units, exact_total, shifted_batch, shown_weight
+from contingency._scored_inputs import Binning, coded_batch, key_of, weight_units
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency._threshold import ThresholdContingency, _least_scale, _same_mode, _weight
 from contingency.formulas import curves as _curves
-from contingency.formulas._numeric import MAX_SCALE, ZeroDivision, check_zero_division, shown
+from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 
 __all__ = ["MulticlassThresholdContingency"]
 
@@ -333,9 +333,7 @@ class MulticlassThresholdContingency:
         truth = self._truth(correct, n, where)
         weights, scale = None, 0
         if sample_weight is not None:
-            exact, scale = exact_weights(sample_weight, n, where, name="sample_weight")
-            check_units(0, int(exact.sum()), scale)
-            weights = exact.astype(np.int64)
+            weights, scale = weight_units(sample_weight, n, where)
         if self._multilabel:
             ranks = np.zeros(0, dtype=np.int64)
         else:
@@ -417,24 +415,25 @@ class MulticlassThresholdContingency:
             return
         where = "add_results" if sign > 0 else "remove_results"
         # the weights' units (2**-scale) are passed as whole weights: the batches are in those units
-        coded = [coded_batch(matrix[:, j], truth[:, j], weights, pos_label=None,
-                             binning=self._binning, where=where)[0] for j in range(k)]
-        pooled = coded_batch(matrix.ravel(), truth.ravel(),
-                             None if weights is None else np.repeat(weights, k),
-                             pos_label=None, binning=self._binning, where=where)[0]
+        coded = [coded_batch(matrix[:, j], truth[:, j], None, pos_label=None,
+                             binning=self._binning, where=where,
+                             units=None if weights is None else (weights, scale))[0]
+                 for j in range(k)]
+        pooled = coded_batch(matrix.ravel(), truth.ravel(), None, pos_label=None,
+                             binning=self._binning, where=where,
+                             units=None if weights is None else _repeated(weights, k, scale))[0]
         rank_weight = [0] * k
         if not self._multilabel:
             unit = np.ones(n, dtype=np.int64) if weights is None else weights
-            totals = np.zeros(k, dtype=np.int64)
+            totals = np.zeros(k, dtype=unit.dtype)  # int64, or Python ints past int64
             np.add.at(totals, ranks, unit)
             rank_weight = totals.tolist()
         old = self._refine(scale)
         try:
             shift = self._scale - scale
             if shift:
-                coded = [shifted_batch(table._counts, columns, sign, shift)
-                         for table, columns in zip(self._tables, coded)]
-                pooled = shifted_batch(self._pooled._counts, pooled, sign, shift)
+                coded = [shifted_batch(columns, shift) for columns in coded]
+                pooled = shifted_batch(pooled, shift)
                 rank_weight = [weight << shift for weight in rank_weight]
             for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
                 _check(table, columns, sign)
@@ -470,7 +469,7 @@ class MulticlassThresholdContingency:
             old = self._refine(other._scale)
             shift = self._scale - other._scale
             try:
-                pairs = [(mine, shifted_batch(mine._counts, theirs._counts.columns(), 1, shift))
+                pairs = [(mine, shifted_batch(theirs._counts.columns(), shift))
                          for mine, theirs in zip([*self._tables, self._pooled],
                                                  [*other._tables, other._pooled])]
                 for mine, columns in pairs:
@@ -822,16 +821,19 @@ def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
         return
     counts = table._counts
     if sign > 0:
-        check_units(counts.positives + counts.negatives, int(pos.sum()) + int(neg.sum()),
+        check_units(counts.positives + counts.negatives, exact_total(pos) + exact_total(neg),
                     counts.scale)
         return
     mine_keys, mine_pos, mine_neg = counts.columns()
+    if mine_pos.dtype != pos.dtype:  # one side past int64: compared as Python ints
+        mine_pos, mine_neg, pos, neg = (column.astype(object) for column in
+                                        (mine_pos, mine_neg, pos, neg))
     where = np.searchsorted(mine_keys, keys)
     inside = where < mine_keys.size
     found = np.zeros(keys.size, dtype=bool)
     found[inside] = mine_keys[where[inside]] == keys[inside]
-    have_pos = np.zeros(keys.size, dtype=np.int64)
-    have_neg = np.zeros(keys.size, dtype=np.int64)
+    have_pos = np.zeros(keys.size, dtype=mine_pos.dtype)
+    have_neg = np.zeros(keys.size, dtype=mine_pos.dtype)
     have_pos[found], have_neg[found] = mine_pos[where[found]], mine_neg[where[found]]
     short = (have_pos < pos) | (have_neg < neg)
     if short.any():
@@ -845,6 +847,15 @@ def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 MulticlassThresholdContingency.__signature__ = _locking.constructor_signature(  # type: ignore[attr-defined]
     MulticlassThresholdContingency)
+
+
+def _repeated(weights: NDArray[Any], k: int, scale: int) -> tuple[NDArray[Any], int]:
+    """Each result's weight (units of ``2**-scale``) once per class, for the pooled table: int64
+    while the total fits int64, else Python ints."""
+    repeated = np.repeat(weights, k)
+    if repeated.dtype != object and exact_total(repeated) > MAX_COUNT:
+        repeated = repeated.astype(object)
+    return repeated, scale
 
 
 def _weights(units: list[int], scale: int) -> NDArray[Any]:

@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 from contingency._coding import encode
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._labels import check_label
-from contingency._score_counts import Batch, check_units
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, shown
+from contingency._score_counts import Batch, check_units, exact_total
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, MAX_COUNT, shown
 
 __all__ = ["Binning", "coded_batch", "key_of", "positive_of"]
 
@@ -165,14 +165,33 @@ def positive_of(correct: object, pos_label: Hashable | None, name: str) -> bool:
     raise ValueError(f"{name} is {shown(correct)}: {_BINARY}")
 
 
+def weight_units(sample_weight: object, size: int, where: str) -> tuple[NDArray[Any], int]:
+    """A batch's weights as integers in units of ``2**-scale``, checked against the count limit:
+    ``(units, scale)``, the units int64 while their total fits int64, else Python ints.
+
+    >>> units, scale = weight_units([1 / 3] * 2000, 2000, "add_results")
+    >>> units.dtype.name, scale, int(units[0])
+    ('object', 54, 6004799503160661)
+    """
+    exact, scale = exact_weights(sample_weight, size, where, name="sample_weight")
+    if exact.dtype == np.int64:  # exact_weights' int64: no sum of them reaches 2**62
+        return exact, scale
+    total = exact_total(exact)
+    check_units(0, total, scale)
+    return (exact.astype(np.int64) if total <= MAX_COUNT else exact), scale
+
+
 def coded_batch(scores: object, correct: object, sample_weight: object, *,
-                pos_label: Hashable | None, binning: Binning | None, where: str
-                ) -> tuple[Batch, int]:
+                pos_label: Hashable | None, binning: Binning | None, where: str,
+                units: tuple[NDArray[Any], int] | None = None) -> tuple[Batch, int]:
     """A batch of results as ``(keys ascending and distinct, positive weight, negative weight)``
     and the weights' unit: ``(batch, scale)``, every weight an integer in units of ``2**-scale``.
 
     Keys with no weight are left out. Errors name ``where``, the argument
-    (``scores``, ``correct``, ``sample_weight``) and the position.
+    (``scores``, ``correct``, ``sample_weight``) and the position. ``units``:
+    the weights already as :func:`weight_units` made them (``sample_weight``
+    is then ignored). The weight columns are int64 while their total fits
+    int64, else Python ints (:func:`~contingency._score_counts.count_columns`).
 
     >>> (keys, pos, neg), scale = coded_batch([0.8, 0.4, 0.8], [1, 0, 0], [1, 0.25, 2],
     ...                                       pos_label=None, binning=None, where="add_results")
@@ -188,20 +207,22 @@ def coded_batch(scores: object, correct: object, sample_weight: object, *,
     size = check_same_length(values, labels, (f"{where}: scores", "correct"))
     positive = _positives(labels, pos_label, where)
     weights, scale = None, 0
-    if sample_weight is not None:
-        exact, scale = exact_weights(sample_weight, size, where, name="sample_weight")
-        check_units(0, int(exact.sum()), scale)
-        weights = exact.astype(np.int64)
+    if units is not None:
+        weights, scale = units
+    elif sample_weight is not None:
+        weights, scale = weight_units(sample_weight, size, where)
     if binning is not None:
         binning.check(values, f"{where}: scores")
         keys = binning.edges[:-1]
-        pos, neg = np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=np.int64)
+        # int64 sums, or Python ints where the weights are (their total past int64)
+        dtype = np.int64 if weights is None else weights.dtype
+        pos, neg = np.zeros(keys.size, dtype=dtype), np.zeros(keys.size, dtype=dtype)
         for start in range(0, size, _BLOCK):  # (temporaries of a block, not of the batch)
             stop = start + _BLOCK
             pos_block, neg_block = _counted_by_code(
                 binning.keys(values[start:stop]), positive[start:stop],
                 None if weights is None else weights[start:stop], keys.size)
-            pos += pos_block  # (int64: the batch's weight was checked against the count limit)
+            pos += pos_block  # (int64 while the batch's weight fits int64: it was checked)
             neg += neg_block
     else:
         keys, pos, neg = _by_score(values + 0.0, positive, weights)
@@ -277,12 +298,13 @@ def _distinct(values: NDArray[np.float64], weights: NDArray[np.int64] | None
     else:
         order = np.argsort(values)
         ordered, weight = values[order], weights[order]
+    dtype = np.int64 if weights is None else weights.dtype  # Python ints past int64
     if not ordered.size:
-        return ordered, np.zeros(0, dtype=np.int64)
+        return ordered, np.zeros(0, dtype=dtype)
     starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
     counts = (np.diff(np.append(starts, ordered.size)) if weight is None
               else np.add.reduceat(weight, starts))
-    return ordered[starts], counts.astype(np.int64)
+    return ordered[starts], counts.astype(dtype)
 
 
 def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
@@ -307,8 +329,8 @@ def _by_score(values: NDArray[np.float64], positive: NDArray[np.bool_],
     both = np.sort(np.concatenate([pos_keys, neg_keys]), kind="stable")
     if both.size:
         both = both[np.concatenate([[True], both[1:] != both[:-1]])]
-    pos = np.zeros(both.size, dtype=np.int64)
-    neg = np.zeros(both.size, dtype=np.int64)
+    pos = np.zeros(both.size, dtype=weights.dtype)  # int64, or Python ints past int64
+    neg = np.zeros(both.size, dtype=weights.dtype)
     pos[np.searchsorted(both, pos_keys)] = pos_counts
     neg[np.searchsorted(both, neg_keys)] = neg_counts
     return both, pos, neg
@@ -345,16 +367,18 @@ def _counted_by_code(codes: NDArray[Any], positive: NDArray[np.bool_], weights: 
     """The positive and negative weight per code, exact integers.
 
     ``bincount`` sums in float64, exact while every partial sum is an integer
-    below ``2**53``; past that the sums are taken in int64 with ``np.add.at``.
+    below ``2**53``; past that the sums are taken in int64 with ``np.add.at``,
+    or in Python ints where the weights are (a batch whose total is past int64).
     """
-    total = codes.size if weights is None else int(weights.sum())
-    if total < EXACT_FLOAT_BOUND:
+    total = codes.size if weights is None else exact_total(weights)
+    if total < EXACT_FLOAT_BOUND and (weights is None or weights.dtype != object):
         every = np.bincount(codes, weights=weights, minlength=size)
         pos = np.bincount(codes, weights=positive if weights is None else weights * positive,
                           minlength=size)
         return pos.astype(np.int64), (every - pos).astype(np.int64)
     unit = np.ones(codes.size, dtype=np.int64) if weights is None else weights
-    pos_i, neg_i = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    # int64 sums, or Python ints where the weights are (their total past int64)
+    pos_i, neg_i = np.zeros(size, dtype=unit.dtype), np.zeros(size, dtype=unit.dtype)
     np.add.at(pos_i, codes[positive], unit[positive])
     np.add.at(neg_i, codes[~positive], unit[~positive])
     return pos_i, neg_i

@@ -23,12 +23,12 @@ from contingency._contingency import Contingency
 from contingency._inputs import exact_weight
 from contingency._intervals import IntervalRefused
 from contingency._labels import check_label, label_from_json, label_to_json
-from contingency._score_counts import ScoreCounts, check_units
+from contingency._score_counts import ScoreCounts, check_units, count_columns
 from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas import classification as _classification
 from contingency.formulas import curves as _curves
-from contingency.formulas._numeric import MAX_SCALE, ZeroDivision, check_zero_division, shown
+from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 from contingency.formulas.intervals import Interval
 
 __all__ = ["ThresholdContingency"]
@@ -186,18 +186,33 @@ class ThresholdContingency:
         >>> [column.tolist() for column in curve.counts()]
         [[0.7, 0.2], [1.0, 1.0], [0.25, 1.0]]
         """
-        keys, pos, neg = self._columns()
+        keys, pos, neg = self._exact_columns()
         scale = self._counts.scale
         if not scale:
             return keys, pos, neg
-        unit = 2.0 ** -scale
-        return keys, pos.astype(np.float64) * unit, neg.astype(np.float64) * unit
+        if pos.dtype == object:  # Python ints past int64: each divided once, correctly rounded
+            unit = 1 << scale
+            return (keys, np.array([count / unit for count in pos.tolist()], dtype=np.float64),
+                    np.array([count / unit for count in neg.tolist()], dtype=np.float64))
+        factor = 2.0 ** -scale
+        return keys, pos.astype(np.float64) * factor, neg.astype(np.float64) * factor
 
-    def _columns(self) -> tuple[Floats, NDArray[np.int64], NDArray[np.int64]]:
-        """The counts as the formulas take them, thresholds decreasing: exact integers in units
-        of ``2**-scale`` (every score is a ratio of counts, so the unit cancels)."""
+    def _exact_columns(self) -> tuple[Floats, NDArray[Any], NDArray[Any]]:
+        """The counts, thresholds decreasing, in units of ``2**-scale``: int64, or Python ints
+        past int64."""
         keys, pos, neg = self._counts.columns()
         return keys[::-1], pos[::-1], neg[::-1]
+
+    def _columns(self) -> tuple[Floats, NDArray[Any], NDArray[Any]]:
+        """The counts as the formulas take them, thresholds decreasing: exact integers in units
+        of ``2**-scale`` (every score is a ratio of counts, so the unit cancels), or past int64
+        in the unit of their greatest common divisor if that brings them into int64 (the same
+        ratios), else float64 in a unit that puts the total near ``2**63`` (each count rounded
+        once)."""
+        keys, pos, neg = self._exact_columns()
+        if pos.dtype != object:
+            return keys, pos, neg
+        return (keys, *_narrowed_counts(pos, neg))
 
     # Feeding -------------------------------------------------------------------------------
 
@@ -394,8 +409,8 @@ class ThresholdContingency:
 
         A missing or unknown key, a score that is not finite, not increasing
         or (binned) not a bin's lower edge, counts that are not non-negative
-        integers, a score with no result, a scale past 128 or more than
-        ``2**63 - 1`` units raise ``ValueError`` starting ``from_dict:``; no
+        integers, a score with no result, a scale past 128 or a total weight past
+        ``2**63 - 1`` raise ``ValueError`` starting ``from_dict:``; no
         accumulator is made.
 
         >>> ThresholdContingency.from_dict({"format": "contingency.ThresholdContingency/1",
@@ -443,8 +458,7 @@ class ThresholdContingency:
             check_units(0, sum(pos) + sum(neg), scale)
         except ValueError as error:
             raise state_error(str(error)) from None
-        result._counts.apply(batch=(np.array(keys, dtype=np.float64),
-                                    np.array(pos, dtype=np.int64), np.array(neg, dtype=np.int64)),
+        result._counts.apply(batch=(np.array(keys, dtype=np.float64), *count_columns(pos, neg)),
                              scale=scale)
         return result
 
@@ -537,7 +551,13 @@ class ThresholdContingency:
         >>> table.micro_table, table.micro_precision
         ((2, 1, 0, 1), 0.6666666666666666)
         """
-        tp, fp, fn, tn = _curves.counts_at(*self._columns(), t)
+        thresholds, pos, neg = self._exact_columns()
+        if pos.dtype == object:  # Python ints past int64: counts_at's sums, exact
+            above = _curves.thresholds_above(thresholds, t)
+            tp, fp = sum(pos[:above].tolist()), sum(neg[:above].tolist())
+            fn, tn = self._counts.positives - tp, self._counts.negatives - fp
+        else:
+            tp, fp, fn, tn = _curves.counts_at(thresholds, pos, neg, t)
         label = 1 if self._pos_label is None else self._pos_label
         table = Contingency([label], zero_division=self._zero_division)
         scale = self._counts.scale
@@ -553,8 +573,7 @@ class ThresholdContingency:
         if not thresholds.size:
             raise ValueError("no result has been added: there is no threshold to choose")
         tp, fp = np.cumsum(pos), np.cumsum(neg)
-        counts = self._counts
-        return thresholds, tp, fp, counts.positives - tp, counts.negatives - fp
+        return thresholds, tp, fp, tp[-1] - tp, fp[-1] - fp  # the last cumulative sums: P, N
 
     def best_threshold(self, score: str = "f1") -> tuple[float, float]:
         """The threshold that maximises ``score``, and the score there: ``(threshold, value)``.
@@ -627,8 +646,8 @@ class ThresholdContingency:
         thresholds, tp, fp, fn, tn = self._tables()
         # the ROC curve's points: threshold inf (nothing predicted positive) first
         thresholds = np.concatenate([[np.inf], thresholds])
+        positives, negatives = tp[-1], fp[-1]  # in the unit of the columns the formulas took
         tp, fp = np.concatenate([[0], tp]), np.concatenate([[0], fp])
-        positives, negatives = self._counts.positives, self._counts.negatives
         fn, tn = positives - tp, negatives - fp
         if not positives or not negatives:
             # a rate is undefined: the ROC curve's zero_division says what it is (Perl raises)
@@ -677,14 +696,15 @@ class ThresholdContingency:
                        ) -> tuple[Floats, NDArray[np.int64], NDArray[np.int64]]:
         """The counts in whole results (a read that counts results, not weights), or ``refusal``
         naming ``what`` when a fractional weight left a count that is not whole."""
-        thresholds, pos, neg = self._columns()
+        thresholds, pos, neg = self._exact_columns()
         scale = self._counts.scale
         if not scale:
             return thresholds, pos, neg
         if _least_scale(pos.tolist(), neg.tolist(), scale):
             raise refusal(f"{what}: fractional weights were counted; it takes each weight as a "
                           "number of repeats of its result, so it needs whole counts")
-        return thresholds, pos >> scale, neg >> scale
+        # whole: at most 2**63 - 1 results in all, so int64 holds them
+        return thresholds, (pos >> scale).astype(np.int64), (neg >> scale).astype(np.int64)
 
     def calibration_error(self, n_bins: int | ArrayLike = 15, *,
                           norm: Literal["l1", "l2", "max"] = "l1") -> float:
@@ -819,6 +839,23 @@ def _weight(units: int, scale: int) -> int | float:
     """A count in units of ``2**-scale`` as the reads report it: an int at scale 0, else the
     weight rounded once (as :class:`Contingency` reports its counts)."""
     return units / (1 << scale) if scale else units
+
+
+def _narrowed_counts(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Counts past int64 (Python ints) as the formulas take them, with the same ratios: divided
+    by their greatest common divisor, int64 if that brings their total within ``2**63 - 1``
+    (weights that share a factor, such as every weight 1/3, read exactly as whole counts);
+    else float64, in the unit that puts the total just below ``2**63`` (each count one
+    correctly rounded quotient)."""
+    pos_list, neg_list = pos.tolist(), neg.tolist()
+    divisor = math.gcd(*pos_list, *neg_list)
+    total = (sum(pos_list) + sum(neg_list)) // divisor
+    if total <= MAX_COUNT:
+        return (np.array([count // divisor for count in pos_list], dtype=np.int64),
+                np.array([count // divisor for count in neg_list], dtype=np.int64))
+    unit = divisor << (total.bit_length() - 63)
+    return (np.array([count / unit for count in pos_list], dtype=np.float64),
+            np.array([count / unit for count in neg_list], dtype=np.float64))
 
 
 def _exact_parts(units: int, scale: int) -> list[int | float]:

@@ -8,7 +8,11 @@ one every part of the state is compared (keys, positive and negative weights,
 a key that is absent), refusals (type and message) are the same, every O(1)
 read of two ThresholdContingency objects that differ only in their counts is
 the same float, and the running sums are recomputed from the counts with
-Python integers (an oracle independent of both).
+Python integers (an oracle independent of both). The streams cross int64 (a
+total of units past ``2**63 - 1``, where the reference's counts become Python
+ints and the kernel hands its state to them) and come back under it by removals:
+the state, its representation (the columns' dtypes) included, is the same at
+every step.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ SCORES = st.one_of(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5000000000000001, 0.7
 #: Weights of one result as users pass them: small, large, up to the limit and past it, and
 #: fractional ones (each refines the counts' unit: 2**-1 ... 2**-40, and 2**40 + 0.5 needs 41 bits).
 WEIGHTS = st.sampled_from([1, 1, 1, 2, 3, 2**40, 2**62, MAX_COUNT - 1, MAX_COUNT,
-                           0.5, 0.25, 1.375, 2.0**-40, 2.0**40 + 0.5])
+                           0.5, 0.25, 1.375, 2.0**-40, 2.0**40 + 0.5, 1 / 3, 2.0**62 + 2048])
 #: Weights of a unit step of the counts themselves, removals and past-int64 ones included.
 STEP_WEIGHTS = st.sampled_from([1, 1, -1, 2, -3, 2**40, 2**62, -(2**62), MAX_COUNT,
                                 MAX_COUNT + 1, -MAX_COUNT, -(2**63), -(2**70), 2**70])
@@ -181,6 +185,23 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
             other.add(score, positive)
         self.both(lambda c: c.merge(other))
 
+    @rule(size=st.integers(1600, 2400), seed=st.integers(0, 3), keep=st.integers(0, 20))
+    def cross_int64_and_back(self, size: int, seed: int, keep: int) -> None:
+        """Results of weight 1/3 (6004799503160661 units of 2**-54): a batch or a loop of them
+        takes the total of units past int64, their removal (all but ``keep``) brings it back."""
+        rng = np.random.default_rng(seed)
+        scores = np.round(rng.random(size), 2).tolist()
+        correct = (rng.random(size) < 0.4).tolist()
+        weights = [1 / 3] * size
+        if seed % 2:
+            self.both(lambda c: c.add_results(scores, correct, sample_weight=weights))
+        else:
+            for score, positive in zip(scores, correct):
+                self.both(_call("add", score, positive, weight=1 / 3))
+        self.same_state_and_reads()
+        for score, positive in zip(scores[keep:], correct[keep:]):
+            self.both(_call("remove", score, positive, weight=1 / 3))
+
     @rule()
     def merge_itself(self) -> None:
         self.both(lambda c: c.merge(c.copy()))
@@ -268,9 +289,20 @@ def _run(counts: Any, step: tuple[Any, ...]) -> None:
 @example([("batch", [(0.5, 3, 3)], 1, 2**61), ("batch", [(0.5, 0, 1), (0.9, 1, 0)], 1, 2**61)])
 @example([("unit", 0.5, True, 3, 0), ("unit", 0.25, False, 1, 2), ("unit", 0.5, True, -1, 0),
           ("unit", 0.25, False, -1, 2), ("unit", 0.5, True, -8, 2)])
-@example([("unit", 0.5, True, 2**61, 0), ("unit", 0.2, False, 1, 3)])  # the refinement refused
+@example([("unit", 0.5, True, 2**61, 0), ("unit", 0.2, False, 1, 3)])  # refined past int64
 @example([("unit", 0.5, True, 1, 0), ("unit", 0.7, False, -1, 40)])  # refined, refused, undone
 @example([("unit", 0.5, True, 1, 1), ("batch", [(0.5, 3, 0)], -1, 2**61, 0)])  # shifted past int64
+# past int64 by a unit step, by a batch, by a refinement, and back by removals
+@example([("unit", 0.5, True, 2**62, 1), ("unit", 0.3, False, 2**62, 1), ("unit", 0.3, False, 2**62, 1),
+          ("unit", 0.1, True, 1, 0), ("unit", 0.3, False, -(2**62), 1), ("unit", 0.5, True, -1, 1)])
+@example([("batch", [(0.5, 3, 3), (0.1, 1, 0)], 1, 2**61, 3), ("unit", 0.5, False, 1, 0),
+          ("batch", [(0.5, 2, 3)], -1, 2**61, 3), ("batch", [(0.5, 1, 0)], -1, 2**61, 3)])
+@example([("unit", 0.5, True, MAX_COUNT, 0), ("unit", 0.2, False, 1, 1)])  # refused: undone
+@example([("unit", 0.5, True, MAX_COUNT, 0), ("unit", 0.2, False, -1, 1),  # refused removal
+          ("unit", 0.2, False, 2**70, 128), ("unit", 0.5, True, -(2**70), 64),
+          ("unit", 0.2, False, -(2**70), 128)])
+@example([("unit", 0.5, True, 2**70, 128), ("batch", [(0.5, 1, 1)], 1, 2**61, 62),
+          ("unit", 0.5, True, -(2**70), 128), ("batch", [(0.5, 1, 1)], -1, 2**61, 62)])
 def test_every_state_of_a_stream_is_the_same_on_both(steps: list[tuple[Any, ...]]) -> None:
     reference, kernel = ScoreCounts(), KERNEL()
     for step in steps:
@@ -348,6 +380,38 @@ def test_a_stream_of_distinct_scores_and_its_removals(results: list[tuple[float,
         for counts in (reference, kernel):
             counts.apply(score + 0.0, positive, -1)
     assert_same(reference, kernel)
+
+
+@needs_kernel
+@pytest.mark.parametrize("bins", [None, 8])
+def test_a_stream_past_int64_and_back_is_the_same_on_both(bins: Any) -> None:
+    """2,000 results of weight 1/3 one by one: the total of units passes int64 near the 1,536th
+    (the counts become Python ints, object columns), every state equal to the reference's; a
+    batch of the same weights on top; then every removal, back under int64 (int64 columns)."""
+    rng = np.random.default_rng(5)
+    scores, correct = np.round(rng.random(2000), 3).tolist(), (rng.random(2000) < 0.3).tolist()
+    reference, kernel = ThresholdContingency(bins=bins), ThresholdContingency(bins=bins)
+    reference._counts, kernel._counts = ScoreCounts(), KERNEL()
+    dtypes = []
+    for score, positive in zip(scores, correct):
+        for curve in (reference, kernel):
+            curve.add(score, positive, weight=1 / 3)
+        assert_same(reference._counts, kernel._counts)
+        dtypes.append(kernel._counts.columns()[1].dtype)
+    assert dtypes[0] == np.int64
+    assert dtypes[-1].kind == "O"
+    assert reads(kernel) == reads(reference)
+    for curve in (reference, kernel):
+        curve.add_results(scores, correct, sample_weight=[1 / 3] * len(scores))
+        curve.remove_results(scores, correct, sample_weight=[1 / 3] * len(scores))
+    assert_same(reference._counts, kernel._counts)
+    for score, positive in zip(scores[::-1], correct[::-1]):
+        for curve in (reference, kernel):
+            curve.remove(score, positive, weight=1 / 3)
+        assert_same(reference._counts, kernel._counts)
+        dtypes.append(kernel._counts.columns()[1].dtype)
+    assert dtypes[-2] == np.int64
+    assert len(kernel._counts) == 0
 
 
 def test_the_process_uses_the_kernel_when_it_is_built() -> None:

@@ -185,6 +185,137 @@ def test_fractional_weights_read_the_same_as_their_whole_multiples(seed):
         assert getattr(fractional, read)() == getattr(whole, read)()
 
 
+def _past_int64(curve: ThresholdContingency) -> bool:
+    """Whether the counts' total of units is past int64 (held as Python ints)."""
+    counts = curve._counts
+    return counts.positives + counts.negatives > MAX_COUNT and counts.columns()[1].dtype.kind == "O"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_balanced_sample_weight_on_ten_thousand_results_is_scikit_learns(seed):
+    """``compute_sample_weight("balanced", y)``: two arbitrary floats (n / 2 n_class, 50-odd
+    binary digits), so 10^4 of them pass 2**63 units of their unit; counted exactly all the
+    same (as Contingency's counts), every read is scikit-learn's, streaming equals the batch,
+    and removals bring the state back under int64, equal to the batch of what is left."""
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    rng = np.random.default_rng(seed)
+    n = 10**4
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    scores = np.clip(np.round(0.55 * rng.random(n) + 0.3 * y, 4), 0, 1)  # ties: 4 digits
+    w = compute_sample_weight("balanced", y)
+    curve = fed(scores, y, w)
+    assert _past_int64(curve)
+    close(curve.roc_auc(), sk.roc_auc_score(y, scores, sample_weight=w))
+    close(curve.roc_auc(max_fpr=0.2), sk.roc_auc_score(y, scores, sample_weight=w, max_fpr=0.2))
+    for ours, theirs in zip(curve.roc_curve(drop_intermediate=False),
+                            sk.roc_curve(y, scores, sample_weight=w, drop_intermediate=False)):
+        arrays_close(ours, theirs)
+    precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
+    assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
+    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
+    ours = curve.at_threshold(0.5).micro_table
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(ours, (tp, fp, fn, tn)))
+    streamed = ThresholdContingency()
+    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
+        streamed.add(score, label, weight=weight)
+    assert streamed == curve
+    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
+    assert pickle.loads(pickle.dumps(curve)) == curve
+    binned = fed(scores, y, w, bins=20)
+    low, high = binned.average_precision_bounds()
+    assert low <= curve.average_precision() <= high
+    assert abs(binned.roc_auc() - curve.roc_auc()) <= binned.roc_auc_bound()
+    curve.remove_results(scores[100:], y[100:], sample_weight=w[100:])
+    assert not _past_int64(curve)
+    assert curve == fed(scores[:100], y[:100], w[:100])
+
+
+def test_weights_past_int64_units_read_as_their_integer_equivalent():
+    """10^4 results of weight 1/3 (6004799503160661 units of 2**-54 each: a total past
+    2**63 units, 3,333 whole ones, where int64 held 512) read bit for bit as the same results of
+    weight 1: every ratio of counts is the same (the reads take the counts over their common
+    divisor), in exact and binned mode, and the table at a threshold is the exact weight."""
+    rng = np.random.default_rng(7)
+    n = 10**4
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    scores = np.round(0.7 * rng.random(n) + 0.3 * y, 3)
+    third = np.full(n, 1 / 3)
+    for bins in (None, 16):
+        thirds, whole = fed(scores, y, third, bins=bins), fed(scores, y, bins=bins)
+        assert _past_int64(thirds)
+        assert thirds.n_results == float(Fraction(1 / 3) * n)
+        for read in ("roc_auc", "average_precision", "roc_auc_bound", "average_precision_bounds"):
+            assert getattr(thirds, read)() == getattr(whole, read)(), read
+        assert thirds.roc_auc(max_fpr=0.25) == whole.roc_auc(max_fpr=0.25)
+        for name in ("roc_curve", "precision_recall_curve", "det_curve"):
+            for ours, theirs in zip(getattr(thirds, name)(), getattr(whole, name)()):
+                assert np.array_equal(ours, theirs), name
+        for score in ("f1", "informedness", "matthews_corrcoef"):
+            assert thirds.best_threshold(score) == whole.best_threshold(score)
+        assert thirds.specificity_at_sensitivity(0.9) == whole.specificity_at_sensitivity(0.9)
+        assert thirds.precision_at_recall(0.8) == whole.precision_at_recall(0.8)
+        table, whole_table = thirds.at_threshold(0.5).micro_table, whole.at_threshold(0.5).micro_table
+        assert table == tuple(float(Fraction(1 / 3) * count) for count in whole_table)
+        if bins is None:
+            for read in ("brier_score", "log_loss", "calibration_error"):
+                assert getattr(thirds, read)() == getattr(whole, read)(), read
+    streamed = ThresholdContingency()
+    for score, label in zip(scores.tolist(), y.tolist()):
+        streamed.add(score, label, weight=1 / 3)
+    assert streamed == fed(scores, y, third)
+    assert _past_int64(streamed)
+    assert streamed.roc_auc() == fed(scores, y).roc_auc()
+    for score, label in zip(scores.tolist()[50:], y.tolist()[50:]):
+        streamed.remove(score, label, weight=1 / 3)
+    assert not _past_int64(streamed)
+    assert streamed == fed(scores[:50], y[:50], third[:50])
+
+
+def test_a_binned_batch_past_int64_is_counted_block_by_block_exactly():
+    """A binned batch is coded by blocks of 2**18 scores: with a total past int64 units, a block
+    of small weights (one whose sums float64 would hold) is counted in Python ints as the rest."""
+    n = (1 << 18) + 1000
+    rng = np.random.default_rng(11)
+    scores, y = rng.random(n), rng.random(n) < 0.5
+    # 1500 weights of 2**52 (whole: 6.8e18, in units of 2**-1: past 2**63) in the first block,
+    # and the last block 1000 weights of 0.5
+    w = np.where(np.arange(n) < 1500, 2.0**52, 0.5)
+    curve = fed(scores, y, w, bins=8)
+    assert _past_int64(curve)
+    streamed = ThresholdContingency(bins=8)
+    streamed.add_results(scores[: 1 << 18], y[: 1 << 18], sample_weight=w[: 1 << 18])
+    streamed.add_results(scores[1 << 18:], y[1 << 18:], sample_weight=w[1 << 18:])
+    assert streamed == curve
+    exact = [sum(Fraction(x) for x in w[(curve.bins[b] <= scores) & (scores < curve.bins[b + 1]) & y])
+             for b in range(8)]
+    assert curve.counts()[1].tolist()[::-1] == [float(x) for x in exact]
+
+
+def test_the_limit_is_two_to_the_63_whole_units_at_any_scale():
+    """2**63 - 1 whole units of weight are held at any scale (as Contingency's); one more unit,
+    or any part of one, is refused by name and changes nothing."""
+    curve = ThresholdContingency()
+    curve.add(0.5, 1, weight=2.0**62)
+    curve.add(0.25, 0, weight=0.25)  # units of 2**-2: 2**64 + 1 of them
+    assert _past_int64(curve)
+    assert curve.roc_auc() == 1.0
+    curve.add(0.75, 0, weight=MAX_COUNT - 2**62 - 1)
+    curve.add(0.75, 1, weight=0.75)  # 2**63 - 1 whole units in all: the limit
+    assert curve._counts.positives + curve._counts.negatives == MAX_COUNT << 2
+    before = curve.to_dict()
+    for weight in (1, 0.5, 2.0**-54):
+        with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+            curve.add(0.1, 1, weight=weight)
+        with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+            curve.add_results([0.1], [1], sample_weight=[weight])
+    assert curve.to_dict() == before
+    curve.remove(0.25, 0, weight=0.25)
+    curve.add(0.1, 1, weight=0.25)  # exactly 2**63 - 1 whole units again
+    assert curve.to_dict() == {**before, "scores": [0.1, 0.5, 0.75],
+                               "positives": [1, 2**64, 3], "negatives": [0, 0, (2**62 - 2) << 2]}
+
+
 def test_an_interval_takes_whole_counts_only():
     curve = fed([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 0, 1, 0, 1, 0], [0.5, 0.5, 0.5, 1.5, 1.5, 1])
     with pytest.raises(IntervalRefused, match="fractional weights were counted"):
@@ -444,7 +575,6 @@ REFUSED = [
     ("add", (0.5, 2), {}, ValueError, "add: correct is 2: without pos_label="),
     ("add", (0.5, None), {}, ValueError, "add: correct is None"),
     ("add", (0.5, 1), {"weight": 2.0**-130}, ValueError, r"needs a unit of 2\*\*-130"),
-    ("add", (0.5, 1), {"weight": 2.0**-62}, ValueError, r"in units of 2\*\*-62"),
     ("remove", (0.7, 0), {"weight": 0.25}, ValueError,
      "there are 0 negative results of score 0.7, not 0.25 to remove"),
     ("add", (0.5, 1), {"weight": -1}, ValueError, "add: weight must be a finite non-negative"),
@@ -461,8 +591,9 @@ REFUSED = [
     ("add_results", ([0.1, 0.2], [0, "spam"]), {}, ValueError,
      r"add_results: correct\[1\] is 'spam'"),
     ("add_results", ([0.1, 0.2], [0, None]), {}, ValueError, r"correct\[1\]: None"),
-    ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, 2.0**-62]}, ValueError,
-     r"in units of 2\*\*-62"),
+    # the limit is on whole units of weight, whatever the unit: 2**63 + 0.25 is past it
+    ("add_results", ([0.1, 0.2, 0.3], [0, 1, 1]), {"sample_weight": [0.25, 2.0**62, 2.0**62]},
+     ValueError, "would hold 9223372036854775809 results; at most 2\\*\\*63 - 1"),
     ("remove_results", ([0.2, 0.5], [1, 1]), {"sample_weight": [0.5, 1.5]}, ValueError,
      "there are 1 positive results of score 0.5, not 1.5 to remove"),
     ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, -2]}, ValueError,

@@ -96,6 +96,7 @@ __all__ = [
     "roc_auc_interval",
     "roc_auc_variance",
     "roc_curve",
+    "thresholds_above",
 ]
 
 Floats = NDArray[np.float64]
@@ -340,12 +341,21 @@ def counts_at(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
     (2, 1, 0, 1)
     """
     thr, pos, neg = _counts(thresholds, positives, negatives)
+    above = thresholds_above(thr, t)
+    tp, fp = _total(pos[:above]), _total(neg[:above])
+    return tp, fp, _total(pos) - tp, _total(neg) - fp
+
+
+def thresholds_above(thresholds: Floats, t: float) -> int:
+    """How many of the decreasing ``thresholds`` are ``>= t``: the rows predicted positive at ``t``.
+
+    >>> thresholds_above(np.array([0.8, 0.4, 0.35, 0.1]), 0.35)
+    3
+    """
     t = float(t)
     if math.isnan(t):
         raise ValueError("the threshold t must be a number, not nan")
-    above = int(np.searchsorted(-thr, -t, side="right"))  # thresholds >= t, highest first
-    tp, fp = _total(pos[:above]), _total(neg[:above])
-    return tp, fp, _total(pos) - tp, _total(neg) - fp
+    return int(np.searchsorted(-thresholds, -t, side="right"))
 
 
 # The area under the ROC curve ---------------------------------------------------------------
