@@ -47,8 +47,8 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "count_paired_result", "new_table", "rebuild_table",
-           "reduce_table"]
+           "ScoreCountsClass", "TableClass", "compiled_add_result", "count_paired_result",
+           "new_table", "rebuild_table", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -111,6 +111,20 @@ else:
     CountsCoreClass = _kernel_found.KernelCountsCore
     count_paired_result = _kernel_found.count_paired
     IMPLEMENTATION = "kernel"
+
+
+def compiled_add_result(reference: Callable[..., None], single: set[type],
+                        join_pair: Callable[..., None], take_sets: Callable[..., bool]
+                        ) -> Callable[..., None]:
+    """Contingency's ``add_result``: the kernel's (the same steps in C, given the parts of
+    :mod:`contingency._feeding` it calls), presented as ``reference`` (its name, signature and
+    docstring); or ``reference`` itself, the method as written in Python, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_add_result(single, join_pair, take_sets)
+    for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
+        setattr(compiled, name, getattr(reference, name))
+    return compiled  # type: ignore[no-any-return]
 
 
 def new_table() -> Table:

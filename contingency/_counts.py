@@ -90,7 +90,7 @@ class Counts(_Core):
     single-label result.
     """
 
-    __slots__ = ("declared", "hold", "margins", "offset", "sums", "totals", "variances")
+    __slots__ = ("declared", "margins", "offset", "sums", "totals", "variances")
 
     a: Mapping[Hashable, int]  # per category, in table order: assigned and correct (a view)
     b: Mapping[Hashable, int]  # assigned, not correct
@@ -115,7 +115,7 @@ class Counts(_Core):
     variances: dict[str, VarianceSums]
     coupling: F1Coupling | None
     stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
-    hold: bool  # the owner prints each result (verbose)
+    hold: bool  # the owner prints each result (verbose): add_result's fast path steps aside
 
     def __init__(self, declared: Iterable[Hashable] = (), *, hold: bool = False) -> None:
         order = list(declared)

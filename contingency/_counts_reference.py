@@ -40,8 +40,20 @@ if TYPE_CHECKING:
 
 __all__ = ["HOLE", "CellView", "CountsCore"]
 
+class _Hole:
+    """The name of a code whose category was forgotten: one object, pickled as itself."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "HOLE"
+
+    def __reduce__(self) -> str:
+        return "HOLE"  # (this module's HOLE)
+
+
 #: The name of a code whose category was forgotten.
-HOLE = object()
+HOLE = _Hole()
 
 
 class CellView(Mapping[Hashable, int]):
@@ -89,8 +101,8 @@ class CellView(Mapping[Hashable, int]):
 class CountsCore:
     """The counts by code and their primitive writes, and :meth:`count_pair` (the reference)."""
 
-    __slots__ = ("_cells", "a", "b", "c", "coupling", "holes", "ids", "micro", "n", "names",
-                 "pairs", "scale", "shapes", "stale")
+    __slots__ = ("_cells", "a", "b", "c", "coupling", "hold", "holes", "ids", "micro", "n",
+                 "names", "pairs", "scale", "shapes", "stale")
 
     a: Mapping[Hashable, int]  # per category, in table order: assigned and correct
     b: Mapping[Hashable, int]  # assigned, not correct
@@ -105,6 +117,7 @@ class CountsCore:
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     coupling: F1Coupling | None  # macro F1's coupling term, once an interval read made it
     stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
+    hold: bool  # the owner prints each result (verbose): add_result's fast path steps aside
 
     # Storage ----------------------------------------------------------------------------------
 

@@ -177,6 +177,7 @@ cdef class KernelCountsCore:
     cdef readonly object a, b, c
     cdef public tuple stale
     cdef public object coupling
+    cdef public bint hold
 
     def __cinit__(self, *args, **kwargs):
         self._capacity = 0
@@ -455,6 +456,10 @@ cdef class KernelCountsCore:
         :meth:`~contingency._counts_reference.CountsCore.count_pair` does, in C."""
         if self._wide is not None:  # counts finer than a result: the reference's rule
             return _reference_count_pair(self, correct, assigned, count, join)
+        return self._pair(correct, assigned, count, join) == 1
+
+    cdef int _pair(self, object correct, object assigned, object count, bint join) except -1:
+        """:meth:`count_pair` at scale 0: 1 if counted, 0 if a label is not a category."""
         cdef int64_t w = 1
         if count is not None:
             if type(count) is not int or count <= 0:
@@ -465,7 +470,7 @@ cdef class KernelCountsCore:
         cdef list fresh = None
         if truth is NULL or chosen is NULL:
             if not join:
-                return False
+                return 0
             fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
         if count is not None:
             if count > MAX_COUNT - self._n:
@@ -483,7 +488,8 @@ cdef class KernelCountsCore:
         cdef int64_t n_before = self._n
         cdef int64_t n = n_before + w
         cdef ck_i128 tables = <ck_i128>len(ids) * n - <ck_i128>k_before * n_before
-        cdef bint hit = t == s and (correct is assigned or correct == assigned)
+        # One code: one category (the ids dict found both labels its key, by identity or ==).
+        cdef bint hit = t == s
         if hit:
             self._cells[0][t] += w
             self._hit += w
@@ -497,7 +503,7 @@ cdef class KernelCountsCore:
             self._micro[2] += w
             self._micro[3] += tables - 2 * <ck_i128>w
         if self.coupling is not None:  # (before the pair table keeps the pair)
-            self.coupling.note({(correct, assigned): w})
+            self.coupling.note({(correct, assigned): 1 if count is None else count})
         (<KernelPairs>self._pairs).add_count(<uint64_t>t << 32 | <uint64_t>s, w)
         self._n = n
         cdef object pending
@@ -507,7 +513,7 @@ cdef class KernelCountsCore:
             else:
                 PySet_Add(pending, assigned)
                 PySet_Add(pending, correct)
-        return True
+        return 1
 
     def count_sets(self, object assigned, object correct):
         """Count one result given as two sets of categories (``set`` or ``frozenset``), once
@@ -554,6 +560,46 @@ cdef class KernelCountsCore:
             for label in correct:
                 PySet_Add(pending, label)
         return True
+
+
+cdef set _SINGLE = None  # add_result's single-label types: contingency._feeding.SINGLE
+cdef object _join_pair = None  # contingency._feeding.join_pair
+cdef object _take_sets = None  # contingency._feeding.take_sets
+cdef object _UNIT = 1  # add_result's default weight, tested by identity (a cached small int)
+
+
+def compiled_add_result(set single, join_pair, take_sets):
+    """:func:`add_result`, given the parts of :mod:`contingency._feeding` it calls."""
+    global _SINGLE, _join_pair, _take_sets
+    _SINGLE, _join_pair, _take_sets = single, join_pair, take_sets
+    return add_result
+
+
+@cython.binding(True)
+def add_result(self, assigned, correct, name=None, *, weight=1):
+    """Contingency.add_result in C: the reference (contingency/_contingency.py) line for line.
+
+    Its fast path (every label a category, or single labels new to an open
+    set; the unit weight; not verbose) reaches the counts' one-result write
+    without a Python frame; anything else takes the general path,
+    ``self._single``.
+    """
+    counts = self._counts
+    cdef int counted
+    if weight is _UNIT and not counts.hold:
+        if type(assigned) in _SINGLE and type(correct) in _SINGLE:
+            if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
+                counted = (<KernelCountsCore>counts)._pair(correct, assigned, None, False)
+            else:
+                counted = counts.count_pair(correct, assigned)
+            if counted:
+                return
+            if self._unknown == "add":  # a category new to an open set
+                _join_pair(counts, assigned, correct)
+                return
+        elif _take_sets(counts, assigned, correct, self._unknown == "add"):
+            return
+    self._single(assigned, correct, name, weight, removing=False)
 
 
 def _kernel_pairs_from(pairs):

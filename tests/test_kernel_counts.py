@@ -4,11 +4,15 @@ contingency/_kernel_counts.pxi (``KernelCountsCore``) and
 contingency/_counts_reference.py (``CountsCore``, the specification: one
 result is ``Counts.apply`` given one pair's changes) are the two bases
 :class:`contingency._counts.Counts` can have. Here one ``Contingency`` counts
-on each, fed the same stream through the public API (single-label and
-multi-label results, new categories of an open set, removals, refused ones
-too, merges, weights up to the count limit, a fractional weight that makes
-every count finer); after every step every count, the running sums' pending
-sets and the reads are compared, and refusals must match (type and message).
+on each (with the kernel's compiled ``add_result`` on the kernel's side, the
+one written in Python on the reference's), fed the same stream through the
+public API (single-label and multi-label results, new categories of an open
+set, removals, refused ones too, merges, ``set_entries``, weights up to the
+count limit, fractional weights that make every count finer and removals
+that bring the scale back, categories that join and leave, holes in the
+codes and their renumbering, copies and pickles); after every step every
+count, the running sums' pending sets and the reads are compared, and
+refusals must match (type and message).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from contingency import Contingency
+from contingency._contingency import add_result_reference
 from contingency._counts import Counts
 from contingency._counts_reference import CountsCore
 from contingency.formulas._numeric import MAX_COUNT
@@ -51,9 +56,16 @@ CORES = [pytest.param(CountsCore, id="reference"),
          pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
 
 
+class ReferenceContingency(Contingency):
+    """Contingency with add_result as written in Python (the kernel's add_result is in C)."""
+
+    add_result = add_result_reference  # type: ignore[assignment]
+
+
 def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
-    """A Contingency whose counts stand on ``core``."""
-    accumulator = Contingency(categories, **options)
+    """A Contingency whose counts stand on ``core``, with the add_result of the same side (the
+    compiled one on the kernel's core, the one written in Python on the reference)."""
+    accumulator = (Contingency if core is KERNEL else ReferenceContingency)(categories, **options)
     counts = accumulator._counts
     moved = counts_class(core)(list(counts.ids), hold=counts.hold)
     object.__setattr__(accumulator, "_counts", moved)
@@ -150,6 +162,36 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
         other = Contingency(unknown="add")
         other.add_result(assigned, correct)
         self.both("merge", other)
+
+    @rule(assigned=LABELS, correct=LABELS, weight=st.sampled_from([1, 2, 0.5, 0.25]))
+    def remove_weighted(self, assigned: Any, correct: Any, weight: Any) -> None:  # the scale
+        self.both("remove_result", assigned, correct, weight=weight)  # may return to 0
+
+    @rule(size=st.integers(1, 6), single=st.booleans())
+    def join_then_leave(self, size: int, single: bool) -> None:
+        """Categories new to the open set join, then leave again: their codes become holes,
+        and once the holes are half the codes the codes are made dense (the pairs renumbered)."""
+        labels = [f"gone{index}" for index in range(size)]
+        other = labels[1:] + labels[:1]
+        for assigned, correct in zip(labels, other):
+            self.both("add_result", assigned, correct if single else [correct, "x"])
+        for assigned, correct in zip(labels, other):
+            self.both("remove_result", assigned, correct if single else [correct, "x"])
+
+    @rule(cells=st.tuples(*[st.integers(0, 5)] * 4))
+    def set_entries(self, cells: tuple[int, int, int, int]) -> None:  # the micro table's offset
+        self.both("set_entries", *cells)
+
+    @rule()
+    def copy_and_pickle(self) -> None:
+        """A copy and a pickled twin hold every count (the running sums are made again)."""
+        for accumulator in self.pair:
+            for twin in (accumulator.copy(), pickle.loads(pickle.dumps(accumulator))):
+                mine, theirs = state_of_counts(accumulator._counts), state_of_counts(twin._counts)
+                mine.pop("stale")
+                theirs.pop("stale")
+                assert mine == theirs
+                assert twin == accumulator
 
     @rule()
     def read_sums(self) -> None:  # makes running sums, whose pending sets the writes then fill
