@@ -245,9 +245,9 @@ cdef class KernelCountsCore:
     @property
     def micro(self):
         if self._wide is not None:
-            return self._wide.micro
-        return [ck_int_signed(self._micro[0]), ck_int_signed(self._micro[1]),
-                ck_int_signed(self._micro[2]), ck_int_signed(self._micro[3])]
+            return tuple(self._wide.micro)
+        return (ck_int_signed(self._micro[0]), ck_int_signed(self._micro[1]),
+                ck_int_signed(self._micro[2]), ck_int_signed(self._micro[3]))
 
     @micro.setter
     def micro(self, value):
@@ -284,7 +284,7 @@ cdef class KernelCountsCore:
                         {label: code for code, label in enumerate(declared)}, list(declared), 0,
                         KernelPairs())
 
-    cdef int _set_state(self, list cells, object n, dict shapes, list micro, dict ids,
+    cdef int _set_state(self, list cells, object n, dict shapes, object micro, dict ids,
                         list names, Py_ssize_t holes, object pairs) except -1:
         """Hold these counts (scale 0) in C."""
         cdef Py_ssize_t size = len(names), code
@@ -310,7 +310,7 @@ cdef class KernelCountsCore:
         cdef Py_ssize_t size = len(self._names), code
         cells = [[self._cells[index][code] for code in range(size)] for index in range(3)]
         return {"cells": cells, "n": self._n, "scale": 0, "shapes": self.shapes,
-                "micro": self.micro, "ids": dict(self._ids), "names": list(self._names),
+                "micro": list(self.micro), "ids": dict(self._ids), "names": list(self._names),
                 "holes": self._holes, "pairs": self._pairs.to_dict()}
 
     def core_restore(self, state):
@@ -522,32 +522,39 @@ cdef class KernelCountsCore:
         :meth:`~contingency._counts_reference.CountsCore.count_sets` does, in C."""
         if self._wide is not None:
             return _reference_count_sets(self, assigned, correct)
+        return self._sets(assigned, correct) == 1
+
+    cdef int _sets(self, object assigned, object correct) except -1:
+        """:meth:`count_sets` at scale 0: 1 if counted, 0 if a label is not a category."""
         if len(assigned) == 1 == len(correct):  # a pair: the single-label write
             (chosen,), (truth,) = assigned, correct
-            return self.count_pair(truth, chosen)
+            return self._pair(truth, chosen, None, False)
         cdef dict ids = self._ids
         cdef object label
         for label in assigned:
             if PyDict_GetItemWithError(ids, label) is NULL:
-                return False
+                return 0
         for label in correct:
             if PyDict_GetItemWithError(ids, label) is NULL:
-                return False
+                return 0
         if self._n == MAX_COUNT:
             check_room(self._n, 1, "results")
         # Every check passed: the writes (ResultCounter's rule: a for the categories on both
         # sides, b for the rest of the assigned side, c for the rest of the correct side).
-        both = assigned & correct
-        cdef Py_ssize_t k_both = len(both), k_assigned = len(assigned), k_correct = len(correct)
-        for label in both:
-            self._cells[0][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+        cdef Py_ssize_t k_both = 0, k_assigned = len(assigned), k_correct = len(correct)
         for label in assigned:
-            if label not in both:
+            if label in correct:
+                self._cells[0][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+                k_both += 1
+            else:
                 self._cells[1][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
         for label in correct:
-            if label not in both:
+            if label not in assigned:
                 self._cells[2][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
-        self.add_shapes({(k_both, k_assigned, k_correct): 1})
+        # (one label a side went to _pair: never the shape HIT or MISS here)
+        shape = (k_both, k_assigned, k_correct)
+        cdef PyObject *held = PyDict_GetItem(self._shapes, shape)
+        PyDict_SetItem(self._shapes, shape, 1 if held is NULL else <object>held + 1)
         self._n += 1
         self._micro[0] += k_both
         self._micro[1] += k_assigned - k_both
@@ -559,7 +566,7 @@ cdef class KernelCountsCore:
                 PySet_Add(pending, label)
             for label in correct:
                 PySet_Add(pending, label)
-        return True
+        return 1
 
 
 cdef set _SINGLE = None  # add_result's single-label types: contingency._feeding.SINGLE
@@ -597,9 +604,17 @@ def add_result(self, assigned, correct, name=None, *, weight=1):
             if self._unknown == "add":  # a category new to an open set
                 _join_pair(counts, assigned, correct)
                 return
+        elif _plain_set(assigned) and _plain_set(correct) and isinstance(counts, KernelCountsCore) \
+                and (<KernelCountsCore>counts)._wide is None \
+                and (<KernelCountsCore>counts)._sets(assigned, correct):
+            return  # (sets of categories: take_sets's first case, without its frame)
         elif _take_sets(counts, assigned, correct, self._unknown == "add"):
             return
     self._single(assigned, correct, name, weight, removing=False)
+
+
+cdef inline bint _plain_set(object value):
+    return type(value) is set or type(value) is frozenset
 
 
 def _kernel_pairs_from(pairs):
