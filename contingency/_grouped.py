@@ -832,6 +832,11 @@ class GroupedContingency:
     def overall_score(self, score: Score) -> float:
         """``score`` over every result together (the score of :attr:`overall`), in constant time.
 
+        Before any result it reads as an empty table does, as a group without a
+        result does (docs/grouped.md): each score its 0 / 0 case under
+        ``zero_division``, even in Perl mode, where :attr:`overall`'s averages over
+        categories raise while no category has been met.
+
         >>> g = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=["a", "b"])
         >>> g.overall_score("micro_f1"), g.overall_score(("precision", "y"))
         (0.5, 0.0)

@@ -40,12 +40,15 @@ from attrs import frozen
 
 from contingency._lines import MAX_LINE, InputError
 
-__all__ = ["CHUNK", "LOOKAHEAD", "MAX_ROW", "Chunk", "Format", "InputError", "LabelReader",
-           "first_line", "guess_format"]
+__all__ = ["CHUNK", "CHUNK_CHARACTERS", "LOOKAHEAD", "MAX_ROW", "Chunk", "Format", "InputError",
+           "LabelReader", "first_line", "guess_format"]
 
 Format = Literal["csv", "tsv", "jsonl", "three-field"]
-#: Results per chunk.
+#: Results per chunk, at most.
 CHUNK = 8192
+#: Characters read per chunk, at most (the chunk ends at the row that passes it): a chunk of
+#: :data:`CHUNK` rows of the longest lines would otherwise hold gigabytes of labels.
+CHUNK_CHARACTERS = 1 << 24
 #: The longest CSV or TSV row accepted, in bytes over all its lines (quoted fields may hold
 #: newlines, so a row of lines each within the line limit could otherwise grow without bound).
 MAX_ROW = MAX_LINE
@@ -149,6 +152,7 @@ class LabelReader:
                  multi: bool | Sequence[bool] = True, header: bool | None = None,
                  sep: str | None = None,
                  label_sep: str | None = None, chunk: int = CHUNK,
+                 chunk_characters: int = CHUNK_CHARACTERS,
                  described: Sequence[str] | None = None) -> None:
         if format == "jsonl" and header is not None:
             raise InputError("--header and --no-header apply to CSV and TSV files, not JSON Lines")
@@ -171,6 +175,9 @@ class LabelReader:
         self._label_sep = label_sep if label_sep is not None else (
             "," if format == "three-field" else "|")
         self._chunk = chunk
+        self._chunk_characters = chunk_characters
+        #: The characters of the lines read since the last chunk.
+        self._characters = 0
         #: The number of the last line read.
         self.line = 0
         #: The line the CSV or TSV row being read starts on.
@@ -183,7 +190,8 @@ class LabelReader:
     # Chunks -------------------------------------------------------------------------------
 
     def chunks(self) -> Iterator[Chunk]:
-        """The results, :data:`CHUNK` at a time; ``InputError`` at the first bad line."""
+        """The results, :data:`CHUNK` at a time (fewer once their lines pass
+        :data:`CHUNK_CHARACTERS`); ``InputError`` at the first bad line."""
         records = {"csv": self._delimited, "tsv": self._delimited, "jsonl": self._json_lines,
                    "three-field": self._three_fields}[self.format]()
         lines: list[int] = []
@@ -192,7 +200,8 @@ class LabelReader:
             lines.append(number)
             for column, cell in zip(columns, cells):
                 column.append(cell)
-            if len(lines) == self._chunk:
+            if len(lines) == self._chunk or self._characters > self._chunk_characters:
+                self._characters = 0
                 self.results += len(lines)
                 yield Chunk(lines, columns)
                 lines, columns = [], tuple([] for _ in self.columns)
@@ -203,6 +212,7 @@ class LabelReader:
     def _numbered(self) -> Iterator[str]:
         for line in self._lines:
             self.line += 1
+            self._characters += len(line)
             yield line
 
     def _row_lines(self) -> Iterator[str]:
@@ -216,6 +226,7 @@ class LabelReader:
         first, size = "", -1  # the row's first line; its bytes so far, -1 while it is one line
         for line in self._lines:
             self.line += 1
+            self._characters += len(line)
             if self.line == self._row_start:
                 first, size = line, -1
             else:

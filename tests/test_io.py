@@ -280,3 +280,20 @@ def test_chunks_split_the_results_and_keep_every_line():
     assert [line for chunk in chunks for line in chunk.lines] == list(range(2, 27))
     assert chunks[2].columns == ([str(i) for i in range(20, 25)],
                                  [str(i % 3) for i in range(20, 25)])
+
+
+@pytest.mark.parametrize("format", ["csv", "jsonl", "three-field"])
+def test_chunks_end_once_their_lines_pass_the_character_bound(format):
+    # Long labels: a chunk holds fewer rows, so CHUNK rows of the longest lines cannot pile up.
+    rows = [("x" * 90 + str(i), "y" * 90 + str(i % 3)) for i in range(12)]
+    text = {"csv": "assigned,correct\n" + "".join(f"{a},{c}\n" for a, c in rows),
+            "jsonl": "".join(f'{{"assigned": "{a}", "correct": "{c}"}}\n' for a, c in rows),
+            "three-field": "".join(f"r{i}\t{a}\t{c}\n" for i, (a, c) in enumerate(rows))}[format]
+    reader = LabelReader(lines_of(text.encode()), "f", format, ["assigned", "correct"],
+                         chunk=1000, chunk_characters=500)
+    chunks = list(reader.chunks())
+    sizes = [len(chunk.lines) for chunk in chunks]
+    assert len(chunks) > 1, sizes
+    assert max(sizes) <= 3, sizes
+    assert [a for chunk in chunks for a in chunk.columns[0]] == [a for a, _ in rows]
+    assert reader.results == len(rows)

@@ -62,7 +62,6 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from itertools import repeat
-from statistics import NormalDist
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -175,6 +174,8 @@ def normal_quantile(level: float) -> float:
         level = check_level(level)
         if len(LEVELS_SEEN) >= 64:  # a loop over many levels keeps no more than these
             LEVELS_SEEN.clear()
+        from statistics import NormalDist  # (statistics costs milliseconds at import)
+
         z = LEVELS_SEEN[level] = -NormalDist().inv_cdf((1.0 - level) / 2)
     return z
 
@@ -342,6 +343,8 @@ def beta_quantile(probability: float, alpha: float | Fraction, beta: float | Fra
             return _uniform_tail(*shapes, x, upper=upper)
 
         mean = float(shapes[0] / (shapes[0] + shapes[1]))
+        from statistics import NormalDist
+
         z = NormalDist().inv_cdf(probability)  # the normal approximation: within O(1/n)
         start = mean + (-z if upper else z) * math.sqrt(mean * (1.0 - mean) / float(sum(shapes)))
     else:

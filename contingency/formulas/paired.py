@@ -56,6 +56,7 @@ form of the binomial probabilities).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -241,7 +242,15 @@ _LOG_2PI = math.log(2.0 * math.pi)
 #: Gauss-Legendre nodes and weights on [-1, 1]: the integrand is smooth (entire in x on the
 #: interval) and falls by e**45 across it, which 48 nodes integrate to about 1e-14.
 _SIZE = 48
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(_SIZE)
+
+
+@functools.cache
+def _legendre() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The nodes and weights (made by the first exact test: numpy.polynomial costs
+    milliseconds at import)."""
+    nodes, weights = np.polynomial.legendre.leggauss(_SIZE)
+    return nodes, weights
+
 #: The integral stops where ln g is below this: the rest is below e**-45 of it.
 _CUT = 45.0
 
@@ -262,10 +271,11 @@ def _beta_integral(k: int, n: int) -> float:
     gap = n - 2 * k - 1
     quadratic = 0.3 * (n - 1)
     end = min(1.0, 2 * _CUT / (gap + math.sqrt(gap * gap + 4 * quadratic * _CUT)))
-    x = (_NODES + 1.0) * (end / 2)
+    nodes, weights = _legendre()
+    x = (nodes + 1.0) * (end / 2)
     both = _log1p_minus(np.concatenate((-x, x)))  # L(-x) and L(x) in one pass
     log_g = (n - k - 1) * both[:_SIZE] + k * both[_SIZE:] - gap * x
-    return (n - k) * (end / 2) * float(np.dot(_WEIGHTS, np.exp(log_g)))
+    return (n - k) * (end / 2) * float(np.dot(weights, np.exp(log_g)))
 
 
 #: 1/17, 1/15, ..., 1/3: with |v| < 1/19 the next term is below 1e-22 of the first.
