@@ -5,9 +5,11 @@ Three states have both: PartitionComparison's table (both implement
 step), ThresholdContingency's score counts (the interface of
 :class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py)
 and the core of Contingency's counts, the base class of
-:class:`contingency._counts.Counts` (the fields one result changes and its
-write: :class:`contingency._counts_reference.CountsCore`;
-tests/test_kernel_counts.py).
+:class:`contingency._counts.Counts` (its counts by category code, their
+primitive writes and the write of one result:
+:class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
+with ``Contingency.add_result`` (the kernel's in C, or the one written in
+Python: :func:`compiled_add_result`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -88,7 +90,8 @@ TableClass: type[Table]
 #: (the kernel's has the same interface, not the same base: the differential tests check it).
 ScoreCountsClass: type[ScoreCounts]
 #: The base class of Contingency's Counts: the kernel's core, or the reference CountsCore (the
-#: same fields and count_pair; the differential tests check they keep the same state).
+#: same counts by code, primitive writes and count_pair; the differential tests check they keep
+#: the same state).
 CountsCoreClass: type[CountsCore]
 #: One single-label result of two models on a PairedComparison's paired table: the kernel's
 #: count_paired, or the reference contingency._paired_counts.count_paired (PairedCounts.apply).

@@ -11,9 +11,10 @@ refused change changes nothing.
 The counts, all exact integers in units of ``2**-scale`` (``scale`` is 0
 until a fractional weight arrives):
 
-- per category, keyed by the category itself, in table order (declared
-  categories first, then as first seen): cells ``a`` (assigned and correct),
-  ``b`` (assigned, not correct) and ``c`` (correct, not assigned). Cell
+- per category, by the category's code, read by category in table order
+  (declared categories first, then as first seen) through read-only
+  mappings ``a``, ``b``, ``c``: cells ``a`` (assigned and correct), ``b``
+  (assigned, not correct) and ``c`` (correct, not assigned). Cell
   ``d = n - a - b - c`` is derived, which is also what makes a category that
   joins an open set late count as "neither assigned nor correct" for every
   earlier result. A category that was not declared and whose cells all
@@ -27,9 +28,9 @@ until a fractional weight arrives):
   again once holes are half of them);
 - ``pairs``, the single-label results (one category assigned, one correct)
   by pair, keyed ``code(correct) << 32 | code(assigned)``, no zero entries:
-  the confusion matrix, as a coded sparse table
-  (:class:`contingency._table.PairTable`: sorted int64 keys and exact
-  counts, merged in bulk). They are also in the cells and the shapes
+  the confusion matrix, as a coded sparse table (the kernel's hash table,
+  or the reference's :class:`contingency._table.PairTable`: sorted int64
+  keys and exact counts, merged in bulk). They are also in the cells and the shapes
   (``HIT`` and ``MISS``), whose counts tell in O(1) whether every result is
   single-label, so no read but the confusion matrix's own needs them;
 - ``micro``, the micro table ``(a, b, c, d)``: the per-category cells summed,
@@ -38,6 +39,12 @@ until a fractional weight arrives):
   made by the first read that needs it and brought up to date for the
   categories that changed since (``stale``); macro F1's interval also keeps
   its coupling term, which hears of every change of ``pairs`` as well.
+
+Where they are stored is the core's business (:mod:`contingency._backend`
+chooses the compiled kernel's or the pure-Python reference's,
+:mod:`contingency._counts_reference`): :meth:`Counts.apply` checks a change
+and writes it through the core's primitive writes (``join``, ``add_cells``,
+``add_shapes``, ``add_micro``, ``forget``, ``rescale_counts``).
 
 Every write applies its change at once: there is no buffer between a result
 and the counts, so a read reads them as they are.
@@ -83,11 +90,11 @@ _SHIFT = PAIR_SHIFT
 class Counts(_Core):
     """Every count of a Contingency, and :meth:`apply`, the one routine that changes them.
 
-    The fields one result changes (cells, ``n``, ``scale``, ``shapes``, ``micro``, ``ids``,
-    ``pairs``, ``coupling``, ``stale``) live in the base class :mod:`contingency._backend`
-    chooses: the compiled kernel's core or its pure-Python reference
-    (:class:`contingency._counts_reference.CountsCore`), whose ``count_pair`` applies one
-    single-label result.
+    The counts (cells by code, ``n``, ``scale``, ``shapes``, ``micro``, ``ids``, ``names``,
+    ``pairs``) and the running sums' hooks (``coupling``, ``stale``) live in the base class
+    :mod:`contingency._backend` chooses: the compiled kernel's core or its pure-Python
+    reference (:class:`contingency._counts_reference.CountsCore`), with the primitive writes
+    :meth:`apply` is made of and ``count_pair``/``count_sets``, its rule for one result.
     """
 
     __slots__ = ("declared", "margins", "offset", "sums", "totals", "variances")
