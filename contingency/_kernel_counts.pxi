@@ -69,6 +69,7 @@ cdef extern from *:
     ck_i128 ck_i128_of(int64_t high, uint64_t low)
 
 from contingency._changes import HIT as _HIT, MISS as _MISS
+from contingency._labels import check_label as _check_label
 from contingency._counts_reference import HOLE as _HOLE_OBJECT, CountsCore as _ReferenceCore
 from contingency._table import PairTable as _PairTable
 from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT_PY
@@ -345,12 +346,16 @@ cdef class KernelCountsCore:
         """Append categories new to the table, with zero cells and the next codes."""
         if self._wide is not None:
             return self._wide.join(labels)
+        self._join(labels)
+
+    cdef int _join(self, object labels) except -1:
         cdef Py_ssize_t code = len(self._names)
         self._reserve(code + len(labels))
         for label in labels:
             self._ids[label] = code
             self._names.append(label)
             code += 1
+        return 0
 
     def add_cells(self, a, b, c):
         """Add changes to cells ``a``, ``b`` and ``c`` of categories in the table; their sums."""
@@ -481,7 +486,7 @@ cdef class KernelCountsCore:
         # Every check passed: the writes (the reference's, in C).
         cdef Py_ssize_t k_before = len(ids)
         if fresh is not None:
-            self.join(fresh)
+            self._join(fresh)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
         cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
@@ -592,16 +597,23 @@ def add_result(self, assigned, correct, name=None, *, weight=1):
     ``self._single``.
     """
     counts = self._counts
-    cdef int counted
+    cdef KernelCountsCore core
     if weight is _UNIT and not counts.hold:
         if type(assigned) in _SINGLE and type(correct) in _SINGLE:
             if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
-                counted = (<KernelCountsCore>counts)._pair(correct, assigned, None, False)
-            else:
-                counted = counts.count_pair(correct, assigned)
-            if counted:
+                core = <KernelCountsCore>counts
+                if core._pair(correct, assigned, None, False):
+                    return
+                if self._unknown == "add":  # a category new to an open set: join_pair, in C
+                    if assigned not in core._ids:
+                        _check_label(assigned, "assigned")
+                    if correct is not assigned and correct not in core._ids:  # (checked once)
+                        _check_label(correct, "correct")
+                    core._pair(correct, assigned, None, True)
+                    return
+            elif counts.count_pair(correct, assigned):
                 return
-            if self._unknown == "add":  # a category new to an open set
+            elif self._unknown == "add":  # a category new to an open set
                 _join_pair(counts, assigned, correct)
                 return
         elif _plain_set(assigned) and _plain_set(correct) and isinstance(counts, KernelCountsCore) \
