@@ -120,16 +120,16 @@ cdef class KernelCells:
         return PyLong_FromLongLong(core._cells[self._index][<Py_ssize_t><object>code])
 
     def __contains__(self, label):
-        return label in self._core.ids
+        return label in self._core._table_ids()
 
     def __len__(self):
-        return len(self._core.ids)
+        return len(self._core._table_ids())
 
     def __iter__(self):
-        return iter(self._core.ids)
+        return iter(self._core._table_ids())
 
     def keys(self):
-        return self._core.ids.keys()
+        return self._core._table_ids().keys()
 
     def values(self):
         cdef KernelCountsCore core = self._core
@@ -209,6 +209,9 @@ cdef class KernelCountsCore:
             self._cells[index] = grown
         self._capacity = capacity
         return 0
+
+    cdef inline dict _table_ids(self):
+        return self._ids if self._wide is None else self._wide.ids
 
     # The fields, as the reference's ------------------------------------------------------------
 
