@@ -71,12 +71,12 @@ cdef extern from *:
 from contingency._changes import HIT as _HIT, MISS as _MISS
 from contingency._labels import check_label as _check_label
 from contingency._counts_reference import HOLE as _HOLE_OBJECT, CountsCore as _ReferenceCore
-from contingency._table import PairTable as _PairTable
+from contingency._table import PairTable as _PairTable, _RECENT_FLOOR as _RECENT_FLOOR_OBJECT
 from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT_PY
 
 cdef object _HOLE = _HOLE_OBJECT
+cdef Py_ssize_t _RECENT_FLOOR = _RECENT_FLOOR_OBJECT
 cdef object _MASK_64 = (1 << 64) - 1
-cdef object _reference_count_pair = _ReferenceCore.count_pair
 cdef object _reference_count_sets = _ReferenceCore.count_sets
 
 
@@ -462,9 +462,80 @@ cdef class KernelCountsCore:
         ``join`` after making the others categories (``True``); else change nothing
         (``False``): what the reference's
         :meth:`~contingency._counts_reference.CountsCore.count_pair` does, in C."""
-        if self._wide is not None:  # counts finer than a result: the reference's rule
-            return _reference_count_pair(self, correct, assigned, count, join)
+        if self._wide is not None:  # counts finer than a result: on the reference's storage
+            return self._pair_wide(correct, assigned, count, join) == 1
         return self._pair(correct, assigned, count, join) == 1
+
+    cdef int _pair_wide(self, object correct, object assigned, object count,
+                        bint join) except -1:
+        """:meth:`count_pair` past scale 0, on the reference's storage (Python ints by code, in
+        its lists): the writes ``Counts.apply`` makes of one pair's changes, without its frames."""
+        wide = self._wide
+        scale = wide.scale
+        if count is None:
+            count = 1 << scale
+        elif type(count) is not int or count <= 0:
+            raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
+        cdef dict ids = wide.ids
+        cdef PyObject *truth = PyDict_GetItemWithError(ids, correct)
+        cdef PyObject *chosen = PyDict_GetItemWithError(ids, assigned)
+        cdef list fresh = None
+        if truth is NULL or chosen is NULL:
+            if not join:
+                return 0
+            fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
+        n_before = wide.n
+        n = n_before + count
+        if n > _MAX_COUNT_PY:
+            check_room(0, -(-n >> scale), "results")  # (contingency._counts.whole)
+        # Every check passed: the writes.
+        k_before = len(ids)
+        if fresh is not None:
+            wide.join(fresh)
+            truth = PyDict_GetItem(ids, correct)
+            chosen = PyDict_GetItem(ids, assigned)
+        t, s = <object>truth, <object>chosen
+        tables = len(ids) * n - k_before * n_before  # the change of K n
+        cells, micro, shapes = wide._cells, wide.micro, wide.shapes
+        cdef bint hit = t == s
+        if hit:
+            column = cells[0]
+            column[t] = column[t] + count
+            shape = _HIT
+            micro[0] = micro[0] + count
+            micro[3] = micro[3] + (tables - count)
+        else:
+            column = cells[1]
+            column[s] = column[s] + count
+            column = cells[2]
+            column[t] = column[t] + count
+            shape = _MISS
+            micro[1] = micro[1] + count
+            micro[2] = micro[2] + count
+            micro[3] = micro[3] + (tables - 2 * count)
+        shapes[shape] = shapes.get(shape, 0) + count
+        if self.coupling is not None:  # (before the pair table keeps the pair)
+            self.coupling.note({(correct, assigned): count})
+        key = t << 32 | s
+        # PairTable.add, inlined while its dict of recent changes is below the size at which an
+        # addition may merge it (the count is positive: the entry never drops to zero).
+        table = wide.pairs
+        cdef dict recent = table._recent
+        cdef PyObject *held
+        if len(recent) < _RECENT_FLOOR or len(recent) < len(table._keys):
+            held = PyDict_GetItem(recent, key)
+            PyDict_SetItem(recent, key, count if held is NULL else <object>held + count)
+        else:
+            table.add(key, count)
+        wide.n = n
+        cdef object pending
+        for pending in self.stale:
+            if hit:
+                PySet_Add(pending, correct)
+            else:
+                PySet_Add(pending, assigned)
+                PySet_Add(pending, correct)
+        return 1
 
     cdef int _pair(self, object correct, object assigned, object count, bint join) except -1:
         """:meth:`count_pair` at scale 0: 1 if counted, 0 if a label is not a category."""
