@@ -152,7 +152,7 @@ class Counts(_Core):
         """Independent counts equal to these (running sums not copied)."""
         other = type(self).__new__(type(self))
         other.declared, other.hold = self.declared, self.hold
-        other.core_restore(self.core_state())
+        other.core_copy_from(self)
         other._start()
         other.offset = list(self.offset)
         return other

@@ -151,6 +151,10 @@ class CountsCore:
         if state["pairs"]:
             self.pairs.add_pairs(CodedPairs.from_dict(state["pairs"]))
 
+    def core_copy_from(self, source: CountsCore) -> None:
+        """Hold a copy of ``source``'s counts."""
+        self.core_restore(source.core_state())
+
     def columns(self) -> tuple[list[int], list[int], list[int]]:
         """The cells ``a``, ``b``, ``c`` per category in table order, as lists."""
         return list(self.a.values()), list(self.b.values()), list(self.c.values())

@@ -317,6 +317,21 @@ cdef class KernelCountsCore:
                 "micro": list(self.micro), "ids": dict(self._ids), "names": list(self._names),
                 "holes": self._holes, "pairs": self._pairs.to_dict()}
 
+    def core_copy_from(self, KernelCountsCore source):
+        """Hold a copy of ``source``'s counts (the arrays copied in C)."""
+        cdef int index
+        if source._wide is not None:
+            self.core_restore(source._wide.core_state())
+            return
+        self._wide = None
+        self._reserve(source._capacity)
+        for index in range(3):
+            memcpy(self._cells[index], source._cells[index], source._capacity * sizeof(int64_t))
+        self._n, self._hit, self._miss = source._n, source._hit, source._miss
+        memcpy(self._micro, source._micro, sizeof(self._micro))
+        self._shapes, self._ids, self._names = dict(source._shapes), dict(source._ids), list(source._names)
+        self._holes, self._pairs = source._holes, source._pairs.copy()
+
     def core_restore(self, state):
         """Hold the counts of :meth:`core_state` (its lists and dicts copied, its pairs too)."""
         if state["scale"]:
@@ -823,13 +838,20 @@ cdef class KernelPairs:
 
     def to_dict(self):
         """``{key: count}`` in key order."""
-        keys, counts = self.arrays()
-        return dict(zip(keys.tolist(), counts.tolist()))
+        return dict(self.items())
 
     def items(self):
-        """``(key, count)`` in key order."""
-        keys, counts = self.arrays()
-        return zip(keys.tolist(), counts.tolist())
+        """``(key, count)`` in key order (sorted in Python for a few pairs, by numpy for many)."""
+        if self._used > 4096:
+            keys, counts = self.arrays()
+            return zip(keys.tolist(), counts.tolist())
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
+        cdef list found = []
+        for i in range(size):
+            if self._slots[i].key != EMPTY:
+                found.append((<int64_t>self._slots[i].key, self._slots[i].count))
+        found.sort()
+        return found
 
     def bits(self):
         """Every count OR-ed together."""
