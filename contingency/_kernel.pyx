@@ -29,9 +29,15 @@ Storage:
   added and subtracted modulo the width, as above) of the terms
   :func:`contingency.formulas.partition.fine_n_log_n` gives, the one
   definition: the kernel asks it once per count below 65,536 (then reads
-  the term from a C table shared by every table of the process) and on every
-  use above. A unit change of a count below that bound steps the three
-  fine sums without a Python call.
+  the term from a C table shared by every table of the process) and above it
+  once per count at each of 256 places (the last asked for there). A unit
+  change of a count below that bound steps the three fine sums without a
+  Python call.
+- nothing else: the scores read from the sums (ARI, the Rand index, MI, NMI,
+  homogeneity, completeness, V-measure) are computed from them in C on each
+  read, memoised until the next change, with one rounding each as the
+  formulas round (contingency._table.Table's reads of the same names, on the
+  formulas, are their specification and serve the cases the C does not).
 
 Every change is checked whole before its first write (count limit, labels,
 removals of elements that are not there), with the reference's messages.
@@ -41,11 +47,14 @@ cimport cython
 from cpython.object cimport PyObject
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.math cimport sqrt
 from libc.string cimport memcpy
+
+import math
 
 import numpy as np
 
-from contingency._table import Cells, check_pair
+from contingency._table import Cells, Table, check_pair
 from contingency.formulas._numeric import check_room, dense_is_cheaper
 from contingency.formulas.partition import FineSums, TableSums, fine_n_log_n, fine_n_log_n_sum
 
@@ -188,6 +197,24 @@ cdef extern from *:
     static ck_u256 ck_fine_cache[CK_FINE_CACHE];
     static unsigned char ck_fine_known[CK_FINE_CACHE];
 
+    /* Memory for a table of slots: 2 MiB-aligned and marked for transparent huge pages once it
+       is that large, so that a batch's scattered writes into a large table miss the TLB less
+       and take one page fault per 2 MiB instead of per 4 KiB. Released with free(). */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    static void *ck_slots_alloc(size_t bytes) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const size_t huge = (size_t)1 << 21;
+        if (bytes >= huge) {
+            void *found = aligned_alloc(huge, (bytes + huge - 1) & ~(huge - 1));
+            if (found) madvise(found, bytes, MADV_HUGEPAGE);
+            return found;
+        }
+    #endif
+        return malloc(bytes);                          /* elsewhere: as before */
+    }
+
     /* Ask for a slot's cache line ahead of its use (a batch's look-ups miss the cache). */
     static inline void ck_prefetch(const void *address) {
     #if defined(__GNUC__)
@@ -207,9 +234,314 @@ cdef extern from *:
     void ck_sub256(ck_u256 *s, const ck_u256 *x) nogil
     object ck_int256(const ck_u256 *x)
     void ck_log_init()
+
+cdef extern from *:
+    """
+    /* The scores read from the sums (contingency/_table.py's Table reads, written on the
+       formulas, are the specification; tests/test_kernel.py compares after every step). */
+    typedef __int128 ck_i128;
+
+    static int ck_bits(ck_u128 x) {
+        uint64_t high = (uint64_t)(x >> 64), low = (uint64_t)x;
+        if (high) return 128 - __builtin_clzll(high);
+        return low ? 64 - __builtin_clzll(low) : 0;
+    }
+
+    /* x as a double, within 2**-52 of it (not rounded once: an estimate). */
+    static inline double ck_estimate(ck_u128 x) {
+        return (double)(uint64_t)(x >> 64) * 18446744073709551616.0 + (double)(uint64_t)x;
+    }
+
+    /* num / den rounded once to the nearest double (ties to even): Python's int / int, for
+       0 <= num < 2**126 and 0 < den < 2**126. The quotient q = floor(num 2**shift / den), of
+       55 or 56 bits, and whether a remainder is left (sticky) decide the rounding. */
+    static double ck_quotient(ck_u128 num, ck_u128 den) {
+        const ck_u128 exact = (ck_u128)1 << 53;
+        if (num == 0) return 0.0;
+        if (num <= exact && den <= exact) return (double)(uint64_t)num / (double)(uint64_t)den;
+        int shift = 55 - (ck_bits(num) - ck_bits(den));
+        ck_u128 q;
+        int sticky;
+        if (shift < 0 || den < ((ck_u128)1 << 120)) {
+            /* q estimated in doubles (within 2**-50 relative: 46 units), then corrected by
+               exact remainders, taken modulo 2**128: below 47 den < 2**127 in magnitude. */
+            ck_u128 scaled_num = shift >= 0 ? num << shift : num;
+            ck_u128 scaled_den = shift >= 0 ? den : den << -shift;
+            q = (ck_u128)(uint64_t)ldexp(ck_estimate(num) / ck_estimate(den), shift);
+            ck_i128 rem = (ck_i128)(scaled_num - q * scaled_den), divisor = (ck_i128)scaled_den;
+            while (rem < 0) q--, rem += divisor;
+            while (rem >= divisor) q++, rem -= divisor;
+            sticky = rem != 0;
+        } else {  /* long division, at least one bit a step */
+            int room = 127 - ck_bits(den), left = shift;   /* r << room < 2**127 */
+            ck_u128 r = num % den;
+            q = num / den;
+            while (left > 0) {
+                int step = left < room ? left : room;
+                r <<= step;
+                q = (q << step) | (r / den);
+                r %= den;
+                left -= step;
+            }
+            sticky = r != 0;
+        }
+        int extra = ck_bits(q) - 53;                   /* 2 or 3 */
+        uint64_t mantissa = (uint64_t)(q >> extra);
+        uint64_t rest = (uint64_t)q & ((1ULL << extra) - 1), half = 1ULL << (extra - 1);
+        if (rest > half || (rest == half && (sticky || (mantissa & 1)))) mantissa++;
+        return ldexp((double)mantissa, extra - shift);
+    }
+
+    /* MI, H(R) and H(M) times N 2**52, as formulas/partition/_information.py information gives them. */
+    typedef struct { ck_i128 mutual, reference, model; } ck_info;
+
+    /* information()'s O(1) route for two or more clusters a side: 1 (and the values) when the
+       sums settle them, else 0. Every value is below 2**124 in magnitude. */
+    static int ck_information(int64_t n, const ck_level *sums, ck_info *out) {
+        ck_i128 total = (ck_i128)ck_log((uint64_t)n);
+        ck_i128 cells = (ck_i128)sums[0].log, rows = (ck_i128)sums[1].log;
+        ck_i128 columns = (ck_i128)sums[2].log;
+        ck_i128 reference = total - rows, model = total - columns, mutual;
+        ck_i128 coarse = total >> 7;
+        ck_u128 same = sums[0].pairs, same_reference = sums[1].pairs, same_model = sums[2].pairs;
+        if (same != same_model && same != same_reference) {
+            mutual = cells - rows - columns + total;
+            if (coarse < mutual && mutual <= reference && mutual <= model) {
+                out->mutual = mutual, out->reference = reference, out->model = model;
+                return 1;
+            }
+        } else if (same == same_model) {
+            mutual = reference;
+        } else {
+            mutual = model;
+        }
+        if (!((coarse < reference || ((total + rows) >> 8) < reference)
+              && (coarse < model || ((total + columns) >> 8) < model)
+              && ((coarse >> 1) < mutual || ((cells + rows + columns + total) >> 8) < mutual)))
+            return 0;
+        if (reference < 1) reference = 1;
+        if (model < 1) model = 1;
+        if (mutual > reference) mutual = reference;
+        if (mutual > model) mutual = model;
+        if (mutual < 0) mutual = 0;
+        out->mutual = mutual, out->reference = reference, out->model = model;
+        return 1;
+    }
+
+    /* The adjusted Rand index of exact pair sums (_pairs._adjusted_rand), for n below 2**31:
+       every product below 2**123. */
+    static double ck_adjusted_rand(uint64_t n, const ck_level *sums) {
+        ck_u128 same = sums[0].pairs, rows = sums[1].pairs, columns = sums[2].pairs;
+        if (same == rows && rows == columns) return 1.0;
+        ck_u128 pairs = ck_pairs(n), product = rows * columns;
+        ck_u128 denominator = pairs * (rows + columns) - 2 * product;
+        ck_u128 joint = same * pairs;
+        if (joint >= product) return ck_quotient(2 * (joint - product), denominator);
+        return -ck_quotient(2 * (product - joint), denominator);
+    }
+
+    /* 256-bit words (ck_u256, least significant first), two's complement where signed. */
+    static inline int ck_negative256(const ck_u256 *x) { return (int)(x->w[3] >> 63); }
+
+    static inline int ck_bits256(const ck_u256 *x) {
+        for (int i = 3; i >= 0; i--)
+            if (x->w[i]) return 64 * i + 64 - __builtin_clzll(x->w[i]);
+        return 0;
+    }
+
+    static inline int ck_less256(const ck_u256 *a, const ck_u256 *b) {   /* unsigned a < b */
+        for (int i = 3; i >= 0; i--)
+            if (a->w[i] != b->w[i]) return a->w[i] < b->w[i];
+        return 0;
+    }
+
+    static inline ck_u256 ck_from128(ck_u128 x) {
+        ck_u256 r = {{(uint64_t)x, (uint64_t)(x >> 64), 0, 0}};
+        return r;
+    }
+
+    static ck_u256 ck_shl256(const ck_u256 *x, int shift) {       /* modulo 2**256 */
+        ck_u256 r = {{0, 0, 0, 0}};
+        int words = shift / 64, bits = shift % 64;
+        for (int i = 3; i >= words; i--) {
+            uint64_t part = x->w[i - words] << bits;
+            if (bits && i - words - 1 >= 0) part |= x->w[i - words - 1] >> (64 - bits);
+            r.w[i] = part;
+        }
+        return r;
+    }
+
+    static ck_u256 ck_mul256(const ck_u256 *x, uint64_t m) {        /* modulo 2**256 */
+        ck_u256 r;
+        ck_u128 carry = 0;
+        for (int i = 0; i < 4; i++) {
+            carry += (ck_u128)x->w[i] * m;
+            r.w[i] = (uint64_t)carry;
+            carry >>= 64;
+        }
+        return r;
+    }
+
+    /* x (below 2**250) as a double, within 2**-51 of it: an estimate. */
+    static double ck_estimate256(const ck_u256 *x) {
+        int drop = ck_bits256(x) - 128;
+        if (drop <= 0) return ck_estimate((ck_u128)x->w[1] << 64 | x->w[0]);
+        ck_u256 top = ck_shl256(x, 0);
+        int words = drop / 64, bits = drop % 64;
+        for (int i = 0; i < 4; i++) {                       /* top = x >> drop */
+            uint64_t part = i + words < 4 ? top.w[i + words] >> bits : 0;
+            if (bits && i + words + 1 < 4) part |= top.w[i + words + 1] << (64 - bits);
+            top.w[i] = part;
+        }
+        return ldexp(ck_estimate((ck_u128)top.w[1] << 64 | top.w[0]), drop);
+    }
+
+    /* num / den rounded once to the nearest double, ties to even (Python's int / int), for
+       0 <= num < 2**240 and 0 < den < 2**240: ck_quotient's estimate-and-correct route in
+       256 bits (the remainder is below 47 den < 2**255 in magnitude). */
+    static double ck_quotient256(const ck_u256 *num, const ck_u256 *den) {
+        int num_bits = ck_bits256(num), den_bits = ck_bits256(den);
+        if (num_bits == 0) return 0.0;
+        if (num_bits <= 126 && den_bits <= 126)
+            return ck_quotient((ck_u128)num->w[1] << 64 | num->w[0],
+                               (ck_u128)den->w[1] << 64 | den->w[0]);
+        int shift = 55 - (num_bits - den_bits);
+        ck_u256 scaled_num = shift >= 0 ? ck_shl256(num, shift) : *num;
+        ck_u256 scaled_den = shift >= 0 ? *den : ck_shl256(den, -shift);
+        uint64_t q = (uint64_t)ldexp(ck_estimate256(num) / ck_estimate256(den), shift);
+        ck_u256 rem = scaled_num, product = ck_mul256(&scaled_den, q);
+        ck_sub256(&rem, &product);
+        while (ck_negative256(&rem)) q--, ck_add256(&rem, &scaled_den);
+        while (!ck_less256(&rem, &scaled_den)) q++, ck_sub256(&rem, &scaled_den);
+        int sticky = ck_bits256(&rem) != 0;
+        int extra = 64 - __builtin_clzll(q) - 53;           /* 2 or 3 */
+        uint64_t mantissa = q >> extra;
+        uint64_t rest = q & ((1ULL << extra) - 1), half = 1ULL << (extra - 1);
+        if (rest > half || (rest == half && (sticky || (mantissa & 1)))) mantissa++;
+        return ldexp((double)mantissa, extra - shift);
+    }
+
+    /* MI, H(R) and H(M) times N 2**128 from the fine sums, as _fine.fine_information gives
+       them. */
+    typedef struct { ck_u256 mutual, reference, model; } ck_fine_info;
+
+    /* _fine.fine_information for two or more clusters a side: 1 (and the values) when the
+       fine sums settle them, else 0. total is N fine_log(N); every value below 2**198. */
+    static int ck_fine_information(int64_t n, const ck_u256 *total, const ck_u256 *fine,
+                                   const ck_level *sums, ck_fine_info *out) {
+        ck_u256 error = ck_from128(((ck_u128)48 * (uint64_t)n) << 45), twice;
+        ck_u256 reference = *total, model = *total, mutual;
+        ck_sub256(&reference, &fine[1]);
+        if (ck_negative256(&reference) || !ck_less256(&error, &reference)) return 0;
+        ck_sub256(&model, &fine[2]);
+        if (ck_negative256(&model) || !ck_less256(&error, &model)) return 0;
+        ck_u128 same = sums[0].pairs;
+        if (same == sums[2].pairs) {
+            mutual = reference;
+        } else if (same == sums[1].pairs) {
+            mutual = model;
+        } else {
+            mutual = fine[0];
+            ck_sub256(&mutual, &fine[1]);
+            ck_sub256(&mutual, &fine[2]);
+            ck_add256(&mutual, total);
+            twice = ck_shl256(&error, 1);
+            if (ck_negative256(&mutual) || !ck_less256(&twice, &mutual)) return 0;
+        }
+        if (ck_less256(&reference, &mutual)) mutual = reference;
+        if (ck_less256(&model, &mutual)) mutual = model;
+        out->mutual = mutual, out->reference = reference, out->model = model;
+        return 1;
+    }
+
+    /* ck_information_ratio of the fine values (the scale is N 2**128). */
+    static double ck_fine_ratio(const ck_fine_info *info, int which, int64_t n) {
+        ck_u256 numerator = info->mutual, denominator;
+        if (which == 0) {
+            numerator = ck_shl256(&info->mutual, 1);
+            denominator = info->reference;
+            ck_add256(&denominator, &info->model);
+        } else if (which == 1) {
+            denominator = info->reference;
+        } else if (which == 2) {
+            denominator = info->model;
+        } else {
+            ck_u256 count = ck_from128((ck_u128)(uint64_t)n);
+            denominator = ck_shl256(&count, 128);
+        }
+        return ck_quotient256(&numerator, &denominator);
+    }
+
+    /* Fine terms of counts from CK_FINE_CACHE on, as the formulas computed them: the last
+       one asked for at each of 256 places (by the count's low bits). */
+    static ck_u256 ck_big_fine[256];
+    static uint64_t ck_big_fine_count[256];
+
+    /* A score of the values of ck_information, rounded once as the formulas round it: 0, NMI
+       with the arithmetic mean and V-measure with beta 1 (the same ratio); 1, homogeneity;
+       2, completeness; 3, MI in nats. */
+    static double ck_information_ratio(const ck_info *info, int which, int64_t n) {
+        ck_u128 mutual = (ck_u128)info->mutual;
+        if (which == 0) {
+            return mutual ? ck_quotient(2 * mutual, (ck_u128)(info->reference + info->model))
+                          : 0.0;
+        }
+        if (which == 1) return ck_quotient(mutual, (ck_u128)info->reference);
+        if (which == 2) return ck_quotient(mutual, (ck_u128)info->model);
+        return ck_quotient(mutual, (ck_u128)n << 52);
+    }
+
+    /* classification._share in Perl mode (x / (x + y) as Statistics::Contingency computes it,
+       1 / (1 + y / x), perl where x + y is 0), for exact counts with x + y below 2**53: each a
+       double exactly, so that y / x is Python's int / int. */
+    static double ck_share(uint64_t x, uint64_t y, double perl) {
+        if (x + y == 0) return perl;
+        if (x && y) return 1.0 / (1.0 + (double)y / (double)x);
+        return y == 0 ? 1.0 : 0.0;
+    }
+
+    /* same_same, same_reference_only and same_model_only into out, for n below 2**31 (each
+       below 2**61); 1 when 2 same_same + the other two (the largest total a pair score adds)
+       is below 2**53, so that every count and total is a double exactly; else 0. */
+    static int ck_pair_counts(uint64_t n, const ck_level *sums, uint64_t *out) {
+        if (n >= (1ULL << 31)) return 0;
+        uint64_t same = (uint64_t)sums[0].pairs;
+        out[0] = same;
+        out[1] = (uint64_t)sums[1].pairs - same;
+        out[2] = (uint64_t)sums[2].pairs - same;
+        return 2 * out[0] + out[1] + out[2] < (1ULL << 53);
+    }
+
+    /* The Rand index, float(a + d) / float(a + b + c + d) (classification's accuracy), for n
+       below 2**31: both below 2**61. */
+    static double ck_rand(uint64_t n, const ck_level *sums) {
+        ck_u128 pairs = ck_pairs(n);
+        if (!pairs) return 1.0;
+        ck_u128 agree = pairs - sums[1].pairs - sums[2].pairs + 2 * sums[0].pairs;
+        return (double)(uint64_t)agree / (double)(uint64_t)pairs;
+    }
+    """
+    ctypedef struct ck_info:
+        pass
+    int ck_information(int64_t n, const ck_level *sums, ck_info *out) nogil
+    double ck_information_ratio(const ck_info *info, int which, int64_t n) nogil
+    double ck_adjusted_rand(uint64_t n, const ck_level *sums) nogil
+    ctypedef struct ck_fine_info:
+        pass
+    int ck_fine_information(int64_t n, const ck_u256 *total, const ck_u256 *fine,
+                            const ck_level *sums, ck_fine_info *out) nogil
+    double ck_fine_ratio(const ck_fine_info *info, int which, int64_t n) nogil
+    double ck_quotient256(const ck_u256 *num, const ck_u256 *den) nogil
+    ck_u256 ck_big_fine[]
+    uint64_t ck_big_fine_count[]
+    double ck_rand(uint64_t n, const ck_level *sums) nogil
+    double ck_share(uint64_t x, uint64_t y, double perl) nogil
+    int ck_pair_counts(uint64_t n, const ck_level *sums, uint64_t *out) nogil
+
     void ck_step(ck_level *level, uint64_t old, uint64_t new_) nogil
     uint64_t ck_hash(uint64_t key, int bits) nogil
     void ck_prefetch(const void *address) nogil
+    void *ck_slots_alloc(size_t bytes) nogil
     PyObject *PyDict_GetItemWithError(object d, object key) except? NULL
     long long PyLong_AsLongLongAndOverflow(object value, int *overflow) except? -1
 
@@ -250,6 +582,9 @@ cdef int64_t MAX_COUNT = 9223372036854775807
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
+#: Below this N the pair scores are computed in C (every product of pair sums below 2**123).
+cdef int64_t SMALL_N = 0x80000000
+cdef double E = math.e
 
 
 #: A slot of the hash table of cells: the key ``row << 32 | column`` (EMPTY if free) and its
@@ -384,6 +719,11 @@ cdef class KernelTable:
     cdef readonly int64_t n_elements
     cdef bint _keep_fine  # whether the fine sums below are kept
     cdef ck_u256 _fine[3]  # sum fine_n_log_n(n) per level, modulo 2**256
+    cdef uint64_t _changes  # changes so far: the key of the memo below
+    cdef uint64_t _info_at  # the value of _changes the memo was taken at (EMPTY: none)
+    cdef int _route  # then: 1 if the sums settled the information scores, 2 if the fine sums
+    cdef ck_info _info  # did (route 1 and 2 of formulas/partition/_information.py), 0 if neither
+    cdef ck_fine_info _fine_info  # the values of route 1, of route 2
 
     def __cinit__(self):
         self._rows, self._columns = _Side(), _Side()
@@ -392,6 +732,8 @@ cdef class KernelTable:
         self._used = 0
         self.n_elements = 0
         self._keep_fine = False
+        self._changes = 0
+        self._info_at = EMPTY
 
     def __dealloc__(self):
         free(self._slots)
@@ -464,6 +806,7 @@ cdef class KernelTable:
         self._change_total(self._rows, ROWS, row, w)
         self._change_total(self._columns, COLUMNS, column, w)
         self.n_elements += w
+        self._changes += 1
         if self._keep_fine:
             self._fine_step(CELLS, n, n + w)
             self._fine_step(ROWS, a, a + w)
@@ -581,12 +924,13 @@ cdef class KernelTable:
             before = self._fine_levels(row_map_array, column_map_array, rows_array,
                                        columns_array)
         # New labels join in the order of the batch's label lists (those a cell uses).
-        used = counts_array != 0
         row_used = np.zeros(len(row_labels), dtype=np.int8)
-        row_used[rows_array[used]] = 1
         column_used = np.zeros(len(column_labels), dtype=np.int8)
-        column_used[columns_array[used]] = 1
         cdef signed char[::1] row_new = row_used, column_new = column_used
+        for k in range(size):  # one pass in C (numpy's masks and fancy indexing took three)
+            if counts[k] != 0:
+                row_new[rows[k]] = 1
+                column_new[columns[k]] = 1
         for k in range(row_map.shape[0]):
             if row_map[k] < 0 and row_new[k]:
                 row_map[k] = self._rows.add(row_labels[k])
@@ -619,6 +963,7 @@ cdef class KernelTable:
             if column_change[k]:
                 self._change_total(self._columns, COLUMNS, column_map[k], column_change[k])
         self.n_elements += int(total)
+        self._changes += 1
         if removal:
             self._renumber_if_sparse()
         if self._keep_fine:
@@ -657,6 +1002,7 @@ cdef class KernelTable:
             _set_256(&self._fine[ROWS], fine_n_log_n_sum(self.row_totals()))
             _set_256(&self._fine[COLUMNS], fine_n_log_n_sum(self.column_totals()))
             self._keep_fine = True
+            self._info_at = EMPTY  # the fine sums may settle what the sums did not
 
     def copy(self):
         """An independent table with the same counts and sums."""
@@ -688,6 +1034,134 @@ cdef class KernelTable:
     def n_cells(self):
         """Non-empty cells."""
         return self._used
+
+    # Scores from the sums (contingency._table.Table's reads of the same names, which are
+    # their specification and serve every case the C below does not) ----------------------
+
+    cdef int _settled(self) except -1:
+        """How the information scores are settled in C: 1 from the sums (values in ``_info``), 2
+        from the fine sums (in ``_fine_info``), 0 not (fewer than two clusters on a side, or
+        the bounds not met); memoised per state."""
+        cdef ck_u256 total
+        if self._info_at != self._changes:
+            self._route = 0
+            if self._rows.alive > 1 and self._columns.alive > 1:
+                if ck_information(self.n_elements, self._sums, &self._info):
+                    self._route = 1
+                elif self._keep_fine:
+                    _fine_term(<uint64_t>self.n_elements, &total)
+                    if ck_fine_information(self.n_elements, &total, self._fine, self._sums,
+                                           &self._fine_info):
+                        self._route = 2
+            self._info_at = self._changes
+        return self._route
+
+    cdef object _information_score(self, int which):
+        """Score ``which`` of ck_information_ratio where C settles it, else None."""
+        cdef int route = self._settled()
+        if route == 1:
+            return ck_information_ratio(&self._info, which, self.n_elements)
+        if route == 2:
+            return ck_fine_ratio(&self._fine_info, which, self.n_elements)
+        return None
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def adjusted_rand_index(self):
+        """:meth:`Table.adjusted_rand_index <contingency._table.Table.adjusted_rand_index>`."""
+        if self.n_elements < SMALL_N:
+            return ck_adjusted_rand(<uint64_t>self.n_elements, self._sums)
+        return Table.adjusted_rand_index(self)
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def rand_index(self):
+        """:meth:`Table.rand_index <contingency._table.Table.rand_index>`."""
+        if self.n_elements < SMALL_N:
+            return ck_rand(<uint64_t>self.n_elements, self._sums)
+        return Table.rand_index(self)
+
+    cdef inline bint _pair_counts(self, uint64_t *counts) noexcept:
+        """``same_same``, ``same_reference_only`` and ``same_model_only`` into ``counts`` where
+        the pair scores are computed in C (ck_pair_counts); else False."""
+        return ck_pair_counts(<uint64_t>self.n_elements, self._sums, counts)
+
+    @cython.always_allow_keywords(False)
+    def precision(self):
+        """:meth:`Table.precision <contingency._table.Table.precision>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return ck_share(c[0], c[2], 0.0 if c[1] else 1.0)
+        return Table.precision(self)
+
+    @cython.always_allow_keywords(False)
+    def recall(self):
+        """:meth:`Table.recall <contingency._table.Table.recall>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return ck_share(c[0], c[1], 0.0 if c[2] else 1.0)
+        return Table.recall(self)
+
+    @cython.always_allow_keywords(False)
+    def f1(self):
+        """:meth:`Table.f1 <contingency._table.Table.f1>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return ck_share(2 * c[0], c[1] + c[2], 1.0)
+        return Table.f1(self)
+
+    @cython.always_allow_keywords(False)
+    def jaccard(self):
+        """:meth:`Table.jaccard <contingency._table.Table.jaccard>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            if c[0] + c[1] + c[2] == 0:
+                return 1.0
+            return <double>c[0] / <double>(c[0] + c[1] + c[2])
+        return Table.jaccard(self)
+
+    @cython.always_allow_keywords(False)
+    def fowlkes_mallows(self):
+        """:meth:`Table.fowlkes_mallows <contingency._table.Table.fowlkes_mallows>`."""
+        cdef uint64_t c[3]
+        if self._pair_counts(c):
+            return (sqrt(ck_share(c[0], c[2], 0.0 if c[1] else 1.0))
+                    * sqrt(ck_share(c[0], c[1], 0.0 if c[2] else 1.0)))
+        return Table.fowlkes_mallows(self)
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def normalized_mutual_information(self, average_method):
+        """:meth:`Table.normalized_mutual_information <contingency._table.Table.normalized_mutual_information>`."""
+        if average_method == "arithmetic" and self._settled():
+            return self._information_score(0)
+        return Table.normalized_mutual_information(self, average_method)
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def v_measure(self, beta):
+        """:meth:`Table.v_measure <contingency._table.Table.v_measure>`."""
+        if ((<double>beta == 1.0 if type(beta) is float else type(beta) is int and beta == 1)
+                and self._settled()):
+            return self._information_score(0)
+        return Table.v_measure(self, beta)
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def homogeneity(self):
+        """:meth:`Table.homogeneity <contingency._table.Table.homogeneity>`."""
+        if self._settled():
+            return self._information_score(1)
+        return Table.homogeneity(self)
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def completeness(self):
+        """:meth:`Table.completeness <contingency._table.Table.completeness>`."""
+        if self._settled():
+            return self._information_score(2)
+        return Table.completeness(self)
+
+    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    def mutual_information(self, base):
+        """:meth:`Table.mutual_information <contingency._table.Table.mutual_information>`."""
+        if type(base) is float and <double>base == E and self._settled():
+            return self._information_score(3)
+        return Table.mutual_information(self, base)
 
     def table_sums(self):
         """The sums the pair-counting and information scores take."""
@@ -770,16 +1244,38 @@ cdef int _set_256(ck_u256 *out, object value) except -1:
 
 
 cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
-    """``fine_n_log_n(n)`` (the formulas' definition) as four words, from the C table when known."""
-    if n < CK_FINE_CACHE and ck_fine_known[n]:
-        out[0] = ck_fine_cache[n]
+    """``fine_n_log_n(n)`` (the formulas' definition) as four words, from the C tables when known."""
+    cdef int place = n & 255
+    if n < CK_FINE_CACHE:
+        if ck_fine_known[n]:
+            out[0] = ck_fine_cache[n]
+            return 0
+    elif ck_big_fine_count[place] == n:
+        out[0] = ck_big_fine[place]
         return 0
     _set_256(out, fine_n_log_n(n))
     if n < CK_FINE_CACHE:
         ck_fine_cache[n] = out[0]
         ck_fine_known[n] = 1
+    else:
+        ck_big_fine[place] = out[0]
+        ck_big_fine_count[place] = n
     return 0
+
+
+def _quotient(num, den):
+    """``num / den`` as the kernel's reads round it (for the tests: Python's ``num / den``).
+
+    For ``0 <= num < 2**240`` and ``0 < den < 2**240``.
+    """
+    if not (0 <= num < 2**240 and 0 < den < 2**240):
+        raise ValueError("_quotient takes 0 <= num < 2**240 and 0 < den < 2**240")
+    cdef ck_u256 a, b
+    _set_256(&a, num)
+    _set_256(&b, den)
+    return ck_quotient256(&a, &b)
 
 
 include "_kernel_scores.pxi"
 include "_kernel_counts.pxi"
+

@@ -15,10 +15,19 @@ an array of the blocks' last keys for the binary search, and two Fenwick
 trees (int64) over the blocks' totals, so that the weight of negatives below
 a key, or of positives above it, is O(log blocks + block) C steps.
 
-Exactness: every count is an int64 checked against ``MAX_COUNT = 2**63 - 1``
-before the first write (the total ``P + N`` of the state never passes it, so
-no key's count, block total or Fenwick prefix does either). ``2U`` and the
-tied pairs are kept in signed 128-bit integers. Bound: with ``T = P + N <=
+Exactness: every count is an int64, in units of ``2**-scale`` as the
+reference's (a fractional weight refines the unit: :meth:`_rescale` multiplies every
+count by a power of two), while the total of units ``P + N`` fits int64, checked
+against ``MAX_COUNT = 2**63 - 1`` before the first write (so no key's count, block
+total or Fenwick prefix passes it either). The library's limit is ``2**63 - 1``
+whole units, ``MAX_COUNT << scale`` units: a change that takes the total past int64
+(a refinement, a step, a batch) is made instead by the reference's counts on a copy
+of the state (:meth:`_through_reference`; a refusal there leaves this state as it
+was), which then hold it, in Python ints, and every call goes to them (one pointer
+test on the common path), until a change brings the total back within int64 and the
+state is refilled in C (:meth:`_hold`). So the representation follows the total
+alone, as the reference's. ``2U`` and the tied pairs are kept in signed 128-bit
+integers. Bound: with ``T = P + N <=
 2**63 - 1``, ``2U <= 2 P N <= T**2 / 2 < 2**125`` and ``shared <= P N <
 2**124``; one step of weight ``w`` (``|w| <= T`` after an addition, ``|w|``
 at most what the key holds for a removal) changes ``2U`` by ``w (2 below +
@@ -31,6 +40,7 @@ from cpython.long cimport PyLong_FromLongLong, PyLong_FromUnsignedLongLong
 from libc.string cimport memmove
 
 from contingency._score_counts import ScoreCounts as _ReferenceScoreCounts
+from contingency._score_counts import refined_apply, same_counts, shifted_batch, shown_weight
 
 cdef extern from *:
     """
@@ -70,6 +80,11 @@ cdef object _cs_int(cs_i128 x):
     return (PyLong_FromLongLong(cs_high(x)) << 64) | PyLong_FromUnsignedLongLong(cs_low(x))
 
 
+cdef inline int64_t _cs_moved(int64_t value, Py_ssize_t shift) noexcept:
+    """``value * 2**shift`` (in range: checked by the caller) or, ``shift < 0``, exactly divided."""
+    return value * ((<int64_t>1) << shift) if shift > 0 else value >> (-shift)
+
+
 cdef class KernelScoreCounts:
     """Positive and negative weight per distinct key, sorted, with the running ``twice_u`` (in C)."""
 
@@ -79,9 +94,10 @@ cdef class KernelScoreCounts:
     cdef int64_t *_tree_neg
     cdef Py_ssize_t _n_blocks, _capacity, _n_keys
     cdef cs_i128 _twice_u, _shared
-    cdef readonly int64_t positives
-    cdef readonly int64_t negatives
+    cdef int64_t _positives, _negatives
+    cdef Py_ssize_t _scale  # every count in units of 2**-scale
     cdef object _columns  # the counts as arrays (a cache, dropped by every change)
+    cdef object _wide  # past int64: the reference's counts, which hold the state instead
 
     def __cinit__(self):
         self._blocks = NULL
@@ -89,8 +105,10 @@ cdef class KernelScoreCounts:
         self._tree_pos = self._tree_neg = NULL
         self._n_blocks = self._capacity = self._n_keys = 0
         self._twice_u = self._shared = 0
-        self.positives = self.negatives = 0
+        self._positives = self._negatives = 0
+        self._scale = 0
         self._columns = None
+        self._wide = None
 
     def __dealloc__(self):
         self._free()
@@ -149,26 +167,80 @@ cdef class KernelScoreCounts:
     # State as Python sees it ------------------------------------------------------------
 
     @property
+    def positives(self):
+        """P, the total positive weight (units of ``2**-scale``)."""
+        return self._positives if self._wide is None else self._wide.positives
+
+    @property
+    def negatives(self):
+        """N, the total negative weight."""
+        return self._negatives if self._wide is None else self._wide.negatives
+
+    @property
+    def scale(self):
+        """Every count is in units of ``2**-scale``."""
+        return self._scale if self._wide is None else self._wide.scale
+
+    @property
     def twice_u(self):
         """2U, the Mann-Whitney statistic in half-units (a Python int)."""
-        return _cs_int(self._twice_u)
+        return _cs_int(self._twice_u) if self._wide is None else self._wide.twice_u
 
     @property
     def shared(self):
         """The tied positive-negative pairs: sum over keys of positives x negatives."""
-        return _cs_int(self._shared)
+        return _cs_int(self._shared) if self._wide is None else self._wide.shared
 
     def clear(self):
         """Forget every count."""
         self._free()
         self._twice_u = self._shared = 0
-        self.positives = self.negatives = 0
+        self._positives = self._negatives = 0
+        self._scale = 0
         self._columns = None
+        self._wide = None
+
+    # Past int64 ----------------------------------------------------------------------------
+
+    cdef object _reference(self):
+        """The reference's counts holding this state (O(keys)): where a change past int64 goes."""
+        wide = _ReferenceScoreCounts()
+        keys, pos, neg = self.columns()
+        wide.__setstate__((keys, pos, neg, self._scale))
+        return wide
+
+    cdef int _hold(self, object wide) except -1:
+        """Take ``wide``'s state: held by it while its total is past int64, else refilled in C."""
+        self.clear()
+        if wide.positives + wide.negatives > MAX_COUNT:
+            self._wide = wide
+            return 0
+        keys, pos, neg = wide.columns()
+        self._fill(np.ascontiguousarray(keys, dtype=np.float64),
+                   np.ascontiguousarray(pos, dtype=np.int64),
+                   np.ascontiguousarray(neg, dtype=np.int64))
+        self._scale = wide.scale
+        return 0
+
+    cdef int _through_reference(self, double key, object positive, object weight, object batch,
+                                int sign, Py_ssize_t scale) except -1:
+        """A change made by the reference's counts: those holding the state past int64, or, from
+        int64, a copy of the state (for a change the int64 storage cannot hold, its total past
+        ``2**63 - 1`` units). Their ``apply`` checks before the first write: a refusal leaves
+        the state as it was."""
+        wide = self._reference() if self._wide is None else self._wide
+        wide.apply(key, positive, weight, batch, sign, scale)
+        if wide is not self._wide or wide.positives + wide.negatives <= MAX_COUNT:
+            self._hold(wide)
+        return 0
 
     def copy(self):
         """An independent copy."""
         cdef KernelScoreCounts other = type(self).__new__(type(self))
         cdef Py_ssize_t b
+        if self._wide is not None:
+            other._wide = self._wide.copy()
+            return other
         other._reserve(self._n_blocks)
         for b in range(self._n_blocks):
             other._blocks[b] = <ScoreBlock *>malloc(sizeof(ScoreBlock))
@@ -182,13 +254,14 @@ cdef class KernelScoreCounts:
             other._trees()
         other._n_keys = self._n_keys
         other._twice_u, other._shared = self._twice_u, self._shared
-        other.positives, other.negatives = self.positives, self.negatives
+        other._positives, other._negatives = self._positives, self._negatives
+        other._scale = self._scale
         other._columns = self._columns
         return other
 
     def __len__(self):
         """The number of distinct keys."""
-        return self._n_keys
+        return self._n_keys if self._wide is None else len(self._wide)
 
     def __eq__(self, other):
         # equal to the reference's ScoreCounts holding the same counts too (its __eq__ returns
@@ -196,11 +269,7 @@ cdef class KernelScoreCounts:
         # on one implementation and loaded by one on the other compares equal
         if not isinstance(other, (KernelScoreCounts, _ReferenceScoreCounts)):
             return NotImplemented
-        if (self.positives, self.negatives, self.twice_u) != (
-                other.positives, other.negatives, other.twice_u):
-            return False
-        mine, theirs = self.columns(), other.columns()
-        return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+        return same_counts(self, other)
 
     def __ne__(self, other):
         equal = self.__eq__(other)
@@ -210,14 +279,12 @@ cdef class KernelScoreCounts:
 
     def __getstate__(self):
         keys, pos, neg = self.columns()
-        return keys.tolist(), pos.tolist(), neg.tolist()
+        return keys.tolist(), pos.tolist(), neg.tolist(), self.scale
 
     def __setstate__(self, state):
-        self.clear()
-        keys, pos, neg = state
-        if keys:
-            self._fill(np.array(keys, dtype=np.float64), np.array(pos, dtype=np.int64),
-                       np.array(neg, dtype=np.int64))
+        wide = _ReferenceScoreCounts()
+        wide.__setstate__(state)
+        self._hold(wide)
 
     def __reduce__(self):
         return type(self), (), self.__getstate__()
@@ -226,6 +293,8 @@ cdef class KernelScoreCounts:
 
     def columns(self):
         """The counts as arrays, keys ascending (made once per state; callers never write to them)."""
+        if self._wide is not None:
+            return self._wide.columns()
         if self._columns is not None:
             return self._columns
         keys = np.empty(self._n_keys, dtype=np.float64)
@@ -251,6 +320,8 @@ cdef class KernelScoreCounts:
     def at(self, double key):
         """The positive and negative weight at ``key`` (0, 0 if absent)."""
         cdef Py_ssize_t b, i
+        if self._wide is not None:
+            return self._wide.at(key)
         if not self._locate(key, &b, &i):
             return 0, 0
         return self._blocks[b].pos[i], self._blocks[b].neg[i]
@@ -283,36 +354,45 @@ cdef class KernelScoreCounts:
 
     # The one write routine ---------------------------------------------------------------
 
-    def apply(self, double key=0.0, positive=True, weight=0, batch=None, int sign=1):
+    def apply(self, double key=0.0, positive=True, weight=0, batch=None, int sign=1,
+              Py_ssize_t scale=0):
         """Change the counts: a unit step ``apply(key, positive, weight)`` or a coded batch
-        ``apply(batch=(keys, positives, negatives), sign=±1)``, as the reference's; checked whole
-        before the first write."""
+        ``apply(batch=(keys, positives, negatives), sign=±1)``, weights in units of
+        ``2**-scale``, as the reference's; checked whole before the first write. A change that
+        takes the total past ``2**63 - 1`` units moves the state to the reference's counts."""
         cdef int overflow = 0
         cdef int64_t w
+        if self._wide is not None:
+            self._through_reference(key, positive, weight, batch, sign, scale)
+            return
+        if scale != self._scale:
+            if scale > self._scale:
+                refined_apply(self, key, positive, weight, batch, sign, scale)
+                return
+            if batch is None:
+                weight = weight << (self._scale - scale)
+            else:
+                batch = shifted_batch(batch, self._scale - scale)
         if batch is None:
             w = PyLong_AsLongLongAndOverflow(weight, &overflow)
-            if overflow or w == -MAX_COUNT - 1:
-                self._refuse_huge(key, positive, weight)
-            self._step(key, positive is True or (positive is not False and bool(positive)), w)
+            positive = positive is True or (positive is not False and bool(positive))
+            if overflow or w == -MAX_COUNT - 1 or self._step(key, positive, w):
+                self._through_reference(key, positive, weight, None, 1, self._scale)
             return
         keys, pos, neg = batch
         if not keys.size:
             return
-        self._apply_batch(np.ascontiguousarray(keys, dtype=np.float64),
-                          np.ascontiguousarray(pos, dtype=np.int64),
-                          np.ascontiguousarray(neg, dtype=np.int64), sign)
-
-    def _refuse_huge(self, key, positive, weight):
-        """A unit weight past int64: refused with the reference's message."""
-        if weight > 0:
-            check_room(self.positives + self.negatives, weight, "results")
-        have, _ = self.at(key) if positive else self.at(key)[::-1]
-        kind = "positive" if positive else "negative"
-        raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                         f"not {-weight} to remove")
+        if pos.dtype == object or neg.dtype == object or self._apply_batch(
+                np.ascontiguousarray(keys, dtype=np.float64),
+                np.ascontiguousarray(pos, dtype=np.int64),
+                np.ascontiguousarray(neg, dtype=np.int64), sign):
+            self._through_reference(0.0, True, 0, batch, sign, self._scale)
 
     cdef int _step(self, double key, bint positive, int64_t weight) except -1:
-        """One key's change of one class, ``twice_u`` following; checked before the first write."""
+        """One key's change of one class, ``twice_u`` following; checked before the first write.
+
+        Returns 1, changing nothing, when the total would pass int64 (the caller takes the
+        change to the reference's counts), else 0."""
         cdef Py_ssize_t b, i, j
         cdef bint found = self._locate(key, &b, &i)
         cdef ScoreBlock *block
@@ -325,10 +405,11 @@ cdef class KernelScoreCounts:
                 have = self._blocks[b].pos[i] if positive else self._blocks[b].neg[i]
             if have < -weight:
                 kind = "positive" if positive else "negative"
-                raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                                 f"not {-weight} to remove")
-        elif weight > MAX_COUNT - self.positives - self.negatives:
-            check_room(self.positives + self.negatives, weight, "results")
+                raise ValueError(f"remove: there are {shown_weight(have, self._scale)} {kind} "
+                                 f"results of score {key!r}, not "
+                                 f"{shown_weight(-weight, self._scale)} to remove")
+        elif weight > MAX_COUNT - self._positives - self._negatives:
+            return 1
         self._columns = None
         if not self._n_blocks:  # the first key
             self._reserve(1)
@@ -366,10 +447,10 @@ cdef class KernelScoreCounts:
             self._shared += <cs_i128>weight * block.neg[i]
             block.pos[i] += weight
             block.pos_total += weight
-            self.positives += weight
+            self._positives += weight
             self._raise(self._tree_pos, b, weight)
         else:
-            above = self.positives - self._prefix(self._tree_pos, b)
+            above = self._positives - self._prefix(self._tree_pos, b)
             if i < (block.size >> 1):
                 for j in range(i + 1):
                     above -= block.pos[j]
@@ -381,7 +462,7 @@ cdef class KernelScoreCounts:
             self._shared += <cs_i128>weight * block.pos[i]
             block.neg[i] += weight
             block.neg_total += weight
-            self.negatives += weight
+            self._negatives += weight
             self._raise(self._tree_neg, b, weight)
         if not block.pos[i] and not block.neg[i]:
             self._drop(b, i)
@@ -456,15 +537,17 @@ cdef class KernelScoreCounts:
 
     cdef int _apply_batch(self, const double[::1] keys, const int64_t[::1] pos, const int64_t[::1] neg,
                           int sign) except -1:
-        """A coded batch (keys ascending and distinct, weights >= 0), checked whole first."""
+        """A coded batch (keys ascending and distinct, weights >= 0), checked whole first.
+
+        Returns 1, changing nothing, when the total would pass int64, else 0."""
         cdef Py_ssize_t m = keys.shape[0], k, b, i
         cdef cs_i128 total = 0
         cdef int64_t have_pos, have_neg
         for k in range(m):
             total += <cs_i128>pos[k] + neg[k]
         if sign > 0:
-            if total > MAX_COUNT - self.positives - self.negatives:
-                check_room(self.positives + self.negatives, _cs_int(total), "results")
+            if total > MAX_COUNT - self._positives - self._negatives:
+                return 1
         else:
             for k in range(m):
                 have_pos = have_neg = 0
@@ -473,8 +556,9 @@ cdef class KernelScoreCounts:
                 if have_pos < pos[k] or have_neg < neg[k]:
                     kind, have, want = (("positive", have_pos, pos[k]) if have_pos < pos[k]
                                         else ("negative", have_neg, neg[k]))
-                    raise ValueError(f"remove: there are {have} {kind} results of score "
-                                     f"{keys[k]!r}, not {want} to remove")
+                    raise ValueError(f"remove: there are {shown_weight(have, self._scale)} {kind} "
+                                     f"results of score {keys[k]!r}, not "
+                                     f"{shown_weight(want, self._scale)} to remove")
         if not self._n_keys and sign > 0:  # into an empty state: the batch is the state
             self._fill(keys, pos, neg)
         elif m * CS_MERGE_COST < self._n_keys:
@@ -514,9 +598,51 @@ cdef class KernelScoreCounts:
                 k += 1
             if out_pos[at] or out_neg[at]:
                 at += 1
+        cdef Py_ssize_t scale = self._scale
         self.clear()
         self._fill(all_keys[:at], all_pos[:at], all_neg[:at])
+        self._scale = scale
         return 0
+
+    def _rescale(self, Py_ssize_t scale):
+        """Every count in units of ``2**-scale``: finer (past int64 there, the state moves to
+        the reference's counts), or coarser where every count is divisible (undoing a
+        refinement); 2U and the tied pairs, products of two counts, move by twice the shift.
+        As the reference's."""
+        cdef Py_ssize_t shift = scale - self._scale, b, j
+        cdef ScoreBlock *block
+        if self._wide is not None:  # the reference's, then back to C if the total fits int64
+            wide = self._wide
+            wide._rescale(scale)
+            if wide.positives + wide.negatives <= MAX_COUNT:
+                self._hold(wide)
+            return
+        if not shift:
+            return
+        if self._positives + self._negatives:
+            if shift > 0 and (shift >= 63 or self._positives + self._negatives > (MAX_COUNT >> shift)):
+                wide = self._reference()  # past int64 in the finer unit
+                wide._rescale(scale)
+                self._hold(wide)
+                return
+            for b in range(self._n_blocks):
+                block = self._blocks[b]
+                for j in range(block.size):
+                    block.pos[j] = _cs_moved(block.pos[j], shift)
+                    block.neg[j] = _cs_moved(block.neg[j], shift)
+                block.pos_total = _cs_moved(block.pos_total, shift)
+                block.neg_total = _cs_moved(block.neg_total, shift)
+            self._trees()
+            self._positives = _cs_moved(self._positives, shift)
+            self._negatives = _cs_moved(self._negatives, shift)
+            if shift > 0:
+                self._twice_u = self._twice_u * ((<cs_i128>1) << (2 * shift))
+                self._shared = self._shared * ((<cs_i128>1) << (2 * shift))
+            else:
+                self._twice_u = self._twice_u >> (-2 * shift)
+                self._shared = self._shared >> (-2 * shift)
+        self._scale = scale
+        self._columns = None
 
     cdef int _fill(self, const double[::1] keys, const int64_t[::1] pos, const int64_t[::1] neg) except -1:
         """Fill an empty state from checked columns (keys ascending; zero rows dropped) and
@@ -552,6 +678,6 @@ cdef class KernelScoreCounts:
         if self._n_blocks:
             self._trees()
         self._twice_u, self._shared = twice_u, shared
-        self.positives, self.negatives = positives, negatives
+        self._positives, self._negatives = positives, negatives
         self._columns = None
         return 0

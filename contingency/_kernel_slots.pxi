@@ -13,9 +13,9 @@ used slots) and calls them.
 
 
 cdef Slot *slots_new(int bits) except NULL:
-    """``2**bits`` empty slots."""
+    """``2**bits`` empty slots (huge pages for a large table: ``ck_slots_alloc``)."""
     cdef Py_ssize_t size = (<Py_ssize_t>1) << bits, i
-    cdef Slot *slots = <Slot *>malloc(size * sizeof(Slot))
+    cdef Slot *slots = <Slot *>ck_slots_alloc(size * sizeof(Slot))
     if slots is NULL:
         raise MemoryError()
     for i in range(size):
@@ -69,7 +69,7 @@ cdef void slots_delete(Slot *slots, int bits, Py_ssize_t at) noexcept nogil:
 cdef Slot *slots_copy(const Slot *slots, int bits) except NULL:
     """An independent copy of a table of ``2**bits`` slots."""
     cdef Py_ssize_t size = (<Py_ssize_t>1) << bits
-    cdef Slot *copied = <Slot *>malloc(size * sizeof(Slot))
+    cdef Slot *copied = <Slot *>ck_slots_alloc(size * sizeof(Slot))
     if copied is NULL:
         raise MemoryError()
     memcpy(copied, slots, size * sizeof(Slot))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 from typing import Any, Literal, TypeVar
 
 import numpy as np
@@ -22,23 +23,26 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency._coding import encode
-from contingency._inputs import exact_weights, label_sequence
+from contingency._inputs import exact_weight, label_sequence
 from contingency._labels import check_label, label_from_json, label_to_json
-from contingency._score_counts import Batch
-from contingency._scored_inputs import Binning, coded_batch, key_of, whole_weight
+from contingency._score_counts import Batch, check_units, exact_total, shifted_batch, shown_weight
+from contingency._scored_inputs import Binning, coded_batch, key_of, weight_units
 from contingency._state_json import check_state, count_from_json, state_error
-from contingency._threshold import ThresholdContingency, _same_mode
+from contingency._threshold import ThresholdContingency, _least_scale, _same_mode, _weight
 from contingency.formulas import curves as _curves
-from contingency.formulas._numeric import ZeroDivision, check_room, check_zero_division, shown
+from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 
 __all__ = ["MulticlassThresholdContingency"]
 
 _Self = TypeVar("_Self", bound="MulticlassThresholdContingency")
 _FORMAT = "contingency.MulticlassThresholdContingency/1"
-_KEYS = ("format", "classes", "multilabel", "bins", "zero_division", "tables", "ranks")
+_KEYS = ("format", "classes", "multilabel", "bins", "zero_division", "scale", "tables", "ranks")
 _AVERAGES = ("macro", "weighted", "micro", None)
 Average = Literal["macro", "weighted", "micro"] | None
 Floats = NDArray[np.float64]
+#: A checked batch: scores (n, K), truth (n, K), weights in units of 2**-scale or None, the
+#: correct classes' ranks, scale.
+_Rows = tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None, NDArray[np.int64], int]
 
 
 class MulticlassThresholdContingency:
@@ -69,7 +73,9 @@ class MulticlassThresholdContingency:
 
     ``bins=`` makes every table binned (see :class:`ThresholdContingency`);
     the rank counts of :meth:`top_k_accuracy` come from the raw scores of
-    each row and stay exact. Weights are whole numbers. Threads: as
+    each row and stay exact. Weights may be fractional, counted exactly as
+    the binary accumulator counts them (every table and the rank counts in
+    one unit, ``2**-k``). Threads: as
     :class:`ThresholdContingency` (``thread_safe=True``, or one per thread
     and :meth:`merge`).
     """
@@ -78,7 +84,7 @@ class MulticlassThresholdContingency:
     thread_safe = False
 
     __slots__ = ("__weakref__", "_binning", "_classes", "_index", "_multilabel", "_pooled",
-                 "_ranks", "_tables", "_zero_division")
+                 "_ranks", "_scale", "_tables", "_zero_division")
 
     _classes: tuple[Hashable, ...]
     _index: dict[Hashable, int]
@@ -88,6 +94,7 @@ class MulticlassThresholdContingency:
     _tables: list[ThresholdContingency]  # one per class, column k against "k is correct"
     _pooled: ThresholdContingency  # the sum of the tables: every (score, indicator) pair
     _ranks: list[int]  # weight of single-label results whose correct class ranked r (0-based)
+    _scale: int  # the ranks and every table's counts are in units of 2**-scale
 
     def __new__(cls: type[_Self], classes: Sequence[Hashable] = (), *, multilabel: bool = False,
                 bins: Any = None, zero_division: ZeroDivision = "perl",
@@ -117,6 +124,7 @@ class MulticlassThresholdContingency:
                         for _ in labels]
         self._pooled = ThresholdContingency(bins=edges, zero_division=self._zero_division)
         self._ranks = [0] * len(labels)
+        self._scale = 0
 
     # Settings and counts -------------------------------------------------------------------
 
@@ -141,13 +149,13 @@ class MulticlassThresholdContingency:
         return self._zero_division
 
     @property
-    def n_results(self) -> int:
+    def n_results(self) -> int | float:
         """The total weight of results (rows)."""
         return self._tables[0].n_results
 
-    def supports(self) -> NDArray[np.int64]:
+    def supports(self) -> NDArray[Any]:
         """Each class's positive weight (the weights of ``average="weighted"``), in class order."""
-        return np.array([table.positives for table in self._tables], dtype=np.int64)
+        return _weights([table._counts.positives for table in self._tables], self._scale)
 
     def rank_counts(self) -> NDArray[np.int64]:
         """The weight of results whose correct class ranked ``r``-th in its row, ``r = 0..K-1``.
@@ -157,7 +165,7 @@ class MulticlassThresholdContingency:
         Single-label only (``multilabel=True`` refuses by name).
         """
         self._single_label("rank_counts")
-        return np.array(self._ranks, dtype=np.int64)
+        return _weights(self._ranks, self._scale)
 
     def one_vs_rest(self, label: Hashable) -> ThresholdContingency:
         """Class ``label``'s one-vs-rest accumulator (a copy): every binary read, for that class.
@@ -189,17 +197,17 @@ class MulticlassThresholdContingency:
         ...
         ValueError: add: correct[0] = 'd' is not one of the classes ['a', 'b', 'c']
         """
-        w = whole_weight(weight, "add: weight")
+        w, scale = exact_weight(weight, "add: weight")
         row = self._row(scores, correct, "add")
         if w:
-            self._apply_row(*row, w)
+            self._apply_row(*row, w, scale)
 
     def remove(self, scores: Any, correct: Any, *, weight: float = 1) -> None:
         """Take back one result added earlier: :meth:`add` with weight -1."""
-        w = whole_weight(weight, "remove: weight")
+        w, scale = exact_weight(weight, "remove: weight")
         row = self._row(scores, correct, "remove")
         if w:
-            self._apply_row(*row, -w)
+            self._apply_row(*row, -w, scale)
 
     def add_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
         """Add a batch: an ``(n, K)`` score matrix and n correct classes (or an ``(n, K)`` indicator matrix).
@@ -251,49 +259,81 @@ class MulticlassThresholdContingency:
                    if value > own or (value == own and j > column))
         return keys, [j == column for j in range(k)], rank
 
-    def _apply_row(self, keys: list[float], truth: list[bool], rank: int, weight: int) -> None:
+    def _refine(self, scale: int) -> int:
+        """Every table and the rank counts in units of ``2**-scale`` if that is finer (the room
+        for it checked first: the pooled table holds the most); returns the scale before."""
+        old = self._scale
+        if scale > old:
+            shift = scale - old
+            pooled = self._pooled._counts
+            check_units((pooled.positives + pooled.negatives) << shift, 0, scale)
+            for table in [*self._tables, self._pooled]:
+                table._counts._rescale(scale)
+            self._ranks = [count << shift for count in self._ranks]
+            self._scale = scale
+        return old
+
+    def _restore(self, scale: int) -> None:
+        """Undo :meth:`_refine` (a change refused after it): every count back in ``2**-scale``."""
+        if scale != self._scale:
+            for table in [*self._tables, self._pooled]:
+                table._counts._rescale(scale)
+            self._ranks = [count >> (self._scale - scale) for count in self._ranks]
+            self._scale = scale
+
+    def _apply_row(self, keys: list[float], truth: list[bool], rank: int, weight: int,
+                   scale: int = 0) -> None:
         """One result's change through the counts' unit steps: :meth:`_apply` for a row, no arrays.
 
-        Checked before the first write: the count limit (the pooled table
-        holds K pairs per result), or, for a removal, that every table holds
-        the result and that a result of its correct class's rank is there.
+        ``weight`` is in units of ``2**-scale``. Checked before the first
+        write: the count limit (the pooled table holds K pairs per result),
+        or, for a removal, that every table holds the result and that a
+        result of its correct class's rank is there.
         """
+        old = self._refine(scale)
+        try:
+            weight <<= self._scale - scale
+            self._check_row(keys, truth, rank, weight)
+        except BaseException:
+            self._restore(old)
+            raise
         tables, pooled = self._tables, self._pooled._counts
-        if weight > 0:
-            check_room(pooled.positives + pooled.negatives, weight * len(keys), "(score, class) pairs")
-        else:
-            # the pooled table is the tables' sum: it holds the row when every table holds its part
-            for table, key, positive in zip(tables, keys, truth):
-                have_pos, have_neg = table._counts.at(key)
-                have = have_pos if positive else have_neg
-                if have < -weight:
-                    kind = "positive" if positive else "negative"
-                    raise ValueError(f"remove: there are {have} {kind} results of score {key!r}, "
-                                     f"not {-weight} to remove")
-            if rank >= 0 and self._ranks[rank] < -weight:
-                raise ValueError(f"remove: there are {self._ranks[rank]} results whose correct "
-                                 f"class ranked {rank + 1}, not {-weight} to remove")
+        scale = self._scale  # every table's unit (a table reset since refines itself again)
         for table, key, positive in zip(tables, keys, truth):
-            table._counts.apply(key, positive, weight)
-            pooled.apply(key, positive, weight)
+            table._counts.apply(key, positive, weight, None, 1, scale)
+            pooled.apply(key, positive, weight, None, 1, scale)
         if rank >= 0:
             self._ranks[rank] += weight
 
-    def _batch(self, scores: Any, correct: Any, sample_weight: Any, where: str
-               ) -> tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None, NDArray[np.int64]]:
-        """The inputs checked: ``(scores (n, K), truth (n, K), weights or None, correct ranks)``."""
+    def _check_row(self, keys: list[float], truth: list[bool], rank: int, weight: int) -> None:
+        """Refuse the change of :meth:`_apply_row` (``weight`` in the state's unit) where a count would."""
+        tables, pooled, scale = self._tables, self._pooled._counts, self._scale
+        if weight > 0:
+            check_units(pooled.positives + pooled.negatives, weight * len(keys), scale)
+            return
+        # the pooled table is the tables' sum: it holds the row when every table holds its part
+        for table, key, positive in zip(tables, keys, truth):
+            have_pos, have_neg = table._counts.at(key)
+            have = have_pos if positive else have_neg
+            if have < -weight:
+                kind = "positive" if positive else "negative"
+                raise ValueError(f"remove: there are {shown_weight(have, scale)} {kind} results "
+                                 f"of score {key!r}, not {shown_weight(-weight, scale)} to remove")
+        if rank >= 0 and self._ranks[rank] < -weight:
+            raise ValueError(f"remove: there are {shown_weight(self._ranks[rank], scale)} results "
+                             f"whose correct class ranked {rank + 1}, not "
+                             f"{shown_weight(-weight, scale)} to remove")
+
+    def _batch(self, scores: Any, correct: Any, sample_weight: Any, where: str) -> _Rows:
+        """The inputs checked: ``(scores (n, K), truth (n, K), weights or None, correct ranks,
+        scale)``, the weights integers in units of ``2**-scale``."""
         k = len(self._classes)
         matrix = self._scores(scores, where)
         n = matrix.shape[0]
         truth = self._truth(correct, n, where)
-        weights = None
+        weights, scale = None, 0
         if sample_weight is not None:
-            exact, exponent = exact_weights(sample_weight, n, where, name="sample_weight")
-            if exponent:
-                first = int(np.flatnonzero(np.asarray([w % (1 << exponent) != 0 for w in exact]))[0])
-                raise ValueError(f"{where}: sample_weight[{first}] is fractional: the tables count "
-                                 "whole results")
-            weights = exact.astype(np.int64)
+            weights, scale = weight_units(sample_weight, n, where)
         if self._multilabel:
             ranks = np.zeros(0, dtype=np.int64)
         else:
@@ -302,7 +342,7 @@ class MulticlassThresholdContingency:
             own = matrix[np.arange(n), correct_column][:, None]
             later = np.arange(k)[None, :] > correct_column[:, None]
             ranks = ((matrix > own) | ((matrix == own) & later)).sum(axis=1).astype(np.int64)
-        return matrix, truth, weights, ranks
+        return matrix, truth, weights, ranks, scale
 
     def _scores(self, scores: Any, where: str) -> Floats:
         k = len(self._classes)
@@ -363,39 +403,52 @@ class MulticlassThresholdContingency:
             truth[np.arange(n), column[np.asarray(codes)]] = True
         return truth
 
-    def _apply(self, batch: tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None,
-                                  NDArray[np.int64]], sign: int) -> None:
+    def _apply(self, batch: _Rows, sign: int) -> None:
         """The one routine that changes the state: every table, the pooled table and the ranks.
 
         Every table's batch is coded and checked (the count limit, a
         removal of results that are not there) before the first write.
         """
-        matrix, truth, weights, ranks = batch
+        matrix, truth, weights, ranks, scale = batch
         n, k = matrix.shape
         if not n:
             return
         where = "add_results" if sign > 0 else "remove_results"
-        coded = [coded_batch(matrix[:, j], truth[:, j], weights, pos_label=None,
-                             binning=self._binning, where=where) for j in range(k)]
-        pooled = coded_batch(matrix.ravel(), truth.ravel(),
-                             None if weights is None else np.repeat(weights, k),
-                             pos_label=None, binning=self._binning, where=where)
+        # the weights' units (2**-scale) are passed as whole weights: the batches are in those units
+        coded = [coded_batch(matrix[:, j], truth[:, j], None, pos_label=None,
+                             binning=self._binning, where=where,
+                             units=None if weights is None else (weights, scale))[0]
+                 for j in range(k)]
+        pooled = coded_batch(matrix.ravel(), truth.ravel(), None, pos_label=None,
+                             binning=self._binning, where=where,
+                             units=None if weights is None else _repeated(weights, k, scale))[0]
         rank_weight = [0] * k
         if not self._multilabel:
             unit = np.ones(n, dtype=np.int64) if weights is None else weights
-            totals = np.zeros(k, dtype=np.int64)
+            totals = np.zeros(k, dtype=unit.dtype)  # int64, or Python ints past int64
             np.add.at(totals, ranks, unit)
             rank_weight = totals.tolist()
+        old = self._refine(scale)
+        try:
+            shift = self._scale - scale
+            if shift:
+                coded = [shifted_batch(columns, shift) for columns in coded]
+                pooled = shifted_batch(pooled, shift)
+                rank_weight = [weight << shift for weight in rank_weight]
+            for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
+                _check(table, columns, sign)
+            if sign < 0:
+                short = [r for r in range(k) if self._ranks[r] < rank_weight[r]]
+                if short:  # the tables held the scores, but not with these correct classes' ranks
+                    raise ValueError(
+                        f"remove: there are {shown_weight(self._ranks[short[0]], self._scale)} "
+                        f"results whose correct class ranked {short[0] + 1}, not "
+                        f"{shown_weight(rank_weight[short[0]], self._scale)} to remove")
+        except BaseException:
+            self._restore(old)
+            raise
         for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
-            _check(table, columns, sign)
-        if sign < 0:
-            short = [r for r in range(k) if self._ranks[r] < rank_weight[r]]
-            if short:  # the tables held the scores, but not with these correct classes' ranks
-                raise ValueError(f"remove: there are {self._ranks[short[0]]} results whose "
-                                 f"correct class ranked {short[0] + 1}, not {rank_weight[short[0]]} "
-                                 "to remove")
-        for table, columns in zip([*self._tables, self._pooled], [*coded, pooled]):
-            table._counts.apply(batch=columns, sign=sign)
+            table._counts.apply(batch=columns, sign=sign, scale=self._scale)
         self._ranks = [have + sign * weight for have, weight in zip(self._ranks, rank_weight)]
 
     # Combining -----------------------------------------------------------------------------
@@ -413,13 +466,20 @@ class MulticlassThresholdContingency:
             difference = self._settings_differ(other)
             if difference:
                 raise ValueError(f"merge: the accumulators' {difference} differ")
-            pairs = [(mine, theirs._counts.columns()) for mine, theirs in
-                     zip([*self._tables, self._pooled], [*other._tables, other._pooled])]
+            old = self._refine(other._scale)
+            shift = self._scale - other._scale
+            try:
+                pairs = [(mine, shifted_batch(theirs._counts.columns(), shift))
+                         for mine, theirs in zip([*self._tables, self._pooled],
+                                                 [*other._tables, other._pooled])]
+                for mine, columns in pairs:
+                    _check(mine, columns, 1)
+            except BaseException:
+                self._restore(old)
+                raise
             for mine, columns in pairs:
-                _check(mine, columns, 1)
-            for mine, columns in pairs:
-                mine._counts.apply(batch=columns, sign=1)
-            self._ranks = [a + b for a, b in zip(self._ranks, other._ranks)]
+                mine._counts.apply(batch=columns, sign=1, scale=self._scale)
+            self._ranks = [a + (b << shift) for a, b in zip(self._ranks, other._ranks)]
         return self
 
     def __iadd__(self, other: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
@@ -438,6 +498,7 @@ class MulticlassThresholdContingency:
         result._zero_division = self._zero_division
         result._tables = [table.copy() for table in self._tables]
         result._pooled, result._ranks = self._pooled.copy(), list(self._ranks)
+        result._scale = self._scale
         return result
 
     def __copy__(self) -> MulticlassThresholdContingency:
@@ -448,6 +509,7 @@ class MulticlassThresholdContingency:
         for table in [*self._tables, self._pooled]:
             table.reset()
         self._ranks = [0] * len(self._classes)
+        self._scale = 0
 
     def _settings_differ(self, other: MulticlassThresholdContingency) -> str:
         if self._classes != other._classes:
@@ -467,7 +529,10 @@ class MulticlassThresholdContingency:
         if not isinstance(other, MulticlassThresholdContingency):
             return NotImplemented
         with _locking.holding(other):
-            return (not self._settings_differ(other) and self._ranks == other._ranks
+            fine = max(self._scale, other._scale)
+            return (not self._settings_differ(other)
+                    and _at_scale(self._ranks, self._scale, fine)
+                    == _at_scale(other._ranks, other._scale, fine)
                     and all(a == b for a, b in zip(self._tables, other._tables)))
 
     __hash__ = None  # type: ignore[assignment]  # mutable
@@ -483,28 +548,35 @@ class MulticlassThresholdContingency:
                 "binning": None if self._binning is None else self._binning.edges.tolist(),
                 "zero_division": self._zero_division,
                 "tables": [table.__getstate__() for table in self._tables],
-                "ranks": list(self._ranks)}
+                "ranks": list(self._ranks), "scale": self._scale}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["classes"], multilabel=state["multilabel"],  # type: ignore[misc]
                       bins=state["binning"], zero_division=state["zero_division"])
         for table, table_state in zip(self._tables, state["tables"]):
             table.__setstate__(table_state)
+        self._scale = state.get("scale", 0)
         self._pool()
         self._ranks = list(state["ranks"])
 
     def _pool(self) -> None:
-        """The pooled table rebuilt as the sum of the per-class tables (loading only)."""
+        """The pooled table rebuilt as the sum of the per-class tables, every table in the
+        state's unit (loading only)."""
         self._pooled.reset()
+        empty = (np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        for table in [*self._tables, self._pooled]:  # a table's own unit may be coarser
+            table._counts.apply(batch=empty, scale=self._scale)
         for table in self._tables:
-            self._pooled._counts.apply(batch=table._counts.columns(), sign=1)
+            self._pooled._counts.apply(batch=table._counts.columns(), sign=1, scale=self._scale)
 
     # JSON ----------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON-safe data: settings, each class's table and the rank counts.
 
-        Each table is :meth:`ThresholdContingency.to_dict`'s scores and counts.
+        Each table is :meth:`ThresholdContingency.to_dict`'s scores and counts;
+        every count (the ranks too) is an integer in units of ``2**-scale``, one
+        scale for all, the least that holds them.
 
         >>> curves = MulticlassThresholdContingency([0, 1, 2])
         >>> curves.add_results([[0.6, 0.3, 0.1], [0.2, 0.7, 0.1]], [0, 2])
@@ -514,16 +586,22 @@ class MulticlassThresholdContingency:
         >>> MulticlassThresholdContingency.from_dict(state) == curves
         True
         """
+        columns = [[column.tolist() for column in table._counts.columns()]
+                   for table in self._tables]
+        every = [count for _, pos, neg in columns for count in (*pos, *neg)]
+        least = _least_scale(every, self._ranks, self._scale)
+        shift = self._scale - least
         return {
             "format": _FORMAT,
             "classes": [label_to_json(label, "classes") for label in self._classes],
             "multilabel": self._multilabel,
             "bins": None if self._binning is None else self._binning.edges.tolist(),
             "zero_division": self._zero_division,
-            "tables": [{name: value for name, value in table.to_dict().items()
-                        if name in ("scores", "positives", "negatives")}
-                       for table in self._tables],
-            "ranks": None if self._multilabel else list(self._ranks),
+            "scale": least,
+            "tables": [{"scores": keys, "positives": [count >> shift for count in pos],
+                        "negatives": [count >> shift for count in neg]}
+                       for keys, pos, neg in columns],
+            "ranks": None if self._multilabel else [count >> shift for count in self._ranks],
         }
 
     @classmethod
@@ -547,6 +625,10 @@ class MulticlassThresholdContingency:
                          zero_division=state["zero_division"], thread_safe=thread_safe)
         except (TypeError, ValueError) as error:
             raise state_error(str(error)) from None
+        scale = count_from_json(state["scale"], "scale")
+        if scale > MAX_SCALE:
+            raise state_error(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
+        result._scale = scale
         tables = state["tables"]
         if not isinstance(tables, list) or len(tables) != len(result._classes):
             raise state_error(f"tables must be a list of {len(result._classes)} tables, one per class")
@@ -556,11 +638,13 @@ class MulticlassThresholdContingency:
             try:
                 loaded = ThresholdContingency.from_dict(
                     {"format": "contingency.ThresholdContingency/1", "bins": state["bins"],
-                     "pos_label": None, "zero_division": state["zero_division"], **table})
+                     "pos_label": None, "zero_division": state["zero_division"], "scale": scale,
+                     **table})
             except ValueError as error:
                 raise state_error(f"tables[{i}]: {str(error).removeprefix('from_dict: ')}") from None
             result._tables[i] = loaded
-        totals = {table.n_results for table in result._tables}
+        # in units of 2**-scale: every table was loaded in that unit
+        totals = {table._counts.positives + table._counts.negatives for table in result._tables}
         if len(totals) != 1:
             raise state_error("every table must hold the same number of results")
         total = totals.pop()
@@ -575,12 +659,12 @@ class MulticlassThresholdContingency:
             if sum(result._ranks) != total:
                 raise state_error(f"the ranks add up to {sum(result._ranks)}, not to the "
                                   f"{total} results")
-            positives = sum(table.positives for table in result._tables)
+            positives = sum(table._counts.positives for table in result._tables)
             if positives != total:
                 raise state_error(f"the classes' positives add up to {positives}, not to the "
                                   f"{total} results (each result has one correct class)")
         try:
-            check_room(0, total * len(result._classes), "(score, class) pairs")
+            check_units(0, total * len(result._classes), scale)
         except ValueError as error:
             raise state_error(str(error)) from None
         result._pool()
@@ -621,7 +705,9 @@ class MulticlassThresholdContingency:
             raise ValueError(
                 "roc_auc: multi_class='ovo' (Hand and Till) compares column j among the results of "
                 "classes j and k only; the one-vs-rest tables kept here pool every other class, "
-                "so they cannot serve it exactly: use multi_class='ovr'")
+                "so they cannot serve it exactly (it would take, for each pair of classes, the "
+                "column's scores of the results of those two classes, which is not kept): use "
+                "multi_class='ovr'")
         if multi_class != "ovr":
             raise ValueError(f"roc_auc: multi_class must be 'ovr' (or 'ovo', refused), "
                              f"not {shown(multi_class)}")
@@ -636,15 +722,15 @@ class MulticlassThresholdContingency:
         """
         self._check_average(average, "roc_auc_bound")
         if average == "micro":
-            return self._pooled.roc_auc_bound
-        return self._averaged([table.roc_auc_bound for table in self._tables], average)
+            return self._pooled.roc_auc_bound()
+        return self._averaged([table.roc_auc_bound() for table in self._tables], average)
 
     def average_precision(self, average: Average = "macro") -> Any:
         """Average precision per class, averaged as scikit-learn's ``average_precision_score``."""
         self._check_average(average, "average_precision")
         if average == "micro":
-            return self._pooled.average_precision
-        return self._averaged([table.average_precision for table in self._tables], average)
+            return self._pooled.average_precision()
+        return self._averaged([table.average_precision() for table in self._tables], average)
 
     def top_k_accuracy(self, k: int = 2, *, normalize: bool = True) -> float:
         """The share of results whose correct class has one of the ``k`` highest scores of its row.
@@ -661,8 +747,8 @@ class MulticlassThresholdContingency:
             raise ValueError(f"top_k_accuracy: k must be a positive integer, not {shown(k)}")
         hits = sum(self._ranks[:int(k)])
         if not normalize:
-            return float(hits)
-        total = self.n_results
+            return float(_weight(hits, self._scale))
+        total = sum(self._ranks)  # every result has one rank: the weight of results, in units
         if not total:
             return _curves._undefined(self._zero_division, "top_k_accuracy", "every result")
         return hits / total
@@ -672,18 +758,55 @@ class MulticlassThresholdContingency:
             raise ValueError(f"{what}: a multilabel result has no single correct class to rank")
 
     def scores(self) -> dict[str, Any]:
-        """The counts and the averaged scores, as finished numbers (JSON-safe; undefined is ``None``)."""
-        result: dict[str, Any] = {"n_results": self.n_results, "classes": len(self._classes)}
-        for name, read in (("roc_auc", self.roc_auc), ("average_precision", self.average_precision)):
+        """The counts, the averaged scores and each class's, as finished numbers (JSON-safe;
+        undefined is ``None``).
+
+        ``roc_auc_{average}``, ``roc_auc_bound_{average}`` and
+        ``average_precision_{average}`` for ``macro``, ``weighted`` and
+        ``micro``; ``top_1_accuracy`` (single-label); ``per_class``, a list in
+        class order of ``{"class", "positives", "roc_auc", "roc_auc_bound",
+        "average_precision"}``.
+        """
+        result: dict[str, Any] = {"n_results": self.n_results, "classes": len(self._classes),
+                                  "bins": None if self._binning is None
+                                  else self._binning.edges.size - 1}
+        for name, read in (("roc_auc", self.roc_auc), ("roc_auc_bound", self.roc_auc_bound),
+                           ("average_precision", self.average_precision)):
             for average in ("macro", "weighted", "micro"):
-                try:
-                    value = read(average)
-                except ValueError:
-                    value = None
-                result[f"{name}_{average}"] = None if value is None or math.isnan(value) else value
+                result[f"{name}_{average}"] = _finite(partial(read, average))
         if not self._multilabel:
             result["top_1_accuracy"] = self.top_k_accuracy(1) if self.n_results else None
+        result["per_class"] = [
+            {"class": label_to_json(label, "classes"), "positives": table.positives,
+             "roc_auc": _finite(table.roc_auc), "roc_auc_bound": table.roc_auc_bound(),
+             "average_precision": _finite(table.average_precision)}
+            for label, table in zip(self._classes, self._tables)]
         return result
+
+    def report(self, digits: int = 3) -> str:
+        """The averaged and per-class scores, as text.
+
+        Rendered by :func:`contingency.report.multiclass_threshold_report`.
+
+        >>> curves = MulticlassThresholdContingency(["cat", "dog", "owl"])
+        >>> curves.add_results([[0.7, 0.2, 0.1], [0.3, 0.4, 0.3], [0.2, 0.5, 0.3],
+        ...                     [0.1, 0.3, 0.6], [0.4, 0.5, 0.1]], ["cat", "cat", "dog", "owl", "dog"])
+        >>> print(curves.report())
+        results: 5   classes: 3 (exact)
+        <BLANKLINE>
+                           macro  weighted  micro
+                  roc auc  0.944     0.933  0.930
+        average precision  0.944     0.933  0.900
+           top-1 accuracy  0.800
+        <BLANKLINE>
+        class  positives  roc auc  average precision
+        cat            2    0.833              0.833
+        dog            2    1.000              1.000
+        owl            1    1.000              1.000
+        """
+        from contingency.report import multiclass_threshold_report
+
+        return multiclass_threshold_report(self.scores(), digits)
 
 
 def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
@@ -698,15 +821,19 @@ def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
         return
     counts = table._counts
     if sign > 0:
-        check_room(counts.positives + counts.negatives, int(pos.sum()) + int(neg.sum()), "results")
+        check_units(counts.positives + counts.negatives, exact_total(pos) + exact_total(neg),
+                    counts.scale)
         return
     mine_keys, mine_pos, mine_neg = counts.columns()
+    if mine_pos.dtype != pos.dtype:  # one side past int64: compared as Python ints
+        mine_pos, mine_neg, pos, neg = (column.astype(object) for column in
+                                        (mine_pos, mine_neg, pos, neg))
     where = np.searchsorted(mine_keys, keys)
     inside = where < mine_keys.size
     found = np.zeros(keys.size, dtype=bool)
     found[inside] = mine_keys[where[inside]] == keys[inside]
-    have_pos = np.zeros(keys.size, dtype=np.int64)
-    have_neg = np.zeros(keys.size, dtype=np.int64)
+    have_pos = np.zeros(keys.size, dtype=mine_pos.dtype)
+    have_neg = np.zeros(keys.size, dtype=mine_pos.dtype)
     have_pos[found], have_neg[found] = mine_pos[where[found]], mine_neg[where[found]]
     short = (have_pos < pos) | (have_neg < neg)
     if short.any():
@@ -720,3 +847,33 @@ def _check(table: ThresholdContingency, batch: Batch, sign: int) -> None:
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 MulticlassThresholdContingency.__signature__ = _locking.constructor_signature(  # type: ignore[attr-defined]
     MulticlassThresholdContingency)
+
+
+def _repeated(weights: NDArray[Any], k: int, scale: int) -> tuple[NDArray[Any], int]:
+    """Each result's weight (units of ``2**-scale``) once per class, for the pooled table: int64
+    while the total fits int64, else Python ints."""
+    repeated = np.repeat(weights, k)
+    if repeated.dtype != object and exact_total(repeated) > MAX_COUNT:
+        repeated = repeated.astype(object)
+    return repeated, scale
+
+
+def _weights(units: list[int], scale: int) -> NDArray[Any]:
+    """Counts in units of ``2**-scale`` as weights: int64 at scale 0, else float64 (rounded once)."""
+    if not scale:
+        return np.array(units, dtype=np.int64)
+    return np.array([_weight(count, scale) for count in units], dtype=np.float64)
+
+
+def _at_scale(units: list[int], scale: int, fine: int) -> list[int]:
+    """Counts in units of ``2**-scale`` expressed in the finer ``2**-fine``."""
+    return [count << (fine - scale) for count in units]
+
+
+def _finite(read: Any) -> Any:
+    """``read()``, or ``None`` where it is undefined (refused, or NaN by ``zero_division``)."""
+    try:
+        value = read()
+    except ValueError:
+        return None
+    return None if isinstance(value, float) and math.isnan(value) else value

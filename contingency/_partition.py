@@ -28,6 +28,13 @@ Every score is one call into :mod:`contingency.formulas.partition` with the
 sums (:class:`~contingency.formulas.partition.TableSums`, built once per
 state and kept until the next change): pair-counting and information scores
 cost the same whatever the number of elements and the size of the table.
+The scores read most often after each change (the adjusted Rand and Rand
+indices, the other pair scores, MI, NMI, homogeneity, completeness,
+V-measure) are first asked of the table (:meth:`Table.adjusted_rand_index
+<contingency._table.Table.adjusted_rand_index>` and its siblings), where the
+compiled kernel computes the formulas' numbers in C from its running sums;
+an information score the sums do not settle there comes back None and is
+asked of the formula with the cells.
 Adjusted mutual information, purity, the Jaccard-Concentration Index and the
 JSON state read the table's non-empty cells, never a dense rows x columns
 array (only :meth:`~PartitionComparison.contingency_table` builds one); AMI
@@ -452,7 +459,7 @@ class PartitionComparison:
     @property
     def accuracy(self) -> float:
         """Share of pairs on which the partitions agree (the Rand index; 1.0 with no pairs)."""
-        return _formulas.rand_index(*self.pair_confusion())
+        return self._table.rand_index()
 
     @property
     def rand_index(self) -> float:
@@ -470,7 +477,7 @@ class PartitionComparison:
 
         See :func:`contingency.formulas.partition.precision` for the undefined case.
         """
-        return _formulas.precision(*self.pair_confusion())
+        return self._table.precision()
 
     @property
     def recall(self) -> float:
@@ -478,27 +485,27 @@ class PartitionComparison:
 
         See :func:`contingency.formulas.partition.recall` for the undefined case.
         """
-        return _formulas.recall(*self.pair_confusion())
+        return self._table.recall()
 
     @property
     def f1(self) -> float:
         """Harmonic mean of pair precision and recall."""
-        return _formulas.f1(*self.pair_confusion())
+        return self._table.f1()
 
     @property
     def jaccard(self) -> float:
         """``same_same / (pairs joined by either)``: Set::Partitions::Similarity's precision."""
-        return _formulas.jaccard(*self.pair_confusion())
+        return self._table.jaccard()
 
     @property
     def fowlkes_mallows(self) -> float:
         """Geometric mean of pair precision and recall (1.0 for identical partitions)."""
-        return _formulas.fowlkes_mallows(*self.pair_confusion())
+        return self._table.fowlkes_mallows()
 
     @property
     def adjusted_rand_index(self) -> float:
         """The Rand index adjusted for chance (Hubert and Arabie)."""
-        return _formulas.adjusted_rand_index_from_sums(self._read())
+        return self._table.adjusted_rand_index()
 
     def ari_significance(self) -> AriSignificance:
         """How far the adjusted Rand index is above chance: ``AriSignificance(zscore, pvalue)``.
@@ -525,8 +532,11 @@ class PartitionComparison:
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
-        return _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
-                                            fine=self._table)
+        found = self._table.mutual_information(base)
+        if found is None:
+            found = _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
+                                                 fine=self._table)
+        return found
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
@@ -547,9 +557,12 @@ class PartitionComparison:
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
-        return _formulas.normalized_mutual_information(self._read(), average_method,
-                                                      cells=self._fallback_cells,
-                                                      fine=self._table)
+        found = self._table.normalized_mutual_information(average_method)
+        if found is None:
+            found = _formulas.normalized_mutual_information(self._read(), average_method,
+                                                            cells=self._fallback_cells,
+                                                            fine=self._table)
+        return found
 
     def adjusted_mutual_information(self, average_method: AverageMethod = "arithmetic") -> float:
         """MI adjusted for chance (Vinh et al.); the expected MI is cached until the table changes.
@@ -570,19 +583,28 @@ class PartitionComparison:
     @property
     def homogeneity(self) -> float:
         """``MI / H(reference)``: 1.0 when every model cluster holds a single class."""
-        return _formulas.homogeneity(self._read(), cells=self._fallback_cells,
-                                     fine=self._table)
+        found = self._table.homogeneity()
+        if found is None:
+            found = _formulas.homogeneity(self._read(), cells=self._fallback_cells,
+                                          fine=self._table)
+        return found
 
     @property
     def completeness(self) -> float:
         """``MI / H(model)``: 1.0 when every class lies in a single model cluster."""
-        return _formulas.completeness(self._read(), cells=self._fallback_cells,
-                                      fine=self._table)
+        found = self._table.completeness()
+        if found is None:
+            found = _formulas.completeness(self._read(), cells=self._fallback_cells,
+                                           fine=self._table)
+        return found
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
-        return _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
-                                   fine=self._table)
+        found = self._table.v_measure(beta)
+        if found is None:
+            found = _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
+                                        fine=self._table)
+        return found
 
     # Set matching --------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ Two accumulators count pairs of labels, each in one table of this module:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from contingency._coding import Codes, encode
 from contingency._inputs import check_same_length, check_weights, label_sequence
 from contingency._labels import check_label, sorted_labels
+from contingency.formulas import partition as _formulas
 from contingency.formulas._numeric import INT64_MAX, count_codes, dense_is_cheaper
 
 if TYPE_CHECKING:
@@ -272,6 +273,14 @@ def _group_maxima(groups: Codes, counts: Counts, size: int) -> NDArray[np.int64]
     return result
 
 
+class _CellsNeeded(Exception):
+    """A score asked for the table's cells: its sums do not settle it (:meth:`Table._without_cells`)."""
+
+
+def _cells_needed() -> _formulas.TableCells:
+    raise _CellsNeeded
+
+
 def check_pair(row: object, column: object) -> None:
     """Refuse a reference or model label that cannot name a cluster, naming which (see check_label)."""
     check_label(row, "reference")
@@ -314,7 +323,9 @@ class Table:
       in the same label order;
     - ``copy()``.
 
-    The reads below are written once, on those.
+    The reads below are written once, on those; the scores from the sums
+    among them (``adjusted_rand_index()`` to ``v_measure(beta)``) are the
+    specification the kernel's C versions are tested against.
     """
 
     __slots__ = ()
@@ -344,6 +355,73 @@ class Table:
     def shape(self) -> tuple[int, int]:
         """``(n_rows, n_columns)``."""
         return self.n_rows, self.n_columns
+
+    # Scores from the sums alone ---------------------------------------------------------------
+    #
+    # Each is the formula of contingency.formulas.partition applied to table_sums() (and the
+    # fine sums, once kept), here written once; the compiled kernel computes the same numbers
+    # in C from its running sums (one rounding, as the formulas round) where it can, and
+    # calls these where it cannot (tests/test_kernel.py compares the two after every step).
+    # An information score is None where those sums do not settle it (_without_cells):
+    # the caller then asks the formula with the cells.
+
+    def adjusted_rand_index(self) -> float:
+        """:func:`~contingency.formulas.partition.adjusted_rand_index_from_sums` of the sums."""
+        return _formulas.adjusted_rand_index_from_sums(self.table_sums())
+
+    def rand_index(self) -> float:
+        """:func:`~contingency.formulas.partition.rand_index` of the pair counts."""
+        return _formulas.rand_index(*_formulas.pair_confusion(self.table_sums()))
+
+    def precision(self) -> float:
+        """:func:`~contingency.formulas.partition.precision` of the pair counts."""
+        return _formulas.precision(*_formulas.pair_confusion(self.table_sums()))
+
+    def recall(self) -> float:
+        """:func:`~contingency.formulas.partition.recall` of the pair counts."""
+        return _formulas.recall(*_formulas.pair_confusion(self.table_sums()))
+
+    def f1(self) -> float:
+        """:func:`~contingency.formulas.partition.f1` of the pair counts."""
+        return _formulas.f1(*_formulas.pair_confusion(self.table_sums()))
+
+    def jaccard(self) -> float:
+        """:func:`~contingency.formulas.partition.jaccard` of the pair counts."""
+        return _formulas.jaccard(*_formulas.pair_confusion(self.table_sums()))
+
+    def fowlkes_mallows(self) -> float:
+        """:func:`~contingency.formulas.partition.fowlkes_mallows` of the pair counts."""
+        return _formulas.fowlkes_mallows(*_formulas.pair_confusion(self.table_sums()))
+
+    def mutual_information(self, base: float) -> float | None:
+        """Mutual information from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.mutual_information, base)
+
+    def normalized_mutual_information(self, average_method: _formulas.AverageMethod
+                                      ) -> float | None:
+        """NMI from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.normalized_mutual_information, average_method)
+
+    def homogeneity(self) -> float | None:
+        """Homogeneity from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.homogeneity)
+
+    def completeness(self) -> float | None:
+        """Completeness from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.completeness)
+
+    def v_measure(self, beta: float) -> float | None:
+        """V-measure from the sums (and fine sums), or None where they do not settle it."""
+        return self._without_cells(_formulas.v_measure, beta)
+
+    def _without_cells(self, score: Callable[..., float], *arguments: Any) -> float | None:
+        """``score`` of the sums and the fine sums (once kept), or None where it would need the
+        cells (the sums and fine sums do not settle it: the formulas' accuracy notes)."""
+        try:
+            return score(self.table_sums(), *arguments, cells=_cells_needed,
+                         fine=self.fine_sums())
+        except _CellsNeeded:
+            return None
 
     def margin_triples(self) -> tuple[int, int]:
         """``sum C(a, 3)`` over the rows and ``sum C(b, 3)`` over the columns."""

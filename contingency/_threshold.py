@@ -20,21 +20,27 @@ from numpy.typing import ArrayLike, NDArray
 from contingency import _locking
 from contingency._backend import ScoreCountsClass
 from contingency._contingency import Contingency
+from contingency._inputs import exact_weight
+from contingency._intervals import IntervalRefused
 from contingency._labels import check_label, label_from_json, label_to_json
-from contingency._score_counts import ScoreCounts
-from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of, whole_weight
+from contingency._score_counts import ScoreCounts, check_units, count_columns
+from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas import classification as _classification
 from contingency.formulas import curves as _curves
-from contingency.formulas._numeric import ZeroDivision, check_room, check_zero_division, shown
+from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 from contingency.formulas.intervals import Interval
 
 __all__ = ["ThresholdContingency"]
 
 _Self = TypeVar("_Self", bound="ThresholdContingency")
 _FORMAT = "contingency.ThresholdContingency/1"
-_KEYS = ("format", "bins", "pos_label", "zero_division", "scores", "positives", "negatives")
+_KEYS = ("format", "bins", "pos_label", "zero_division", "scale", "scores", "positives",
+         "negatives")
 _UNIT = 1  # the default weight, recognised by identity: no check for the commonest call
+#: The scores :meth:`ThresholdContingency.interval` gives an interval of, with their methods
+#: (the first is the default).
+_INTERVAL_METHODS = {"roc_auc": ("delong", "hanley_mcneil"), "average_precision": ("logit",)}
 Floats = NDArray[np.float64]
 
 #: The scores :meth:`ThresholdContingency.best_threshold` maximises: vector forms of
@@ -67,7 +73,7 @@ class ThresholdContingency:
     >>> curve = ThresholdContingency()
     >>> for score, correct in [(0.8, True), (0.4, False), (0.35, True), (0.1, False)]:
     ...     curve.add(score, correct)
-    >>> curve.roc_auc(), curve.average_precision
+    >>> curve.roc_auc(), curve.average_precision()
     (0.75, 0.8333333333333333)
     >>> curve.remove(0.35, True)
     >>> curve.roc_auc()
@@ -79,26 +85,31 @@ class ThresholdContingency:
     bins over [0, 1], or the sorted edges) keeps one count pair per bin,
     memory O(bins) however many results: the curves' thresholds are the
     bins' lower edges (the table at each edge is exact), and the two summary
-    reads give a certified bound (:attr:`roc_auc_bound`,
-    :attr:`average_precision_bounds`): the exact value of the unbinned scores
+    reads give a certified bound (:meth:`roc_auc_bound`,
+    :meth:`average_precision_bounds`): the exact value of the unbinned scores
     lies within it. The curves and the operating points
     (:meth:`best_threshold`, :meth:`precision_at_recall`...) are those of
     the edges, with no bound.
 
     >>> binned = ThresholdContingency(bins=4)
     >>> binned.add_results([0.9, 0.8, 0.6, 0.3, 0.2], [1, 0, 1, 1, 0])
-    >>> binned.roc_auc(), binned.roc_auc_bound  # the exact AUC is 4/6: 0.9 and 0.8 share a bin
+    >>> binned.roc_auc(), binned.roc_auc_bound()  # the exact AUC is 4/6: 0.9 and 0.8 share a bin
     (0.5833333333333334, 0.08333333333333334)
 
     ``add`` followed by ``roc_auc()`` costs O(log n) (a running Mann-Whitney
     statistic, exact), so a learning curve can read the AUC after every
-    result. Weights are whole numbers (integers, or floats of whole value);
-    a fractional weight is refused by name (exact fixed point, as
-    :class:`Contingency` keeps, is a later step). An undefined score (the
+    result. Weights may be fractional and are counted exactly, as
+    :class:`Contingency` counts them: integers in units of ``2**-k``, the
+    finest unit a weight has needed (``positives`` and the other totals are
+    then floats, each the exact weight rounded once). An undefined score (the
     AUC with one class absent, say) follows ``zero_division`` as everywhere
     in the package: ``"perl"`` (default) raises ``ValueError`` naming the
     absent class, ``0.0``, ``1.0`` or ``"nan"`` return that number
     (scikit-learn's NaN is ``"nan"``).
+
+    Every read (a score, a curve, a bound) is a method, with options or
+    without, here and on :class:`~contingency.MulticlassThresholdContingency`;
+    the properties are the settings and the totals.
 
     Threads: not thread-safe by default; give each thread its own and
     :meth:`merge` them (exact), or pass ``thread_safe=True`` (every public
@@ -144,41 +155,73 @@ class ThresholdContingency:
         return self._zero_division
 
     @property
-    def n_results(self) -> int:
-        """The total weight of results, ``P + N``."""
-        return self._counts.positives + self._counts.negatives
+    def n_results(self) -> int | float:
+        """The total weight of results, ``P + N`` (an int while every weight is whole, else a float)."""
+        counts = self._counts
+        return _weight(counts.positives + counts.negatives, counts.scale)
 
     @property
-    def positives(self) -> int:
+    def positives(self) -> int | float:
         """``P``, the weight of positive results."""
-        return self._counts.positives
+        return _weight(self._counts.positives, self._counts.scale)
 
     @property
-    def negatives(self) -> int:
+    def negatives(self) -> int | float:
         """``N``, the weight of negative results."""
-        return self._counts.negatives
+        return _weight(self._counts.negatives, self._counts.scale)
 
-    def counts(self) -> tuple[Floats, NDArray[np.int64], NDArray[np.int64]]:
+    def counts(self) -> tuple[Floats, NDArray[Any], NDArray[Any]]:
         """The state: ``(thresholds, positives, negatives)``, thresholds DECREASING.
 
         The form every function of :mod:`contingency.formulas.curves` takes
         (read-only arrays): the distinct scores (binned: the lower edges of
-        the bins holding results) and the weight of each class there.
+        the bins holding results) and the weight of each class there, int64
+        while every weight is whole, else float64 (each the exact weight
+        rounded once; the reads themselves use the exact counts).
 
         >>> curve = ThresholdContingency(); curve.add_results([0.2, 0.7, 0.2], [0, 1, 1])
         >>> [column.tolist() for column in curve.counts()]
         [[0.7, 0.2], [1, 1], [0, 1]]
+        >>> curve.add(0.7, 0, weight=0.25)
+        >>> [column.tolist() for column in curve.counts()]
+        [[0.7, 0.2], [1.0, 1.0], [0.25, 1.0]]
         """
+        keys, pos, neg = self._exact_columns()
+        scale = self._counts.scale
+        if not scale:
+            return keys, pos, neg
+        if pos.dtype == object:  # Python ints past int64: each divided once, correctly rounded
+            unit = 1 << scale
+            return (keys, np.array([count / unit for count in pos.tolist()], dtype=np.float64),
+                    np.array([count / unit for count in neg.tolist()], dtype=np.float64))
+        factor = 2.0 ** -scale
+        return keys, pos.astype(np.float64) * factor, neg.astype(np.float64) * factor
+
+    def _exact_columns(self) -> tuple[Floats, NDArray[Any], NDArray[Any]]:
+        """The counts, thresholds decreasing, in units of ``2**-scale``: int64, or Python ints
+        past int64."""
         keys, pos, neg = self._counts.columns()
         return keys[::-1], pos[::-1], neg[::-1]
+
+    def _columns(self) -> tuple[Floats, NDArray[Any], NDArray[Any]]:
+        """The counts as the formulas take them, thresholds decreasing: exact integers in units
+        of ``2**-scale`` (every score is a ratio of counts, so the unit cancels), or past int64
+        in the unit of their greatest common divisor if that brings them into int64 (the same
+        ratios), else float64 in a unit that puts the total near ``2**63`` (each count rounded
+        once)."""
+        keys, pos, neg = self._exact_columns()
+        if pos.dtype != object:
+            return keys, pos, neg
+        return (keys, *_narrowed_counts(pos, neg))
 
     # Feeding -------------------------------------------------------------------------------
 
     def add(self, score: float, correct: object, *, weight: float = _UNIT) -> None:
         """Add one result: its score and whether it is positive (``weight`` results if given).
 
-        O(log n). A non-finite score, a ``correct`` that is neither a bool
-        nor 0/1 (without ``pos_label=``), a fractional or negative weight, or
+        O(log n). ``weight`` may be fractional (0.25 is counted exactly, in
+        units of ``2**-2``). A non-finite score, a ``correct`` that is neither
+        a bool nor 0/1 (without ``pos_label=``), a negative weight, or
         a score outside the bins raises and changes nothing.
 
         >>> curve = ThresholdContingency(pos_label="spam")
@@ -190,11 +233,14 @@ class ThresholdContingency:
         ...
         ValueError: add: score must be a finite number, not inf
         """
-        w = 1 if weight is _UNIT else whole_weight(weight, "add: weight")
+        w, scale = (1, 0) if weight is _UNIT else exact_weight(weight, "add: weight")
         key = key_of(score, self._binning, "add: score")
         positive = positive_of(correct, self._pos_label, "add: correct")
         if w:
-            self._counts.apply(key, positive, w)
+            if scale:
+                self._counts.apply(key, positive, w, None, 1, scale)
+            else:
+                self._counts.apply(key, positive, w)
 
     def remove(self, score: float, correct: object, *, weight: float = _UNIT) -> None:
         """Take back one result added earlier: :meth:`add` with weight -1.
@@ -206,11 +252,11 @@ class ThresholdContingency:
         ...
         ValueError: remove: there are 0 negative results of score 0.5, not 1 to remove
         """
-        w = 1 if weight is _UNIT else whole_weight(weight, "remove: weight")
+        w, scale = (1, 0) if weight is _UNIT else exact_weight(weight, "remove: weight")
         key = key_of(score, self._binning, "remove: score")
         positive = positive_of(correct, self._pos_label, "remove: correct")
         if w:
-            self._counts.apply(key, positive, -w)
+            self._counts.apply(key, positive, -w, None, 1, scale)
 
     def add_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
         """Add a batch: a score and a correct label per position (numpy, lists, pandas), weighted.
@@ -224,9 +270,9 @@ class ThresholdContingency:
         >>> curve.positives, curve.negatives, curve.roc_auc()
         (3, 2, 0.6666666666666666)
         """
-        batch = coded_batch(scores, correct, sample_weight, pos_label=self._pos_label,
-                            binning=self._binning, where="add_results")
-        self._counts.apply(batch=batch, sign=1)
+        batch, scale = coded_batch(scores, correct, sample_weight, pos_label=self._pos_label,
+                                   binning=self._binning, where="add_results")
+        self._counts.apply(batch=batch, sign=1, scale=scale)
 
     def remove_results(self, scores: Any, correct: Any, *, sample_weight: Any = None) -> None:
         """Take back a batch added earlier (the inverse of :meth:`add_results`).
@@ -234,9 +280,9 @@ class ThresholdContingency:
         Every result must be there; if one is not, ``ValueError`` names its
         score and nothing changes.
         """
-        batch = coded_batch(scores, correct, sample_weight, pos_label=self._pos_label,
-                            binning=self._binning, where="remove_results")
-        self._counts.apply(batch=batch, sign=-1)
+        batch, scale = coded_batch(scores, correct, sample_weight, pos_label=self._pos_label,
+                                   binning=self._binning, where="remove_results")
+        self._counts.apply(batch=batch, sign=-1, scale=scale)
 
     # Combining -----------------------------------------------------------------------------
 
@@ -257,7 +303,7 @@ class ThresholdContingency:
             difference = self._settings_differ(other)
             if difference:
                 raise ValueError(f"merge: the accumulators' {difference} differ")
-            self._counts.apply(batch=other._counts.columns(), sign=1)
+            self._counts.apply(batch=other._counts.columns(), sign=1, scale=other._counts.scale)
         return self
 
     def __iadd__(self, other: ThresholdContingency) -> ThresholdContingency:
@@ -325,23 +371,36 @@ class ThresholdContingency:
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON-safe data: settings, and the distinct scores (ascending) with their counts.
 
+        The counts are integers in units of ``2**-scale``, ``scale`` the least
+        that holds them all (0 while every weight is whole).
+
         >>> curve = ThresholdContingency(); curve.add_results([0.2, 0.7, 0.2], [0, 1, 1])
         >>> state = curve.to_dict()
-        >>> state["scores"], state["positives"], state["negatives"]
-        ([0.2, 0.7], [1, 1], [1, 0])
+        >>> state["scores"], state["positives"], state["negatives"], state["scale"]
+        ([0.2, 0.7], [1, 1], [1, 0], 0)
         >>> ThresholdContingency.from_dict(state) == curve
         True
+        >>> curve.add(0.7, 0, weight=0.25); state = curve.to_dict()
+        >>> state["positives"], state["negatives"], state["scale"]
+        ([4, 4], [4, 1], 2)
         """
-        keys, pos, neg = self._counts.columns()
+        keys, pos_array, neg_array = self._counts.columns()
+        scale = self._counts.scale
+        pos, neg = pos_array.tolist(), neg_array.tolist()
+        least = _least_scale(pos, neg, scale)
+        if least != scale:
+            pos = [count >> (scale - least) for count in pos]
+            neg = [count >> (scale - least) for count in neg]
         return {
             "format": _FORMAT,
             "bins": None if self._binning is None else self._binning.edges.tolist(),
             "pos_label": (None if self._pos_label is None
                           else label_to_json(self._pos_label, "pos_label")),
             "zero_division": self._zero_division,
+            "scale": least,
             "scores": keys.tolist(),
-            "positives": pos.tolist(),
-            "negatives": neg.tolist(),
+            "positives": pos,
+            "negatives": neg,
         }
 
     @classmethod
@@ -350,11 +409,12 @@ class ThresholdContingency:
 
         A missing or unknown key, a score that is not finite, not increasing
         or (binned) not a bin's lower edge, counts that are not non-negative
-        integers, a score with no result, or more than ``2**63 - 1`` results
-        raise ``ValueError`` starting ``from_dict:``; no accumulator is made.
+        integers, a score with no result, a scale past 128 or a total weight past
+        ``2**63 - 1`` raise ``ValueError`` starting ``from_dict:``; no
+        accumulator is made.
 
         >>> ThresholdContingency.from_dict({"format": "contingency.ThresholdContingency/1",
-        ...     "bins": None, "pos_label": None, "zero_division": "perl",
+        ...     "bins": None, "pos_label": None, "zero_division": "perl", "scale": 0,
         ...     "scores": [0.5, 0.25], "positives": [1, 1], "negatives": [0, 0]})
         Traceback (most recent call last):
         ...
@@ -368,6 +428,9 @@ class ThresholdContingency:
                 zero_division=state["zero_division"], thread_safe=thread_safe)
         except (TypeError, ValueError) as error:
             raise state_error(str(error)) from None
+        scale = count_from_json(state["scale"], "scale")
+        if scale > MAX_SCALE:
+            raise state_error(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
         columns = [state[name] for name in ("scores", "positives", "negatives")]
         for name, column in zip(("scores", "positives", "negatives"), columns):
             if not isinstance(column, list):
@@ -392,11 +455,11 @@ class ThresholdContingency:
             if not p and not n:
                 raise state_error(f"scores[{i}] has no result (empty scores are not listed)")
         try:
-            check_room(0, sum(pos) + sum(neg), "results")
+            check_units(0, sum(pos) + sum(neg), scale)
         except ValueError as error:
             raise state_error(str(error)) from None
-        result._counts.apply(batch=(np.array(keys, dtype=np.float64),
-                                    np.array(pos, dtype=np.int64), np.array(neg, dtype=np.int64)))
+        result._counts.apply(batch=(np.array(keys, dtype=np.float64), *count_columns(pos, neg)),
+                             scale=scale)
         return result
 
     # Curves --------------------------------------------------------------------------------
@@ -409,7 +472,7 @@ class ThresholdContingency:
         >>> fpr.tolist(), tpr.tolist(), thresholds.tolist()
         ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
         """
-        return _curves.roc_curve(*self.counts(), drop_intermediate=drop_intermediate,
+        return _curves.roc_curve(*self._columns(), drop_intermediate=drop_intermediate,
                                  zero_division=self._zero_division)
 
     def roc_auc(self, *, max_fpr: float | None = None) -> float:
@@ -419,7 +482,7 @@ class ThresholdContingency:
         read in O(1) from the running Mann-Whitney statistic ``2U`` (exact):
         ``2U / 2PN``, one rounding. ``max_fpr``: McClish's standardised
         partial AUC (O(distinct scores)). Binned: the AUC of the binned
-        scores, within :attr:`roc_auc_bound` of the exact one.
+        scores, within :meth:`roc_auc_bound` of the exact one.
         """
         counts = self._counts
         if max_fpr is None:
@@ -427,10 +490,9 @@ class ThresholdContingency:
             if positives or negatives:
                 return _curves.auc_from_mann_whitney(counts.twice_u, positives, negatives,
                                                      zero_division=self._zero_division)
-        _, pos, neg = self.counts()  # max_fpr, or no result at all (refused by name)
+        _, pos, neg = self._columns()  # max_fpr, or no result at all (refused by name)
         return _curves.roc_auc(pos, neg, max_fpr=max_fpr, zero_division=self._zero_division)
 
-    @property
     def roc_auc_bound(self) -> float:
         """How far the exact AUC of the unbinned scores can be from :meth:`roc_auc`: 0 in exact mode.
 
@@ -452,21 +514,19 @@ class ThresholdContingency:
         >>> [values.tolist() for values in curve.precision_recall_curve()]
         [[0.5, 0.6666666666666666, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8]]
         """
-        return _curves.precision_recall_curve(*self.counts(), drop_intermediate=drop_intermediate)
+        return _curves.precision_recall_curve(*self._columns(), drop_intermediate=drop_intermediate)
 
-    @property
     def average_precision(self) -> float:
         """Average precision, scikit-learn's step definition (``average_precision_score``)."""
-        _, pos, neg = self.counts()
+        _, pos, neg = self._columns()
         return _curves.average_precision(pos, neg, zero_division=self._zero_division)
 
-    @property
     def average_precision_bounds(self) -> tuple[float, float]:
         """Bounds ``(low, high)`` on the exact average precision of the unbinned scores.
 
         Exact mode: ``(ap, ap)``. Binned: :func:`contingency.formulas.curves.average_precision_bounds`.
         """
-        _, pos, neg = self.counts()
+        _, pos, neg = self._columns()
         if self._binning is None:
             value = _curves.average_precision(pos, neg, zero_division=self._zero_division)
             return value, value
@@ -474,7 +534,7 @@ class ThresholdContingency:
 
     def det_curve(self, *, drop_intermediate: bool = False) -> tuple[Floats, Floats, Floats]:
         """The detection error tradeoff curve ``(fpr, fnr, thresholds)``, as scikit-learn's ``det_curve``."""
-        return _curves.det_curve(*self.counts(), drop_intermediate=drop_intermediate)
+        return _curves.det_curve(*self._columns(), drop_intermediate=drop_intermediate)
 
     # One threshold -------------------------------------------------------------------------
 
@@ -491,22 +551,29 @@ class ThresholdContingency:
         >>> table.micro_table, table.micro_precision
         ((2, 1, 0, 1), 0.6666666666666666)
         """
-        tp, fp, fn, tn = _curves.counts_at(*self.counts(), t)
+        thresholds, pos, neg = self._exact_columns()
+        if pos.dtype == object:  # Python ints past int64: counts_at's sums, exact
+            above = _curves.thresholds_above(thresholds, t)
+            tp, fp = sum(pos[:above].tolist()), sum(neg[:above].tolist())
+            fn, tn = self._counts.positives - tp, self._counts.negatives - fp
+        else:
+            tp, fp, fn, tn = _curves.counts_at(thresholds, pos, neg, t)
         label = 1 if self._pos_label is None else self._pos_label
         table = Contingency([label], zero_division=self._zero_division)
-        for assigned, correct, weight in (([label], [label], tp), ([label], [], fp),
-                                          ([], [label], fn), ([], [], tn)):
-            if weight:
-                table.add_result(assigned, correct, weight=int(weight))
+        scale = self._counts.scale
+        for assigned, correct, units in (([label], [label], tp), ([label], [], fp),
+                                         ([], [label], fn), ([], [], tn)):
+            for weight in _exact_parts(int(units), scale):
+                table.add_result(assigned, correct, weight=weight)
         return table
 
     def _tables(self) -> tuple[Floats, NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
         """Every threshold (decreasing) with its table ``(tp, fp, fn, tn)``, as columns."""
-        thresholds, pos, neg = self.counts()
+        thresholds, pos, neg = self._columns()
         if not thresholds.size:
             raise ValueError("no result has been added: there is no threshold to choose")
         tp, fp = np.cumsum(pos), np.cumsum(neg)
-        return thresholds, tp, fp, self.positives - tp, self.negatives - fp
+        return thresholds, tp, fp, tp[-1] - tp, fp[-1] - fp  # the last cumulative sums: P, N
 
     def best_threshold(self, score: str = "f1") -> tuple[float, float]:
         """The threshold that maximises ``score``, and the score there: ``(threshold, value)``.
@@ -579,9 +646,10 @@ class ThresholdContingency:
         thresholds, tp, fp, fn, tn = self._tables()
         # the ROC curve's points: threshold inf (nothing predicted positive) first
         thresholds = np.concatenate([[np.inf], thresholds])
+        positives, negatives = tp[-1], fp[-1]  # in the unit of the columns the formulas took
         tp, fp = np.concatenate([[0], tp]), np.concatenate([[0], fp])
-        fn, tn = self.positives - tp, self.negatives - fp
-        if not self.positives or not self.negatives:
+        fn, tn = positives - tp, negatives - fp
+        if not positives or not negatives:
             # a rate is undefined: the ROC curve's zero_division says what it is (Perl raises)
             fpr, sensitivity, _ = self.roc_curve(drop_intermediate=False)
             specificity = 1.0 - fpr
@@ -601,9 +669,8 @@ class ThresholdContingency:
         if self._binning is not None:
             raise ValueError(f"{what} needs the scores themselves: it is read in exact mode "
                              "(construct without bins=)")
-        return self.counts()
+        return self._columns()
 
-    @property
     def brier_score(self) -> float:
         """The Brier score (scikit-learn's ``brier_score_loss``): scores are probabilities. Exact mode."""
         return _curves.brier_score(*self._exact_counts("brier_score"))
@@ -615,9 +682,29 @@ class ThresholdContingency:
     def calibration_curve(self, n_bins: int = 5, *,
                           strategy: Literal["uniform", "quantile"] = "uniform"
                           ) -> tuple[Floats, Floats]:
-        """``(prob_true, prob_pred)``, as scikit-learn's ``calibration_curve``. Exact mode."""
-        return _curves.calibration_curve(*self._exact_counts("calibration_curve"),
-                                         n_bins=n_bins, strategy=strategy)
+        """``(prob_true, prob_pred)``, as scikit-learn's ``calibration_curve``. Exact mode.
+
+        ``"quantile"`` places its edges at percentiles of the results, each
+        weight a number of repeats: it needs whole counts (as the formula).
+        """
+        counts = self._exact_counts("calibration_curve")
+        if strategy == "quantile":
+            counts = self._whole_columns("calibration_curve(strategy='quantile')", ValueError)
+        return _curves.calibration_curve(*counts, n_bins=n_bins, strategy=strategy)
+
+    def _whole_columns(self, what: str, refusal: type[ValueError]
+                       ) -> tuple[Floats, NDArray[np.int64], NDArray[np.int64]]:
+        """The counts in whole results (a read that counts results, not weights), or ``refusal``
+        naming ``what`` when a fractional weight left a count that is not whole."""
+        thresholds, pos, neg = self._exact_columns()
+        scale = self._counts.scale
+        if not scale:
+            return thresholds, pos, neg
+        if _least_scale(pos.tolist(), neg.tolist(), scale):
+            raise refusal(f"{what}: fractional weights were counted; it takes each weight as a "
+                          "number of repeats of its result, so it needs whole counts")
+        # whole: at most 2**63 - 1 results in all, so int64 holds them
+        return thresholds, (pos >> scale).astype(np.int64), (neg >> scale).astype(np.int64)
 
     def calibration_error(self, n_bins: int | ArrayLike = 15, *,
                           norm: Literal["l1", "l2", "max"] = "l1") -> float:
@@ -631,19 +718,41 @@ class ThresholdContingency:
     # Uncertainty and summaries -------------------------------------------------------------
 
     def interval(self, score: str = "roc_auc", *, level: float = 0.95,
-                 method: Literal["delong", "hanley_mcneil"] = "delong") -> Interval:
-        """A confidence interval of the AUC from the counts (DeLong's, or Hanley and McNeil's).
+                 method: str | None = None) -> Interval:
+        """A confidence interval from the counts: of the AUC, or of average precision.
+
+        ``"roc_auc"``: DeLong's (``method="delong"``, the default) or Hanley
+        and McNeil's (``"hanley_mcneil"``) normal interval
+        (:func:`contingency.formulas.curves.roc_auc_interval`).
+        ``"average_precision"``: Boyd, Eng and Page's logit interval
+        (``method="logit"``, the only one;
+        :func:`contingency.formulas.curves.average_precision_interval`).
+        Each weight counts as that many results, so the counts must be whole.
+        Binned: the interval of the binned read.
 
         >>> curve = ThresholdContingency()
         >>> curve.add_results([0.9, 0.8, 0.7, 0.6, 0.5, 0.5], [1, 0, 1, 0, 1, 0])
         >>> low, estimate, high = curve.interval("roc_auc")
         >>> round(low, 6), round(estimate, 6), high
         (0.055895, 0.611111, 1.0)
+        >>> [round(x, 6) for x in curve.interval("average_precision")]
+        [0.172089, 0.722222, 0.970169]
         """
-        if score != "roc_auc":
-            raise ValueError(f"interval: only 'roc_auc' has an interval here, not {shown(score)}")
-        _, pos, neg = self.counts()
-        return _curves.roc_auc_interval(pos, neg, level=level, method=method)
+        methods = _INTERVAL_METHODS.get(score) if isinstance(score, str) else None
+        if methods is None:
+            raise ValueError(f"interval: the scores with an interval here are "
+                             f"{', '.join(map(repr, _INTERVAL_METHODS))}, not {shown(score)}")
+        chosen = methods[0] if method is None else method
+        if not isinstance(chosen, str) or chosen not in methods:
+            raise ValueError(f"interval({score!r}): method must be "
+                             f"{' or '.join(map(repr, methods))}, not {shown(method)}")
+        # the variances count results: whole counts only, as Contingency's intervals
+        whole = self._whole_columns(f"interval({score!r})", IntervalRefused)
+        _, pos, neg = whole
+        if score == "average_precision":
+            return _curves.average_precision_interval(pos, neg, level=level)
+        return _curves.roc_auc_interval(pos, neg, level=level,
+                                        method="delong" if chosen == "delong" else "hanley_mcneil")
 
     def scores(self) -> dict[str, Any]:
         """The counts and every score defined on them, as finished numbers (JSON-safe).
@@ -657,13 +766,13 @@ class ThresholdContingency:
                                   "bins": None if self._binning is None
                                   else self._binning.edges.size - 1}
         result["roc_auc"] = _defined(self.roc_auc)
-        result["roc_auc_bound"] = self.roc_auc_bound
-        result["average_precision"] = _defined(lambda: self.average_precision)
-        bounds = _defined(lambda: self.average_precision_bounds)
+        result["roc_auc_bound"] = self.roc_auc_bound()
+        result["average_precision"] = _defined(self.average_precision)
+        bounds = _defined(self.average_precision_bounds)
         result["average_precision_bounds"] = None if bounds is None else list(bounds)
         keys = self._counts.columns()[0]
         if self._binning is None and keys.size and keys[0] >= 0 and keys[-1] <= 1:
-            result["brier_score"] = self.brier_score
+            result["brier_score"] = self.brier_score()
             result["log_loss"] = self.log_loss()
         return result
 
@@ -724,3 +833,50 @@ def _defined(read: Any) -> Any:
     except ValueError:
         return None
 
+
+
+def _weight(units: int, scale: int) -> int | float:
+    """A count in units of ``2**-scale`` as the reads report it: an int at scale 0, else the
+    weight rounded once (as :class:`Contingency` reports its counts)."""
+    return units / (1 << scale) if scale else units
+
+
+def _narrowed_counts(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Counts past int64 (Python ints) as the formulas take them, with the same ratios: divided
+    by their greatest common divisor, int64 if that brings their total within ``2**63 - 1``
+    (weights that share a factor, such as every weight 1/3, read exactly as whole counts);
+    else float64, in the unit that puts the total just below ``2**63`` (each count one
+    correctly rounded quotient)."""
+    pos_list, neg_list = pos.tolist(), neg.tolist()
+    divisor = math.gcd(*pos_list, *neg_list)
+    total = (sum(pos_list) + sum(neg_list)) // divisor
+    if total <= MAX_COUNT:
+        return (np.array([count // divisor for count in pos_list], dtype=np.int64),
+                np.array([count // divisor for count in neg_list], dtype=np.int64))
+    unit = divisor << (total.bit_length() - 63)
+    return (np.array([count / unit for count in pos_list], dtype=np.float64),
+            np.array([count / unit for count in neg_list], dtype=np.float64))
+
+
+def _exact_parts(units: int, scale: int) -> list[int | float]:
+    """Weights that add up to ``units * 2**-scale`` exactly, each a float64 without rounding
+    (at most 53 significant bits a part): what :meth:`Contingency.add_result` takes."""
+    if not scale:
+        return [units] if units else []
+    parts: list[int | float] = []
+    shift = 0
+    while units:
+        parts.append(math.ldexp(units & ((1 << 53) - 1), shift - scale))
+        units >>= 53
+        shift += 53
+    return [part for part in parts if part]
+
+
+def _least_scale(pos: list[int], neg: list[int], scale: int) -> int:
+    """The least scale that holds every count exactly (the state's canonical unit)."""
+    bits = 0
+    for count in (*pos, *neg):
+        bits |= count
+    if not scale or not bits:
+        return 0
+    return max(0, scale - ((bits & -bits).bit_length() - 1))

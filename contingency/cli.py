@@ -25,6 +25,7 @@ from contingency import report
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
 from contingency._lines import InputError, read_lines
+from contingency._multiclass_threshold import MulticlassThresholdContingency
 from contingency._paired import PairedComparison
 from contingency._partition import PartitionComparison
 from contingency._progress import progress_bar
@@ -165,23 +166,31 @@ def _parser() -> _Parser:
                          "accuracies), the delta method for the pair scores (compare); in the "
                          "report, the JSON scores and the learning curve's bands")
 
+    # options that several commands share, defined once
+    label_sep = _Parser(add_help=False)
+    label_sep.add_argument("--label-sep", metavar="SEP", type=_label_separator,
+                           help="separator of several categories in one cell (default '|'; ',' "
+                           "in the three-field format)")
+    declared = _Parser(add_help=False)
+    declared.add_argument("--categories", metavar="LIST_OR_FILE",
+                          help="the declared categories: a comma-separated list, or a file of one "
+                          "per line; any other category is an error (curves: the classes of "
+                          "the --score columns, in their order)")
+    undefined = _Parser(add_help=False)
+    undefined.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
+                           help="the value of undefined ratios and scores: Perl's conventions "
+                           "(default; a score undefined for want of a class is an error) or "
+                           "scikit-learn's 0, 1 or nan")
+
     classify = commands.add_parser(
-        "classify", parents=[reading, output], help="score category decisions",
+        "classify", parents=[reading, output, label_sep, declared, undefined],
+        help="score category decisions",
         description="Score category decisions: Statistics::Contingency's stats table, the "
         "per-category report, then the numbers of results read and lines skipped.")
     classify.add_argument("--assigned", metavar="COL",
                           help="column of the categories assigned (a name, or a number from 1)")
     classify.add_argument("--correct", metavar="COL",
                           help="column of the correct categories (a name, or a number from 1)")
-    classify.add_argument("--label-sep", metavar="SEP", type=_label_separator,
-                          help="separator of several categories in one cell (default '|'; ',' in "
-                          "the three-field format)")
-    classify.add_argument("--categories", metavar="LIST_OR_FILE",
-                          help="the declared categories: a comma-separated list, or a file of one "
-                          "per line; any other category is an error")
-    classify.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
-                          help="the value of undefined ratios: Perl's conventions (default) or "
-                          "scikit-learn's 0, 1 or nan")
     classify.add_argument("--group", metavar="COL", action="append",
                           help="column of each result's group (repeat it for several features, "
                           "whose values together make the group): scores by group, their "
@@ -209,7 +218,8 @@ def _parser() -> _Parser:
     compare.set_defaults(run=_compare)
 
     paired = commands.add_parser(
-        "paired", parents=[reading, output], help="compare two classifiers on the same results",
+        "paired", parents=[reading, output, label_sep, declared, undefined],
+        help="compare two classifiers on the same results",
         description="Compare two classifiers' decisions on the same results: each model's "
         "summary scores, the paired table of which one was right, and McNemar's test (exact, "
         "mid-p and asymptotic), then the numbers of results read and lines skipped.")
@@ -220,38 +230,33 @@ def _parser() -> _Parser:
                         help="column of the categories model b assigned")
     paired.add_argument("--correct", metavar="COL", required=True,
                         help="column of the correct categories")
-    paired.add_argument("--label-sep", metavar="SEP", type=_label_separator,
-                        help="separator of several categories in one cell (default '|')")
-    paired.add_argument("--categories", metavar="LIST_OR_FILE",
-                        help="the declared categories: a comma-separated list, or a file of one "
-                        "per line; any other category is an error")
-    paired.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
-                        help="the value of undefined ratios: Perl's conventions (default) or "
-                        "scikit-learn's 0, 1 or nan")
     paired.set_defaults(run=_paired)
 
     curves = commands.add_parser(
-        "curves", parents=[source, output], help="score a classifier's scores (ROC, AUC)",
-        description="Score a binary classifier's scores: ROC AUC and average precision (with "
-        "their certified bounds under --bins), and the Brier score and log loss when the "
-        "scores are probabilities, then the numbers of results read and lines skipped.")
-    curves.add_argument("--score", metavar="COL", required=True,
-                        help="column of the scores (numbers; higher means more likely positive)")
+        "curves", parents=[source, output, declared, undefined],
+        help="score a classifier's scores (ROC, AUC)",
+        description="Score a classifier's scores: ROC AUC and average precision (with their "
+        "certified bounds under --bins), and for a binary classifier the Brier score and log "
+        "loss when the scores are probabilities; with a score column per class, the "
+        "one-vs-rest AUC and average precision by average and by class and the top-1 accuracy. "
+        "Then the numbers of results read and lines skipped.")
+    curves.add_argument("--score", metavar="COL[,COL...]", required=True,
+                        help="column of the scores (numbers; higher means more likely positive), "
+                        "or a comma-separated list of columns, one per class (the classes are "
+                        "--categories, in the same order, or else the columns' names)")
     curves.add_argument("--correct", metavar="COL", required=True,
                         help="column of the correct labels: 1/0 or true/false, or any labels "
-                        "with --positive")
+                        "with --positive; with several --score columns, each result's class")
     curves.add_argument("--positive", metavar="LABEL",
                         help="the label of the positive class in the --correct column (every "
                         "other label is negative)")
     curves.add_argument("--bins", metavar="N", type=_bins,
                         help="count the scores in N equal bins over [0, 1] (memory O(N) at any "
                         "size; the reads give their certified bounds) instead of exactly")
-    curves.add_argument("--zero-division", choices=tuple(_ZERO_DIVISION), default="perl",
-                        help="the value of a score undefined for want of a class: an error "
-                        "(default) or scikit-learn's 0, 1 or nan")
     curves.add_argument("--plot", metavar="FILE.png",
-                        help="also draw the ROC curve with its AUC (the plot extra, matplotlib); "
-                        "PNG unless the file's extension names another format")
+                        help="also draw the ROC curve with its AUC (a curve per class and the "
+                        "micro average with several --score columns; the plot extra, "
+                        "matplotlib); PNG unless the file's extension names another format")
     curves.set_defaults(run=_curves)
 
     demo = commands.add_parser("demo", parents=[output], help="run both on the bundled example",
@@ -665,17 +670,43 @@ def _demo(args: argparse.Namespace) -> _Result:
 _TRUTH = {"1": True, "0": False, "true": True, "false": False, 1: True, 0: False}
 
 
-def _score(cell: Any) -> float:
-    """A score cell as a float, or ``ValueError`` saying it is not a number."""
+def _score(cell: Any, column: str | None = None) -> float:
+    """A score cell as a float, or ``ValueError`` saying it is not a number (and in which column)."""
     try:
         return float(cell)
     except (TypeError, ValueError):
-        raise ValueError(f"score {cell!r} is not a number") from None
+        where = "" if column is None else f" in column {column!r}"
+        raise ValueError(f"score {cell!r}{where} is not a number") from None
+
+
+def _score_matrix(columns: Sequence[list[Any]], names: Sequence[str | None]) -> Any:
+    """Columns of score cells as one float64 matrix (a column each), a bad cell named."""
+    try:  # numpy parses columns of numeric text at once
+        return np.array(columns, dtype=np.float64).T
+    except (TypeError, ValueError):  # a cell that is not a number: named by the caller
+        return np.array([[_score(cell, name) for cell in column]
+                         for column, name in zip(columns, names)], dtype=np.float64).T
+
+
+def _score_columns(value: str) -> list[str]:
+    """The --score columns: one, or a comma-separated list (one per class)."""
+    columns = [column.strip() for column in value.split(",")] if "," in value else [value]
+    if any(not column for column in columns):
+        raise InputError(f"--score {value}: an empty column name in the list")
+    if len(set(columns)) != len(columns):
+        raise InputError(f"--score {value}: a column is named twice")
+    return columns
 
 
 def _scored_results(args: argparse.Namespace, opened: Any
-                    ) -> tuple[ThresholdContingency, LabelReader]:
+                    ) -> tuple[ThresholdContingency | MulticlassThresholdContingency, LabelReader]:
     """The accumulator of the file's scored results, and its reader."""
+    columns = _score_columns(args.score)
+    if len(columns) > 1:
+        return _multiclass_results(args, opened, columns)
+    if args.categories is not None:
+        raise InputError("--categories names the classes of several --score columns; with one "
+                         "--score column, name the positive label with --positive")
     positive = args.positive
     curve = ThresholdContingency(bins=args.bins, pos_label=positive,
                                  zero_division=_ZERO_DIVISION[args.zero_division])
@@ -690,11 +721,7 @@ def _scored_results(args: argparse.Namespace, opened: Any
         return found
 
     def batch(scores: list[Any], correct: list[Any]) -> None:
-        try:  # numpy parses a column of numeric text at once
-            values = np.array(scores, dtype=np.float64)
-        except (TypeError, ValueError):  # a cell that is not a number: named by the caller
-            values = np.array([_score(cell) for cell in scores], dtype=np.float64)
-        curve.add_results(values, [truth(cell) for cell in correct])
+        curve.add_results(_score_matrix([scores], [None])[:, 0], [truth(cell) for cell in correct])
 
     def one(score: Any, correct: Any) -> None:
         curve.add(_score(score), truth(correct))
@@ -708,6 +735,51 @@ def _scored_results(args: argparse.Namespace, opened: Any
     return curve, reader
 
 
+def _multiclass_results(args: argparse.Namespace, opened: Any, columns: list[str]
+                        ) -> tuple[MulticlassThresholdContingency, LabelReader]:
+    """The accumulator of a file's rows of K scores (one column per class) and their class."""
+    if args.positive is not None:
+        raise InputError("--positive goes with one --score column; with several, --correct is "
+                         "each result's class")
+    classes = _categories(args.categories) or columns
+    if len(classes) != len(columns):
+        raise InputError(f"--categories names {len(classes)} classes for {len(columns)} --score "
+                         "columns (one class per column, in the same order)")
+    curves = MulticlassThresholdContingency(classes, bins=args.bins,
+                                            zero_division=_ZERO_DIVISION[args.zero_division])
+    known = set(curves.classes)
+
+    def checked(label: Any) -> Any:
+        if label not in known:
+            raise ValueError(f"class {label!r} (--correct) is not one of the classes "
+                             f"{', '.join(map(str, classes))} ("
+                             + ("--categories)" if args.categories else "the --score columns' "
+                                "names: give the classes in --categories)"))
+        return label
+
+    def batch(*cells: list[Any]) -> None:
+        *scores, correct = cells
+        for label in set(correct):
+            checked(label)
+        curves.add_results(_score_matrix(scores, columns), correct)
+
+    def one(*cells: Any) -> None:
+        *scores, correct = cells
+        row = [_score(cell, name) for cell, name in zip(scores, columns)]
+        for value, cell, name in zip(row, scores, columns):
+            if not np.isfinite(value):
+                raise ValueError(f"score {cell!r} in column {name!r} is not a finite number")
+        curves.add(row, checked(correct))
+
+    reader = None
+    described = [f"{column!r} (--score)" for column in columns] + [f"{args.correct!r} (--correct)"]
+    for chunk, reader in _chunks(args, opened, [*columns, args.correct], multi=False,
+                                 named=True, described=described):
+        _add(chunk, reader, batch, one)
+    assert reader is not None
+    return curves, reader
+
+
 def _curves(args: argparse.Namespace) -> _Result:
     text: str | Iterable[str]
     curve, reader = _scored_results(args, _opened(args.file))
@@ -715,7 +787,15 @@ def _curves(args: argparse.Namespace) -> _Result:
     text = (_json_pieces(scores) if args.format == "json"  # NaN as null
             else f"{curve.report(args.figs)}\n\n{_counts(reader)}\n")
     figures: list[tuple[str, str, Callable[[], Any]]] = []
-    if args.plot:
+    if args.plot and isinstance(curve, MulticlassThresholdContingency):
+        for label, support in zip(curve.classes, curve.supports().tolist()):
+            if not support or support == curve.n_results:
+                kind = "positive" if not support else "negative"
+                raise InputError(f"--plot {args.plot}: the ROC curve of class {label!r} needs both "
+                                 f"classes, and no result is {kind} for it")
+        several = curve
+        figures.append(("--plot", args.plot, lambda: _plot().roc_plot(several)))
+    elif args.plot and isinstance(curve, ThresholdContingency):
         if not curve.positives or not curve.negatives:
             absent = "positive" if not curve.positives else "negative"
             raise InputError(f"--plot {args.plot}: the ROC curve needs both classes, and no "

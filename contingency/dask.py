@@ -183,7 +183,7 @@ def curves(frame: Any, *, score: Hashable | list[Hashable], correct: Hashable | 
 
     ``score`` names the column of scores and ``correct`` that of the truth
     (a bool, 0/1, or a label with ``pos_label=``); ``weights``, if given, a
-    column of whole weights; ``settings`` (``bins``, ``pos_label``,
+    column of weights (fractional ones counted exactly); ``settings`` (``bins``, ``pos_label``,
     ``zero_division``) are :class:`~contingency.ThresholdContingency`'s.
     With ``score`` a list of K columns (one per class) the result is a
     :class:`~contingency.MulticlassThresholdContingency` of ``classes``

@@ -438,7 +438,7 @@ def precision_recall_plot(curves: Curves, *, title: str = "", width: int = 800, 
     for name, curve in named:
         precision, recall, _ = curve.precision_recall_curve()
         axes.plot(recall, precision, drawstyle="steps-post",
-                  label=_legend_name(name, "AP", curve.average_precision))
+                  label=_legend_name(name, "AP", curve.average_precision()))
     axes.set_xlim(-0.01, 1.01)
     axes.set_ylim(-0.01, 1.05)
     axes.set_xlabel("recall")

@@ -566,3 +566,41 @@ def threshold_report(scores: dict[str, Any], digits: int = 3) -> str:
            f"negatives: {scores['negatives']}   thresholds: {scores['thresholds']} ({mode})", ""]
     out += [f"{name.rjust(width)}  {cell}" for name, cell in rows]
     return "\n".join(out)
+
+
+def multiclass_threshold_report(scores: dict[str, Any], digits: int = 3) -> str:
+    """The averaged and per-class scores of K classes' score columns, as text.
+
+    ``scores`` is :meth:`contingency.MulticlassThresholdContingency.scores`'s
+    output: the one-vs-rest ROC AUC and average precision by average, the
+    top-1 accuracy, then each class's positive weight, AUC and average
+    precision; ``-`` marks an undefined value, ``± b`` a binned AUC's bound.
+    """
+    digits = _check_digits(digits)
+    binned = scores["bins"] is not None
+    mode = f"{scores['bins']} bins" if binned else "exact"
+    averages = ["macro", "weighted", "micro"]
+
+    def auc(value: float | None, bound: float | None) -> str:
+        cell = _number(value, digits)
+        return cell + (f" ± {bound:.{digits}f}" if binned and value is not None
+                       and bound is not None else "")
+
+    summary: list[tuple[str, Sequence[str]]] = [
+        ("roc auc", [auc(scores[f"roc_auc_{a}"], scores.get(f"roc_auc_bound_{a}")) for a in averages]),
+        ("average precision", [_number(scores[f"average_precision_{a}"], digits) for a in averages]),
+    ]
+    width = max(len(name) for name, _ in summary)
+    out = [f"results: {scores['n_results']}   classes: {scores['classes']} ({mode})", ""]
+    out += [" " * width + "".join(f"  {a.rjust(max(len(a), len(c)))}" for a, c in zip(
+        averages, summary[0][1]))]
+    out += _columns([(name.rjust(width), cells) for name, cells in summary], averages, width)
+    if "top_1_accuracy" in scores:
+        out.append(f"{'top-1 accuracy'.rjust(width)}  {_number(scores['top_1_accuracy'], digits)}")
+    headers = ["positives", "roc auc", "average precision"]
+    rows = [(str(row["class"]), [str(row["positives"]), auc(row["roc_auc"], row["roc_auc_bound"]),
+                                 _number(row["average_precision"], digits)])
+            for row in scores["per_class"]]
+    name_width = max([len("class")] + [len(name) for name, _ in rows])
+    out += ["", *_columns([("class", headers), *rows], headers, name_width)]
+    return "\n".join(out)

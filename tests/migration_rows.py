@@ -1444,7 +1444,7 @@ class ScoredCase:
     kind: str
     y_true: list[int]
     y_score: list[float]
-    sample_weight: list[int] | None = None
+    sample_weight: list[int] | list[float] | None = None
 
     def curve(self, **settings: Any) -> contingency.ThresholdContingency:
         """``c = ThresholdContingency(...); c.add_results(y_score, y_true, sample_weight=w)``."""
@@ -1455,7 +1455,8 @@ class ScoredCase:
 
 def scored_cases(*kinds: str) -> Iterator[ScoredCase]:
     """Seeded scored inputs: distinct scores, many ties (scores in sixths), integer weights
-    (zeros included), and probabilities; both classes present in every case."""
+    (zeros included), fractional weights (multiples of 1/8, zeros included), and
+    probabilities; both classes present in every case."""
     for kind in kinds:
         rng = np.random.default_rng([32, *map(ord, kind)])
         for _ in range(COUNT):
@@ -1463,13 +1464,15 @@ def scored_cases(*kinds: str) -> Iterator[ScoredCase]:
             y = rng.integers(0, 2, n)
             y[0], y[-1] = 0, 1
             scores = rng.integers(0, 7, n) / 6.0 if kind == "ties" else rng.random(n)
-            weights = rng.integers(0, 5, n).tolist() if kind == "weights" else None
+            weights = (rng.integers(0, 5, n).tolist() if kind == "weights"
+                       else (rng.integers(0, 17, n) / 8).tolist() if kind == "fractional weights"
+                       else None)
             if weights is not None:
                 weights[0] = weights[-1] = 1
             yield ScoredCase(kind, y.tolist(), scores.tolist(), weights)
 
 
-SCORED_KINDS = ("distinct", "ties", "weights")
+SCORED_KINDS = ("distinct", "ties", "weights", "fractional weights")
 
 
 def scored_row(peer: str, ours: str, kinds: Sequence[str] = SCORED_KINDS
@@ -1488,7 +1491,9 @@ def _roc_auc(case: ScoredCase) -> None:
 
 
 @scored_row("`roc_curve(y_true, y_score, drop_intermediate=d)`",
-            "`c.roc_curve(drop_intermediate=d)`")
+            "`c.roc_curve(drop_intermediate=d)` (with weights whose float sums round, such as "
+            "0.1, scikit-learn may keep a point where the curve does not turn, which exact "
+            "counts drop: its points include ours)")
 def _roc_curve(case: ScoredCase) -> None:
     c = case.curve()
     for drop in (True, False):
@@ -1499,13 +1504,13 @@ def _roc_curve(case: ScoredCase) -> None:
 
 
 @scored_row("`precision_recall_curve(y_true, y_score)`, `average_precision_score`",
-            "`c.precision_recall_curve()`, `c.average_precision`")
+            "`c.precision_recall_curve()`, `c.average_precision()`")
 def _precision_recall(case: ScoredCase) -> None:
     c = case.curve()
     for ours, theirs in zip(c.precision_recall_curve(), sk.precision_recall_curve(
             case.y_true, case.y_score, sample_weight=case.sample_weight), strict=True):
         same(ours, theirs)
-    same(c.average_precision, sk.average_precision_score(
+    same(c.average_precision(), sk.average_precision_score(
         case.y_true, case.y_score, sample_weight=case.sample_weight))
 
 
@@ -1517,10 +1522,10 @@ def _det_curve(case: ScoredCase) -> None:
 
 
 @scored_row("`brier_score_loss(y_true, y_prob)`, `log_loss(y_true, y_prob)`",
-            "`c.brier_score`, `c.log_loss()` (exact mode: the scores are probabilities)")
+            "`c.brier_score()`, `c.log_loss()` (exact mode: the scores are probabilities)")
 def _probabilities(case: ScoredCase) -> None:
     c = case.curve()
-    same(c.brier_score, sk.brier_score_loss(case.y_true, case.y_score,
+    same(c.brier_score(), sk.brier_score_loss(case.y_true, case.y_score,
                                             sample_weight=case.sample_weight))
     same(c.log_loss(), sk.log_loss(case.y_true, case.y_score, sample_weight=case.sample_weight))
 
@@ -1642,10 +1647,10 @@ def _torch_auroc(case: dict[str, Any]) -> None:
          _torch_value(case, f"BinaryAUROC(max_fpr={case['max_fpr']})"))
 
 
-@row(TORCH, "`BinaryAveragePrecision()`", "`c.average_precision`",
+@row(TORCH, "`BinaryAveragePrecision()`", "`c.average_precision()`",
      kinds=("golden",), inputs=lambda: TORCH_CURVES["cases"])
 def _torch_average_precision(case: dict[str, Any]) -> None:
-    same(_torch_curve(case).average_precision, _torch_value(case, "BinaryAveragePrecision()"))
+    same(_torch_curve(case).average_precision(), _torch_value(case, "BinaryAveragePrecision()"))
 
 
 @row(TORCH, "`BinaryCalibrationError(n_bins=n, norm=k)`",

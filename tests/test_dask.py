@@ -435,7 +435,7 @@ def test_an_object_column_of_integers_past_int64_is_counted_as_labels() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([0.0, 0.2, 0.5, 0.7, 1.0]), st.booleans(),
-                          st.integers(1, 3)), min_size=1, max_size=40),
+                          st.sampled_from([1, 2, 3, 0.5, 0.125, 2.25])), min_size=1, max_size=40),
        st.integers(1, 5), st.integers(2, 4), st.sampled_from([None, 4]))
 def test_curves_equal_one_process_and_merge_exactly(rows, parts, fan_in, bins) -> None:
     from contingency import ThresholdContingency

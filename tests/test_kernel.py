@@ -13,6 +13,7 @@ for bit. Each test also compares both with a recomputation from scratch.
 
 from __future__ import annotations
 
+import math
 import pickle
 from functools import partial
 
@@ -55,7 +56,53 @@ def state(table):
         "fine": table.fine_sums(),
         "sorted": [part if isinstance(part, tuple) else part.tolist()
                    for part in table.sorted_cells()],
+        "reads": repr(reads(table)),
     }
+
+
+#: The arguments of every table read that takes one: those the kernel computes in C, and others.
+_METHODS = ("arithmetic", "geometric", "min", "max")
+_BETAS = (1.0, 1, 0.5, 2.0, True)
+_BASES = (math.e, 2, 10.0)
+
+
+def reads(table):
+    """Every score a table reads from its sums (contingency._table.Table's reads, the kernel's in
+    C where it can): floats, None where the sums alone do not settle an information score."""
+    return ([table.adjusted_rand_index(), table.rand_index(), table.precision(), table.recall(),
+             table.f1(), table.jaccard(), table.fowlkes_mallows(), table.homogeneity(),
+             table.completeness()]
+            + [table.normalized_mutual_information(method) for method in _METHODS]
+            + [table.v_measure(beta) for beta in _BETAS]
+            + [table.mutual_information(base) for base in _BASES])
+
+
+class CellsNeeded(Exception):
+    pass
+
+
+def no_cells():
+    raise CellsNeeded
+
+
+def reads_of_sums(sums, fine=None):
+    """:func:`reads` computed by the formulas from (recomputed) sums and fine sums, an
+    information score None where the formula asks for the cells: the specification."""
+
+    def information(score, *arguments):
+        try:
+            return score(sums, *arguments, cells=no_cells, fine=fine)
+        except CellsNeeded:
+            return None
+
+    pairs = formulas.pair_confusion(sums)
+    return ([formulas.adjusted_rand_index(*pairs), formulas.rand_index(*pairs),
+             formulas.precision(*pairs), formulas.recall(*pairs), formulas.f1(*pairs),
+             formulas.jaccard(*pairs), formulas.fowlkes_mallows(*pairs),
+             information(formulas.homogeneity), information(formulas.completeness)]
+            + [information(formulas.normalized_mutual_information, method) for method in _METHODS]
+            + [information(formulas.v_measure, beta) for beta in _BETAS]
+            + [information(formulas.mutual_information, base) for base in _BASES])
 
 
 def recomputed(table):
@@ -86,6 +133,7 @@ def assert_same(reference, kernel):
     sums, triples, fine = recomputed(reference)
     assert reference.table_sums()._replace(n_reference_clusters=sums.n_reference_clusters,
                                            n_model_clusters=sums.n_model_clusters) == sums
+    assert repr(reads(kernel)) == repr(reads_of_sums(reference.table_sums(), reference.fine_sums()))
     assert reference.triple_sums() == triples
     if reference.fine_sums() is not None:
         assert reference.fine_sums() == fine
@@ -299,3 +347,64 @@ def test_fine_sums_step_across_the_kernels_table_of_terms(implementation):
     rebuilt.keep_fine_sums()
     rebuilt.apply(table.cells(), "merge")  # the batch path: one fine step per level
     assert rebuilt.fine_sums() == table.fine_sums()
+
+
+# The scores the kernel reads from its sums in C ------------------------------------------------
+
+_CELL = st.tuples(st.integers(0, 6), st.integers(0, 6),
+                  st.one_of(st.integers(1, 30), st.integers(1, 10**9), st.just(2**40)))
+
+
+@needs_kernel
+@given(st.lists(_CELL, min_size=1, max_size=40), st.booleans())
+@example([(0, 0, 1000), (0, 1, 1000), (1, 0, 1000), (1, 1, 1001)], True)  # near independence
+@example([(0, 0, 1000), (0, 1, 1000), (1, 0, 1000), (1, 1, 1001)], False)
+@example([(0, 0, 10**9), (0, 1, 1), (1, 0, 2), (1, 1, 3)], True)  # a huge cell, small ones
+@example([(0, 0, 3), (1, 1, 2), (2, 1, 1)], False)  # pure columns: MI is H(R)
+@example([(0, 0, 5), (0, 1, 2), (1, 2, 7)], True)  # pure rows
+@example([(0, 0, 2**40), (1, 1, 2**40), (0, 1, 1)], False)  # N past 2**31: pair scores in Python
+@example([(i, j, 10**6 + i * j) for i in range(5) for j in range(5)], True)  # fine, N > 65,536
+def test_reads_from_the_sums_are_the_formulas_bit_for_bit(cells, fine):
+    """ARI, the Rand index and the information scores the kernel computes in C from its running
+    sums and fine sums (one rounding each) are the formulas' numbers for the same sums, bit for
+    bit, and None exactly where those sums do not settle an information score."""
+    from contingency._table import count_cells
+
+    change = count_cells([c[0] for c in cells], [c[1] for c in cells], [c[2] for c in cells],
+                         where="t")
+    reference, kernel = ReferenceTable(), KERNEL()
+    for table in (reference, kernel):
+        table.apply(change, "t")
+        if fine:
+            table.keep_fine_sums()
+    sums, _, fine_sums_ = recomputed(reference)
+    sums = sums._replace(n_reference_clusters=reference.n_rows,
+                         n_model_clusters=reference.n_columns)
+    assert repr(reads(kernel)) == repr(reads(reference)) == repr(
+        reads_of_sums(sums, fine_sums_ if fine else None))
+    for table in (reference, kernel):  # and after a unit step, which the kernel's memo must see
+        table.step(cells[0][0], cells[0][1], -1)
+    assert repr(reads(kernel)) == repr(reads(reference))
+
+
+@needs_kernel
+@given(st.one_of(st.integers(0, 2**126 - 1), st.integers(0, 2**240 - 1)),
+       st.one_of(st.integers(1, 2**126 - 1), st.integers(1, 2**240 - 1)))
+@example(3 * 2**70 + 1, 2**70)
+@example(((1 << 53) | 1) * 3 * 2**40, 3)  # a tie: to even
+@example(((1 << 53) | 3) * 2**60, 2**61)  # a tie: to even, upwards
+@example(2**125, 2**125 - 1)
+@example(1, 2**125 + 1)
+@example(((1 << 53) | 1) * 2**150 * 7, 7)  # a tie in 256 bits
+@example(2**239, 3)
+@example(5, 2**239 - 1)
+def test_the_kernels_division_is_pythons(num, den):
+    """The one rounding of the kernel's reads: ``num / den`` for exact integers, as Python
+    rounds it (to nearest, ties to even), by each route: doubles, estimate-and-correct in 128
+    and 256 bits, long division."""
+    from contingency import _kernel
+
+    assert _kernel._quotient(num, den) == num / den
+    for shift in (0, 7, 60):  # the same quotient at other scales: a ratio near 1, 2**-60, ...
+        if num >> shift:
+            assert _kernel._quotient(num >> shift, den) == (num >> shift) / den

@@ -8,7 +8,11 @@ one every part of the state is compared (keys, positive and negative weights,
 a key that is absent), refusals (type and message) are the same, every O(1)
 read of two ThresholdContingency objects that differ only in their counts is
 the same float, and the running sums are recomputed from the counts with
-Python integers (an oracle independent of both).
+Python integers (an oracle independent of both). The streams cross int64 (a
+total of units past ``2**63 - 1``, where the reference's counts become Python
+ints and the kernel hands its state to them) and come back under it by removals:
+the state, its representation (the columns' dtypes) included, is the same at
+every step.
 """
 
 from __future__ import annotations
@@ -45,8 +49,10 @@ IMPLEMENTATIONS = [pytest.param(ScoreCounts, id="reference"),
 #: Scores with many ties (a pool of a few) and some distinct ones.
 SCORES = st.one_of(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5000000000000001, 0.75, 1.0]),
                    st.floats(0, 1))
-#: Weights of one result as users pass them: small, large, up to the limit and past it.
-WEIGHTS = st.sampled_from([1, 1, 1, 2, 3, 2**40, 2**62, MAX_COUNT - 1, MAX_COUNT])
+#: Weights of one result as users pass them: small, large, up to the limit and past it, and
+#: fractional ones (each refines the counts' unit: 2**-1 ... 2**-40, and 2**40 + 0.5 needs 41 bits).
+WEIGHTS = st.sampled_from([1, 1, 1, 2, 3, 2**40, 2**62, MAX_COUNT - 1, MAX_COUNT,
+                           0.5, 0.25, 1.375, 2.0**-40, 2.0**40 + 0.5, 1 / 3, 2.0**62 + 2048])
 #: Weights of a unit step of the counts themselves, removals and past-int64 ones included.
 STEP_WEIGHTS = st.sampled_from([1, 1, -1, 2, -3, 2**40, 2**62, -(2**62), MAX_COUNT,
                                 MAX_COUNT + 1, -MAX_COUNT, -(2**63), -(2**70), 2**70])
@@ -57,6 +63,7 @@ def state(counts: Any) -> dict[str, Any]:
     keys, pos, neg = counts.columns()
     return {
         "totals": (counts.positives, counts.negatives, len(counts)),
+        "scale": counts.scale,
         "running": (counts.twice_u, counts.shared),
         "types": tuple(type(x).__name__ for x in (counts.positives, counts.negatives,
                                                  counts.twice_u, counts.shared)),
@@ -102,8 +109,8 @@ def _call(name: str, *arguments: Any, **keywords: Any) -> Any:
 def reads(curve: ThresholdContingency) -> dict[str, Any]:
     """The reads served by the counts' running sums and columns (``repr``: NaN equals NaN)."""
     found: dict[str, Any] = {"n": (curve.positives, curve.negatives, curve.n_results)}
-    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound),
-                       ("average_precision", lambda: curve.average_precision),
+    for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound()),
+                       ("average_precision", lambda: curve.average_precision()),
                        ("counts", lambda: [c.tolist() for c in curve.counts()])]:
         try:
             found[name] = repr(read())
@@ -150,7 +157,8 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
             if n:
                 self.both(_call("remove", key, False, weight=n))
 
-    @rule(results=st.lists(st.tuples(SCORES, st.booleans(), st.sampled_from([1, 2, 2**61])),
+    @rule(results=st.lists(st.tuples(SCORES, st.booleans(),
+                                     st.sampled_from([1, 2, 2**61, 0.5, 0.125, 2.5])),
                            max_size=10), remove=st.booleans())
     def batch(self, results: list[tuple[float, bool, int]], remove: bool) -> None:
         scores, correct, weights = ([r[i] for r in results] for i in range(3))
@@ -177,6 +185,23 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
             other.add(score, positive)
         self.both(lambda c: c.merge(other))
 
+    @rule(size=st.integers(1600, 2400), seed=st.integers(0, 3), keep=st.integers(0, 20))
+    def cross_int64_and_back(self, size: int, seed: int, keep: int) -> None:
+        """Results of weight 1/3 (6004799503160661 units of 2**-54): a batch or a loop of them
+        takes the total of units past int64, their removal (all but ``keep``) brings it back."""
+        rng = np.random.default_rng(seed)
+        scores = np.round(rng.random(size), 2).tolist()
+        correct = (rng.random(size) < 0.4).tolist()
+        weights = [1 / 3] * size
+        if seed % 2:
+            self.both(lambda c: c.add_results(scores, correct, sample_weight=weights))
+        else:
+            for score, positive in zip(scores, correct):
+                self.both(_call("add", score, positive, weight=1 / 3))
+        self.same_state_and_reads()
+        for score, positive in zip(scores[keep:], correct[keep:]):
+            self.both(_call("remove", score, positive, weight=1 / 3))
+
     @rule()
     def merge_itself(self) -> None:
         self.both(lambda c: c.merge(c.copy()))
@@ -195,10 +220,15 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
         reference, kernel = self.reference.copy(), self.kernel.copy()
         assert type(kernel._counts) is KERNEL
         for original in (reference, kernel):
-            for twin in (pickle.loads(pickle.dumps(original)),
-                         ThresholdContingency.from_dict(original.to_dict())):
-                assert twin == original
-                assert state(twin._counts) == state(original._counts)
+            twin = pickle.loads(pickle.dumps(original))
+            assert twin == original
+            assert state(twin._counts) == state(original._counts)
+            # a document holds the counts in their least unit: the same weights, maybe coarser
+            loaded = ThresholdContingency.from_dict(original.to_dict())
+            assert loaded == original
+            assert all(np.array_equal(a, b) for a, b in zip(loaded.counts(), original.counts()))
+            assert ({k: v for k, v in reads(loaded).items() if k != "counts"}
+                    == {k: v for k, v in reads(original).items() if k != "counts"})
         self.reference, self.kernel = reference, kernel
 
     @rule()
@@ -217,11 +247,13 @@ TestScoresKernelAgainstReference = needs_kernel(ScoresKernelAgainstReference.Tes
 
 # Streams of the counts themselves, as property tests -------------------------------------------
 
+#: The unit of a step's weights, ``2**-scale``: finer than the counts' unit refines them first.
+STEP_SCALES = st.sampled_from([0, 0, 0, 1, 3, 40, 62, 128])
 _STEP = st.one_of(
-    st.tuples(st.just("unit"), SCORES, st.booleans(), STEP_WEIGHTS),
+    st.tuples(st.just("unit"), SCORES, st.booleans(), STEP_WEIGHTS, STEP_SCALES),
     st.tuples(st.just("batch"), st.lists(st.tuples(SCORES, st.integers(0, 3), st.integers(0, 3)),
                                          min_size=1, max_size=8),
-              st.sampled_from([1, -1]), st.sampled_from([1, 2**40, 2**61])),
+              st.sampled_from([1, -1]), st.sampled_from([1, 2**40, 2**61]), STEP_SCALES),
 )
 
 
@@ -238,12 +270,13 @@ def _batch(results: list[tuple[float, int, int]], scale: int) -> tuple[Any, Any,
 
 
 def _run(counts: Any, step: tuple[Any, ...]) -> None:
+    unit = step[4] if len(step) > 4 else 0
     if step[0] == "unit":
-        _, key, positive, weight = step
-        counts.apply(key, positive, weight)
+        _, key, positive, weight = step[:4]
+        counts.apply(key, positive, weight, None, 1, unit)
     else:
-        _, results, sign, scale = step
-        counts.apply(batch=_batch(results, scale), sign=sign)
+        _, results, sign, multiple = step[:4]
+        counts.apply(batch=_batch(results, multiple), sign=sign, scale=unit)
 
 
 @needs_kernel
@@ -254,6 +287,22 @@ def _run(counts: Any, step: tuple[Any, ...]) -> None:
 @example([("unit", 0.5, True, 1), ("unit", 0.5, True, -(2**63))])
 @example([("unit", 0.5, True, 1), ("unit", 0.5, True, 2**70), ("unit", 0.5, False, -(2**70))])
 @example([("batch", [(0.5, 3, 3)], 1, 2**61), ("batch", [(0.5, 0, 1), (0.9, 1, 0)], 1, 2**61)])
+@example([("unit", 0.5, True, 3, 0), ("unit", 0.25, False, 1, 2), ("unit", 0.5, True, -1, 0),
+          ("unit", 0.25, False, -1, 2), ("unit", 0.5, True, -8, 2)])
+@example([("unit", 0.5, True, 2**61, 0), ("unit", 0.2, False, 1, 3)])  # refined past int64
+@example([("unit", 0.5, True, 1, 0), ("unit", 0.7, False, -1, 40)])  # refined, refused, undone
+@example([("unit", 0.5, True, 1, 1), ("batch", [(0.5, 3, 0)], -1, 2**61, 0)])  # shifted past int64
+# past int64 by a unit step, by a batch, by a refinement, and back by removals
+@example([("unit", 0.5, True, 2**62, 1), ("unit", 0.3, False, 2**62, 1), ("unit", 0.3, False, 2**62, 1),
+          ("unit", 0.1, True, 1, 0), ("unit", 0.3, False, -(2**62), 1), ("unit", 0.5, True, -1, 1)])
+@example([("batch", [(0.5, 3, 3), (0.1, 1, 0)], 1, 2**61, 3), ("unit", 0.5, False, 1, 0),
+          ("batch", [(0.5, 2, 3)], -1, 2**61, 3), ("batch", [(0.5, 1, 0)], -1, 2**61, 3)])
+@example([("unit", 0.5, True, MAX_COUNT, 0), ("unit", 0.2, False, 1, 1)])  # refused: undone
+@example([("unit", 0.5, True, MAX_COUNT, 0), ("unit", 0.2, False, -1, 1),  # refused removal
+          ("unit", 0.2, False, 2**70, 128), ("unit", 0.5, True, -(2**70), 64),
+          ("unit", 0.2, False, -(2**70), 128)])
+@example([("unit", 0.5, True, 2**70, 128), ("batch", [(0.5, 1, 1)], 1, 2**61, 62),
+          ("unit", 0.5, True, -(2**70), 128), ("batch", [(0.5, 1, 1)], -1, 2**61, 62)])
 def test_every_state_of_a_stream_is_the_same_on_both(steps: list[tuple[Any, ...]]) -> None:
     reference, kernel = ScoreCounts(), KERNEL()
     for step in steps:
@@ -333,6 +382,38 @@ def test_a_stream_of_distinct_scores_and_its_removals(results: list[tuple[float,
     assert_same(reference, kernel)
 
 
+@needs_kernel
+@pytest.mark.parametrize("bins", [None, 8])
+def test_a_stream_past_int64_and_back_is_the_same_on_both(bins: Any) -> None:
+    """2,000 results of weight 1/3 one by one: the total of units passes int64 near the 1,536th
+    (the counts become Python ints, object columns), every state equal to the reference's; a
+    batch of the same weights on top; then every removal, back under int64 (int64 columns)."""
+    rng = np.random.default_rng(5)
+    scores, correct = np.round(rng.random(2000), 3).tolist(), (rng.random(2000) < 0.3).tolist()
+    reference, kernel = ThresholdContingency(bins=bins), ThresholdContingency(bins=bins)
+    reference._counts, kernel._counts = ScoreCounts(), KERNEL()
+    dtypes = []
+    for score, positive in zip(scores, correct):
+        for curve in (reference, kernel):
+            curve.add(score, positive, weight=1 / 3)
+        assert_same(reference._counts, kernel._counts)
+        dtypes.append(kernel._counts.columns()[1].dtype)
+    assert dtypes[0] == np.int64
+    assert dtypes[-1].kind == "O"
+    assert reads(kernel) == reads(reference)
+    for curve in (reference, kernel):
+        curve.add_results(scores, correct, sample_weight=[1 / 3] * len(scores))
+        curve.remove_results(scores, correct, sample_weight=[1 / 3] * len(scores))
+    assert_same(reference._counts, kernel._counts)
+    for score, positive in zip(scores[::-1], correct[::-1]):
+        for curve in (reference, kernel):
+            curve.remove(score, positive, weight=1 / 3)
+        assert_same(reference._counts, kernel._counts)
+        dtypes.append(kernel._counts.columns()[1].dtype)
+    assert dtypes[-2] == np.int64
+    assert len(kernel._counts) == 0
+
+
 def test_the_process_uses_the_kernel_when_it_is_built() -> None:
     from contingency import _backend
 
@@ -341,3 +422,36 @@ def test_the_process_uses_the_kernel_when_it_is_built() -> None:
         assert type(chosen) is KERNEL
     else:
         assert type(chosen) is ScoreCounts
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_finer_unit_multiplies_every_count_and_keeps_every_ratio(implementation: Any) -> None:
+    """0.25 refines the unit to 2**-2: P, N, every count times 4, 2U and the tied pairs times 16;
+    a refused change after a refinement leaves the unit as it was; coarser weights are shifted."""
+    counts = implementation()
+    counts.apply(0.8, True, 1)
+    counts.apply(0.4, False, 3)
+    counts.apply(0.4, True, 2)
+    before = (counts.positives, counts.negatives, counts.twice_u, counts.shared)
+    counts.apply(0.1, False, 1, None, 1, 2)  # a negative of weight 0.25
+    assert counts.scale == 2
+    assert (counts.positives, counts.negatives) == (4 * before[0], 4 * before[1] + 1)
+    assert counts.twice_u == 16 * before[2] + 2 * 4 * 3  # both positives above the new negative
+    assert counts.shared == 16 * before[3]
+    assert recomputed(counts) == (counts.positives, counts.negatives, counts.twice_u, counts.shared)
+    with pytest.raises(ValueError, match=r"there are 0 negative results of score 0\.7, not 0\.125"):
+        counts.apply(0.7, False, -1, None, 1, 3)
+    assert counts.scale == 2  # the refinement to 2**-3 was undone
+    counts.apply(0.1, False, 1)  # a whole weight: 4 units
+    with pytest.raises(ValueError, match=r"there are 1\.25 negative results of score 0\.1, not 2 to"):
+        counts.apply(0.1, False, -2)
+    assert counts.columns()[2].tolist() == [5, 12, 0]
+    other = implementation()  # the same weights in whole units and quarters: equal
+    other.apply(0.8, True, 1)
+    other.apply(0.4, False, 3)
+    other.apply(0.4, True, 2)
+    other.apply(0.1, False, 1)
+    assert other != counts
+    other.apply(0.1, False, 1, None, 1, 2)
+    assert other == counts
+    assert other.scale == 2

@@ -10,6 +10,7 @@ import copy
 import inspect
 import json
 import pickle
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -30,8 +31,17 @@ def scored_rows(draw, *, min_rows: int = 1):
     scores = np.array(draw(st.lists(st.lists(grid, min_size=k, max_size=k), min_size=n,
                                     max_size=n)), dtype=np.float64).reshape(n, k)
     labels = np.array(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int64)
-    weights = np.array(draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)), dtype=np.int64)
+    # whole weights, or (every other case) fractional ones, counted exactly in units of 2**-k
+    fractional = draw(st.booleans())
+    pool = st.sampled_from([1, 2, 3, 0.5, 0.25, 1.75, 0.1]) if fractional else st.integers(1, 3)
+    weights = np.array(draw(st.lists(pool, min_size=n, max_size=n)),
+                       dtype=np.float64 if fractional else np.int64)
     return k, scores, labels, weights
+
+
+def exact_sum(values) -> float:
+    """The exact sum of floats or ints, rounded once (what a count of exact weights reads)."""
+    return float(sum(Fraction(value) for value in np.asarray(values).tolist()))
 
 
 def _fed(k: int, scores, labels, weights=None, **settings_) -> MulticlassThresholdContingency:
@@ -82,7 +92,7 @@ def test_top_k_accuracy_equals_scikit_learn_ties_included(case, k_best: int) -> 
     if k == 2:  # scikit-learn refuses a two-column matrix: the rank rule, written out
         own, other = scores[np.arange(len(labels)), labels], scores[np.arange(len(labels)), 1 - labels]
         hits = (own > other) | ((own == other) & (labels == 1))
-        assert curves.top_k_accuracy(1, normalize=False) == int(weights[hits].sum())
+        assert curves.top_k_accuracy(1, normalize=False) == exact_sum(weights[hits])
         assert curves.top_k_accuracy(k_best) == (1.0 if k_best >= 2 else hits @ weights / weights.sum())
         return
     if k_best >= k:  # every class is among the k best (scikit-learn warns, and says 1.0)
@@ -93,7 +103,7 @@ def test_top_k_accuracy_equals_scikit_learn_ties_included(case, k_best: int) -> 
                                            sample_weight=weights, normalize=normalize)
         assert curves.top_k_accuracy(k_best, normalize=normalize) == pytest.approx(expected,
                                                                                    rel=1e-12)
-    assert curves.rank_counts().sum() == weights.sum()
+    assert exact_sum(curves.rank_counts()) == exact_sum(weights)
 
 
 def test_probabilities_with_string_labels_equal_scikit_learn_multi_class_ovr() -> None:
@@ -147,7 +157,7 @@ def test_stream_batch_merge_remove_and_state_agree(case, cut: int, binned: bool)
     batch = _fed(k, scores, labels, weights, **options)
     stream = MulticlassThresholdContingency(list(range(k)), **options)
     for row, label, weight in zip(scores, labels, weights):
-        stream.add(row, int(label), weight=int(weight))
+        stream.add(row, int(label), weight=weight)
     assert stream == batch
     cut = min(cut, len(labels))
     left = _fed(k, scores[:cut], labels[:cut], weights[:cut], **options)
@@ -182,8 +192,9 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.add_results([[0.1, 0.2, 0.3]] * 2, ["a", "q"]), ValueError,
          r"correct\[1\] = 'q' is not one of the classes"),
         (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a", "b"]), ValueError, "different lengths"),
-        (lambda: curves.add_results([[0.1, 0.2, 0.3]], ["a"], sample_weight=[0.5]), ValueError,
-         "fractional"),
+        (lambda: curves.add_results([[0.1, 0.2, 0.3]] * 3, ["a"] * 3,
+                                    sample_weight=[0.25, 2.0**62, 2.0**62]), ValueError,
+         "would hold 9223372036854775809 results"),
         (lambda: curves.remove([0.1, 0.2, 0.7], "a"), ValueError, "remove: there are 0"),
         # the scores are there, but their correct class was c: c's table refuses first
         (lambda: curves.remove([0.1, 0.2, 0.7], "b"), ValueError, "remove"),
@@ -192,7 +203,10 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.add("abc", "a"), TypeError, "add: scores must be a row"),
         (lambda: curves.add([0.1, 0.2, 0.3], "z"), ValueError, "'z' is not one of the classes"),
         (lambda: curves.add([0.1, 0.2, 0.3], ["a"]), ValueError, "is not one of the classes"),
-        (lambda: curves.add([0.1, 0.2, 0.3], "a", weight=1.5), ValueError, "fractional"),
+        (lambda: curves.add([0.1, 0.2, 0.3], "a", weight=2.0**-130), ValueError,
+         r"needs a unit of 2\*\*-130"),
+        (lambda: curves.remove([0.1, 0.2, 0.7], "c", weight=1.25), ValueError,
+         "there are 1 negative results of score 0.1, not 1.25 to remove"),
         # classes a and b hold their parts (negatives at 0.1 and 0.2); c's positive at 0.3 is not there
         (lambda: curves.remove([0.1, 0.2, 0.3], "c"), ValueError, "positive results of score 0.3"),
         (lambda: curves.top_k_accuracy(0), ValueError, "k must be a positive integer"),
@@ -287,3 +301,43 @@ def test_scores_are_the_reads_and_undefined_is_none() -> None:
     with pytest.raises(ValueError):
         curves.roc_auc("macro")
     assert json.loads(json.dumps(scores)) == scores
+
+
+def test_balanced_sample_weight_past_int64_units_is_scikit_learns() -> None:
+    """``compute_sample_weight("balanced", y)`` on 10^4 rows of 3 classes: the pooled table holds
+    3 results a row, past 2**63 units of the weights' unit, all exact; every average is
+    scikit-learn's, rows one by one equal the batch, and removals bring every table back."""
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    from contingency.formulas._numeric import MAX_COUNT
+
+    rng = np.random.default_rng(3)
+    n, k = 10**4, 3
+    labels = rng.choice(k, n, p=[0.6, 0.3, 0.1])
+    scores = rng.dirichlet(np.ones(k), n)
+    scores[np.arange(n), labels] += 0.3
+    scores = np.round(scores / scores.sum(axis=1, keepdims=True), 3)
+    weights = compute_sample_weight("balanced", labels)
+    curves = _fed(k, scores, labels, weights)
+    pooled = curves.micro()._counts
+    assert pooled.positives + pooled.negatives > MAX_COUNT
+    truth = label_binarize(labels, classes=list(range(k)))
+    for average in ("macro", "weighted", "micro", None):
+        assert np.allclose(curves.roc_auc(average),
+                           sk.roc_auc_score(truth, scores, average=average, sample_weight=weights),
+                           rtol=1e-12, atol=0)
+        assert np.allclose(curves.average_precision(average),
+                           sk.average_precision_score(truth, scores, average=average,
+                                                      sample_weight=weights), rtol=1e-12, atol=0)
+    assert np.isclose(curves.top_k_accuracy(2),
+                      sk.top_k_accuracy_score(labels, scores, k=2, sample_weight=weights),
+                      rtol=1e-12, atol=0)
+    streamed = MulticlassThresholdContingency(list(range(k)))
+    for row, label, weight in zip(scores[:3000].tolist(), labels[:3000].tolist(),
+                                  weights[:3000].tolist()):
+        streamed.add(row, label, weight=weight)
+    streamed.add_results(scores[3000:], labels[3000:], sample_weight=weights[3000:])
+    assert streamed == curves
+    assert MulticlassThresholdContingency.from_dict(json.loads(json.dumps(curves.to_dict()))) == curves
+    curves.remove_results(scores[20:], labels[20:], sample_weight=weights[20:])
+    assert curves == _fed(k, scores[:20], labels[:20], weights[:20])

@@ -214,7 +214,7 @@ def test_the_precision_recall_plot_draws_each_curve_with_its_average_precision()
     for line, (name, one) in zip(lines, named.items(), strict=True):
         precision, recall, _ = one.precision_recall_curve()
         assert line.get_xydata().tolist() == np.column_stack([recall, precision]).tolist()
-        assert line.get_label() == f"{name}, AP {one.average_precision:.3f}"
+        assert line.get_label() == f"{name}, AP {one.average_precision():.3f}"
         assert line.get_drawstyle() == "steps-post"
 
 

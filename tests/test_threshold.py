@@ -9,9 +9,11 @@ was; binned reads keep the exact value within their certified bounds.
 from __future__ import annotations
 
 import copy
+import json
 import math
 import pickle
 import threading
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -23,7 +25,7 @@ from sklearn import metrics as sk
 from sklearn.calibration import calibration_curve
 
 import contingency._score_counts as score_counts
-from contingency import Contingency, ThresholdContingency
+from contingency import Contingency, IntervalRefused, ThresholdContingency
 from contingency.formulas._numeric import MAX_COUNT
 
 REL = 1e-12
@@ -77,6 +79,18 @@ def brute_shared(results: list[tuple[float, bool, int]]) -> int:
 # scikit-learn on the raw scores ------------------------------------------------------------
 
 
+def precision_recall_det_brier_and_log_loss_are_scikit_learns(curve: ThresholdContingency,
+                                                               scores: Any, y: Any, w: Any) -> None:
+    for ours, theirs in zip(curve.precision_recall_curve(),
+                            sk.precision_recall_curve(y, scores, sample_weight=w)):
+        arrays_close(ours, theirs)
+    close(curve.average_precision(), sk.average_precision_score(y, scores, sample_weight=w))
+    for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
+        arrays_close(ours, theirs)
+    close(curve.brier_score(), sk.brier_score_loss(y, scores, sample_weight=w))
+    close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
+
+
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("weights", [False, True])
@@ -91,19 +105,245 @@ def test_every_read_is_scikit_learns_on_the_raw_scores(seed, ties, weights):
         for ours, theirs in zip(curve.roc_curve(drop_intermediate=drop),
                                 sk.roc_curve(y, scores, sample_weight=w, drop_intermediate=drop)):
             arrays_close(ours, theirs)
-    for ours, theirs in zip(curve.precision_recall_curve(),
-                            sk.precision_recall_curve(y, scores, sample_weight=w)):
-        arrays_close(ours, theirs)
-    close(curve.average_precision, sk.average_precision_score(y, scores, sample_weight=w))
-    for ours, theirs in zip(curve.det_curve(), sk.det_curve(y, scores, sample_weight=w)):
-        arrays_close(ours, theirs)
-    close(curve.brier_score, sk.brier_score_loss(y, scores, sample_weight=w))
-    close(curve.log_loss(), sk.log_loss(y, scores, sample_weight=w))
+    precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
     if w is None:
         for strategy in ("uniform", "quantile"):
             for ours, theirs in zip(curve.calibration_curve(5, strategy=strategy),
                                     calibration_curve(y, scores, n_bins=5, strategy=strategy)):
                 arrays_close(ours, theirs)
+
+
+def fractional_weights(seed: int, n: int, kind: str) -> Any:
+    """Fractional weights as users pass them: multiples of 2**-3, or decimals (0.1 needs 2**-55)."""
+    rng = np.random.default_rng(seed)
+    w = (rng.integers(0, 16, n) / 8.0 if kind == "dyadic"
+         else rng.choice([0.0, 0.1, 0.3, 0.7, 1.5], n))
+    w[0], w[-1] = 0.375, (0.125 if kind == "dyadic" else 0.1)
+    return w
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("kind", ["dyadic", "decimal"])
+def test_fractional_weights_are_scikit_learns_sample_weight(seed, kind):
+    """Fractional weights counted exactly (units of 2**-k): every read is scikit-learn's with the
+    same sample_weight, streaming equals the batch, and taking them back leaves the state before."""
+    scores, y, _ = draw(seed, 30, ties=seed % 2 == 0, weights=False)
+    w = fractional_weights(seed, 30, kind)
+    curve = fed(scores, y, w)
+    assert curve._counts.scale == (3 if kind == "dyadic" else 55)
+    close(curve.roc_auc(), sk.roc_auc_score(y, scores, sample_weight=w))
+    close(curve.roc_auc(max_fpr=0.3), sk.roc_auc_score(y, scores, sample_weight=w, max_fpr=0.3))
+    for ours, theirs in zip(curve.roc_curve(drop_intermediate=False),
+                            sk.roc_curve(y, scores, sample_weight=w, drop_intermediate=False)):
+        arrays_close(ours, theirs)
+    # drop_intermediate drops the points where the curve does not turn: exact counts know it,
+    # scikit-learn's float sums of 0.1 and 0.3 may keep a collinear point (a second difference
+    # of 1e-17): ours are among its points, with the same rates
+    fpr, tpr, thresholds = curve.roc_curve()
+    e_fpr, e_tpr, e_thresholds = sk.roc_curve(y, scores, sample_weight=w)
+    at = np.searchsorted(-e_thresholds, -thresholds)
+    assert np.array_equal(e_thresholds[at], thresholds)
+    arrays_close(fpr, e_fpr[at])
+    arrays_close(tpr, e_tpr[at])
+    if kind == "dyadic":  # sums of multiples of 2**-3 are exact in float64 too: the same points
+        assert thresholds.size == e_thresholds.size
+    precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
+    # the totals are the exact sums, rounded once
+    assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
+    assert curve.negatives == float(sum(Fraction(x) for x in w[y == 0].tolist()))
+    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
+    ours = curve.at_threshold(0.5).micro_table
+    assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+               for a, b in zip(ours, (tp, fp, fn, tn))), (ours, (tp, fp, fn, tn))
+    streamed = ThresholdContingency()
+    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
+        streamed.add(score, label, weight=weight)
+    assert streamed == curve
+    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
+    assert pickle.loads(pickle.dumps(curve)) == curve
+    whole = fed(scores, y, np.ones(30, dtype=np.int64))
+    both = whole + curve
+    both.remove_results(scores, y, sample_weight=w)
+    assert both == whole
+    assert both.to_dict() == whole.to_dict()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fractional_weights_read_the_same_as_their_whole_multiples(seed):
+    """Weights w in units of 2**-3 give the very counts of the whole weights 8w: every read is
+    the same float, bit for bit (the unit cancels in every ratio)."""
+    scores, y, _ = draw(seed, 40, ties=True, weights=False)
+    w = fractional_weights(seed, 40, "dyadic")
+    fractional, whole = fed(scores, y, w), fed(scores, y, (w * 8).astype(np.int64))
+    for read in ("roc_auc", "average_precision", "brier_score", "log_loss", "roc_auc_bound"):
+        assert getattr(fractional, read)() == getattr(whole, read)()
+    assert fractional.best_threshold("f1") == whole.best_threshold("f1")
+    assert fractional.roc_auc(max_fpr=0.2) == whole.roc_auc(max_fpr=0.2)
+    assert fractional.calibration_error(10) == whole.calibration_error(10)
+    fractional, whole = fed(scores, y, w, bins=4), fed(scores, y, (w * 8).astype(np.int64), bins=4)
+    for read in ("roc_auc", "roc_auc_bound", "average_precision", "average_precision_bounds"):
+        assert getattr(fractional, read)() == getattr(whole, read)()
+
+
+def _past_int64(curve: ThresholdContingency) -> bool:
+    """Whether the counts' total of units is past int64 (held as Python ints)."""
+    counts = curve._counts
+    return counts.positives + counts.negatives > MAX_COUNT and counts.columns()[1].dtype.kind == "O"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_balanced_sample_weight_on_ten_thousand_results_is_scikit_learns(seed):
+    """``compute_sample_weight("balanced", y)``: two arbitrary floats (n / 2 n_class, 50-odd
+    binary digits), so 10^4 of them pass 2**63 units of their unit; counted exactly all the
+    same (as Contingency's counts), every read is scikit-learn's, streaming equals the batch,
+    and removals bring the state back under int64, equal to the batch of what is left."""
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    rng = np.random.default_rng(seed)
+    n = 10**4
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    scores = np.clip(np.round(0.55 * rng.random(n) + 0.3 * y, 4), 0, 1)  # ties: 4 digits
+    w = compute_sample_weight("balanced", y)
+    curve = fed(scores, y, w)
+    assert _past_int64(curve)
+    close(curve.roc_auc(), sk.roc_auc_score(y, scores, sample_weight=w))
+    close(curve.roc_auc(max_fpr=0.2), sk.roc_auc_score(y, scores, sample_weight=w, max_fpr=0.2))
+    for ours, theirs in zip(curve.roc_curve(drop_intermediate=False),
+                            sk.roc_curve(y, scores, sample_weight=w, drop_intermediate=False)):
+        arrays_close(ours, theirs)
+    precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
+    assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
+    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
+    ours = curve.at_threshold(0.5).micro_table
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(ours, (tp, fp, fn, tn)))
+    streamed = ThresholdContingency()
+    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
+        streamed.add(score, label, weight=weight)
+    assert streamed == curve
+    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
+    assert pickle.loads(pickle.dumps(curve)) == curve
+    binned = fed(scores, y, w, bins=20)
+    low, high = binned.average_precision_bounds()
+    assert low <= curve.average_precision() <= high
+    assert abs(binned.roc_auc() - curve.roc_auc()) <= binned.roc_auc_bound()
+    curve.remove_results(scores[100:], y[100:], sample_weight=w[100:])
+    assert not _past_int64(curve)
+    assert curve == fed(scores[:100], y[:100], w[:100])
+
+
+def test_weights_past_int64_units_read_as_their_integer_equivalent():
+    """10^4 results of weight 1/3 (6004799503160661 units of 2**-54 each: a total past
+    2**63 units, 3,333 whole ones, where int64 held 512) read bit for bit as the same results of
+    weight 1: every ratio of counts is the same (the reads take the counts over their common
+    divisor), in exact and binned mode, and the table at a threshold is the exact weight."""
+    rng = np.random.default_rng(7)
+    n = 10**4
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    scores = np.round(0.7 * rng.random(n) + 0.3 * y, 3)
+    third = np.full(n, 1 / 3)
+    for bins in (None, 16):
+        thirds, whole = fed(scores, y, third, bins=bins), fed(scores, y, bins=bins)
+        assert _past_int64(thirds)
+        assert thirds.n_results == float(Fraction(1 / 3) * n)
+        for read in ("roc_auc", "average_precision", "roc_auc_bound", "average_precision_bounds"):
+            assert getattr(thirds, read)() == getattr(whole, read)(), read
+        assert thirds.roc_auc(max_fpr=0.25) == whole.roc_auc(max_fpr=0.25)
+        for name in ("roc_curve", "precision_recall_curve", "det_curve"):
+            for ours, theirs in zip(getattr(thirds, name)(), getattr(whole, name)()):
+                assert np.array_equal(ours, theirs), name
+        for score in ("f1", "informedness", "matthews_corrcoef"):
+            assert thirds.best_threshold(score) == whole.best_threshold(score)
+        assert thirds.specificity_at_sensitivity(0.9) == whole.specificity_at_sensitivity(0.9)
+        assert thirds.precision_at_recall(0.8) == whole.precision_at_recall(0.8)
+        table, whole_table = thirds.at_threshold(0.5).micro_table, whole.at_threshold(0.5).micro_table
+        assert table == tuple(float(Fraction(1 / 3) * count) for count in whole_table)
+        if bins is None:
+            for read in ("brier_score", "log_loss", "calibration_error"):
+                assert getattr(thirds, read)() == getattr(whole, read)(), read
+    streamed = ThresholdContingency()
+    for score, label in zip(scores.tolist(), y.tolist()):
+        streamed.add(score, label, weight=1 / 3)
+    assert streamed == fed(scores, y, third)
+    assert _past_int64(streamed)
+    assert streamed.roc_auc() == fed(scores, y).roc_auc()
+    for score, label in zip(scores.tolist()[50:], y.tolist()[50:]):
+        streamed.remove(score, label, weight=1 / 3)
+    assert not _past_int64(streamed)
+    assert streamed == fed(scores[:50], y[:50], third[:50])
+
+
+def test_a_binned_batch_past_int64_is_counted_block_by_block_exactly():
+    """A binned batch is coded by blocks of 2**18 scores: with a total past int64 units, a block
+    of small weights (one whose sums float64 would hold) is counted in Python ints as the rest."""
+    n = (1 << 18) + 1000
+    rng = np.random.default_rng(11)
+    scores, y = rng.random(n), rng.random(n) < 0.5
+    # 1500 weights of 2**52 (whole: 6.8e18, in units of 2**-1: past 2**63) in the first block,
+    # and the last block 1000 weights of 0.5
+    w = np.where(np.arange(n) < 1500, 2.0**52, 0.5)
+    curve = fed(scores, y, w, bins=8)
+    assert _past_int64(curve)
+    streamed = ThresholdContingency(bins=8)
+    streamed.add_results(scores[: 1 << 18], y[: 1 << 18], sample_weight=w[: 1 << 18])
+    streamed.add_results(scores[1 << 18:], y[1 << 18:], sample_weight=w[1 << 18:])
+    assert streamed == curve
+    exact = [sum(Fraction(x) for x in w[(curve.bins[b] <= scores) & (scores < curve.bins[b + 1]) & y])
+             for b in range(8)]
+    assert curve.counts()[1].tolist()[::-1] == [float(x) for x in exact]
+
+
+def test_the_limit_is_two_to_the_63_whole_units_at_any_scale():
+    """2**63 - 1 whole units of weight are held at any scale (as Contingency's); one more unit,
+    or any part of one, is refused by name and changes nothing."""
+    curve = ThresholdContingency()
+    curve.add(0.5, 1, weight=2.0**62)
+    curve.add(0.25, 0, weight=0.25)  # units of 2**-2: 2**64 + 1 of them
+    assert _past_int64(curve)
+    assert curve.roc_auc() == 1.0
+    curve.add(0.75, 0, weight=MAX_COUNT - 2**62 - 1)
+    curve.add(0.75, 1, weight=0.75)  # 2**63 - 1 whole units in all: the limit
+    assert curve._counts.positives + curve._counts.negatives == MAX_COUNT << 2
+    before = curve.to_dict()
+    for weight in (1, 0.5, 2.0**-54):
+        with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+            curve.add(0.1, 1, weight=weight)
+        with pytest.raises(ValueError, match="at most 2\\*\\*63 - 1 are supported"):
+            curve.add_results([0.1], [1], sample_weight=[weight])
+    assert curve.to_dict() == before
+    curve.remove(0.25, 0, weight=0.25)
+    curve.add(0.1, 1, weight=0.25)  # exactly 2**63 - 1 whole units again
+    assert curve.to_dict() == {**before, "scores": [0.1, 0.5, 0.75],
+                               "positives": [1, 2**64, 3], "negatives": [0, 0, (2**62 - 2) << 2]}
+
+
+def test_an_interval_takes_whole_counts_only():
+    curve = fed([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 0, 1, 0, 1, 0], [0.5, 0.5, 0.5, 1.5, 1.5, 1])
+    with pytest.raises(IntervalRefused, match="fractional weights were counted"):
+        curve.interval("roc_auc")
+    curve.add(0.9, 1, weight=0.5)
+    curve.add(0.8, 0, weight=0.5)
+    curve.add(0.7, 1, weight=0.5)
+    curve.add(0.6, 0, weight=0.5)
+    curve.add(0.5, 1, weight=0.5)
+    assert curve.interval("roc_auc") == fed([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [1, 0, 1, 0, 1, 0],
+                                            [1, 1, 1, 2, 2, 1]).interval("roc_auc")
+
+
+def test_quantile_calibration_takes_whole_counts_only():
+    """Its edges are percentiles of the results, each weight a number of repeats (as the formula)."""
+    scores = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]
+    y = [1, 1, 0, 1, 0, 1, 0, 0]
+    curve = fed(scores, y, [1.5, 0.5, 1, 1, 1, 1, 1, 1])
+    with pytest.raises(ValueError, match=r"calibration_curve\(strategy='quantile'\): fractional"):
+        curve.calibration_curve(2, strategy="quantile")
+    curve.add(0.9, 1, weight=0.5)  # 0.9 now holds 2, 0.8 holds 0.5 + 0.5: whole again
+    curve.add(0.8, 1, weight=0.5)
+    whole = fed([*scores, 0.9], [*y, 1])
+    for ours, theirs in zip(curve.calibration_curve(2, strategy="quantile"),
+                            calibration_curve([*y, 1], [*scores, 0.9], n_bins=2,
+                                              strategy="quantile")):
+        arrays_close(ours, theirs)
+    assert curve == whole
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -183,8 +423,67 @@ def test_delong_interval_is_the_formulas_on_the_counts():
     for method in ("delong", "hanley_mcneil"):
         assert curve.interval("roc_auc", method=method) == roc_auc_interval(pos, neg,
                                                                              method=method)
-    with pytest.raises(ValueError, match="only 'roc_auc'"):
+    with pytest.raises(ValueError, match="the scores with an interval here are 'roc_auc', "
+                                         "'average_precision', not 'f1'"):
         curve.interval("f1")
+    with pytest.raises(ValueError, match=r"interval\('average_precision'\): method must be 'logit'"):
+        curve.interval("average_precision", method="delong")
+    with pytest.raises(ValueError, match="method must be 'delong' or 'hanley_mcneil'"):
+        curve.interval("roc_auc", method="logit")
+
+
+def _binormal_aucpr(prevalence: float, shift: float) -> float:
+    """The area under the precision-recall curve of the binormal model (positives N(shift, 1),
+    negatives N(0, 1)), by numerical integration of precision over recall (Brodersen et al. 2010)."""
+    from scipy import integrate, stats
+
+    def precision(recall: float) -> float:
+        threshold = shift + stats.norm.ppf(1 - recall)
+        false_positive_rate = stats.norm.sf(threshold)
+        return prevalence * recall / (prevalence * recall
+                                      + (1 - prevalence) * false_positive_rate)
+
+    return float(integrate.quad(precision, 0, 1, limit=200)[0])
+
+
+@pytest.mark.parametrize(("n", "prevalence"), [(1000, 0.1), (500, 0.2)])
+def test_the_average_precision_interval_covers_as_boyd_et_al_report(n, prevalence):
+    """Boyd, Eng and Page (2013) find the logit interval of average precision near its nominal
+    coverage from about 100 positives: 400 samples of the binormal model, each interval checked
+    for the true area. n counted as every result instead of the positives would cover about half
+    the time, n as twice the positives about 80%: the bounds tell them apart."""
+    truth = _binormal_aucpr(prevalence, 1.0)
+    rng = np.random.default_rng(2013)
+    covered = 0
+    for _ in range(400):
+        y = rng.random(n) < prevalence
+        curve = fed(rng.normal(y * 1.0, 1.0), y)
+        low, estimate, high = curve.interval("average_precision")
+        assert estimate == curve.average_precision()
+        assert low < estimate < high
+        covered += low <= truth <= high
+    assert 0.92 <= covered / 400 <= 0.98, covered / 400
+
+
+def test_the_average_precision_interval_is_the_logit_formula():
+    """The published formula, written out: logit(AP) +- z / sqrt(P AP (1 - AP)), mapped back."""
+    from scipy import stats
+
+    scores, y, w = draw(5, 60, ties=True, weights=True)
+    curve = fed(scores, y, w)
+    ap = sk.average_precision_score(y, scores, sample_weight=w)
+    for level in (0.9, 0.95, 0.99):
+        z = stats.norm.ppf(0.5 + level / 2)
+        half = z / math.sqrt(w[y == 1].sum() * ap * (1 - ap))
+        logit = math.log(ap / (1 - ap))
+        expected = (1 / (1 + math.exp(half - logit)), ap, 1 / (1 + math.exp(-logit - half)))
+        for ours, theirs in zip(curve.interval("average_precision", level=level), expected):
+            close(ours, theirs)
+    perfect = fed([0.9, 0.8, 0.2], [1, 1, 0])
+    with pytest.raises(ValueError, match=r"undefined when it is 1\.0"):
+        perfect.interval("average_precision")
+    with pytest.raises(ValueError, match="no positive result"):
+        fed([0.9, 0.8], [0, 0]).interval("average_precision")
 
 
 # Streaming, batch, merge, documents --------------------------------------------------------
@@ -275,7 +574,9 @@ REFUSED = [
     ("add", (True, 1), {}, TypeError, "add: score must be a number, not bool"),
     ("add", (0.5, 2), {}, ValueError, "add: correct is 2: without pos_label="),
     ("add", (0.5, None), {}, ValueError, "add: correct is None"),
-    ("add", (0.5, 1), {"weight": 0.5}, ValueError, "add: weight = 0.5 is fractional"),
+    ("add", (0.5, 1), {"weight": 2.0**-130}, ValueError, r"needs a unit of 2\*\*-130"),
+    ("remove", (0.7, 0), {"weight": 0.25}, ValueError,
+     "there are 0 negative results of score 0.7, not 0.25 to remove"),
     ("add", (0.5, 1), {"weight": -1}, ValueError, "add: weight must be a finite non-negative"),
     ("add", (0.5, 1), {"weight": MAX_COUNT}, ValueError, "results"),
     ("remove", (0.7, 1), {}, ValueError, "remove: there are 0 positive results of score 0.7"),
@@ -290,8 +591,11 @@ REFUSED = [
     ("add_results", ([0.1, 0.2], [0, "spam"]), {}, ValueError,
      r"add_results: correct\[1\] is 'spam'"),
     ("add_results", ([0.1, 0.2], [0, None]), {}, ValueError, r"correct\[1\]: None"),
-    ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, 0.5]}, ValueError,
-     r"add_results: sample_weight\[1\] = 0.5 is fractional"),
+    # the limit is on whole units of weight, whatever the unit: 2**63 + 0.25 is past it
+    ("add_results", ([0.1, 0.2, 0.3], [0, 1, 1]), {"sample_weight": [0.25, 2.0**62, 2.0**62]},
+     ValueError, "would hold 9223372036854775809 results; at most 2\\*\\*63 - 1"),
+    ("remove_results", ([0.2, 0.5], [1, 1]), {"sample_weight": [0.5, 1.5]}, ValueError,
+     "there are 1 positive results of score 0.5, not 1.5 to remove"),
     ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1, -2]}, ValueError,
      r"sample_weight\[1\] must be a finite non-negative"),
     ("add_results", ([0.1, 0.2], [0, 1]), {"sample_weight": [1]}, ValueError,
@@ -347,7 +651,7 @@ def test_a_score_needs_both_classes_by_the_zero_division_setting():
 
 def test_binned_mode_refuses_reads_that_need_the_scores():
     curve = fed([0.2, 0.8], [0, 1], bins=4)
-    for read in (lambda: curve.brier_score, curve.log_loss, curve.calibration_curve,
+    for read in (lambda: curve.brier_score(), curve.log_loss, curve.calibration_curve,
                  curve.calibration_error):
         with pytest.raises(ValueError, match="needs the scores themselves"):
             read()
@@ -405,15 +709,15 @@ def test_binned_reads_hold_the_exact_value_within_their_bounds(seed, bins):
     scores, y, w = draw(seed, 200, ties=False, weights=seed % 2 == 1)
     binned = fed(scores, y, w, bins=bins)
     exact = sk.roc_auc_score(y, scores, sample_weight=w)
-    read, bound = binned.roc_auc(), binned.roc_auc_bound
+    read, bound = binned.roc_auc(), binned.roc_auc_bound()
     assert read - bound - 1e-15 <= exact <= read + bound + 1e-15
-    low, high = binned.average_precision_bounds
+    low, high = binned.average_precision_bounds()
     ap = sk.average_precision_score(y, scores, sample_weight=w)
     assert low - 1e-12 <= ap <= high + 1e-12
-    assert low - 1e-12 <= binned.average_precision <= high + 1e-12
+    assert low - 1e-12 <= binned.average_precision() <= high + 1e-12
     exact_curve = fed(scores, y, w)
-    assert exact_curve.roc_auc_bound == 0.0
-    assert exact_curve.average_precision_bounds == (exact_curve.average_precision,) * 2
+    assert exact_curve.roc_auc_bound() == 0.0
+    assert exact_curve.average_precision_bounds() == (exact_curve.average_precision(),) * 2
     # binned counts are the exact ones aggregated by bin
     edges = np.linspace(0, 1, bins + 1)
     codes = np.minimum(np.searchsorted(edges, scores, side="right") - 1, bins - 1)
@@ -498,6 +802,10 @@ def test_running_mann_whitney_equals_the_definition_after_every_step(monkeypatch
             assert pos.tolist() == [kept[s][0] for s in thresholds.tolist()]
 
 
+#: Whole weights, and fractional ones (counted in units of 2**-k: the state's unit refines).
+MACHINE_WEIGHTS = st.sampled_from([0, 1, 2, 3, 0.5, 0.25, 1.125])
+
+
 class ThresholdMachine(RuleBasedStateMachine):
     """Random interleavings of every write, with a list of results as the naive model."""
 
@@ -506,12 +814,12 @@ class ThresholdMachine(RuleBasedStateMachine):
         self.curve = ThresholdContingency()
         self.results: list[tuple[float, int, int]] = []
 
-    @rule(score=st.integers(0, 20), label=st.integers(0, 1), weight=st.integers(0, 3))
+    @rule(score=st.integers(0, 20), label=st.integers(0, 1), weight=MACHINE_WEIGHTS)
     def add(self, score: int, label: int, weight: int) -> None:
         self.curve.add(score / 20, label, weight=weight)
         self.results.append((score / 20, label, weight))
 
-    @rule(batch=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 1), st.integers(0, 3)),
+    @rule(batch=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 1), MACHINE_WEIGHTS),
                          max_size=10))
     def add_results(self, batch: list[tuple[float, int, int]]) -> None:
         self.curve.add_results([s for s, _, _ in batch], [y for _, y, _ in batch],
@@ -544,17 +852,20 @@ class ThresholdMachine(RuleBasedStateMachine):
     @invariant()
     def agrees_with_the_results(self) -> None:
         live = [(s, bool(y), w) for s, y, w in self.results if w]
-        assert self.curve._counts.twice_u == brute_twice_u(live)
-        assert self.curve._counts.shared == brute_shared(live)
-        positives = sum(w for _, y, w in live if y)
-        negatives = sum(w for _, y, w in live if not y)
-        assert (self.curve.positives, self.curve.negatives) == (positives, negatives)
+        unit = 2 ** self.curve._counts.scale  # the counts' unit is 2**-scale: weights as units
+        in_units = [(s, y, int(Fraction(w) * unit)) for s, y, w in live]
+        assert self.curve._counts.twice_u == brute_twice_u(in_units)
+        assert self.curve._counts.shared == brute_shared(in_units)
+        positives = sum(Fraction(w) for _, y, w in live if y)
+        negatives = sum(Fraction(w) for _, y, w in live if not y)
+        assert (self.curve.positives, self.curve.negatives) == (float(positives),
+                                                                float(negatives))
         if positives and negatives:
             scores = [s for s, _, _ in live]
             labels = [int(y) for _, y, _ in live]
             weights = [w for _, _, w in live]
             close(self.curve.roc_auc(), sk.roc_auc_score(labels, scores, sample_weight=weights))
-            close(self.curve.average_precision,
+            close(self.curve.average_precision(),
                   sk.average_precision_score(labels, scores, sample_weight=weights))
 
 
@@ -632,7 +943,7 @@ def test_a_binned_state_is_the_exact_state_of_the_bins_lower_edges(results, bins
         raw = ThresholdContingency()
         for score, label, weight in results:
             raw.add(score, label, weight=weight)
-        assert abs(raw.roc_auc() - binned.roc_auc()) <= binned.roc_auc_bound + 1e-15
+        assert abs(raw.roc_auc() - binned.roc_auc()) <= binned.roc_auc_bound() + 1e-15
 
 
 @pytest.mark.parametrize("call", [lambda plain, shared: plain.merge(shared),

@@ -51,7 +51,9 @@ meaning and use of the area under a receiver operating characteristic (ROC)
 curve", Radiology 143 (1982) 29-36; G. W. Brier, Monthly Weather Review 78
 (1950) 1-3; M. P. Naeini, G. F. Cooper and M. Hauskrecht, "Obtaining well
 calibrated probabilities using Bayesian binning", AAAI 2015 (the expected
-calibration error).
+calibration error); K. Boyd, K. H. Eng and C. D. Page, "Area under the
+precision-recall curve: point estimates and confidence intervals", ECML PKDD
+2013, LNCS 8190, 451-466 (the logit interval of average precision).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ __all__ = [
     "auc_from_mann_whitney",
     "average_precision",
     "average_precision_bounds",
+    "average_precision_interval",
     "brier_score",
     "calibration_curve",
     "calibration_error",
@@ -93,6 +96,7 @@ __all__ = [
     "roc_auc_interval",
     "roc_auc_variance",
     "roc_curve",
+    "thresholds_above",
 ]
 
 Floats = NDArray[np.float64]
@@ -337,12 +341,21 @@ def counts_at(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
     (2, 1, 0, 1)
     """
     thr, pos, neg = _counts(thresholds, positives, negatives)
+    above = thresholds_above(thr, t)
+    tp, fp = _total(pos[:above]), _total(neg[:above])
+    return tp, fp, _total(pos) - tp, _total(neg) - fp
+
+
+def thresholds_above(thresholds: Floats, t: float) -> int:
+    """How many of the decreasing ``thresholds`` are ``>= t``: the rows predicted positive at ``t``.
+
+    >>> thresholds_above(np.array([0.8, 0.4, 0.35, 0.1]), 0.35)
+    3
+    """
     t = float(t)
     if math.isnan(t):
         raise ValueError("the threshold t must be a number, not nan")
-    above = int(np.searchsorted(-thr, -t, side="right"))  # thresholds >= t, highest first
-    tp, fp = _total(pos[:above]), _total(neg[:above])
-    return tp, fp, _total(pos) - tp, _total(neg) - fp
+    return int(np.searchsorted(-thresholds, -t, side="right"))
 
 
 # The area under the ROC curve ---------------------------------------------------------------
@@ -555,6 +568,49 @@ def roc_auc_interval(positives: ArrayLike, negatives: ArrayLike, *, level: float
 
 
 # Average precision --------------------------------------------------------------------------
+
+
+def average_precision_interval(positives: ArrayLike, negatives: ArrayLike, *,
+                               level: float = 0.95) -> Interval:
+    """Boyd, Eng and Page's logit interval of average precision (ECML PKDD 2013).
+
+    With ``θ`` the average precision (:func:`average_precision`) and ``n = P``
+    the weight of positive results (each weight a number of repeats)::
+
+        η = log(θ / (1 - θ)),   τ = 1 / sqrt(n θ (1 - θ)),
+        [low, high] = [expit(η - z τ), expit(η + z τ)]
+
+    with ``z`` the normal quantile of the two-sided ``level``: a normal
+    interval on the logit scale, so it stays inside (0, 1) and is asymmetric
+    around ``θ``. Boyd et al. recommend it (with the binomial interval) for
+    the area under the precision-recall curve estimated by average precision:
+    its coverage is near nominal from about 100 positives in their
+    simulations (the tests check 95% coverage under the binormal model).
+    ``ValueError`` when it is undefined: no positive result, or ``θ`` of 0 or 1
+    (every positive above every negative), where the logit is infinite.
+
+    >>> low, estimate, high = average_precision_interval([1, 0, 1, 1, 0, 1], [0, 1, 0, 1, 1, 1])
+    >>> round(low, 6), round(estimate, 6), round(high, 6)
+    (0.211794, 0.691667, 0.949309)
+    """
+    z = normal_quantile(check_level(level))
+    pos, _ = _pair(positives, negatives)
+    estimate = average_precision(positives, negatives)  # refuses without positives ("perl")
+    if not 0.0 < estimate < 1.0:
+        raise ValueError(f"the logit interval of average precision is undefined when it is "
+                         f"{estimate!r} (its logit is infinite)")
+    total = float(_total(pos))  # n, the weight of positive results
+    logit = math.log(estimate / (1.0 - estimate))
+    half = z / math.sqrt(total * estimate * (1.0 - estimate))
+    return Interval(_expit(logit - half), estimate, _expit(logit + half))
+
+
+def _expit(x: float) -> float:
+    """The logistic function ``1 / (1 + e**-x)``, without overflow for large ``|x|``."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 def average_precision(positives: ArrayLike, negatives: ArrayLike, *,

@@ -1934,4 +1934,17 @@ CASES: list[Case] = [
     Case("32 curves batch exact 10^7 scores vs stable argsort and scikit-learn",
          lambda config: importlib.import_module("tests.benchmarks.curves").batch_exact(
              config.big_n, config.slow_repeat)),
+    Case("32 curves batch binned 10^7 scores vs bincount and scikit-learn",
+         lambda config: importlib.import_module("tests.benchmarks.curves").batch_binned(
+             config.big_n, config.slow_repeat)),
+    Case("32 curves memory: binned by chunks, exact per distinct score",
+         lambda config: importlib.import_module("tests.benchmarks.curves").memory(
+             10_000_000 if config.quick else 100_000_000,
+             100_000 if config.quick else 1_000_000)),
+    Case("32 curves multiclass 10^6 x 10 add_results + roc_auc vs scikit-learn ovr macro",
+         lambda config: importlib.import_module("tests.benchmarks.curves").multiclass_batch(
+             config.batch_n, 10, config.slow_repeat)),
+    Case("32 curves command line vs classify on the same rows",
+         lambda config: importlib.import_module("tests.benchmarks.curves").cli_curves_vs_classify(
+             config.cli_n, config.quick)),
 ]

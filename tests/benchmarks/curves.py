@@ -4,9 +4,13 @@ Streaming: ``add`` then ``roc_auc()`` after every result of a stream of
 distinct float scores, against river's ``ROCAUC`` (approximate) and
 ``RollingROCAUC(1000)`` (exact over a window) doing ``update`` + ``get``; and
 a sliding window of 1,000 kept by ``remove`` against ``RollingROCAUC(1000)``.
-Batch: ``add_results`` + ``roc_auc()`` + ``average_precision`` on 10^7
+Batch: ``add_results`` + ``roc_auc()`` + ``average_precision()`` on 10^7
 scores, against numpy's stable argsort of the scores (the floor) and
-scikit-learn's ``roc_auc_score``.
+scikit-learn's ``roc_auc_score``. Several classes: ``add_results`` of a
+10^6 x 10 probability matrix + ``roc_auc("macro")`` against scikit-learn's
+``roc_auc_score(multi_class="ovr", average="macro")``. The command line:
+``contingency curves`` against ``contingency classify`` on the same rows of
+one file (10^7 in a full run), each in a fresh process.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from contingency import ThresholdContingency, _backend
+from contingency import MulticlassThresholdContingency, ThresholdContingency, _backend
 from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
 
-__all__ = ["batch_exact", "sliding_window", "streaming_reads"]
+__all__ = ["batch_binned", "batch_exact", "cli_curves_vs_classify", "memory", "multiclass_batch",
+           "sliding_window", "streaming_reads"]
 
 
 def _stream(n: int, seed: int = 32) -> tuple[list[float], list[bool]]:
@@ -141,16 +146,17 @@ def sliding_window(n: int, repeat: int) -> list[Row]:
 def _batch(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     curve = ThresholdContingency()
     curve.add_results(scores, labels)
-    return curve.roc_auc(), curve.average_precision
+    return curve.roc_auc(), curve.average_precision()
 
 
-def _sklearn(scores: np.ndarray, labels: np.ndarray) -> Measured:
+def _sklearn(scores: np.ndarray, labels: np.ndarray, **options: Any) -> Measured:
+    """scikit-learn's ``roc_auc_score(labels, scores, **options)``, timed without its import."""
     import time
 
     from sklearn.metrics import roc_auc_score
 
     start = time.perf_counter()
-    value = roc_auc_score(labels, scores)
+    value = roc_auc_score(labels, scores, **options)
     return Measured(time.perf_counter() - start, float(value))
 
 
@@ -182,3 +188,172 @@ def batch_exact(n: int, repeat: int) -> list[Row]:
                 target="ours/floor <= 1.5, sklearn/ours >= 1.5", check=verdict,
                 timings=timings,
                 passed=ours.median <= 1.5 * floor.median and sklearn.median >= 1.5 * ours.median)]
+
+
+def _batch_binned(scores: np.ndarray, labels: np.ndarray, bins: int) -> tuple[float, float, float]:
+    curve = ThresholdContingency(bins=bins)
+    curve.add_results(scores, labels)
+    return curve.roc_auc(), curve.roc_auc_bound(), curve.average_precision()
+
+
+def _bincount(codes: np.ndarray, labels: np.ndarray, bins: int) -> np.ndarray:
+    return np.bincount(2 * codes + labels, minlength=2 * bins)
+
+
+def batch_binned(n: int, repeat: int, bins: int = 65536) -> list[Row]:
+    """add_results + roc_auc + average_precision, 65,536 bins: <= 3x bincount of the bin codes,
+    >= 10x scikit-learn's exact roc_auc_score (ours within its certified bound of it)."""
+    rng = np.random.default_rng(36)
+    labels = rng.random(n) < 0.4
+    scores = np.where(labels, rng.beta(3, 2, n), rng.beta(2, 3, n))
+    codes = np.minimum((scores * bins).astype(np.int64), bins - 1)  # the floor's input, made once
+    contestants = [
+        Contestant("ours", partial(_batch_binned, scores, labels, bins), items=1),
+        Contestant("numpy bincount of the bin codes", partial(_bincount, codes, labels, bins),
+                   items=1),
+        Contestant("scikit-learn roc_auc_score", partial(_sklearn, scores, labels), items=1,
+                   rounds=min(repeat, 3)),
+    ]
+
+    def check(values: list[Any]) -> str:
+        auc, bound, _ = values[0]
+        exact = values[2]
+        if not abs(auc - exact) <= bound:
+            raise CheckFailed(f"ours {auc!r} +- {bound!r}, scikit-learn's exact {exact!r}")
+        return (f"roc_auc {auc:.9f}, within its certified bound {bound:.2e} of scikit-learn's "
+                f"exact {exact:.9f}")
+
+    timings, verdict = measure(contestants, repeat, check)
+    ours, floor, sklearn = timings
+    return [Row(f"ThresholdContingency(bins={bins:,}) add_results + roc_auc + average_precision",
+                f"{n:,} scores", "s", ours=ours.median,
+                peer_name="scikit-learn roc_auc_score (exact)", peer=sklearn.median,
+                floor_name="numpy bincount of the bin codes", floor=floor.median,
+                target="ours/floor <= 3, sklearn/ours >= 10", check=verdict, timings=timings,
+                passed=ours.median <= 3 * floor.median and sklearn.median >= 10 * ours.median,
+                notes="the floor counts codes made beforehand; ours bins the scores too (even "
+                      "bins are coded arithmetically and checked against the edges; uneven "
+                      "edges given as an array fall back to a binary search per score)")]
+
+
+def _probe_curves(mode: str, results: int, chunk: int) -> dict[str, Any]:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-m", "tests.benchmarks.memory_probe", "curves", mode,
+                           str(results), str(chunk)], cwd=Path(__file__).parents[2], check=True,
+                          capture_output=True, text=True)
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def memory(binned_n: int, exact_n: int) -> list[Row]:
+    """Binned mode by chunks of 10^6: O(bins) (under 64 MiB beyond the chunk at any n); exact
+    mode: at most 48 B per distinct score held. Each in a fresh process."""
+    chunk = 1_000_000
+    binned = _probe_curves("binned", binned_n, chunk)
+    exact = _probe_curves("exact", exact_n, 100_000)
+    limit = 64 * 2**20
+    per_key = None if exact["retained"] is None else exact["retained"] / exact["keys"]
+    return [
+        Row("ThresholdContingency(bins=65,536) add_results by chunks: peak beyond the chunk",
+            f"{binned_n:,} scores in chunks of {chunk:,}", "bytes", ours=binned["peak"],
+            target="<= 64 MiB at any n", passed=binned["peak"] <= limit,
+            notes="tracemalloc's peak during one add_results beyond what was held before it, in "
+                  "a fresh process"),
+        Row("ThresholdContingency (exact) state per distinct score",
+            f"{exact['keys']:,} distinct scores", "number", ours=per_key,
+            target="<= 48 B per distinct score",
+            passed=per_key is not None and per_key <= 48,
+            status_override="" if per_key is not None else "SKIP",
+            notes="growth of the resident size over the feed (chunks of 100,000), divided by the "
+                  "distinct scores held: the kernel's blocks are C allocations"),
+    ]
+
+
+def _multiclass(matrix: np.ndarray, labels: np.ndarray, k: int) -> float:
+    curves = MulticlassThresholdContingency(list(range(k)))
+    curves.add_results(matrix, labels)
+    return float(curves.roc_auc("macro"))
+
+
+def multiclass_batch(n: int, k: int, repeat: int) -> list[Row]:
+    """add_results + roc_auc("macro") of an (n, k) probability matrix vs scikit-learn's ovr macro AUC.
+
+    Ours keeps more than scikit-learn computes: beside each class's table, the
+    pooled table of the n k (score, indicator) pairs (the micro averages, read
+    in O(1) afterwards) and the rank counts of every top-k accuracy.
+    """
+    rng = np.random.default_rng(35)
+    labels = rng.integers(0, k, n)
+    raw = rng.random((n, k))
+    raw[np.arange(n), labels] += 0.5  # informative: the correct class scores higher on average
+    matrix = raw / raw.sum(axis=1, keepdims=True)
+    contestants = [
+        Contestant("ours", partial(_multiclass, matrix, labels, k), items=1),
+        Contestant("scikit-learn roc_auc_score ovr macro", partial(_sklearn, matrix, labels,
+                                                                    multi_class="ovr",
+                                                                    average="macro"),
+                   items=1, rounds=min(repeat, 3)),
+    ]
+
+    def check(values: list[Any]) -> str:
+        if abs(values[0] - values[1]) > 1e-12:
+            raise CheckFailed(f"ours {values[0]!r}, scikit-learn {values[1]!r}")
+        return f"roc_auc macro = scikit-learn's ({values[0]:.12f})"
+
+    timings, verdict = measure(contestants, repeat, check)
+    ours, sklearn = timings
+    return [Row("MulticlassThresholdContingency add_results + roc_auc macro (exact)",
+                f"{n:,} x {k} scores", "s", ours=ours.median,
+                peer_name="scikit-learn roc_auc_score(multi_class='ovr', average='macro')",
+                peer=sklearn.median, target="sklearn/ours >= 1", check=verdict, timings=timings,
+                passed=sklearn.median >= ours.median,
+                notes="ours also keeps the pooled table (micro averages) and the rank counts "
+                      "(top-k accuracy)")]
+
+
+def _write_scored(path: Any, n: int) -> None:
+    """``n`` rows: a score, its truth (0/1) and the decision at 0.5, for curves and classify alike."""
+    rng = np.random.default_rng(36)
+    with path.open("w", encoding="utf-8") as out:
+        out.write("score,truth,decision\n")
+        for start in range(0, n, 1_000_000):
+            size = min(1_000_000, n - start)
+            truth = rng.random(size) < 0.4
+            scores = np.round(np.where(truth, rng.beta(3, 2, size), rng.beta(2, 3, size)), 6)
+            decision = (scores >= 0.5).astype(np.int64)
+            out.write("".join(f"{s!r},{t:d},{d}\n" for s, t, d in zip(
+                scores.tolist(), truth.astype(np.int64).tolist(), decision.tolist())))
+
+
+def cli_curves_vs_classify(n: int, quick: bool) -> list[Row]:
+    """``contingency curves`` within 3x of ``contingency classify`` on the same rows (issue 32)."""
+    import tempfile
+    from pathlib import Path
+
+    from tests.benchmarks.streaming import high_water_mark_readable, run_command
+
+    size = f"{n:,} rows"
+    name = "contingency curves FILE --format json vs classify on the same rows"
+    if not high_water_mark_readable():
+        return [Row(name, size, "s", status_override="SKIP",
+                    notes="no /proc/self/status (VmHWM) on this system")]
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "scored.csv"
+        _write_scored(path, n)
+        _, classify_seconds, decisions = run_command(
+            ["classify", str(path), "--assigned", "decision", "--correct", "truth"])
+        peak, curves_seconds, scores = run_command(
+            ["curves", str(path), "--score", "score", "--correct", "truth"])
+    counted = (int(scores.get("n_results", -1)), int(decisions.get("n_results", -1)))
+    check = ("n equal" if counted == (n, n)
+             else f"MISMATCH: curves counted {counted[0]:,}, classify {counted[1]:,}, not {n:,}")
+    return [Row(name, size, "s", ours=curves_seconds, peer_name="contingency classify",
+                peer=classify_seconds, target="ours/classify <= 3",
+                passed=curves_seconds <= 3 * classify_seconds, check=check,
+                notes=f"{curves_seconds / classify_seconds:.2f}x; each timed once in a fresh "
+                      f"process; curves' peak memory {peak / 2**20:.0f} MiB"
+                      + ("; quick run" if quick else ""))]

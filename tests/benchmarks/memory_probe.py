@@ -21,6 +21,15 @@ pair-counting and information score except AMI) or ``sklearn``
 
 Only the library measured is imported, so the other adds nothing to the figures.
 
+``python -m tests.benchmarks.memory_probe curves MODE RESULTS CHUNK`` feeds a
+``ThresholdContingency`` (``MODE`` ``exact``, or ``binned`` with 65,536 bins)
+``RESULTS`` random scores in chunks of ``CHUNK`` by ``add_results`` and prints
+``peak``, the most tracemalloc saw held during one ``add_results`` beyond
+what was held before it (the chunk itself not counted), ``retained``, the
+growth of the resident size over the whole feed (the kernel allocates with C's
+``malloc``, which tracemalloc does not see), and ``keys``, the distinct keys
+held.
+
 ``python -m tests.benchmarks.memory_probe cli REPORT ARGUMENT...`` runs the
 command line, ``contingency ARGUMENT...``, in this process (its output where
 this process's goes) and writes ``{"peak": bytes, "status": exit status}`` to
@@ -117,10 +126,45 @@ def command_line(report: str, arguments: list[str]) -> int:
     return status
 
 
+def curves(mode: str, results: int, chunk: int) -> dict[str, Any]:
+    """ThresholdContingency fed ``results`` scores by chunks: its peak per chunk and its state."""
+    import gc
+
+    from contingency import ThresholdContingency
+
+    rng = np.random.default_rng(32)
+    curve = ThresholdContingency(bins=65536) if mode == "binned" else ThresholdContingency()
+    warm = rng.random(1000)  # the one-time costs (imports, first blocks), not the state's
+    curve.add_results(warm, warm < 0.5)
+    curve.remove_results(warm, warm < 0.5)
+    gc.collect()
+    rss_before = _status("VmRSS")
+    tracemalloc.start()
+    peak = 0
+    for _ in range(results // chunk):
+        scores = rng.random(chunk)
+        labels = rng.random(chunk) < 0.4
+        tracemalloc.reset_peak()
+        start, _ = tracemalloc.get_traced_memory()
+        curve.add_results(scores, labels)
+        peak = max(peak, tracemalloc.get_traced_memory()[1] - start)
+    tracemalloc.stop()
+    del scores, labels
+    gc.collect()
+    rss_after = _status("VmRSS")
+    keys = len(curve.roc_curve(drop_intermediate=False)[0]) - 1  # (the curve starts at (0, 0))
+    return {"peak": peak, "keys": keys, "results": curve.n_results,
+            "retained": None if rss_before is None or rss_after is None
+            else rss_after - rss_before}
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     if arguments[:1] == ["cli"]:
         return command_line(arguments[1], arguments[2:])
+    if arguments[:1] == ["curves"]:
+        print(json.dumps(curves(arguments[1], int(arguments[2]), int(arguments[3]))))
+        return 0
     what, reference_path, model_path = arguments
     print(json.dumps(probe(what, reference_path, model_path)))
     return 0

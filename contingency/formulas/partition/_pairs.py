@@ -30,6 +30,19 @@ __all__ = ["PairConfusion", "adjusted_rand_index", "adjusted_rand_index_from_sum
            "fowlkes_mallows", "jaccard", "pair_confusion", "precision", "rand_index", "recall"]
 
 _new_tuple = tuple.__new__
+_accuracy = classification.SCALAR["accuracy"]
+_precision = classification.SCALAR["precision"]
+_f1 = classification.SCALAR["f1"]
+
+
+def _python_ints(a: object, b: object, c: object, d: object) -> bool:
+    """Whether the four counts are Python ints: the pair table's own, scored by the scalar forms.
+
+    Others (numpy integers, whose sums could wrap; floats; arrays) go through the
+    classification functions' general path, which gives the same value for the same
+    numbers (it calls the same scalar forms, after checks and a conversion).
+    """
+    return type(a) is int and type(b) is int and type(c) is int and type(d) is int
 
 
 class PairConfusion(NamedTuple):
@@ -76,6 +89,9 @@ def rand_index(same_same: int, same_reference_only: int, same_model_only: int,
     >>> rand_index(0, 0, 0, 0)
     1.0
     """
+    if _python_ints(same_same, same_reference_only, same_model_only, different_different):
+        return _accuracy(same_same, same_model_only, same_reference_only, different_different,
+                         "perl")
     return float(classification.accuracy(same_same, same_model_only, same_reference_only,
                                          different_different, zero_division="perl"))
 
@@ -94,6 +110,9 @@ def precision(same_same: int, same_reference_only: int, same_model_only: int,
     >>> precision(1, 2, 2, 1), precision(0, 0, 0, 6), precision(0, 2, 0, 4)
     (0.3333333333333333, 1.0, 0.0)
     """
+    if _python_ints(same_same, same_reference_only, same_model_only, different_different):
+        return _precision(same_same, same_model_only, same_reference_only, different_different,
+                          "perl")
     return float(classification.precision(same_same, same_model_only, same_reference_only,
                                           different_different, zero_division="perl"))
 
@@ -117,6 +136,9 @@ def recall(same_same: int, same_reference_only: int, same_model_only: int,
     >>> recall(3, 1, 0, 2), recall(0, 0, 2, 4), recall(0, 0, 0, 6)
     (0.75, 0.0, 1.0)
     """
+    if _python_ints(same_same, same_reference_only, same_model_only, different_different):
+        return _precision(same_same, same_reference_only, same_model_only, different_different,
+                          "perl")
     return float(classification.precision(same_same, same_reference_only, same_model_only,
                                           different_different, zero_division="perl"))
 
@@ -131,6 +153,8 @@ def f1(same_same: int, same_reference_only: int, same_model_only: int,
     >>> round(f1(1, 2, 2, 1), 12), f1(0, 0, 0, 6)
     (0.333333333333, 1.0)
     """
+    if _python_ints(same_same, same_reference_only, same_model_only, different_different):
+        return _f1(same_same, same_model_only, same_reference_only, different_different, "perl")
     return float(classification.f1(same_same, same_model_only, same_reference_only,
                                    different_different, zero_division="perl"))
 
