@@ -336,3 +336,77 @@ def test_count_sets_kernel_equals_reference(results: list[tuple[Any, Any]]) -> N
                     for accumulator in accumulators]
         assert outcomes[0] == outcomes[1]
         assert state(accumulators[0]) == state(accumulators[1])
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_cells_read_by_category_as_read_only_mappings(core: type) -> None:
+    """``a``, ``b``, ``c`` read like dicts in table order, over the cells by code (a forgotten
+    category is gone from them, and a hole in the codes is skipped)."""
+    s = on_core(core, ["x", "y"], unknown="add")
+    s.add_results(["x", "z", "w", "y"], ["x", "x", "w", "z"])
+    s.remove_result("w", "w")  # w forgotten: a hole at its code
+    cells = s._counts.a, s._counts.b, s._counts.c
+    expected = ({"x": 1, "y": 0, "z": 0}, {"x": 0, "y": 1, "z": 1}, {"x": 1, "y": 0, "z": 1})
+    assert s._counts.holes == 1 and len(s._counts.names) == 4
+    for view, wanted in zip(cells, expected):
+        assert dict(view) == wanted and view == wanted
+        assert list(view) == list(wanted) == list(view.keys())
+        assert list(view.items()) == list(wanted.items())
+        assert list(view.values()) == list(wanted.values())
+        assert len(view) == 3 and "z" in view and "w" not in view
+        assert view.get("w") is None and view.get("w", 7) == 7 and view.get("z") == wanted["z"]
+        with pytest.raises(KeyError):
+            view["w"]  # noqa: B018
+        with pytest.raises(TypeError):
+            view["x"] = 5  # type: ignore[index]
+    assert [list(column) for column in s._counts.columns()] == [
+        list(wanted.values()) for wanted in expected]
+
+
+@needs_kernel
+@given(steps=st.lists(st.one_of(
+    st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5), st.integers(1, 3)),
+    st.tuples(st.just("take"), st.integers(0, 5), st.integers(0, 5)),
+    st.tuples(st.just("bulk"), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)),
+                                        max_size=8)),
+    st.tuples(st.just("renumber"), st.permutations(range(6)))), max_size=30))
+@example(steps=[("bulk", [(0, 1)] * 3 + [(5, 5)]), ("take", 0, 1), ("renumber", [5, 4, 3, 2, 1, 0]),
+                ("add", 5, 5, 2)])
+def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
+    """The kernel's pair table (its hash table) and the reference's PairTable, given the same
+    changes (one at a time, in bulk, taken back to zero, renumbered): the same pairs and reads."""
+    import numpy as np
+
+    from contingency._kernel import KernelPairs
+    from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
+    tables = [PairTable(), KernelPairs()]
+    for step in steps:
+        if step[0] == "add":
+            _, row, column, count = step
+            for table in tables:
+                table.add(row << PAIR_SHIFT | column, count)
+        elif step[0] == "take":  # a pair taken back to zero (no zero entry kept)
+            key = step[1] << PAIR_SHIFT | step[2]
+            held = tables[0].counts_of([key])[0]
+            if held:
+                for table in tables:
+                    table.add_items([(key, -held)])
+        elif step[0] == "bulk":
+            keys = np.array([row << PAIR_SHIFT | column for row, column in step[1]],
+                            dtype=np.int64)
+            for table in tables:
+                table.add_pairs(CodedPairs(keys))
+        else:
+            codes = np.array(step[1], dtype=np.int64)
+            for table in tables:
+                table.renumber(codes)
+        reference, kernel = tables
+        assert kernel.to_dict() == reference.to_dict()
+        assert list(kernel.items()) == list(reference.items())
+        assert [array.tolist() for array in kernel.arrays()] == [
+            array.tolist() for array in reference.arrays()]
+        keys = [row << PAIR_SHIFT | column for row in range(6) for column in range(6)]
+        assert kernel.counts_of(keys) == reference.counts_of(keys)
+        assert len(kernel) == len(reference) and kernel.bits() == reference.bits()
+        assert kernel == reference and kernel.copy() == kernel
+        assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
