@@ -347,16 +347,22 @@ def test_cells_read_by_category_as_read_only_mappings(core: type) -> None:
     s.remove_result("w", "w")  # w forgotten: a hole at its code
     cells = s._counts.a, s._counts.b, s._counts.c
     expected = ({"x": 1, "y": 0, "z": 0}, {"x": 0, "y": 1, "z": 1}, {"x": 1, "y": 0, "z": 1})
-    assert s._counts.holes == 1 and len(s._counts.names) == 4
+    assert s._counts.holes == 1
+    assert len(s._counts.names) == 4
     for view, wanted in zip(cells, expected):
-        assert dict(view) == wanted and view == wanted
+        assert dict(view) == wanted
+        assert view == wanted
         assert list(view) == list(wanted) == list(view.keys())
         assert list(view.items()) == list(wanted.items())
         assert list(view.values()) == list(wanted.values())
-        assert len(view) == 3 and "z" in view and "w" not in view
-        assert view.get("w") is None and view.get("w", 7) == 7 and view.get("z") == wanted["z"]
+        assert len(view) == 3
+        assert "z" in view
+        assert "w" not in view
+        assert view.get("w") is None
+        assert view.get("w", 7) == 7
+        assert view.get("z") == wanted["z"]
         with pytest.raises(KeyError):
-            view["w"]  # noqa: B018
+            view["w"]
         with pytest.raises(TypeError):
             view["x"] = 5  # type: ignore[index]
     assert [list(column) for column in s._counts.columns()] == [
@@ -376,8 +382,8 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
     """The kernel's pair table (its hash table) and the reference's PairTable, given the same
     changes (one at a time, in bulk, taken back to zero, renumbered): the same pairs and reads."""
     import numpy as np
-
     from contingency._kernel import KernelPairs
+
     from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
     tables = [PairTable(), KernelPairs()]
     for step in steps:
@@ -407,6 +413,8 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
             array.tolist() for array in reference.arrays()]
         keys = [row << PAIR_SHIFT | column for row in range(6) for column in range(6)]
         assert kernel.counts_of(keys) == reference.counts_of(keys)
-        assert len(kernel) == len(reference) and kernel.bits() == reference.bits()
-        assert kernel == reference and kernel.copy() == kernel
+        assert len(kernel) == len(reference)
+        assert kernel.bits() == reference.bits()
+        assert kernel == reference
+        assert kernel.copy() == kernel
         assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
