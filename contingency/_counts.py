@@ -99,9 +99,6 @@ class Counts(_Core):
 
     __slots__ = ("declared", "margins", "offset", "sums", "totals", "variances")
 
-    a: Mapping[Hashable, int]  # per category, in table order: assigned and correct (a view)
-    b: Mapping[Hashable, int]  # assigned, not correct
-    c: Mapping[Hashable, int]  # correct, not assigned
     declared: frozenset[Hashable]  # declared categories: first in the table, never forgotten
     n: int  # results
     scale: int  # every count is in units of 2**-scale

@@ -101,12 +101,9 @@ class CellView(Mapping[Hashable, int]):
 class CountsCore:
     """The counts by code and their primitive writes, and :meth:`count_pair` (the reference)."""
 
-    __slots__ = ("_cells", "a", "b", "c", "coupling", "hold", "holes", "ids", "micro", "n",
-                 "names", "pairs", "scale", "shapes", "stale")
+    __slots__ = ("_cells", "coupling", "hold", "holes", "ids", "micro", "n", "names", "pairs",
+                 "scale", "shapes", "stale")
 
-    a: Mapping[Hashable, int]  # per category, in table order: assigned and correct
-    b: Mapping[Hashable, int]  # assigned, not correct
-    c: Mapping[Hashable, int]  # correct, not assigned
     n: int  # results
     scale: int  # every count is in units of 2**-scale
     shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
@@ -119,13 +116,30 @@ class CountsCore:
     stale: tuple[set[Hashable], ...]  # the running sums' sets of categories changed since read
     hold: bool  # the owner prints each result (verbose): add_result's fast path steps aside
 
+    # The cells read by category: a view made when asked for (the core keeps none, so that no
+    # reference cycle keeps a core alive after its last user; a running sum keeps its own).
+
+    @property
+    def a(self) -> Mapping[Hashable, int]:
+        """Per category, in table order: cell a (assigned and correct)."""
+        return CellView(self, 0)
+
+    @property
+    def b(self) -> Mapping[Hashable, int]:
+        """Per category, in table order: cell b (assigned, not correct)."""
+        return CellView(self, 1)
+
+    @property
+    def c(self) -> Mapping[Hashable, int]:
+        """Per category, in table order: cell c (correct, not assigned)."""
+        return CellView(self, 2)
+
     # Storage ----------------------------------------------------------------------------------
 
     def reset(self, declared: Sequence[Hashable]) -> None:
         """Counts of nothing, the ``declared`` categories given codes 0, 1, ..."""
         self._cells: tuple[list[int], list[int], list[int]] = tuple(  # type: ignore[assignment]
             [0] * len(declared) for _ in range(3))
-        self.a, self.b, self.c = (CellView(self, index) for index in range(3))
         self.n = self.scale = self.holes = 0
         self.shapes, self.micro = {}, [0, 0, 0, 0]
         self.ids = {label: code for code, label in enumerate(declared)}
@@ -143,7 +157,6 @@ class CountsCore:
     def core_restore(self, state: dict[str, Any]) -> None:
         """Hold the counts of :meth:`core_state` (its lists and dicts copied, its pairs too)."""
         self._cells = tuple(list(column) for column in state["cells"])  # type: ignore[assignment]
-        self.a, self.b, self.c = (CellView(self, index) for index in range(3))
         self.n, self.scale = state["n"], state["scale"]
         self.shapes, self.micro = dict(state["shapes"]), list(state["micro"])
         self.ids, self.names, self.holes = dict(state["ids"]), list(state["names"]), state["holes"]

@@ -175,7 +175,6 @@ cdef class KernelCountsCore:
     cdef Py_ssize_t _holes
     cdef object _pairs
     cdef object _wide  # the reference core holding the counts while scale > 0, else None
-    cdef readonly object a, b, c
     cdef public tuple stale
     cdef public object coupling
     cdef public bint hold
@@ -183,7 +182,6 @@ cdef class KernelCountsCore:
     def __cinit__(self, *args, **kwargs):
         self._capacity = 0
         self._cells[0] = self._cells[1] = self._cells[2] = NULL
-        self.a, self.b, self.c = KernelCells(self, 0), KernelCells(self, 1), KernelCells(self, 2)
         self.stale, self.coupling = (), None
         self._shapes, self._ids, self._names, self._wide = {}, {}, [], None
 
@@ -214,6 +212,21 @@ cdef class KernelCountsCore:
         return self._ids if self._wide is None else self._wide.ids
 
     # The fields, as the reference's ------------------------------------------------------------
+
+    # The cells read by category: a view made when asked for (the core keeps none, so that no
+    # reference cycle keeps a core alive after its last user; a running sum keeps its own).
+
+    @property
+    def a(self):
+        return KernelCells(self, 0)
+
+    @property
+    def b(self):
+        return KernelCells(self, 1)
+
+    @property
+    def c(self):
+        return KernelCells(self, 2)
 
     @property
     def ids(self):
