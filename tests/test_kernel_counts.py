@@ -418,3 +418,22 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
         assert kernel == reference
         assert kernel.copy() == kernel
         assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_refused_fractional_weight_leaves_the_counts_whole_at_scale_0(core: type) -> None:
+    """A fractional weight past the count limit is refused: the counts, made finer for it, come
+    back to whole results (on the kernel, back into C from the reference's storage) unchanged."""
+    s = on_core(core, ["x", "y"])
+    s.add_result("x", "y", weight=MAX_COUNT - 1)
+    s.macro_f1  # noqa: B018  (a running sum, dropped and made again)
+    before = state(s)
+    with pytest.raises(ValueError, match="results"):
+        s.add_result("x", "x", weight=1.5)
+    assert s._counts.scale == 0
+    assert state(s) == before
+    s.add_result("y", "y", weight=0.5)  # room for half a result: counts in halves from here
+    assert s._counts.scale == 1
+    s.remove_result("y", "y", weight=0.5)  # (the unit stays: the document is in the least one)
+    assert s._counts.scale == 1
+    assert s.to_dict() == before["document"]
