@@ -778,7 +778,7 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
         def read(self: Contingency) -> float:
             counts = self._counts
             _, b, c, _ = counts.pooled()
-            return pooled(counts.n, len(counts.a), b + c, zero_division=self._zero_division)
+            return pooled(counts.n, len(counts.ids), b + c, zero_division=self._zero_division)
     elif average in ("macro", "weighted"):
         weighted = average == "weighted"
 
