@@ -5,9 +5,11 @@ Three states have both: PartitionComparison's table (both implement
 step), ThresholdContingency's score counts (the interface of
 :class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py)
 and the core of Contingency's counts, the base class of
-:class:`contingency._counts.Counts` (the fields one result changes and its
-write: :class:`contingency._counts_reference.CountsCore`;
-tests/test_kernel_counts.py).
+:class:`contingency._counts.Counts` (its counts by category code, their
+primitive writes and the write of one result:
+:class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
+with ``Contingency.add_result`` (the kernel's in C, or the one written in
+Python: :func:`compiled_add_result`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -47,8 +49,8 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "count_paired_result", "new_table", "rebuild_table",
-           "reduce_table"]
+           "ScoreCountsClass", "TableClass", "compiled_add_result", "count_paired_result",
+           "new_table", "rebuild_table", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -88,7 +90,8 @@ TableClass: type[Table]
 #: (the kernel's has the same interface, not the same base: the differential tests check it).
 ScoreCountsClass: type[ScoreCounts]
 #: The base class of Contingency's Counts: the kernel's core, or the reference CountsCore (the
-#: same fields and count_pair; the differential tests check they keep the same state).
+#: same counts by code, primitive writes and count_pair; the differential tests check they keep
+#: the same state).
 CountsCoreClass: type[CountsCore]
 #: One single-label result of two models on a PairedComparison's paired table: the kernel's
 #: count_paired, or the reference contingency._paired_counts.count_paired (PairedCounts.apply).
@@ -111,6 +114,20 @@ else:
     CountsCoreClass = _kernel_found.KernelCountsCore
     count_paired_result = _kernel_found.count_paired
     IMPLEMENTATION = "kernel"
+
+
+def compiled_add_result(reference: Callable[..., None], single: set[type],
+                        join_pair: Callable[..., None], take_sets: Callable[..., bool]
+                        ) -> Callable[..., None]:
+    """Contingency's ``add_result``: the kernel's (the same steps in C, given the parts of
+    :mod:`contingency._feeding` it calls), presented as ``reference`` (its name, signature and
+    docstring); or ``reference`` itself, the method as written in Python, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_add_result(single, join_pair, take_sets)
+    for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
+        setattr(compiled, name, getattr(reference, name))
+    return compiled  # type: ignore[no-any-return]
 
 
 def new_table() -> Table:

@@ -69,7 +69,7 @@ def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> An
 
 def running_mean(counts: Counts, name: str, mode: ZeroDivision, weighted: bool = False) -> float:
     """The macro (or support-weighted) mean of score ``name`` over every category, from running sums."""
-    if not counts.a:
+    if not counts.ids:
         return no_category(mode)
     if weighted:
         return counts.running(f"weighted {name}", name, mode, True).weighted_mean()
@@ -136,7 +136,7 @@ def averaged(counts: Counts, score: Score, how: str, mode: ZeroDivision,
     if order is None:
         if how == "micro":
             return float(score(*counts.micro, zero_division=mode))
-        if not counts.a:
+        if not counts.ids:
             return no_category(mode)
     cells = counts.cell_columns() if order is None else category_cells(counts, order)
     if how == "micro":

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import numpy as np
 
-from contingency import _confusion, _locking, _registry
+from contingency import _backend, _confusion, _locking, _registry
 from contingency._changes import (
     Staging,
     Unknown,
@@ -198,9 +198,10 @@ class Contingency(Reports):
         # The fast path, for results whose every label is already a category (or single labels
         # new to an open set): their changes applied at once by the one write routine (a
         # known pair by the counts' count_pair: Counts.apply's rule for one pair, compiled in
-        # the kernel). Anything else (an unhashable or
-        # invalid label, a weight, verbose) takes the general path. test_contingency checks
-        # that every path gives one state.
+        # the kernel). Anything else (an unhashable or invalid label, a weight, verbose) takes
+        # the general path. test_contingency checks that every path gives one state. With the
+        # kernel built, this method is the kernel's add_result, these steps in C
+        # (add_result_reference, below the class, keeps this one).
         counts = self._counts
         if weight is _UNIT and not counts.hold:
             if type(assigned) in SINGLE and type(correct) in SINGLE:
@@ -777,7 +778,7 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
         def read(self: Contingency) -> float:
             counts = self._counts
             _, b, c, _ = counts.pooled()
-            return pooled(counts.n, len(counts.a), b + c, zero_division=self._zero_division)
+            return pooled(counts.n, len(counts.ids), b + c, zero_division=self._zero_division)
     elif average in ("macro", "weighted"):
         weighted = average == "weighted"
 
@@ -802,6 +803,11 @@ def install_average_properties(cls: type[Contingency]) -> None:
 
 
 install_average_properties(Contingency)
+#: add_result as written above: the specification of the kernel's, which takes its place when
+#: the kernel is built (the same steps in C; tests/test_kernel_counts.py runs both).
+add_result_reference = Contingency.add_result
+Contingency.add_result = _backend.compiled_add_result(  # type: ignore[method-assign]
+    add_result_reference, SINGLE, join_pair, take_sets)
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

@@ -11,9 +11,10 @@ refused change changes nothing.
 The counts, all exact integers in units of ``2**-scale`` (``scale`` is 0
 until a fractional weight arrives):
 
-- per category, keyed by the category itself, in table order (declared
-  categories first, then as first seen): cells ``a`` (assigned and correct),
-  ``b`` (assigned, not correct) and ``c`` (correct, not assigned). Cell
+- per category, by the category's code, read by category in table order
+  (declared categories first, then as first seen) through read-only
+  mappings ``a``, ``b``, ``c``: cells ``a`` (assigned and correct), ``b``
+  (assigned, not correct) and ``c`` (correct, not assigned). Cell
   ``d = n - a - b - c`` is derived, which is also what makes a category that
   joins an open set late count as "neither assigned nor correct" for every
   earlier result. A category that was not declared and whose cells all
@@ -27,9 +28,9 @@ until a fractional weight arrives):
   again once holes are half of them);
 - ``pairs``, the single-label results (one category assigned, one correct)
   by pair, keyed ``code(correct) << 32 | code(assigned)``, no zero entries:
-  the confusion matrix, as a coded sparse table
-  (:class:`contingency._table.PairTable`: sorted int64 keys and exact
-  counts, merged in bulk). They are also in the cells and the shapes
+  the confusion matrix, as a coded sparse table (the kernel's hash table,
+  or the reference's :class:`contingency._table.PairTable`: sorted int64
+  keys and exact counts, merged in bulk). They are also in the cells and the shapes
   (``HIT`` and ``MISS``), whose counts tell in O(1) whether every result is
   single-label, so no read but the confusion matrix's own needs them;
 - ``micro``, the micro table ``(a, b, c, d)``: the per-category cells summed,
@@ -38,6 +39,12 @@ until a fractional weight arrives):
   made by the first read that needs it and brought up to date for the
   categories that changed since (``stale``); macro F1's interval also keeps
   its coupling term, which hears of every change of ``pairs`` as well.
+
+Where they are stored is the core's business (:mod:`contingency._backend`
+chooses the compiled kernel's or the pure-Python reference's,
+:mod:`contingency._counts_reference`): :meth:`Counts.apply` checks a change
+and writes it through the core's primitive writes (``join``, ``add_cells``,
+``add_shapes``, ``add_micro``, ``forget``, ``rescale_counts``).
 
 Every write applies its change at once: there is no buffer between a result
 and the counts, so a read reads them as they are.
@@ -49,8 +56,6 @@ import functools
 import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from contingency._category_sums import (
     KINDS,
@@ -69,7 +74,6 @@ from contingency._changes import (
     Pairs,
     Shape,
 )
-from contingency._counts_reference import CountsCore
 from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs, PairTable
 from contingency.formulas._numeric import MAX_COUNT, check_room
 
@@ -81,24 +85,20 @@ else:
 __all__ = ["Counts", "micro_after", "whole"]
 
 _SHIFT = PAIR_SHIFT
-_HOLE = object()  # the name of a code whose category was forgotten
 
 
 class Counts(_Core):
     """Every count of a Contingency, and :meth:`apply`, the one routine that changes them.
 
-    The fields one result changes (cells, ``n``, ``scale``, ``shapes``, ``micro``, ``ids``,
-    ``pairs``, ``coupling``, ``stale``) live in the base class :mod:`contingency._backend`
-    chooses: the compiled kernel's core or its pure-Python reference
-    (:class:`contingency._counts_reference.CountsCore`), whose ``count_pair`` applies one
-    single-label result.
+    The counts (cells by code, ``n``, ``scale``, ``shapes``, ``micro``, ``ids``, ``names``,
+    ``pairs``) and the running sums' hooks (``coupling``, ``stale``) live in the base class
+    :mod:`contingency._backend` chooses: the compiled kernel's core or its pure-Python
+    reference (:class:`contingency._counts_reference.CountsCore`), with the primitive writes
+    :meth:`apply` is made of and ``count_pair``/``count_sets``, its rule for one result.
     """
 
-    __slots__ = ("declared", "hold", "holes", "margins", "offset", "sums", "totals", "variances")
+    __slots__ = ("declared", "margins", "offset", "sums", "totals", "variances")
 
-    a: Cells  # per category, in table order: assigned and correct
-    b: Cells  # assigned, not correct
-    c: Cells  # correct, not assigned
     declared: frozenset[Hashable]  # declared categories: first in the table, never forgotten
     n: int  # results
     scale: int  # every count is in units of 2**-scale
@@ -119,44 +119,39 @@ class Counts(_Core):
     variances: dict[str, VarianceSums]
     coupling: F1Coupling | None
     stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
-    hold: bool  # the owner prints each result (verbose)
+    hold: bool  # the owner prints each result (verbose): add_result's fast path steps aside
 
     def __init__(self, declared: Iterable[Hashable] = (), *, hold: bool = False) -> None:
         order = list(declared)
         self.declared = frozenset(order)
-        self.a = dict.fromkeys(order, 0)
         self.hold = hold
-        self.clear()
+        self.reset(order)
+        self._start()
 
-    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
-        # Every field by name, the core's too (the kernel's core keeps its fields in C).
-        return _unpickle, ({name: getattr(self, name) for name in _FIELDS},)
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any], dict[str, Any]]]:
+        # The counts as plain data (the kernel's core keeps them in C) and the settings; the
+        # running sums are made again by the first read that needs them.
+        return _unpickle, (self.core_state(), {"declared": self.declared, "hold": self.hold,
+                                               "offset": list(self.offset)})
+
+    def _start(self) -> None:
+        """No set_entries offset, no running sums."""
+        self.offset = [0, 0, 0, 0]
+        self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
+        self.variances, self.coupling = {}, None
 
     def clear(self) -> None:
         """Keep the declared categories, with zero counts; forget everything else."""
-        declared = [label for label in self.a if label in self.declared]
-        self.a, self.b, self.c = (dict.fromkeys(declared, 0) for _ in range(3))
-        self.n = 0
-        self.scale = 0
-        self.shapes = {}
-        self.micro = [0, 0, 0, 0]
-        self.offset = [0, 0, 0, 0]
-        self.ids = {label: code for code, label in enumerate(declared)}
-        self.names, self.holes = declared, 0
-        self.pairs = PairTable()
-        self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
-        self.variances, self.coupling = {}, None
+        self.reset([label for label in self.ids if label in self.declared])
+        self._start()
 
     def copy(self) -> Counts:
         """Independent counts equal to these (running sums not copied)."""
         other = type(self).__new__(type(self))
         other.declared, other.hold = self.declared, self.hold
-        other.a, other.b, other.c = dict(self.a), dict(self.b), dict(self.c)
-        other.n, other.scale, other.shapes = self.n, self.scale, dict(self.shapes)
-        other.micro, other.offset, other.pairs = list(self.micro), list(self.offset), self.pairs.copy()
-        other.ids, other.names, other.holes = dict(self.ids), list(self.names), self.holes
-        other.sums, other.totals, other.margins, other.stale = {}, None, None, ()
-        other.variances, other.coupling = {}, None
+        other.core_copy_from(self)
+        other._start()
+        other.offset = list(self.offset)
         return other
 
     # The one write routine -----------------------------------------------------------------
@@ -213,42 +208,11 @@ class Counts(_Core):
             fresh = self._joining(a, b, c, new)
         # Every check passed: the writes. (Written out, not in helpers: this runs for every
         # result read alone, as in a learning curve, where each call and line costs.)
-        cells_a = self.a
-        k_before = len(cells_a)
+        k_before = len(self.ids)
         if fresh:
-            ids, names = self.ids, self.names
-            if len(fresh) == 1:  # (one new category, as a stream meets them: no dict made)
-                label = fresh[0]
-                cells_a[label] = self.b[label] = self.c[label] = 0
-            else:  # a batch's new categories, in C
-                zeros = dict.fromkeys(fresh, 0)
-                cells_a.update(zeros)
-                self.b.update(zeros)
-                self.c.update(zeros)
-            ids.update(zip(fresh, range(len(names), len(names) + len(fresh))))
-            names.extend(fresh)
-        added_a = added_b = added_c = 0
-        if a:
-            for label, count in a.items():
-                cells_a[label] += count
-                added_a += count
-        if b:
-            cells = self.b
-            for label, count in b.items():
-                cells[label] += count
-                added_b += count
-        if c:
-            cells = self.c
-            for label, count in c.items():
-                cells[label] += count
-                added_c += count
-        histogram = self.shapes
-        for shape, count in shapes.items():  # no zero entry kept
-            count += histogram.get(shape, 0)
-            if count:
-                histogram[shape] = count
-            else:
-                del histogram[shape]
+            self.join(fresh)
+        added_a, added_b, added_c = self.add_cells(a, b, c)
+        self.add_shapes(shapes)
         if pairs:
             if self.coupling is not None:  # (before the pair table keeps the pairs, or _forget)
                 self.coupling.note(self.label_pairs(pairs)  # type: ignore[arg-type]
@@ -262,17 +226,14 @@ class Counts(_Core):
             else:
                 self._add_pairs(pairs, coded)
         if gone:
-            self._forget(gone)
+            self.forget(gone)
         self.n = n
-        micro = self.micro  # micro_after, written out: d changes by the change of K n less a, b, c
-        if offset is None:  # (in place: no reader keeps the list)
-            micro[0] += added_a
-            micro[1] += added_b
-            micro[2] += added_c
-            micro[3] += len(cells_a) * n - k_before * n_before - added_a - added_b - added_c
+        # d changes by the change of K n less a, b and c (micro_after)
+        tables = len(self.ids) * n - k_before * n_before
+        if offset is None:
+            self.add_micro(added_a, added_b, added_c, tables - added_a - added_b - added_c)
         else:
-            self.micro = micro_after(micro, added_a, added_b, added_c,
-                                     len(cells_a) * n - k_before * n_before, offset)
+            self.micro = micro_after(list(self.micro), added_a, added_b, added_c, tables, offset)
             self.offset = [mine + theirs for mine, theirs in zip(self.offset, offset)]
         for pending in self.stale:
             pending.update(a, b, c, fresh)
@@ -316,9 +277,9 @@ class Counts(_Core):
 
     def _joining(self, a: Cells, b: Cells, c: Cells, new: Iterable[Hashable]) -> list[Hashable]:
         """The categories of ``new`` that the change gives a count and the table lacks, in order."""
-        cells_a = self.a
+        ids = self.ids
         return [label for label in dict.fromkeys(new)  # (a label may come twice)
-                if label not in cells_a and (label in a or label in b or label in c)]
+                if label not in ids and (label in a or label in b or label in c)]
 
     def _check_removal(self, a: Cells, b: Cells, c: Cells, shapes: dict[Shape, int],
                        pairs: Pairs, n: int, new: int, offset: Sequence[int] | None,
@@ -366,7 +327,7 @@ class Counts(_Core):
                 had, held = kind_sums(x, y, z), kind_sums(*after)
                 for kinds, room, _ in checked:
                     over[kinds] += (held[kinds - 1] > room) - (had[kinds - 1] > room)
-            if not any(after) and label in self.a and label not in self.declared:
+            if not any(after) and label in self.ids and label not in self.declared:
                 gone.append(label)
         rooms = {kinds: room for kinds, room, _ in checked}
         if over[7] > 0:
@@ -389,12 +350,12 @@ class Counts(_Core):
                 if existing + count < 0:
                     raise ValueError(f"{prefix}no single-label result with {chosen!r} assigned "
                                      f"and {truth!r} correct was added")
-        if (self.shapes.get(HIT, 0) or self.shapes.get(MISS, 0)) and any(
+        if any(self.hits_and_misses()) and any(
                 count < 0 for shape, count in shapes.items() if shape not in (HIT, MISS)):
             self._check_single_label_cells(a, b, c, pairs, touched, prefix)
-        k = len(self.a) + new - len(gone)
-        micro = micro_after(self.micro, sum(a.values()), sum(b.values()), sum(c.values()),
-                            k * n - len(self.a) * self.n, offset)
+        k = len(self.ids) + new - len(gone)
+        micro = micro_after(list(self.micro), sum(a.values()), sum(b.values()), sum(c.values()),
+                            k * n - len(self.ids) * self.n, offset)
         if min(micro) < 0:
             raise ValueError(f"{prefix}the micro table set by set_entries has too few entries "
                              "left to remove that result")
@@ -440,23 +401,6 @@ class Counts(_Core):
             self.pairs.add_items([(ids[truth] << _SHIFT | ids[chosen], count)
                                   for (truth, chosen), count in pairs.items()])
 
-    def _forget(self, gone: Iterable[Hashable]) -> None:
-        """Forget categories whose every count is zero: their cells, and their codes.
-
-        A code is not given again until the codes are made dense again, which
-        happens once the holes are half of them (O(K + pairs), rarely).
-        """
-        cells_a, cells_b, cells_c, ids, names = self.a, self.b, self.c, self.ids, self.names
-        for label in gone:
-            del cells_a[label], cells_b[label], cells_c[label]
-            names[ids.pop(label)] = _HOLE
-            self.holes += 1
-        if self.holes * 2 > len(names):
-            renumbered = {label: code for code, label in enumerate(cells_a)}
-            self.pairs.renumber(np.fromiter((renumbered.get(label, -1) for label in names),
-                                            dtype=np.int64, count=len(names)))
-            self.ids, self.names, self.holes = renumbered, list(cells_a), 0
-
     def label_pairs(self, coded: dict[int, int] | CodedPairs | None = None) -> Pairs:
         """The single-label results (or the ``coded`` pairs given) by pair of categories
         ``(correct, assigned)``."""
@@ -473,23 +417,10 @@ class Counts(_Core):
         (the next read that needs one makes it again).
         """
         shift = scale - self.scale
-        if shift >= 0:
-            def convert(count: int) -> int:
-                return count << shift
-        else:
-            def convert(count: int) -> int:
-                return count >> -shift
-        for cells in (self.a, self.b, self.c):
-            for label, count in cells.items():
-                cells[label] = convert(count)
-        self.shapes = {shape: convert(count) for shape, count in self.shapes.items()}
-        self.pairs.rescale(shift)
-        self.n = convert(self.n)
-        self.micro = [convert(count) for count in self.micro]
-        self.offset = [convert(count) for count in self.offset]
-        self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
-        self.variances, self.coupling = {}, None
-        self.scale = scale
+        offset = [count << shift if shift >= 0 else count >> -shift for count in self.offset]
+        self.rescale_counts(shift)
+        self._start()
+        self.offset = offset
 
     # Running sums ----------------------------------------------------------------------------
 
@@ -550,12 +481,12 @@ class Counts(_Core):
 
     def single_label(self) -> bool:
         """Whether every result counted names one category on each side (O(1))."""
-        shapes = self.shapes
-        return self.n == shapes.get(HIT, 0) + shapes.get(MISS, 0)
+        hit, miss = self.hits_and_misses()
+        return self.n == hit + miss
 
     def cell_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """Per category, in table order: cells ``a``, ``b``, ``c`` and ``d``."""
-        a, b, c = list(self.a.values()), list(self.b.values()), list(self.c.values())
+        a, b, c = self.columns()
         n = self.n
         return a, b, c, [n - x - y - z for x, y, z in zip(a, b, c)]
 
@@ -570,8 +501,8 @@ class Counts(_Core):
         if not self.scale:
             return 0
         bits = self.n | functools.reduce(operator.or_, self.offset, 0) | self.pairs.bits()
-        for cells in (self.a, self.b, self.c, self.shapes):
-            bits |= functools.reduce(operator.or_, cells.values(), 0)
+        for column in (*self.columns(), self.shapes.values()):
+            bits |= functools.reduce(operator.or_, column, 0)
         if not bits:
             return 0
         return max(0, self.scale - ((bits & -bits).bit_length() - 1))
@@ -586,21 +517,18 @@ class Counts(_Core):
         """
         exponent = self.exponent()
         shift = self.scale - exponent
-        a, b, c = ([count >> shift for count in cells.values()]
-                   for cells in (self.a, self.b, self.c))
+        a, b, c = ([count >> shift for count in column] for column in self.columns())
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
                 {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
 
 
-#: Every field of Counts: its core's and its own.
-_FIELDS = (*CountsCore.__slots__, *Counts.__slots__)
-
-
-def _unpickle(state: dict[str, Any]) -> Counts:
-    """Counts holding the fields ``state`` names (:meth:`Counts.__reduce__`)."""
+def _unpickle(core: dict[str, Any], own: dict[str, Any]) -> Counts:
+    """Counts holding the counts ``core`` and the settings ``own`` (:meth:`Counts.__reduce__`)."""
     counts = Counts.__new__(Counts)
-    for name, value in state.items():
+    counts.core_restore(core)
+    counts._start()
+    for name, value in own.items():
         setattr(counts, name, value)
     return counts
 

@@ -13,8 +13,9 @@ Storage:
   while they stand (a forgotten label leaves a hole, closed by renumbering in
   order once holes outnumber labels), so code order is the reference's dict
   order (a batch's new labels join in the order of its label lists);
-- cells: an open-addressing hash table (linear probing, deletion by backward
-  shift) from the key ``row << 32 | column`` to the count;
+- cells: the kernel's open-addressing hash table (contingency/_kernel_slots.pxi:
+  linear probing, deletion by backward shift) from the key ``row << 32 |
+  column`` to the count;
 - row and column totals: int64 arrays indexed by code; N an int64;
 - running sums per level (cells, rows, columns): ``sum C(n, 2)`` in 128 bits
   (below ``2**125`` while N is below ``2**63``), ``sum C(n, 3)`` in 192 bits
@@ -592,6 +593,9 @@ ctypedef struct Slot:
     uint64_t key
     int64_t count
 
+include "_kernel_slots.pxi"
+
+
 cdef enum:
     CELLS = 0
     ROWS = 1
@@ -735,60 +739,31 @@ cdef class KernelTable:
         free(self._slots)
 
     cdef int _allocate(self, int bits) except -1:
-        cdef Py_ssize_t size = (<Py_ssize_t>1) << bits, i
-        self._slots = <Slot *>ck_slots_alloc(size * sizeof(Slot))
-        if self._slots is NULL:
-            raise MemoryError()
-        for i in range(size):
-            self._slots[i].key = EMPTY
+        self._slots = slots_new(bits)
         return 0
 
-    # The hash table of cells ------------------------------------------------------------------
+    # The hash table of cells (contingency/_kernel_slots.pxi) ------------------------------------
 
     cdef inline Py_ssize_t _slot(self, uint64_t key) noexcept nogil:
         """The slot holding ``key``, or the empty slot where it would go."""
-        cdef uint64_t mask = ((<uint64_t>1) << self._bits) - 1
-        cdef uint64_t at = ck_hash(key, self._bits)
-        while self._slots[at].key != key and self._slots[at].key != EMPTY:
-            at = (at + 1) & mask
-        return <Py_ssize_t>at
+        return slots_find(self._slots, self._bits, key)
 
     cdef int _resize(self, int bits) except -1:
         """Move the cells to a table of ``2**bits`` slots."""
-        cdef Slot *slots = self._slots
-        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at
-        self._allocate(bits)
+        self._slots = slots_moved(self._slots, self._bits, bits)
         self._bits = bits
-        for i in range(size):
-            if slots[i].key != EMPTY:
-                at = self._slot(slots[i].key)
-                self._slots[at] = slots[i]
-        free(slots)
         return 0
 
     cdef int _reserve(self, Py_ssize_t more) except -1:
         """Room for ``more`` cells beyond those held, the table at most half full."""
-        cdef int bits = self._bits
-        while 2 * (self._used + more) > ((<Py_ssize_t>1) << bits):
-            bits += 1
+        cdef int bits = slots_bits_for(self._bits, self._used + more)
         if bits != self._bits:
             self._resize(bits)
         return 0
 
     cdef void _delete(self, Py_ssize_t at) noexcept nogil:
         """Empty a slot, shifting back the entries that probed past it."""
-        cdef uint64_t mask = ((<uint64_t>1) << self._bits) - 1
-        cdef uint64_t hole = <uint64_t>at, probe = <uint64_t>at, home
-        while True:
-            probe = (probe + 1) & mask
-            if self._slots[probe].key == EMPTY:
-                break
-            home = ck_hash(self._slots[probe].key, self._bits)
-            if (hole <= probe and hole < home <= probe) or (hole > probe and (hole < home or home <= probe)):
-                continue  # its home lies after the hole: it stays
-            self._slots[hole] = self._slots[probe]
-            hole = probe
-        self._slots[hole].key = EMPTY
+        slots_delete(self._slots, self._bits, at)
         self._used -= 1
 
     cdef int64_t _count(self, int64_t row, int64_t column) noexcept nogil:
@@ -1032,12 +1007,10 @@ cdef class KernelTable:
     def copy(self):
         """An independent table with the same counts and sums."""
         cdef KernelTable other = type(self)()
-        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits
         free(other._slots)
         other._slots = NULL
         other._bits = self._bits
-        other._allocate(self._bits)
-        memcpy(other._slots, self._slots, size * sizeof(Slot))
+        other._slots = slots_copy(self._slots, self._bits)
         other._used = self._used
         other._rows, other._columns = self._rows.copy(), self._columns.copy()
         memcpy(other._sums, self._sums, sizeof(self._sums))

@@ -1,69 +1,488 @@
 # Included by _kernel.pyx.
-"""The compiled core of Contingency's counts: the fields one result changes, and that write in C.
+"""The compiled core of Contingency's counts: every count in C, by category code, and the one-result write.
 
-The same fields and, after every change, the same state as the pure-Python
-reference :class:`contingency._counts_reference.CountsCore` (the
-specification: one result is :meth:`contingency._counts.Counts.apply` given
-one pair's changes; read it first). :mod:`contingency._backend` chooses one
-of the two as the base of :class:`contingency._counts.Counts`, and
+The same interface and, after every change, the same state as the
+pure-Python reference :class:`contingency._counts_reference.CountsCore` (the
+specification; read it first). :mod:`contingency._backend` chooses one of
+the two as the base of :class:`contingency._counts.Counts`, and
 tests/test_kernel_counts.py drives both with the same streams and compares
 every state and read after each step.
 
-Storage: the fields are C struct members of the object (no attribute look-up
-on the write path), holding the same Python objects as the reference's
-slots: the cells are dicts keyed by category, the pair table a
-:class:`contingency._table.PairTable`. The writes of one result are here:
-:meth:`KernelCountsCore.count_pair` (a single-label result, its labels joining
-as categories with ``join``), :meth:`KernelCountsCore.count_sets` (a result of
-two sets) and :func:`count_paired` (one result of two models on a
-PairedComparison's paired table, whose reference is
-:func:`contingency._paired_counts.count_paired`). What they save is the
-interpreter: no dict of changes is built, no Python frame entered (the pair
-table's ``add`` only once its dict of recent changes may merge), and each dict
-and int operation is one C call. Batches, removals, merges and
-``set_entries`` go through :meth:`contingency._counts.Counts.apply` on either core.
+Storage, while every count is a whole number of results (``scale`` 0, every
+count at most ``MAX_COUNT``, checked before every write):
 
-Exactness: counts stay Python ints (any size, as the reference's); the only
-check a single-label result needs is the reference's, ``n + count <=
-MAX_COUNT << scale`` (every cell, shape and pair count is at most ``n``), made
-before the first write, with the reference's message (``check_room``).
+- cells ``a``, ``b``, ``c``: three int64 arrays indexed by category code
+  (grown by doubling; a forgotten category's code is a hole of zeros until
+  the codes are made dense again), read by category through
+  :class:`KernelCells` (a read-only mapping label -> count in table order);
+- ``n`` and the counts of the single-label shapes ``HIT`` and ``MISS``: C
+  int64s (every one at most ``n``); the other shapes in a dict;
+- the micro table: four signed 128-bit integers (``d`` is ``K n`` less the
+  rest, up to ``2**94``);
+- the single-label results by pair: :class:`KernelPairs`, the kernel's hash
+  table (contingency/_kernel_slots.pxi) keyed ``code(correct) << 32 |
+  code(assigned)``.
+
+A fractional weight makes every count an integer in units of
+``2**-scale``, which can pass int64 (a weight of 0.3 is about ``2**52``
+units): from the first such count until the scale returns to 0, the kernel
+holds its counts as the reference does (Python ints, in a
+:class:`~contingency._counts_reference.CountsCore` it delegates every
+primitive to) and its one-result writes step aside for the reference's rule.
+At any moment the counts are in one place.
+
+The writes of one result are :meth:`KernelCountsCore.count_pair` (a
+single-label result, its labels joining as categories with ``join``),
+:meth:`KernelCountsCore.count_sets` (a result of two sets) and
+:func:`count_paired` (one result of two models on a PairedComparison's
+paired table, whose reference is :func:`contingency._paired_counts.count_paired`).
+Batches, removals, merges and ``set_entries`` go through
+:meth:`contingency._counts.Counts.apply` on either core, which the
+primitives here (``join``, ``add_cells``, ``add_shapes``, ``add_micro``,
+``forget``, ``rescale_counts``) serve.
 """
+
+from collections.abc import Mapping as _Mapping
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_DelItem
 from cpython.set cimport PySet_Add
+from cpython.long cimport PyLong_FromLongLong
+from libc.string cimport memset
 
-cdef extern from "Python.h":
-    # CPython's dict calls with the key's hash given (a tuple does not cache its hash).
-    PyObject *_PyDict_GetItem_KnownHash(object d, object key, Py_hash_t hash) except? NULL
-    int _PyDict_SetItem_KnownHash(object d, object key, object value, Py_hash_t hash) except -1
+cdef extern from *:
+    """
+    typedef __int128 ck_i128;
+
+    static PyObject *ck_int_signed(ck_i128 x) {
+        if (x >= INT64_MIN && x <= INT64_MAX) return PyLong_FromLongLong((long long)x);
+        unsigned char bytes[16];
+        for (int i = 0; i < 16; i++) bytes[i] = (unsigned char)((unsigned __int128)x >> (8 * i));
+        return _PyLong_FromByteArray(bytes, 16, 1, 1);
+    }
+
+    static ck_i128 ck_i128_of(int64_t high, uint64_t low) {
+        return (ck_i128)high * ((ck_i128)1 << 64) + (ck_i128)low;
+    }
+    """
+    ctypedef long long ck_i128  # (declared narrower for Cython; the C type is __int128)
+    object ck_int_signed(ck_i128 x)
+    ck_i128 ck_i128_of(int64_t high, uint64_t low)
 
 from contingency._changes import HIT as _HIT, MISS as _MISS
+from contingency._labels import check_label as _check_label
+from contingency._counts_reference import HOLE as _HOLE_OBJECT, CountsCore as _ReferenceCore
+from contingency._table import PairTable as _PairTable, _RECENT_FLOOR as _RECENT_FLOOR_OBJECT
 from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT_PY
 
-from contingency._table import _RECENT_FLOOR as _RECENT_FLOOR_OBJECT
-
-cdef object _PAIR_SHIFT = 32
-cdef Py_hash_t _HIT_HASH = hash(_HIT)
-cdef Py_hash_t _MISS_HASH = hash(_MISS)
-cdef object _MAX_COUNT_OBJECT = _MAX_COUNT_PY
+cdef object _HOLE = _HOLE_OBJECT
 cdef Py_ssize_t _RECENT_FLOOR = _RECENT_FLOOR_OBJECT
+cdef object _MASK_64 = (1 << 64) - 1
+cdef object _reference_count_sets = _ReferenceCore.count_sets
 
 
-cdef inline void _cc_add(dict cells, object label, object count) except *:
-    """``cells[label] += count`` for a label already a key (KeyError otherwise)."""
-    cdef PyObject *held = PyDict_GetItem(cells, label)
-    if held == NULL:
-        raise KeyError(label)
-    PyDict_SetItem(cells, label, <object>held + count)
+cdef ck_i128 _to_i128(object value) except? -1:
+    """A Python int below ``2**127`` in magnitude as a 128-bit integer."""
+    return ck_i128_of(<int64_t>(value >> 64), <uint64_t>(value & _MASK_64))
+
+
+@cython.auto_pickle(False)
+cdef class KernelCells:
+    """One column of cells (``a``, ``b`` or ``c``) read by category, in table order: read-only.
+
+    A view over its core's int64 array by code (or, while the counts are in
+    units finer than a result, over the reference core's list): it follows
+    every change of the counts.
+    """
+
+    cdef KernelCountsCore _core
+    cdef int _index
+
+    def __cinit__(self, KernelCountsCore core, int index):
+        self._core, self._index = core, index
+
+    def __getitem__(self, label):
+        cdef KernelCountsCore core = self._core
+        if core._wide is not None:
+            return core._wide._cells[self._index][core._wide.ids[label]]
+        cdef PyObject *code = PyDict_GetItemWithError(core._ids, label)
+        if code is NULL:
+            raise KeyError(label)
+        return PyLong_FromLongLong(core._cells[self._index][<Py_ssize_t><object>code])
+
+    def get(self, label, default=None):
+        cdef KernelCountsCore core = self._core
+        if core._wide is not None:
+            return core._wide.a.get(label, default) if self._index == 0 else (
+                core._wide.b if self._index == 1 else core._wide.c).get(label, default)
+        cdef PyObject *code = PyDict_GetItemWithError(core._ids, label)
+        if code is NULL:
+            return default
+        return PyLong_FromLongLong(core._cells[self._index][<Py_ssize_t><object>code])
+
+    def __contains__(self, label):
+        return label in self._core._table_ids()
+
+    def __len__(self):
+        return len(self._core._table_ids())
+
+    def __iter__(self):
+        return iter(self._core._table_ids())
+
+    def keys(self):
+        return self._core._table_ids().keys()
+
+    def values(self):
+        cdef KernelCountsCore core = self._core
+        if core._wide is not None:
+            return (core._wide.a, core._wide.b, core._wide.c)[self._index].values()
+        cdef int64_t *column = core._cells[self._index]
+        cdef object code
+        return [PyLong_FromLongLong(column[<Py_ssize_t>code]) for code in core._ids.values()]
+
+    def items(self):
+        cdef KernelCountsCore core = self._core
+        if core._wide is not None:
+            return (core._wide.a, core._wide.b, core._wide.c)[self._index].items()
+        cdef int64_t *column = core._cells[self._index]
+        cdef object code
+        return [(label, PyLong_FromLongLong(column[<Py_ssize_t>code]))
+                for label, code in core._ids.items()]
+
+    def __eq__(self, other):
+        if not isinstance(other, _Mapping):
+            return NotImplemented
+        return dict(self.items()) == dict(other.items())
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"KernelCells({dict(self.items())!r})"
+
+
+_Mapping.register(KernelCells)
 
 
 cdef class KernelCountsCore:
-    """The fields one result changes (as the reference's slots), and :meth:`count_pair` in C."""
+    """Every count by code in C (see the module docstring), and the one-result writes."""
 
-    cdef public dict a, b, c, shapes, ids
-    cdef public list micro, names
+    cdef int64_t *_cells[3]
+    cdef Py_ssize_t _capacity
+    cdef int64_t _n, _hit, _miss
+    cdef ck_i128 _micro[4]
+    cdef dict _shapes  # the shapes other than HIT and MISS, no zero entry
+    cdef dict _ids
+    cdef list _names
+    cdef Py_ssize_t _holes
+    cdef object _pairs
+    cdef object _wide  # the reference core holding the counts while scale > 0, else None
     cdef public tuple stale
-    cdef public object n, scale, pairs, coupling
+    cdef public object coupling
+    cdef public bint hold
+
+    def __cinit__(self, *args, **kwargs):
+        self._capacity = 0
+        self._cells[0] = self._cells[1] = self._cells[2] = NULL
+        self.stale, self.coupling = (), None
+        self._shapes, self._ids, self._names, self._wide = {}, {}, [], None
+
+    def __dealloc__(self):
+        cdef int index
+        for index in range(3):
+            free(self._cells[index])
+
+    cdef int _reserve(self, Py_ssize_t size) except -1:
+        """Room for ``size`` codes in the arrays of cells (new room zero)."""
+        cdef Py_ssize_t capacity = self._capacity if self._capacity else 16
+        cdef int index
+        cdef int64_t *grown
+        if size <= self._capacity:
+            return 0
+        while capacity < size:
+            capacity *= 2
+        for index in range(3):
+            grown = <int64_t *>realloc(self._cells[index], capacity * sizeof(int64_t))
+            if grown is NULL:
+                raise MemoryError()
+            memset(grown + self._capacity, 0, (capacity - self._capacity) * sizeof(int64_t))
+            self._cells[index] = grown
+        self._capacity = capacity
+        return 0
+
+    cdef inline dict _table_ids(self):
+        return self._ids if self._wide is None else self._wide.ids
+
+    # The fields, as the reference's ------------------------------------------------------------
+
+    # The cells read by category: a view made when asked for (the core keeps none, so that no
+    # reference cycle keeps a core alive after its last user; a running sum keeps its own).
+
+    @property
+    def a(self):
+        return KernelCells(self, 0)
+
+    @property
+    def b(self):
+        return KernelCells(self, 1)
+
+    @property
+    def c(self):
+        return KernelCells(self, 2)
+
+    @property
+    def ids(self):
+        return self._ids if self._wide is None else self._wide.ids
+
+    @property
+    def names(self):
+        return self._names if self._wide is None else self._wide.names
+
+    @property
+    def holes(self):
+        return self._holes if self._wide is None else self._wide.holes
+
+    @property
+    def pairs(self):
+        return self._pairs if self._wide is None else self._wide.pairs
+
+    @property
+    def scale(self):
+        return 0 if self._wide is None else self._wide.scale
+
+    @property
+    def n(self):
+        return self._n if self._wide is None else self._wide.n
+
+    @n.setter
+    def n(self, value):
+        if self._wide is None:
+            self._n = value
+        else:
+            self._wide.n = value
+
+    @property
+    def micro(self):
+        if self._wide is not None:
+            return tuple(self._wide.micro)
+        return (ck_int_signed(self._micro[0]), ck_int_signed(self._micro[1]),
+                ck_int_signed(self._micro[2]), ck_int_signed(self._micro[3]))
+
+    @micro.setter
+    def micro(self, value):
+        if self._wide is not None:
+            self._wide.micro = list(value)
+            return
+        cdef int index
+        for index in range(4):
+            self._micro[index] = _to_i128(value[index])
+
+    @property
+    def shapes(self):
+        if self._wide is not None:
+            return self._wide.shapes
+        shapes = dict(self._shapes)
+        if self._hit:
+            shapes[_HIT] = self._hit
+        if self._miss:
+            shapes[_MISS] = self._miss
+        return shapes
+
+    def hits_and_misses(self):
+        """The counts of the two single-label shapes, ``HIT`` and ``MISS``."""
+        if self._wide is not None:
+            return self._wide.hits_and_misses()
+        return self._hit, self._miss
+
+    # Storage -------------------------------------------------------------------------------
+
+    def reset(self, declared):
+        """Counts of nothing, the ``declared`` categories given codes 0, 1, ..."""
+        self._wide = None
+        self._set_state([[0] * len(declared)] * 3, 0, {}, [0, 0, 0, 0],
+                        {label: code for code, label in enumerate(declared)}, list(declared), 0,
+                        KernelPairs())
+
+    cdef int _set_state(self, list cells, object n, dict shapes, object micro, dict ids,
+                        list names, Py_ssize_t holes, object pairs) except -1:
+        """Hold these counts (scale 0) in C."""
+        cdef Py_ssize_t size = len(names), code
+        cdef int index
+        self._reserve(size)
+        for index in range(3):
+            memset(self._cells[index], 0, self._capacity * sizeof(int64_t))
+            column = cells[index]
+            for code in range(size):
+                self._cells[index][code] = column[code]
+        self._n = n
+        shapes = dict(shapes)
+        self._hit, self._miss = shapes.pop(_HIT, 0), shapes.pop(_MISS, 0)
+        self._shapes = shapes
+        self.micro = micro
+        self._ids, self._names, self._holes, self._pairs = ids, names, holes, pairs
+        return 0
+
+    def core_state(self):
+        """The counts as plain data (pickling, copying): :meth:`core_restore` takes it."""
+        if self._wide is not None:
+            return self._wide.core_state()
+        cdef Py_ssize_t size = len(self._names), code
+        cells = [[self._cells[index][code] for code in range(size)] for index in range(3)]
+        return {"cells": cells, "n": self._n, "scale": 0, "shapes": self.shapes,
+                "micro": list(self.micro), "ids": dict(self._ids), "names": list(self._names),
+                "holes": self._holes, "pairs": self._pairs.to_dict()}
+
+    def core_copy_from(self, KernelCountsCore source):
+        """Hold a copy of ``source``'s counts (the arrays copied in C)."""
+        cdef int index
+        if source._wide is not None:
+            self.core_restore(source._wide.core_state())
+            return
+        self._wide = None
+        self._reserve(source._capacity)
+        for index in range(3):
+            memcpy(self._cells[index], source._cells[index], source._capacity * sizeof(int64_t))
+        self._n, self._hit, self._miss = source._n, source._hit, source._miss
+        memcpy(self._micro, source._micro, sizeof(self._micro))
+        self._shapes, self._ids, self._names = dict(source._shapes), dict(source._ids), list(source._names)
+        self._holes, self._pairs = source._holes, source._pairs.copy()
+
+    def core_restore(self, state):
+        """Hold the counts of :meth:`core_state` (its lists and dicts copied, its pairs too)."""
+        if state["scale"]:
+            wide = _ReferenceCore.__new__(_ReferenceCore)
+            wide.core_restore(state)
+            self.reset([])
+            self._wide = wide
+            return
+        self._wide = None
+        self._set_state(state["cells"], state["n"], state["shapes"], state["micro"],
+                        dict(state["ids"]), list(state["names"]), state["holes"],
+                        _kernel_pairs_from(state["pairs"]))
+
+    def columns(self):
+        """The cells ``a``, ``b``, ``c`` per category in table order, as lists."""
+        if self._wide is not None:
+            return self._wide.columns()
+        cdef object code
+        cdef int64_t *column
+        found = []
+        for index in range(3):
+            column = self._cells[index]
+            found.append([PyLong_FromLongLong(column[<Py_ssize_t>code])
+                          for code in self._ids.values()])
+        return found[0], found[1], found[2]
+
+    # Primitive writes (Counts.apply checks every change before the first of them) ------------
+
+    def join(self, labels):
+        """Append categories new to the table, with zero cells and the next codes."""
+        if self._wide is not None:
+            return self._wide.join(labels)
+        self._join(labels)
+
+    cdef int _join(self, object labels) except -1:
+        cdef Py_ssize_t code = len(self._names)
+        self._reserve(code + len(labels))
+        for label in labels:
+            self._ids[label] = code
+            self._names.append(label)
+            code += 1
+        return 0
+
+    def add_cells(self, a, b, c):
+        """Add changes to cells ``a``, ``b`` and ``c`` of categories in the table; their sums."""
+        if self._wide is not None:
+            return self._wide.add_cells(a, b, c)
+        cdef dict ids = self._ids
+        cdef int index
+        cdef ck_i128 total
+        cdef int64_t *column
+        cdef int64_t count
+        added = []
+        for index, changes in enumerate((a, b, c)):
+            column = self._cells[index]
+            total = 0
+            for label, change in changes.items():
+                count = change
+                column[<Py_ssize_t>ids[label]] += count
+                total += count
+            added.append(ck_int_signed(total))
+        return added[0], added[1], added[2]
+
+    def add_shapes(self, changes):
+        """Add changes to the result shapes (no zero entry kept)."""
+        if self._wide is not None:
+            return self._wide.add_shapes(changes)
+        shapes = self._shapes
+        for shape, count in changes.items():
+            if shape == _HIT:
+                self._hit += <int64_t>count
+            elif shape == _MISS:
+                self._miss += <int64_t>count
+            else:
+                count += shapes.get(shape, 0)
+                if count:
+                    shapes[shape] = count
+                else:
+                    del shapes[shape]
+
+    def add_micro(self, a, b, c, d):
+        """Add to the micro table's four cells."""
+        if self._wide is not None:
+            return self._wide.add_micro(a, b, c, d)
+        self._micro[0] += _to_i128(a)
+        self._micro[1] += _to_i128(b)
+        self._micro[2] += _to_i128(c)
+        self._micro[3] += _to_i128(d)
+
+    def forget(self, labels):
+        """Forget categories whose every cell is zero: their codes become holes.
+
+        A code is not given again until the codes are made dense again, which
+        happens once the holes are half of them (O(K + pairs), rarely).
+        """
+        if self._wide is not None:
+            return self._wide.forget(labels)
+        cdef Py_ssize_t code, old, size
+        for label in labels:
+            code = self._ids.pop(label)
+            self._names[code] = _HOLE
+            self._holes += 1
+        if self._holes * 2 <= len(self._names):
+            return
+        size = len(self._names)
+        renumbered = np.full(size, -1, dtype=np.int64)
+        code = 0
+        for label, old in self._ids.items():
+            renumbered[old] = code
+            for index in range(3):
+                self._cells[index][code] = self._cells[index][old]
+            self._ids[label] = code
+            code += 1
+        for index in range(3):
+            memset(self._cells[index] + code, 0, (size - code) * sizeof(int64_t))
+        self._pairs.renumber(renumbered)
+        self._names = list(self._ids)
+        self._holes = 0
+
+    def rescale_counts(self, shift):
+        """Every count times ``2**shift`` (``shift < 0``: divided, exactly; the caller knows it is).
+
+        Past scale 0 the counts move to the reference's storage, and back when it returns to 0.
+        """
+        if self._wide is None:
+            if shift == 0:
+                return
+            wide = _ReferenceCore.__new__(_ReferenceCore)
+            wide.core_restore(self.core_state())
+            wide.rescale_counts(shift)
+            self.reset([])
+            self._wide = wide
+            return
+        self._wide.rescale_counts(shift)
+        if self._wide.scale == 0:
+            self.core_restore(self._wide.core_state())
+
+    # The rule for one result, in C --------------------------------------------------------------
 
     def count_pair(self, object correct, object assigned, object count=None, bint join=False):
         """Count one single-label result ``count`` times (``count > 0``, in units of
@@ -71,72 +490,72 @@ cdef class KernelCountsCore:
         ``join`` after making the others categories (``True``); else change nothing
         (``False``): what the reference's
         :meth:`~contingency._counts_reference.CountsCore.count_pair` does, in C."""
+        if self._wide is not None:  # counts finer than a result: on the reference's storage
+            return self._pair_wide(correct, assigned, count, join) == 1
+        return self._pair(correct, assigned, count, join) == 1
+
+    cdef int _pair_wide(self, object correct, object assigned, object count,
+                        bint join) except -1:
+        """:meth:`count_pair` past scale 0, on the reference's storage (Python ints by code, in
+        its lists): the writes ``Counts.apply`` makes of one pair's changes, without its frames."""
+        wide = self._wide
+        scale = wide.scale
         if count is None:
-            count = 1 << self.scale if self.scale else 1
+            count = 1 << scale
         elif type(count) is not int or count <= 0:
             raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
-        cdef dict ids = self.ids
-        cdef PyObject *truth = PyDict_GetItem(ids, correct)
-        cdef PyObject *chosen = PyDict_GetItem(ids, assigned)
+        cdef dict ids = wide.ids
+        cdef PyObject *truth = PyDict_GetItemWithError(ids, correct)
+        cdef PyObject *chosen = PyDict_GetItemWithError(ids, assigned)
         cdef list fresh = None
-        if truth == NULL or chosen == NULL:
+        if truth is NULL or chosen is NULL:
             if not join:
-                return False
+                return 0
             fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
-        cdef object n_before = self.n
-        cdef object n = n_before + count
-        if n > _MAX_COUNT_OBJECT:
-            check_room(0, -(-n >> self.scale), "results")
-        # Every check passed: the writes (the reference's order).
-        cdef Py_ssize_t k_before = len(self.a)
-        cdef list names
-        if fresh is not None:  # the new categories, appended with zero cells and the next codes
-            names = self.names
-            for label in fresh:
-                PyDict_SetItem(self.a, label, 0)
-                PyDict_SetItem(self.b, label, 0)
-                PyDict_SetItem(self.c, label, 0)
-                PyDict_SetItem(ids, label, len(names))
-                names.append(label)
+        n_before = wide.n
+        n = n_before + count
+        if n > _MAX_COUNT_PY:
+            check_room(0, -(-n >> scale), "results")  # (contingency._counts.whole)
+        # Every check passed: the writes.
+        k_before = len(ids)
+        if fresh is not None:
+            wide.join(fresh)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
-        cdef bint hit = correct == assigned
-        cdef list micro = self.micro
-        # (the change of K n, less the cells added below: d's change)
-        cdef object k_count = len(self.a) * n - k_before * n_before if fresh is not None \
-            else k_before * count
-        cdef object shape
+        t, s = <object>truth, <object>chosen
+        tables = len(ids) * n - k_before * n_before  # the change of K n
+        cells, micro, shapes = wide._cells, wide.micro, wide.shapes
+        cdef bint hit = t == s
         if hit:
-            _cc_add(self.a, correct, count)
+            column = cells[0]
+            column[t] = column[t] + count
             shape = _HIT
             micro[0] = micro[0] + count
-            micro[3] = micro[3] + (k_count - count)
+            micro[3] = micro[3] + (tables - count)
         else:
-            _cc_add(self.b, assigned, count)
-            _cc_add(self.c, correct, count)
+            column = cells[1]
+            column[s] = column[s] + count
+            column = cells[2]
+            column[t] = column[t] + count
             shape = _MISS
             micro[1] = micro[1] + count
             micro[2] = micro[2] + count
-            micro[3] = micro[3] + (k_count - 2 * count)
-        cdef dict shapes = self.shapes
-        cdef Py_hash_t shape_hash = _HIT_HASH if hit else _MISS_HASH
-        cdef PyObject *held = _PyDict_GetItem_KnownHash(shapes, shape, shape_hash)
-        _PyDict_SetItem_KnownHash(shapes, shape, count if held == NULL else <object>held + count,
-                                  shape_hash)
-        if self.coupling is not None:
+            micro[3] = micro[3] + (tables - 2 * count)
+        shapes[shape] = shapes.get(shape, 0) + count
+        if self.coupling is not None:  # (before the pair table keeps the pair)
             self.coupling.note({(correct, assigned): count})
-        key = (<object>truth << _PAIR_SHIFT) | <object>chosen
-        # PairTable.add, inlined while its dict of recent changes is below the size at which
-        # an addition may merge it (past _RECENT_FLOOR and past the merged keys' number; the
-        # count is positive: the entry never drops to zero).
-        cdef object table = self.pairs
+        key = t << 32 | s
+        # PairTable.add, inlined while its dict of recent changes is below the size at which an
+        # addition may merge it (the count is positive: the entry never drops to zero).
+        table = wide.pairs
         cdef dict recent = table._recent
+        cdef PyObject *held
         if len(recent) < _RECENT_FLOOR or len(recent) < len(table._keys):
             held = PyDict_GetItem(recent, key)
-            PyDict_SetItem(recent, key, count if held == NULL else <object>held + count)
+            PyDict_SetItem(recent, key, count if held is NULL else <object>held + count)
         else:
             table.add(key, count)
-        self.n = n
+        wide.n = n
         cdef object pending
         for pending in self.stale:
             if hit:
@@ -144,67 +563,327 @@ cdef class KernelCountsCore:
             else:
                 PySet_Add(pending, assigned)
                 PySet_Add(pending, correct)
-        return True
+        return 1
+
+    cdef int _pair(self, object correct, object assigned, object count, bint join) except -1:
+        """:meth:`count_pair` at scale 0: 1 if counted, 0 if a label is not a category."""
+        cdef int64_t w = 1
+        if count is not None:
+            if type(count) is not int or count <= 0:
+                raise ValueError(f"count_pair: count must be a positive int, not {count!r}")
+        cdef dict ids = self._ids
+        cdef PyObject *truth = PyDict_GetItemWithError(ids, correct)
+        cdef PyObject *chosen = PyDict_GetItemWithError(ids, assigned)
+        cdef list fresh = None
+        if truth is NULL or chosen is NULL:
+            if not join:
+                return 0
+            fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
+        if count is not None:
+            if count > MAX_COUNT - self._n:
+                check_room(self._n, count, "results")
+            w = count
+        elif self._n == MAX_COUNT:
+            check_room(self._n, 1, "results")
+        # Every check passed: the writes (the reference's, in C).
+        cdef Py_ssize_t k_before = len(ids)
+        if fresh is not None:
+            self._join(fresh)
+            truth = PyDict_GetItem(ids, correct)
+            chosen = PyDict_GetItem(ids, assigned)
+        cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
+        cdef int64_t n_before = self._n
+        cdef int64_t n = n_before + w
+        cdef ck_i128 tables = <ck_i128>len(ids) * n - <ck_i128>k_before * n_before
+        # One code: one category (the ids dict found both labels its key, by identity or ==).
+        cdef bint hit = t == s
+        if hit:
+            self._cells[0][t] += w
+            self._hit += w
+            self._micro[0] += w
+            self._micro[3] += tables - w
+        else:
+            self._cells[1][s] += w
+            self._cells[2][t] += w
+            self._miss += w
+            self._micro[1] += w
+            self._micro[2] += w
+            self._micro[3] += tables - 2 * <ck_i128>w
+        if self.coupling is not None:  # (before the pair table keeps the pair)
+            self.coupling.note({(correct, assigned): 1 if count is None else count})
+        (<KernelPairs>self._pairs).add_count(<uint64_t>t << 32 | <uint64_t>s, w)
+        self._n = n
+        cdef object pending
+        for pending in self.stale:
+            if hit:
+                PySet_Add(pending, correct)
+            else:
+                PySet_Add(pending, assigned)
+                PySet_Add(pending, correct)
+        return 1
 
     def count_sets(self, object assigned, object correct):
         """Count one result given as two sets of categories (``set`` or ``frozenset``), once
         (``1 << scale``), if every label is a category (``True``), else change nothing
         (``False``): what the reference's
         :meth:`~contingency._counts_reference.CountsCore.count_sets` does, in C."""
+        if self._wide is not None:
+            return _reference_count_sets(self, assigned, correct)
+        return self._sets(assigned, correct) == 1
+
+    cdef int _sets(self, object assigned, object correct) except -1:
+        """:meth:`count_sets` at scale 0: 1 if counted, 0 if a label is not a category."""
         if len(assigned) == 1 == len(correct):  # a pair: the single-label write
             (chosen,), (truth,) = assigned, correct
-            return self.count_pair(truth, chosen)
-        cdef dict ids = self.ids
+            return self._pair(truth, chosen, None, False)
+        cdef dict ids = self._ids
         cdef object label
         for label in assigned:
-            if PyDict_GetItem(ids, label) == NULL:
-                return False
+            if PyDict_GetItemWithError(ids, label) is NULL:
+                return 0
         for label in correct:
-            if PyDict_GetItem(ids, label) == NULL:
-                return False
-        count = 1 << self.scale if self.scale else 1
-        n = self.n + count
-        if n > _MAX_COUNT_OBJECT:
-            check_room(0, -(-n >> self.scale), "results")
+            if PyDict_GetItemWithError(ids, label) is NULL:
+                return 0
+        if self._n == MAX_COUNT:
+            check_room(self._n, 1, "results")
         # Every check passed: the writes (ResultCounter's rule: a for the categories on both
         # sides, b for the rest of the assigned side, c for the rest of the correct side).
-        both = assigned & correct
-        cdef Py_ssize_t k_both = len(both), k_assigned = len(assigned), k_correct = len(correct)
-        cdef dict cells = self.a
-        for label in both:
-            _cc_add(cells, label, count)
-        cells = self.b
+        cdef Py_ssize_t k_both = 0, k_assigned = len(assigned), k_correct = len(correct)
         for label in assigned:
-            if label not in both:
-                _cc_add(cells, label, count)
-        cells = self.c
+            if label in correct:
+                self._cells[0][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+                k_both += 1
+            else:
+                self._cells[1][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
         for label in correct:
-            if label not in both:
-                _cc_add(cells, label, count)
+            if label not in assigned:
+                self._cells[2][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+        # (one label a side went to _pair: never the shape HIT or MISS here)
         shape = (k_both, k_assigned, k_correct)
-        cdef dict shapes = self.shapes
-        cdef PyObject *held = PyDict_GetItem(shapes, shape)
-        PyDict_SetItem(shapes, shape, count if held == NULL else <object>held + count)
-        self.n = n
-        cdef list micro = self.micro
-        added_a = k_both * count
-        added_b = (k_assigned - k_both) * count
-        added_c = (k_correct - k_both) * count
-        micro[0] = micro[0] + added_a
-        micro[1] = micro[1] + added_b
-        micro[2] = micro[2] + added_c
-        micro[3] = micro[3] + (len(self.a) * count - added_a - added_b - added_c)
+        cdef PyObject *held = PyDict_GetItem(self._shapes, shape)
+        PyDict_SetItem(self._shapes, shape, 1 if held is NULL else <object>held + 1)
+        self._n += 1
+        self._micro[0] += k_both
+        self._micro[1] += k_assigned - k_both
+        self._micro[2] += k_correct - k_both
+        self._micro[3] += <ck_i128>len(ids) - k_assigned - k_correct + k_both
         cdef object pending
         for pending in self.stale:
-            for label in both:
-                PySet_Add(pending, label)
             for label in assigned:
-                if label not in both:
-                    PySet_Add(pending, label)
+                PySet_Add(pending, label)
             for label in correct:
-                if label not in both:
-                    PySet_Add(pending, label)
-        return True
+                PySet_Add(pending, label)
+        return 1
+
+
+cdef set _SINGLE = None  # add_result's single-label types: contingency._feeding.SINGLE
+cdef object _join_pair = None  # contingency._feeding.join_pair
+cdef object _take_sets = None  # contingency._feeding.take_sets
+cdef object _UNIT = 1  # add_result's default weight, tested by identity (a cached small int)
+
+
+def compiled_add_result(set single, join_pair, take_sets):
+    """:func:`add_result`, given the parts of :mod:`contingency._feeding` it calls."""
+    global _SINGLE, _join_pair, _take_sets
+    _SINGLE, _join_pair, _take_sets = single, join_pair, take_sets
+    return add_result
+
+
+@cython.binding(True)
+def add_result(self, assigned, correct, name=None, *, weight=1):
+    """Contingency.add_result in C: the reference (contingency/_contingency.py) line for line.
+
+    Its fast path (every label a category, or single labels new to an open
+    set; the unit weight; not verbose) reaches the counts' one-result write
+    without a Python frame; anything else takes the general path,
+    ``self._single``.
+    """
+    counts = self._counts
+    cdef KernelCountsCore core
+    if weight is _UNIT and not counts.hold:
+        if type(assigned) in _SINGLE and type(correct) in _SINGLE:
+            if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
+                core = <KernelCountsCore>counts
+                if core._pair(correct, assigned, None, False):
+                    return
+                if self._unknown == "add":  # a category new to an open set: join_pair, in C
+                    if assigned not in core._ids:
+                        _check_label(assigned, "assigned")
+                    if correct is not assigned and correct not in core._ids:  # (checked once)
+                        _check_label(correct, "correct")
+                    core._pair(correct, assigned, None, True)
+                    return
+            elif counts.count_pair(correct, assigned):
+                return
+            elif self._unknown == "add":  # a category new to an open set
+                _join_pair(counts, assigned, correct)
+                return
+        elif _plain_set(assigned) and _plain_set(correct) and isinstance(counts, KernelCountsCore) \
+                and (<KernelCountsCore>counts)._wide is None \
+                and (<KernelCountsCore>counts)._sets(assigned, correct):
+            return  # (sets of categories: take_sets's first case, without its frame)
+        elif _take_sets(counts, assigned, correct, self._unknown == "add"):
+            return
+    self._single(assigned, correct, name, weight, removing=False)
+
+
+cdef inline bint _plain_set(object value):
+    return type(value) is set or type(value) is frozenset
+
+
+def _kernel_pairs_from(pairs):
+    """A :class:`KernelPairs` holding ``{key: count}`` (unpickling)."""
+    table = KernelPairs()
+    table.add_items(pairs.items())
+    return table
+
+
+cdef class KernelPairs:
+    """Contingency's single-label results by key ``code(correct) << 32 | code(assigned)``: the
+    kernel's hash table (contingency/_kernel_slots.pxi) of int64 counts, no zero count, with
+    :class:`contingency._table.PairTable`'s interface (which the reference uses)."""
+
+    cdef Slot *_slots
+    cdef int _bits
+    cdef Py_ssize_t _used
+
+    def __cinit__(self):
+        self._bits = 4
+        self._slots = slots_new(self._bits)
+        self._used = 0
+
+    def __dealloc__(self):
+        free(self._slots)
+
+    def __reduce__(self):
+        return _kernel_pairs_from, (self.to_dict(),)
+
+    cdef int add_count(self, uint64_t key, int64_t count) except -1:
+        """Add ``count`` (of either sign) to one pair. The caller keeps every count >= 0."""
+        cdef Py_ssize_t at = slots_find(self._slots, self._bits, key)
+        cdef int64_t held
+        if self._slots[at].key == EMPTY:
+            if count == 0:
+                return 0
+            if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
+                self._slots = slots_moved(self._slots, self._bits, self._bits + 1)
+                self._bits += 1
+                at = slots_find(self._slots, self._bits, key)
+            self._slots[at].key, self._slots[at].count = key, count
+            self._used += 1
+            return 0
+        held = self._slots[at].count + count
+        if held:
+            self._slots[at].count = held
+        else:
+            slots_delete(self._slots, self._bits, at)
+            self._used -= 1
+        return 0
+
+    cdef int64_t count_of(self, uint64_t key) noexcept:
+        cdef Py_ssize_t at = slots_find(self._slots, self._bits, key)
+        return 0 if self._slots[at].key == EMPTY else self._slots[at].count
+
+    def add(self, key, count):
+        """Add ``count`` (of either sign) to one pair."""
+        self.add_count(key, count)
+
+    def add_items(self, changes):
+        """Add each ``(key, count)`` (counts of either sign)."""
+        for key, count in changes:
+            self.add_count(key, count)
+
+    def add_pairs(self, pairs):
+        """Add a bulk change (:class:`contingency._table.CodedPairs`, counts of either sign)."""
+        if not len(pairs):
+            return
+        keys_array = np.ascontiguousarray(pairs.keys, dtype=np.int64)
+        counts_array = np.ascontiguousarray(pairs.weights()).astype(np.int64, copy=False)
+        cdef int64_t[::1] keys = keys_array, counts = counts_array
+        cdef Py_ssize_t k, size = keys.shape[0]
+        cdef int bits = slots_bits_for(self._bits, self._used + size)
+        if bits != self._bits:
+            self._slots = slots_moved(self._slots, self._bits, bits)
+            self._bits = bits
+        for k in range(size):
+            if k + 16 < size:  # the slot of a later key, fetched while this one is written
+                ck_prefetch(&self._slots[ck_hash(<uint64_t>keys[k + 16], self._bits)])
+            self.add_count(<uint64_t>keys[k], counts[k])
+
+    def renumber(self, codes):
+        """Give every row and column code ``i`` the code ``codes[i]`` instead."""
+        cdef int64_t[::1] new = np.ascontiguousarray(codes, dtype=np.int64)
+        cdef Slot *slots = self._slots
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at
+        cdef uint64_t key
+        self._slots = slots_new(self._bits)
+        for i in range(size):
+            if slots[i].key != EMPTY:
+                key = <uint64_t>new[slots[i].key >> 32] << 32 | <uint64_t>new[slots[i].key & 0xFFFFFFFF]
+                at = slots_find(self._slots, self._bits, key)
+                self._slots[at].key, self._slots[at].count = key, slots[i].count
+        free(slots)
+
+    def copy(self):
+        """An independent table with the same counts."""
+        cdef KernelPairs other = KernelPairs.__new__(KernelPairs)
+        free(other._slots)
+        other._slots = slots_copy(self._slots, self._bits)
+        other._bits, other._used = self._bits, self._used
+        return other
+
+    def counts_of(self, keys):
+        """The count of each key (0 for a pair not in the table, or a key -1)."""
+        return [0 if key < 0 else self.count_of(<uint64_t>key) for key in keys]
+
+    def arrays(self):
+        """The keys, sorted, and their counts (int64)."""
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at = 0
+        keys_array = np.empty(self._used, dtype=np.int64)
+        counts_array = np.empty(self._used, dtype=np.int64)
+        cdef int64_t[::1] keys = keys_array, counts = counts_array
+        for i in range(size):
+            if self._slots[i].key != EMPTY:
+                keys[at], counts[at] = <int64_t>self._slots[i].key, self._slots[i].count
+                at += 1
+        order = np.argsort(keys_array, kind="stable")
+        return keys_array[order], counts_array[order]
+
+    def to_dict(self):
+        """``{key: count}`` in key order."""
+        return dict(self.items())
+
+    def items(self):
+        """``(key, count)`` in key order (sorted in Python for a few pairs, by numpy for many)."""
+        if self._used > 4096:
+            keys, counts = self.arrays()
+            return zip(keys.tolist(), counts.tolist())
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
+        cdef list found = []
+        for i in range(size):
+            if self._slots[i].key != EMPTY:
+                found.append((<int64_t>self._slots[i].key, self._slots[i].count))
+        found.sort()
+        return found
+
+    def bits(self):
+        """Every count OR-ed together."""
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
+        cdef int64_t found = 0
+        for i in range(size):
+            if self._slots[i].key != EMPTY:
+                found |= self._slots[i].count
+        return found
+
+    def __len__(self):
+        return self._used
+
+    def __eq__(self, other):
+        if not isinstance(other, (KernelPairs, _PairTable)):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None
 
 
 cdef inline bint _same(object x, object y) except -1:
@@ -243,7 +922,7 @@ def count_paired(object table, object correct, object assigned_a, object assigne
     ``set_changes`` of the result), in C. Refused whole past the count limit."""
     cdef list cells = table.cells
     n = cells[0] + cells[1] + cells[2] + cells[3]
-    if n >= _MAX_COUNT_OBJECT:
+    if n >= _MAX_COUNT_PY:
         check_room(n, 1, "results")
     cdef bint wrong_a = not _same(assigned_a, correct)
     cdef bint wrong_b = not _same(assigned_b, correct)

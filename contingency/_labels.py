@@ -27,6 +27,10 @@ __all__ = ["category_order", "check_label", "equal_to_itself", "is_label", "labe
            "label_to_json", "printable", "sorted_labels"]
 
 
+#: An int below this in magnitude has far fewer digits than MAX_DIGITS: check_label's fast path.
+_FEW_DIGITS = 1 << 64
+
+
 def check_label(label: object, where: str) -> Hashable:
     """Return ``label`` if it can name a category or cluster, else raise naming ``where``.
 
@@ -51,6 +55,8 @@ def check_label(label: object, where: str) -> Hashable:
     ValueError: model: ('a', an integer of 701 digits) is not a valid label (an integer label ...)
     """
     if type(label) is str:  # the commonest label: hashable, equal to itself, no integer in it
+        return label
+    if type(label) is int and -_FEW_DIGITS < label < _FEW_DIGITS:  # (a class index: valid)
         return label
     if label is None:
         raise ValueError(f"{where}: None is not a valid label")

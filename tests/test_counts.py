@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from contingency import Contingency
 from contingency._changes import PAIR_SHIFT, pair_changes, result_changes
 from contingency._counts import Counts
+from contingency._table import PairTable
 
 _LABELS = ["x", "y", "z"]
 _SIDE = st.frozensets(st.sampled_from(_LABELS), max_size=3)
@@ -266,7 +267,8 @@ def test_a_large_batch_queues_its_pairs_and_removals_check_them():
     picks = np.random.default_rng(0).integers(0, 5000, (3000, 2))
     assigned, correct = labels[picks[:, 0]], labels[picks[:, 1]]
     s = Contingency(labels.tolist()).add_results(assigned, correct)
-    assert s._counts.pairs._queue  # no Python object per pair yet
+    if isinstance(s._counts.pairs, PairTable):  # (the reference's table; the kernel's is in C)
+        assert s._counts.pairs._queue  # no Python object per pair yet
     present = set(zip(correct.tolist(), assigned.tolist()))
     # A pair never added whose categories hold the cells it would take back: only the pair
     # count can refuse it.
@@ -294,13 +296,13 @@ def test_pair_counts_in_a_fine_unit_are_exact_past_int64():
 
 
 def test_a_copy_keeps_its_micro_table_when_the_original_is_written() -> None:
-    # apply updates the micro table in place: a copy (and a pickle, through copy) must not share it.
+    # a copy (and a pickle, through copy) must not share the micro table with the original.
     counts = Counts(_LABELS)
     counts.apply(*pair_changes({("x", "y"): 2}))
     copied = counts.copy()
     before = list(copied.micro)
     counts.apply(*pair_changes({("x", "x"): 1}))
-    assert copied.micro == before
+    assert list(copied.micro) == before
     assert counts.micro != before
 
 

@@ -4,11 +4,15 @@ contingency/_kernel_counts.pxi (``KernelCountsCore``) and
 contingency/_counts_reference.py (``CountsCore``, the specification: one
 result is ``Counts.apply`` given one pair's changes) are the two bases
 :class:`contingency._counts.Counts` can have. Here one ``Contingency`` counts
-on each, fed the same stream through the public API (single-label and
-multi-label results, new categories of an open set, removals, refused ones
-too, merges, weights up to the count limit, a fractional weight that makes
-every count finer); after every step every count, the running sums' pending
-sets and the reads are compared, and refusals must match (type and message).
+on each (with the kernel's compiled ``add_result`` on the kernel's side, the
+one written in Python on the reference's), fed the same stream through the
+public API (single-label and multi-label results, new categories of an open
+set, removals, refused ones too, merges, ``set_entries``, weights up to the
+count limit, fractional weights that make every count finer and removals
+that bring the scale back, categories that join and leave, holes in the
+codes and their renumbering, copies and pickles); after every step every
+count, the running sums' pending sets and the reads are compared, and
+refusals must match (type and message).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from contingency import Contingency
+from contingency._contingency import add_result_reference
 from contingency._counts import Counts
 from contingency._counts_reference import CountsCore
 from contingency.formulas._numeric import MAX_COUNT
@@ -51,35 +56,47 @@ CORES = [pytest.param(CountsCore, id="reference"),
          pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
 
 
+class ReferenceContingency(Contingency):
+    """Contingency with add_result as written in Python (the kernel's add_result is in C)."""
+
+    add_result = add_result_reference  # type: ignore[assignment]
+
+
 def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
-    """A Contingency whose counts stand on ``core``."""
-    accumulator = Contingency(categories, **options)
+    """A Contingency whose counts stand on ``core``, with the add_result of the same side (the
+    compiled one on the kernel's core, the one written in Python on the reference)."""
+    accumulator = (Contingency if core is KERNEL else ReferenceContingency)(categories, **options)
     counts = accumulator._counts
-    moved = counts_class(core).__new__(counts_class(core))
-    for name in (*CountsCore.__slots__, *Counts.__slots__):
-        setattr(moved, name, getattr(counts, name))
+    moved = counts_class(core)(list(counts.ids), hold=counts.hold)
     object.__setattr__(accumulator, "_counts", moved)
     return accumulator
 
 
+def state_of_counts(counts: Counts) -> dict[str, Any]:
+    """Every count, as plain data (the types of the counts too: Python ints on both cores)."""
+    return {
+        "cells": [list(cells.items()) for cells in (counts.a, counts.b, counts.c)],
+        "columns": [list(column) for column in counts.columns()],
+        "types": [type(count).__name__ for count in (*counts.a.values(), counts.n, *counts.micro)],
+        "n": counts.n, "scale": counts.scale, "shapes": dict(counts.shapes),
+        "single": counts.hits_and_misses(), "micro": list(counts.micro),
+        "offset": list(counts.offset), "ids": list(counts.ids.items()),
+        "names": [repr(name) for name in counts.names], "holes": counts.holes,
+        "pairs": counts.label_pairs(), "pair codes": counts.pairs.to_dict(),
+        "stale": [sorted(map(repr, pending)) for pending in counts.stale],
+    }
+
+
 def state(accumulator: Contingency) -> dict[str, Any]:
     """Every count of the accumulator, its running sums' pending sets and its reads, as plain data."""
-    counts = accumulator._counts
     reads: dict[str, Any] = {}
     for name in ("n_results", "micro_f1", "macro_f1", "micro_precision", "subset_accuracy"):
         try:
             reads[name] = getattr(accumulator, name)
         except Exception as error:  # (a refusal is part of the state compared)
             reads[name] = (type(error).__name__, str(error))
-    return {
-        "cells": [list(cells.items()) for cells in (counts.a, counts.b, counts.c)],
-        "types": [type(count).__name__ for count in (*counts.a.values(), counts.n)],
-        "n": counts.n, "scale": counts.scale, "shapes": dict(counts.shapes),
-        "micro": list(counts.micro), "offset": list(counts.offset),
-        "ids": list(counts.ids.items()), "names": [repr(name) for name in counts.names],
-        "pairs": counts.label_pairs(), "stale": [sorted(map(repr, pending)) for pending in counts.stale],
-        "reads": reads, "document": accumulator.to_dict(),
-    }
+    return {**state_of_counts(accumulator._counts), "reads": reads,
+            "document": accumulator.to_dict()}
 
 
 def run(accumulator: Any, call: str, *args: Any, **kwargs: Any) -> Any:
@@ -145,6 +162,36 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
         other = Contingency(unknown="add")
         other.add_result(assigned, correct)
         self.both("merge", other)
+
+    @rule(assigned=LABELS, correct=LABELS, weight=st.sampled_from([1, 2, 0.5, 0.25]))
+    def remove_weighted(self, assigned: Any, correct: Any, weight: Any) -> None:  # the scale
+        self.both("remove_result", assigned, correct, weight=weight)  # may return to 0
+
+    @rule(size=st.integers(1, 6), single=st.booleans())
+    def join_then_leave(self, size: int, single: bool) -> None:
+        """Categories new to the open set join, then leave again: their codes become holes,
+        and once the holes are half the codes the codes are made dense (the pairs renumbered)."""
+        labels = [f"gone{index}" for index in range(size)]
+        other = labels[1:] + labels[:1]
+        for assigned, correct in zip(labels, other):
+            self.both("add_result", assigned, correct if single else [correct, "x"])
+        for assigned, correct in zip(labels, other):
+            self.both("remove_result", assigned, correct if single else [correct, "x"])
+
+    @rule(cells=st.tuples(*[st.integers(0, 5)] * 4))
+    def set_entries(self, cells: tuple[int, int, int, int]) -> None:  # the micro table's offset
+        self.both("set_entries", *cells)
+
+    @rule()
+    def copy_and_pickle(self) -> None:
+        """A copy and a pickled twin hold every count (the running sums are made again)."""
+        for accumulator in self.pair:
+            for twin in (accumulator.copy(), pickle.loads(pickle.dumps(accumulator))):
+                mine, theirs = state_of_counts(accumulator._counts), state_of_counts(twin._counts)
+                mine.pop("stale")
+                theirs.pop("stale")
+                assert mine == theirs
+                assert twin == accumulator
 
     @rule()
     def read_sums(self) -> None:  # makes running sums, whose pending sets the writes then fill
@@ -230,8 +277,8 @@ def test_counts_pickle_with_every_field(core: type) -> None:
     s.add_result("x", "x")
     s.add_result({"x", "w"}, {"w"})
     twin = pickle.loads(pickle.dumps(s._counts))
-    compared = [name for name in CountsCore.__slots__ if name not in ("pairs", "coupling")]
-    assert [name for name in compared if getattr(twin, name) != getattr(s._counts, name)] == []
+    assert twin.core_state() == s._counts.core_state()
+    assert state_of_counts(twin) == state_of_counts(s._counts)
     assert twin.label_pairs() == s._counts.label_pairs()
 
 
@@ -289,3 +336,104 @@ def test_count_sets_kernel_equals_reference(results: list[tuple[Any, Any]]) -> N
                     for accumulator in accumulators]
         assert outcomes[0] == outcomes[1]
         assert state(accumulators[0]) == state(accumulators[1])
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_cells_read_by_category_as_read_only_mappings(core: type) -> None:
+    """``a``, ``b``, ``c`` read like dicts in table order, over the cells by code (a forgotten
+    category is gone from them, and a hole in the codes is skipped)."""
+    s = on_core(core, ["x", "y"], unknown="add")
+    s.add_results(["x", "z", "w", "y"], ["x", "x", "w", "z"])
+    s.remove_result("w", "w")  # w forgotten: a hole at its code
+    cells = s._counts.a, s._counts.b, s._counts.c
+    expected = ({"x": 1, "y": 0, "z": 0}, {"x": 0, "y": 1, "z": 1}, {"x": 1, "y": 0, "z": 1})
+    assert s._counts.holes == 1
+    assert len(s._counts.names) == 4
+    for view, wanted in zip(cells, expected):
+        assert dict(view) == wanted
+        assert view == wanted
+        assert list(view) == list(wanted) == list(view.keys())
+        assert list(view.items()) == list(wanted.items())
+        assert list(view.values()) == list(wanted.values())
+        assert len(view) == 3
+        assert "z" in view
+        assert "w" not in view
+        assert view.get("w") is None
+        assert view.get("w", 7) == 7
+        assert view.get("z") == wanted["z"]
+        with pytest.raises(KeyError):
+            view["w"]
+        with pytest.raises(TypeError):
+            view["x"] = 5  # type: ignore[index]
+    assert [list(column) for column in s._counts.columns()] == [
+        list(wanted.values()) for wanted in expected]
+
+
+@needs_kernel
+@given(steps=st.lists(st.one_of(
+    st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5), st.integers(1, 3)),
+    st.tuples(st.just("take"), st.integers(0, 5), st.integers(0, 5)),
+    st.tuples(st.just("bulk"), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)),
+                                        max_size=8)),
+    st.tuples(st.just("renumber"), st.permutations(range(6)))), max_size=30))
+@example(steps=[("bulk", [(0, 1)] * 3 + [(5, 5)]), ("take", 0, 1), ("renumber", [5, 4, 3, 2, 1, 0]),
+                ("add", 5, 5, 2)])
+def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
+    """The kernel's pair table (its hash table) and the reference's PairTable, given the same
+    changes (one at a time, in bulk, taken back to zero, renumbered): the same pairs and reads."""
+    import numpy as np
+    from contingency._kernel import KernelPairs
+
+    from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
+    tables = [PairTable(), KernelPairs()]
+    for step in steps:
+        if step[0] == "add":
+            _, row, column, count = step
+            for table in tables:
+                table.add(row << PAIR_SHIFT | column, count)
+        elif step[0] == "take":  # a pair taken back to zero (no zero entry kept)
+            key = step[1] << PAIR_SHIFT | step[2]
+            held = tables[0].counts_of([key])[0]
+            if held:
+                for table in tables:
+                    table.add_items([(key, -held)])
+        elif step[0] == "bulk":
+            keys = np.array([row << PAIR_SHIFT | column for row, column in step[1]],
+                            dtype=np.int64)
+            for table in tables:
+                table.add_pairs(CodedPairs(keys))
+        else:
+            codes = np.array(step[1], dtype=np.int64)
+            for table in tables:
+                table.renumber(codes)
+        reference, kernel = tables
+        assert kernel.to_dict() == reference.to_dict()
+        assert list(kernel.items()) == list(reference.items())
+        assert [array.tolist() for array in kernel.arrays()] == [
+            array.tolist() for array in reference.arrays()]
+        keys = [row << PAIR_SHIFT | column for row in range(6) for column in range(6)]
+        assert kernel.counts_of(keys) == reference.counts_of(keys)
+        assert len(kernel) == len(reference)
+        assert kernel.bits() == reference.bits()
+        assert kernel == reference
+        assert kernel.copy() == kernel
+        assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_refused_fractional_weight_leaves_the_counts_whole_at_scale_0(core: type) -> None:
+    """A fractional weight past the count limit is refused: the counts, made finer for it, come
+    back to whole results (on the kernel, back into C from the reference's storage) unchanged."""
+    s = on_core(core, ["x", "y"])
+    s.add_result("x", "y", weight=MAX_COUNT - 1)
+    s.macro_f1  # noqa: B018  (a running sum, dropped and made again)
+    before = state(s)
+    with pytest.raises(ValueError, match="results"):
+        s.add_result("x", "x", weight=1.5)
+    assert s._counts.scale == 0
+    assert state(s) == before
+    s.add_result("y", "y", weight=0.5)  # room for half a result: counts in halves from here
+    assert s._counts.scale == 1
+    s.remove_result("y", "y", weight=0.5)  # (the unit stays: the document is in the least one)
+    assert s._counts.scale == 1
+    assert s.to_dict() == before["document"]
