@@ -122,6 +122,21 @@ def fractional_weights(seed: int, n: int, kind: str) -> Any:
     return w
 
 
+def weighted_table_stream_and_documents_agree(curve, scores, y, w):
+    """The table at 0.5 is scikit-learn's weighted confusion matrix, the weighted results added one
+    at a time give the batch's state, and to_dict and pickle bring it back equal."""
+    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
+    ours = curve.at_threshold(0.5).micro_table
+    assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+               for a, b in zip(ours, (tp, fp, fn, tn))), (ours, (tp, fp, fn, tn))
+    streamed = ThresholdContingency()
+    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
+        streamed.add(score, label, weight=weight)
+    assert streamed == curve
+    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
+    assert pickle.loads(pickle.dumps(curve)) == curve
+
+
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("kind", ["dyadic", "decimal"])
 def test_fractional_weights_are_scikit_learns_sample_weight(seed, kind):
@@ -151,16 +166,7 @@ def test_fractional_weights_are_scikit_learns_sample_weight(seed, kind):
     # the totals are the exact sums, rounded once
     assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
     assert curve.negatives == float(sum(Fraction(x) for x in w[y == 0].tolist()))
-    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
-    ours = curve.at_threshold(0.5).micro_table
-    assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
-               for a, b in zip(ours, (tp, fp, fn, tn))), (ours, (tp, fp, fn, tn))
-    streamed = ThresholdContingency()
-    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
-        streamed.add(score, label, weight=weight)
-    assert streamed == curve
-    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
-    assert pickle.loads(pickle.dumps(curve)) == curve
+    weighted_table_stream_and_documents_agree(curve, scores, y, w)
     whole = fed(scores, y, np.ones(30, dtype=np.int64))
     both = whole + curve
     both.remove_results(scores, y, sample_weight=w)
@@ -213,15 +219,7 @@ def test_balanced_sample_weight_on_ten_thousand_results_is_scikit_learns(seed):
         arrays_close(ours, theirs)
     precision_recall_det_brier_and_log_loss_are_scikit_learns(curve, scores, y, w)
     assert curve.positives == float(sum(Fraction(x) for x in w[y == 1].tolist()))
-    tn, fp, fn, tp = sk.confusion_matrix(y, scores >= 0.5, sample_weight=w).ravel().tolist()
-    ours = curve.at_threshold(0.5).micro_table
-    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(ours, (tp, fp, fn, tn)))
-    streamed = ThresholdContingency()
-    for score, label, weight in zip(scores.tolist(), y.tolist(), w.tolist()):
-        streamed.add(score, label, weight=weight)
-    assert streamed == curve
-    assert ThresholdContingency.from_dict(json.loads(json.dumps(curve.to_dict()))) == curve
-    assert pickle.loads(pickle.dumps(curve)) == curve
+    weighted_table_stream_and_documents_agree(curve, scores, y, w)
     binned = fed(scores, y, w, bins=20)
     low, high = binned.average_precision_bounds()
     assert low <= curve.average_precision() <= high
