@@ -36,7 +36,7 @@ naming the extra to install.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from contingency._intervals import IntervalRefused
 from contingency.formulas.intervals import Interval
@@ -113,6 +113,19 @@ def learning_point(contingency: Contingency, *, intervals: float | None = None) 
     except IntervalRefused:
         macro = contingency.macro_f1
     return LearningPoint(contingency.n_results, micro, macro)
+
+
+def _rates_axes(axes: Axes, xlabel: str, ylabel: str,
+                legend: Literal["lower right", "lower left", "upper left"], title: str, *,
+                top: float = 1.01) -> None:
+    """Axes of two rates in [0, 1] (a little room at the edges), labelled, gridded and titled."""
+    axes.set_xlim(-0.01, 1.01)
+    axes.set_ylim(-0.01, top)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(alpha=0.3)
+    axes.legend(loc=legend)
+    axes.set_title(title)
 
 
 def _figure(width: int, height: int, dpi: int) -> Figure:
@@ -410,13 +423,8 @@ def roc_plot(curves: Curves, *, title: str = "", width: int = 800, height: int =
         axes.plot(fpr, tpr, drawstyle="default",
                   label=_legend_name(name, "AUC", curve.roc_auc()))
     axes.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="_chance")
-    axes.set_xlim(-0.01, 1.01)
-    axes.set_ylim(-0.01, 1.01)
-    axes.set_xlabel("false positive rate")
-    axes.set_ylabel("true positive rate")
-    axes.grid(alpha=0.3)
-    axes.legend(loc="lower right")
-    axes.set_title(title or f"ROC curve, {named[0][1].n_results} results")
+    _rates_axes(axes, "false positive rate", "true positive rate", "lower right",
+                title or f"ROC curve, {named[0][1].n_results} results")
     return figure
 
 
@@ -439,13 +447,8 @@ def precision_recall_plot(curves: Curves, *, title: str = "", width: int = 800, 
         precision, recall, _ = curve.precision_recall_curve()
         axes.plot(recall, precision, drawstyle="steps-post",
                   label=_legend_name(name, "AP", curve.average_precision()))
-    axes.set_xlim(-0.01, 1.01)
-    axes.set_ylim(-0.01, 1.05)
-    axes.set_xlabel("recall")
-    axes.set_ylabel("precision")
-    axes.grid(alpha=0.3)
-    axes.legend(loc="lower left")
-    axes.set_title(title or f"precision-recall curve, {named[0][1].n_results} results")
+    _rates_axes(axes, "recall", "precision", "lower left",
+                title or f"precision-recall curve, {named[0][1].n_results} results", top=1.05)
     return figure
 
 
@@ -475,15 +478,9 @@ def reliability_plot(curve: ThresholdContingency, *, n_bins: int = 10, strategy:
     axes: Axes = figure.add_subplot()
     axes.plot(prob_pred, prob_true, marker="o", label="model")
     axes.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="perfectly calibrated")
-    axes.set_xlim(-0.01, 1.01)
-    axes.set_ylim(-0.01, 1.01)
-    axes.set_xlabel("mean predicted probability")
-    axes.set_ylabel("share of positives")
-    axes.grid(alpha=0.3)
-    axes.legend(loc="upper left")
     if not title:
         title = f"reliability, {curve.n_results} results"
         if error is not None:
             title += f", expected calibration error {error:.3f}"
-    axes.set_title(title)
+    _rates_axes(axes, "mean predicted probability", "share of positives", "upper left", title)
     return figure
