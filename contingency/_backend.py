@@ -9,7 +9,9 @@ and the core of Contingency's counts, the base class of
 primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
 with ``Contingency.add_result`` (the kernel's in C, or the one written in
-Python: :func:`compiled_add_result`).
+Python: :func:`compiled_add_result`) and PartitionComparison's reads (the
+kernel's reach its table's C reads without a Python frame, and fall back on
+the reads as written in Python: :func:`compiled_partition_reads`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -49,7 +51,8 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "compiled_add_result", "count_paired_result",
+           "ScoreCountsClass", "TableClass", "compiled_add_result", "compiled_partition_reads",
+           "count_paired_result",
            "new_table", "rebuild_table", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
@@ -128,6 +131,34 @@ def compiled_add_result(reference: Callable[..., None], single: set[type],
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]
+
+
+def compiled_partition_reads(cls: type) -> None:
+    """Give PartitionComparison (``cls``) the kernel's compiled reads, each presented as the
+    read it replaces (its name, signature and docstring), which stays its reference: the
+    compiled read calls it wherever C does not settle the value. Nothing changes on the
+    reference, where the reads as written in Python are the only ones."""
+    if _kernel_found is None:
+        return
+    written = {}
+    for name, attribute in vars(cls).items():
+        written[name] = attribute.fget if isinstance(attribute, property) else attribute
+    compiled: dict[str, Any] = _kernel_found.compiled_partition_reads(
+        {name: written[name] for name in _PARTITION_READS})
+    for name, read in compiled.items():
+        reference = written[name]
+        for field in ("__doc__", "__module__", "__qualname__", "__annotations__"):
+            setattr(read, field, getattr(reference, field))
+        attribute = vars(cls)[name]
+        setattr(cls, name, property(read, doc=attribute.__doc__)
+                if isinstance(attribute, property) else read)
+
+
+#: The reads of PartitionComparison the kernel computes (KernelTable._score).
+_PARTITION_READS = ("adjusted_rand_index", "accuracy", "precision", "recall", "f1", "jaccard",
+                    "fowlkes_mallows", "homogeneity", "completeness",
+                    "normalized_mutual_information", "v_measure", "mutual_information",
+                    "ari_significance")
 
 
 def new_table() -> Table:
