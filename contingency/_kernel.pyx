@@ -1411,58 +1411,14 @@ cdef inline object _partition_score(object comparison, int which, object arg):
     return None
 
 
-@cython.binding(True)
-def _read_adjusted_rand_index(self):
-    found = _partition_score(self, READ_ARI, None)
-    return _PARTITION_REFERENCE["adjusted_rand_index"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_accuracy(self):
-    found = _partition_score(self, READ_RAND, None)
-    return _PARTITION_REFERENCE["accuracy"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_precision(self):
-    found = _partition_score(self, READ_PRECISION, None)
-    return _PARTITION_REFERENCE["precision"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_recall(self):
-    found = _partition_score(self, READ_RECALL, None)
-    return _PARTITION_REFERENCE["recall"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_f1(self):
-    found = _partition_score(self, READ_F1, None)
-    return _PARTITION_REFERENCE["f1"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_jaccard(self):
-    found = _partition_score(self, READ_JACCARD, None)
-    return _PARTITION_REFERENCE["jaccard"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_fowlkes_mallows(self):
-    found = _partition_score(self, READ_FOWLKES_MALLOWS, None)
-    return _PARTITION_REFERENCE["fowlkes_mallows"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_homogeneity(self):
-    found = _partition_score(self, READ_HOMOGENEITY, None)
-    return _PARTITION_REFERENCE["homogeneity"](self) if found is None else found
-
-
-@cython.binding(True)
-def _read_completeness(self):
-    found = _partition_score(self, READ_COMPLETENESS, None)
-    return _PARTITION_REFERENCE["completeness"](self) if found is None else found
+def _read_without_argument(int which, str name):
+    """The compiled read ``which`` that takes no argument (a property's getter), falling back on
+    the reference read ``name``."""
+    @cython.binding(True)
+    def read(self):
+        found = _partition_score(self, which, None)
+        return _PARTITION_REFERENCE[name](self) if found is None else found
+    return read
 
 
 @cython.binding(True)
@@ -1501,13 +1457,14 @@ def compiled_partition_reads(dict reference):
     (``reference``, by the same names: properties' getters and methods) to fall back on."""
     _PARTITION_REFERENCE.clear()
     _PARTITION_REFERENCE.update(reference)
-    found = {"adjusted_rand_index": _read_adjusted_rand_index, "accuracy": _read_accuracy,
-             "precision": _read_precision, "recall": _read_recall, "f1": _read_f1,
-             "jaccard": _read_jaccard, "fowlkes_mallows": _read_fowlkes_mallows,
-             "homogeneity": _read_homogeneity, "completeness": _read_completeness,
-             "normalized_mutual_information": _read_normalized_mutual_information,
-             "v_measure": _read_v_measure, "mutual_information": _read_mutual_information,
-             "ari_significance": _read_ari_significance}
+    found = {name: _read_without_argument(which, name) for name, which in (
+        ("adjusted_rand_index", READ_ARI), ("accuracy", READ_RAND),
+        ("precision", READ_PRECISION), ("recall", READ_RECALL), ("f1", READ_F1),
+        ("jaccard", READ_JACCARD), ("fowlkes_mallows", READ_FOWLKES_MALLOWS),
+        ("homogeneity", READ_HOMOGENEITY), ("completeness", READ_COMPLETENESS))}
+    found.update(normalized_mutual_information=_read_normalized_mutual_information,
+                 v_measure=_read_v_measure, mutual_information=_read_mutual_information,
+                 ari_significance=_read_ari_significance)
     return {name: found[name] for name in reference}
 
 
