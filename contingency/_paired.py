@@ -20,7 +20,11 @@ or -w), :meth:`~PairedComparison.add_results` and
 :meth:`~PairedComparison.merge` and :meth:`~PairedComparison.from_dict`
 with another accumulator's counts. ``add_result``'s fast path (single
 labels, every one a category of its model already) is a cheaper way of
-calling it: its changes are made without a loop and applied at once.
+calling it: every count checked first, then each model's and the table's
+one-result write (``count_pair``, ``count_one``: their ``apply``'s rule for
+one result); with the kernel built, ``add_result`` is compiled
+(contingency/_kernel_paired.pxi) and :data:`add_result_reference` keeps the
+Python method.
 
 Reads are O(1): the paired table is four counts (and three per category),
 and McNemar's test a function of two of them
