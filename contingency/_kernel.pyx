@@ -1483,4 +1483,4 @@ def _quotient(num, den):
 
 include "_kernel_scores.pxi"
 include "_kernel_counts.pxi"
-
+include "_kernel_paired.pxi"

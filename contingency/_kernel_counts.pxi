@@ -33,9 +33,8 @@ At any moment the counts are in one place.
 
 The writes of one result are :meth:`KernelCountsCore.count_pair` (a
 single-label result, its labels joining as categories with ``join``),
-:meth:`KernelCountsCore.count_sets` (a result of two sets) and
-:func:`count_paired` (one result of two models on a PairedComparison's
-paired table, whose reference is :func:`contingency._paired_counts.count_paired`).
+:meth:`KernelCountsCore.count_sets` (a result of two sets); a PairedComparison's
+paired table and its ``add_result`` are in contingency/_kernel_paired.pxi.
 Batches, removals, merges and ``set_entries`` go through
 :meth:`contingency._counts.Counts.apply` on either core, which the
 primitives here (``join``, ``add_cells``, ``add_shapes``, ``add_micro``,
@@ -884,63 +883,3 @@ cdef class KernelPairs:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None
-
-
-cdef inline bint _same(object x, object y) except -1:
-    """Whether a set holds ``x`` and ``y`` as one element (identity, then equality, as sets test)."""
-    return x is y or x == y
-
-
-cdef inline void _cc_step(dict histogram, object key, long change) except *:
-    """``histogram[key] += change``, no zero entry kept (contingency._paired_counts._step)."""
-    cdef PyObject *held = PyDict_GetItem(histogram, key)
-    count = change if held == NULL else <object>held + change
-    if count:
-        PyDict_SetItem(histogram, key, count)
-    else:
-        PyDict_DelItem(histogram, key)
-
-
-cdef inline void _cc_wrong(object table, dict column, object label) except *:
-    """One more result some model is wrong about ``label``: its column and its total."""
-    cdef PyObject *held = PyDict_GetItem(column, label)
-    PyDict_SetItem(column, label, 1 if held == NULL else <object>held + 1)
-    cdef dict totals = table.totals
-    cdef dict spread = table.spread
-    held = PyDict_GetItem(totals, label)
-    before = 0 if held == NULL else <object>held
-    PyDict_SetItem(totals, label, before + 1)
-    if before:
-        _cc_step(spread, before, -1)
-    _cc_step(spread, before + 1, 1)
-
-
-def count_paired(object table, object correct, object assigned_a, object assigned_b):
-    """One single-label result of two models, once, on a paired table
-    (:class:`contingency._paired_counts.PairedCounts`): what the reference
-    :func:`contingency._paired_counts.count_paired` does (``apply`` of
-    ``set_changes`` of the result), in C. Refused whole past the count limit."""
-    cdef list cells = table.cells
-    n = cells[0] + cells[1] + cells[2] + cells[3]
-    if n >= _MAX_COUNT_PY:
-        check_room(n, 1, "results")
-    cdef bint wrong_a = not _same(assigned_a, correct)
-    cdef bint wrong_b = not _same(assigned_b, correct)
-    cdef Py_ssize_t cell = 2 * wrong_a + wrong_b
-    cells[cell] = cells[cell] + 1
-    # The rule of set_changes with one category a side: a is wrong about {assigned_a, correct}
-    # when they differ, b about {assigned_b, correct}; each category either is wrong about goes
-    # to one column (only_b: a wrong, b right; only_a; both_wrong), in the set union's order.
-    if wrong_a and wrong_b:
-        _cc_wrong(table, table.both_wrong, correct)
-        if _same(assigned_a, assigned_b):
-            _cc_wrong(table, table.both_wrong, assigned_a)
-        else:
-            _cc_wrong(table, table.only_b, assigned_a)
-            _cc_wrong(table, table.only_a, assigned_b)
-    elif wrong_a:
-        _cc_wrong(table, table.only_b, assigned_a)
-        _cc_wrong(table, table.only_b, correct)
-    elif wrong_b:
-        _cc_wrong(table, table.only_a, assigned_b)
-        _cc_wrong(table, table.only_a, correct)
