@@ -43,7 +43,8 @@ primitives here (``join``, ``add_cells``, ``add_shapes``, ``add_micro``,
 
 from collections.abc import Mapping as _Mapping
 
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_DelItem
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_DelItem, PyDict_Next
+from cpython.object cimport PyObject_IsTrue
 from cpython.set cimport PySet_Add
 from cpython.long cimport PyLong_FromLongLong
 from libc.string cimport memset
@@ -378,6 +379,14 @@ cdef class KernelCountsCore:
             return self._wide.join(labels)
         self._join(labels)
 
+    cdef int _join_one(self, object label) except -1:
+        """:meth:`join` of one label (not a category yet)."""
+        cdef Py_ssize_t code = len(self._names)
+        self._reserve(code + 1)
+        self._ids[label] = code
+        self._names.append(label)
+        return 0
+
     cdef int _join(self, object labels) except -1:
         cdef Py_ssize_t code = len(self._names)
         self._reserve(code + len(labels))
@@ -573,11 +582,9 @@ cdef class KernelCountsCore:
         cdef dict ids = self._ids
         cdef PyObject *truth = PyDict_GetItemWithError(ids, correct)
         cdef PyObject *chosen = PyDict_GetItemWithError(ids, assigned)
-        cdef list fresh = None
-        if truth is NULL or chosen is NULL:
-            if not join:
-                return 0
-            fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
+        cdef bint joining = truth is NULL or chosen is NULL
+        if joining and not join:
+            return 0
         if count is not None:
             if count > MAX_COUNT - self._n:
                 check_room(self._n, count, "results")
@@ -586,8 +593,11 @@ cdef class KernelCountsCore:
             check_room(self._n, 1, "results")
         # Every check passed: the writes (the reference's, in C).
         cdef Py_ssize_t k_before = len(ids)
-        if fresh is not None:
-            self._join(fresh)
+        if joining:  # the new labels, assigned first (one label if the two are equal keys)
+            if chosen is NULL:
+                self._join_one(assigned)
+            if PyDict_GetItem(ids, correct) is NULL:
+                self._join_one(correct)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
         cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
@@ -705,12 +715,8 @@ def add_result(self, assigned, correct, name=None, *, weight=1):
                 core = <KernelCountsCore>counts
                 if core._pair(correct, assigned, None, False):
                     return
-                if self._unknown == "add":  # a category new to an open set: join_pair, in C
-                    if assigned not in core._ids:
-                        _check_label(assigned, "assigned")
-                    if correct is not assigned and correct not in core._ids:  # (checked once)
-                        _check_label(correct, "correct")
-                    core._pair(correct, assigned, None, True)
+                if self._unknown == "add":  # a category new to an open set
+                    _join_pair_in_c(core, assigned, correct)
                     return
             elif counts.count_pair(correct, assigned):
                 return
@@ -721,13 +727,58 @@ def add_result(self, assigned, correct, name=None, *, weight=1):
                 and (<KernelCountsCore>counts)._wide is None \
                 and (<KernelCountsCore>counts)._sets(assigned, correct):
             return  # (sets of categories: take_sets's first case, without its frame)
-        elif _take_sets(counts, assigned, correct, self._unknown == "add"):
-            return
+        else:
+            if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
+                chosen = _one_label(assigned)  # one label a side, in a mapping or a list:
+                truth = _one_label(correct)  # take_sets's pair, without its frames
+                if chosen is not _NONE and truth is not _NONE:
+                    core = <KernelCountsCore>counts
+                    if core._pair(truth, chosen, None, False):
+                        return
+                    if self._unknown == "add":  # (take_sets's join)
+                        _join_pair_in_c(core, chosen, truth)
+                        return
+            if _take_sets(counts, assigned, correct, self._unknown == "add"):
+                return
     self._single(assigned, correct, name, weight, removing=False)
 
 
 cdef inline bint _plain_set(object value):
     return type(value) is set or type(value) is frozenset
+
+
+cdef int _join_pair_in_c(KernelCountsCore core, object assigned, object correct) except -1:
+    """contingency._feeding.join_pair in C: a result naming one label a side, one of them at
+    least new to an open set; each new label checked first, then the pair counted."""
+    if assigned not in core._ids:
+        _check_label(assigned, "assigned")
+    if correct is not assigned and correct not in core._ids:  # (one label: checked once)
+        _check_label(correct, "correct")
+    core._pair(correct, assigned, None, True)
+    return 0
+
+
+cdef object _NONE = object()  # _one_label: the side does not name one label as it reads it
+
+
+cdef object _one_label(object value):
+    """The one label a side names when it is a mapping with one truthy value or a list or tuple
+    of one label, of a single-label type (contingency._feeding.side_labels's reading of them),
+    else _NONE (a side this does not read is left to take_sets)."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *flag
+    cdef object found = _NONE
+    if type(value) is dict:
+        while PyDict_Next(value, &pos, &key, &flag):
+            if PyObject_IsTrue(<object>flag):
+                if found is not _NONE:
+                    return _NONE
+                found = <object>key
+    elif (type(value) is list or type(value) is tuple) and len(value) == 1:
+        found = value[0]
+    # (a label of a type add_result's single-label path has not met: take_sets checks it)
+    return found if found is _NONE or type(found) in _SINGLE else _NONE
 
 
 def _kernel_pairs_from(pairs):

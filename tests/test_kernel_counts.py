@@ -110,7 +110,12 @@ def run(accumulator: Any, call: str, *args: Any, **kwargs: Any) -> Any:
 
 
 LABELS = st.sampled_from(["x", "y", "z", 1, 2, True, 2.0, "new"])
-SIDES = st.one_of(LABELS, st.frozensets(LABELS, max_size=3), st.lists(LABELS, max_size=3))
+# A mapping's labels are its keys with truthy values (a flag that has no truth value raises).
+FLAGS = st.sampled_from([True, False, 1, 0, "", "yes", None, 2.5])
+# (and sides add_result refuses: a list holding an unhashable label, an invalid label alone)
+ODD = st.sampled_from([[["x"]], (None,), [float("nan")], {None: True}, {float("nan"): 1}])
+SIDES = st.one_of(LABELS, st.frozensets(LABELS, max_size=3), st.lists(LABELS, max_size=3),
+                  st.tuples(LABELS), st.dictionaries(LABELS, FLAGS, max_size=3), ODD)
 WEIGHTS = st.sampled_from([1, 1, 1, 2, 2**40, MAX_COUNT - 1, MAX_COUNT, 0.5, 0.25, 3])
 
 
