@@ -159,7 +159,7 @@ def compiled_partition_reads(cls: type) -> None:
     reference, where the reads as written in Python are the only ones."""
     if _kernel_found is None:
         return
-    written = {}
+    written: dict[str, Any] = {}
     for name, attribute in vars(cls).items():
         written[name] = attribute.fget if isinstance(attribute, property) else attribute
     compiled: dict[str, Any] = _kernel_found.compiled_partition_reads(
