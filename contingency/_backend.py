@@ -49,7 +49,8 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "compiled_add_result", "count_paired_result",
+           "ScoreCountsClass", "TableClass", "compiled_add_result", "compiled_grouped_add_result",
+           "count_paired_result",
            "new_table", "rebuild_table", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
@@ -125,6 +126,18 @@ def compiled_add_result(reference: Callable[..., None], single: set[type],
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.compiled_add_result(single, join_pair, take_sets)
+    for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
+        setattr(compiled, name, getattr(reference, name))
+    return compiled  # type: ignore[no-any-return]
+
+
+def compiled_grouped_add_result(reference: Callable[..., None], single: set[type]
+                                ) -> Callable[..., None]:
+    """GroupedContingency's ``add_result``: the kernel's (the same steps in C), presented as
+    ``reference`` (its name, signature and docstring); or ``reference`` itself on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_grouped_add_result(single)
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]
