@@ -131,13 +131,14 @@ def compiled_add_result(reference: Callable[..., None], single: set[type],
     return compiled  # type: ignore[no-any-return]
 
 
-def compiled_grouped_add_result(reference: Callable[..., None], single: set[type]
-                                ) -> Callable[..., None]:
-    """GroupedContingency's ``add_result``: the kernel's (the same steps in C), presented as
-    ``reference`` (its name, signature and docstring); or ``reference`` itself on the reference."""
+def compiled_grouped_add_result(reference: Callable[..., None], single: set[type],
+                                grouped: type, contingency: type) -> Callable[..., None]:
+    """GroupedContingency's ``add_result``: the kernel's (the same steps in C, given the class
+    ``grouped`` and ``contingency``, whose slots it reads), presented as ``reference`` (its name,
+    signature and docstring); or ``reference`` itself, the method as written, on the reference."""
     if _kernel_found is None:
         return reference
-    compiled: Any = _kernel_found.compiled_grouped_add_result(single)
+    compiled: Any = _kernel_found.compiled_grouped_add_result(single, grouped, contingency)
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]

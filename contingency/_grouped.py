@@ -1153,7 +1153,7 @@ class GroupedContingency:
 #: the kernel is built (the same steps in C; tests/test_grouped_kernel.py runs both).
 add_result_reference = GroupedContingency.add_result
 GroupedContingency.add_result = _backend.compiled_grouped_add_result(  # type: ignore[method-assign]
-    add_result_reference, SINGLE)
+    add_result_reference, SINGLE, GroupedContingency, Contingency)
 
 
 def _change(accumulator: Contingency, changes: Changes, unit: int, *, removing: bool,

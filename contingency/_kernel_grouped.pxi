@@ -16,6 +16,9 @@ every state after every step.
 """
 
 cdef set _grouped_single = None  # contingency._feeding.SINGLE
+# The slots the step reads, by their offsets in the instance (see _slot_offset): -1 until known.
+cdef type _grouped_class = None, _contingency_class = None
+cdef Py_ssize_t _overall_at = -1, _groups_at = -1, _trackers_at = -1, _counts_at = -1
 
 cdef extern from *:
     """
@@ -31,6 +34,43 @@ cdef extern from *:
     """
     void ck_prefetch_dict(PyObject *d) nogil
 
+cdef extern from *:
+    """
+    #include <structmember.h>
+    /* Where a __slots__ attribute lives in its class's instances: the offset its member
+       descriptor reads (-1 for anything else). */
+    static Py_ssize_t ck_slot_offset(PyObject *descriptor) {
+        if (Py_TYPE(descriptor) != &PyMemberDescr_Type) return -1;
+        PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        return member->offset;
+    }
+    /* The slot's value, borrowed; NULL while the slot is unset. */
+    static inline PyObject *ck_slot(PyObject *instance, Py_ssize_t offset) {
+        return *(PyObject **)((char *)instance + offset);
+    }
+    """
+    Py_ssize_t ck_slot_offset(PyObject *descriptor) noexcept
+    PyObject *ck_slot(object instance, Py_ssize_t offset) noexcept
+
+
+cdef Py_ssize_t _slot_offset(type cls, str name):
+    """The offset of ``cls``'s slot ``name`` in its instances (and its subclasses', which keep
+    their base's layout), or -1 if ``name`` is not a plain slot of ``cls``."""
+    descriptor = cls.__dict__.get(name)
+    return -1 if descriptor is None else ck_slot_offset(<PyObject *>descriptor)
+
+
+cdef inline object _read_slot(object instance, Py_ssize_t offset, str name):
+    """``getattr(instance, name)``, read from the slot at ``offset`` when it is set (what the
+    slot's descriptor does, without looking the name up in the class)."""
+    cdef PyObject *value
+    if offset >= 0:
+        value = ck_slot(instance, offset)
+        if value is not NULL:
+            return <object>value
+    return getattr(instance, name)
+
 
 cdef inline void _prefetch_group(KernelCountsCore core) noexcept:
     """Ask for the lines ``core``'s one-result write will read, so that their cache misses
@@ -43,10 +83,16 @@ cdef inline void _prefetch_group(KernelCountsCore core) noexcept:
         ck_prefetch(<char *>core._cells[index] + 64)
 
 
-def compiled_grouped_add_result(set single):
-    """:func:`grouped_add_result`, given the single-label types of :mod:`contingency._feeding`."""
-    global _grouped_single
-    _grouped_single = single
+def compiled_grouped_add_result(set single, type grouped, type contingency):
+    """:func:`grouped_add_result`, given the single-label types of :mod:`contingency._feeding`,
+    the class it serves and :class:`~contingency.Contingency` (whose slots it reads)."""
+    global _grouped_single, _grouped_class, _contingency_class
+    global _overall_at, _groups_at, _trackers_at, _counts_at
+    _grouped_single, _grouped_class, _contingency_class = single, grouped, contingency
+    _overall_at = _slot_offset(grouped, "_overall")
+    _groups_at = _slot_offset(grouped, "_groups")
+    _trackers_at = _slot_offset(grouped, "_trackers")
+    _counts_at = _slot_offset(contingency, "_counts")
     return grouped_add_result
 
 
@@ -58,14 +104,21 @@ def grouped_add_result(self, assigned, correct, *, group, weight=1):
     cdef bint counted, kernel, mine_kernel
     if weight is _UNIT and type(assigned) in _grouped_single \
             and type(correct) in _grouped_single:
-        counts = self._overall._counts
+        if isinstance(self, _grouped_class):  # (its slots read in place)
+            overall = _read_slot(self, _overall_at, "_overall")
+            groups = _read_slot(self, _groups_at, "_groups")
+        else:
+            overall, groups = self._overall, self._groups
+        counts = _read_slot(overall, _counts_at, "_counts") \
+            if isinstance(overall, _contingency_class) else overall._counts
         try:
-            found = PyDict_GetItemWithError(<dict>self._groups, group)
+            found = PyDict_GetItemWithError(<dict>groups, group)
         except TypeError:  # an unhashable group: the general path names it
             found = NULL
         kernel = isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None
         if found is not NULL and not ((<KernelCountsCore>counts).hold if kernel else counts.hold):
-            mine = (<object>found)._counts
+            mine = _read_slot(<object>found, _counts_at, "_counts") \
+                if isinstance(<object>found, _contingency_class) else (<object>found)._counts
             mine_kernel = isinstance(mine, KernelCountsCore) \
                 and (<KernelCountsCore>mine)._wide is None
             if mine_kernel:
@@ -80,7 +133,8 @@ def grouped_add_result(self, assigned, correct, *, group, weight=1):
                     (<KernelCountsCore>mine)._pair(correct, assigned, None, True)
                 else:
                     mine.count_pair(correct, assigned, join=True)
-                trackers = self._trackers
+                trackers = _read_slot(self, _trackers_at, "_trackers") \
+                    if isinstance(self, _grouped_class) else self._trackers
                 if trackers:
                     for tracker in trackers.values():
                         PySet_Add(tracker.pending, group)

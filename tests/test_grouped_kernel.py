@@ -91,10 +91,12 @@ class GroupedKernelAgainstReference(RuleBasedStateMachine):
         self.added: list[tuple[Any, Any, Any]] = []
         self.reading = False
 
-    @initialize(unknown=st.sampled_from(["add", "error"]), declared=st.booleans())
-    def start(self, unknown: Any, declared: bool) -> None:
+    @initialize(unknown=st.sampled_from(["add", "error"]), declared=st.booleans(),
+                thread_safe=st.booleans())
+    def start(self, unknown: Any, declared: bool, thread_safe: bool) -> None:
         groups = ["a", ("c", 1)] if declared else None
-        self.pair = [cls(["x", "y"], groups=groups, unknown=unknown, zero_division=0.0)
+        self.pair = [cls(["x", "y"], groups=groups, unknown=unknown, zero_division=0.0,
+                         thread_safe=thread_safe)
                      for cls in (ReferenceGrouped, GroupedContingency)]
 
     def both(self, call: str, *args: Any, **kwargs: Any) -> Any:
@@ -153,7 +155,7 @@ class GroupedKernelAgainstReference(RuleBasedStateMachine):
             self.pair = [accumulator.copy() for accumulator in self.pair]
         else:
             self.pair = [pickle.loads(pickle.dumps(accumulator)) for accumulator in self.pair]
-        assert type(self.pair[0]) is ReferenceGrouped
+        assert isinstance(self.pair[0], ReferenceGrouped)
         after = [state(accumulator) for accumulator in self.pair]
         for mine, twin in zip(before, after):  # (a copy makes its running sums and codes again)
             for states in (mine, twin):
