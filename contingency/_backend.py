@@ -8,8 +8,9 @@ and the core of Contingency's counts, the base class of
 :class:`contingency._counts.Counts` (its counts by category code, their
 primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
-with ``Contingency.add_result`` (the kernel's in C, or the one written in
-Python: :func:`compiled_add_result`).
+with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
+kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
+:func:`compiled_grouped_add_result`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 

@@ -40,9 +40,11 @@ its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category of the whole already and the group known, is written at
-  once: one result's changes (``pair_changes``) applied by the overall's counts,
-  then by the group's (their one write routine each), and the group marked for
-  the scores read so far. Anything else (a new group or category, a weight,
+  once: one result counted by the overall's counts, then by the group's (their
+  one-result write, ``count_pair``, each), and the group marked for the scores
+  read so far; with the kernel, this step is compiled
+  (contingency/_kernel_grouped.pxi), the method as written here kept as
+  ``add_result_reference``. Anything else (a new group or category, a weight,
   several labels) is written through each accumulator's ``add_result``.
 - A batch of single labels (label arrays, lists of single labels) is coded
   once: group, correct and assigned codes become one code per row, counted by
