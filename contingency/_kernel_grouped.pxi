@@ -22,8 +22,8 @@ cdef Py_ssize_t _overall_at = -1, _groups_at = -1, _trackers_at = -1, _counts_at
 
 cdef extern from *:
     """
-    /* The cache lines a group's one-result write reads: its categories' dict and table of
-       keys, its pair table, its cells (the first two lines of each column). */
+    /* The first lines of a dict's table of keys (its indices and first entries), where a
+       look-up in a dict of a few categories lands. */
     static inline void ck_prefetch_dict(PyObject *d) {
         const char *keys = (const char *)((PyDictObject *)d)->ma_keys;
         __builtin_prefetch(keys);
@@ -78,6 +78,8 @@ cdef inline void _prefetch_group(KernelCountsCore core) noexcept:
     cdef int index
     ck_prefetch(<PyObject *>core._ids)
     ck_prefetch(<PyObject *>core._pairs)
+    if not core._capacity:  # (no cells yet)
+        return
     for index in range(3):
         ck_prefetch(core._cells[index])
         ck_prefetch(<char *>core._cells[index] + 64)
