@@ -91,11 +91,12 @@ class GroupedKernelAgainstReference(RuleBasedStateMachine):
         self.added: list[tuple[Any, Any, Any]] = []
         self.reading = False
 
-    @initialize(unknown=st.sampled_from(["add", "error"]), declared=st.booleans(),
+    @initialize(categories=st.sampled_from([["x", "y"], None]),
+                unknown=st.sampled_from(["add", "error"]), declared=st.booleans(),
                 thread_safe=st.booleans())
-    def start(self, unknown: Any, declared: bool, thread_safe: bool) -> None:
-        groups = ["a", ("c", 1)] if declared else None
-        self.pair = [cls(["x", "y"], groups=groups, unknown=unknown, zero_division=0.0,
+    def start(self, categories: Any, unknown: Any, declared: bool, thread_safe: bool) -> None:
+        groups = ["a", ("c", 1)] if declared else None  # (no categories: an open set)
+        self.pair = [cls(categories, groups=groups, unknown=unknown, zero_division=0.0,
                          thread_safe=thread_safe)
                      for cls in (ReferenceGrouped, GroupedContingency)]
 
