@@ -18,6 +18,7 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -211,3 +212,35 @@ def test_a_result_past_the_limit_changes_nothing(add: Any) -> None:
     assert accumulator.n_results == MAX_COUNT
     assert accumulator.group("b").n_results == 1
     assert state(accumulator)["pending"] == {"'micro_f1'": ["'b'"]}
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(3))
+def test_a_long_stream_of_many_groups(seed: int) -> None:
+    """Thousands of results over 60 groups (declared and not, forgotten by removals and met
+    again), new categories, reads now and then: the same state on both sides throughout."""
+    rng = np.random.default_rng([20, seed])
+    labels = ["x", "y", "z", 4, 5.0, "late"]
+    pair = [cls(["x", "y"], groups=range(10), unknown="add", zero_division=0.0)
+            for cls in (ReferenceGrouped, GroupedContingency)]
+    added: list[tuple[Any, Any, Any]] = []
+    for step in range(3000):
+        if added and rng.random() < 0.2:
+            result = added.pop(int(rng.integers(len(added))))
+            outcomes = [run(accumulator, "remove_result", *result[:2], group=result[2])
+                        for accumulator in pair]
+        else:
+            result = (labels[int(rng.integers(len(labels) - (step < 1500)))],
+                      labels[int(rng.integers(len(labels) - (step < 1500)))],
+                      int(rng.integers(60)))
+            outcomes = [run(accumulator, "add_result", *result[:2], group=result[2])
+                        for accumulator in pair]
+            added.append(result)
+        assert outcomes == [None, None]
+        if step % 97 == 0:
+            assert reads(pair[0]) == reads(pair[1])
+        if step % 500 == 0:
+            assert state(pair[0]) == state(pair[1])
+    assert state(pair[0]) == state(pair[1])
+    assert reads(pair[0]) == reads(pair[1])
+    assert pair[0] == pair[1]
