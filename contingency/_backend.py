@@ -8,8 +8,9 @@ the core of Contingency's counts, the base class of
 :class:`contingency._counts.Counts` (its counts by category code, their
 primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
-with ``Contingency.add_result`` (the kernel's in C, or the one written in
-Python: :func:`compiled_add_result`), PairedComparison's paired table
+with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
+kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
+:func:`compiled_grouped_add_result`), PairedComparison's paired table
 (the interface of :class:`contingency._paired_counts.PairedCounts`), with
 ``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
 tests/test_kernel_paired.py), and PartitionComparison's reads (the kernel's
@@ -55,8 +56,9 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "compiled_add_result",
-           "compiled_paired_add_result", "compiled_partition_reads", "new_table",
-           "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts", "reduce_table"]
+           "compiled_grouped_add_result", "compiled_paired_add_result",
+           "compiled_partition_reads", "new_table", "rebuild_paired_counts", "rebuild_table",
+           "reduce_paired_counts", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -150,6 +152,17 @@ def _presented_as(compiled: Any, reference: Callable[..., Any]) -> Callable[...,
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]
+
+
+def compiled_grouped_add_result(reference: Callable[..., None], single: set[type],
+                                grouped: type, contingency: type) -> Callable[..., None]:
+    """GroupedContingency's ``add_result``: the kernel's (the same steps in C, given the class
+    ``grouped`` and ``contingency``, whose slots it reads), presented as ``reference`` (its name,
+    signature and docstring); or ``reference`` itself, the method as written, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_grouped_add_result(single, grouped, contingency)
+    return _presented_as(compiled, reference)
 
 
 def compiled_partition_reads(cls: type) -> None:

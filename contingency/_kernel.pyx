@@ -1484,3 +1484,4 @@ def _quotient(num, den):
 include "_kernel_scores.pxi"
 include "_kernel_counts.pxi"
 include "_kernel_paired.pxi"
+include "_kernel_grouped.pxi"
