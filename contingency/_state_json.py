@@ -131,6 +131,8 @@ def count_from_json(value: object, name: str, *, signed: bool = False) -> int:
     ...
     ValueError: from_dict: micro_offset[0] must have at most 640 digits, not an integer of 5001 digits
     """
+    if type(value) is int and (signed or value >= 0) and fits_digits(value):
+        return value  # (the commonest count, taken before any message is made)
     if not signed:
         return check_count(value, f"from_dict: {name}")
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):

@@ -273,6 +273,8 @@ def check_count(value: object, name: str) -> int:
     ...
     ValueError: c must be a non-negative integer count of at most 640 digits, not an integer of 5001 digits
     """
+    if type(value) is int and 0 <= value < _INTEGER_LIMIT:  # the commonest count, at once
+        return value
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
         count = int(value)
         if 0 <= count < _INTEGER_LIMIT:
