@@ -833,7 +833,11 @@ cdef class KernelTable:
 
     cdef int _change_cell(self, int64_t row, int64_t column, int64_t w) except -1:
         """A cell gains ``w`` (checked: it stays >= 0): its count and the cells' sums."""
-        cdef uint64_t key = <uint64_t>row << 32 | <uint64_t>column
+        return self._change_key(<uint64_t>row << 32 | <uint64_t>column, w)
+
+    @cython.final
+    cdef int _change_key(self, uint64_t key, int64_t w) except -1:
+        """The cell of ``key`` gains ``w`` (checked: it stays >= 0): the one write of a cell."""
         cdef Py_ssize_t at = self._slot(key)
         cdef int64_t old = 0, new
         if self._slots[at].key == EMPTY:
@@ -907,7 +911,7 @@ cdef class KernelTable:
                                      for label in column_labels], dtype=np.int64)
         cdef int64_t[::1] row_map = row_map_array, column_map = column_map_array
         cdef Py_ssize_t size = counts.shape[0], k
-        cdef int64_t have, r, c
+        cdef int64_t have
         cdef bint removal = False
         for k in range(size):
             if counts[k] < 0:
@@ -942,19 +946,25 @@ cdef class KernelTable:
         row_change_array = np.zeros(len(row_labels), dtype=np.int64)
         column_change_array = np.zeros(len(column_labels), dtype=np.int64)
         cdef int64_t[::1] row_change = row_change_array, column_change = column_change_array
-        cdef Py_ssize_t ahead
+        # The cells' keys first, in one pass that also sums the rows' and columns' changes; then
+        # the cells are written, each through the one write of a cell, the slot of the cell
+        # SLOTS_AHEAD further on asked for meanwhile.
+        keys_array = np.empty(size, dtype=np.uint64)
+        weights_array = np.empty(size, dtype=np.int64)
+        cdef uint64_t[::1] keys = keys_array
+        cdef int64_t[::1] weights = weights_array
+        cdef Py_ssize_t written = 0
         for k in range(size):
-            ahead = k + 16  # the slot of a later cell, fetched while this one is written
-            if ahead < size and counts[ahead] != 0:
-                ck_prefetch(&self._slots[ck_hash(
-                    <uint64_t>row_map[rows[ahead]] << 32 | <uint64_t>column_map[columns[ahead]],
-                    self._bits)])
-            if counts[k] == 0:
-                continue
-            r, c = row_map[rows[k]], column_map[columns[k]]
-            self._change_cell(r, c, counts[k])
-            row_change[rows[k]] += counts[k]
-            column_change[columns[k]] += counts[k]
+            if counts[k] != 0:
+                keys[written] = <uint64_t>row_map[rows[k]] << 32 | <uint64_t>column_map[columns[k]]
+                weights[written] = counts[k]
+                row_change[rows[k]] += counts[k]
+                column_change[columns[k]] += counts[k]
+                written += 1
+        for k in range(written):
+            if k + SLOTS_AHEAD < written:
+                slots_prefetch(self._slots, self._bits, keys[k + SLOTS_AHEAD])
+            self._change_key(keys[k], weights[k])
         # Totals move once per row and column the batch touches (their sums telescope).
         for k in range(row_change.shape[0]):
             if row_change[k]:

@@ -806,8 +806,8 @@ cdef class KernelPairs:
             self._slots = slots_moved(self._slots, self._bits, bits)
             self._bits = bits
         for k in range(size):
-            if k + 16 < size:  # the slot of a later key, fetched while this one is written
-                ck_prefetch(&self._slots[ck_hash(<uint64_t>keys[k + 16], self._bits)])
+            if k + SLOTS_AHEAD < size:  # the slot of a later key, asked for meanwhile
+                slots_prefetch(self._slots, self._bits, <uint64_t>keys[k + SLOTS_AHEAD])
             self.add_count(<uint64_t>keys[k], counts[k])
 
     def renumber(self, codes):
