@@ -946,25 +946,18 @@ cdef class KernelTable:
         row_change_array = np.zeros(len(row_labels), dtype=np.int64)
         column_change_array = np.zeros(len(column_labels), dtype=np.int64)
         cdef int64_t[::1] row_change = row_change_array, column_change = column_change_array
-        # The cells' keys first, in one pass that also sums the rows' and columns' changes; then
-        # the cells are written, each through the one write of a cell, the slot of the cell
-        # SLOTS_AHEAD further on asked for meanwhile.
-        keys_array = np.empty(size, dtype=np.uint64)
-        weights_array = np.empty(size, dtype=np.int64)
-        cdef uint64_t[::1] keys = keys_array
-        cdef int64_t[::1] weights = weights_array
-        cdef Py_ssize_t written = 0
+        cdef Py_ssize_t ahead
         for k in range(size):
-            if counts[k] != 0:
-                keys[written] = <uint64_t>row_map[rows[k]] << 32 | <uint64_t>column_map[columns[k]]
-                weights[written] = counts[k]
-                row_change[rows[k]] += counts[k]
-                column_change[columns[k]] += counts[k]
-                written += 1
-        for k in range(written):
-            if k + SLOTS_AHEAD < written:
-                slots_prefetch(self._slots, self._bits, keys[k + SLOTS_AHEAD])
-            self._change_key(keys[k], weights[k])
+            ahead = k + SLOTS_AHEAD  # the slot of a later cell, asked for while this one is written
+            if ahead < size and counts[ahead] != 0:
+                slots_prefetch(self._slots, self._bits, <uint64_t>row_map[rows[ahead]] << 32
+                               | <uint64_t>column_map[columns[ahead]])
+            if counts[k] == 0:
+                continue
+            self._change_key(<uint64_t>row_map[rows[k]] << 32 | <uint64_t>column_map[columns[k]],
+                             counts[k])
+            row_change[rows[k]] += counts[k]
+            column_change[columns[k]] += counts[k]
         # Totals move once per row and column the batch touches (their sums telescope).
         for k in range(row_change.shape[0]):
             if row_change[k]:

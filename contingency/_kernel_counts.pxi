@@ -798,8 +798,10 @@ cdef class KernelPairs:
         if not len(pairs):
             return
         keys_array = np.ascontiguousarray(pairs.keys, dtype=np.int64)
-        counts_array = np.ascontiguousarray(pairs.weights()).astype(np.int64, copy=False)
-        cdef int64_t[::1] keys = keys_array, counts = counts_array
+        cdef int64_t[::1] keys = keys_array, counts
+        cdef bint ones = pairs.counts is None  # (a count of 1 each: no array of ones made)
+        if not ones:
+            counts = np.ascontiguousarray(pairs.counts).astype(np.int64, copy=False)
         cdef Py_ssize_t k, size = keys.shape[0]
         cdef int bits = slots_bits_for(self._bits, self._used + size)
         if bits != self._bits:
@@ -808,7 +810,7 @@ cdef class KernelPairs:
         for k in range(size):
             if k + SLOTS_AHEAD < size:  # the slot of a later key, asked for meanwhile
                 slots_prefetch(self._slots, self._bits, <uint64_t>keys[k + SLOTS_AHEAD])
-            self.add_count(<uint64_t>keys[k], counts[k])
+            self.add_count(<uint64_t>keys[k], 1 if ones else counts[k])
 
     def renumber(self, codes):
         """Give every row and column code ``i`` the code ``codes[i]`` instead."""
