@@ -76,7 +76,7 @@ cdef extern from *:
         return (n & 1) ? a * (b >> 1) : (a >> 1) * b;
     }
 
-    static ck_u192 ck_triples(uint64_t n) {
+    static inline __attribute__((always_inline)) ck_u192 ck_triples(uint64_t n) {
         ck_u192 r = {0, 0};
         if (n < 3) return r;
         if (n < (1ULL << 21)) {                        /* the product fits in 64 bits */
@@ -129,7 +129,7 @@ cdef extern from *:
     }
 
     /* A level's sums as a count of it goes from old to new. */
-    static inline void ck_step(ck_level *level, uint64_t old, uint64_t new_) {
+    static inline __attribute__((always_inline)) void ck_step(ck_level *level, uint64_t old, uint64_t new_) {
         level->pairs += ck_pairs(new_) - ck_pairs(old);
         if (new_ == old + 1) {                         /* C(n + 1, 3) - C(n, 3) = C(n, 2) */
             ck_u192 t = {ck_pairs(old), 0};
@@ -836,7 +836,7 @@ cdef class KernelTable:
         return self._change_key(<uint64_t>row << 32 | <uint64_t>column, w)
 
     @cython.final
-    cdef int _change_key(self, uint64_t key, int64_t w) except -1:
+    cdef inline int _change_key(self, uint64_t key, int64_t w) except -1:
         """The cell of ``key`` gains ``w`` (checked: it stays >= 0): the one write of a cell."""
         cdef Py_ssize_t at = self._slot(key)
         cdef int64_t old = 0, new
