@@ -794,8 +794,16 @@ cdef class KernelPairs:
             self.add_count(key, count)
 
     def add_pairs(self, pairs):
-        """Add a bulk change (:class:`contingency._table.CodedPairs`, counts of either sign)."""
+        """Add a bulk change (:class:`contingency._table.CodedPairs`, counts of either sign).
+
+        One table resize for the batch, then each key through :meth:`add_count`, the slot of the
+        key ``SLOTS_AHEAD`` further on asked for meanwhile; a dense count is read as it is.
+        """
         if not len(pairs):
+            return
+        dense = pairs.dense_count()
+        if dense is not None:
+            self._add_dense(dense[0], dense[1], len(pairs))
             return
         keys_array = np.ascontiguousarray(pairs.keys, dtype=np.int64)
         cdef int64_t[::1] keys = keys_array, counts
@@ -811,6 +819,35 @@ cdef class KernelPairs:
             if k + SLOTS_AHEAD < size:  # the slot of a later key, asked for meanwhile
                 slots_prefetch(self._slots, self._bits, <uint64_t>keys[k + SLOTS_AHEAD])
             self.add_count(<uint64_t>keys[k], 1 if ones else counts[k])
+
+    cdef int _add_dense(self, object table, Py_ssize_t width, Py_ssize_t present) except -1:
+        """Add ``table[row * width + column]`` to the pair ``row << 32 | column``, for the
+        ``present`` non-zero entries of a dense count (int64), in its order."""
+        cdef const int64_t[::1] counts = table
+        cdef Py_ssize_t size = counts.shape[0], k, ahead
+        cdef uint64_t row = 0, column = 0, ahead_row, ahead_column
+        cdef int bits = slots_bits_for(self._bits, self._used + present)
+        if bits != self._bits:
+            self._slots = slots_moved(self._slots, self._bits, bits)
+            self._bits = bits
+        # The entry 4 * SLOTS_AHEAD further on: a dense count has at most 4 entries a result
+        # (dense_is_cheaper), so where its results spread over it, about SLOTS_AHEAD keys ahead.
+        ahead = 4 * SLOTS_AHEAD
+        ahead_row, ahead_column = ahead // width, ahead % width
+        for k in range(size):
+            if ahead < size:
+                if counts[ahead] != 0:
+                    slots_prefetch(self._slots, self._bits, ahead_row << 32 | ahead_column)
+                ahead += 1
+                ahead_column += 1
+                if ahead_column == <uint64_t>width:
+                    ahead_row, ahead_column = ahead_row + 1, 0
+            if counts[k] != 0:
+                self.add_count(row << 32 | column, counts[k])
+            column += 1
+            if column == <uint64_t>width:
+                row, column = row + 1, 0
+        return 0
 
     def renumber(self, codes):
         """Give every row and column code ``i`` the code ``codes[i]`` instead."""

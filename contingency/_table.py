@@ -543,18 +543,28 @@ class CodedPairs:
     count in a fine unit (``2**-scale``) can be far larger than any number of
     results.
 
+    A dense count of the pairs (:meth:`from_table`) is kept as it is: its
+    arrays of keys and counts are made when first read, and the kernel's pair
+    table reads the dense count itself (:meth:`dense_count`).
+
     >>> pairs = CodedPairs(np.array([1 << PAIR_SHIFT | 2, 5, 1 << PAIR_SHIFT | 2]))
     >>> pairs.aggregated().to_dict()
     {5: 1, 4294967298: 2}
     >>> pairs.times(2**62).aggregated().to_dict()
     {5: 4611686018427387904, 4294967298: 9223372036854775808}
+    >>> dense = CodedPairs.from_table(np.array([0, 3, 0, 0, 0, 1]), 3)  # a 2 x 3 count
+    >>> len(dense), dense.keys.tolist(), dense.counts.tolist()
+    (2, [1, 4294967298], [3, 1])
     """
 
-    __slots__ = ("counts", "distinct", "keys")
+    __slots__ = ("_counts", "_keys", "_size", "_table", "_width", "distinct")
 
     def __init__(self, keys: Codes, counts: Counts | None = None, *,
                  distinct: bool = False) -> None:
-        self.keys, self.counts, self.distinct = keys, counts, distinct
+        self._keys: Codes | None = keys
+        self._counts, self.distinct, self._size = counts, distinct, len(keys)
+        self._table: Counts | None = None
+        self._width = 0
 
     @classmethod
     def from_dict(cls, pairs: Mapping[int, int]) -> CodedPairs:
@@ -562,8 +572,48 @@ class CodedPairs:
         return cls(np.fromiter(pairs.keys(), dtype=np.int64, count=len(pairs)),
                    _exact(list(pairs.values())))
 
+    @classmethod
+    def from_table(cls, table: Counts, width: int) -> CodedPairs:
+        """The non-zero entries of a dense count: ``table[row * width + column]`` (1-d) for the
+        key ``row << PAIR_SHIFT | column``, sorted and distinct."""
+        pairs = cls.__new__(cls)
+        pairs._keys, pairs._counts, pairs.distinct = None, None, True
+        pairs._table, pairs._width = table, width
+        pairs._size = int(np.count_nonzero(table))
+        return pairs
+
+    @property
+    def keys(self) -> Codes:
+        """The key of each count."""
+        if self._keys is None:
+            self._unpack()
+        assert self._keys is not None
+        return self._keys
+
+    @property
+    def counts(self) -> Counts | None:
+        """The counts (None: 1 each)."""
+        if self._keys is None:
+            self._unpack()
+        return self._counts
+
+    def _unpack(self) -> None:
+        """The arrays of keys and counts of a dense count."""
+        assert self._table is not None
+        present = np.flatnonzero(self._table)
+        rows = present // self._width
+        self._keys = rows << PAIR_SHIFT | (present - rows * self._width)
+        self._counts = self._table[present]
+
+    def dense_count(self) -> tuple[NDArray[np.int64], int] | None:
+        """The dense count and its width (:meth:`from_table`) while its counts are int64 and its
+        arrays not made, else None."""
+        if self._keys is None and self._table is not None and self._table.dtype == np.int64:
+            return self._table, self._width
+        return None
+
     def __len__(self) -> int:
-        return len(self.keys)
+        return self._size
 
     def weights(self) -> Counts:
         """The counts, ones where ``counts`` is None."""

@@ -432,17 +432,23 @@ def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
     repeated within a batch; a batch of either sign that takes every other of them back to
     zero (deletion by backward shift inside the cluster) while adding to others and new keys;
     a batch that grows the table by several doublings at once; and one that takes everything
-    back. The same pairs and reads after each."""
+    back; dense counts (read in C as they are) that take pairs back and add new ones. The same
+    pairs and reads after each."""
     import numpy as np
     from contingency._kernel import KernelPairs
 
     from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
     tables = [PairTable(), KernelPairs()]
 
-    def both(keys: list[int], counts: list[int] | None = None) -> None:
-        pairs = CodedPairs(np.array(keys, dtype=np.int64),
-                           None if counts is None else np.array(counts, dtype=np.int64))
-        for table in tables:
+    def both(keys: list[int], counts: list[int] | None = None,
+             dense: tuple[Any, int] | None = None) -> None:
+        for table in tables:  # (a dense count is read by the kernel as it is, by PairTable unpacked)
+            if dense is not None:
+                pairs = CodedPairs.from_table(*dense)
+                assert (pairs.dense_count() is not None) == (dense[0].dtype == np.int64)
+            else:
+                pairs = CodedPairs(np.array(keys, dtype=np.int64),
+                                   None if counts is None else np.array(counts, dtype=np.int64))
             table.add_pairs(pairs)
         reference, kernel = tables
         assert list(kernel.items()) == list(reference.items())
@@ -465,6 +471,16 @@ def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
     rng = np.random.default_rng(7)
     keys = (rng.integers(0, 60, 30_000) << PAIR_SHIFT | rng.integers(0, 60, 30_000)).tolist()
     both(keys)
+    # A dense count of 64 x 64 (row * 64 + column): every third pair held taken back to zero,
+    # new pairs and pairs held gaining; then the same as Python ints (not read in C).
+    for dtype in (np.int64, object):
+        held = tables[0].to_dict()
+        dense = np.zeros(64 * 64, dtype=dtype)
+        for index, (key, count) in enumerate(held.items()):
+            dense[(key >> PAIR_SHIFT) * 64 + (key & 63)] = -count if index % 3 == 0 else 2
+        dense[rng.integers(0, 64 * 64, 500)] = 5
+        keys = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
+        both(keys, dense=(dense, 64))
     # Everything taken back.
     held = tables[0].to_dict()
     both(list(held), [-count for count in held.values()])
