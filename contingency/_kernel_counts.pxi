@@ -822,31 +822,36 @@ cdef class KernelPairs:
 
     cdef int _add_dense(self, object table, Py_ssize_t width, Py_ssize_t present) except -1:
         """Add ``table[row * width + column]`` to the pair ``row << 32 | column``, for the
-        ``present`` non-zero entries of a dense count (int64), in its order."""
+        ``present`` non-zero entries of a dense count (int64), in its order.
+
+        The count is read a stretch at a time: its non-zero entries gathered without a branch
+        (an entry is zero or not at random, a branch on it mispredicted about half the time),
+        then written through :meth:`add_count` as a batch's keys are.
+        """
         cdef const int64_t[::1] counts = table
-        cdef Py_ssize_t size = counts.shape[0], k, ahead
-        cdef uint64_t row = 0, column = 0, ahead_row, ahead_column
+        cdef Py_ssize_t size = counts.shape[0], start, k, found, end
+        cdef uint64_t row = 0, column = 0
+        cdef uint64_t keys[DENSE_STRETCH]
+        cdef int64_t values[DENSE_STRETCH]
         cdef int bits = slots_bits_for(self._bits, self._used + present)
         if bits != self._bits:
             self._slots = slots_moved(self._slots, self._bits, bits)
             self._bits = bits
-        # The entry 4 * SLOTS_AHEAD further on: a dense count has at most 4 entries a result
-        # (dense_is_cheaper), so where its results spread over it, about SLOTS_AHEAD keys ahead.
-        ahead = 4 * SLOTS_AHEAD
-        ahead_row, ahead_column = ahead // width, ahead % width
-        for k in range(size):
-            if ahead < size:
-                if counts[ahead] != 0:
-                    slots_prefetch(self._slots, self._bits, ahead_row << 32 | ahead_column)
-                ahead += 1
-                ahead_column += 1
-                if ahead_column == <uint64_t>width:
-                    ahead_row, ahead_column = ahead_row + 1, 0
-            if counts[k] != 0:
-                self.add_count(row << 32 | column, counts[k])
-            column += 1
-            if column == <uint64_t>width:
-                row, column = row + 1, 0
+        for start in range(0, size, DENSE_STRETCH):
+            end = min(start + DENSE_STRETCH, size)
+            found = 0
+            for k in range(start, end):
+                keys[found], values[found] = row << 32 | column, counts[k]
+                found += counts[k] != 0
+                column += 1
+                if column == <uint64_t>width:
+                    row, column = row + 1, 0
+            for k in range(min(found, SLOTS_AHEAD)):
+                slots_prefetch(self._slots, self._bits, keys[k])
+            for k in range(found):
+                if k + SLOTS_AHEAD < found:
+                    slots_prefetch(self._slots, self._bits, keys[k + SLOTS_AHEAD])
+                self.add_count(keys[k], values[k])
         return 0
 
     def renumber(self, codes):

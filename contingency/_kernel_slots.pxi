@@ -38,6 +38,7 @@ cdef inline Py_ssize_t slots_find(const Slot *slots, int bits, uint64_t key) noe
 #: 32 and 128 in docs/performance.md).
 cdef enum:
     SLOTS_AHEAD = 64
+    DENSE_STRETCH = 2048  # entries of a dense count read at a time (KernelPairs._add_dense)
 
 
 cdef inline void slots_prefetch(Slot *slots, int bits, uint64_t key) noexcept nogil:
