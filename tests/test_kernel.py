@@ -434,7 +434,8 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
     every other one of that cluster and part of others (deletion by backward shift), a batch
     that grows the table by several doublings at once and adds to cells already there, refused
     batches (a removal of more than is there, a batch past the count limit) that leave both
-    tables exactly as they were, and the removal of everything."""
+    tables exactly as they were, and the removal of everything. The growing batch is a dense
+    count, which the kernel reads as it is (its keys never made)."""
     from contingency._table import Cells, count_cells
 
     labels = list(range(256))
@@ -473,6 +474,7 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
     # A batch that grows the table from 1,024 to 65,536 slots: cells there already and new ones.
     rng = np.random.default_rng(3)
     rows, columns = rng.integers(0, 256, 20_000), rng.integers(0, 256, 20_000)
+    assert count_cells(rows, columns, where="t").dense_count() is not None  # read in C as it is
     assert both(count_cells(rows, columns, where="t")) == ("ok", None)
     assert kernel.n_cells() == reference.n_cells() > 16_384
     # Everything taken back: an empty table, every label forgotten.
