@@ -120,6 +120,7 @@ class Cells:
         assert self._table is not None
         self._keys = np.flatnonzero(self._table)
         self._counts = self._table[self._keys]
+        self._table = None
 
     def dense_count(self) -> tuple[NDArray[np.int64], int] | None:
         """The dense count and its width (:meth:`from_table`) while its counts are int64 and
@@ -659,6 +660,7 @@ class CodedPairs:
         rows = present // self._width
         self._keys = rows << PAIR_SHIFT | (present - rows * self._width)
         self._counts = self._table[present]
+        self._table = None  # (not held on: a pair table may queue these pairs a while)
 
     def dense_count(self) -> tuple[NDArray[np.int64], int] | None:
         """The dense count and its width (:meth:`from_table`) while its counts are int64 and its
