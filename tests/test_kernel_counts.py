@@ -489,7 +489,8 @@ def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
 
 @needs_kernel
 @pytest.mark.parametrize("k", [30, 3000])  # pairs counted in a K x K table, or sorted
-def test_label_array_batches_on_both_cores(k: int) -> None:
+@pytest.mark.parametrize("weighted", [False, True])
+def test_label_array_batches_on_both_cores(k: int, weighted: bool) -> None:
     """add_results of label arrays (the pair table's bulk path) on both cores: into empty
     counts, then into counts holding pairs already (new categories joining), then a removal of
     part of them and a refused removal, which changes nothing: the same state after each."""
@@ -497,12 +498,13 @@ def test_label_array_batches_on_both_cores(k: int) -> None:
     rng = np.random.default_rng(k)
     correct = rng.integers(0, k, 6000)
     assigned = np.where(rng.random(6000) < 0.5, correct, rng.integers(0, k + 5, 6000))
+    weights = rng.integers(0, 4, 6000) if weighted else None
     accumulators = [on_core(core, range(k), unknown="add") for core in (CountsCore, KERNEL)]
-    steps = [("add_results", assigned[:4000], correct[:4000]),
-             ("add_results", assigned[4000:], correct[4000:]),
-             ("remove_results", assigned[1000:3000], correct[1000:3000]),
-             ("remove_results", assigned[:3000], correct[:3000])]  # refused: some are gone
-    for call, *arrays in steps:
+    steps = [("add_results", slice(0, 4000)), ("add_results", slice(4000, 6000)),
+             ("remove_results", slice(1000, 3000)),
+             ("remove_results", slice(0, 3000))]  # refused: some are gone
+    for call, part in steps:
+        arrays = [assigned[part], correct[part]] + ([] if weights is None else [weights[part]])
         before = state(accumulators[1])
         outcomes = [run(accumulator, call, *arrays) for accumulator in accumulators]
         assert outcomes[0] == outcomes[1]
