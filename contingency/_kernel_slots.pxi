@@ -34,8 +34,8 @@ cdef inline Py_ssize_t slots_find(const Slot *slots, int bits, uint64_t key) noe
 
 #: How far ahead of its writes a batch asks for the slot of a key (:func:`slots_prefetch`). A
 #: large table's writes miss the cache at random slots: with the slot of the key 64 further
-#: on asked for, enough misses are in flight to keep the memory busy (measured against 16,
-#: 32 and 128 in docs/performance.md).
+#: on asked for, enough misses are in flight to keep the memory busy (measured against 16
+#: and 128: docs/performance.md, "Batches into the kernel's hash table").
 cdef enum:
     SLOTS_AHEAD = 64
     DENSE_STRETCH = 2048  # entries of a dense count read at a time (KernelPairs._add_dense)
