@@ -38,7 +38,7 @@ cdef inline Py_ssize_t slots_find(const Slot *slots, int bits, uint64_t key) noe
 #: and 128: docs/performance.md, "Batches into the kernel's hash table").
 cdef enum:
     SLOTS_AHEAD = 64
-    DENSE_STRETCH = 2048  # entries of a dense count read at a time (KernelPairs._add_dense)
+    DENSE_STRETCH = 2048  # entries of a dense count read at a time (_add_dense, _apply_dense)
 
 
 cdef inline void slots_prefetch(Slot *slots, int bits, uint64_t key) noexcept nogil:
