@@ -462,7 +462,7 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
     the codes after it; ``known`` says that no code is -1. The vectorised form
     of :func:`pair_changes` (label arrays): cells
     and shapes are counted with numpy, the pairs come back as
-    :class:`CodedPairs`, aggregated when a K x K table was counted anyway,
+    :class:`CodedPairs`, the K x K table itself when one was counted anyway,
     else one key per result (the pair table aggregates them when it merges).
 
     >>> *cells, shapes, pairs = coded_changes(np.array([0, 1, 1]), np.array([0, 0, 1]), ["x", "y"])
@@ -476,18 +476,15 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
     if n and known and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
         labels = [*names, *new]
-        confusion = count_codes(ic * k + ia, k * k, weights)
-        present = np.flatnonzero(confusion != 0)
-        found = confusion[present]
-        confusion = confusion.reshape(k, k)
+        by_pair = count_codes(ic * k + ia, k * k, weights)
+        confusion = by_pair.reshape(k, k)
         a = confusion.diagonal()
         assigned_counts, correct_counts = confusion.sum(axis=0), confusion.sum(axis=1)
         right = int(a.sum())
         total = n if weights is None else int(weights.sum())
         shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
         cells = column_changes(labels, a, assigned_counts, correct_counts)
-        rows = present // k
-        pairs = CodedPairs(rows << PAIR_SHIFT | (present - rows * k), found, distinct=True)
+        pairs = CodedPairs.from_table(by_pair, k)  # (its keys made only if read)
     else:
         known_a, known_c = ia >= 0, ic >= 0
         hit = known_a & (ia == ic)

@@ -844,21 +844,65 @@ cdef class KernelPairs:
             self.add_count(key, count)
 
     def add_pairs(self, pairs):
-        """Add a bulk change (:class:`contingency._table.CodedPairs`, counts of either sign)."""
+        """Add a bulk change (:class:`contingency._table.CodedPairs`, counts of either sign).
+
+        One table resize for the batch, then each key through :meth:`add_count`, the slot of the
+        key ``SLOTS_AHEAD`` further on asked for meanwhile; a dense count is read as it is.
+        """
         if not len(pairs):
             return
+        dense = pairs.dense_count()
+        if dense is not None:
+            self._add_dense(dense[0], dense[1], len(pairs))
+            return
         keys_array = np.ascontiguousarray(pairs.keys, dtype=np.int64)
-        counts_array = np.ascontiguousarray(pairs.weights()).astype(np.int64, copy=False)
-        cdef int64_t[::1] keys = keys_array, counts = counts_array
+        cdef int64_t[::1] keys = keys_array, counts
+        cdef bint ones = pairs.counts is None  # (a count of 1 each: no array of ones made)
+        if not ones:
+            counts = np.ascontiguousarray(pairs.counts).astype(np.int64, copy=False)
         cdef Py_ssize_t k, size = keys.shape[0]
         cdef int bits = slots_bits_for(self._bits, self._used + size)
         if bits != self._bits:
             self._slots = slots_moved(self._slots, self._bits, bits)
             self._bits = bits
         for k in range(size):
-            if k + 16 < size:  # the slot of a later key, fetched while this one is written
-                ck_prefetch(&self._slots[ck_hash(<uint64_t>keys[k + 16], self._bits)])
-            self.add_count(<uint64_t>keys[k], counts[k])
+            if k + SLOTS_AHEAD < size:  # the slot of a later key, asked for meanwhile
+                slots_prefetch(self._slots, self._bits, <uint64_t>keys[k + SLOTS_AHEAD])
+            self.add_count(<uint64_t>keys[k], 1 if ones else counts[k])
+
+    cdef int _add_dense(self, object table, Py_ssize_t width, Py_ssize_t present) except -1:
+        """Add ``table[row * width + column]`` to the pair ``row << 32 | column``, for the
+        ``present`` non-zero entries of a dense count (int64), in its order.
+
+        The count is read a stretch at a time: its non-zero entries gathered without a branch
+        (an entry is zero or not at random, a branch on it mispredicted about half the time),
+        then written through :meth:`add_count` as a batch's keys are.
+        """
+        cdef const int64_t[::1] counts = table
+        cdef Py_ssize_t size = counts.shape[0], start, k, found, end
+        cdef uint64_t row = 0, column = 0
+        cdef uint64_t keys[DENSE_STRETCH]
+        cdef int64_t values[DENSE_STRETCH]
+        cdef int bits = slots_bits_for(self._bits, self._used + present)
+        if bits != self._bits:
+            self._slots = slots_moved(self._slots, self._bits, bits)
+            self._bits = bits
+        for start in range(0, size, DENSE_STRETCH):
+            end = min(start + DENSE_STRETCH, size)
+            found = 0
+            for k in range(start, end):
+                keys[found], values[found] = row << 32 | column, counts[k]
+                found += counts[k] != 0
+                column += 1
+                if column == <uint64_t>width:
+                    row, column = row + 1, 0
+            for k in range(min(found, SLOTS_AHEAD)):
+                slots_prefetch(self._slots, self._bits, keys[k])
+            for k in range(found):
+                if k + SLOTS_AHEAD < found:
+                    slots_prefetch(self._slots, self._bits, keys[k + SLOTS_AHEAD])
+                self.add_count(keys[k], values[k])
+        return 0
 
     def renumber(self, codes):
         """Give every row and column code ``i`` the code ``codes[i]`` instead."""

@@ -32,6 +32,20 @@ cdef inline Py_ssize_t slots_find(const Slot *slots, int bits, uint64_t key) noe
     return <Py_ssize_t>at
 
 
+#: How far ahead of its writes a batch asks for the slot of a key (:func:`slots_prefetch`). A
+#: large table's writes miss the cache at random slots: with the slot of the key 64 further
+#: on asked for, enough misses are in flight to keep the memory busy (measured against 16
+#: and 128: docs/performance.md, "Batches into the kernel's hash table").
+cdef enum:
+    SLOTS_AHEAD = 64
+    DENSE_STRETCH = 2048  # entries of a dense count read at a time (_add_dense, _apply_dense)
+
+
+cdef inline void slots_prefetch(Slot *slots, int bits, uint64_t key) noexcept nogil:
+    """Ask for the cache line of ``key``'s home slot ahead of its use (a batch's later key)."""
+    ck_prefetch(&slots[ck_hash(key, bits)])
+
+
 cdef Slot *slots_moved(Slot *slots, int bits, int new_bits) except NULL:
     """The entries of ``slots`` (``2**bits`` of them, then freed) in a new table of ``2**new_bits``."""
     cdef Slot *moved = slots_new(new_bits)

@@ -64,16 +64,18 @@ class Cells:
     ([0, 1], [1, 0], [('a', 2, 5), ('b', 1, 2)])
     """
 
-    __slots__ = ("_columns", "_keys", "_rows", "_width", "column_labels", "column_totals",
-                 "counts", "row_labels", "row_totals")
+    __slots__ = ("_columns", "_counts", "_keys", "_rows", "_table", "_width", "column_labels",
+                 "column_totals", "row_labels", "row_totals")
 
     def __init__(self, row_labels: list[Hashable], column_labels: list[Hashable], rows: Codes,
                  columns: Codes, counts: Counts, row_totals: NDArray[np.int64] | None = None,
                  column_totals: NDArray[np.int64] | None = None) -> None:
-        self.row_labels, self.column_labels, self.counts = row_labels, column_labels, counts
+        self.row_labels, self.column_labels = row_labels, column_labels
+        self._counts: Counts | None = counts
         self._rows: Codes | None = rows
         self._columns: Codes | None = columns
         self._keys: Codes | None = None
+        self._table: Counts | None = None
         self._width = 0
         self.row_totals, self.column_totals = row_totals, column_totals
 
@@ -87,10 +89,52 @@ class Cells:
         cells._keys, cells._width = keys, width
         return cells
 
+    @classmethod
+    def from_table(cls, row_labels: list[Hashable], column_labels: list[Hashable],
+                   table: NDArray[np.int64], width: int, row_totals: NDArray[np.int64],
+                   column_totals: NDArray[np.int64]) -> Cells:
+        """The cells of a dense count of every label, ``table[row * width + column]`` (1-d, no
+        count negative): their positions and counts are made when first read, and the kernel's
+        table reads the dense count itself (:meth:`dense_count`).
+
+        >>> cells = Cells.from_table(["a", "b"], [1, 2], np.array([0, 4, 3, 0]), 2,
+        ...                          np.array([4, 3]), np.array([3, 4]))
+        >>> len(cells), cells.total(), list(cells.triples())
+        (2, 7, [('a', 2, 4), ('b', 1, 3)])
+        """
+        cells = cls(row_labels, column_labels, table, table, table, row_totals, column_totals)
+        cells._rows = cells._columns = cells._counts = None
+        cells._table, cells._width = table, width
+        return cells
+
+    @property
+    def counts(self) -> Counts:
+        """The count of each cell."""
+        if self._counts is None:
+            self._unpack()
+        assert self._counts is not None
+        return self._counts
+
+    def _unpack(self) -> None:
+        """The positions and counts of the non-empty cells of a dense count."""
+        assert self._table is not None
+        self._keys = np.flatnonzero(self._table)
+        self._counts = self._table[self._keys]
+        self._table = None
+
+    def dense_count(self) -> tuple[NDArray[np.int64], int] | None:
+        """The dense count and its width (:meth:`from_table`) while its counts are int64 and
+        their arrays not made, else None."""
+        if self._counts is None and self._table is not None and self._table.dtype == np.int64:
+            return self._table, self._width
+        return None
+
     @property
     def rows(self) -> Codes:
         """The row code of each cell."""
         if self._rows is None:
+            if self._keys is None:
+                self._unpack()
             assert self._keys is not None
             self._rows = self._keys // self._width
         return self._rows
@@ -99,12 +143,17 @@ class Cells:
     def columns(self) -> Codes:
         """The column code of each cell."""
         if self._columns is None:
+            if self._keys is None:
+                self._unpack()
             assert self._keys is not None
             self._columns = self._keys - self.rows * self._width  # cheaper than % or divmod
         return self._columns
 
     def __len__(self) -> int:
-        return len(self.counts)
+        if self._counts is None:
+            assert self._table is not None
+            return int(np.count_nonzero(self._table))
+        return len(self._counts)
 
     def triples(self) -> Iterator[tuple[Hashable, Hashable, int]]:
         """``(row label, column label, count)`` per cell."""
@@ -115,6 +164,8 @@ class Cells:
 
     def with_counts(self, counts: Counts) -> Cells:
         """The same cells holding ``counts`` instead (totals not carried over)."""
+        if self._counts is None:
+            self._unpack()
         if self._keys is not None:
             return Cells.from_keys(self.row_labels, self.column_labels, self._keys, self._width,
                                    counts)
@@ -126,7 +177,8 @@ class Cells:
 
     def total(self) -> int:
         """The exact sum of the counts."""
-        return _total(self.counts)
+        return _total(self.counts if self._counts is not None or self._table is None
+                      else self._table)
 
 
 _EMPTY = Cells([], [], np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -203,14 +255,18 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
         cell_keys, cell_counts = _aggregate(keys, multiplicity)
         table = np.zeros(height * width, dtype=np.int64)
         table[cell_keys] = cell_counts
-    keys = np.flatnonzero(table != 0)
-    counts = table[keys]
     square = table.reshape(height, width)
     row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
     used_rows = np.flatnonzero(row_totals != 0)
     used_columns = np.flatnonzero(column_totals != 0)
     row_labels = (used_rows + low_r).tolist()
     column_labels = (used_columns + low_m).tolist()
+    if len(used_rows) == height and len(used_columns) == width and multiplicity is None:
+        # (a bincount: no count negative) the dense count as it is, read by the kernel in C
+        return Cells.from_table(row_labels, column_labels, table, width, row_totals,
+                                column_totals)
+    keys = np.flatnonzero(table != 0)
+    counts = table[keys]
     if len(used_rows) == height and len(used_columns) == width:
         return Cells.from_keys(row_labels, column_labels, keys, width, counts, row_totals,
                                column_totals)
@@ -543,18 +599,28 @@ class CodedPairs:
     count in a fine unit (``2**-scale``) can be far larger than any number of
     results.
 
+    A dense count of the pairs (:meth:`from_table`) is kept as it is: its
+    arrays of keys and counts are made when first read, and the kernel's pair
+    table reads the dense count itself (:meth:`dense_count`).
+
     >>> pairs = CodedPairs(np.array([1 << PAIR_SHIFT | 2, 5, 1 << PAIR_SHIFT | 2]))
     >>> pairs.aggregated().to_dict()
     {5: 1, 4294967298: 2}
     >>> pairs.times(2**62).aggregated().to_dict()
     {5: 4611686018427387904, 4294967298: 9223372036854775808}
+    >>> dense = CodedPairs.from_table(np.array([0, 3, 0, 0, 0, 1]), 3)  # a 2 x 3 count
+    >>> len(dense), dense.keys.tolist(), dense.counts.tolist()
+    (2, [1, 4294967298], [3, 1])
     """
 
-    __slots__ = ("counts", "distinct", "keys")
+    __slots__ = ("_counts", "_keys", "_size", "_table", "_width", "distinct")
 
     def __init__(self, keys: Codes, counts: Counts | None = None, *,
                  distinct: bool = False) -> None:
-        self.keys, self.counts, self.distinct = keys, counts, distinct
+        self._keys: Codes | None = keys
+        self._counts, self.distinct, self._size = counts, distinct, len(keys)
+        self._table: Counts | None = None
+        self._width = 0
 
     @classmethod
     def from_dict(cls, pairs: Mapping[int, int]) -> CodedPairs:
@@ -562,8 +628,49 @@ class CodedPairs:
         return cls(np.fromiter(pairs.keys(), dtype=np.int64, count=len(pairs)),
                    _exact(list(pairs.values())))
 
+    @classmethod
+    def from_table(cls, table: Counts, width: int) -> CodedPairs:
+        """The non-zero entries of a dense count: ``table[row * width + column]`` (1-d) for the
+        key ``row << PAIR_SHIFT | column``, sorted and distinct."""
+        pairs = cls.__new__(cls)
+        pairs._keys, pairs._counts, pairs.distinct = None, None, True
+        pairs._table, pairs._width = table, width
+        pairs._size = int(np.count_nonzero(table))
+        return pairs
+
+    @property
+    def keys(self) -> Codes:
+        """The key of each count."""
+        if self._keys is None:
+            self._unpack()
+        assert self._keys is not None
+        return self._keys
+
+    @property
+    def counts(self) -> Counts | None:
+        """The counts (None: 1 each)."""
+        if self._keys is None:
+            self._unpack()
+        return self._counts
+
+    def _unpack(self) -> None:
+        """The arrays of keys and counts of a dense count."""
+        assert self._table is not None
+        present = np.flatnonzero(self._table)
+        rows = present // self._width
+        self._keys = rows << PAIR_SHIFT | (present - rows * self._width)
+        self._counts = self._table[present]
+        self._table = None  # (not held on: a pair table may queue these pairs a while)
+
+    def dense_count(self) -> tuple[NDArray[np.int64], int] | None:
+        """The dense count and its width (:meth:`from_table`) while its counts are int64 and its
+        arrays not made, else None."""
+        if self._keys is None and self._table is not None and self._table.dtype == np.int64:
+            return self._table, self._width
+        return None
+
     def __len__(self) -> int:
-        return len(self.keys)
+        return self._size
 
     def weights(self) -> Counts:
         """The counts, ones where ``counts`` is None."""

@@ -457,3 +457,75 @@ def test_the_kernels_division_is_pythons(num, den):
     for shift in (0, 7, 60):  # the same quotient at other scales: a ratio near 1, 2**-60, ...
         if num >> shift:
             assert _kernel._quotient(num >> shift, den) == (num >> shift) / den
+
+
+# The bulk path: a batch's cells written into the kernel's hash table ------------------------------
+
+def _home(key: int, bits: int) -> int:
+    """The home slot of ``key`` in a table of ``2**bits`` slots (ck_hash, contingency/_kernel.pyx)."""
+    return (key * 0x9E3779B97F4A7C15 % 2**64) >> (64 - bits)
+
+
+def _colliding(count: int, bits: int, home: int) -> list[tuple[int, int]]:
+    """``count`` cells ``(row, column)`` of codes below 256, off the diagonal, whose keys
+    ``row << 32 | column`` share one home slot of a table of ``2**bits`` slots."""
+    found = [(row, column) for row in range(256) for column in range(256)
+             if row != column and _home(row << 32 | column, bits) == home]
+    assert len(found) >= count
+    return found[:count]
+
+
+@needs_kernel
+def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
+    """Batches through the kernel's bulk path (every cell written by the one write of a cell),
+    against the reference after each: 40 cells whose keys share the table's last slot (their
+    probes wrap around to the first slots, among cells already there), removals that empty
+    every other one of that cluster and part of others (deletion by backward shift), a batch
+    that grows the table by several doublings at once and adds to cells already there, refused
+    batches (a removal of more than is there, a batch past the count limit) that leave both
+    tables exactly as they were, and the removal of everything. The growing batch is a dense
+    count, which the kernel reads as it is (its keys never made)."""
+    from contingency._table import Cells, count_cells
+
+    labels = list(range(256))
+
+    def batch(cells, sign=1):
+        return Cells(labels, labels, np.array([row for row, _, _ in cells], dtype=np.int64),
+                     np.array([column for _, column, _ in cells], dtype=np.int64),
+                     np.array([sign * count for _, _, count in cells], dtype=np.int64))
+
+    reference, kernel = ReferenceTable(), KERNEL()
+
+    def both(change, where="t"):
+        before = state(kernel)
+        results = [outcome(partial(t.apply, change, where)) for t in (reference, kernel)]
+        assert results[0] == results[1]
+        if results[1][0] != "ok":  # refused whole: nothing changed
+            assert state(kernel) == before
+        assert_same(reference, kernel)
+        return results[1]
+
+    # The diagonal: codes 0..255 a side, in order, 256 cells in a table of 512 slots.
+    assert both(batch([(i, i, 1 + i % 3) for i in range(256)])) == ("ok", None)
+    # 40 more: a table of 1,024 slots, every new key at home in its last slot.
+    cluster = _colliding(40, 10, 1023)
+    assert both(batch([(row, column, 2) for row, column in cluster])) == ("ok", None)
+    assert kernel.n_cells() == 296
+    # Every other one of the cluster taken back whole, and one element of some diagonal cells
+    # (those holding one: emptied).
+    taken = [(row, column, 2) for row, column in cluster[::2]] + [(i, i, 1) for i in range(0, 256, 5)]
+    assert both(batch(taken, -1), "remove_many") == ("ok", None)
+    assert kernel.n_cells() == 276 - sum(1 for i in range(0, 256, 5) if i % 3 == 0)
+    # Refused: one cell of the batch has fewer elements than it takes; and a count past the limit.
+    refused = batch([(row, column, 2) for row, column in cluster[1::2]] + [(1, 1, 3)], -1)
+    assert both(refused, "remove_many")[0] == "ValueError"
+    assert both(batch([(0, 1, MAX_COUNT)]))[0] == "ValueError"
+    # A batch that grows the table from 1,024 to 65,536 slots: cells there already and new ones.
+    rng = np.random.default_rng(3)
+    rows, columns = rng.integers(0, 256, 20_000), rng.integers(0, 256, 20_000)
+    assert count_cells(rows, columns, where="t").dense_count() is not None  # read in C as it is
+    assert both(count_cells(rows, columns, where="t")) == ("ok", None)
+    assert kernel.n_cells() == reference.n_cells() > 16_384
+    # Everything taken back: an empty table, every label forgotten.
+    assert both(kernel.cells().negated(), "remove_many") == ("ok", None)
+    assert (kernel.n_elements, kernel.n_cells(), kernel.n_rows) == (0, 0, 0)

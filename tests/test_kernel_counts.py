@@ -389,6 +389,100 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
         assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
 
 
+def _home(key: int, bits: int) -> int:
+    """The home slot of ``key`` in a table of ``2**bits`` slots (ck_hash, contingency/_kernel.pyx)."""
+    return (key * 0x9E3779B97F4A7C15 % 2**64) >> (64 - bits)
+
+
+@needs_kernel
+def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
+    """Bulk changes (CodedPairs) to the kernel's pair table and to the reference's PairTable:
+    keys sharing the last slot of the table (their probes wrap around to its first slots),
+    repeated within a batch; a batch of either sign that takes every other of them back to
+    zero (deletion by backward shift inside the cluster) while adding to others and new keys;
+    a batch that grows the table by several doublings at once; and one that takes everything
+    back; dense counts (read in C as they are) that take pairs back and add new ones. The same
+    pairs and reads after each."""
+    import numpy as np
+    from contingency._kernel import KernelPairs
+
+    from contingency._table import PAIR_SHIFT, CodedPairs, PairTable
+    tables = [PairTable(), KernelPairs()]
+
+    def both(keys: list[int], counts: list[int] | None = None,
+             dense: tuple[Any, int] | None = None) -> None:
+        for table in tables:  # (a dense count is read by the kernel as it is, by PairTable unpacked)
+            if dense is not None:
+                pairs = CodedPairs.from_table(*dense)
+                assert (pairs.dense_count() is not None) == (dense[0].dtype == np.int64)
+            else:
+                pairs = CodedPairs(np.array(keys, dtype=np.int64),
+                                   None if counts is None else np.array(counts, dtype=np.int64))
+            table.add_pairs(pairs)
+        reference, kernel = tables
+        assert list(kernel.items()) == list(reference.items())
+        assert kernel.counts_of(keys) == reference.counts_of(keys)
+        assert len(kernel) == len(reference)
+        assert kernel == reference
+        assert kernel.copy() == kernel
+
+    # 12 distinct keys, each twice: a table of 64 slots, every key at home in its last slot.
+    candidates = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
+    cluster = [key for key in candidates if _home(key, 6) == 63][:12]
+    assert len(cluster) == 12
+    both(cluster + cluster)
+    # Every other one back to zero, the others up by one, and 4 new keys in the same cluster
+    # (the table keeps its 64 slots).
+    more = [key for key in candidates if _home(key, 6) == 63 and key not in cluster][:4]
+    both(cluster + more, [-2 if i % 2 == 0 else 1 for i in range(12)] + [3] * 4)
+    assert len(tables[1]) == 10
+    # 30,000 keys (about 3,000 distinct rows by columns): several doublings at once.
+    rng = np.random.default_rng(7)
+    keys = (rng.integers(0, 60, 30_000) << PAIR_SHIFT | rng.integers(0, 60, 30_000)).tolist()
+    both(keys)
+    # A dense count of 64 x 64 (row * 64 + column): every third pair held taken back to zero,
+    # new pairs and pairs held gaining; then the same as Python ints (not read in C).
+    for dtype in (np.int64, object):
+        held = tables[0].to_dict()
+        dense = np.zeros(64 * 64, dtype=dtype)
+        for index, (key, count) in enumerate(held.items()):
+            dense[(key >> PAIR_SHIFT) * 64 + (key & 63)] = -count if index % 3 == 0 else 2
+        dense[rng.integers(0, 64 * 64, 500)] = 5
+        keys = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
+        both(keys, dense=(dense, 64))
+    # Everything taken back.
+    held = tables[0].to_dict()
+    both(list(held), [-count for count in held.values()])
+    assert len(tables[1]) == 0
+
+
+@needs_kernel
+@pytest.mark.parametrize("k", [30, 3000])  # pairs counted in a K x K table, or sorted
+@pytest.mark.parametrize("weighted", [False, True])
+def test_label_array_batches_on_both_cores(k: int, weighted: bool) -> None:
+    """add_results of label arrays (the pair table's bulk path) on both cores: into empty
+    counts, then into counts holding pairs already (new categories joining), then a removal of
+    part of them and a refused removal, which changes nothing: the same state after each."""
+    import numpy as np
+    rng = np.random.default_rng(k)
+    correct = rng.integers(0, k, 6000)
+    assigned = np.where(rng.random(6000) < 0.5, correct, rng.integers(0, k + 5, 6000))
+    weights = rng.integers(0, 4, 6000) if weighted else None
+    accumulators = [on_core(core, range(k), unknown="add") for core in (CountsCore, KERNEL)]
+    steps = [("add_results", slice(0, 4000)), ("add_results", slice(4000, 6000)),
+             ("remove_results", slice(1000, 3000)),
+             ("remove_results", slice(0, 3000))]  # refused: some are gone
+    for call, part in steps:
+        arrays = [assigned[part], correct[part]] + ([] if weights is None else [weights[part]])
+        before = state(accumulators[1])
+        outcomes = [run(accumulator, call, *arrays) for accumulator in accumulators]
+        assert outcomes[0] == outcomes[1]
+        if outcomes[1] is not None:
+            assert state(accumulators[1]) == before
+        assert state(accumulators[0]) == state(accumulators[1])
+    assert outcomes[1][0] == "ValueError"
+
+
 @pytest.mark.parametrize("core", CORES)
 def test_a_refused_fractional_weight_leaves_the_counts_whole_at_scale_0(core: type) -> None:
     """A fractional weight past the count limit is refused: the counts, made finer for it, come
