@@ -12,7 +12,7 @@ share the counts.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 __all__ = ["Merging"]
 
@@ -25,11 +25,10 @@ class Merging(Generic[_A]):
 
     __slots__ = ()
 
-    def merge(self, other: Any) -> _A:  # every accumulator defines its own
-        raise NotImplementedError
+    if TYPE_CHECKING:  # every accumulator defines its own
+        def merge(self, other: Any) -> _A: ...
 
-    def copy(self) -> _A:  # every accumulator defines its own
-        raise NotImplementedError
+        def copy(self) -> _A: ...
 
     def __iadd__(self, other: Any) -> _A:
         return self.merge(other)
