@@ -48,6 +48,7 @@ from contingency._inputs import (
 )
 from contingency._intervals import Score, contingency_interval
 from contingency._labels import category_order, check_label, sorted_labels
+from contingency._merging import Merging
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -65,7 +66,7 @@ _Self = TypeVar("_Self", bound="Contingency")
 
 
 @attrs.define(init=False, eq=False, repr=False)
-class Contingency(Reports):
+class Contingency(Reports, Merging["Contingency"]):
     """Precision, recall, F1, accuracy and error of category decisions, micro and macro averaged.
 
     The successor of Perl's Statistics::Contingency: feed it results one at a
@@ -437,14 +438,6 @@ class Contingency(Reports):
         add_counts(self._counts, other._counts)
         return self
 
-    def __iadd__(self, other: Contingency) -> Contingency:
-        return self.merge(other)
-
-    def __add__(self, other: Contingency) -> Contingency:
-        if not isinstance(other, Contingency):
-            return NotImplemented
-        return self.copy().merge(other)
-
     def copy(self) -> Contingency:
         """An independent accumulator with the same state and settings."""
         other = _locking.new_instance(type(self), False)  # a locked class: its own new lock
@@ -452,9 +445,6 @@ class Contingency(Reports):
             object.__setattr__(other, name, getattr(self, name))
         object.__setattr__(other, "_counts", self._counts.copy())
         return other
-
-    def __copy__(self) -> Contingency:
-        return self.copy()  # copy.copy too: a shallow copy would share the counting dicts
 
     def reset(self) -> None:
         """Forget every result and ``set_entries``; keep the declared categories and settings."""

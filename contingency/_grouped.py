@@ -108,6 +108,7 @@ from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
 from contingency._labels import category_order
+from contingency._merging import Merging
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -130,7 +131,7 @@ _Key = Hashable
 
 
 @attrs.define(init=False, eq=False, repr=False)
-class GroupedContingency:
+class GroupedContingency(Merging["GroupedContingency"]):
     """A :class:`~contingency.Contingency` per group of results, one over all of them, and the gaps.
 
     Feed it results with the group each belongs to (a country, a device, a
@@ -607,14 +608,6 @@ class GroupedContingency:
             self._written(created, list(other._groups), removing=False)
             return self
 
-    def __iadd__(self, other: GroupedContingency) -> GroupedContingency:
-        return self.merge(other)
-
-    def __add__(self, other: GroupedContingency) -> GroupedContingency:
-        if not isinstance(other, GroupedContingency):
-            return NotImplemented
-        return self.copy().merge(other)
-
     def copy(self) -> GroupedContingency:
         """An independent accumulator with the same state and settings."""
         self._in_order()
@@ -636,9 +629,6 @@ class GroupedContingency:
         for key, accumulator in groups.items():
             self._register(key, accumulator)
         self._trackers = {}
-
-    def __copy__(self) -> GroupedContingency:
-        return self.copy()
 
     def reset(self) -> None:
         """Forget every result; keep the declared groups (empty), the declared categories and settings."""

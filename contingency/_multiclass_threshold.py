@@ -25,6 +25,7 @@ from contingency import _locking
 from contingency._coding import encode
 from contingency._inputs import exact_weight, label_sequence
 from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._merging import Merging
 from contingency._score_counts import Batch, check_units, exact_total, shifted_batch, shown_weight
 from contingency._scored_inputs import Binning, coded_batch, key_of, weight_units
 from contingency._state_json import check_state, count_from_json, state_error
@@ -45,7 +46,7 @@ Floats = NDArray[np.float64]
 _Rows = tuple[Floats, NDArray[np.bool_], NDArray[np.int64] | None, NDArray[np.int64], int]
 
 
-class MulticlassThresholdContingency:
+class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
     """One-vs-rest curves of K classes from an ``(n, K)`` score matrix: exact, streaming, mergeable.
 
     Each result is a row of K scores (one per class, in the order of
@@ -482,14 +483,6 @@ class MulticlassThresholdContingency:
             self._ranks = [a + (b << shift) for a, b in zip(self._ranks, other._ranks)]
         return self
 
-    def __iadd__(self, other: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
-        return self.merge(other)
-
-    def __add__(self, other: MulticlassThresholdContingency) -> MulticlassThresholdContingency:
-        if not isinstance(other, MulticlassThresholdContingency):
-            return NotImplemented
-        return self.copy().merge(other)
-
     def copy(self) -> MulticlassThresholdContingency:
         """An independent accumulator with the same settings and counts."""
         result = type(self).__new__(type(self))
@@ -500,9 +493,6 @@ class MulticlassThresholdContingency:
         result._pooled, result._ranks = self._pooled.copy(), list(self._ranks)
         result._scale = self._scale
         return result
-
-    def __copy__(self) -> MulticlassThresholdContingency:
-        return self.copy()
 
     def reset(self) -> None:
         """Forget every result (the settings stay)."""

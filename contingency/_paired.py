@@ -60,6 +60,7 @@ from contingency._feeding import SINGLE, single_kind
 from contingency._inputs import check_same_length, exact_weight, exact_weights, label_sequence
 from contingency._intervals import paired_block
 from contingency._labels import label_from_json, label_to_json
+from contingency._merging import Merging
 from contingency._paired_counts import (
     PairedChanges,
     PairedCounts,
@@ -141,7 +142,7 @@ for _name in _WRITES:
 
 
 @attrs.define(init=False, eq=False, repr=False)
-class PairedComparison:
+class PairedComparison(Merging["PairedComparison"]):
     """Two classifiers' decisions on the same results: each model's scores, and which one was right.
 
     Feed it each result once, with both models' decisions and the correct
@@ -444,22 +445,11 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         self._table.apply((table.cells, table.only_a, table.only_b, table.both_wrong))
         self._last = None
 
-    def __iadd__(self, other: PairedComparison) -> PairedComparison:
-        return self.merge(other)
-
-    def __add__(self, other: PairedComparison) -> PairedComparison:
-        if not isinstance(other, PairedComparison):
-            return NotImplemented
-        return self.copy().merge(other)
-
     def copy(self) -> PairedComparison:
         """An independent accumulator with the same counts and settings (and ``thread_safe`` option)."""
         other = _locking.new_instance(type(self), False)  # a locked class: its own new lock
         other._set_state(*self._states())
         return other
-
-    def __copy__(self) -> PairedComparison:
-        return self.copy()
 
     def reset(self) -> None:
         """Forget every result; keep the declared categories and settings."""

@@ -59,6 +59,7 @@ from contingency._frame import table_frame
 from contingency._inputs import are_disjoint, partition_subsets
 from contingency._intervals import partition_block, partition_interval
 from contingency._labels import label_to_json
+from contingency._merging import Merging
 from contingency._running_sums import LOG_SHIFT, PAIR_BITS, FineRunningSums, RunningSums
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
@@ -91,7 +92,7 @@ _Self = TypeVar("_Self", bound="PartitionComparison")
 
 
 @attrs.define(init=False, eq=False, repr=False)
-class PartitionComparison:
+class PartitionComparison(Merging["PartitionComparison"]):
     """Pair-counting, information and set-matching scores of two partitions, fed one element at a time.
 
     Each element has a label in the *reference* partition (the known classes)
@@ -315,22 +316,11 @@ class PartitionComparison:
             self._update(cells=other._table.cells(), where="merge")
         return self
 
-    def __iadd__(self, other: PartitionComparison) -> PartitionComparison:
-        return self.merge(other)
-
-    def __add__(self, other: PartitionComparison) -> PartitionComparison:
-        if not isinstance(other, PartitionComparison):
-            return NotImplemented
-        return self.copy().merge(other)
-
     def copy(self) -> PartitionComparison:
         """An independent accumulator with the same counts."""
         result = type(self)()
         result._table = self._table.copy()
         return result
-
-    def __copy__(self) -> PartitionComparison:
-        return self.copy()  # copy.copy too: a shallow copy would share the table
 
     def reset(self) -> None:
         """Forget every element."""

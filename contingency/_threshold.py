@@ -23,6 +23,7 @@ from contingency._contingency import Contingency
 from contingency._inputs import exact_weight
 from contingency._intervals import IntervalRefused
 from contingency._labels import check_label, label_from_json, label_to_json
+from contingency._merging import Merging
 from contingency._score_counts import ScoreCounts, check_units, count_columns
 from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of
 from contingency._state_json import check_state, count_from_json, state_error
@@ -57,7 +58,7 @@ _THRESHOLD_SCORES = {
 }
 
 
-class ThresholdContingency:
+class ThresholdContingency(Merging["ThresholdContingency"]):
     """The contingency table of a binary scored stream at every threshold, exact, streaming and mergeable.
 
     Each result is a score (a probability, a margin, a logit: higher means
@@ -306,14 +307,6 @@ class ThresholdContingency:
             self._counts.apply(batch=other._counts.columns(), sign=1, scale=other._counts.scale)
         return self
 
-    def __iadd__(self, other: ThresholdContingency) -> ThresholdContingency:
-        return self.merge(other)
-
-    def __add__(self, other: ThresholdContingency) -> ThresholdContingency:
-        if not isinstance(other, ThresholdContingency):
-            return NotImplemented
-        return self.copy().merge(other)
-
     def copy(self) -> ThresholdContingency:
         """An independent accumulator with the same settings and counts."""
         result = type(self).__new__(type(self))
@@ -321,9 +314,6 @@ class ThresholdContingency:
         result._zero_division = self._zero_division
         result._counts = self._counts.copy()
         return result
-
-    def __copy__(self) -> ThresholdContingency:
-        return self.copy()
 
     def reset(self) -> None:
         """Forget every result (the settings stay)."""

@@ -943,9 +943,11 @@ def test_a_0_d_array_batch_names_its_argument(used):
 
 
 def test_the_mixins_add_no_state_and_their_methods_are_named_contingencys():
-    """The scikit-learn-named reads and the reports live in mixins: slotted, and named as Contingency's."""
+    """The scikit-learn-named reads and the reports live in mixins: slotted, and named as
+    Contingency's (Merging gives the operators every accumulator has, from merge and copy)."""
     mixins = Contingency.__mro__[1:-1]
-    assert {mixin.__name__ for mixin in mixins} == {"ScikitLearnReads", "Reports"}
+    assert {mixin.__name__ for mixin in mixins} == {"ScikitLearnReads", "Reports", "Merging",
+                                                    "Generic"}
     assert all(vars(mixin)["__slots__"] == () for mixin in mixins)
     assert not hasattr(Contingency(), "__dict__")
     for mixin in mixins:

@@ -17,10 +17,18 @@ import itertools
 import math
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contingency import Contingency, PartitionComparison
+from contingency import (
+    Contingency,
+    GroupedContingency,
+    MulticlassThresholdContingency,
+    PairedComparison,
+    PartitionComparison,
+    ThresholdContingency,
+)
 from tests.strategies import categories_and_results
 from tests.strategies_partition import labelings
 
@@ -165,3 +173,48 @@ def test_partition_merge_of_any_split_in_any_order_is_the_one_process_state(labe
         assert ours == expected or (math.isnan(ours) and math.isnan(expected)), name
     for name in OTHER_SCORES:
         assert _close(_score(merged, name), _score(whole, name)), name
+
+
+# The operators every accumulator has (contingency._merging.Merging) ---------------------------
+
+def _fed(kind: str, thread_safe: bool) -> Any:
+    if kind == "Contingency":
+        made: Any = Contingency(thread_safe=thread_safe)
+        made.add_results(["a", "b", "a"], ["a", "a", "b"])
+    elif kind == "PartitionComparison":
+        made = PartitionComparison(thread_safe=thread_safe)
+        made.add_many(["a", "b", "a"], [1, 1, 2])
+    elif kind == "PairedComparison":
+        made = PairedComparison(thread_safe=thread_safe)
+        made.add_result("a", "b", "a")
+    elif kind == "GroupedContingency":
+        made = GroupedContingency(thread_safe=thread_safe)
+        made.add_result("a", "b", group="g")
+    elif kind == "ThresholdContingency":
+        made = ThresholdContingency()
+        made.add_results([0.2, 0.7], [0, 1])
+    else:
+        made = MulticlassThresholdContingency(classes=["a", "b"])
+        made.add_results([[0.2, 0.8], [0.6, 0.4]], ["b", "a"])
+    return made
+
+
+@pytest.mark.parametrize("kind", ["Contingency", "PartitionComparison", "PairedComparison",
+                                  "GroupedContingency", "ThresholdContingency",
+                                  "MulticlassThresholdContingency"])
+def test_every_accumulator_adds_merges_and_copies_by_the_same_rule(kind: str) -> None:
+    """``a + b`` is ``a.copy().merge(b)`` (a thread-safe side too), ``a += b`` merges in place,
+    ``copy.copy`` is independent, and another kind of operand is Python's TypeError."""
+    import copy as copying
+
+    safe = kind not in ("ThresholdContingency", "MulticlassThresholdContingency")
+    one, other = _fed(kind, False), _fed(kind, safe)
+    expected = one.copy().merge(other).to_dict()
+    assert (one + other).to_dict() == expected == (other + one).to_dict()
+    assert one.to_dict() == _fed(kind, False).to_dict()  # + leaves both sides as they were
+    twin = copying.copy(one)
+    twin += other
+    assert twin.to_dict() == expected
+    assert one.to_dict() == _fed(kind, False).to_dict()
+    with pytest.raises(TypeError, match="unsupported operand"):
+        one + 3  # type: ignore[operator]
