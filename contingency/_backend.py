@@ -9,7 +9,8 @@ and the core of Contingency's counts, the base class of
 primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
 with ``Contingency.add_result`` (the kernel's in C, or the one written in
-Python: :func:`compiled_add_result`).
+Python: :func:`compiled_add_result`) and its micro and macro properties (read
+in C by one call, or by the readers written in Python: :func:`average_reader`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -49,8 +50,8 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "compiled_add_result", "count_paired_result",
-           "new_table", "rebuild_table", "reduce_table"]
+           "ScoreCountsClass", "TableClass", "average_reader", "compiled_add_result",
+           "count_paired_result", "new_table", "rebuild_table", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -128,6 +129,17 @@ def compiled_add_result(reference: Callable[..., None], single: set[type],
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]
+
+
+def average_reader(name: str, average: str,
+                   reference: Callable[[Any], float]) -> Callable[[Any], float]:
+    """The reader of Contingency's property ``{average}_{name}``: the kernel's, one call into C
+    for the micro and macro reads it serves (it calls ``reference`` for the cases it does not:
+    counts finer than a result), or ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.average_reader(name, average, reference)
+    return reference if compiled is None else compiled
 
 
 def new_table() -> Table:

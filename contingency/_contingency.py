@@ -766,8 +766,11 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
 
     Micro: the row's scalar form of the micro table. Macro: its closed form from
     the pooled cells where the row has one, else the running sums' mean over
-    categories (:func:`contingency._confusion.running_mean`); weighted: theirs
+    categories (the counts' ``macro_mean``); weighted: theirs
     with supports as weights. Samples: the formula on each result shape's table.
+    On the kernel, the micro and macro reads it serves are one call into C
+    (:func:`contingency._backend.average_reader`), with the reader written here as
+    their specification.
     """
     scalar, name, formula, pooled = row.scalar, row.name, row.formula, row.pooled
     read: Callable[[Contingency], float]
@@ -779,15 +782,17 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
             counts = self._counts
             _, b, c, _ = counts.pooled()
             return pooled(counts.n, len(counts.ids), b + c, zero_division=self._zero_division)
-    elif average in ("macro", "weighted"):
-        weighted = average == "weighted"
-
+    elif average == "macro":
         def read(self: Contingency) -> float:
-            return _confusion.running_mean(self._counts, name, self._zero_division,
-                                           weighted)
+            return self._counts.macro_mean(name, self._zero_division)
+    elif average == "weighted":
+        def read(self: Contingency) -> float:
+            return _confusion.running_mean(self._counts, name, self._zero_division, True)
     else:
         def read(self: Contingency) -> float:
             return _confusion.samples_mean(self._counts, formula, self._zero_division)
+    if average == "micro" or (average == "macro" and pooled is None):
+        return _backend.average_reader(name, average, read)
     return read
 
 

@@ -328,7 +328,8 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
     name = macro_interval_names()[score]
     if from_cells is None:
         estimate = getattr(contingency, score)
-        averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
+        # the categories the read averaged (its running sums made by the read)
+        averaged = counts.macro_sums(name, contingency._zero_division)[1]  # type: ignore[index]
     else:
         estimate, averaged, total = _macro_from_cells(contingency, counts, name, *from_cells)
     if not averaged:
