@@ -21,7 +21,25 @@ count at most ``MAX_COUNT``, checked before every write):
   rest, up to ``2**94``);
 - the single-label results by pair: :class:`KernelPairs`, the kernel's hash
   table (contingency/_kernel_slots.pxi) keyed ``code(correct) << 32 |
-  code(assigned)``.
+  code(assigned)``;
+- the running sums of the plain macro means of precision, recall and F1, one
+  per score and ``zero_division`` mode (``cc_sum``), each made by the first
+  read that needs it (O(K)) and kept by every write from then on: the one
+  place a cell changes (``_add_cell``), ``join`` and ``forget`` take the
+  category's old values out and put its new ones in. A value ``v`` is held as
+  the exact integer ``v * 2**128`` (as
+  :class:`contingency._category_sums.CategorySums` holds it; every count is
+  below ``2**63``, so ``v`` is 0, 1 or at least ``2**-65``, its last bit at
+  least ``2**-117``), the sum in 192 bits (a 128-bit word and a signed carry
+  word), so no update rounds; a read rounds the sum once to a double (to
+  nearest, ties to even, as ``float(int)``), scales it by ``2**-128`` (exact)
+  and divides it by the number of values, the reference's mean bit for bit.
+  The micro table's scores are read from the micro table in C too, by the
+  registry's scalar forms' operations on the same doubles. Both serve the
+  four ``zero_division`` modes at scale 0; anything else is read by the
+  reference's Python (:meth:`KernelCountsCore.micro_score`,
+  :meth:`KernelCountsCore.macro_mean`), and Contingency's properties reach
+  them in one call (:func:`average_reader`).
 
 A fractional weight makes every count an integer in units of
 ``2**-scale``, which can pass int64 (a weight of 0.3 is about ``2**52``
