@@ -164,7 +164,9 @@ class Contingency(Reports):
             if isinstance(categories, AbstractSet):  # iteration order follows the hash seed
                 categories = sorted_labels(categories)
             for position, label in enumerate(categories):
-                labels.append(check_label(label, f"categories[{position}]"))
+                if type(label) is not str:  # (a str is a label: check_label's first test)
+                    label = check_label(label, f"categories[{position}]")
+                labels.append(label)
         self._unknown, self._zero_division, self._verbose = policy, mode, bool(verbose)
         self._counts = Counts(dict.fromkeys(labels), hold=self._verbose)
 

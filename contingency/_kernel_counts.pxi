@@ -513,18 +513,20 @@ cdef class KernelCountsCore:
     def reset(self, declared):
         """Counts of nothing, the ``declared`` categories given codes 0, 1, ..."""
         self._wide = None
-        self._set_state([[0] * len(declared)] * 3, 0, {}, [0, 0, 0, 0],
+        self._set_state(None, 0, {}, [0, 0, 0, 0],
                         {label: code for code, label in enumerate(declared)}, list(declared), 0,
                         KernelPairs())
 
     cdef int _set_state(self, list cells, object n, dict shapes, object micro, dict ids,
                         list names, Py_ssize_t holes, object pairs) except -1:
-        """Hold these counts (scale 0) in C."""
+        """Hold these counts (scale 0) in C (``cells`` None: every cell zero)."""
         cdef Py_ssize_t size = len(names), code
         cdef int index
         self._reserve(size)
         for index in range(3):
             memset(self._cells[index], 0, self._capacity * sizeof(int64_t))
+            if cells is None:
+                continue
             column = cells[index]
             for code in range(size):
                 self._cells[index][code] = column[code]
