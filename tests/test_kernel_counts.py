@@ -642,3 +642,26 @@ def test_the_macro_sums_carry_past_2_to_the_128(core: type) -> None:
     assert total == sum(int(precision(big - index, big) * 2**128)
                         for index in range(40))  # (each category assigned wrongly once: b = big)
     assert s.macro_precision == float(total) * 2.0**-128 / 40
+
+
+@needs_kernel
+def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
+    """On the kernel the plain macro means' sums live in C: the reads make none in Python and no
+    pending set, and each write keeps them (equal to the sums made from scratch by a copy,
+    whose first read makes them again)."""
+    s = on_core(KERNEL, ["x", "y", "z"], unknown="add")
+    s.add_results(["x", "y", "z"], ["x", "x", "y"])
+    for mode in MODES:
+        for name in MACRO_SCORES:
+            s._counts.macro_mean(name, mode)
+    assert s._counts.sums == {}
+    assert s._counts.stale == ()
+    for assigned, correct in [("x", "x"), ("new", "y"), ({"x", "z"}, {"z"}), ("y", "new")]:
+        s.add_result(assigned, correct)
+        s.remove_result("z", "y") if assigned == "y" else None
+        twin = s.copy()
+        assert all(twin._counts.macro_sums(name, mode) is None
+                   for name in MACRO_SCORES for mode in MODES)
+        assert state(twin, every_mode=True)["reads"] == state(s, every_mode=True)["reads"]
+    assert s._counts.sums == {}  # (a removal made the category totals its check reads: their set)
+    assert [id(pending) for pending in s._counts.stale] == [id(s._counts.totals.pending)]
