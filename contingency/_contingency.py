@@ -48,6 +48,7 @@ from contingency._inputs import (
 )
 from contingency._intervals import Score, contingency_interval
 from contingency._labels import category_order, check_label, sorted_labels
+from contingency._sklearn_reads import install_property_reads
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -810,6 +811,7 @@ def install_average_properties(cls: type[Contingency]) -> None:
 
 
 install_average_properties(Contingency)
+install_property_reads(Contingency)  # (precision, recall and f1 read by the properties too)
 #: add_result as written above: the specification of the kernel's, which takes its place when
 #: the kernel is built (the same steps in C; tests/test_kernel_counts.py runs both).
 add_result_reference = Contingency.add_result
