@@ -1,16 +1,23 @@
 """Which implementation of the counting state this process uses: the kernel or its reference.
 
-Three states have both: PartitionComparison's table (both implement
+Four states have both: PartitionComparison's table (both implement
 :class:`contingency._table.Table`; tests/test_kernel.py compares them step by
 step), ThresholdContingency's score counts (the interface of
-:class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py)
-and the core of Contingency's counts, the base class of
+:class:`contingency._score_counts.ScoreCounts`; tests/test_kernel_scores.py),
+the core of Contingency's counts, the base class of
 :class:`contingency._counts.Counts` (its counts by category code, their
 primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
-with ``Contingency.add_result`` (the kernel's in C, or the one written in
-Python: :func:`compiled_add_result`) and its micro and macro properties (read
-in C by one call, or by the readers written in Python: :func:`average_reader`).
+with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
+kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
+:func:`compiled_grouped_add_result`), Contingency's micro and macro
+properties (read in C by one call, or by the readers written in Python:
+:func:`average_reader`), PairedComparison's paired table
+(the interface of :class:`contingency._paired_counts.PairedCounts`), with
+``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
+tests/test_kernel_paired.py), and PartitionComparison's reads (the kernel's
+reach its table's C reads without a Python frame, and fall back on the reads
+as written in Python: :func:`compiled_partition_reads`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -44,14 +51,16 @@ import numpy as np
 
 from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
-from contingency._paired_counts import PairedCounts, count_paired
+from contingency._paired_counts import PairedCounts
 from contingency._score_counts import ScoreCounts
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "ScoreCountsClass", "TableClass", "average_reader", "compiled_add_result",
-           "count_paired_result", "new_table", "rebuild_table", "reduce_table"]
+           "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
+           "compiled_add_result", "compiled_grouped_add_result", "compiled_paired_add_result",
+           "compiled_partition_reads", "new_table", "rebuild_paired_counts", "rebuild_table",
+           "reduce_paired_counts", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -94,14 +103,14 @@ ScoreCountsClass: type[ScoreCounts]
 #: same counts by code, primitive writes and count_pair; the differential tests check they keep
 #: the same state).
 CountsCoreClass: type[CountsCore]
-#: One single-label result of two models on a PairedComparison's paired table: the kernel's
-#: count_paired, or the reference contingency._paired_counts.count_paired (PairedCounts.apply).
-count_paired_result: Callable[[PairedCounts, Hashable, Hashable, Hashable], None]
+#: The class of a PairedComparison's paired table: the kernel's KernelPairedCounts, or the
+#: reference PairedCounts (the same interface, not the same base: the differential tests check it).
+PairedCountsClass: type[PairedCounts]
 if _kernel_found is None:
     TableClass = ReferenceTable
     ScoreCountsClass = ScoreCounts
     CountsCoreClass = CountsCore
-    count_paired_result = count_paired
+    PairedCountsClass = PairedCounts
     #: "kernel" or "reference": the implementation every new table of this process uses.
     IMPLEMENTATION = "reference"
 else:
@@ -113,7 +122,7 @@ else:
     TableClass = KernelTable
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
-    count_paired_result = _kernel_found.count_paired
+    PairedCountsClass = _kernel_found.KernelPairedCounts
     IMPLEMENTATION = "kernel"
 
 
@@ -126,6 +135,22 @@ def compiled_add_result(reference: Callable[..., None], single: set[type],
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.compiled_add_result(single, join_pair, take_sets)
+    return _presented_as(compiled, reference)
+
+
+def compiled_paired_add_result(reference: Callable[..., None], single: set[type]
+                               ) -> Callable[..., None]:
+    """PairedComparison's ``add_result``: the kernel's (its steps in C, serving the single-label
+    types ``single``), presented as ``reference`` (its name, signature and docstring); or
+    ``reference`` itself, the method as written in Python, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_paired_add_result(single)
+    return _presented_as(compiled, reference)
+
+
+def _presented_as(compiled: Any, reference: Callable[..., Any]) -> Callable[..., Any]:
+    """``compiled`` under ``reference``'s name, signature and docstring."""
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]
@@ -140,6 +165,43 @@ def average_reader(name: str, average: str,
         return reference
     compiled: Any = _kernel_found.average_reader(name, average, reference)
     return reference if compiled is None else compiled
+
+
+def compiled_grouped_add_result(reference: Callable[..., None], single: set[type],
+                                grouped: type, contingency: type) -> Callable[..., None]:
+    """GroupedContingency's ``add_result``: the kernel's (the same steps in C, given the class
+    ``grouped`` and ``contingency``, whose slots it reads), presented as ``reference`` (its name,
+    signature and docstring); or ``reference`` itself, the method as written, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_grouped_add_result(single, grouped, contingency)
+    return _presented_as(compiled, reference)
+
+
+def compiled_partition_reads(cls: type) -> None:
+    """Give PartitionComparison (``cls``) the kernel's compiled reads, each presented as the
+    read it replaces (its name, signature and docstring), which stays its reference: the
+    compiled read calls it wherever C does not settle the value. Nothing changes on the
+    reference, where the reads as written in Python are the only ones."""
+    if _kernel_found is None:
+        return
+    written: dict[str, Any] = {}
+    for name, attribute in vars(cls).items():
+        written[name] = attribute.fget if isinstance(attribute, property) else attribute
+    compiled: dict[str, Any] = _kernel_found.compiled_partition_reads(
+        {name: written[name] for name in _PARTITION_READS})
+    for name, read in compiled.items():
+        _presented_as(read, written[name])
+        attribute = vars(cls)[name]
+        setattr(cls, name, property(read, doc=attribute.__doc__)
+                if isinstance(attribute, property) else read)
+
+
+#: The reads of PartitionComparison the kernel computes (KernelTable._score).
+_PARTITION_READS = ("adjusted_rand_index", "accuracy", "precision", "recall", "f1", "jaccard",
+                    "fowlkes_mallows", "homogeneity", "completeness",
+                    "normalized_mutual_information", "v_measure", "mutual_information",
+                    "ari_significance")
 
 
 def new_table() -> Table:
@@ -173,3 +235,27 @@ def reduce_table(table: Table) -> tuple[Any, ...]:
 copyreg.pickle(TableClass, reduce_table)
 if TableClass is not ReferenceTable:  # the differential tests pickle both
     copyreg.pickle(ReferenceTable, reduce_table)
+
+
+def rebuild_paired_counts(cells: list[int],
+                          rows: list[tuple[Hashable, int, int, int]]) -> PairedCounts:
+    """A paired table of this process's implementation holding these counts
+    (:func:`reduce_paired_counts`), whichever implementation pickled it."""
+    table = PairedCountsClass()
+    columns: tuple[dict[Hashable, int], ...] = ({}, {}, {})
+    for label, *counts in rows:
+        for column, count in zip(columns, counts):
+            if count:
+                column[label] = count
+    table.apply((cells, *columns))  # type: ignore[arg-type]
+    return table
+
+
+def reduce_paired_counts(table: PairedCounts) -> tuple[Any, ...]:
+    """A paired table pickles as its counts (the cells, then a row per category some model is
+    wrong about) and unpickles as the loading process's implementation: both implementations'
+    ``__reduce__``, so that either pickles whichever this process chose."""
+    only_a, only_b, both_wrong = table.only_a, table.only_b, table.both_wrong
+    rows = [(label, only_a.get(label, 0), only_b.get(label, 0), both_wrong.get(label, 0))
+            for label in table.labels()]
+    return rebuild_paired_counts, (list(table.cells), rows)

@@ -40,9 +40,11 @@ its rows. A removal is the same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category of the whole already and the group known, is written at
-  once: one result's changes (``pair_changes``) applied by the overall's counts,
-  then by the group's (their one write routine each), and the group marked for
-  the scores read so far. Anything else (a new group or category, a weight,
+  once: one result counted by the overall's counts, then by the group's (their
+  one-result write, ``count_pair``, each), and the group marked for the scores
+  read so far; with the kernel, this step is compiled
+  (contingency/_kernel_grouped.pxi), the method as written here kept as
+  ``add_result_reference``. Anything else (a new group or category, a weight,
   several labels) is written through each accumulator's ``add_result``.
 - A batch of single labels (label arrays, lists of single labels) is coded
   once: group, correct and assigned codes become one code per row, counted by
@@ -82,7 +84,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency import _locking
+from contingency import _backend, _locking
 from contingency import report as _report
 from contingency._changes import (
     Changes,
@@ -260,7 +262,8 @@ class GroupedContingency:
         # The fast path: single labels, each a category of the whole, the group known. One
         # result's changes (pair_changes), applied at once to the whole's counts, then to the
         # group's (which cannot refuse what the whole, holding its results, took), by their
-        # one write routine.
+        # one write routine. (add_result_reference, below the class, keeps this method: the
+        # kernel's, contingency/_kernel_grouped.pxi, takes its place, the same steps in C.)
         if weight is _UNIT and type(assigned) in SINGLE and type(correct) in SINGLE:
             counts = self._overall._counts
             try:
@@ -1146,6 +1149,13 @@ class GroupedContingency:
                                new=state.categories[state.declared:]), [], removing=False)
         result._adopt(overall, state.groups)
         return result
+
+
+#: add_result as written above: the specification of the kernel's, which takes its place when
+#: the kernel is built (the same steps in C; tests/test_grouped_kernel.py runs both).
+add_result_reference = GroupedContingency.add_result
+GroupedContingency.add_result = _backend.compiled_grouped_add_result(  # type: ignore[method-assign]
+    add_result_reference, SINGLE, GroupedContingency, Contingency)
 
 
 def _change(accumulator: Contingency, changes: Changes, unit: int, *, removing: bool,

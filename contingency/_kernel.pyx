@@ -44,10 +44,10 @@ removals of elements that are not there), with the reference's messages.
 """
 
 cimport cython
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.math cimport sqrt
+from libc.math cimport erfc, sqrt
 from libc.string cimport memcpy
 
 import math
@@ -56,7 +56,7 @@ import numpy as np
 
 from contingency._table import Cells, Table, check_pair
 from contingency.formulas._numeric import check_room, dense_is_cheaper
-from contingency.formulas.partition import FineSums, TableSums, fine_n_log_n, fine_n_log_n_sum
+from contingency.formulas.partition import AriSignificance, FineSums, TableSums, fine_n_log_n, fine_n_log_n_sum
 
 cdef extern from *:
     """
@@ -64,6 +64,7 @@ cdef extern from *:
     #define CONTINGENCY_KERNEL_SOURCE "unknown"
     #endif
     #include <math.h>
+    #include <string.h>
     #include <stdint.h>
 
     typedef unsigned __int128 ck_u128;
@@ -113,11 +114,28 @@ cdef extern from *:
 
     static ck_u128 ck_log_compute(uint64_t n) {
         if (n < 2) return 0;
-        double v = (double)n * log((double)n);
-        int e;
-        double m = frexp(v, &e);                       /* v = m 2**e, m in [0.5, 1), e >= 1 */
-        uint64_t mantissa = (uint64_t)ldexp(m, 53);
-        return (ck_u128)mantissa << (e - 1);           /* v 2**52 = mantissa 2**(e - 1) */
+        double v = (double)n * log((double)n);         /* v >= 2 ln 2 > 1: normal, exponent >= 0 */
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        int exponent = (int)(bits >> 52) - 1023;       /* v = mantissa 2**(exponent - 52) */
+        uint64_t mantissa = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+        return (ck_u128)mantissa << exponent;          /* v 2**52 */
+    }
+
+    /* Counts from CK_LOG_CACHE on: the last term asked for at each of 1024 places (by the
+       count's low bits). A stream moves a count from n to n + 1, and its next step starts
+       from n + 1: the term just computed. */
+    #define CK_LOG_RECENT 1024
+    static uint64_t ck_log_recent_count[CK_LOG_RECENT];
+    static ck_u128 ck_log_recent[CK_LOG_RECENT];
+
+    static ck_u128 ck_log_large(uint64_t n) {
+        unsigned place = (unsigned)(n & (CK_LOG_RECENT - 1));
+        if (ck_log_recent_count[place] != n) {
+            ck_log_recent[place] = ck_log_compute(n);
+            ck_log_recent_count[place] = n;
+        }
+        return ck_log_recent[place];
     }
 
     static void ck_log_init(void) {
@@ -125,7 +143,7 @@ cdef extern from *:
     }
 
     static inline ck_u128 ck_log(uint64_t n) {
-        return n < CK_LOG_CACHE ? ck_log_cache[n] : ck_log_compute(n);
+        return n < CK_LOG_CACHE ? ck_log_cache[n] : ck_log_large(n);
     }
 
     /* A level's sums as a count of it goes from old to new. */
@@ -512,6 +530,62 @@ cdef extern from *:
         return 2 * out[0] + out[1] + out[2] < (1ULL << 53);
     }
 
+    /* a b as 256 bits, for a, b below 2**128. */
+    static ck_u256 ck_mul128(ck_u128 a, ck_u128 b) {
+        uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64);
+        uint64_t b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
+        ck_u128 low = (ck_u128)a0 * b0, left = (ck_u128)a0 * b1, right = (ck_u128)a1 * b0;
+        ck_u128 high = (ck_u128)a1 * b1;
+        ck_u128 middle = (low >> 64) + (uint64_t)left + (uint64_t)right;  /* below 3 2**64 */
+        ck_u128 upper = (middle >> 64) + (left >> 64) + (right >> 64) + (uint64_t)high;
+        ck_u256 r = {{(uint64_t)low, (uint64_t)middle, (uint64_t)upper,
+                      (uint64_t)((upper >> 64) + (high >> 64))}};
+        return r;
+    }
+
+    /* formulas/partition/_significance.py's ari_significance, for 4 <= n < 2**22: the z-score
+       and the one-sided p-value into out; 0 (nothing written) outside that range, where the
+       formula in Python answers. With R, M the margins' pair sums, R3, M3 their triple sums,
+       P = C(n, 2) and T = (n - 2)(n - 3): Var(S) = W / (P**2 T), and z**2 = (S P - R M)**2 T / W
+       (the formula's (S P - R M)**2 D / (P**2 W) with D = P**2 T), rounded once. Below 2**22
+       elements P < 2**43, R, M <= P, R3, M3 < 2**64, U = R**2 - R - 6 R3 < 2**86 (likewise V),
+       and every term of W and of the numerator is below 2**217: exact in 256 bits, and in
+       ck_quotient256's range. */
+    static int ck_ari_significance(int64_t n, const ck_level *sums, double *out) {
+        if (n < 4 || n >= (1LL << 22)) return 0;
+        ck_u128 r = sums[1].pairs, m = sums[2].pairs, same = sums[0].pairs;
+        ck_u128 r3 = sums[1].triples.low, m3 = sums[2].triples.low;
+        uint64_t p = (uint64_t)ck_pairs((uint64_t)n), tail = (uint64_t)(n - 2) * (uint64_t)(n - 3);
+        ck_u128 u = r * r - r - 6 * r3, v = m * m - m - 6 * m3, product = r * m;
+        /* W = 2 U V P + 18 R3 M3 P (n - 3) + R M P T - (R M)**2 T */
+        ck_u256 w = ck_mul128(u, v), term;
+        w = ck_mul256(&w, 2 * p);
+        term = ck_mul128(r3, m3);
+        term = ck_mul256(&term, 18 * p);
+        term = ck_mul256(&term, (uint64_t)(n - 3));
+        ck_add256(&w, &term);
+        term = ck_mul128(product, p);
+        term = ck_mul256(&term, tail);
+        ck_add256(&w, &term);
+        term = ck_mul128(product, product);
+        term = ck_mul256(&term, tail);
+        ck_sub256(&w, &term);
+        if (ck_bits256(&w) == 0) {                     /* S cannot vary: its own mean */
+            out[0] = 0.0, out[1] = 1.0;
+            return 1;
+        }
+        ck_u128 joint = same * p;
+        int below = joint < product;
+        ck_u128 deviation = below ? product - joint : joint - product;
+        ck_u256 numerator = ck_mul128(deviation, deviation);
+        numerator = ck_mul256(&numerator, tail);
+        double z = sqrt(ck_quotient256(&numerator, &w));
+        if (below) z = -z;
+        out[0] = z;
+        out[1] = 0.5 * erfc(z / sqrt(2.0));
+        return 1;
+    }
+
     /* The Rand index, float(a + d) / float(a + b + c + d) (classification's accuracy), for n
        below 2**31: both below 2**61. */
     static double ck_rand(uint64_t n, const ck_level *sums) {
@@ -535,6 +609,7 @@ cdef extern from *:
     ck_u256 ck_big_fine[]
     uint64_t ck_big_fine_count[]
     double ck_rand(uint64_t n, const ck_level *sums) nogil
+    int ck_ari_significance(int64_t n, const ck_level *sums, double *out) nogil
     double ck_share(uint64_t x, uint64_t y, double perl) nogil
     int ck_pair_counts(uint64_t n, const ck_level *sums, uint64_t *out) nogil
 
@@ -707,6 +782,14 @@ cdef class _Side:
         return found
 
 
+# The reads KernelTable._score computes in C, by number (pair-counting reads first).
+cdef enum:
+    READ_ARI, READ_RAND, READ_PRECISION, READ_RECALL, READ_F1, READ_JACCARD,
+    READ_FOWLKES_MALLOWS, READ_NMI, READ_V, READ_HOMOGENEITY, READ_COMPLETENESS, READ_MI
+
+cdef str _ARITHMETIC = "arithmetic"
+
+
 @cython.auto_pickle(False)  # pickled as its cells: contingency._table.Table.__reduce__
 cdef class KernelTable:
     """A reference-by-model table with its running sums, in C (see the module docstring)."""
@@ -724,6 +807,8 @@ cdef class KernelTable:
     cdef int _route  # then: 1 if the sums settled the information scores, 2 if the fine sums
     cdef ck_info _info  # did (route 1 and 2 of formulas/partition/_information.py), 0 if neither
     cdef ck_fine_info _fine_info  # the values of route 1, of route 2
+    cdef uint64_t _ratio_at  # the value of _changes _ratio was read at (EMPTY: none)
+    cdef object _ratio  # then: NMI (arithmetic mean) = V-measure (beta 1), the float read
 
     def __cinit__(self):
         self._rows, self._columns = _Side(), _Side()
@@ -733,7 +818,7 @@ cdef class KernelTable:
         self.n_elements = 0
         self._keep_fine = False
         self._changes = 0
-        self._info_at = EMPTY
+        self._info_at = self._ratio_at = EMPTY
 
     def __dealloc__(self):
         free(self._slots)
@@ -1002,7 +1087,7 @@ cdef class KernelTable:
             _set_256(&self._fine[ROWS], fine_n_log_n_sum(self.row_totals()))
             _set_256(&self._fine[COLUMNS], fine_n_log_n_sum(self.column_totals()))
             self._keep_fine = True
-            self._info_at = EMPTY  # the fine sums may settle what the sums did not
+            self._info_at = self._ratio_at = EMPTY  # the fine sums may settle what the sums did not
 
     def copy(self):
         """An independent table with the same counts and sums."""
@@ -1057,111 +1142,154 @@ cdef class KernelTable:
         return self._route
 
     cdef object _information_score(self, int which):
-        """Score ``which`` of ck_information_ratio where C settles it, else None."""
+        """Score ``which`` of ck_information_ratio where C settles it, else None (ratio 0, read
+        as NMI and as V-measure, memoised per state: the same float object)."""
+        if which == 0 and self._ratio_at == self._changes:
+            return self._ratio
         cdef int route = self._settled()
+        if which == 0 and route != 0:
+            self._ratio = (ck_information_ratio(&self._info, 0, self.n_elements) if route == 1
+                           else ck_fine_ratio(&self._fine_info, 0, self.n_elements))
+            self._ratio_at = self._changes
+            return self._ratio
         if route == 1:
             return ck_information_ratio(&self._info, which, self.n_elements)
         if route == 2:
             return ck_fine_ratio(&self._fine_info, which, self.n_elements)
         return None
 
+    cdef object _score(self, int which, object arg):
+        """Read ``which`` (a READ_* constant; ``arg`` its argument) where C settles it, else None.
+
+        The one place the C reads are dispatched: the table's methods below and the compiled
+        reads of PartitionComparison (:func:`compiled_partition_reads`) call it."""
+        cdef uint64_t c[3]
+        cdef int route
+        if which == READ_ARI:
+            if self.n_elements < SMALL_N:
+                return ck_adjusted_rand(<uint64_t>self.n_elements, self._sums)
+            return None
+        if which == READ_RAND:
+            if self.n_elements < SMALL_N:
+                return ck_rand(<uint64_t>self.n_elements, self._sums)
+            return None
+        if which <= READ_FOWLKES_MALLOWS:
+            if not ck_pair_counts(<uint64_t>self.n_elements, self._sums, c):
+                return None
+            if which == READ_PRECISION:
+                return ck_share(c[0], c[2], 0.0 if c[1] else 1.0)
+            if which == READ_RECALL:
+                return ck_share(c[0], c[1], 0.0 if c[2] else 1.0)
+            if which == READ_F1:
+                return ck_share(2 * c[0], c[1] + c[2], 1.0)
+            if which == READ_JACCARD:
+                if c[0] + c[1] + c[2] == 0:
+                    return 1.0
+                return <double>c[0] / <double>(c[0] + c[1] + c[2])
+            return (sqrt(ck_share(c[0], c[2], 0.0 if c[1] else 1.0))
+                    * sqrt(ck_share(c[0], c[1], 0.0 if c[2] else 1.0)))
+        # The information reads: one ratio of ck_information's values (memoised per state).
+        if which == READ_NMI:
+            if not (arg is _ARITHMETIC or arg == "arithmetic"):
+                return None
+            which = 0
+        elif which == READ_V:
+            if not (<double>arg == 1.0 if type(arg) is float else type(arg) is int and arg == 1):
+                return None
+            which = 0
+        elif which == READ_MI:
+            if not (type(arg) is float and <double>arg == E):
+                return None
+            which = 3
+        else:
+            which = 1 if which == READ_HOMOGENEITY else 2
+        return self._information_score(which)
+
+    cdef object _significance(self):
+        """``(zscore, pvalue)`` of :func:`contingency.formulas.partition.ari_significance` where C
+        computes it (4 to 2**22 - 1 elements), else None."""
+        cdef double out[2]
+        if ck_ari_significance(self.n_elements, self._sums, out):
+            return (out[0], out[1])
+        return None
+
+    @cython.always_allow_keywords(False)
+    def ari_significance(self):
+        """``(zscore, pvalue)`` of the ARI where C computes it, else None."""
+        return self._significance()
+
     @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
     def adjusted_rand_index(self):
         """:meth:`Table.adjusted_rand_index <contingency._table.Table.adjusted_rand_index>`."""
-        if self.n_elements < SMALL_N:
-            return ck_adjusted_rand(<uint64_t>self.n_elements, self._sums)
-        return Table.adjusted_rand_index(self)
+        found = self._score(READ_ARI, None)
+        return Table.adjusted_rand_index(self) if found is None else found
 
-    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    @cython.always_allow_keywords(False)
     def rand_index(self):
         """:meth:`Table.rand_index <contingency._table.Table.rand_index>`."""
-        if self.n_elements < SMALL_N:
-            return ck_rand(<uint64_t>self.n_elements, self._sums)
-        return Table.rand_index(self)
-
-    cdef inline bint _pair_counts(self, uint64_t *counts) noexcept:
-        """``same_same``, ``same_reference_only`` and ``same_model_only`` into ``counts`` where
-        the pair scores are computed in C (ck_pair_counts); else False."""
-        return ck_pair_counts(<uint64_t>self.n_elements, self._sums, counts)
+        found = self._score(READ_RAND, None)
+        return Table.rand_index(self) if found is None else found
 
     @cython.always_allow_keywords(False)
     def precision(self):
         """:meth:`Table.precision <contingency._table.Table.precision>`."""
-        cdef uint64_t c[3]
-        if self._pair_counts(c):
-            return ck_share(c[0], c[2], 0.0 if c[1] else 1.0)
-        return Table.precision(self)
+        found = self._score(READ_PRECISION, None)
+        return Table.precision(self) if found is None else found
 
     @cython.always_allow_keywords(False)
     def recall(self):
         """:meth:`Table.recall <contingency._table.Table.recall>`."""
-        cdef uint64_t c[3]
-        if self._pair_counts(c):
-            return ck_share(c[0], c[1], 0.0 if c[2] else 1.0)
-        return Table.recall(self)
+        found = self._score(READ_RECALL, None)
+        return Table.recall(self) if found is None else found
 
     @cython.always_allow_keywords(False)
     def f1(self):
         """:meth:`Table.f1 <contingency._table.Table.f1>`."""
-        cdef uint64_t c[3]
-        if self._pair_counts(c):
-            return ck_share(2 * c[0], c[1] + c[2], 1.0)
-        return Table.f1(self)
+        found = self._score(READ_F1, None)
+        return Table.f1(self) if found is None else found
 
     @cython.always_allow_keywords(False)
     def jaccard(self):
         """:meth:`Table.jaccard <contingency._table.Table.jaccard>`."""
-        cdef uint64_t c[3]
-        if self._pair_counts(c):
-            if c[0] + c[1] + c[2] == 0:
-                return 1.0
-            return <double>c[0] / <double>(c[0] + c[1] + c[2])
-        return Table.jaccard(self)
+        found = self._score(READ_JACCARD, None)
+        return Table.jaccard(self) if found is None else found
 
     @cython.always_allow_keywords(False)
     def fowlkes_mallows(self):
         """:meth:`Table.fowlkes_mallows <contingency._table.Table.fowlkes_mallows>`."""
-        cdef uint64_t c[3]
-        if self._pair_counts(c):
-            return (sqrt(ck_share(c[0], c[2], 0.0 if c[1] else 1.0))
-                    * sqrt(ck_share(c[0], c[1], 0.0 if c[2] else 1.0)))
-        return Table.fowlkes_mallows(self)
+        found = self._score(READ_FOWLKES_MALLOWS, None)
+        return Table.fowlkes_mallows(self) if found is None else found
 
-    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    @cython.always_allow_keywords(False)
     def normalized_mutual_information(self, average_method):
         """:meth:`Table.normalized_mutual_information <contingency._table.Table.normalized_mutual_information>`."""
-        if average_method == "arithmetic" and self._settled():
-            return self._information_score(0)
-        return Table.normalized_mutual_information(self, average_method)
+        found = self._score(READ_NMI, average_method)
+        return (Table.normalized_mutual_information(self, average_method) if found is None
+                else found)
 
-    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    @cython.always_allow_keywords(False)
     def v_measure(self, beta):
         """:meth:`Table.v_measure <contingency._table.Table.v_measure>`."""
-        if ((<double>beta == 1.0 if type(beta) is float else type(beta) is int and beta == 1)
-                and self._settled()):
-            return self._information_score(0)
-        return Table.v_measure(self, beta)
+        found = self._score(READ_V, beta)
+        return Table.v_measure(self, beta) if found is None else found
 
-    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    @cython.always_allow_keywords(False)
     def homogeneity(self):
         """:meth:`Table.homogeneity <contingency._table.Table.homogeneity>`."""
-        if self._settled():
-            return self._information_score(1)
-        return Table.homogeneity(self)
+        found = self._score(READ_HOMOGENEITY, None)
+        return Table.homogeneity(self) if found is None else found
 
-    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    @cython.always_allow_keywords(False)
     def completeness(self):
         """:meth:`Table.completeness <contingency._table.Table.completeness>`."""
-        if self._settled():
-            return self._information_score(2)
-        return Table.completeness(self)
+        found = self._score(READ_COMPLETENESS, None)
+        return Table.completeness(self) if found is None else found
 
-    @cython.always_allow_keywords(False)  # METH_NOARGS / METH_O: the cheapest call
+    @cython.always_allow_keywords(False)
     def mutual_information(self, base):
         """:meth:`Table.mutual_information <contingency._table.Table.mutual_information>`."""
-        if type(base) is float and <double>base == E and self._settled():
-            return self._information_score(3)
-        return Table.mutual_information(self, base)
+        found = self._score(READ_MI, base)
+        return Table.mutual_information(self, base) if found is None else found
 
     def table_sums(self):
         """The sums the pair-counting and information scores take."""
@@ -1263,6 +1391,83 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
     return 0
 
 
+# PartitionComparison's reads, compiled ----------------------------------------------------------
+#
+# Each read of PartitionComparison that the kernel computes, as the class's own method or
+# property: the comparison's table read through KernelTable._score (no Python frame between
+# the caller and C), and the method as written in Python (contingency/_partition.py, its
+# reference: the same reads through the table's methods, with the formulas' fallbacks) called
+# wherever C does not settle the value. compiled_partition_reads hands them to
+# contingency._backend, which presents each as its reference.
+
+cdef dict _PARTITION_REFERENCE = {}
+
+
+cdef inline object _partition_score(object comparison, int which, object arg):
+    """The comparison's read ``which`` where C settles it, else None."""
+    table = comparison._table
+    if isinstance(table, KernelTable):
+        return (<KernelTable>table)._score(which, arg)
+    return None
+
+
+def _read_without_argument(int which, str name):
+    """The compiled read ``which`` that takes no argument (a property's getter), falling back on
+    the reference read ``name``."""
+    @cython.binding(True)
+    def read(self):
+        found = _partition_score(self, which, None)
+        return _PARTITION_REFERENCE[name](self) if found is None else found
+    return read
+
+
+@cython.binding(True)
+def _read_ari_significance(self):
+    table = self._table
+    if isinstance(table, KernelTable):
+        found = (<KernelTable>table)._significance()
+        if found is not None:  # AriSignificance(*found), as tuple.__new__(AriSignificance, found)
+            arguments = (found,)
+            return (<PyTypeObject *>tuple).tp_new(AriSignificance, <PyObject *>arguments, NULL)
+    return _PARTITION_REFERENCE["ari_significance"](self)
+
+
+@cython.binding(True)
+def _read_normalized_mutual_information(self, average_method="arithmetic"):
+    found = _partition_score(self, READ_NMI, average_method)
+    if found is None:
+        return _PARTITION_REFERENCE["normalized_mutual_information"](self, average_method)
+    return found
+
+
+@cython.binding(True)
+def _read_v_measure(self, beta=1.0):
+    found = _partition_score(self, READ_V, beta)
+    return _PARTITION_REFERENCE["v_measure"](self, beta) if found is None else found
+
+
+@cython.binding(True)
+def _read_mutual_information(self, base=E):
+    found = _partition_score(self, READ_MI, base)
+    return _PARTITION_REFERENCE["mutual_information"](self, base) if found is None else found
+
+
+def compiled_partition_reads(dict reference):
+    """The compiled reads by name, given PartitionComparison's reads as written in Python
+    (``reference``, by the same names: properties' getters and methods) to fall back on."""
+    _PARTITION_REFERENCE.clear()
+    _PARTITION_REFERENCE.update(reference)
+    found = {name: _read_without_argument(which, name) for name, which in (
+        ("adjusted_rand_index", READ_ARI), ("accuracy", READ_RAND),
+        ("precision", READ_PRECISION), ("recall", READ_RECALL), ("f1", READ_F1),
+        ("jaccard", READ_JACCARD), ("fowlkes_mallows", READ_FOWLKES_MALLOWS),
+        ("homogeneity", READ_HOMOGENEITY), ("completeness", READ_COMPLETENESS))}
+    found.update(normalized_mutual_information=_read_normalized_mutual_information,
+                 v_measure=_read_v_measure, mutual_information=_read_mutual_information,
+                 ari_significance=_read_ari_significance)
+    return {name: found[name] for name in reference}
+
+
 def _quotient(num, den):
     """``num / den`` as the kernel's reads round it (for the tests: Python's ``num / den``).
 
@@ -1278,4 +1483,5 @@ def _quotient(num, den):
 
 include "_kernel_scores.pxi"
 include "_kernel_counts.pxi"
-
+include "_kernel_paired.pxi"
+include "_kernel_grouped.pxi"

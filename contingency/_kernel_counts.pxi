@@ -51,9 +51,8 @@ At any moment the counts are in one place.
 
 The writes of one result are :meth:`KernelCountsCore.count_pair` (a
 single-label result, its labels joining as categories with ``join``),
-:meth:`KernelCountsCore.count_sets` (a result of two sets) and
-:func:`count_paired` (one result of two models on a PairedComparison's
-paired table, whose reference is :func:`contingency._paired_counts.count_paired`).
+:meth:`KernelCountsCore.count_sets` (a result of two sets); a PairedComparison's
+paired table and its ``add_result`` are in contingency/_kernel_paired.pxi.
 Batches, removals, merges and ``set_entries`` go through
 :meth:`contingency._counts.Counts.apply` on either core, which the
 primitives here (``join``, ``add_cells``, ``add_shapes``, ``add_micro``,
@@ -62,7 +61,8 @@ primitives here (``join``, ``add_cells``, ``add_shapes``, ``add_micro``,
 
 from collections.abc import Mapping as _Mapping
 
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_DelItem
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem, PyDict_DelItem, PyDict_Next
+from cpython.object cimport PyObject_IsTrue
 from cpython.set cimport PySet_Add
 from cpython.long cimport PyLong_FromLongLong
 from libc.string cimport memset
@@ -599,15 +599,20 @@ cdef class KernelCountsCore:
             return self._wide.join(labels)
         self._join(labels)
 
-    cdef int _join(self, object labels) except -1:
+    cdef int _join_one(self, object label) except -1:
+        """:meth:`join` of one label (not a category yet): the one place a category joins."""
         cdef Py_ssize_t code = len(self._names)
-        self._reserve(code + len(labels))
+        self._reserve(code + 1)
+        self._ids[label] = code
+        self._names.append(label)
+        if self._kept:  # a category of zero cells joins the running sums
+            cc_sums_step(self._sums, self._kept, 0, 0, 0, 1)
+        return 0
+
+    cdef int _join(self, object labels) except -1:
+        self._reserve(len(self._names) + len(labels))
         for label in labels:
-            self._ids[label] = code
-            self._names.append(label)
-            if self._kept:  # a category of zero cells joins the running sums
-                cc_sums_step(self._sums, self._kept, 0, 0, 0, 1)
-            code += 1
+            self._join_one(label)
         return 0
 
     cdef inline void _add_cell(self, int index, Py_ssize_t code, int64_t change) noexcept:
@@ -808,11 +813,9 @@ cdef class KernelCountsCore:
         cdef dict ids = self._ids
         cdef PyObject *truth = PyDict_GetItemWithError(ids, correct)
         cdef PyObject *chosen = PyDict_GetItemWithError(ids, assigned)
-        cdef list fresh = None
-        if truth is NULL or chosen is NULL:
-            if not join:
-                return 0
-            fresh = [label for label in dict.fromkeys((assigned, correct)) if label not in ids]
+        cdef bint joining = truth is NULL or chosen is NULL
+        if joining and not join:
+            return 0
         if count is not None:
             if count > MAX_COUNT - self._n:
                 check_room(self._n, count, "results")
@@ -821,8 +824,11 @@ cdef class KernelCountsCore:
             check_room(self._n, 1, "results")
         # Every check passed: the writes (the reference's, in C).
         cdef Py_ssize_t k_before = len(ids)
-        if fresh is not None:
-            self._join(fresh)
+        if joining:  # the new labels, assigned first (one label if the two are equal keys)
+            if chosen is NULL:
+                self._join_one(assigned)
+            if PyDict_GetItem(ids, correct) is NULL:
+                self._join_one(correct)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
         cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
@@ -1049,12 +1055,8 @@ def add_result(self, assigned, correct, name=None, *, weight=1):
                 core = <KernelCountsCore>counts
                 if core._pair(correct, assigned, None, False):
                     return
-                if self._unknown == "add":  # a category new to an open set: join_pair, in C
-                    if assigned not in core._ids:
-                        _check_label(assigned, "assigned")
-                    if correct is not assigned and correct not in core._ids:  # (checked once)
-                        _check_label(correct, "correct")
-                    core._pair(correct, assigned, None, True)
+                if self._unknown == "add":  # a category new to an open set
+                    _join_pair_in_c(core, assigned, correct)
                     return
             elif counts.count_pair(correct, assigned):
                 return
@@ -1065,13 +1067,58 @@ def add_result(self, assigned, correct, name=None, *, weight=1):
                 and (<KernelCountsCore>counts)._wide is None \
                 and (<KernelCountsCore>counts)._sets(assigned, correct):
             return  # (sets of categories: take_sets's first case, without its frame)
-        elif _take_sets(counts, assigned, correct, self._unknown == "add"):
-            return
+        else:
+            if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
+                chosen = _one_label(assigned)  # one label a side, in a mapping or a list:
+                truth = _one_label(correct)  # take_sets's pair, without its frames
+                if chosen is not _NONE and truth is not _NONE:
+                    core = <KernelCountsCore>counts
+                    if core._pair(truth, chosen, None, False):
+                        return
+                    if self._unknown == "add":  # (take_sets's join)
+                        _join_pair_in_c(core, chosen, truth)
+                        return
+            if _take_sets(counts, assigned, correct, self._unknown == "add"):
+                return
     self._single(assigned, correct, name, weight, removing=False)
 
 
 cdef inline bint _plain_set(object value):
     return type(value) is set or type(value) is frozenset
+
+
+cdef int _join_pair_in_c(KernelCountsCore core, object assigned, object correct) except -1:
+    """contingency._feeding.join_pair in C: a result naming one label a side, one of them at
+    least new to an open set; each new label checked first, then the pair counted."""
+    if assigned not in core._ids:
+        _check_label(assigned, "assigned")
+    if correct is not assigned and correct not in core._ids:  # (one label: checked once)
+        _check_label(correct, "correct")
+    core._pair(correct, assigned, None, True)
+    return 0
+
+
+cdef object _NONE = object()  # _one_label: the side does not name one label as it reads it
+
+
+cdef object _one_label(object value):
+    """The one label a side names when it is a mapping with one truthy value or a list or tuple
+    of one label, of a single-label type (contingency._feeding.side_labels's reading of them),
+    else _NONE (a side this does not read is left to take_sets)."""
+    cdef Py_ssize_t pos = 0
+    cdef PyObject *key
+    cdef PyObject *flag
+    cdef object found = _NONE
+    if type(value) is dict:
+        while PyDict_Next(value, &pos, &key, &flag):
+            if PyObject_IsTrue(<object>flag):
+                if found is not _NONE:
+                    return _NONE
+                found = <object>key
+    elif (type(value) is list or type(value) is tuple) and len(value) == 1:
+        found = value[0]
+    # (a label of a type add_result's single-label path has not met: take_sets checks it)
+    return found if found is _NONE or type(found) in _SINGLE else _NONE
 
 
 def _kernel_pairs_from(pairs):
@@ -1227,63 +1274,3 @@ cdef class KernelPairs:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None
-
-
-cdef inline bint _same(object x, object y) except -1:
-    """Whether a set holds ``x`` and ``y`` as one element (identity, then equality, as sets test)."""
-    return x is y or x == y
-
-
-cdef inline void _cc_step(dict histogram, object key, long change) except *:
-    """``histogram[key] += change``, no zero entry kept (contingency._paired_counts._step)."""
-    cdef PyObject *held = PyDict_GetItem(histogram, key)
-    count = change if held == NULL else <object>held + change
-    if count:
-        PyDict_SetItem(histogram, key, count)
-    else:
-        PyDict_DelItem(histogram, key)
-
-
-cdef inline void _cc_wrong(object table, dict column, object label) except *:
-    """One more result some model is wrong about ``label``: its column and its total."""
-    cdef PyObject *held = PyDict_GetItem(column, label)
-    PyDict_SetItem(column, label, 1 if held == NULL else <object>held + 1)
-    cdef dict totals = table.totals
-    cdef dict spread = table.spread
-    held = PyDict_GetItem(totals, label)
-    before = 0 if held == NULL else <object>held
-    PyDict_SetItem(totals, label, before + 1)
-    if before:
-        _cc_step(spread, before, -1)
-    _cc_step(spread, before + 1, 1)
-
-
-def count_paired(object table, object correct, object assigned_a, object assigned_b):
-    """One single-label result of two models, once, on a paired table
-    (:class:`contingency._paired_counts.PairedCounts`): what the reference
-    :func:`contingency._paired_counts.count_paired` does (``apply`` of
-    ``set_changes`` of the result), in C. Refused whole past the count limit."""
-    cdef list cells = table.cells
-    n = cells[0] + cells[1] + cells[2] + cells[3]
-    if n >= _MAX_COUNT_PY:
-        check_room(n, 1, "results")
-    cdef bint wrong_a = not _same(assigned_a, correct)
-    cdef bint wrong_b = not _same(assigned_b, correct)
-    cdef Py_ssize_t cell = 2 * wrong_a + wrong_b
-    cells[cell] = cells[cell] + 1
-    # The rule of set_changes with one category a side: a is wrong about {assigned_a, correct}
-    # when they differ, b about {assigned_b, correct}; each category either is wrong about goes
-    # to one column (only_b: a wrong, b right; only_a; both_wrong), in the set union's order.
-    if wrong_a and wrong_b:
-        _cc_wrong(table, table.both_wrong, correct)
-        if _same(assigned_a, assigned_b):
-            _cc_wrong(table, table.both_wrong, assigned_a)
-        else:
-            _cc_wrong(table, table.only_b, assigned_a)
-            _cc_wrong(table, table.only_a, assigned_b)
-    elif wrong_a:
-        _cc_wrong(table, table.only_b, assigned_a)
-        _cc_wrong(table, table.only_b, correct)
-    elif wrong_b:
-        _cc_wrong(table, table.only_a, assigned_b)
-        _cc_wrong(table, table.only_a, correct)

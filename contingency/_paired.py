@@ -20,7 +20,11 @@ or -w), :meth:`~PairedComparison.add_results` and
 :meth:`~PairedComparison.merge` and :meth:`~PairedComparison.from_dict`
 with another accumulator's counts. ``add_result``'s fast path (single
 labels, every one a category of its model already) is a cheaper way of
-calling it: its changes are made without a loop and applied at once.
+calling it: every count checked first, then each model's and the table's
+one-result write (``count_pair``, ``count_one``: their ``apply``'s rule for
+one result); with the kernel built, ``add_result`` is compiled
+(contingency/_kernel_paired.pxi) and :data:`add_result_reference` keeps the
+Python method.
 
 Reads are O(1): the paired table is four counts (and three per category),
 and McNemar's test a function of two of them
@@ -38,7 +42,7 @@ from numpy.typing import NDArray
 
 from contingency import _locking
 from contingency import report as _report
-from contingency._backend import count_paired_result
+from contingency._backend import PairedCountsClass, compiled_paired_add_result
 from contingency._changes import (
     HIT,
     MISS,
@@ -206,7 +210,7 @@ class PairedComparison:
             categories = list(categories)  # an iterator is read once, for both models
         first, second = (Contingency(categories, unknown=unknown, zero_division=zero_division)
                          for _ in _MODELS)
-        self._set_state(_slots(first), _slots(second), PairedCounts())
+        self._set_state(_slots(first), _slots(second), PairedCountsClass())
 
     # Feeding ------------------------------------------------------------------------------
 
@@ -227,21 +231,25 @@ class PairedComparison:
         (PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0), \
 PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         """
-        # The fast path: single labels, each a category of its model already: each model's
-        # count_pair and the paired table's count_paired (the kernel's, or their references,
-        # the one write routines given this result's changes).
-        a, b = self._counts_a, self._counts_b
+        # The fast path: single labels, each a category of its model already, the unit
+        # weight. Every count is checked first: both models' results and the table's below
+        # the limit (the one check each write below makes), b's labels categories of b, and
+        # a's by a's count_pair, which writes nothing when one is not (then the general
+        # path). Then each model's count_pair and the paired table's count_one write it
+        # (their one-result writes: the rules of Counts.apply and PairedCounts.apply for one
+        # result). Anything else takes the general path to _apply. With the kernel built,
+        # this method is the kernel's paired_add_result, these steps in C
+        # (add_result_reference, below the class, keeps this one). (McNemar's cached read is
+        # keyed by the counts it reads: no write clears it.)
         if (weight is _UNIT and type(assigned_a) in SINGLE and type(assigned_b) in SINGLE
                 and type(correct) in SINGLE):
-            ids_a, ids_b = a.ids, b.ids
-            # (a.n and b.n below the limit: each count_pair's one check, made first; the
-            # paired table's write checks its own count before it writes)
-            if (assigned_a in ids_a and correct in ids_a and assigned_b in ids_b
-                    and correct in ids_b and a.n < MAX_COUNT and b.n < MAX_COUNT):
-                count_paired_result(self._table, correct, assigned_a, assigned_b)
-                a.count_pair(correct, assigned_a, 1)
-                b.count_pair(correct, assigned_b, 1)
-                self._last = None
+            a, b, table = self._counts_a, self._counts_b, self._table
+            ids_b = b.ids
+            if (assigned_b in ids_b and correct in ids_b and a.n < MAX_COUNT
+                    and b.n < MAX_COUNT and table.n < MAX_COUNT
+                    and a.count_pair(correct, assigned_a)):
+                b.count_pair(correct, assigned_b)
+                table.count_one(correct, assigned_a, assigned_b)
                 return
         self._one(assigned_a, assigned_b, correct, weight, removing=False)
 
@@ -708,16 +716,19 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         ([0, 1, 0, 0], [['x', 1, 0, 0], ['y', 1, 0, 0]])
         """
         table = self._table
-        order = {label: k for k, label in enumerate(
-            dict.fromkeys([*self._a._counts.a, *self._b._counts.a]))}
+        only_a, only_b, both_wrong, totals = (table.only_a, table.only_b, table.both_wrong,
+                                              table.totals)
+        # The models' categories in their order (every category of the table is one), each
+        # named as its model names it: a document does not depend on the history of the counts.
+        order = dict.fromkeys([*self._a.categories, *self._b.categories])
         return {
             "format": _FORMAT,
             "a": self._a.to_dict(),
             "b": self._b.to_dict(),
             "results": list(table.cells),
-            "categories": [[label_to_json(label, "category"), table.only_a.get(label, 0),
-                            table.only_b.get(label, 0), table.both_wrong.get(label, 0)]
-                           for label in sorted(table.totals, key=order.__getitem__)],
+            "categories": [[label_to_json(label, "category"), only_a.get(label, 0),
+                            only_b.get(label, 0), both_wrong.get(label, 0)]
+                           for label in order if label in totals],
         }
 
     @classmethod
@@ -974,7 +985,7 @@ def _from_dict(cls: type[PairedComparison], data: Mapping[str, Any],
     if not isinstance(rows, list):
         raise state_error("categories must be a list of [category, only_a_right, only_b_right, "
                           "both_wrong]")
-    table = PairedCounts()
+    table = PairedCountsClass()
     columns: tuple[dict[Hashable, int], ...] = ({}, {}, {})
     for i, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != 4:
@@ -1010,3 +1021,11 @@ def _from_dict(cls: type[PairedComparison], data: Mapping[str, Any],
                  zero_division=first.zero_division, thread_safe=thread_safe)
     result._add(first, second, table)
     return result
+
+
+#: PairedComparison.add_result as written in Python: the kernel's compiled add_result
+#: (contingency/_kernel_paired.pxi) takes its place when the kernel is built, and the
+#: differential tests (tests/test_kernel_paired.py) run this one beside it.
+add_result_reference = PairedComparison.add_result
+PairedComparison.add_result = compiled_paired_add_result(  # type: ignore[method-assign]
+    add_result_reference, SINGLE)

@@ -21,8 +21,13 @@ assigned ``c`` exactly when ``c`` is correct. The counts, exact integers:
   the categories.
 
 :meth:`PairedCounts.apply` is the one routine that changes them (a result,
-a removal with negative counts, a batch, a merge, the fast path's results
-folded); every change is checked before the first write.
+a removal with negative counts, a batch, a merge); every change is checked
+before the first write. :meth:`PairedCounts.count_one` is its rule for one
+single-label result (``add_result``'s fast path). :class:`PairedCounts` is the
+plain-Python reference of the kernel's ``KernelPairedCounts``
+(contingency/_kernel_paired.pxi), which keeps the same counts in C arrays by
+category code; :mod:`contingency._backend` chooses one, and
+tests/test_kernel_paired.py compares them after every step.
 
 Two rules turn results into changes, one for results given as sets
 (:func:`set_changes`) and its vectorised form for single labels given as
@@ -86,15 +91,6 @@ def set_changes(triples: Mapping[Triple, int] | Iterable[tuple[Triple, int]]) ->
                 column = both_wrong
             column[label] = column.get(label, 0) + count
     return cells, only_a, only_b, both_wrong
-
-
-def count_paired(table: PairedCounts, correct: Hashable, assigned_a: Hashable,
-                 assigned_b: Hashable) -> None:
-    """One single-label result of both models, once, on ``table``: its :meth:`PairedCounts.apply`
-    of :func:`set_changes` (the reference of the kernel's ``count_paired``,
-    contingency/_kernel_counts.pxi; :mod:`contingency._backend` chooses)."""
-    table.apply(set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
-                               frozenset((correct,))), 1)]))
 
 
 def coded_changes(assigned_a: NDArray[np.int64], assigned_b: NDArray[np.int64],
@@ -212,6 +208,12 @@ class PairedCounts:
         self.only_a, self.only_b, self.both_wrong, self.totals = {}, {}, {}, {}
         self.spread = {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its counts, unpickled as the loading process's implementation."""
+        from contingency._backend import reduce_paired_counts  # (which imports this module)
+
+        return reduce_paired_counts(self)
+
     def copy(self) -> PairedCounts:
         """Independent counts equal to these."""
         other = PairedCounts()
@@ -229,36 +231,39 @@ class PairedCounts:
     # The one write routine -----------------------------------------------------------------
 
     def check(self, changes: PairedChanges, *, removing: bool = False, where: str = "") -> None:
-        """:meth:`apply`'s checks alone: raises as :meth:`apply` would, writes nothing."""
+        """:meth:`apply`'s checks alone: raises as :meth:`apply` would, writes nothing.
+
+        Every count must stay within 0..MAX_COUNT, and no category may have a model wrong
+        about it in more results than there are, whatever ``removing`` says (only a removal
+        has negative changes; the callers pass it, as to ``Counts.check``)."""
         cells, only_a, only_b, both_wrong = changes
         n = self.n
-        check_room(n, sum(cells), "results")
-        if not removing:
-            return
+        after = n + sum(cells)
+        check_room(n, after - n, "results")
         prefix = f"{where}: " if where else ""
         names = ("both models right", "only model a right", "only model b right",
                  "both models wrong")
         for name, have, change in zip(names, self.cells, cells):
             if have + change < 0:
-                raise ValueError(f"{prefix}no result with {name} is left to remove; that result "
-                                 "was not added")
+                raise ValueError(f"{prefix}no result with {name} is left to remove; that "
+                                 "result was not added")
         for name, column, change_column in (("only model a right about", self.only_a, only_a),
                                             ("only model b right about", self.only_b, only_b),
                                             ("both models wrong about", self.both_wrong,
                                              both_wrong)):
             for label, change in change_column.items():
                 if column.get(label, 0) + change < 0:
-                    raise ValueError(f"{prefix}no result with {name} category {label!r} is left "
-                                     "to remove; that result was not added")
+                    raise ValueError(f"{prefix}no result with {name} category {label!r} is "
+                                     "left to remove; that result was not added")
         # Each category is wrong in at most the results that remain: those the change names are
-        # checked one by one, the others through the histogram of totals.
-        after = n + sum(cells)
-        touched = _touched(changes)
-        over = sum(count for total, count in self.spread.items() if total > after)
-        for label in touched:
+        # checked one by one, the others (when results are taken back) through the histogram
+        # of totals. (Every count then lies in 0..MAX_COUNT: the kernel's int64s hold it.)
+        shrinking = after < n
+        over = sum(count for total, count in self.spread.items() if total > after) if shrinking else 0
+        for label in _touched(changes):
             before = self.totals.get(label, 0)
             total = before + only_a.get(label, 0) + only_b.get(label, 0) + both_wrong.get(label, 0)
-            over += (total > after) - (before > after)
+            over += (total > after) - (shrinking and before > after)
         if over > 0:
             raise ValueError(f"{prefix}a category would have a model wrong about it in more "
                              f"results than the {after} that would remain; that result was not "
@@ -274,7 +279,7 @@ class PairedCounts:
                 count = column.get(label, 0) + change
                 if count:
                     column[label] = count
-                else:
+                elif change:  # (a zero change of a category the column lacks: nothing to drop)
                     del column[label]
         totals, spread = self.totals, self.spread
         for label in _touched(changes):
@@ -290,6 +295,13 @@ class PairedCounts:
                 _step(spread, total, 1)
             else:
                 del totals[label]
+
+    def count_one(self, correct: Hashable, assigned_a: Hashable, assigned_b: Hashable) -> None:
+        """One single-label result of both models, once: :meth:`apply` of :func:`set_changes`
+        of it (the reference of the kernel's ``KernelPairedCounts.count_one``,
+        contingency/_kernel_paired.pxi). Refused whole past the count limit."""
+        self.apply(set_changes([((frozenset((assigned_a,)), frozenset((assigned_b,)),
+                                  frozenset((correct,))), 1)]))
 
     # Reading --------------------------------------------------------------------------------
 

@@ -52,7 +52,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency import _locking
+from contingency import _backend, _locking
 from contingency import report as _report
 from contingency._backend import new_table
 from contingency._frame import table_frame
@@ -960,6 +960,9 @@ class PartitionComparison:
 
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 PartitionComparison.__signature__ = _locking.constructor_signature(PartitionComparison)  # type: ignore[attr-defined]
+#: The reads the kernel computes, compiled when it is built (each read as written above is its
+#: reference, which it calls where C does not settle the value: tests/test_kernel.py).
+_backend.compiled_partition_reads(PartitionComparison)
 
 _KEYS = ("format", "reference_labels", "model_labels", "cells")
 

@@ -214,6 +214,27 @@ class KernelAgainstReference(RuleBasedStateMachine):
         reference, kernel = self.reference.scores(), self.kernel.scores()
         assert repr(kernel) == repr(reference)  # bit for bit, NaN and None included
 
+    @rule(average=st.sampled_from(["arithmetic", "geometric", "min", "max"]),
+          beta=st.sampled_from([1, 1.0, 0.5, 2.0, True]),
+          base=st.sampled_from([math.e, 2, 2.0, 10.0]))
+    def reads_with_their_arguments(self, average, beta, base) -> None:
+        """PartitionComparison's reads (compiled on the kernel: _backend.compiled_partition_reads)
+        with each argument, those C serves and those it hands to the reads as written."""
+        found = []
+        for comparison in (self.reference, self.kernel):
+            found.append((comparison.adjusted_rand_index, comparison.accuracy,
+                          comparison.precision, comparison.recall, comparison.f1,
+                          comparison.jaccard, comparison.fowlkes_mallows,
+                          comparison.homogeneity, comparison.completeness,
+                          outcome(lambda c=comparison: c.normalized_mutual_information(average)),
+                          outcome(lambda c=comparison: c.normalized_mutual_information()),
+                          outcome(lambda c=comparison: c.v_measure(beta)),
+                          outcome(lambda c=comparison: c.v_measure()),
+                          outcome(lambda c=comparison: c.mutual_information(base)),
+                          outcome(lambda c=comparison: c.mutual_information()),
+                          comparison.ari_significance()))
+        assert repr(found[1]) == repr(found[0])  # bit for bit, NaN and errors included
+
     @invariant()
     def same_state(self) -> None:
         assert_same(self.reference._table, self.kernel._table)
@@ -347,6 +368,34 @@ def test_fine_sums_step_across_the_kernels_table_of_terms(implementation):
     rebuilt.keep_fine_sums()
     rebuilt.apply(table.cells(), "merge")  # the batch path: one fine step per level
     assert rebuilt.fine_sums() == table.fine_sums()
+
+
+# The ARI's significance in C -------------------------------------------------------------------
+
+_SIZES = st.sampled_from([1, 2, 3, 4, 5, 1000, 2**21, 2**22 - 9, 2**22 - 1, 2**22, 2**40])
+
+
+@needs_kernel
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), _SIZES), min_size=1,
+                max_size=12))
+@example([(0, 0, 2**22 - 1)])  # one cell: S cannot vary
+@example([(0, 0, 2), (1, 1, 2)])  # n = 4, the smallest n C computes
+@example([(0, 0, 2), (1, 1, 1)])  # n = 3: the formula's own branch
+@example([(0, 0, 2**21), (0, 1, 2**21 - 1), (1, 0, 2**21 - 1), (1, 1, 1)])  # n = 2**22 - 1
+@example([(0, 0, 1), (0, 1, 1), (1, 0, 1), (1, 1, 1)])  # S = 0: below chance, a negative z
+@example([(j, side, 1) for j in range(7) for side in (0, 1)])  # pairs split: below chance
+@example([(0, 0, 2**20), (0, 1, 2**20), (1, 0, 2**20), (1, 1, 2**20 - 1)])  # near independence
+def test_ari_significance_in_c_is_the_formula_bit_for_bit(cells):
+    """``ari_significance()`` on the kernel (computed in C below 2**22 elements: the widest terms
+    then reach 2**217 of the 256 bits) is the formula's exact quotient, rounded once, at
+    every size: the edges of C's range and past it, where the formula answers."""
+    comparison = PartitionComparison()
+    comparison._table = KERNEL()
+    comparison.add_many([c[0] for c in cells], [c[1] for c in cells], [c[2] for c in cells])
+    table = comparison._table
+    expected = formulas.ari_significance(table.table_sums(), *table.margin_triples())
+    assert repr(comparison.ari_significance()) == repr(expected)
+    assert type(comparison.ari_significance()) is type(expected)
 
 
 # The scores the kernel reads from its sums in C ------------------------------------------------

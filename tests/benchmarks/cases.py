@@ -1444,11 +1444,12 @@ def _partition_add_read(comparison_class: Any, pairs: Sequence[tuple[int, int]],
 
 
 def partition_read_vs_add(config: Config) -> list[Row]:
-    """Issue 10: one read of ARI, NMI or V-measure within 3x of one ``add``, at K = 10 and K = 1000."""
+    """Issue 30: one read of ARI, NMI or V-measure within one ``add`` (add + read within 2x of an
+    add; issue 10 had asked 4x), at K = 10 and K = 1000."""
     n = config.partition_read_n
     ks = (10, 1000)
     operation = "PartitionComparison add + one read, per element"
-    target = "add+read <= 4 x add (read <= 3 x add)"
+    target = "add+read <= 2 x add (issue 30; issue 10: 4x)"
     found = partition_comparison()
     if found is None:
         return [_skip(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
@@ -1485,7 +1486,7 @@ def partition_read_vs_add(config: Config) -> list[Row]:
             step = by_name[f"{name} K={k}"]
             row = Row(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
                       ours=step.median, floor_name="add alone", floor=add.median, target=target,
-                      passed=step.median <= 4 * add.median, check=verdict,
+                      passed=step.median <= 2 * add.median, check=verdict,
                       notes=f"one read = add+read - add = "
                             f"{(step.median - add.median) * 1e9:.0f} ns "
                             f"({(step.median - add.median) / add.median:.2g}x one add); each "
@@ -1564,10 +1565,14 @@ def partition_kernel_and_reference(config: Config) -> list[Row]:
                 check=verdict, timings=[reference_add, kernel_add]),
             Row("PartitionComparison add + ARI, NMI and V reads, kernel, per element", size,
                 "s/element", ours=kernel_step.median, floor_name="add alone (kernel)",
-                floor=kernel_add.median, target="add+reads <= 2 x add (issue 30)",
-                passed=kernel_step.median <= 2 * kernel_add.median, check=verdict,
+                floor=kernel_add.median,
+                target="add+3 reads <= 4 x add (issue 30: each read <= one add)",
+                passed=kernel_step.median <= 4 * kernel_add.median, check=verdict,
                 notes="each element added, then all three scores read (each read follows an "
-                      "add, so none reuses the previous one)",
+                      "add, so none reuses the previous one; NMI and V-measure with beta 1 are "
+                      "one ratio, which the second read finds memoised); issue 30's target is "
+                      "per read (add + one read within 2x of an add, rows 'add + one read'), "
+                      "so three reads have three adds' time",
                 timings=[kernel_step, kernel_add]),
             Row("PartitionComparison add + ARI, NMI and V reads, reference, per element", size,
                 "s/element", ours=reference_step.median, peer_name="the same on the kernel",

@@ -10,7 +10,9 @@ same operation on one of 1,000 groups, per group, alternated round by round
   the merged results are taken back, untimed, after each round;
 - ``to_dict``, ``from_dict``, a pickle round trip (``dumps`` then
   ``loads``) and ``scores()`` (the default scores, read cold: on a copy, made
-  untimed, which keeps no running sums), per group of the accumulator.
+  untimed, which keeps no running sums), per group of the accumulator;
+- ``to_dict`` then ``from_dict`` of the large accumulator against
+  ``json.dumps`` then ``json.loads`` of the same document (issue 30: within 5x).
 
 The target is issue 31's: at most 1.5 times the cost per group of 10^3
 groups at 10^5 (10^4 in a quick run). Every group holds three results of
@@ -19,6 +21,7 @@ three categories, so a group's work is the same at both sizes.
 
 from __future__ import annotations
 
+import json
 import pickle
 import time
 from collections.abc import Callable
@@ -147,6 +150,32 @@ def grouped_state_scaling(config: Any) -> list[Row]:
                                    partial(check_equal, read=read))
         rows.append(_row(f"GroupedContingency {name}, {large:,} groups against {SMALL:,}", size,
                          timings, verdict, large))
+
+    # The round trip against the standard library's of the same document (issue 30: within 5x).
+    def round_trip() -> Measured:
+        return _timed(lambda: GroupedContingency.from_dict(accumulators[large].to_dict()))
+
+    def json_round_trip() -> Measured:
+        return _timed(lambda: json.loads(json.dumps(documents[large])))
+
+    def check_round_trips(values: list[Any]) -> str:
+        if values[0] != accumulators[large]:
+            raise CheckFailed("from_dict(to_dict()) does not come back equal")
+        if values[1] != documents[large]:
+            raise CheckFailed("the document does not come back equal from json")
+        return "both come back equal"
+
+    timings, verdict = measure(
+        [Contestant("to_dict + from_dict", round_trip, rounds=LARGE_ROUNDS),
+         Contestant("json.dumps + json.loads", json_round_trip, rounds=LARGE_ROUNDS)],
+        repeat, check_round_trips)
+    ours, theirs = timings
+    rows.append(Row(f"GroupedContingency to_dict + from_dict, {large:,} groups, against json of "
+                    "the same document", size, "s", ours=ours.median,
+                    peer_name="json.dumps + json.loads", peer=theirs.median,
+                    target="ours <= 5 x json", passed=ours.median <= 5 * theirs.median,
+                    check=verdict, timings=timings,
+                    notes=f"a document of {len(json.dumps(documents[large])) / 1e6:.3g} MB"))
 
     # scores(): the default scores, cold.
     def check_scores(values: list[Any]) -> str:

@@ -1,0 +1,246 @@
+"""GroupedContingency's compiled add_result against the one written in Python: same streams, same state.
+
+contingency/_kernel_grouped.pxi (the kernel's ``add_result``) and
+``contingency._grouped.add_result_reference`` (the method as written in
+Python, the specification) are fed the same stream through the public API
+(single-label results of known and new groups and categories, weights,
+removals, batches, merges, copies and pickles, results refused at the count
+limit, unhashable groups); after every step every group's counts (their
+running sums' pending sets too), the overall counts, the score trackers'
+pending groups and the disparity reads are compared, and refusals must match
+(type and message). On the reference (``CONTINGENCY_PURE_PYTHON=1``) both
+sides are the method as written; without a built kernel the machine is
+skipped. The plain tests below run on either.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from contingency import GroupedContingency, _backend
+from contingency._grouped import add_result_reference
+from contingency.formulas._numeric import MAX_COUNT
+from tests.test_kernel_counts import needs_kernel, state_of_counts
+
+
+class ReferenceGrouped(GroupedContingency):
+    """GroupedContingency with add_result as written in Python (the kernel's is in C)."""
+
+    add_result = add_result_reference  # type: ignore[assignment]
+
+
+def run(accumulator: Any, call: str, *args: Any, **kwargs: Any) -> Any:
+    """Call ``call`` on the accumulator: what it returns (None for the accumulator itself), a
+    refusal as (type, message)."""
+    try:
+        outcome = getattr(accumulator, call)(*args, **kwargs)
+    except (ValueError, TypeError, KeyError, OverflowError) as error:
+        return (type(error).__name__, str(error))
+    return None if isinstance(outcome, GroupedContingency) else outcome
+
+
+def reads(accumulator: GroupedContingency) -> dict[str, Any]:
+    """The disparity reads (which make or refresh the trackers), refusals as (type, message)."""
+    found: dict[str, Any] = {}
+    for name, call in (("difference", lambda: accumulator.difference("macro_f1")),
+                       ("to overall", lambda: accumulator.ratio("micro_f1", "to_overall")),
+                       ("argmin", lambda: accumulator.group_argmin(("recall", "x"))),
+                       ("max", lambda: accumulator.group_max(("selection_rate", 1)))):
+        try:
+            value = call()
+        except (ValueError, KeyError) as error:
+            value = (type(error).__name__, str(error))
+        found[name] = repr(value)  # (NaN == NaN as text)
+    return found
+
+
+def state(accumulator: GroupedContingency) -> dict[str, Any]:
+    """Every group's counts, the overall counts, the codes and the trackers' pending groups."""
+    return {
+        "groups": [repr(key) for key in accumulator._groups],
+        "codes": [(repr(key), code) for key, code in accumulator._codes.items()],
+        "keys": [repr(key) for key in accumulator._keys],
+        "counts": [state_of_counts(group._counts) for group in accumulator._groups.values()],
+        "overall": state_of_counts(accumulator._overall._counts),
+        "pending": {repr(score): sorted(map(repr, tracker.pending))
+                    for score, tracker in accumulator._trackers.items()},
+    }
+
+
+LABELS = st.sampled_from(["x", "y", "z", 1, True, 2.0, "new"])
+GROUPS = st.sampled_from(["a", "b", ("c", 1), 3, 3.0, "fresh", ["unhashable"]])
+WEIGHTS = st.sampled_from([1, 2, 0, 0.5, 0.25, 2**40, MAX_COUNT - 1, MAX_COUNT])
+
+
+@needs_kernel
+@settings(max_examples=80, stateful_step_count=30, deadline=None)
+class GroupedKernelAgainstReference(RuleBasedStateMachine):
+    """One GroupedContingency with each add_result, the same stream, every state equal after
+    every step."""
+
+    pair: list[GroupedContingency]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.added: list[tuple[Any, Any, Any]] = []
+        self.reading = False
+
+    @initialize(categories=st.sampled_from([["x", "y"], None]),
+                unknown=st.sampled_from(["add", "error"]), declared=st.booleans(),
+                thread_safe=st.booleans())
+    def start(self, categories: Any, unknown: Any, declared: bool, thread_safe: bool) -> None:
+        groups = ["a", ("c", 1)] if declared else None  # (no categories: an open set)
+        self.pair = [cls(categories, groups=groups, unknown=unknown, zero_division=0.0,
+                         thread_safe=thread_safe)
+                     for cls in (ReferenceGrouped, GroupedContingency)]
+
+    def both(self, call: str, *args: Any, **kwargs: Any) -> Any:
+        outcomes = [run(accumulator, call, *args, **kwargs) for accumulator in self.pair]
+        assert outcomes[0] == outcomes[1]
+        return outcomes[0]
+
+    @rule(assigned=LABELS, correct=LABELS, group=GROUPS)
+    def add_single(self, assigned: Any, correct: Any, group: Any) -> None:
+        if self.both("add_result", assigned, correct, group=group) is None:
+            self.added.append((assigned, correct, group))
+
+    @rule(assigned=LABELS, correct=LABELS, group=GROUPS, weight=WEIGHTS)
+    def add_weighted(self, assigned: Any, correct: Any, group: Any, weight: Any) -> None:
+        self.both("add_result", assigned, correct, group=group, weight=weight)
+
+    @rule(assigned=LABELS, correct=LABELS, group=GROUPS, times=st.integers(1, 3))
+    def add_at_the_limit(self, assigned: Any, correct: Any, group: Any, times: int) -> None:
+        """Counts brought to the limit, then unit results: refused, everything unchanged."""
+        self.both("add_result", assigned, correct, group=group, weight=MAX_COUNT - 1)
+        for _ in range(times):
+            self.both("add_result", assigned, correct, group=group)
+
+    @precondition(lambda self: self.added)
+    @rule(index=st.integers(0, 1000))
+    def remove_added(self, index: int) -> None:
+        assigned, correct, group = self.added.pop(index % len(self.added))
+        self.both("remove_result", assigned, correct, group=group)
+
+    @rule(assigned=LABELS, correct=LABELS, group=GROUPS,
+          weight=st.sampled_from([1, 2, 0.5, 0.25]))
+    def remove_any(self, assigned: Any, correct: Any, group: Any, weight: Any) -> None:
+        self.both("remove_result", assigned, correct, group=group, weight=weight)  # often refused
+
+    @rule(assigned=st.lists(LABELS, max_size=4), data=st.data())
+    def add_batch(self, assigned: list[Any], data: st.DataObject) -> None:
+        size = len(assigned)
+        correct = data.draw(st.lists(LABELS, min_size=size, max_size=size))
+        groups = data.draw(st.lists(st.sampled_from(["a", "b", 3, "other"]), min_size=size,
+                                    max_size=size))
+        self.both("add_results", assigned, correct, groups=groups)
+
+    @rule(assigned=LABELS, correct=LABELS, group=GROUPS)
+    def merge(self, assigned: Any, correct: Any, group: Any) -> None:
+        other = GroupedContingency(unknown="add", zero_division=0.0)
+        run(other, "add_result", assigned, correct, group=group)
+        self.both("merge", other)
+
+    @rule(how=st.sampled_from(["copy", "pickle"]))
+    def twins(self, how: str) -> None:
+        """Go on with copies (pickled twins) of both: the compiled step on a copy's counts."""
+        for accumulator in self.pair:
+            accumulator._in_order()  # (a copy is in group order; this puts the original in it)
+        before = [state(accumulator) for accumulator in self.pair]
+        if how == "copy":
+            self.pair = [accumulator.copy() for accumulator in self.pair]
+        else:
+            self.pair = [pickle.loads(pickle.dumps(accumulator)) for accumulator in self.pair]
+        assert isinstance(self.pair[0], ReferenceGrouped)
+        after = [state(accumulator) for accumulator in self.pair]
+        for mine, twin in zip(before, after):  # (a copy makes its running sums and codes again)
+            for states in (mine, twin):
+                for made_again in ("pending", "codes", "keys"):
+                    states.pop(made_again)
+                for counts in (*states["counts"], states["overall"]):
+                    counts.pop("stale")
+            assert mine == twin
+
+    @rule()
+    def read(self) -> None:
+        """Make the trackers and the groups' running sums (whose pending sets the writes fill);
+        from now on the disparities are read after every step."""
+        self.reading = True
+        assert [accumulator.by_group("macro_f1") for accumulator in self.pair[:1]] == [
+            accumulator.by_group("macro_f1") for accumulator in self.pair[1:]]
+
+    @invariant()
+    def same_state(self) -> None:
+        reference, kernel = (state(accumulator) for accumulator in self.pair)
+        assert reference == kernel
+        if self.reading:
+            assert reads(self.pair[0]) == reads(self.pair[1])
+
+
+TestGroupedKernelAgainstReference = GroupedKernelAgainstReference.TestCase
+
+
+def test_the_kernel_step_is_installed_with_the_kernel() -> None:
+    """The compiled add_result takes the method's place exactly when the kernel counts."""
+    compiled = GroupedContingency.add_result is not add_result_reference
+    assert compiled == (_backend.IMPLEMENTATION == "kernel")
+    assert GroupedContingency.add_result.__doc__ == add_result_reference.__doc__
+
+
+@pytest.mark.parametrize("add", [GroupedContingency.add_result, add_result_reference],
+                         ids=["installed", "reference"])
+def test_a_result_past_the_limit_changes_nothing(add: Any) -> None:
+    """The whole at the count limit refuses the next result of any group, the group's counts,
+    the whole's and the trackers' pending groups unchanged."""
+    accumulator = GroupedContingency(["x", "y"], groups=["a", "b"])
+    accumulator.add_result("x", "y", group="a", weight=MAX_COUNT - 1)
+    accumulator.add_result("y", "y", group="b")
+    accumulator.difference("micro_f1")  # a tracker, its pending groups empty
+    before = state(accumulator)
+    for group in ("a", "b"):
+        with pytest.raises(ValueError, match="results"):
+            add(accumulator, "x", "x", group=group)
+        assert state(accumulator) == before
+    accumulator.remove_result("y", "y", group="b")
+    add(accumulator, "x", "x", group="b")  # room again: counted, the group marked
+    assert accumulator.n_results == MAX_COUNT
+    assert accumulator.group("b").n_results == 1
+    assert state(accumulator)["pending"] == {"'micro_f1'": ["'b'"]}
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(3))
+def test_a_long_stream_of_many_groups(seed: int) -> None:
+    """Thousands of results over 60 groups (declared and not, forgotten by removals and met
+    again), new categories, reads now and then: the same state on both sides throughout."""
+    rng = np.random.default_rng([20, seed])
+    labels = ["x", "y", "z", 4, 5.0, "late"]
+    pair = [cls(["x", "y"], groups=range(10), unknown="add", zero_division=0.0)
+            for cls in (ReferenceGrouped, GroupedContingency)]
+    added: list[tuple[Any, Any, Any]] = []
+    for step in range(3000):
+        if added and rng.random() < 0.2:
+            result = added.pop(int(rng.integers(len(added))))
+            outcomes = [run(accumulator, "remove_result", *result[:2], group=result[2])
+                        for accumulator in pair]
+        else:
+            result = (labels[int(rng.integers(len(labels) - (step < 1500)))],
+                      labels[int(rng.integers(len(labels) - (step < 1500)))],
+                      int(rng.integers(60)))
+            outcomes = [run(accumulator, "add_result", *result[:2], group=result[2])
+                        for accumulator in pair]
+            added.append(result)
+        assert outcomes == [None, None]
+        if step % 97 == 0:
+            assert reads(pair[0]) == reads(pair[1])
+        if step % 500 == 0:
+            assert state(pair[0]) == state(pair[1])
+    assert state(pair[0]) == state(pair[1])
+    assert reads(pair[0]) == reads(pair[1])
+    assert pair[0] == pair[1]
