@@ -10,7 +10,9 @@ primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
-:func:`compiled_grouped_add_result`), PairedComparison's paired table
+:func:`compiled_grouped_add_result`), Contingency's micro and macro
+properties (read in C by one call, or by the readers written in Python:
+:func:`average_reader`), PairedComparison's paired table
 (the interface of :class:`contingency._paired_counts.PairedCounts`), with
 ``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
 tests/test_kernel_paired.py), and PartitionComparison's reads (the kernel's
@@ -55,8 +57,8 @@ from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
-           "PairedCountsClass", "ScoreCountsClass", "TableClass", "compiled_add_result",
-           "compiled_grouped_add_result", "compiled_paired_add_result",
+           "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
+           "compiled_add_result", "compiled_grouped_add_result", "compiled_paired_add_result",
            "compiled_partition_reads", "new_table", "rebuild_paired_counts", "rebuild_table",
            "reduce_paired_counts", "reduce_table"]
 
@@ -152,6 +154,17 @@ def _presented_as(compiled: Any, reference: Callable[..., Any]) -> Callable[...,
     for name in ("__doc__", "__module__", "__qualname__", "__annotations__"):
         setattr(compiled, name, getattr(reference, name))
     return compiled  # type: ignore[no-any-return]
+
+
+def average_reader(name: str, average: str,
+                   reference: Callable[[Any], float]) -> Callable[[Any], float]:
+    """The reader of Contingency's property ``{average}_{name}``: the kernel's, one call into C
+    for the micro and macro reads it serves (it calls ``reference`` for the cases it does not:
+    counts finer than a result), or ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.average_reader(name, average, reference)
+    return reference if compiled is None else compiled
 
 
 def compiled_grouped_add_result(reference: Callable[..., None], single: set[type],

@@ -69,14 +69,11 @@ def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> An
 
 def running_mean(counts: Counts, name: str, mode: ZeroDivision, weighted: bool = False) -> float:
     """The macro (or support-weighted) mean of score ``name`` over every category, from running sums."""
+    if not weighted:  # (the core's: in C on the kernel)
+        return counts.macro_mean(name, mode)
     if not counts.ids:
         return no_category(mode)
-    if weighted:
-        return counts.running(f"weighted {name}", name, mode, True).weighted_mean()
-    running = counts.sums.get(name)
-    if running is None:
-        running = counts.running(name, name, mode)
-    return running.mean()
+    return counts.running(f"weighted {name}", name, mode, True).weighted_mean()
 
 
 def samples_mean(counts: Counts, score: Score, mode: ZeroDivision,
@@ -315,12 +312,14 @@ def multiclass_matthews_corrcoef(counts: Counts, mode: ZeroDivision) -> float:
 def balanced_accuracy(counts: Counts, adjusted: bool, mode: ZeroDivision) -> float:
     """The mean recall of the categories some result has as correct, from running sums."""
     check_single_label(counts, "balanced_accuracy")
-    # Recall in "nan" mode leaves out the categories that are nobody's correct one.
-    recalls = counts.running("balanced recall", "recall", "nan")
-    mean = recalls.mean()
+    # Recall in "nan" mode leaves out the categories that are nobody's correct one: the plain
+    # macro mean's running sums (the core's: in C on the kernel).
+    mean = counts.macro_mean("recall", "nan")
+    sums = counts.macro_sums("recall", "nan")  # (None: no category, none made)
     # Near chance the adjusted score needs the recalls exactly: (C[k, k], t_k) per category.
     a, c = counts.a, counts.c
-    return _formulas.balanced_accuracy(mean, recalls.defined, adjusted=bool(adjusted),
+    return _formulas.balanced_accuracy(mean, 0 if sums is None else sums[1],
+                                       adjusted=bool(adjusted),
                                        zero_division=mode,
                                        recalls=lambda: ((a[k], a[k] + c[k]) for k in a
                                                         if a[k] + c[k]))

@@ -49,6 +49,7 @@ from contingency._inputs import (
 from contingency._intervals import Score, contingency_interval
 from contingency._labels import category_order, check_label, sorted_labels
 from contingency._merging import Merging
+from contingency._sklearn_reads import install_property_reads
 from contingency.formulas import classification as _formulas
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -165,7 +166,9 @@ class Contingency(Reports, Merging["Contingency"]):
             if isinstance(categories, AbstractSet):  # iteration order follows the hash seed
                 categories = sorted_labels(categories)
             for position, label in enumerate(categories):
-                labels.append(check_label(label, f"categories[{position}]"))
+                if type(label) is not str:  # (a str is a label: check_label's first test)
+                    label = check_label(label, f"categories[{position}]")
+                labels.append(label)
         self._unknown, self._zero_division, self._verbose = policy, mode, bool(verbose)
         self._counts = Counts(dict.fromkeys(labels), hold=self._verbose)
 
@@ -756,8 +759,11 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
 
     Micro: the row's scalar form of the micro table. Macro: its closed form from
     the pooled cells where the row has one, else the running sums' mean over
-    categories (:func:`contingency._confusion.running_mean`); weighted: theirs
+    categories (the counts' ``macro_mean``); weighted: theirs
     with supports as weights. Samples: the formula on each result shape's table.
+    On the kernel, the micro and macro reads it serves are one call into C
+    (:func:`contingency._backend.average_reader`), with the reader written here as
+    their specification.
     """
     scalar, name, formula, pooled = row.scalar, row.name, row.formula, row.pooled
     read: Callable[[Contingency], float]
@@ -769,15 +775,17 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
             counts = self._counts
             _, b, c, _ = counts.pooled()
             return pooled(counts.n, len(counts.ids), b + c, zero_division=self._zero_division)
-    elif average in ("macro", "weighted"):
-        weighted = average == "weighted"
-
+    elif average == "macro":
         def read(self: Contingency) -> float:
-            return _confusion.running_mean(self._counts, name, self._zero_division,
-                                           weighted)
+            return self._counts.macro_mean(name, self._zero_division)
+    elif average == "weighted":
+        def read(self: Contingency) -> float:
+            return _confusion.running_mean(self._counts, name, self._zero_division, True)
     else:
         def read(self: Contingency) -> float:
             return _confusion.samples_mean(self._counts, formula, self._zero_division)
+    if average == "micro" or (average == "macro" and pooled is None):
+        return _backend.average_reader(name, average, read)
     return read
 
 
@@ -793,6 +801,7 @@ def install_average_properties(cls: type[Contingency]) -> None:
 
 
 install_average_properties(Contingency)
+install_property_reads(Contingency)  # (precision, recall and f1 read by the properties too)
 #: add_result as written above: the specification of the kernel's, which takes its place when
 #: the kernel is built (the same steps in C; tests/test_kernel_counts.py runs both).
 add_result_reference = Contingency.add_result

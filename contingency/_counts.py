@@ -38,7 +38,10 @@ until a fractional weight arrives):
 - running sums over categories (:mod:`contingency._category_sums`), each
   made by the first read that needs it and brought up to date for the
   categories that changed since (``stale``); macro F1's interval also keeps
-  its coupling term, which hears of every change of ``pairs`` as well.
+  its coupling term, which hears of every change of ``pairs`` as well. The
+  plain macro means of precision, recall and F1 are the core's
+  (``macro_mean``): the reference keeps them so, the kernel in C, where its
+  writes keep them up to date themselves (no pending set).
 
 Where they are stored is the core's business (:mod:`contingency._backend`
 chooses the compiled kernel's or the pure-Python reference's,

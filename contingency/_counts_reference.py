@@ -20,7 +20,10 @@ three lists of Python ints indexed by category code, read by category
 through :class:`CellView` (a read-only mapping label -> count in table
 order); one result is the one write routine given one pair's changes
 (:func:`contingency._changes.pair_changes`), or a result of two sets the
-changes :class:`contingency._changes.ResultCounter` gives it.
+changes :class:`contingency._changes.ResultCounter` gives it; a macro mean is
+the mean of a :class:`contingency._category_sums.CategorySums` (made by the
+first read that needs it, and brought up to date for the categories changed
+since, on each read).
 """
 
 from __future__ import annotations
@@ -32,13 +35,22 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from contingency._changes import HIT, MISS, ResultCounter, pair_changes, times
+from contingency._registry import TABLE
 from contingency._table import CodedPairs, PairTable
+from contingency.formulas._numeric import no_category
 
 if TYPE_CHECKING:
-    from contingency._category_sums import F1Coupling
+    from contingency._category_sums import CategorySums, F1Coupling
     from contingency._changes import Cells, Shape
+    from contingency.formulas._numeric import ZeroDivision
 
-__all__ = ["HOLE", "CellView", "CountsCore"]
+__all__ = ["HOLE", "MACRO_SCORES", "MICRO_SCORES", "CellView", "CountsCore"]
+
+#: The scores :meth:`CountsCore.micro_score` reads from the micro table (the kernel in C).
+MICRO_SCORES = ("precision", "recall", "f1", "accuracy", "error")
+#: The scores whose plain macro mean :meth:`CountsCore.macro_mean` reads from running sums
+#: (the kernel's are kept in C by its writes).
+MACRO_SCORES = ("precision", "recall", "f1")
 
 class _Hole:
     """The name of a code whose category was forgotten: one object, pickled as itself."""
@@ -277,3 +289,45 @@ class CountsCore:
 
     def apply(self, *changes: Any, **options: Any) -> None:  # (Counts.apply)
         raise NotImplementedError
+
+    # Reads ------------------------------------------------------------------------------------
+
+    def micro_score(self, name: str, mode: ZeroDivision) -> float:
+        """Score ``name`` (a row of the registry; the kernel reads :data:`MICRO_SCORES` in C) of
+        the micro table, undefined values as ``mode`` says: the row's scalar form."""
+        return TABLE[name].scalar(*self.micro, mode)
+
+    def macro_mean(self, name: str, mode: ZeroDivision) -> float:
+        """The mean over the categories of score ``name`` (a row of the registry that reads the
+        cells ``a``, ``b`` and ``c``; the kernel keeps :data:`MACRO_SCORES` in C), each
+        category's value as ``mode`` says (in ``"nan"`` mode an undefined value is left out, and
+        the mean of none is NaN); with no category, :func:`~contingency.formulas._numeric.no_category`.
+
+        Read from the exact running sums of the score (:meth:`macro_sums`): each category's
+        value times ``2**128``, summed as integers, the sum rounded once and divided by the
+        number of values summed, as :func:`contingency.formulas._numeric.average` computes it.
+        """
+        if not self.ids:
+            return no_category(mode)
+        return self.running(_macro_key(name, mode), name, mode).mean()
+
+    def macro_sums(self, name: str, mode: ZeroDivision) -> tuple[int, int] | None:
+        """The running sums behind :meth:`macro_mean` of ``name`` in ``mode``, up to date, as
+        ``(total, defined)`` (the sum of the defined values times ``2**(128 + scale)``, and how
+        many are defined), or ``None`` before a read made them."""
+        running = self.sums.get(_macro_key(name, mode))
+        if running is None:
+            return None
+        running.refresh()
+        return running.total, running.defined
+
+    sums: dict[str, CategorySums]  # (Counts' running sums)
+
+    def running(self, key: str, name: str, mode: Any,
+                weighted: bool = False) -> CategorySums:  # (Counts.running)
+        raise NotImplementedError
+
+
+def _macro_key(name: str, mode: ZeroDivision) -> str:
+    """Where :meth:`CountsCore.macro_mean` keeps its running sums in ``Counts.sums``."""
+    return f"{name} {mode}"

@@ -242,8 +242,9 @@ _SET_ENTRIES = "set_entries set the micro table, and no results are known behind
 def _micro(contingency: ContingencyReads, counts: Counts, score: str, name: str | None,
            level: float, method: str, seed: int | None, draws: int) -> Interval:
     """Micro precision, recall or F1 of single-label results: each the share of results right."""
-    n, shapes = counts.n, counts.shapes
-    if not n or n != shapes.get(HIT, 0) + shapes.get(MISS, 0) or any(counts.offset):
+    n = counts.n
+    a, miss = counts.hits_and_misses()
+    if not n or n != a + miss or any(counts.offset):
         _no_results(counts, score)
         problem = _not_single_label(counts)
         if problem:
@@ -252,9 +253,9 @@ def _micro(contingency: ContingencyReads, counts: Counts, score: str, name: str 
                           "interval, ('precision', category), or for subset_accuracy")
         raise _refuse(score, _SET_ENTRIES)
     shift = _whole(counts, score) if counts.scale else 0
-    a, b, c, d = counts.micro
-    estimate = TABLE[name].scalar(a, b, c, d, contingency._zero_division)  # type: ignore[index]
-    # Single-label results: a = the results right, a + b = a + c = n.
+    estimate = counts.micro_score(name, contingency._zero_division)  # type: ignore[arg-type]
+    # Single-label results, no set_entries: the micro table's a is the results right (the hits),
+    # a + b = a + c = n.
     if method != "wilson":
         return _proportion(score, estimate, a >> shift, n >> shift, level, method, seed, draws)
     # The default, written out: a micro read in a loop should cost a few plain reads.
@@ -328,7 +329,8 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
     name = macro_interval_names()[score]
     if from_cells is None:
         estimate = getattr(contingency, score)
-        averaged = counts.sums[name].defined  # the categories the read averaged (made by the read)
+        # the categories the read averaged (its running sums made by the read)
+        averaged = counts.macro_sums(name, contingency._zero_division)[1]  # type: ignore[index]
     else:
         estimate, averaged, total = _macro_from_cells(contingency, counts, name, *from_cells)
     if not averaged:

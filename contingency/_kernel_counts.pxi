@@ -21,7 +21,25 @@ count at most ``MAX_COUNT``, checked before every write):
   rest, up to ``2**94``);
 - the single-label results by pair: :class:`KernelPairs`, the kernel's hash
   table (contingency/_kernel_slots.pxi) keyed ``code(correct) << 32 |
-  code(assigned)``.
+  code(assigned)``;
+- the running sums of the plain macro means of precision, recall and F1, one
+  per score and ``zero_division`` mode (``cc_sum``), each made by the first
+  read that needs it (O(K)) and kept by every write from then on: the one
+  place a cell changes (``_add_cell``), ``join`` and ``forget`` take the
+  category's old values out and put its new ones in. A value ``v`` is held as
+  the exact integer ``v * 2**128`` (as
+  :class:`contingency._category_sums.CategorySums` holds it; every count is
+  below ``2**63``, so ``v`` is 0, 1 or at least ``2**-65``, its last bit at
+  least ``2**-117``), the sum in 192 bits (a 128-bit word and a signed carry
+  word), so no update rounds; a read rounds the sum once to a double (to
+  nearest, ties to even, as ``float(int)``), scales it by ``2**-128`` (exact)
+  and divides it by the number of values, the reference's mean bit for bit.
+  The micro table's scores are read from the micro table in C too, by the
+  registry's scalar forms' operations on the same doubles. Both serve the
+  four ``zero_division`` modes at scale 0; anything else is read by the
+  reference's Python (:meth:`KernelCountsCore.micro_score`,
+  :meth:`KernelCountsCore.macro_mean`), and Contingency's properties reach
+  them in one call (:func:`average_reader`).
 
 A fractional weight makes every count an integer in units of
 ``2**-scale``, which can pass int64 (a weight of 0.3 is about ``2**52``
@@ -63,21 +81,215 @@ cdef extern from *:
     static ck_i128 ck_i128_of(int64_t high, uint64_t low) {
         return (ck_i128)high * ((ck_i128)1 << 64) + (ck_i128)low;
     }
+
+    /* The reads: the micro table's scores and the plain macro means, as the reference's
+       Python computes them (contingency.formulas.classification's scalar forms, the mean of
+       contingency._category_sums.CategorySums), operation for operation on the same doubles. */
+
+    /* The integer high * 2**128 + low (at most 2**192 - 1) as the nearest double, ties to even:
+       Python's float(int). The top 64 bits are kept, every bit below them ORed into the last
+       (a sticky bit, far below the rounding position), and converted by the hardware (which
+       rounds to nearest, ties to even); the power of two put back is exact. */
+    static double cc_u192_double(uint64_t high, unsigned __int128 low) {
+        uint64_t top;
+        int shift, sticky;
+        if (high) {
+            int bits = 64 - __builtin_clzll(high);
+            shift = 64 + bits;  /* 65 .. 128 */
+            if (shift == 128) {
+                top = high;
+                sticky = low != 0;
+            } else {
+                top = (high << (128 - shift)) | (uint64_t)(low >> shift);
+                sticky = (low & (((unsigned __int128)1 << shift) - 1)) != 0;
+            }
+        } else if ((uint64_t)(low >> 64)) {
+            shift = 64 - __builtin_clzll((uint64_t)(low >> 64));  /* 1 .. 64 */
+            top = (uint64_t)(low >> shift);
+            sticky = (low & (((unsigned __int128)1 << shift) - 1)) != 0;
+        } else {
+            return (double)(uint64_t)low;
+        }
+        return ldexp((double)(top | (uint64_t)sticky), shift);
+    }
+
+    static double cc_limbs_double(uint64_t high, uint64_t middle, uint64_t low) {
+        return cc_u192_double(high, (unsigned __int128)middle << 64 | low);
+    }
+
+    /* float(x) of a 128-bit integer (either sign). */
+    static double cc_double(ck_i128 x) {
+        if (x >= 0) return cc_u192_double(0, (unsigned __int128)x);
+        return -cc_u192_double(0, -(unsigned __int128)x);
+    }
+
+    /* zero_division, by code: 0 "perl", 1 0.0, 2 1.0, 3 "nan". */
+    static double cc_undefined(int mode, double perl) {
+        return mode == 0 ? perl : mode == 1 ? 0.0 : mode == 2 ? 1.0 : NAN;
+    }
+
+    /* contingency.formulas.classification._share: x / (x + y) for counts x, y >= 0 (in Perl
+       mode, Perl's 1 / (1 + y / x)); undefined when x + y is 0. */
+    static double cc_share(ck_i128 x, ck_i128 y, int mode, double perl) {
+        ck_i128 total = x + y;
+        if (total > 0 && total < ((ck_i128)1 << 53)) {  /* two exact doubles */
+            if (mode != 0) return (double)(int64_t)x / (double)(int64_t)total;
+            if (x && y) return 1.0 / (1.0 + (double)(int64_t)y / (double)(int64_t)x);
+            return y == 0 ? 1.0 : 0.0;
+        }
+        if (total == 0) return cc_undefined(mode, perl);
+        if (mode != 0) return cc_double(x) / cc_double(total);
+        if (y == 0) return 1.0;
+        if (x == 0) return 0.0;
+        if (y >= ((ck_i128)1 << 53) && y % x == 0) return 1.0 / cc_double(1 + y / x);
+        return 1.0 / (1.0 + cc_double(y) / cc_double(x));
+    }
+
+    /* Score `score` (0 precision, 1 recall, 2 F1, 3 accuracy, 4 error) of one table a b c d
+       (the registry's scalar forms). */
+    static double cc_score(int score, ck_i128 a, ck_i128 b, ck_i128 c, ck_i128 d, int mode) {
+        ck_i128 total;
+        switch (score) {
+        case 0: return cc_share(a, b, mode, c > 0 ? 0.0 : 1.0);
+        case 1: return cc_share(a, c, mode, 1.0);
+        case 2: return cc_share(2 * a, b + c, mode, 1.0);
+        case 3:
+            total = a + b + c + d;
+            return total ? cc_double(a + d) / cc_double(total) : cc_undefined(mode, 1.0);
+        default:
+            total = a + b + c + d;
+            return total ? cc_double(b + c) / cc_double(total) : cc_undefined(mode, 0.0);
+        }
+    }
+
+    /* The running sum of one score's per-category values in one mode: each defined value v
+       (in [0, 1]) held as the exact integer v * 2**128 (contingency._category_sums.SCALE_BITS),
+       their sum high * 2**128 + low (high a signed carry word: 192 bits), and how many values
+       are defined (NaN, in "nan" mode, is left out). */
+    typedef struct { unsigned __int128 low; int64_t high; int64_t defined; } cc_sum;
+
+    /* Add (sign 1) or take out (sign -1) the value v. v is 0, 1 or at least 2**-65 (a ratio of
+       counts below 2**65), so v = M 2**(e - 53) with a 53-bit integer M and e >= -64 (frexp's
+       exponent): v * 2**128 is the integer M << (e + 75), below 2**128 unless v is 1. */
+    static void cc_sum_step(cc_sum *sum, double v, int sign) {
+        int e;
+        unsigned __int128 scaled;
+        sum->defined += sign;
+        if (v == 1.0) {
+            sum->high += sign;
+            return;
+        }
+        if (v == 0.0) return;
+        scaled = (unsigned __int128)(uint64_t)ldexp(frexp(v, &e), 53) << (e + 75);
+        if (sign > 0) {
+            sum->low += scaled;
+            sum->high += sum->low < scaled;
+        } else {
+            sum->high -= sum->low < scaled;
+            sum->low -= scaled;
+        }
+    }
+
+    /* One category's value (cells a b c) of score `score` in mode `mode` added to its running
+       sum (sign 1) or taken out (-1); an undefined value (NaN) is left out. */
+    static void cc_sum_category(cc_sum *sum, int score, int mode, int64_t a, int64_t b,
+                                int64_t c, int sign) {
+        double v = cc_score(score, a, b, c, 0, mode);
+        if (v == v) cc_sum_step(sum, v, sign);
+    }
+
+    /* The same for every sum kept: sums[slot] is score slot / 4 in mode slot % 4, kept when
+       bit `slot` of `kept` is set. */
+    static void cc_sums_step(cc_sum *sums, unsigned kept, int64_t a, int64_t b, int64_t c,
+                             int sign) {
+        for (int slot = 0; kept; slot++, kept >>= 1) {
+            if (kept & 1) cc_sum_category(&sums[slot], slot >> 2, slot & 3, a, b, c, sign);
+        }
+    }
+
+    /* The mean of one running sum: the sum rounded once to a double, times 2**-128 (exact),
+       divided by the number of values; the undefined value of the mode if there is none. */
+    static double cc_sum_mean(const cc_sum *sum, int mode) {
+        if (!sum->defined) return cc_undefined(mode, 1.0);
+        return cc_u192_double((uint64_t)sum->high, sum->low) * 0x1p-128 / (double)sum->defined;
+    }
+
+    static PyObject *cc_sum_total(const cc_sum *sum) {
+        unsigned char bytes[32];
+        for (int i = 0; i < 16; i++) bytes[i] = (unsigned char)(sum->low >> (8 * i));
+        for (int i = 0; i < 8; i++) bytes[16 + i] = (unsigned char)((uint64_t)sum->high >> (8 * i));
+        for (int i = 24; i < 32; i++) bytes[i] = sum->high < 0 ? 0xFF : 0;
+        return _PyLong_FromByteArray(bytes, 32, 1, 1);
+    }
     """
     ctypedef long long ck_i128  # (declared narrower for Cython; the C type is __int128)
     object ck_int_signed(ck_i128 x)
     ck_i128 ck_i128_of(int64_t high, uint64_t low)
+    ctypedef struct cc_sum:
+        int64_t high
+        int64_t defined
+    double cc_u192_double(uint64_t high, ck_i128 low) noexcept nogil  # (low: unsigned __int128)
+    double cc_undefined(int mode, double perl) noexcept nogil
+    double cc_limbs_double(uint64_t high, uint64_t middle, uint64_t low) noexcept nogil
+    void cc_sum_category(cc_sum *sum, int score, int mode, int64_t a, int64_t b, int64_t c,
+                         int sign) noexcept nogil
+    double cc_score(int score, ck_i128 a, ck_i128 b, ck_i128 c, ck_i128 d, int mode) noexcept nogil
+    void cc_sums_step(cc_sum *sums, unsigned kept, int64_t a, int64_t b, int64_t c,
+                      int sign) noexcept nogil
+    double cc_sum_mean(const cc_sum *sum, int mode) noexcept nogil
+    object cc_sum_total(const cc_sum *sum)
 
 from contingency._changes import HIT as _HIT, MISS as _MISS
 from contingency._labels import check_label as _check_label
 from contingency._counts_reference import HOLE as _HOLE_OBJECT, CountsCore as _ReferenceCore
 from contingency._table import PairTable as _PairTable, _RECENT_FLOOR as _RECENT_FLOOR_OBJECT
-from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT_PY
+from contingency._registry import TABLE as _TABLE
+from contingency.formulas._numeric import MAX_COUNT as _MAX_COUNT_PY, NO_CATEGORY as _NO_CATEGORY
+from contingency.formulas.classification import SCALAR as _SCALAR
 
 cdef object _HOLE = _HOLE_OBJECT
 cdef Py_ssize_t _RECENT_FLOOR = _RECENT_FLOOR_OBJECT
 cdef object _MASK_64 = (1 << 64) - 1
 cdef object _reference_count_sets = _ReferenceCore.count_sets
+cdef object _reference_micro_score = _ReferenceCore.micro_score
+cdef object _reference_macro_mean = _ReferenceCore.macro_mean
+cdef object _reference_macro_sums = _ReferenceCore.macro_sums
+
+#: The scores the micro reads serve in C, by their code in cc_score; the macro means serve the
+#: first three (contingency._counts_reference.MICRO_SCORES and MACRO_SCORES).
+cdef dict _MICRO_CODES = {"precision": 0, "recall": 1, "f1": 2, "accuracy": 3, "error": 4}
+cdef int _MACRO_SCORES = 3
+#: Running sums kept per score and mode: slot 4 score + mode.
+DEF _SLOTS = 12
+
+
+cdef inline int _mode_code(object mode) noexcept:
+    """zero_division as cc_score's code (0 "perl", 1 0.0, 2 1.0, 3 "nan" or a float NaN), or -1
+    for any other value (the reference's Python then reads it)."""
+    cdef double number
+    if type(mode) is str:
+        if mode == "perl":
+            return 0
+        return 3 if mode == "nan" else -1
+    if type(mode) is float:
+        number = mode
+        if number == 0.0:
+            return 1
+        if number == 1.0:
+            return 2
+        return 3 if number != number else -1
+    return -1
+
+
+cdef inline int _score_code(object name, int served) except -2:
+    """The code of score ``name`` among the first ``served`` of cc_score's, or -1 where the C
+    does not compute that score (a name it does not know, or a registry row of that name whose
+    scalar form is not the classification formula's)."""
+    cdef object code = _MICRO_CODES.get(name)
+    if code is None or <int>code >= served or _TABLE.get(name) is None \
+            or _TABLE[name].scalar is not _SCALAR[name]:
+        return -1
+    return <int>code
 
 
 cdef ck_i128 _to_i128(object value) except? -1:
@@ -175,12 +387,16 @@ cdef class KernelCountsCore:
     cdef Py_ssize_t _holes
     cdef object _pairs
     cdef object _wide  # the reference core holding the counts while scale > 0, else None
+    # The plain macro means' running sums, each made by the first read that needs it (bit
+    # ``slot`` of _kept) and then kept by every write: slot 4 score + mode (cc_score's codes).
+    cdef cc_sum _sums[_SLOTS]
+    cdef unsigned _kept
     cdef public tuple stale
     cdef public object coupling
     cdef public bint hold
 
     def __cinit__(self, *args, **kwargs):
-        self._capacity = 0
+        self._capacity = self._kept = 0
         self._cells[0] = self._cells[1] = self._cells[2] = NULL
         self.stale, self.coupling = (), None
         self._shapes, self._ids, self._names, self._wide = {}, {}, [], None
@@ -297,22 +513,25 @@ cdef class KernelCountsCore:
     def reset(self, declared):
         """Counts of nothing, the ``declared`` categories given codes 0, 1, ..."""
         self._wide = None
-        self._set_state([[0] * len(declared)] * 3, 0, {}, [0, 0, 0, 0],
+        self._set_state(None, 0, {}, [0, 0, 0, 0],
                         {label: code for code, label in enumerate(declared)}, list(declared), 0,
                         KernelPairs())
 
     cdef int _set_state(self, list cells, object n, dict shapes, object micro, dict ids,
                         list names, Py_ssize_t holes, object pairs) except -1:
-        """Hold these counts (scale 0) in C."""
+        """Hold these counts (scale 0) in C (``cells`` None: every cell zero)."""
         cdef Py_ssize_t size = len(names), code
         cdef int index
         self._reserve(size)
         for index in range(3):
             memset(self._cells[index], 0, self._capacity * sizeof(int64_t))
+            if cells is None:
+                continue
             column = cells[index]
             for code in range(size):
                 self._cells[index][code] = column[code]
         self._n = n
+        self._kept = 0  # (the running sums: made again by the first read that needs one)
         shapes = dict(shapes)
         self._hit, self._miss = shapes.pop(_HIT, 0), shapes.pop(_MISS, 0)
         self._shapes = shapes
@@ -337,6 +556,7 @@ cdef class KernelCountsCore:
             self.core_restore(source._wide.core_state())
             return
         self._wide = None
+        self._kept = 0  # (running sums not copied: made again by the first read that needs one)
         self._reserve(source._capacity)
         for index in range(3):
             memcpy(self._cells[index], source._cells[index], source._capacity * sizeof(int64_t))
@@ -380,21 +600,32 @@ cdef class KernelCountsCore:
         self._join(labels)
 
     cdef int _join_one(self, object label) except -1:
-        """:meth:`join` of one label (not a category yet)."""
+        """:meth:`join` of one label (not a category yet): the one place a category joins."""
         cdef Py_ssize_t code = len(self._names)
         self._reserve(code + 1)
         self._ids[label] = code
         self._names.append(label)
+        if self._kept:  # a category of zero cells joins the running sums
+            cc_sums_step(self._sums, self._kept, 0, 0, 0, 1)
         return 0
 
     cdef int _join(self, object labels) except -1:
-        cdef Py_ssize_t code = len(self._names)
-        self._reserve(code + len(labels))
+        self._reserve(len(self._names) + len(labels))
         for label in labels:
-            self._ids[label] = code
-            self._names.append(label)
-            code += 1
+            self._join_one(label)
         return 0
+
+    cdef inline void _add_cell(self, int index, Py_ssize_t code, int64_t change) noexcept:
+        """Add ``change`` to cell ``index`` (a, b or c) of category ``code``: the one place a
+        cell changes at scale 0, the running sums kept with it (the category's values at the
+        old cells taken out of them, at the new ones put in)."""
+        cdef int64_t **cells = self._cells
+        if self._kept:
+            cc_sums_step(self._sums, self._kept, cells[0][code], cells[1][code], cells[2][code], -1)
+            cells[index][code] += change
+            cc_sums_step(self._sums, self._kept, cells[0][code], cells[1][code], cells[2][code], 1)
+        else:
+            cells[index][code] += change
 
     def add_cells(self, a, b, c):
         """Add changes to cells ``a``, ``b`` and ``c`` of categories in the table; their sums."""
@@ -403,15 +634,13 @@ cdef class KernelCountsCore:
         cdef dict ids = self._ids
         cdef int index
         cdef ck_i128 total
-        cdef int64_t *column
         cdef int64_t count
         added = []
         for index, changes in enumerate((a, b, c)):
-            column = self._cells[index]
             total = 0
             for label, change in changes.items():
                 count = change
-                column[<Py_ssize_t>ids[label]] += count
+                self._add_cell(index, <Py_ssize_t>ids[label], count)
                 total += count
             added.append(ck_int_signed(total))
         return added[0], added[1], added[2]
@@ -453,6 +682,8 @@ cdef class KernelCountsCore:
         cdef Py_ssize_t code, old, size
         for label in labels:
             code = self._ids.pop(label)
+            if self._kept:  # (every cell of a forgotten category is zero)
+                cc_sums_step(self._sums, self._kept, 0, 0, 0, -1)
             self._names[code] = _HOLE
             self._holes += 1
         if self._holes * 2 <= len(self._names):
@@ -607,13 +838,13 @@ cdef class KernelCountsCore:
         # One code: one category (the ids dict found both labels its key, by identity or ==).
         cdef bint hit = t == s
         if hit:
-            self._cells[0][t] += w
+            self._add_cell(0, t, w)
             self._hit += w
             self._micro[0] += w
             self._micro[3] += tables - w
         else:
-            self._cells[1][s] += w
-            self._cells[2][t] += w
+            self._add_cell(1, s, w)
+            self._add_cell(2, t, w)
             self._miss += w
             self._micro[1] += w
             self._micro[2] += w
@@ -660,13 +891,13 @@ cdef class KernelCountsCore:
         cdef Py_ssize_t k_both = 0, k_assigned = len(assigned), k_correct = len(correct)
         for label in assigned:
             if label in correct:
-                self._cells[0][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+                self._add_cell(0, <Py_ssize_t><object>PyDict_GetItem(ids, label), 1)
                 k_both += 1
             else:
-                self._cells[1][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+                self._add_cell(1, <Py_ssize_t><object>PyDict_GetItem(ids, label), 1)
         for label in correct:
             if label not in assigned:
-                self._cells[2][<Py_ssize_t><object>PyDict_GetItem(ids, label)] += 1
+                self._add_cell(2, <Py_ssize_t><object>PyDict_GetItem(ids, label), 1)
         # (one label a side went to _pair: never the shape HIT or MISS here)
         shape = (k_both, k_assigned, k_correct)
         cdef PyObject *held = PyDict_GetItem(self._shapes, shape)
@@ -683,6 +914,115 @@ cdef class KernelCountsCore:
             for label in correct:
                 PySet_Add(pending, label)
         return 1
+
+    # The reads served in C: the micro table's scores, the plain macro means -------------------
+
+    def micro_score(self, name, mode):
+        """Score ``name`` of the micro table, undefined values as ``mode`` says: the reference's
+        :meth:`~contingency._counts_reference.CountsCore.micro_score`, in C for its
+        ``MICRO_SCORES`` in the four modes at scale 0 (else by the reference's Python)."""
+        cdef int score = _score_code(name, 5), code = _mode_code(mode)
+        if score < 0 or code < 0 or self._wide is not None:
+            return _reference_micro_score(self, name, mode)
+        return self._micro_value(score, code)
+
+    cdef inline double _micro_value(self, int score, int mode) noexcept:
+        return cc_score(score, self._micro[0], self._micro[1], self._micro[2], self._micro[3],
+                        mode)
+
+    def macro_mean(self, name, mode):
+        """The mean over the categories of score ``name``: the reference's
+        :meth:`~contingency._counts_reference.CountsCore.macro_mean`, from running sums kept in
+        C (by every write, once a read made them) for its ``MACRO_SCORES`` in the four modes at
+        scale 0 (else by the reference's Python)."""
+        cdef int score = _score_code(name, _MACRO_SCORES), code = _mode_code(mode)
+        if score < 0 or code < 0 or self._wide is not None:
+            return _reference_macro_mean(self, name, mode)
+        return self._macro(score, code)
+
+    cdef object _macro(self, int score, int mode):
+        """:meth:`macro_mean` in C (scale 0, a score and mode of cc_score's codes)."""
+        if not self._ids:  # contingency.formulas._numeric.no_category
+            if mode == 0:
+                raise ValueError(_NO_CATEGORY)
+            return cc_undefined(mode, 1.0)
+        cdef int slot = 4 * score + mode
+        if not (self._kept >> slot) & 1:
+            self._make_sum(slot)
+        return cc_sum_mean(&self._sums[slot], mode)
+
+    cdef int _make_sum(self, int slot) except -1:
+        """Make the running sum of ``slot`` from every category's cells (O(K), once): kept by
+        every write from now on."""
+        cdef cc_sum *sum = &self._sums[slot]
+        cdef int64_t **cells = self._cells
+        cdef Py_ssize_t code
+        cdef object label_code
+        memset(sum, 0, sizeof(cc_sum))
+        for label_code in self._ids.values():
+            code = label_code
+            cc_sum_category(sum, slot >> 2, slot & 3, cells[0][code], cells[1][code],
+                            cells[2][code], 1)
+        self._kept |= 1u << slot
+        return 0
+
+    def macro_sums(self, name, mode):
+        """The running sums behind :meth:`macro_mean`, as ``(total, defined)`` (the reference's
+        :meth:`~contingency._counts_reference.CountsCore.macro_sums`), or ``None`` before a read
+        made them."""
+        cdef int score = _score_code(name, _MACRO_SCORES), code = _mode_code(mode)
+        if score < 0 or code < 0 or self._wide is not None:
+            return _reference_macro_sums(self, name, mode)
+        cdef int slot = 4 * score + code
+        if not (self._kept >> slot) & 1:
+            return None
+        return cc_sum_total(&self._sums[slot]), self._sums[slot].defined
+
+
+def average_reader(name, average, reference):
+    """Contingency's property ``{average}_{name}`` read in C: its fget (``reference`` is the
+    reader written in Python, which serves what the C does not: counts finer than a result,
+    another zero_division value), or ``None`` where the kernel does not serve that read (a
+    micro score outside ``MICRO_SCORES``, a macro mean outside ``MACRO_SCORES``, another
+    average). One call from the property into C: the counts' core and the accumulator's
+    ``zero_division`` read, the score computed from the C state."""
+    cdef int score
+    if average == "micro":
+        score = _score_code(name, 5)
+        if score < 0:
+            return None
+
+        def read_micro(self):
+            counts = self._counts
+            cdef int mode = _mode_code(self._zero_division)
+            if mode >= 0 and isinstance(counts, KernelCountsCore) \
+                    and (<KernelCountsCore>counts)._wide is None:
+                return (<KernelCountsCore>counts)._micro_value(score, mode)
+            return reference(self)
+        return read_micro
+    if average == "macro":
+        score = _score_code(name, _MACRO_SCORES)
+        if score < 0:
+            return None
+
+        def read_macro(self):
+            counts = self._counts
+            cdef int mode = _mode_code(self._zero_division)
+            if mode >= 0 and isinstance(counts, KernelCountsCore) \
+                    and (<KernelCountsCore>counts)._wide is None:
+                return (<KernelCountsCore>counts)._macro(score, mode)
+            return reference(self)
+        return read_macro
+    return None
+
+
+def fixed_point_double(value):
+    """``float(value)`` of an integer ``0 <= value < 2**192`` as the running sums' reads round
+    one (cc_u192_double: to nearest, ties to even), for the tests against Python's."""
+    if not 0 <= value < 1 << 192:
+        raise ValueError(f"fixed_point_double: {value!r} is not in [0, 2**192)")
+    return cc_limbs_double(<uint64_t>(value >> 128), <uint64_t>((value >> 64) & _MASK_64),
+                           <uint64_t>(value & _MASK_64))
 
 
 cdef set _SINGLE = None  # add_result's single-label types: contingency._feeding.SINGLE

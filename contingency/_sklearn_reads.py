@@ -13,7 +13,7 @@ per-category scores (``_running_mean()``).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
@@ -27,12 +27,30 @@ if TYPE_CHECKING:
     from contingency._counts import Counts
     from contingency.formulas._numeric import ZeroDivision
 
-__all__ = ["Correlation", "Floats", "Labels", "PosLabel", "ScikitLearnReads"]
+__all__ = ["Correlation", "Floats", "Labels", "PosLabel", "ScikitLearnReads",
+           "install_property_reads"]
 
 Correlation = Literal["micro", "macro", "multiclass"]
 Floats = NDArray[np.float64]
 Labels = Iterable[Hashable] | None  # a labels= argument: categories to read, in order
 PosLabel = Hashable | None
+
+
+#: The readers of the average properties that answer precision, recall and f1 with the
+#: defaults ``pos_label=1`` and ``labels=None``: by average ("micro", "macro", "weighted"), the
+#: property's own reader, the same read (filled by :func:`install_property_reads`).
+_PRECISION_READS: dict[str, Callable[[Any], float]] = {}
+_RECALL_READS: dict[str, Callable[[Any], float]] = {}
+_F1_READS: dict[str, Callable[[Any], float]] = {}
+
+
+def install_property_reads(cls: type) -> None:
+    """Let :meth:`ScikitLearnReads.precision`, ``recall`` and ``f1`` answer a plain average by
+    the property of ``cls`` that reads it (called once Contingency's properties exist)."""
+    for reads, row in ((_PRECISION_READS, "precision"), (_RECALL_READS, "recall"),
+                       (_F1_READS, "f1")):
+        reads.update({average: getattr(cls, f"{average}_{row}").fget
+                      for average in ("micro", "macro", "weighted")})
 
 
 class ScikitLearnReads:
@@ -96,6 +114,11 @@ class ScikitLearnReads:
         >>> s.precision(None).tolist(), s.precision("macro") == s.macro_precision
         ([0.6666666666666666, 1.0], True)
         """
+        if labels is None and pos_label.__class__ is int and pos_label == 1 \
+                and average.__class__ is str:  # (the defaults: the property's read, when one)
+            read = _PRECISION_READS.get(average)
+            if read is not None:
+                return read(self)
         return self._set_wise("precision", average, pos_label, labels)
 
     @overload
@@ -115,6 +138,11 @@ class ScikitLearnReads:
         >>> s.recall("macro"), s.recall(None, labels=["c", "a"]).tolist()
         (0.5, [0.5, 1.0])
         """
+        if labels is None and pos_label.__class__ is int and pos_label == 1 \
+                and average.__class__ is str:  # (the defaults: the property's read, when one)
+            read = _RECALL_READS.get(average)
+            if read is not None:
+                return read(self)
         return self._set_wise("recall", average, pos_label, labels)
 
     @overload
@@ -134,6 +162,11 @@ class ScikitLearnReads:
         >>> round(s.f1("binary"), 4), round(s.f1("weighted"), 4)
         (0.6667, 0.7333)
         """
+        if labels is None and pos_label.__class__ is int and pos_label == 1 \
+                and average.__class__ is str:  # (the defaults: the property's read, when one)
+            read = _F1_READS.get(average)
+            if read is not None:
+                return read(self)
         return self._set_wise("f_beta", average, pos_label, labels)
 
     @overload

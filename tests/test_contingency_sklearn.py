@@ -97,3 +97,28 @@ def test_single_label_arrays_match_multiclass_scoring(case):
         assert same(getattr(s, f"{average}_recall"), r)
         assert same(getattr(s, f"{average}_f1"), f)
     assert same(s.subset_accuracy, metrics.accuracy_score(correct, assigned))
+
+
+@pytest.mark.parametrize("mode", ["perl", 0.0, 1.0, "nan"])
+@pytest.mark.parametrize("weights", [None, [1, 2, 3, 1, 2**40], [0.5, 1, 0.25, 1, 3]])
+def test_a_plain_average_read_by_its_property_is_the_method_s_general_read(mode, weights):
+    """precision, recall and f1 with the defaults read a micro, macro or weighted average by its
+    property (a fast path): the general path's number, bit for bit, on single-label, multi-label,
+    weighted and fractional counts and a micro table set by set_entries."""
+    s = Contingency(["x", "y"], unknown="add", zero_division=mode)
+    s.add_results([["x"], ["x", "z"], [], ["y"], ["w"]], [["x"], ["z"], ["y"], [], ["w", "x"]],
+                  weights=weights)
+    t = Contingency(["x"], zero_division=mode)
+    t.set_entries(3, 1, 2, 10)
+    for accumulator in (s, t, Contingency(zero_division=mode)):
+        for name, method in (("precision", "precision"), ("recall", "recall"), ("f1", "f_beta")):
+            for average in ("micro", "macro", "weighted"):
+                try:
+                    general = accumulator._set_wise(method, average, 1, None)
+                except ValueError as refusal:  # (no category, in Perl mode)
+                    with pytest.raises(ValueError, match=str(refusal)):
+                        getattr(accumulator, name)(average)
+                    continue
+                fast = getattr(accumulator, name)(average)
+                assert math.isnan(fast) == math.isnan(general)
+                assert math.isnan(fast) or fast.hex() == general.hex()

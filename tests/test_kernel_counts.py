@@ -13,22 +13,30 @@ that bring the scale back, categories that join and leave, holes in the
 codes and their renumbering, copies and pickles); after every step every
 count, the running sums' pending sets and the reads are compared, and
 refusals must match (type and message).
+
+The reads the kernel serves in C (the micro table's scores, the plain macro
+means of precision, recall and F1 from running sums it keeps by every write)
+are compared for every score and every ``zero_division`` mode, float for
+float (NaN equal to NaN), with their exact running sums; the rounding of
+those sums to a double is compared with Python's ``float(int)`` on integers
+made to be hard (halfway cases, carries across the 64-bit words).
 """
 
 from __future__ import annotations
 
+import math
 import pickle
 from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from contingency import Contingency
 from contingency._contingency import add_result_reference
 from contingency._counts import Counts
-from contingency._counts_reference import CountsCore
+from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key
 from contingency.formulas._numeric import MAX_COUNT
 
 
@@ -72,6 +80,55 @@ def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
     return accumulator
 
 
+#: Every zero_division mode (as check_zero_division gives them).
+MODES = ["perl", 0.0, 1.0, "nan"]
+#: Where the reference keeps its plain macro means' running sums (the kernel keeps them in C).
+MACRO_KEYS = {_macro_key(name, mode) for name in MACRO_SCORES for mode in MODES}
+
+
+def same_float(x: float, y: float) -> bool:
+    """``x`` and ``y`` the same double (NaN the same as NaN; 0.0 not the same as -0.0)."""
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    return x.hex() == y.hex()
+
+
+def shown_float(value: Any) -> Any:
+    """A read as compared: a float by its exact digits (every NaN as "nan"), a refusal as is."""
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else value.hex()
+    return value
+
+
+def pending_sets(counts: Counts) -> dict[str, list[str]]:
+    """The pending sets of the running sums kept in Python, by name, but those of the plain
+    macro means (the reference's alone: the kernel keeps those sums in C, by every write; they
+    are compared through ``macro_sums``). Every pending set the writes fill is one of them."""
+    running: dict[str, Any] = {f"sums {key}": value for key, value in counts.sums.items()}
+    running |= {f"variances {key}": value for key, value in counts.variances.items()}
+    running |= {name: getattr(counts, name) for name in ("totals", "margins", "coupling")
+                if getattr(counts, name) is not None}
+    assert sorted(map(id, counts.stale)) == sorted(id(value.pending) for value in running.values())
+    return {name: sorted(map(repr, value.pending)) for name, value in running.items()
+            if name.removeprefix("sums ") not in MACRO_KEYS}
+
+
+def core_reads(counts: Counts) -> dict[str, Any]:
+    """The reads of the counts' core the kernel serves in C, every score in every mode: the
+    micro table's scores, the macro means and their exact running sums (made by the reads)."""
+    reads: dict[str, Any] = {}
+    for mode in MODES:
+        for name in MICRO_SCORES:
+            reads[f"micro {name} {mode}"] = shown_float(counts.micro_score(name, mode))
+        for name in MACRO_SCORES:
+            try:
+                reads[f"macro {name} {mode}"] = shown_float(counts.macro_mean(name, mode))
+            except ValueError as error:  # (no category, in Perl mode)
+                reads[f"macro {name} {mode}"] = str(error)
+            reads[f"sums {name} {mode}"] = counts.macro_sums(name, mode)
+    return reads
+
+
 def state_of_counts(counts: Counts) -> dict[str, Any]:
     """Every count, as plain data (the types of the counts too: Python ints on both cores)."""
     return {
@@ -83,18 +140,26 @@ def state_of_counts(counts: Counts) -> dict[str, Any]:
         "offset": list(counts.offset), "ids": list(counts.ids.items()),
         "names": [repr(name) for name in counts.names], "holes": counts.holes,
         "pairs": counts.label_pairs(), "pair codes": counts.pairs.to_dict(),
-        "stale": [sorted(map(repr, pending)) for pending in counts.stale],
+        "stale": pending_sets(counts),
     }
 
 
-def state(accumulator: Contingency) -> dict[str, Any]:
-    """Every count of the accumulator, its running sums' pending sets and its reads, as plain data."""
+#: The reads of an accumulator compared: its micro and macro properties, and two others.
+READS = ("n_results", "subset_accuracy", *(f"{average}_{name}" for average in ("micro", "macro")
+                                           for name in MICRO_SCORES))
+
+
+def state(accumulator: Contingency, every_mode: bool = False) -> dict[str, Any]:
+    """Every count of the accumulator, its running sums' pending sets and its reads, as plain
+    data; with ``every_mode``, the core's reads in every mode too (:func:`core_reads`)."""
     reads: dict[str, Any] = {}
-    for name in ("n_results", "micro_f1", "macro_f1", "micro_precision", "subset_accuracy"):
+    for name in READS:
         try:
-            reads[name] = getattr(accumulator, name)
+            reads[name] = shown_float(getattr(accumulator, name))
         except Exception as error:  # (a refusal is part of the state compared)
             reads[name] = (type(error).__name__, str(error))
+    if every_mode:
+        reads |= core_reads(accumulator._counts)
     return {**state_of_counts(accumulator._counts), "reads": reads,
             "document": accumulator.to_dict()}
 
@@ -126,8 +191,17 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.pair = [on_core(core, ["x", "y"], unknown="add") for core in (CountsCore, KERNEL)]
+        self.pair: list[Contingency] = []
         self.added: list[tuple[Any, Any]] = []
+
+    @initialize(mode=st.sampled_from(MODES), every_mode=st.booleans())
+    def start(self, mode: Any, every_mode: bool) -> None:
+        """The accumulators' zero_division; ``every_mode``: the running sums of every score in
+        every mode made by the first step's reads and kept by every write after it (else only
+        those the accumulator's own reads make)."""
+        self.pair = [on_core(core, ["x", "y"], unknown="add", zero_division=mode)
+                     for core in (CountsCore, KERNEL)]
+        self.every_mode = every_mode
 
     def both(self, call: str, *args: Any, **kwargs: Any) -> None:
         outcomes = [run(accumulator, call, *args, **kwargs) for accumulator in self.pair]
@@ -201,11 +275,24 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
     @rule()
     def read_sums(self) -> None:  # makes running sums, whose pending sets the writes then fill
         for accumulator in self.pair:
-            accumulator.macro_f1  # noqa: B018
+            accumulator.weighted_f1  # noqa: B018
+            accumulator.cohen_kappa() if accumulator._counts.single_label() else None
+
+    @rule(results=st.lists(st.tuples(LABELS, LABELS), min_size=1, max_size=6),
+          weight=st.sampled_from([1, 2**40, 2**60]))
+    def merge_many(self, results: list[tuple[Any, Any]], weight: int) -> None:
+        """A merge of an accumulator of several results, some of large weight (the categories
+        new to this one join)."""
+        other = Contingency(unknown="add")
+        for assigned, correct in results:
+            other.add_result(assigned, correct, weight=weight)
+        self.both("merge", other)
 
     @invariant()
     def same_state(self) -> None:
-        reference, kernel = (state(accumulator) for accumulator in self.pair)
+        if not self.pair:
+            return
+        reference, kernel = (state(accumulator, self.every_mode) for accumulator in self.pair)
         assert reference == kernel
 
 
@@ -257,7 +344,7 @@ def test_the_limit_refuses_the_result_whole(core: type) -> None:
     assert s.n_results == MAX_COUNT
     s.remove_result("y", "y")  # (which starts the category totals a removal checks: a running sum)
     after = state(s)
-    assert after.pop("stale")[-1] == ["'y'"]  # (refreshed by the check, then written)
+    assert after.pop("stale")["totals"] == ["'y'"]  # (refreshed by the check, then written)
     before.pop("stale")
     assert after == before
 
@@ -500,3 +587,144 @@ def test_a_refused_fractional_weight_leaves_the_counts_whole_at_scale_0(core: ty
     s.remove_result("y", "y", weight=0.5)  # (the unit stays: the document is in the least one)
     assert s._counts.scale == 1
     assert s.to_dict() == before["document"]
+
+
+def _hard_integers() -> list[int]:
+    """Integers below 2**192 whose rounding to a double is easy to get wrong: each bit length,
+    halfway between two doubles (ties to even, both ways), a unit either side of halfway, a
+    sticky bit far below the rounding position, and around the 64-bit words' edges."""
+    found = {0, 1, 2**53 - 1, 2**53, 2**53 + 1, 2**64 - 1, 2**64, 2**64 + 1, 2**128 - 1, 2**128,
+             2**128 + 1, 2**192 - 1}
+    for bits in range(54, 193):
+        for mantissa in (2**52, 2**52 + 1, 2**53 - 1, 0x1234_5678_9ABC_D):
+            mantissa |= 2**52
+            base = mantissa << (bits - 53)  # a double, exactly
+            half = 1 << (bits - 54)  # half a unit in its last place
+            for extra in (half, half - 1, half + 1, 1, (1 << (bits - 53)) - 1):
+                found.add(base + extra)
+            if bits - 54 > 1:
+                found.add(base + half + (1 << (bits - 54) // 2))  # halfway plus a far sticky bit
+    return sorted(value for value in found if value < 2**192)
+
+
+@needs_kernel
+@example(value=2**128 + 2**75)  # halfway across the carry word: to even, down
+@example(value=(2**53 + 1) * 2**75 + 2**74)  # halfway, odd: up
+@given(value=st.one_of(st.integers(0, 2**192 - 1),
+                       st.builds(lambda m, k: m << k, st.integers(1, 2**60), st.integers(0, 132))))
+def test_the_sums_round_as_python_floats_an_int(value: int) -> None:
+    """The C rounding of a running sum to a double (to nearest, ties to even) is Python's."""
+    from contingency._kernel import fixed_point_double
+    assert same_float(fixed_point_double(value), float(value))
+
+
+@needs_kernel
+def test_the_sums_round_as_python_on_halfway_cases() -> None:
+    from contingency._kernel import fixed_point_double
+    values = _hard_integers()
+    assert len(values) > 2000
+    for value in values:
+        assert same_float(fixed_point_double(value), float(value)), hex(value)
+    with pytest.raises(ValueError, match="2\\*\\*192"):
+        fixed_point_double(2**192)
+
+
+#: 3 (2**53 + 23757), whose ratio to 3 Perl computes in integers (1 / (1 + 2**53 + 23757) then differs
+#: from the ratio of the doubles in the last bit).
+PERL_WHOLE = 27021597764294247
+#: Weights of single-label results that make large cells: counts past 2**53 (where doubles
+#: stop holding every count), one over another a whole number (Perl mode's integer branch),
+#: and the count limit.
+LARGE = [1, 3, 2**40, 2**53 - 1, 2**53 + 1, 2**60, 3 * 2**60, 2**62, MAX_COUNT // 3,
+         MAX_COUNT - 2**62, MAX_COUNT, PERL_WHOLE]
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None)
+@given(results=st.lists(st.tuples(st.sampled_from(["x", "y", "z", "w"]),
+                                  st.sampled_from(["x", "y", "z", "w"]),
+                                  st.sampled_from(LARGE)), min_size=1, max_size=8),
+       read_at=st.integers(0, 8))
+@example(results=[("x", "x", MAX_COUNT - 2**62), ("y", "x", 2**62)], read_at=0)
+@example(results=[("x", "x", 3), ("x", "y", PERL_WHOLE)], read_at=0)  # Perl's integer branch
+@example(results=[("x", "x", 2**40), ("x", "y", 2**60), ("y", "x", 3 * 2**60)], read_at=1)
+def test_large_counts_read_the_same_on_both_cores(results: list[tuple[Any, Any, int]],
+                                                  read_at: int) -> None:
+    """Cells up to the count limit, one category per result (each result alone, so that the
+    limit refuses no other): every micro and macro read in every mode the same on both cores,
+    the exact running sums too (made at ``read_at``, then kept by the writes), and each sum the
+    sum from scratch: the 192-bit arithmetic's carries and the conversions past 2**53."""
+    from contingency._category_sums import CategorySums
+    accumulators = [on_core(core, ["x", "y", "z", "w"]) for core in (CountsCore, KERNEL)]
+    for index, (assigned, correct, weight) in enumerate(results):
+        if index == read_at:
+            for accumulator in accumulators:
+                core_reads(accumulator._counts)
+        outcomes = [run(accumulator, "add_result", assigned, correct, weight=weight)
+                    for accumulator in accumulators]
+        assert outcomes[0] == outcomes[1]
+        reference, kernel = (state(accumulator, every_mode=True) for accumulator in accumulators)
+        assert reference == kernel
+    counts = accumulators[1]._counts
+    for name in MACRO_SCORES:
+        for mode in MODES:
+            fresh = CategorySums((counts.a, counts.b, counts.c), name, mode)
+            fresh.stale(counts.a)
+            fresh.refresh()
+            assert counts.macro_sums(name, mode) == (fresh.total, fresh.defined)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_the_macro_sums_carry_past_2_to_the_128(core: type) -> None:
+    """Categories of value 1 and of values just below it (cells past 2**53): a sum past 2**128
+    (the carry word), taken back by removals, then made of small values; each time the sum the
+    exact one, and the mean its rounding."""
+    labels = [f"c{index}" for index in range(40)]
+    s = on_core(core, labels, zero_division=0.0)
+    assert s.macro_precision == 0.0  # (the sums made: every value 0 of 0 in this mode)
+    big = 2**56
+    for index, label in enumerate(labels):
+        s.add_result(label, label, weight=big - index)
+        if index % 2:
+            s.add_result(label, labels[0], weight=index)  # precision just below 1
+    def precision(a: int, b: int) -> float:  # (the formula past 2**53: each count rounded)
+        return float(a) / float(a + b)
+    values = [precision(big - index, index if index % 2 else 0) for index in range(40)]
+    total, defined = s._counts.macro_sums("precision", 0.0)
+    assert defined == 40
+    assert total == sum(int(value * 2**128) for value in values) > 2**133
+    assert s.macro_precision == float(total) * 2.0**-128 / 40
+    for index, label in enumerate(labels):
+        if index % 2:
+            s.remove_result(label, labels[0], weight=index)
+    assert s._counts.macro_sums("precision", 0.0) == (40 * 2**128, 40)
+    assert s.macro_precision == 1.0
+    for index, label in enumerate(labels):
+        s.add_result(labels[(index + 1) % 40], label, weight=big)
+    total, _ = s._counts.macro_sums("precision", 0.0)
+    assert total == sum(int(precision(big - index, big) * 2**128)
+                        for index in range(40))  # (each category assigned wrongly once: b = big)
+    assert s.macro_precision == float(total) * 2.0**-128 / 40
+
+
+@needs_kernel
+def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
+    """On the kernel the plain macro means' sums live in C: the reads make none in Python and no
+    pending set, and each write keeps them (equal to the sums made from scratch by a copy,
+    whose first read makes them again)."""
+    s = on_core(KERNEL, ["x", "y", "z"], unknown="add")
+    s.add_results(["x", "y", "z"], ["x", "x", "y"])
+    for mode in MODES:
+        for name in MACRO_SCORES:
+            s._counts.macro_mean(name, mode)
+    assert s._counts.sums == {}
+    assert s._counts.stale == ()
+    for assigned, correct in [("x", "x"), ("new", "y"), ({"x", "z"}, {"z"}), ("y", "new")]:
+        s.add_result(assigned, correct)
+        s.remove_result("z", "y") if assigned == "y" else None
+        twin = s.copy()
+        assert all(twin._counts.macro_sums(name, mode) is None
+                   for name in MACRO_SCORES for mode in MODES)
+        assert state(twin, every_mode=True)["reads"] == state(s, every_mode=True)["reads"]
+    assert s._counts.sums == {}  # (a removal made the category totals its check reads: their set)
+    assert [id(pending) for pending in s._counts.stale] == [id(s._counts.totals.pending)]
