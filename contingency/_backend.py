@@ -77,8 +77,7 @@ def _kernel_module() -> Any:
         kernel = importlib.import_module("contingency._kernel")
     except ImportError:
         warnings.warn("contingency: the compiled kernel (contingency._kernel) is not built, so "
-                      "PartitionComparison, ThresholdContingency and Contingency count with their "
-                      "pure-Python references: the same numbers, "
+                      "every accumulator counts with its pure-Python reference: the same numbers, "
                       "several times slower. To build it, install a C compiler and reinstall "
                       f"(from a source tree: {REBUILD}); to choose the reference and silence this "
                       f"warning, set {PURE_PYTHON_VARIABLE}=1.", RuntimeWarning, stacklevel=2)
