@@ -252,9 +252,12 @@ def rebuild_paired_counts(cells: list[int],
 
 def reduce_paired_counts(table: PairedCounts) -> tuple[Any, ...]:
     """A paired table pickles as its counts (the cells, then a row per category some model is
-    wrong about) and unpickles as the loading process's implementation: both implementations'
-    ``__reduce__``, so that either pickles whichever this process chose."""
+    wrong about) and unpickles as the loading process's implementation: the reference's
+    registered below with copyreg, the kernel's ``__reduce__`` calls it."""
     only_a, only_b, both_wrong = table.only_a, table.only_b, table.both_wrong
     rows = [(label, only_a.get(label, 0), only_b.get(label, 0), both_wrong.get(label, 0))
             for label in table.labels()]
     return rebuild_paired_counts, (list(table.cells), rows)
+
+
+copyreg.pickle(PairedCounts, reduce_paired_counts)  # (the kernel's class: its __reduce__)

@@ -208,12 +208,6 @@ class PairedCounts:
         self.only_a, self.only_b, self.both_wrong, self.totals = {}, {}, {}, {}
         self.spread = {}
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its counts, unpickled as the loading process's implementation."""
-        from contingency._backend import reduce_paired_counts  # (which imports this module)
-
-        return reduce_paired_counts(self)
-
     def copy(self) -> PairedCounts:
         """Independent counts equal to these."""
         other = PairedCounts()
