@@ -1221,8 +1221,8 @@ def micro_read(config: Config) -> list[Row]:
         ours, floor = by_name[f"ours K={k}"], by_name[f"floor K={k}"]
         rows.append(Row("Contingency.micro_f1 read, per read", f"K={k}, {_count(n)} results added",
                         "s", ours=ours.median, floor_name="bare method 2a/(2a+b+c)",
-                        floor=floor.median, target="ours/floor <= 4",
-                        passed=ours.median <= 4 * floor.median, check=verdict,
+                        floor=floor.median, target="ours/floor <= 2 (issue 30; issue 10: 4)",
+                        passed=ours.median <= 2 * floor.median, check=verdict,
                         notes=f"median of rounds of {_count(reads)} reads in a loop, the "
                               f"results added beforehand by add_result",
                         timings=[ours, floor]))
@@ -1316,11 +1316,12 @@ def _learning_curve_river(river_metrics: ModuleType, warm_up: Sequence[tuple[str
 
 
 def learning_curve(config: Config) -> list[Row]:
-    """Issue 10: micro and macro F1 after every result at K = 1000: >= 200x river, <= 8x add_result alone."""
+    """Micro and macro F1 after every result at K = 1000: issue 30's >= 1,000x river and <= 3x
+    add_result alone (issue 10 had asked 200x and 8x)."""
     n, river_n, k = config.read_step_n, config.river_read_n, 1000
     operation = "learning curve: add_result + micro_f1 + macro_f1, per result"
     size = f"K={k}, {_count(n)} results, river {_count(river_n)}"
-    target = "river/ours >= 200, ours/add alone <= 8"
+    target = "river/ours >= 1000, ours/add alone <= 3 (issue 30; issue 10: 200, 8)"
     # Every category is seen once (untimed) before the timed results, by ours and by river
     # alike: the timed part is the steady state of a curve over K = 1000 categories.
     warm_up = [(label, label) for label in category_names(k)]
@@ -1364,7 +1365,7 @@ def learning_curve(config: Config) -> list[Row]:
     else:
         river = timings[2]
         row.peer_name, row.peer = "river MicroF1 + MacroF1 update+get", river.median
-        row.passed = river.median >= 200 * ours.median and ours.median <= 8 * alone.median
+        row.passed = river.median >= 1000 * ours.median and ours.median <= 3 * alone.median
     return [row]
 
 

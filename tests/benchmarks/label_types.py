@@ -159,7 +159,8 @@ def learning_curve_labels(config: Any) -> list[Row]:
             check=verdict, timings=[curve, strings]),
         Row("learning curve, int labels, against add_result alone", size, "s/result",
             ours=curve.median, peer_name="add_result alone (int)", peer=alone.median,
-            target="curve <= 8 x add alone", passed=curve.median <= 8 * alone.median,
+            target="curve <= 3 x add alone (issue 30; issue 10: 8)",
+            passed=curve.median <= 3 * alone.median,
             check=verdict, timings=[curve, alone]),
     ]
 
