@@ -12,7 +12,9 @@ same operation on one of 1,000 groups, per group, alternated round by round
   ``loads``) and ``scores()`` (the default scores, read cold: on a copy, made
   untimed, which keeps no running sums), per group of the accumulator;
 - ``to_dict`` then ``from_dict`` of the large accumulator against
-  ``json.dumps`` then ``json.loads`` of the same document (issue 30: within 5x).
+  ``json.dumps`` then ``json.loads`` of the same document (issue 30: within 5x);
+- ``add_results`` of the large accumulator's results against the same
+  results without groups (issue 30: within 3x).
 
 The target is issue 31's: at most 1.5 times the cost per group of 10^3
 groups at 10^5 (10^4 in a quick run). Every group holds three results of
@@ -176,6 +178,36 @@ def grouped_state_scaling(config: Any) -> list[Row]:
                     target="ours <= 5 x json", passed=ours.median <= 5 * theirs.median,
                     check=verdict, timings=timings,
                     notes=f"a document of {len(json.dumps(documents[large])) / 1e6:.3g} MB"))
+
+    # add_results of the large accumulator's results, against the same results without groups
+    # (issue 30: within 3x).
+    def grouped_batch() -> Measured:
+        assigned, correct, keys = data[large]
+        return _timed(lambda: GroupedContingency([0, 1, 2]).add_results(assigned, correct,
+                                                                         groups=keys))
+
+    def plain_batch() -> Measured:
+        assigned, correct, _ = data[large]
+        return _timed(lambda: Contingency([0, 1, 2]).add_results(assigned, correct))
+
+    def check_batches(values: list[Any]) -> str:
+        if values[0] != accumulators[large]:
+            raise CheckFailed("the batch differs from the accumulator fed the same rows")
+        if values[0].overall != values[1]:
+            raise CheckFailed("the grouped accumulator's overall differs from the plain one")
+        return "overall == the plain accumulator; groups == the same batch fed before"
+
+    timings, verdict = measure(
+        [Contestant("grouped", grouped_batch, rounds=LARGE_ROUNDS),
+         Contestant("plain", plain_batch, rounds=LARGE_ROUNDS)], repeat, check_batches)
+    ours, plain = timings
+    rows.append(Row(f"GroupedContingency.add_results, {large:,} groups, against the same results "
+                    "without groups", f"{PER_GROUP * large:,} results of 3 categories", "s",
+                    ours=ours.median, peer_name="Contingency.add_results", peer=plain.median,
+                    target="grouped <= 3 x plain (issue 30)",
+                    passed=ours.median <= 3 * plain.median, check=verdict, timings=timings,
+                    notes="each group is a Contingency of its own, made when the group is "
+                          "first met (issue 30, item 2: groups as rows of one coded table)"))
 
     # scores(): the default scores, cold.
     def check_scores(values: list[Any]) -> str:
