@@ -529,3 +529,72 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
     # Everything taken back: an empty table, every label forgotten.
     assert both(kernel.cells().negated(), "remove_many") == ("ok", None)
     assert (kernel.n_elements, kernel.n_cells(), kernel.n_rows) == (0, 0, 0)
+
+
+def _kernel_module():
+    try:
+        from contingency import _kernel
+    except ImportError:
+        return None
+    return _kernel
+
+
+@pytest.mark.skipif(_kernel_module() is None, reason="the kernel is not built")
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(-5, 5), st.integers(-5, 5),
+       st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=60),
+       st.sampled_from(["int64", "int32", "uint16", "int8"]), st.booleans())
+@example(1, 1, 0, 0, [], "int64", False)  # no pairs: an all-zero table of one entry
+@example(3, 2, -5, 5, [(0, 0), (2, 1), (2, 1)], "int8", True)  # negative lows, strided input
+def test_the_dense_count_of_two_code_arrays_is_the_references(height, width, row_low, column_low,
+                                                              pairs, dtype, strided):
+    """The kernel's one-pass dense count (table, row and column totals, non-zero entries) equals
+    numpy's (contingency._table.dense_count_reference) for every integer dtype and layout, and
+    a pair outside the table is refused instead of written outside it."""
+    from contingency._table import dense_count_reference
+
+    kernel = _kernel_module()
+    kept = [(row % height, column % width) for row, column in pairs]
+    if dtype.startswith("u"):
+        row_low, column_low = abs(row_low), abs(column_low)
+    rows = np.array([row + row_low for row, _ in kept], dtype=np.int64).astype(dtype)
+    columns = np.array([column + column_low for _, column in kept], dtype=np.int64).astype(dtype)
+    if strided:  # every other item of arrays twice as long: not contiguous
+        rows, columns = np.repeat(rows, 2)[::2], np.repeat(columns, 2)[::2]
+    found = kernel.dense_count(rows, columns, height, width, row_low, column_low)
+    expected = dense_count_reference(rows, columns, height, width, row_low, column_low)
+    assert [part.tolist() for part in found[:3]] == [part.tolist() for part in expected[:3]]
+    assert found[3] == expected[3] == len(set(kept))
+    assert [part.dtype for part in found[:3]] == [np.dtype(np.int64)] * 3
+    if kept:
+        for outside in ((height + row_low, column_low), (row_low - 1, column_low),
+                        (row_low, width + column_low), (row_low, column_low - 1)):
+            if min(outside) < 0 and dtype.startswith("u"):
+                continue
+            with pytest.raises(ValueError, match="outside the"):
+                kernel.dense_count(np.append(rows.astype(np.int64), outside[0]),
+                                   np.append(columns.astype(np.int64), outside[1]),
+                                   height, width, row_low, column_low)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_label_arrays_counted_in_one_pass_give_the_cells_of_a_loop(implementation):
+    """from_labels of integer arrays (counted by dense_count, the kernel's or numpy's, whichever
+    this process uses) against the cells of a loop of steps, on every integer dtype: the same
+    cells, sums and reads, and the dense count's number of cells is the table's."""
+    from contingency._table import count_cells
+
+    rng = np.random.default_rng(11)
+    reference_labels, model_labels = rng.integers(-3, 40, 3_000), rng.integers(100, 130, 3_000)
+    loop = implementation()
+    for row, column in zip(reference_labels.tolist(), model_labels.tolist()):
+        loop.step(row, column, 1)
+    for dtype in ("int64", "int32", "int16"):
+        cells = count_cells(reference_labels.astype(dtype), model_labels.astype(dtype), where="t")
+        assert cells.dense_count() is not None
+        batch = implementation()
+        batch.apply(cells, "t")
+        assert len(cells) == batch.n_cells() == loop.n_cells()
+        assert cells.total() == 3_000
+        same = ("n", "sums", "triples", "sorted", "reads")  # (label order: sorted, not met)
+        assert {key: state(batch)[key] for key in same} == {key: state(loop)[key] for key in same}
