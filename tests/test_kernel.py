@@ -598,3 +598,31 @@ def test_label_arrays_counted_in_one_pass_give_the_cells_of_a_loop(implementatio
         assert cells.total() == 3_000
         same = ("n", "sums", "triples", "sorted", "reads")  # (label order: sorted, not met)
         assert {key: state(batch)[key] for key in same} == {key: state(loop)[key] for key in same}
+
+
+@pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+def test_sums_step_across_the_small_counts_the_kernel_moves_without_a_branch():
+    """The kernel moves a level's sums by signed differences when both counts are below 4,096
+    (its table of n ln n terms) and by the general path otherwise: counts stepped up and down
+    across that bound, by one and by more, in unit steps and in batches, keep every sum equal to
+    the reference's (and to a recomputation) after each change."""
+    from contingency._table import Cells
+
+    def batch(cells):
+        return Cells(["r", "s"], ["m", "n"], np.array([row for row, _, _ in cells], np.int64),
+                     np.array([column for _, column, _ in cells], np.int64),
+                     np.array([count for _, _, count in cells], np.int64))
+
+    reference, kernel = ReferenceTable(), KERNEL()
+    changes = [("step", "r", "m", 4_094), ("step", "r", "m", 1), ("step", "r", "m", 1),
+               ("step", "r", "m", -1), ("step", "r", "m", -2), ("step", "r", "m", 3),
+               ("batch", [(0, 0, 2), (1, 1, 4_095), (0, 1, 1)]),
+               ("batch", [(0, 0, -4_097), (1, 1, -1)]), ("step", "s", "n", -4_093),
+               ("step", "s", "n", 2**40), ("step", "s", "n", -(2**40) + 5), ("step", "r", "n", 7)]
+    for change in changes:
+        for table in (reference, kernel):
+            if change[0] == "step":
+                table.step(*change[1:])
+            else:
+                table.apply(batch(change[1]), "t")
+        assert_same(reference, kernel)
