@@ -997,7 +997,10 @@ cdef class KernelTable:
     cdef inline void _move_cell_sums(self, const int64_t *changes, const int64_t *olds,
                                      Py_ssize_t size) noexcept:
         """The cells' sums as ``size`` counts go from ``olds[k]`` to ``olds[k] + changes[k]``."""
-        ck_steps(&self._sums[CELLS], olds, changes, size)
+        if size == 1:  # (one cell, as an element added: no copy of the sums to registers)
+            ck_step(&self._sums[CELLS], <uint64_t>olds[0], <uint64_t>(olds[0] + changes[0]))
+        else:
+            ck_steps(&self._sums[CELLS], olds, changes, size)
 
     cdef int _change_total(self, _Side side, int level, int64_t code, int64_t w) except -1:
         """A row or column gains ``w`` (checked): its total and its level's sums; 0 forgets it."""
