@@ -15,10 +15,9 @@ properties (read in C by one call, or by the readers written in Python:
 :func:`average_reader`), PairedComparison's paired table
 (the interface of :class:`contingency._paired_counts.PairedCounts`), with
 ``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
-tests/test_kernel_paired.py), PartitionComparison's reads (the kernel's
+tests/test_kernel_paired.py), and PartitionComparison's reads (the kernel's
 reach its table's C reads without a Python frame, and fall back on the reads
-as written in Python: :func:`compiled_partition_reads`), and a batch's dense
-count of two code arrays (:data:`dense_count`; tests/test_kernel.py).
+as written in Python: :func:`compiled_partition_reads`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -54,14 +53,14 @@ from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
 from contingency._paired_counts import PairedCounts
 from contingency._score_counts import ScoreCounts
-from contingency._table import Cells, DenseCount, Table, dense_count_reference
+from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "compiled_add_result", "compiled_grouped_add_result", "compiled_paired_add_result",
-           "compiled_partition_reads", "dense_count", "new_table", "rebuild_paired_counts",
-           "rebuild_table", "reduce_paired_counts", "reduce_table"]
+           "compiled_partition_reads", "new_table", "rebuild_paired_counts", "rebuild_table",
+           "reduce_paired_counts", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -202,12 +201,6 @@ _PARTITION_READS = ("adjusted_rand_index", "accuracy", "precision", "recall", "f
                     "fowlkes_mallows", "homogeneity", "completeness",
                     "normalized_mutual_information", "v_measure", "mutual_information",
                     "ari_significance")
-
-
-#: The dense count of two integer arrays' pairs (:func:`contingency._table.dense_count`): the
-#: kernel's one pass in C, or :func:`~contingency._table.dense_count_reference` (numpy).
-dense_count: Callable[..., DenseCount] = (dense_count_reference if _kernel_found is None
-                                          else _kernel_found.dense_count)
 
 
 def new_table() -> Table:

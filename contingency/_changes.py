@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from contingency._coding import CodedLabels, encode
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
-from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs, dense_count
+from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs
 from contingency.formulas._numeric import count_codes, dense_is_cheaper, distinct_counts
 
 __all__ = [
@@ -461,8 +461,7 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
     ``names[code]`` is a code's category, and ``new[code - len(names)]`` for
     the codes after it; ``known`` says that no code is -1. The vectorised form
     of :func:`pair_changes` (label arrays): cells
-    and shapes are counted with numpy (a dense count in one pass:
-    :func:`contingency._table.dense_count`), the pairs come back as
+    and shapes are counted with numpy, the pairs come back as
     :class:`CodedPairs`, the K x K table itself when one was counted anyway,
     else one key per result (the pair table aggregates them when it merges).
 
@@ -477,19 +476,15 @@ def coded_changes(assigned: NDArray[np.int64], correct: NDArray[np.int64],
     if n and known and dense_is_cheaper(k * k, n):
         # Every label known and a k x k confusion matrix is small: one bincount.
         labels = [*names, *new]
-        present = -1
-        if weights is None:  # one pass over the two code arrays, no array of keys
-            by_pair, correct_counts, assigned_counts, present = dense_count(ic, ia, k, k)
-        else:
-            by_pair = count_codes(ic * k + ia, k * k, weights)
-            square = by_pair.reshape(k, k)
-            assigned_counts, correct_counts = square.sum(axis=0), square.sum(axis=1)
-        a = by_pair.reshape(k, k).diagonal()
+        by_pair = count_codes(ic * k + ia, k * k, weights)
+        confusion = by_pair.reshape(k, k)
+        a = confusion.diagonal()
+        assigned_counts, correct_counts = confusion.sum(axis=0), confusion.sum(axis=1)
         right = int(a.sum())
         total = n if weights is None else int(weights.sum())
         shapes = {shape: count for shape, count in ((HIT, right), (MISS, total - right)) if count}
         cells = column_changes(labels, a, assigned_counts, correct_counts)
-        pairs = CodedPairs.from_table(by_pair, k, present)  # (its keys made only if read)
+        pairs = CodedPairs.from_table(by_pair, k)  # (its keys made only if read)
     else:
         known_a, known_c = ia >= 0, ic >= 0
         hit = known_a & (ia == ic)

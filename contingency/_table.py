@@ -35,9 +35,8 @@ from contingency.formulas._numeric import INT64_MAX, count_codes, dense_is_cheap
 if TYPE_CHECKING:
     from contingency.formulas.partition import FineSums, TableSums
 
-__all__ = ["PAIR_LOW", "PAIR_SHIFT", "Cells", "CodedPairs", "DenseCount", "PairTable",
-           "SortedCells", "Table", "check_pair", "count_cells", "dense_count",
-           "dense_count_reference"]
+__all__ = ["PAIR_LOW", "PAIR_SHIFT", "Cells", "CodedPairs", "PairTable", "SortedCells", "Table",
+           "check_pair", "count_cells"]
 
 Counts = NDArray[Any]  # int64, or object (Python ints) for huge weights in a batch
 #: Sorted row labels, sorted column labels, and the cells as ``rows, columns, counts``, the
@@ -65,8 +64,8 @@ class Cells:
     ([0, 1], [1, 0], [('a', 2, 5), ('b', 1, 2)])
     """
 
-    __slots__ = ("_columns", "_counts", "_keys", "_present", "_rows", "_table", "_width",
-                 "column_labels", "column_totals", "row_labels", "row_totals")
+    __slots__ = ("_columns", "_counts", "_keys", "_rows", "_table", "_width", "column_labels",
+                 "column_totals", "row_labels", "row_totals")
 
     def __init__(self, row_labels: list[Hashable], column_labels: list[Hashable], rows: Codes,
                  columns: Codes, counts: Counts, row_totals: NDArray[np.int64] | None = None,
@@ -78,7 +77,6 @@ class Cells:
         self._keys: Codes | None = None
         self._table: Counts | None = None
         self._width = 0
-        self._present = -1  # a dense count's number of cells, when known (-1: count them)
         self.row_totals, self.column_totals = row_totals, column_totals
 
     @classmethod
@@ -94,11 +92,10 @@ class Cells:
     @classmethod
     def from_table(cls, row_labels: list[Hashable], column_labels: list[Hashable],
                    table: NDArray[np.int64], width: int, row_totals: NDArray[np.int64],
-                   column_totals: NDArray[np.int64], present: int = -1) -> Cells:
+                   column_totals: NDArray[np.int64]) -> Cells:
         """The cells of a dense count of every label, ``table[row * width + column]`` (1-d, no
         count negative): their positions and counts are made when first read, and the kernel's
-        table reads the dense count itself (:meth:`dense_count`). ``present`` is its number of
-        non-zero entries, if known (:func:`dense_count` gives it).
+        table reads the dense count itself (:meth:`dense_count`).
 
         >>> cells = Cells.from_table(["a", "b"], [1, 2], np.array([0, 4, 3, 0]), 2,
         ...                          np.array([4, 3]), np.array([3, 4]))
@@ -107,7 +104,7 @@ class Cells:
         """
         cells = cls(row_labels, column_labels, table, table, table, row_totals, column_totals)
         cells._rows = cells._columns = cells._counts = None
-        cells._table, cells._width, cells._present = table, width, present
+        cells._table, cells._width = table, width
         return cells
 
     @property
@@ -155,9 +152,7 @@ class Cells:
     def __len__(self) -> int:
         if self._counts is None:
             assert self._table is not None
-            if self._present < 0:
-                self._present = int(np.count_nonzero(self._table))
-            return self._present
+            return int(np.count_nonzero(self._table))
         return len(self._counts)
 
     def triples(self) -> Iterator[tuple[Hashable, Hashable, int]]:
@@ -182,8 +177,6 @@ class Cells:
 
     def total(self) -> int:
         """The exact sum of the counts."""
-        if self._counts is None and self._table is not None and self.row_totals is not None:
-            return _total(self.row_totals)  # (a dense count: its K row totals, not its K x K table)
         return _total(self.counts if self._counts is not None or self._table is None
                       else self._table)
 
@@ -249,23 +242,21 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     height, width = high_r - low_r + 1, high_m - low_m + 1
     if max(high_r, high_m) > INT64_MAX or not dense_is_cheaper(height * width, reference.size):
         return None
-    present = -1
-    if multiplicity is None:  # one pass, no array of keys (the kernel's, or numpy's)
-        table, row_totals, column_totals, present = dense_count(reference, model, height, width,
-                                                                (low_r, low_m))
+    keys = reference.astype(np.int64, copy=True)  # in place from here: one new array
+    if low_r:
+        keys -= low_r
+    keys *= width
+    keys += model.astype(np.int64, copy=False)
+    if low_m:
+        keys -= low_m
+    if multiplicity is None:
+        table = np.bincount(keys, minlength=height * width)
     else:
-        keys = reference.astype(np.int64, copy=True)  # in place from here: one new array
-        if low_r:
-            keys -= low_r
-        keys *= width
-        keys += model.astype(np.int64, copy=False)
-        if low_m:
-            keys -= low_m
         cell_keys, cell_counts = _aggregate(keys, multiplicity)
         table = np.zeros(height * width, dtype=np.int64)
         table[cell_keys] = cell_counts
-        square = table.reshape(height, width)
-        row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
+    square = table.reshape(height, width)
+    row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
     used_rows = np.flatnonzero(row_totals != 0)
     used_columns = np.flatnonzero(column_totals != 0)
     row_labels = (used_rows + low_r).tolist()
@@ -273,7 +264,7 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     if len(used_rows) == height and len(used_columns) == width and multiplicity is None:
         # (a bincount: no count negative) the dense count as it is, read by the kernel in C
         return Cells.from_table(row_labels, column_labels, table, width, row_totals,
-                                column_totals, present)
+                                column_totals)
     keys = np.flatnonzero(table != 0)
     counts = table[keys]
     if len(used_rows) == height and len(used_columns) == width:
@@ -283,42 +274,6 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     return Cells(row_labels, column_labels, _renumber(cells.rows, used_rows, height),
                  _renumber(cells.columns, used_columns, width), counts,
                  row_totals[used_rows], column_totals[used_columns])
-
-
-#: A dense count of pairs of codes: ``(table, row_totals, column_totals, present)`` (see
-#: :func:`dense_count`).
-DenseCount = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], int]
-
-
-def dense_count(rows: NDArray[Any], columns: NDArray[Any], height: int, width: int,
-                lows: tuple[int, int] = (0, 0)) -> DenseCount:
-    """The dense count of the pairs ``(rows[i], columns[i])`` of two integer arrays, every value
-    in ``lows[0]..lows[0]+height-1`` and ``lows[1]..lows[1]+width-1`` (the caller's guarantee).
-
-    ``table[(row - lows[0]) * width + column - lows[1]]`` (int64, 1-d, ``height *
-    width`` entries) counts each pair; with it its row and column sums and its number of
-    non-zero entries. The kernel counts all of it in one pass over the two arrays (no
-    array of keys); :func:`dense_count_reference` is the same in numpy, used on the
-    reference (:mod:`contingency._backend` chooses).
-
-    >>> table, row_totals, column_totals, present = dense_count(np.array([1, 1, 2]),
-    ...                                                         np.array([0, 1, 1]), 2, 2, (1, 0))
-    >>> table.tolist(), row_totals.tolist(), column_totals.tolist(), present
-    ([1, 1, 0, 1], [2, 1], [1, 2], 3)
-    """
-    from contingency._backend import dense_count as chosen  # (_backend imports this module)
-
-    return chosen(rows, columns, height, width, *lows)
-
-
-def dense_count_reference(rows: NDArray[Any], columns: NDArray[Any], height: int, width: int,
-                          row_low: int = 0, column_low: int = 0) -> DenseCount:
-    """:func:`dense_count` written with numpy (the reference of the kernel's ``dense_count``)."""
-    keys = (np.asarray(rows, dtype=np.int64) - row_low) * width
-    keys += np.asarray(columns, dtype=np.int64) - column_low
-    table = np.bincount(keys, minlength=height * width)
-    square = table.reshape(height, width)
-    return (table, square.sum(axis=1), square.sum(axis=0), int(np.count_nonzero(table)))
 
 
 def _renumber(codes: Codes, used: Codes, size: int) -> Codes:
@@ -674,14 +629,13 @@ class CodedPairs:
                    _exact(list(pairs.values())))
 
     @classmethod
-    def from_table(cls, table: Counts, width: int, present: int = -1) -> CodedPairs:
+    def from_table(cls, table: Counts, width: int) -> CodedPairs:
         """The non-zero entries of a dense count: ``table[row * width + column]`` (1-d) for the
-        key ``row << PAIR_SHIFT | column``, sorted and distinct; ``present`` is their number, if
-        known (:func:`dense_count` gives it)."""
+        key ``row << PAIR_SHIFT | column``, sorted and distinct."""
         pairs = cls.__new__(cls)
         pairs._keys, pairs._counts, pairs.distinct = None, None, True
         pairs._table, pairs._width = table, width
-        pairs._size = int(np.count_nonzero(table)) if present < 0 else present
+        pairs._size = int(np.count_nonzero(table))
         return pairs
 
     @property
