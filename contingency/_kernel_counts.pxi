@@ -1148,26 +1148,41 @@ cdef class KernelPairs:
     def __reduce__(self):
         return _kernel_pairs_from, (self.to_dict(),)
 
-    cdef int add_count(self, uint64_t key, int64_t count) except -1:
-        """Add ``count`` (of either sign) to one pair. The caller keeps every count >= 0."""
-        cdef Py_ssize_t at = slots_find(self._slots, self._bits, key)
+    @cython.final
+    cdef inline int add_count(self, uint64_t key, int64_t count) except -1:
+        """Add ``count`` (of either sign) to one pair: :meth:`add_counts` of one."""
+        return self.add_counts(&key, &count, 1)
+
+    @cython.final
+    cdef int add_counts(self, const uint64_t *keys, const int64_t *counts,
+                        Py_ssize_t size) except -1:
+        """Add ``counts[k]`` (of either sign) to the pair ``keys[k]``, in order: the one write of
+        pairs, one or a batch's stretch (the slot of the key SLOTS_AHEAD further on asked for
+        meanwhile). The caller keeps every count >= 0."""
+        cdef Py_ssize_t k, at
         cdef int64_t held
-        if self._slots[at].key == EMPTY:
-            if count == 0:
-                return 0
-            if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
-                self._slots = slots_moved(self._slots, self._bits, self._bits + 1)
-                self._bits += 1
-                at = slots_find(self._slots, self._bits, key)
-            self._slots[at].key, self._slots[at].count = key, count
-            self._used += 1
-            return 0
-        held = self._slots[at].count + count
-        if held:
-            self._slots[at].count = held
-        else:
-            slots_delete(self._slots, self._bits, at)
-            self._used -= 1
+        cdef uint64_t key
+        for k in range(size):
+            if k + SLOTS_AHEAD < size:
+                slots_prefetch(self._slots, self._bits, keys[k + SLOTS_AHEAD])
+            key = keys[k]
+            at = slots_find(self._slots, self._bits, key)
+            if self._slots[at].key == EMPTY:
+                if counts[k] == 0:
+                    continue
+                if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
+                    self._slots = slots_moved(self._slots, self._bits, self._bits + 1)
+                    self._bits += 1
+                    at = slots_find(self._slots, self._bits, key)
+                self._slots[at].key, self._slots[at].count = key, counts[k]
+                self._used += 1
+                continue
+            held = self._slots[at].count + counts[k]
+            if held:
+                self._slots[at].count = held
+            else:
+                slots_delete(self._slots, self._bits, at)
+                self._used -= 1
         return 0
 
     cdef int64_t count_of(self, uint64_t key) noexcept:
@@ -1216,7 +1231,7 @@ cdef class KernelPairs:
 
         The count is read a stretch at a time: its non-zero entries gathered without a branch
         (an entry is zero or not at random, a branch on it mispredicted about half the time),
-        then written through :meth:`add_count` as a batch's keys are.
+        then written by :meth:`add_counts`.
         """
         cdef const int64_t[::1] counts = table
         cdef Py_ssize_t size = counts.shape[0], start, k, found, end
@@ -1238,10 +1253,7 @@ cdef class KernelPairs:
                     row, column = row + 1, 0
             for k in range(min(found, SLOTS_AHEAD)):
                 slots_prefetch(self._slots, self._bits, keys[k])
-            for k in range(found):
-                if k + SLOTS_AHEAD < found:
-                    slots_prefetch(self._slots, self._bits, keys[k + SLOTS_AHEAD])
-                self.add_count(keys[k], values[k])
+            self.add_counts(keys, values, found)  # (asks for the later slots itself)
         return 0
 
     def renumber(self, codes):
