@@ -177,6 +177,8 @@ class Cells:
 
     def total(self) -> int:
         """The exact sum of the counts."""
+        if self._counts is None and self._table is not None and self.row_totals is not None:
+            return _total(self.row_totals)  # (a dense count: its K row totals, not its K x K table)
         return _total(self.counts if self._counts is not None or self._table is None
                       else self._table)
 
@@ -242,10 +244,13 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     height, width = high_r - low_r + 1, high_m - low_m + 1
     if max(high_r, high_m) > INT64_MAX or not dense_is_cheaper(height * width, reference.size):
         return None
-    keys = reference.astype(np.int64, copy=True)  # in place from here: one new array
+    # (r - low_r) * width + (m - low_m) in one new array: two passes when both lows are 0
+    # (every intermediate below height * width, a small table's size: no int64 overflow).
     if low_r:
-        keys -= low_r
-    keys *= width
+        keys = np.subtract(reference, low_r, dtype=np.int64)
+        keys *= width
+    else:
+        keys = np.multiply(reference, width, dtype=np.int64)
     keys += model.astype(np.int64, copy=False)
     if low_m:
         keys -= low_m
