@@ -177,13 +177,34 @@ cdef extern from *:
         level->log += ck_log(new_) - ck_log(old);
     }
 
-    /* ck_step for each of a stretch's counts, from olds[k] to olds[k] + changes[k], the sums
-       held in locals meanwhile (registers, not memory written at every step). */
+    /* ck_step for each of a stretch's counts, from olds[k] to olds[k] + changes[k]. Where both
+       counts are below CK_LOG_CACHE, the differences of C(n, 2) and C(n, 3) (each below 2**36
+       in size) are summed exactly in int64 over at most 2**16 steps, the n ln n terms in
+       128 bits, and each total added to the level once (modulo its width, exact as in ck_step);
+       other counts take ck_step itself. */
     static void ck_steps(ck_level *level, const int64_t *olds, const int64_t *changes, Py_ssize_t size) {
-        ck_level sums = *level;
-        for (Py_ssize_t k = 0; k < size; k++)
-            ck_step(&sums, (uint64_t)olds[k], (uint64_t)(olds[k] + changes[k]));
-        *level = sums;
+        for (Py_ssize_t start = 0; start < size; start += 65536) {
+            Py_ssize_t end = size - start < 65536 ? size : start + 65536;
+            int64_t pairs = 0, triples = 0;
+            ck_u128 log_in = 0, log_out = 0;
+            for (Py_ssize_t k = start; k < end; k++) {
+                uint64_t old = (uint64_t)olds[k], new_ = (uint64_t)(olds[k] + changes[k]);
+                if (((old | new_) & ~(uint64_t)(CK_LOG_CACHE - 1)) != 0) {
+                    ck_step(level, old, new_);
+                    continue;
+                }
+                pairs += (int64_t)(new_ * (new_ - 1) / 2) - (int64_t)(old * (old - 1) / 2);
+                triples += (int64_t)(new_ * (new_ - 1) * (new_ - 2) / 6)
+                           - (int64_t)(old * (old - 1) * (old - 2) / 6);
+                log_in += ck_log_cache[new_];
+                log_out += ck_log_cache[old];
+            }
+            ck_u128 low = level->triples.low + (ck_u128)(__int128)triples;
+            level->pairs += (ck_u128)(__int128)pairs;
+            level->triples.high += (uint64_t)(triples >> 63) + (low < level->triples.low);
+            level->triples.low = low;
+            level->log += log_in - log_out;
+        }
     }
 
     static PyObject *ck_int(ck_u128 x) {

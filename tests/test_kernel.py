@@ -555,3 +555,21 @@ def test_sums_step_across_the_small_counts_the_kernel_moves_without_a_branch():
             else:
                 table.apply(batch(change[1]), "t")
         assert_same(reference, kernel)
+    # Dense counts (written a stretch at a time, the sums of each stretch summed apart): a cell
+    # of 5,000 among small ones, onto a table holding 2,820 cells, twice (counts from and past
+    # the bound), then once more.
+    from contingency._table import count_cells
+
+    rng = np.random.default_rng(5)
+    rows = np.concatenate([np.zeros(5_000, np.int64), rng.integers(0, 60, 6_000)])
+    columns = np.concatenate([np.zeros(5_000, np.int64), rng.integers(0, 50, 6_000)])
+    reference, kernel = ReferenceTable(), KERNEL()
+    for table in (reference, kernel):
+        table.apply(count_cells(np.arange(9_000) % 60, np.arange(9_000) % 47, where="t"), "t")
+    assert_same(reference, kernel)
+    for _ in range(3):
+        cells = count_cells(rows, columns, where="t")
+        assert cells.dense_count() is not None
+        for table in (reference, kernel):
+            table.apply(count_cells(rows, columns, where="t"), "t")
+        assert_same(reference, kernel)
