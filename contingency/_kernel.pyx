@@ -1018,7 +1018,7 @@ cdef class KernelTable:
     cdef inline void _move_cell_sums(self, const int64_t *changes, const int64_t *olds,
                                      Py_ssize_t size) noexcept:
         """The cells' sums as ``size`` counts go from ``olds[k]`` to ``olds[k] + changes[k]``."""
-        if size == 1:  # (one cell, as an element added: no copy of the sums to registers)
+        if size == 1:  # (one cell, as an element added: the step itself, no loop around it)
             ck_step(&self._sums[CELLS], <uint64_t>olds[0], <uint64_t>(olds[0] + changes[0]))
         else:
             ck_steps(&self._sums[CELLS], olds, changes, size)
