@@ -323,6 +323,7 @@ cdef extern from *:
                       int64_t a, int64_t b, int64_t c, int sign) noexcept nogil
     void cc_wsum_step(cc_wsum *sum, double v, int64_t s, int sign) noexcept nogil
     double cc_wsum_mean(const cc_wsum *sum, const cc_sum *plain, int mode) noexcept nogil
+    double cc_u256_double(const ck_u256 *x) noexcept nogil
     object cc_wsum_total(const cc_wsum *sum)
     double cc_sum_mean(const cc_sum *sum, int mode) noexcept nogil
     object cc_sum_total(const cc_sum *sum)
@@ -1179,12 +1180,16 @@ def average_reader(name, average, reference):
 
 
 def fixed_point_double(value):
-    """``float(value)`` of an integer ``0 <= value < 2**192`` as the running sums' reads round
-    one (cc_u192_double: to nearest, ties to even), for the tests against Python's."""
-    if not 0 <= value < 1 << 192:
-        raise ValueError(f"fixed_point_double: {value!r} is not in [0, 2**192)")
-    return cc_limbs_double(<uint64_t>(value >> 128), <uint64_t>((value >> 64) & _MASK_64),
-                           <uint64_t>(value & _MASK_64))
+    """``float(value)`` of an integer ``0 <= value < 2**256`` as the running sums' reads round
+    one (cc_u256_double, and below 2**192 cc_u192_double: to nearest, ties to even), for the
+    tests against Python's."""
+    if not 0 <= value < 1 << 256:
+        raise ValueError(f"fixed_point_double: {value!r} is not in [0, 2**256)")
+    cdef ck_u256 words
+    cdef int index
+    for index in range(4):
+        words.w[index] = <uint64_t>((value >> (64 * index)) & _MASK_64)
+    return cc_u256_double(&words)
 
 
 cdef set _SINGLE = None  # add_result's single-label types: contingency._feeding.SINGLE
