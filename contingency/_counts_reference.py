@@ -321,7 +321,7 @@ class CountsCore:
         running.refresh()
         return running.total, running.defined
 
-    sums: dict[str, CategorySums]  # (Counts' running sums)
+    sums: Mapping[str, CategorySums]  # (Counts' running sums)
 
     def running(self, key: str, name: str, mode: Any,
                 weighted: bool = False) -> CategorySums:  # (Counts.running)
