@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from typing import Any, Literal, TypeVar
 
 import attrs

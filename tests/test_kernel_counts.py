@@ -328,12 +328,14 @@ def test_copies_share_the_coding_until_one_changes_it() -> None:
     assert twin._counts.ids is original._counts.ids
     twin.add_result("z", "x")  # a category joins the copy
     assert twin._counts.ids is not original._counts.ids
-    assert list(original._counts.ids) == ["x", "y"] and list(twin._counts.ids) == ["x", "y", "z"]
+    assert list(original._counts.ids) == ["x", "y"]
+    assert list(twin._counts.ids) == ["x", "y", "z"]
     assert original._counts.names == ["x", "y"]
     third = original.copy()
     original.add_result("w", "w")
     original.remove_result("w", "w")  # joins, then is forgotten: a hole in the original's codes
-    assert list(third._counts.ids) == ["x", "y"] and third._counts.names == ["x", "y"]
+    assert list(third._counts.ids) == ["x", "y"]
+    assert third._counts.names == ["x", "y"]
     assert third == Contingency(["x", "y"], unknown="add").add_results(["x"], ["y"])
 
 
