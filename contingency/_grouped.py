@@ -19,13 +19,18 @@ constant time, as in a plain Contingency, where merging the groups would cost
 O(groups x categories) per read, and ``to_overall`` disparities after every
 result would cost as much. A test recomputes it from the groups.
 
-Each group's counts are a Contingency of its own (about thirty small objects),
-so that every score of a group is the one a plain Contingency fed its results
-reads, by the same code, exactly. With a thousand groups or more, that state
-no longer fits the processor's cache, and a read after every result pays a
-few cache misses in the group it touches; holding the counts of every group
-in one coded table would save them, at the price of a second implementation
-of every running sum a Contingency keeps, which we have not written.
+Each group's counts are a Contingency of its own, so that every score of a
+group is the one a plain Contingency fed its results reads, by the same code,
+exactly. A group is made as a copy of one empty accumulator with the
+settings: with the kernel, the copies share its category coding until a
+category joins or leaves one of them, and an empty group's counts hold no
+container of their own, so a group is two objects for the garbage collector
+(its Contingency and its Counts) and its write reads its cells, its pair table
+and a few lines of its core. With a thousand groups or more, that state no
+longer fits the processor's cache, and a write or a read pays a few cache
+misses in the group it touches; holding the counts of every group in one
+coded table would save them, at the price of a second implementation of every
+running sum a Contingency keeps, which we have not written.
 
 Writes. :meth:`GroupedContingency._commit` is the one routine that changes
 counts: it gives each accumulator its part, the overall one first when
