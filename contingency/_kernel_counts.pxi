@@ -11,10 +11,16 @@ every state and read after each step.
 Storage, while every count is a whole number of results (``scale`` 0, every
 count at most ``MAX_COUNT``, checked before every write):
 
-- cells ``a``, ``b``, ``c``: three int64 arrays indexed by category code
-  (grown by doubling; a forgotten category's code is a hole of zeros until
-  the codes are made dense again), read by category through
-  :class:`KernelCells` (a read-only mapping label -> count in table order);
+- cells ``a``, ``b``, ``c``: three int64 columns indexed by category code,
+  one after the other in one allocation (grown by doubling; a forgotten
+  category's code is a hole of zeros until the codes are made dense again),
+  read by category through :class:`KernelCells` (a read-only mapping label ->
+  count in table order);
+- the category coding, ``ids`` (label -> code) and ``names`` (code -> label):
+  shared with the cores copied from this one (and the one it was copied
+  from) until one of them adds or forgets a category, which copies them
+  first (copy-on-write): the groups of a GroupedContingency, copies of one
+  empty accumulator, hold one coding while they have the same categories;
 - ``n`` and the counts of the single-label shapes ``HIT`` and ``MISS``: C
   int64s (every one at most ``n``); the other shapes in a dict;
 - the micro table: four signed 128-bit integers (``d`` is ``K n`` less the
