@@ -58,6 +58,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from contingency._category_sums import (
@@ -88,6 +89,11 @@ else:
 __all__ = ["Counts", "micro_after", "whole"]
 
 _SHIFT = PAIR_SHIFT
+#: What counts start with, shared by every Counts until it needs its own (a group of a
+#: GroupedContingency is a Counts: at 10^5 groups, each container of its own is one more object
+#: a full garbage collection visits): no set_entries offset, no running sums yet.
+_NO_OFFSET = (0, 0, 0, 0)
+_NONE_YET: Mapping[str, Any] = MappingProxyType({})
 
 
 class Counts(_Core):
@@ -107,19 +113,20 @@ class Counts(_Core):
     scale: int  # every count is in units of 2**-scale
     shapes: dict[Shape, int]  # results by shape (both, assigned, correct); no zero entries
     micro: list[int]  # the micro table a, b, c, d: pooled cells plus the offset
-    offset: list[int]  # what set_entries put on top of the pooled cells
+    offset: tuple[int, ...]  # what set_entries put on top of the pooled cells
     ids: dict[Hashable, int]  # the code of each category
     holes: int  # codes of forgotten categories
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score
-    # and mode ("f1 perl", "weighted f1 perl", ...), the categories by total a + b + c (removals check them),
-    # and the confusion matrix's margins.
-    sums: dict[str, CategorySums]
+    # and mode ("f1 perl", "weighted f1 perl", ...), the categories by total a + b + c
+    # (removals check them), and the confusion matrix's margins. (sums and variances: an empty
+    # shared mapping until the first is made, then a dict of this Counts' own.)
+    sums: Mapping[str, CategorySums]
     totals: CategoryTotals | None
     margins: MarginSums | None
     # The delta-method intervals' sums, each made by the first interval read that needs it: per
     # score, the sum of its variance terms; macro F1's coupling (which also hears of pairs).
-    variances: dict[str, VarianceSums]
+    variances: Mapping[str, VarianceSums]
     coupling: F1Coupling | None
     stale: tuple[set[Hashable], ...]  # their sets of categories changed since each was read
     hold: bool  # the owner prints each result (verbose): add_result's fast path steps aside
@@ -135,13 +142,13 @@ class Counts(_Core):
         # The counts as plain data (the kernel's core keeps them in C) and the settings; the
         # running sums are made again by the first read that needs them.
         return _unpickle, (self.core_state(), {"declared": self.declared, "hold": self.hold,
-                                               "offset": list(self.offset)})
+                                               "offset": tuple(self.offset)})
 
     def _start(self) -> None:
-        """No set_entries offset, no running sums."""
-        self.offset = [0, 0, 0, 0]
-        self.sums, self.totals, self.margins, self.stale = {}, None, None, ()
-        self.variances, self.coupling = {}, None
+        """No set_entries offset, no running sums (the shared empty ones)."""
+        self.offset = _NO_OFFSET
+        self.sums, self.totals, self.margins, self.stale = _NONE_YET, None, None, ()
+        self.variances, self.coupling = _NONE_YET, None
 
     def clear(self) -> None:
         """Keep the declared categories, with zero counts; forget everything else."""
@@ -154,7 +161,7 @@ class Counts(_Core):
         other.declared, other.hold = self.declared, self.hold
         other.core_copy_from(self)
         other._start()
-        other.offset = list(self.offset)
+        other.offset = self.offset  # (a tuple: shared)
         return other
 
     # The one write routine -----------------------------------------------------------------
@@ -237,7 +244,7 @@ class Counts(_Core):
             self.add_micro(added_a, added_b, added_c, tables - added_a - added_b - added_c)
         else:
             self.micro = micro_after(list(self.micro), added_a, added_b, added_c, tables, offset)
-            self.offset = [mine + theirs for mine, theirs in zip(self.offset, offset)]
+            self.offset = tuple(mine + theirs for mine, theirs in zip(self.offset, offset))
         for pending in self.stale:
             pending.update(a, b, c, fresh)
 
@@ -420,7 +427,7 @@ class Counts(_Core):
         (the next read that needs one makes it again).
         """
         shift = scale - self.scale
-        offset = [count << shift if shift >= 0 else count >> -shift for count in self.offset]
+        offset = tuple(count << shift if shift >= 0 else count >> -shift for count in self.offset)
         self.rescale_counts(shift)
         self._start()
         self.offset = offset
@@ -437,8 +444,9 @@ class Counts(_Core):
         """The running sums of score ``name`` kept under ``key``, made by the first read that needs them."""
         running = self.sums.get(key)
         if running is None:
-            running = self.sums[key] = CategorySums((self.a, self.b, self.c), name, mode,
-                                                    weighted=weighted, scale=self.scale)
+            running = CategorySums((self.a, self.b, self.c), name, mode, weighted=weighted,
+                                   scale=self.scale)
+            self.sums = {**self.sums, key: running}  # (its own dict from the first)
             self.track(running)
         return running
 
@@ -446,8 +454,8 @@ class Counts(_Core):
         """The sum over categories of ``score``'s variance terms, up to date (made by the first read)."""
         running = self.variances.get(score)
         if running is None:
-            running = self.variances[score] = VarianceSums((self.a, self.b, self.c), score,
-                                                           scale=self.scale)
+            running = VarianceSums((self.a, self.b, self.c), score, scale=self.scale)
+            self.variances = {**self.variances, score: running}  # (its own dict from the first)
             self.track(running)
         running.refresh()
         return running

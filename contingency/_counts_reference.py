@@ -345,7 +345,7 @@ class CountsCore:
         running.refresh()
         return running.weighted, running.weight
 
-    sums: dict[str, CategorySums]  # (Counts' running sums)
+    sums: Mapping[str, CategorySums]  # (Counts' running sums)
 
     def running(self, key: str, name: str, mode: Any,
                 weighted: bool = False) -> CategorySums:  # (Counts.running)

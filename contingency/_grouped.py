@@ -19,13 +19,18 @@ constant time, as in a plain Contingency, where merging the groups would cost
 O(groups x categories) per read, and ``to_overall`` disparities after every
 result would cost as much. A test recomputes it from the groups.
 
-Each group's counts are a Contingency of its own (about thirty small objects),
-so that every score of a group is the one a plain Contingency fed its results
-reads, by the same code, exactly. With a thousand groups or more, that state
-no longer fits the processor's cache, and a read after every result pays a
-few cache misses in the group it touches; holding the counts of every group
-in one coded table would save them, at the price of a second implementation
-of every running sum a Contingency keeps, which we have not written.
+Each group's counts are a Contingency of its own, so that every score of a
+group is the one a plain Contingency fed its results reads, by the same code,
+exactly. A group is made as a copy of one empty accumulator with the
+settings: with the kernel, the copies share its category coding until a
+category joins or leaves one of them, and an empty group's counts hold no
+container of their own, so a group is two objects for the garbage collector
+(its Contingency and its Counts) and its write reads its cells, its pair table
+and a few lines of its core. With a thousand groups or more, that state no
+longer fits the processor's cache, and a write or a read pays a few cache
+misses in the group it touches; holding the counts of every group in one
+coded table would save them, at the price of a second implementation of every
+running sum a Contingency keeps, which we have not written.
 
 Writes. :meth:`GroupedContingency._commit` is the one routine that changes
 counts: it gives each accumulator its part, the overall one first when
@@ -77,7 +82,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -231,11 +236,19 @@ class GroupedContingency(Merging["GroupedContingency"]):
 
     def _new_group(self) -> Contingency:
         """An empty accumulator with the settings: a copy of one made once (a fifth of the cost)."""
+        return self._new_groups(1)[0]
+
+    def _new_groups(self, count: int) -> list[Contingency]:
+        """``count`` empty accumulators with the settings, copies of one made once: they share
+        its category coding until a category joins or leaves one of them (the kernel's core
+        copies it then), so an empty group holds two tracked objects (its Contingency and its
+        Counts) and no container of its own."""
         empty = self._empty
         if empty is None or empty._counts.n:  # (never written; checked all the same)
             empty = self._empty = Contingency(self._categories, unknown=self._unknown,
                                               zero_division=self._zero_division)
-        return empty.copy()
+        copy = empty.copy
+        return [copy() for _ in range(count)]
 
     def _register(self, key: _Key, accumulator: Contingency) -> None:
         """Give a group the next code (its place in group order is given at the next read)."""
@@ -388,17 +401,14 @@ class GroupedContingency(Merging["GroupedContingency"]):
         A group met only in rows of weight 0 is not created; a removal naming
         a group that holds no result is refused.
         """
-        mine = np.empty(len(keys), dtype=np.int64)
-        fresh: list[int] = []
-        for position, key in enumerate(keys):
-            code = self._codes.get(key)
-            if code is None:
-                if removing:
-                    raise ValueError(f"{where}: group {key!r} holds no result (the groups are "
-                                     f"{list(self._groups)!r})")
-                fresh.append(position)
-            else:
-                mine[position] = code
+        found = list(map(self._codes.get, keys))  # (None: a group new to this accumulator)
+        fresh = [position for position, code in enumerate(found) if code is None]
+        if fresh and removing:
+            key = keys[fresh[0]]
+            raise ValueError(f"{where}: group {key!r} holds no result (the groups are "
+                             f"{list(self._groups)!r})")
+        mine = np.array([-1 if code is None else code for code in found] if fresh else found,
+                        dtype=np.int64)
         created: dict[_Key, Contingency] = {}
         if fresh:
             wanted = np.zeros(len(keys), dtype=bool)
@@ -406,9 +416,9 @@ class GroupedContingency(Merging["GroupedContingency"]):
             first = first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
             # Groups met only in rows of weight 0 come last: they get no count, so no place.
             fresh.sort(key=lambda position: (first[position] < 0, first[position]))
-            for rank, position in enumerate(fresh):
-                mine[position] = len(self._keys) + rank
-                created[keys[position]] = self._new_group()
+            mine[fresh] = np.arange(len(self._keys), len(self._keys) + len(fresh))
+            created = dict(zip([keys[position] for position in fresh],
+                               self._new_groups(len(fresh))))
         return mine, created
 
     def _coded_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
@@ -465,19 +475,20 @@ class GroupedContingency(Merging["GroupedContingency"]):
         whole, changes, fresh = triple_changes(
             combined, k, len(key_of_code) if groups is None else len(groups), labels, exact,
             None if every_declared else known)
-        if groups is not None:  # from the batch's group codes to this accumulator's
-            changes = {int(groups[code]): change for code, change in changes.items()}
-            fresh = {int(groups[code]): met for code, met in fresh.items()}
-        parts = []
-        for code, (group_changes, coded) in changes.items():
-            accumulator = by_key[key_of_code[code]]
-            parts.append((accumulator, _change(accumulator, group_changes, unit,
-                                               removing=removing, new=fresh.get(code, ()),
-                                               coded=coded)))
+        key_of = key_of_code if groups is None else [key_of_code[code] for code in groups.tolist()]
+
+        def parts() -> Iterator[tuple[Contingency, Callable[[], None]]]:
+            # Each group's part made when it is written and dropped after it (with 10^5 groups,
+            # a list of them all would be a million objects more for the garbage collector).
+            for code, (group_changes, coded) in changes.items():
+                accumulator = by_key[key_of[code]]
+                yield accumulator, _change(accumulator, group_changes, unit, removing=removing,
+                                           new=fresh.get(code, ()), coded=coded)
+
         overall_part = _change(self._overall, pair_changes(whole, labels), unit,
                                removing=removing, new=new, coded=True)
-        self._commit(overall_part, parts, removing)
-        self._written(created, [key_of_code[code] for code in changes], removing)
+        self._commit(overall_part, parts(), removing)
+        self._written(created, [key_of[code] for code in changes], removing)
 
     def _split_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
                      keys: list[_Key], weights: Any, exact: NDArray[Any] | None,
@@ -518,7 +529,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
     # The one write routine ------------------------------------------------------------------
 
     def _commit(self, overall: Callable[[], object],
-                parts: Sequence[tuple[Contingency, Callable[[], object]]], removing: bool) -> None:
+                parts: Iterable[tuple[Contingency, Callable[[], object]]], removing: bool) -> None:
         """Write ``overall``'s part and each group's, all or none (see the module's docstring).
 
         Adding, the overall's part comes first: it checks everything the groups'
@@ -533,6 +544,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
             for _, part in parts:
                 part()
             return
+        parts = list(parts)
         saved = [(accumulator, accumulator._counts.copy()) for accumulator, _ in parts
                  ] if len(parts) > 1 else []
         try:

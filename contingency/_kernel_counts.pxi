@@ -11,10 +11,16 @@ every state and read after each step.
 Storage, while every count is a whole number of results (``scale`` 0, every
 count at most ``MAX_COUNT``, checked before every write):
 
-- cells ``a``, ``b``, ``c``: three int64 arrays indexed by category code
-  (grown by doubling; a forgotten category's code is a hole of zeros until
-  the codes are made dense again), read by category through
-  :class:`KernelCells` (a read-only mapping label -> count in table order);
+- cells ``a``, ``b``, ``c``: three int64 columns indexed by category code,
+  one after the other in one allocation (grown by doubling; a forgotten
+  category's code is a hole of zeros until the codes are made dense again),
+  read by category through :class:`KernelCells` (a read-only mapping label ->
+  count in table order);
+- the category coding, ``ids`` (label -> code) and ``names`` (code -> label):
+  shared with the cores copied from this one (and the one it was copied
+  from) until one of them adds or forgets a category, which copies them
+  first (copy-on-write): the groups of a GroupedContingency, copies of one
+  empty accumulator, hold one coding while they have the same categories;
 - ``n`` and the counts of the single-label shapes ``HIT`` and ``MISS``: C
   int64s (every one at most ``n``); the other shapes in a dict;
 - the micro table: four signed 128-bit integers (``d`` is ``K n`` less the
@@ -468,42 +474,48 @@ _Mapping.register(KernelCells)
 cdef class KernelCountsCore:
     """Every count by code in C (see the module docstring), and the one-result writes."""
 
-    cdef int64_t *_cells[3]
+    # What a one-result write reads comes first, in the object's first lines (the running sums,
+    # large and read only once made, last): a group's write at many groups pays a cache miss
+    # per line it touches.
+    cdef int64_t *_cells[3]  # one allocation: a, then b, then c, _capacity codes each
     cdef Py_ssize_t _capacity
     cdef int64_t _n, _hit, _miss
-    cdef ck_i128 _micro[4]
-    cdef dict _shapes  # the shapes other than HIT and MISS, no zero entry
     cdef dict _ids
-    cdef list _names
-    cdef Py_ssize_t _holes
     cdef object _pairs
     cdef object _wide  # the reference core holding the counts while scale > 0, else None
+    cdef unsigned _kept, _wkept
+    # _ids and _names are shared with the cores copied from this one or that it was copied from
+    # (copy-on-write: a core copies them before it changes them, _own_codes): the coding of
+    # declared categories, the same in every group, is then held once.
+    cdef bint _shared
+    cdef public bint hold
+    cdef public tuple stale
+    cdef public object coupling
+    cdef ck_i128 _micro[4]
+    cdef dict _shapes  # the shapes other than HIT and MISS, no zero entry; None while none
+    cdef list _names
+    cdef Py_ssize_t _holes
     # The plain macro means' running sums, each made by the first read that needs it (bit
     # ``slot`` of _kept) and then kept by every write: slot 4 score + mode (cc_score's codes).
     cdef cc_sum _sums[_SLOTS]
-    cdef unsigned _kept
     # The support-weighted means' running sums, the same way (bit ``slot`` of _wkept); a
     # weighted sum is made with the plain sum of its slot, which serves its zero-support case
     # (so _kept is set whenever _wkept is: the writes test _kept alone).
     cdef cc_wsum _wsums[_SLOTS]
-    cdef unsigned _wkept
-    cdef public tuple stale
-    cdef public object coupling
-    cdef public bint hold
 
     def __cinit__(self, *args, **kwargs):
         self._capacity = self._kept = self._wkept = 0
         self._cells[0] = self._cells[1] = self._cells[2] = NULL
         self.stale, self.coupling = (), None
-        self._shapes, self._ids, self._names, self._wide = {}, {}, [], None
+        self._shapes, self._ids, self._names, self._wide = None, {}, [], None
+        self._shared = False
 
     def __dealloc__(self):
-        cdef int index
-        for index in range(3):
-            free(self._cells[index])
+        free(self._cells[0])  # (the one allocation of the three columns)
 
     cdef int _reserve(self, Py_ssize_t size) except -1:
-        """Room for ``size`` codes in the arrays of cells (new room zero)."""
+        """Room for ``size`` codes in the arrays of cells (new room zero): one allocation of the
+        three columns, so that a result's cells are near each other."""
         cdef Py_ssize_t capacity = self._capacity if self._capacity else 16
         cdef int index
         cdef int64_t *grown
@@ -511,13 +523,24 @@ cdef class KernelCountsCore:
             return 0
         while capacity < size:
             capacity *= 2
+        grown = <int64_t *>calloc(3 * capacity, sizeof(int64_t))
+        if grown is NULL:
+            raise MemoryError()
         for index in range(3):
-            grown = <int64_t *>realloc(self._cells[index], capacity * sizeof(int64_t))
-            if grown is NULL:
-                raise MemoryError()
-            memset(grown + self._capacity, 0, (capacity - self._capacity) * sizeof(int64_t))
-            self._cells[index] = grown
+            if self._capacity:
+                memcpy(grown + index * capacity, self._cells[index],
+                       self._capacity * sizeof(int64_t))
+        free(self._cells[0])
+        for index in range(3):
+            self._cells[index] = grown + index * capacity
         self._capacity = capacity
+        return 0
+
+    cdef inline int _own_codes(self) except -1:
+        """Make this core's ``_ids`` and ``_names`` its own (copied if shared) before it changes them."""
+        if self._shared:
+            self._ids, self._names = dict(self._ids), list(self._names)
+            self._shared = False
         return 0
 
     cdef inline dict _table_ids(self):
@@ -591,7 +614,7 @@ cdef class KernelCountsCore:
     def shapes(self):
         if self._wide is not None:
             return self._wide.shapes
-        shapes = dict(self._shapes)
+        shapes = {} if self._shapes is None else dict(self._shapes)
         if self._hit:
             shapes[_HIT] = self._hit
         if self._miss:
@@ -630,9 +653,10 @@ cdef class KernelCountsCore:
         self._kept = self._wkept = 0  # (the running sums: made again by the first read)
         shapes = dict(shapes)
         self._hit, self._miss = shapes.pop(_HIT, 0), shapes.pop(_MISS, 0)
-        self._shapes = shapes
+        self._shapes = shapes or None
         self.micro = micro
         self._ids, self._names, self._holes, self._pairs = ids, names, holes, pairs
+        self._shared = False
         return 0
 
     def core_state(self):
@@ -658,7 +682,11 @@ cdef class KernelCountsCore:
             memcpy(self._cells[index], source._cells[index], source._capacity * sizeof(int64_t))
         self._n, self._hit, self._miss = source._n, source._hit, source._miss
         memcpy(self._micro, source._micro, sizeof(self._micro))
-        self._shapes, self._ids, self._names = dict(source._shapes), dict(source._ids), list(source._names)
+        self._shapes = None if source._shapes is None else dict(source._shapes)
+        # The codes shared, copy-on-write (_own_codes): an empty group copied from its template
+        # holds no dict or list of its own until a category joins it or leaves it.
+        self._ids, self._names, self._shared = source._ids, source._names, True
+        source._shared = True
         self._holes, self._pairs = source._holes, source._pairs.copy()
 
     def core_restore(self, state):
@@ -698,6 +726,7 @@ cdef class KernelCountsCore:
     cdef int _join_one(self, object label) except -1:
         """:meth:`join` of one label (not a category yet): the one place a category joins."""
         cdef Py_ssize_t code = len(self._names)
+        self._own_codes()
         self._reserve(code + 1)
         self._ids[label] = code
         self._names.append(label)
@@ -754,6 +783,8 @@ cdef class KernelCountsCore:
             elif shape == _MISS:
                 self._miss += <int64_t>count
             else:
+                if shapes is None:
+                    shapes = self._shapes = {}
                 count += shapes.get(shape, 0)
                 if count:
                     shapes[shape] = count
@@ -778,6 +809,8 @@ cdef class KernelCountsCore:
         if self._wide is not None:
             return self._wide.forget(labels)
         cdef Py_ssize_t code, old, size
+        if labels:
+            self._own_codes()
         for label in labels:
             code = self._ids.pop(label)
             if self._kept:  # (every cell of a forgotten category is zero)
@@ -925,8 +958,9 @@ cdef class KernelCountsCore:
         if joining:  # the new labels, assigned first (one label if the two are equal keys)
             if chosen is NULL:
                 self._join_one(assigned)
-            if PyDict_GetItem(ids, correct) is NULL:
+            if PyDict_GetItem(self._ids, correct) is NULL:
                 self._join_one(correct)
+            ids = self._ids  # (its own now: a shared dict was copied by the join)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
         cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
@@ -998,6 +1032,8 @@ cdef class KernelCountsCore:
                 self._add_cell(2, <Py_ssize_t><object>PyDict_GetItem(ids, label), 1)
         # (one label a side went to _pair: never the shape HIT or MISS here)
         shape = (k_both, k_assigned, k_correct)
+        if self._shapes is None:
+            self._shapes = {}
         cdef PyObject *held = PyDict_GetItem(self._shapes, shape)
         PyDict_SetItem(self._shapes, shape, 1 if held is NULL else <object>held + 1)
         self._n += 1

@@ -76,11 +76,13 @@ cdef inline void _prefetch_group(KernelCountsCore core) noexcept:
     """Ask for the lines ``core``'s one-result write will read, so that their cache misses
     overlap (with each other and with the whole's write) instead of following each other."""
     cdef int index
-    ck_prefetch(<PyObject *>core._ids)
+    cdef char *start = <char *>(<PyObject *>core)
+    for index in range(1, 4):  # the core's fields a write reads (the object's first lines)
+        ck_prefetch(start + 64 * index)
     ck_prefetch(<PyObject *>core._pairs)
     if not core._capacity:  # (no cells yet)
         return
-    for index in range(3):
+    for index in range(3):  # (the three columns, one after the other)
         ck_prefetch(core._cells[index])
         ck_prefetch(<char *>core._cells[index] + 64)
 

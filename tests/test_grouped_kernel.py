@@ -244,3 +244,23 @@ def test_a_long_stream_of_many_groups(seed: int) -> None:
     assert state(pair[0]) == state(pair[1])
     assert reads(pair[0]) == reads(pair[1])
     assert pair[0] == pair[1]
+
+
+def test_groups_share_the_coding_of_the_declared_categories() -> None:
+    """The groups are copies of one empty accumulator; on the kernel they hold its category
+    coding (one dict for every group) until a category joins one of them, which then holds
+    its own. On either core, the others' coding is unchanged."""
+    grouped = GroupedContingency(["x", "y"], groups=range(50), unknown="add")
+    grouped.add_results(["x", "y"] * 50, ["y", "y"] * 50, groups=list(range(50)) * 2)
+    codings = {group: grouped._groups[group]._counts.ids for group in range(50)}
+    if _backend.IMPLEMENTATION == "kernel":  # (the reference's copy has its own at once)
+        assert len({id(coding) for coding in codings.values()}) == 1
+    grouped.add_result("z", "x", group=3)
+    assert list(grouped._groups[3]._counts.ids) == ["x", "y", "z"]
+    assert all(grouped._groups[group]._counts.ids is codings[group]
+               for group in range(50) if group != 3)
+    assert all(list(grouped._groups[group]._counts.ids) == ["x", "y"]
+               for group in range(50) if group != 3)
+    grouped.remove_result("z", "x", group=3)  # z forgotten by group 3 (and by the whole)
+    assert grouped == GroupedContingency(["x", "y"], groups=range(50), unknown="add").add_results(
+        ["x", "y"] * 50, ["y", "y"] * 50, groups=list(range(50)) * 2)

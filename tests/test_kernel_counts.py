@@ -281,6 +281,24 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
                 assert mine == theirs
                 assert twin == accumulator
 
+    @rule(assigned=LABELS, correct=LABELS, go_on=st.booleans())
+    def copies_apart(self, assigned: Any, correct: Any, go_on: bool) -> None:
+        """A copy and its original (whose category coding the kernel's cores share until one
+        changes it): a result with a category new to one, then its removal (which forgets it),
+        leave the other as it was, either way round; with ``go_on``, the stream goes on with
+        the copies (their coding still shared with the originals, which stay alive)."""
+        self.originals = list(self.pair)
+        twins = [accumulator.copy() for accumulator in self.pair]
+        for written, other in ((twins, self.pair), (self.pair, twins)):
+            before = [state_of_counts(accumulator._counts) for accumulator in other]
+            for call in ("add_result", "remove_result"):
+                outcomes = [run(accumulator, call, assigned, correct) for accumulator in written]
+                assert outcomes[0] == outcomes[1]
+            after = [state_of_counts(accumulator._counts) for accumulator in other]
+            assert before == after
+        if go_on:
+            self.pair = twins
+
     @rule()
     def read_sums(self) -> None:  # makes running sums, whose pending sets the writes then fill
         for accumulator in self.pair:
@@ -306,6 +324,28 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
 
 
 TestCountsKernelAgainstReference = needs_kernel(CountsKernelAgainstReference.TestCase)
+
+
+@needs_kernel
+def test_copies_share_the_coding_until_one_changes_it() -> None:
+    """The kernel's copy holds its original's category coding (the same dict) until a category
+    joins or leaves either; then the one that changes it holds its own, and the other's is as
+    it was (the reference copies it at once: the states are compared step by step above)."""
+    original = on_core(KERNEL, ["x", "y"], unknown="add")
+    original.add_result("x", "y")
+    twin = original.copy()
+    assert twin._counts.ids is original._counts.ids
+    twin.add_result("z", "x")  # a category joins the copy
+    assert twin._counts.ids is not original._counts.ids
+    assert list(original._counts.ids) == ["x", "y"]
+    assert list(twin._counts.ids) == ["x", "y", "z"]
+    assert original._counts.names == ["x", "y"]
+    third = original.copy()
+    original.add_result("w", "w")
+    original.remove_result("w", "w")  # joins, then is forgotten: a hole in the original's codes
+    assert list(third._counts.ids) == ["x", "y"]
+    assert third._counts.names == ["x", "y"]
+    assert third == Contingency(["x", "y"], unknown="add").add_results(["x"], ["y"])
 
 
 @pytest.mark.parametrize("core", CORES)
