@@ -61,8 +61,8 @@ from contingency._table_reference import ReferenceTable
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
-           "compiled_paired_add_result", "compiled_partition_reads", "new_table", "rebuild_paired_counts", "rebuild_table",
-           "reduce_paired_counts", "reduce_table"]
+           "compiled_paired_add_result", "compiled_partition_reads", "new_table",
+           "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
