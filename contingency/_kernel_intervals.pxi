@@ -91,6 +91,8 @@ cdef extern from *:
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.math cimport NAN
 
+from sys import intern as _intern
+
 
 cdef object _interval_reference = None  # Contingency.interval as written in Python
 cdef object _Interval = None  # contingency.formulas.intervals.Interval
@@ -104,8 +106,8 @@ cdef dict _SHARE_CODES = None
 #: reference; NaN, equal to no level, until then).
 cdef double _last_level = NAN, _last_z = NAN
 cdef object _ZERO = 0  # interval's default seed, tested by identity first (a cached small int)
-#: Beyond this the reference's shares are quotients of ints, not of exact doubles.
-DEF _EXACT_FLOAT_BOUND = 9007199254740992  # 2**53
+#: 2**53: from there on the reference's shares are quotients of ints, not of exact doubles.
+cdef int64_t _EXACT_FLOAT_BOUND = (<int64_t>1) << 53
 
 
 def compiled_interval(reference, interval_type, dict levels_seen, interval_names, max_draws):
@@ -134,8 +136,8 @@ cdef dict _share_codes():
     for score, how in _interval_names().items():
         if type(how) is tuple and len(how) == 2 and how[0] == "share":
             code = _score_code(how[1], 5)
-            if code >= 0:
-                found[score] = code
+            if code >= 0:  # (interned: a name written in code is, and then found by identity)
+                found[_intern(score)] = code
     _SHARE_CODES = found
     return found
 
@@ -210,7 +212,7 @@ def wilson_bounds(successes, trials, double z):
     """``ci_wilson``'s ``(low, high)``, the C form of contingency.formulas.intervals.wilson, for
     the tests against it (counts ``0 <= successes <= trials``, ``0 < trials < 2**53``)."""
     cdef double low, high
-    if not 0 <= successes <= trials or not 0 < trials < _EXACT_FLOAT_BOUND:
+    if not 0 <= successes <= trials or not 0 < trials < 2**53:
         raise ValueError(f"wilson_bounds: counts 0 <= {successes!r} <= {trials!r} < 2**53 "
                          "needed")
     ci_wilson(successes, trials, z, &low, &high)
