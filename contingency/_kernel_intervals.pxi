@@ -16,7 +16,8 @@ reference checks it and computes its quantile, which this read then finds in
 a plain int, counts finer than a result or past ``2**53`` (where the
 reference's shares are quotients of ints), results that are not single-label,
 a micro table set by ``set_entries``, no results, another ``zero_division``
-value. tests/test_kernel_counts.py compares the two on the same streams.
+value. tests/test_kernel_intervals.py compares the two on the same streams (and
+the stateful test of tests/test_kernel_counts.py after every step).
 
 Which scores are served follows the registry of scores: the names it reads
 ``("share", name)`` in :func:`contingency._registry.interval_names` whose
@@ -136,7 +137,7 @@ cdef dict _share_codes():
     for score, how in _interval_names().items():
         if type(how) is tuple and len(how) == 2 and how[0] == "share":
             code = _score_code(how[1], 5)
-            if code >= 0:  # (interned: a name written in code is, and then found by identity)
+            if code >= 0:  # (interned, as a name written in code is: found by identity)
                 found[_intern(score)] = code
     _SHARE_CODES = found
     return found
