@@ -160,8 +160,9 @@ def _presented_as(compiled: Any, reference: Callable[..., Any]) -> Callable[...,
 def average_reader(name: str, average: str,
                    reference: Callable[[Any], float]) -> Callable[[Any], float]:
     """The reader of Contingency's property ``{average}_{name}``: the kernel's, one call into C
-    for the micro and macro reads it serves (it calls ``reference`` for the cases it does not:
-    counts finer than a result), or ``reference`` itself, the reader written in Python."""
+    for the micro, macro and weighted reads it serves (it calls ``reference`` for the cases it
+    does not: counts finer than a result), or ``reference`` itself, the reader written in
+    Python."""
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.average_reader(name, average, reference)

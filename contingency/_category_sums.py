@@ -49,10 +49,10 @@ Each term (and each ``v_k``) is a double held as an exact integer
 (:func:`contingency.formulas.intervals.variance_bits`), so these sums are
 exact too.
 
-(The compiled kernel keeps the plain means of precision, recall and F1 in C,
-the same integers in 192-bit words, updated by each write of a cell:
-contingency/_kernel_counts.pxi; the sums here are their specification, and
-serve the weighted means and every other score.)
+(The compiled kernel keeps the plain and weighted means of precision, recall
+and F1 in C, the same integers in 192- and 256-bit words, updated by each
+write of a cell: contingency/_kernel_counts.pxi; the sums here are their
+specification, and serve every other score.)
 
 A write tells the sums which categories changed (:meth:`CategorySums.stale`);
 a read first brings those up to date (:meth:`CategorySums.refresh`): it

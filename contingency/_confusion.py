@@ -69,11 +69,9 @@ def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> An
 
 def running_mean(counts: Counts, name: str, mode: ZeroDivision, weighted: bool = False) -> float:
     """The macro (or support-weighted) mean of score ``name`` over every category, from running sums."""
-    if not weighted:  # (the core's: in C on the kernel)
-        return counts.macro_mean(name, mode)
-    if not counts.ids:
-        return no_category(mode)
-    return counts.running(f"weighted {name}", name, mode, True).weighted_mean()
+    if weighted:  # (the core's, both: in C on the kernel)
+        return counts.weighted_mean(name, mode)
+    return counts.macro_mean(name, mode)
 
 
 def samples_mean(counts: Counts, score: Score, mode: ZeroDivision,

@@ -760,8 +760,9 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
     Micro: the row's scalar form of the micro table. Macro: its closed form from
     the pooled cells where the row has one, else the running sums' mean over
     categories (the counts' ``macro_mean``); weighted: theirs
-    with supports as weights. Samples: the formula on each result shape's table.
-    On the kernel, the micro and macro reads it serves are one call into C
+    with supports as weights (``weighted_mean``). Samples: the formula on each result
+    shape's table. On the kernel, the micro, macro and weighted reads it serves are one call
+    into C
     (:func:`contingency._backend.average_reader`), with the reader written here as
     their specification.
     """
@@ -784,7 +785,7 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
     else:
         def read(self: Contingency) -> float:
             return _confusion.samples_mean(self._counts, formula, self._zero_division)
-    if average == "micro" or (average == "macro" and pooled is None):
+    if average in ("micro", "weighted") or (average == "macro" and pooled is None):
         return _backend.average_reader(name, average, read)
     return read
 
@@ -809,7 +810,7 @@ Contingency.add_result = _backend.compiled_add_result(  # type: ignore[method-as
     add_result_reference, SINGLE, join_pair, take_sets)
 #: interval as written above (contingency._intervals): the specification of the kernel's, which
 #: takes its place when the kernel is built (Wilson's interval of a micro share in C, every
-#: other read by this; tests/test_kernel_counts.py runs both).
+#: other read by this; tests/test_kernel_intervals.py runs both).
 interval_reference = Contingency.interval
 Contingency.interval = _backend.compiled_interval(interval_reference)  # type: ignore[method-assign]
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")

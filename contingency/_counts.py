@@ -112,7 +112,7 @@ class Counts(_Core):
     holes: int  # codes of forgotten categories
     pairs: PairTable  # single-label results by code(correct) << 32 | code(assigned)
     # Running sums over categories, each made by the first read that needs it: per score
-    # ("f1", "weighted f1", ...), the categories by total a + b + c (removals check them),
+    # and mode ("f1 perl", "weighted f1 perl", ...), the categories by total a + b + c (removals check them),
     # and the confusion matrix's margins.
     sums: dict[str, CategorySums]
     totals: CategoryTotals | None

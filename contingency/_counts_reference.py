@@ -321,6 +321,30 @@ class CountsCore:
         running.refresh()
         return running.total, running.defined
 
+    def weighted_mean(self, name: str, mode: ZeroDivision) -> float:
+        """The mean over the categories of score ``name`` (as :meth:`macro_mean`) weighted by
+        their supports ``a + c``, or the plain mean when the supports of the defined values sum
+        to zero (as scikit-learn's ``average="weighted"``); the kernel keeps
+        :data:`MACRO_SCORES` in C.
+
+        Read from exact running sums (:meth:`weighted_sums`): each value times ``2**128`` times
+        its support, summed as integers, rounded once and divided by the supports' sum, as
+        :func:`contingency.formulas._numeric.average` computes it.
+        """
+        if not self.ids:
+            return no_category(mode)
+        return self.running(_weighted_key(name, mode), name, mode, True).weighted_mean()
+
+    def weighted_sums(self, name: str, mode: ZeroDivision) -> tuple[int, int] | None:
+        """The running sums behind :meth:`weighted_mean` of ``name`` in ``mode``, up to date, as
+        ``(weighted, weight)`` (the sum of each defined value times ``2**(128 + scale)`` times
+        its support, and the sum of those supports), or ``None`` before a read made them."""
+        running = self.sums.get(_weighted_key(name, mode))
+        if running is None:
+            return None
+        running.refresh()
+        return running.weighted, running.weight
+
     sums: dict[str, CategorySums]  # (Counts' running sums)
 
     def running(self, key: str, name: str, mode: Any,
@@ -331,3 +355,8 @@ class CountsCore:
 def _macro_key(name: str, mode: ZeroDivision) -> str:
     """Where :meth:`CountsCore.macro_mean` keeps its running sums in ``Counts.sums``."""
     return f"{name} {mode}"
+
+
+def _weighted_key(name: str, mode: ZeroDivision) -> str:
+    """Where :meth:`CountsCore.weighted_mean` keeps its running sums in ``Counts.sums``."""
+    return f"weighted {name} {mode}"

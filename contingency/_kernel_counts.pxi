@@ -34,11 +34,17 @@ count at most ``MAX_COUNT``, checked before every write):
   word), so no update rounds; a read rounds the sum once to a double (to
   nearest, ties to even, as ``float(int)``), scales it by ``2**-128`` (exact)
   and divides it by the number of values, the reference's mean bit for bit.
+  The means weighted by support ``a + c`` keep, beside the plain sum of
+  their score and mode, the sum of each value's integer times its support
+  (256 bits, ``cc_wsum``) and the sum of those supports; a read rounds the
+  first once, scales it and divides it by the second as a double (the plain
+  mean when the supports sum to zero), as the reference's weighted mean.
   The micro table's scores are read from the micro table in C too, by the
   registry's scalar forms' operations on the same doubles. Both serve the
   four ``zero_division`` modes at scale 0; anything else is read by the
   reference's Python (:meth:`KernelCountsCore.micro_score`,
-  :meth:`KernelCountsCore.macro_mean`), and Contingency's properties reach
+  :meth:`KernelCountsCore.macro_mean`, :meth:`KernelCountsCore.weighted_mean`), and
+  Contingency's properties reach
   them in one call (:func:`average_reader`).
 
 A fractional weight makes every count an integer in units of
@@ -198,12 +204,64 @@ cdef extern from *:
         if (v == v) cc_sum_step(sum, v, sign);
     }
 
-    /* The same for every sum kept: sums[slot] is score slot / 4 in mode slot % 4, kept when
-       bit `slot` of `kept` is set. */
-    static void cc_sums_step(cc_sum *sums, unsigned kept, int64_t a, int64_t b, int64_t c,
-                             int sign) {
-        for (int slot = 0; kept; slot++, kept >>= 1) {
-            if (kept & 1) cc_sum_category(&sums[slot], slot >> 2, slot & 3, a, b, c, sign);
+    /* The support-weighted running sum of one score's per-category values in one mode: each
+       defined value v as the exact integer v * 2**128 (as in cc_sum) times the category's
+       support a + c, summed modulo 2**256 (the sum is below 2**223: values at most 2**128,
+       supports below 2**63, fewer than 2**32 categories), and the supports of the categories
+       whose value is defined (below 2**95): contingency._category_sums.CategorySums'
+       ``weighted`` and ``weight``. */
+    typedef struct { ck_u256 weighted; unsigned __int128 weight; } cc_wsum;
+
+    /* Add (sign 1) or take out (-1) the defined value v of a category of support s. */
+    static void cc_wsum_step(cc_wsum *sum, double v, int64_t s, int sign) {
+        ck_u256 term = {{0, 0, 0, 0}};
+        int e, shift;
+        unsigned __int128 product;
+        uint64_t low, high;
+        if (sign > 0) sum->weight += (uint64_t)s; else sum->weight -= (uint64_t)s;
+        if (s == 0 || v == 0.0) return;
+        if (v == 1.0) {
+            term.w[2] = (uint64_t)s;  /* s << 128 */
+        } else {  /* v * 2**128 = M << (e + 75), 11 <= e + 75 <= 75: M s << (e + 75) */
+            product = (unsigned __int128)(uint64_t)ldexp(frexp(v, &e), 53) * (uint64_t)s;
+            shift = e + 75;
+            low = (uint64_t)product;
+            high = (uint64_t)(product >> 64);  /* below 2**52: M < 2**53, s < 2**63 */
+            if (shift >= 64) {
+                shift -= 64;
+                term.w[1] = low << shift;
+                term.w[2] = shift ? (high << shift) | (low >> (64 - shift)) : high;
+                term.w[3] = shift ? high >> (64 - shift) : 0;
+            } else {
+                term.w[0] = low << shift;
+                term.w[1] = (high << shift) | (low >> (64 - shift));  /* (shift >= 11) */
+                term.w[2] = high >> (64 - shift);
+            }
+        }
+        if (sign > 0) ck_add256(&sum->weighted, &term); else ck_sub256(&sum->weighted, &term);
+    }
+
+    /* float(x) of an integer 0 <= x < 2**256, to nearest, ties to even: past 2**192 the lowest
+       word is ORed into the next (a sticky bit, far below the rounding position), and the
+       power of two put back is exact. */
+    static double cc_u256_double(const ck_u256 *x) {
+        if (x->w[3])
+            return ldexp(cc_limbs_double(x->w[3], x->w[2], x->w[1] | (x->w[0] != 0)), 64);
+        return cc_limbs_double(x->w[2], x->w[1], x->w[0]);
+    }
+
+    /* The same for every sum kept: sums[slot] (and wsums[slot], the weighted one) is score
+       slot / 4 in mode slot % 4, kept when bit `slot` of `kept` (of `wkept`) is set. */
+    static void cc_sums_step(cc_sum *sums, unsigned kept, cc_wsum *wsums, unsigned wkept,
+                             int64_t a, int64_t b, int64_t c, int sign) {
+        unsigned both = kept | wkept;
+        double v;
+        for (int slot = 0; both; slot++, both >>= 1, kept >>= 1, wkept >>= 1) {
+            if (!(both & 1)) continue;
+            v = cc_score(slot >> 2, a, b, c, 0, slot & 3);
+            if (v != v) continue;  /* undefined (NaN, in "nan" mode): left out */
+            if (kept & 1) cc_sum_step(&sums[slot], v, sign);
+            if (wkept & 1) cc_wsum_step(&wsums[slot], v, a + c, sign);
         }
     }
 
@@ -221,6 +279,31 @@ cdef extern from *:
         for (int i = 24; i < 32; i++) bytes[i] = sum->high < 0 ? 0xFF : 0;
         return _PyLong_FromByteArray(bytes, 32, 1, 1);
     }
+
+    /* The weighted mean: the weighted sum rounded once to a double, times 2**-128 (exact),
+       divided by the supports' sum as a double; the plain mean (`plain`, the same score and
+       mode) when the supports sum to zero. */
+    static double cc_wsum_mean(const cc_wsum *sum, const cc_sum *plain, int mode) {
+        if (!plain->defined || sum->weight == 0) return cc_sum_mean(plain, mode);
+        return cc_u256_double(&sum->weighted) * 0x1p-128 / cc_u192_double(0, sum->weight);
+    }
+
+
+    /* The weighted sum and the supports' sum, as Python ints (the reference's ``weighted`` and
+       ``weight``). */
+    static PyObject *cc_wsum_total(const cc_wsum *sum) {
+        unsigned char bytes[16];
+        PyObject *weighted, *weight, *pair;
+        for (int i = 0; i < 16; i++) bytes[i] = (unsigned char)(sum->weight >> (8 * i));
+        weighted = ck_int256(&sum->weighted);
+        if (!weighted) return NULL;
+        weight = _PyLong_FromByteArray(bytes, 16, 1, 0);
+        if (!weight) { Py_DECREF(weighted); return NULL; }
+        pair = PyTuple_Pack(2, weighted, weight);
+        Py_DECREF(weighted);
+        Py_DECREF(weight);
+        return pair;
+    }
     """
     ctypedef long long ck_i128  # (declared narrower for Cython; the C type is __int128)
     object ck_int_signed(ck_i128 x)
@@ -234,8 +317,14 @@ cdef extern from *:
     void cc_sum_category(cc_sum *sum, int score, int mode, int64_t a, int64_t b, int64_t c,
                          int sign) noexcept nogil
     double cc_score(int score, ck_i128 a, ck_i128 b, ck_i128 c, ck_i128 d, int mode) noexcept nogil
-    void cc_sums_step(cc_sum *sums, unsigned kept, int64_t a, int64_t b, int64_t c,
-                      int sign) noexcept nogil
+    ctypedef struct cc_wsum:
+        pass
+    void cc_sums_step(cc_sum *sums, unsigned kept, cc_wsum *wsums, unsigned wkept,
+                      int64_t a, int64_t b, int64_t c, int sign) noexcept nogil
+    void cc_wsum_step(cc_wsum *sum, double v, int64_t s, int sign) noexcept nogil
+    double cc_wsum_mean(const cc_wsum *sum, const cc_sum *plain, int mode) noexcept nogil
+    double cc_u256_double(const ck_u256 *x) noexcept nogil
+    object cc_wsum_total(const cc_wsum *sum)
     double cc_sum_mean(const cc_sum *sum, int mode) noexcept nogil
     object cc_sum_total(const cc_sum *sum)
 
@@ -254,6 +343,8 @@ cdef object _reference_count_sets = _ReferenceCore.count_sets
 cdef object _reference_micro_score = _ReferenceCore.micro_score
 cdef object _reference_macro_mean = _ReferenceCore.macro_mean
 cdef object _reference_macro_sums = _ReferenceCore.macro_sums
+cdef object _reference_weighted_mean = _ReferenceCore.weighted_mean
+cdef object _reference_weighted_sums = _ReferenceCore.weighted_sums
 
 #: The scores the micro reads serve in C, by their code in cc_score; the macro means serve the
 #: first three (contingency._counts_reference.MICRO_SCORES and MACRO_SCORES).
@@ -391,12 +482,17 @@ cdef class KernelCountsCore:
     # ``slot`` of _kept) and then kept by every write: slot 4 score + mode (cc_score's codes).
     cdef cc_sum _sums[_SLOTS]
     cdef unsigned _kept
+    # The support-weighted means' running sums, the same way (bit ``slot`` of _wkept); a
+    # weighted sum is made with the plain sum of its slot, which serves its zero-support case
+    # (so _kept is set whenever _wkept is: the writes test _kept alone).
+    cdef cc_wsum _wsums[_SLOTS]
+    cdef unsigned _wkept
     cdef public tuple stale
     cdef public object coupling
     cdef public bint hold
 
     def __cinit__(self, *args, **kwargs):
-        self._capacity = self._kept = 0
+        self._capacity = self._kept = self._wkept = 0
         self._cells[0] = self._cells[1] = self._cells[2] = NULL
         self.stale, self.coupling = (), None
         self._shapes, self._ids, self._names, self._wide = {}, {}, [], None
@@ -531,7 +627,7 @@ cdef class KernelCountsCore:
             for code in range(size):
                 self._cells[index][code] = column[code]
         self._n = n
-        self._kept = 0  # (the running sums: made again by the first read that needs one)
+        self._kept = self._wkept = 0  # (the running sums: made again by the first read)
         shapes = dict(shapes)
         self._hit, self._miss = shapes.pop(_HIT, 0), shapes.pop(_MISS, 0)
         self._shapes = shapes
@@ -556,7 +652,7 @@ cdef class KernelCountsCore:
             self.core_restore(source._wide.core_state())
             return
         self._wide = None
-        self._kept = 0  # (running sums not copied: made again by the first read that needs one)
+        self._kept = self._wkept = 0  # (running sums not copied: made again when read)
         self._reserve(source._capacity)
         for index in range(3):
             memcpy(self._cells[index], source._cells[index], source._capacity * sizeof(int64_t))
@@ -606,7 +702,7 @@ cdef class KernelCountsCore:
         self._ids[label] = code
         self._names.append(label)
         if self._kept:  # a category of zero cells joins the running sums
-            cc_sums_step(self._sums, self._kept, 0, 0, 0, 1)
+            cc_sums_step(self._sums, self._kept, self._wsums, self._wkept, 0, 0, 0, 1)
         return 0
 
     cdef int _join(self, object labels) except -1:
@@ -621,9 +717,11 @@ cdef class KernelCountsCore:
         old cells taken out of them, at the new ones put in)."""
         cdef int64_t **cells = self._cells
         if self._kept:
-            cc_sums_step(self._sums, self._kept, cells[0][code], cells[1][code], cells[2][code], -1)
+            cc_sums_step(self._sums, self._kept, self._wsums, self._wkept,
+                         cells[0][code], cells[1][code], cells[2][code], -1)
             cells[index][code] += change
-            cc_sums_step(self._sums, self._kept, cells[0][code], cells[1][code], cells[2][code], 1)
+            cc_sums_step(self._sums, self._kept, self._wsums, self._wkept,
+                         cells[0][code], cells[1][code], cells[2][code], 1)
         else:
             cells[index][code] += change
 
@@ -683,7 +781,7 @@ cdef class KernelCountsCore:
         for label in labels:
             code = self._ids.pop(label)
             if self._kept:  # (every cell of a forgotten category is zero)
-                cc_sums_step(self._sums, self._kept, 0, 0, 0, -1)
+                cc_sums_step(self._sums, self._kept, self._wsums, self._wkept, 0, 0, 0, -1)
             self._names[code] = _HOLE
             self._holes += 1
         if self._holes * 2 <= len(self._names):
@@ -966,6 +1064,58 @@ cdef class KernelCountsCore:
         self._kept |= 1u << slot
         return 0
 
+    def weighted_mean(self, name, mode):
+        """The mean over the categories of score ``name`` weighted by their supports: the
+        reference's :meth:`~contingency._counts_reference.CountsCore.weighted_mean`, from
+        running sums kept in C (by every write, once a read made them) for its
+        ``MACRO_SCORES`` in the four modes at scale 0 (else by the reference's Python)."""
+        cdef int score = _score_code(name, _MACRO_SCORES), code = _mode_code(mode)
+        if score < 0 or code < 0 or self._wide is not None:
+            return _reference_weighted_mean(self, name, mode)
+        return self._weighted(score, code)
+
+    cdef object _weighted(self, int score, int mode):
+        """:meth:`weighted_mean` in C (scale 0, a score and mode of cc_score's codes)."""
+        if not self._ids:  # contingency.formulas._numeric.no_category
+            if mode == 0:
+                raise ValueError(_NO_CATEGORY)
+            return cc_undefined(mode, 1.0)
+        cdef int slot = 4 * score + mode
+        if not (self._wkept >> slot) & 1:
+            self._make_weighted_sum(slot)
+        return cc_wsum_mean(&self._wsums[slot], &self._sums[slot], mode)
+
+    cdef int _make_weighted_sum(self, int slot) except -1:
+        """Make the weighted running sum of ``slot``, and its plain one, from every category's
+        cells (O(K), once): kept by every write from now on."""
+        if not (self._kept >> slot) & 1:
+            self._make_sum(slot)
+        cdef cc_wsum *sum = &self._wsums[slot]
+        cdef int64_t **cells = self._cells
+        cdef Py_ssize_t code
+        cdef object label_code
+        cdef double v
+        memset(sum, 0, sizeof(cc_wsum))
+        for label_code in self._ids.values():
+            code = label_code
+            v = cc_score(slot >> 2, cells[0][code], cells[1][code], cells[2][code], 0, slot & 3)
+            if v == v:
+                cc_wsum_step(sum, v, cells[0][code] + cells[2][code], 1)
+        self._wkept |= 1u << slot
+        return 0
+
+    def weighted_sums(self, name, mode):
+        """The running sums behind :meth:`weighted_mean`, as ``(weighted, weight)`` (the
+        reference's :meth:`~contingency._counts_reference.CountsCore.weighted_sums`), or
+        ``None`` before a read made them."""
+        cdef int score = _score_code(name, _MACRO_SCORES), code = _mode_code(mode)
+        if score < 0 or code < 0 or self._wide is not None:
+            return _reference_weighted_sums(self, name, mode)
+        cdef int slot = 4 * score + code
+        if not (self._wkept >> slot) & 1:
+            return None
+        return cc_wsum_total(&self._wsums[slot])
+
     def macro_sums(self, name, mode):
         """The running sums behind :meth:`macro_mean`, as ``(total, defined)`` (the reference's
         :meth:`~contingency._counts_reference.CountsCore.macro_sums`), or ``None`` before a read
@@ -983,8 +1133,8 @@ def average_reader(name, average, reference):
     """Contingency's property ``{average}_{name}`` read in C: its fget (``reference`` is the
     reader written in Python, which serves what the C does not: counts finer than a result,
     another zero_division value), or ``None`` where the kernel does not serve that read (a
-    micro score outside ``MICRO_SCORES``, a macro mean outside ``MACRO_SCORES``, another
-    average). One call from the property into C: the counts' core and the accumulator's
+    micro score outside ``MICRO_SCORES``, a macro or weighted mean outside ``MACRO_SCORES``,
+    another average). One call from the property into C: the counts' core and the accumulator's
     ``zero_division`` read, the score computed from the C state."""
     cdef int score
     if average == "micro":
@@ -1013,16 +1163,33 @@ def average_reader(name, average, reference):
                 return (<KernelCountsCore>counts)._macro(score, mode)
             return reference(self)
         return read_macro
+    if average == "weighted":
+        score = _score_code(name, _MACRO_SCORES)
+        if score < 0:
+            return None
+
+        def read_weighted(self):
+            counts = self._counts
+            cdef int mode = _mode_code(self._zero_division)
+            if mode >= 0 and isinstance(counts, KernelCountsCore) \
+                    and (<KernelCountsCore>counts)._wide is None:
+                return (<KernelCountsCore>counts)._weighted(score, mode)
+            return reference(self)
+        return read_weighted
     return None
 
 
 def fixed_point_double(value):
-    """``float(value)`` of an integer ``0 <= value < 2**192`` as the running sums' reads round
-    one (cc_u192_double: to nearest, ties to even), for the tests against Python's."""
-    if not 0 <= value < 1 << 192:
-        raise ValueError(f"fixed_point_double: {value!r} is not in [0, 2**192)")
-    return cc_limbs_double(<uint64_t>(value >> 128), <uint64_t>((value >> 64) & _MASK_64),
-                           <uint64_t>(value & _MASK_64))
+    """``float(value)`` of an integer ``0 <= value < 2**256`` as the running sums' reads round
+    one (cc_u256_double, and below 2**192 cc_u192_double: to nearest, ties to even), for the
+    tests against Python's."""
+    if not 0 <= value < 1 << 256:
+        raise ValueError(f"fixed_point_double: {value!r} is not in [0, 2**256)")
+    cdef ck_u256 words
+    cdef int index
+    for index in range(4):
+        words.w[index] = <uint64_t>((value >> (64 * index)) & _MASK_64)
+    return cc_u256_double(&words)
 
 
 cdef set _SINGLE = None  # add_result's single-label types: contingency._feeding.SINGLE

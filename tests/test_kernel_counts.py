@@ -36,7 +36,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from contingency import Contingency
 from contingency._contingency import add_result_reference, interval_reference
 from contingency._counts import Counts
-from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key
+from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
 from contingency.formulas._numeric import MAX_COUNT
 
 
@@ -83,8 +83,10 @@ def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
 
 #: Every zero_division mode (as check_zero_division gives them).
 MODES = ["perl", 0.0, 1.0, "nan"]
-#: Where the reference keeps its plain macro means' running sums (the kernel keeps them in C).
-MACRO_KEYS = {_macro_key(name, mode) for name in MACRO_SCORES for mode in MODES}
+#: Where the reference keeps its plain and weighted macro means' running sums (the kernel keeps
+#: them in C).
+MACRO_KEYS = {key(name, mode) for name in MACRO_SCORES for mode in MODES
+              for key in (_macro_key, _weighted_key)}
 
 
 def same_float(x: float, y: float) -> bool:
@@ -116,7 +118,8 @@ def pending_sets(counts: Counts) -> dict[str, list[str]]:
 
 def core_reads(counts: Counts) -> dict[str, Any]:
     """The reads of the counts' core the kernel serves in C, every score in every mode: the
-    micro table's scores, the macro means and their exact running sums (made by the reads)."""
+    micro table's scores, the macro means, plain and weighted by support, and their exact
+    running sums (made by the reads)."""
     reads: dict[str, Any] = {}
     for mode in MODES:
         for name in MICRO_SCORES:
@@ -127,6 +130,11 @@ def core_reads(counts: Counts) -> dict[str, Any]:
             except ValueError as error:  # (no category, in Perl mode)
                 reads[f"macro {name} {mode}"] = str(error)
             reads[f"sums {name} {mode}"] = counts.macro_sums(name, mode)
+            try:
+                reads[f"weighted {name} {mode}"] = shown_float(counts.weighted_mean(name, mode))
+            except ValueError as error:
+                reads[f"weighted {name} {mode}"] = str(error)
+            reads[f"weighted sums {name} {mode}"] = counts.weighted_sums(name, mode)
     return reads
 
 
@@ -147,7 +155,8 @@ def state_of_counts(counts: Counts) -> dict[str, Any]:
 
 #: The reads of an accumulator compared: its micro and macro properties, and two others.
 READS = ("n_results", "subset_accuracy", *(f"{average}_{name}" for average in ("micro", "macro")
-                                           for name in MICRO_SCORES))
+                                           for name in MICRO_SCORES),
+         *(f"weighted_{name}" for name in MACRO_SCORES))
 #: The intervals compared (each by ``interval``: the kernel's reads Wilson's of a micro share in
 #: C, tests/test_kernel_intervals.py), at the default level and another.
 INTERVALS = [(score, level) for score in ("micro_precision", "micro_recall", "micro_f1",
@@ -602,12 +611,14 @@ def test_a_refused_fractional_weight_leaves_the_counts_whole_at_scale_0(core: ty
 
 
 def _hard_integers() -> list[int]:
-    """Integers below 2**192 whose rounding to a double is easy to get wrong: each bit length,
-    halfway between two doubles (ties to even, both ways), a unit either side of halfway, a
-    sticky bit far below the rounding position, and around the 64-bit words' edges."""
+    """Integers below 2**256 (the weighted sums' width; the plain sums' is 2**192) whose
+    rounding to a double is easy to get wrong: each bit length, halfway between two doubles
+    (ties to even, both ways), a unit either side of halfway, a sticky bit far below the
+    rounding position (past 2**192: in the lowest word, which the C folds into the next), and
+    around the 64-bit words' edges."""
     found = {0, 1, 2**53 - 1, 2**53, 2**53 + 1, 2**64 - 1, 2**64, 2**64 + 1, 2**128 - 1, 2**128,
-             2**128 + 1, 2**192 - 1}
-    for bits in range(54, 193):
+             2**128 + 1, 2**192 - 1, 2**192, 2**192 + 1, 2**256 - 1}
+    for bits in range(54, 257):
         for mantissa in (2**52, 2**52 + 1, 2**53 - 1, 0x1234_5678_9ABC_D):
             mantissa |= 2**52
             base = mantissa << (bits - 53)  # a double, exactly
@@ -616,14 +627,19 @@ def _hard_integers() -> list[int]:
                 found.add(base + extra)
             if bits - 54 > 1:
                 found.add(base + half + (1 << (bits - 54) // 2))  # halfway plus a far sticky bit
-    return sorted(value for value in found if value < 2**192)
+            if bits > 192:
+                found.add(base + half + 1)  # halfway, plus a sticky bit in the lowest word only
+                found.add(base + half - 1)
+    return sorted(value for value in found if value < 2**256)
 
 
 @needs_kernel
 @example(value=2**128 + 2**75)  # halfway across the carry word: to even, down
 @example(value=(2**53 + 1) * 2**75 + 2**74)  # halfway, odd: up
-@given(value=st.one_of(st.integers(0, 2**192 - 1),
-                       st.builds(lambda m, k: m << k, st.integers(1, 2**60), st.integers(0, 132))))
+@example(value=2**200 + 2**147 + 1)  # halfway past 2**192, a sticky bit in the lowest word: up
+@example(value=2**200 + 2**147)  # exactly halfway past 2**192: to even, down
+@given(value=st.one_of(st.integers(0, 2**256 - 1),
+                       st.builds(lambda m, k: m << k, st.integers(1, 2**60), st.integers(0, 196))))
 def test_the_sums_round_as_python_floats_an_int(value: int) -> None:
     """The C rounding of a running sum to a double (to nearest, ties to even) is Python's."""
     from contingency._kernel import fixed_point_double
@@ -634,11 +650,11 @@ def test_the_sums_round_as_python_floats_an_int(value: int) -> None:
 def test_the_sums_round_as_python_on_halfway_cases() -> None:
     from contingency._kernel import fixed_point_double
     values = _hard_integers()
-    assert len(values) > 2000
+    assert len(values) > 3000
     for value in values:
         assert same_float(fixed_point_double(value), float(value)), hex(value)
-    with pytest.raises(ValueError, match="2\\*\\*192"):
-        fixed_point_double(2**192)
+    with pytest.raises(ValueError, match="2\\*\\*256"):
+        fixed_point_double(2**256)
 
 
 #: 3 (2**53 + 23757), whose ratio to 3 Perl computes in integers (1 / (1 + 2**53 + 23757) then differs
@@ -680,10 +696,11 @@ def test_large_counts_read_the_same_on_both_cores(results: list[tuple[Any, Any, 
     counts = accumulators[1]._counts
     for name in MACRO_SCORES:
         for mode in MODES:
-            fresh = CategorySums((counts.a, counts.b, counts.c), name, mode)
+            fresh = CategorySums((counts.a, counts.b, counts.c), name, mode, weighted=True)
             fresh.stale(counts.a)
             fresh.refresh()
             assert counts.macro_sums(name, mode) == (fresh.total, fresh.defined)
+            assert counts.weighted_sums(name, mode) == (fresh.weighted, fresh.weight)
 
 
 @pytest.mark.parametrize("core", CORES)
@@ -719,6 +736,34 @@ def test_the_macro_sums_carry_past_2_to_the_128(core: type) -> None:
     assert s.macro_precision == float(total) * 2.0**-128 / 40
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_the_weighted_sums_carry_past_2_to_the_192(core: type) -> None:
+    """Multi-label results of weight 2**59 naming 40 categories: supports summing past 2**64,
+    so the weighted sum (each value times 2**128 times its support) passes 2**192, the kernel's
+    fourth word; each time the sums the exact ones, and the mean their rounding, then taken
+    back by removals to small values."""
+    labels = [f"c{index}" for index in range(40)]
+    s = on_core(core, labels, zero_division=0.0)
+    assert s.weighted_precision == 0.0  # (the sums made: every value 0 of 0 in this mode)
+    heavy = 2**59
+    s.add_result(set(labels), set(labels), weight=heavy)  # every value 1, every support 2**59
+    s.add_result(set(labels[:3]), set(labels[1:4]), weight=5)  # values just below 1
+    counts = s._counts
+    values = [float(counts.a[label]) / float(counts.a[label] + counts.b[label])
+              for label in labels]
+    supports = [counts.a[label] + counts.c[label] for label in labels]
+    weighted, weight = counts.weighted_sums("precision", 0.0)
+    assert weight == sum(supports) > 2**64
+    assert weighted == sum(int(value * 2**128) * support
+                           for value, support in zip(values, supports)) > 2**192
+    assert s.weighted_precision == float(weighted) * 2.0**-128 / weight
+    s.remove_result(set(labels), set(labels), weight=heavy)
+    weighted, weight = counts.weighted_sums("precision", 0.0)
+    # c1 and c2 right (value 1, support 5), c3 missed (value 0, support 5), c0 of support 0
+    assert (weighted, weight) == (2 * 2**128 * 5, 15)
+    assert s.weighted_precision == 10 / 15
+
+
 @needs_kernel
 def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
     """On the kernel the plain macro means' sums live in C: the reads make none in Python and no
@@ -729,6 +774,7 @@ def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
     for mode in MODES:
         for name in MACRO_SCORES:
             s._counts.macro_mean(name, mode)
+            s._counts.weighted_mean(name, mode)
     assert s._counts.sums == {}
     assert s._counts.stale == ()
     for assigned, correct in [("x", "x"), ("new", "y"), ({"x", "z"}, {"z"}), ("y", "new")]:
@@ -736,6 +782,7 @@ def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
         s.remove_result("z", "y") if assigned == "y" else None
         twin = s.copy()
         assert all(twin._counts.macro_sums(name, mode) is None
+                   and twin._counts.weighted_sums(name, mode) is None
                    for name in MACRO_SCORES for mode in MODES)
         assert state(twin, every_mode=True)["reads"] == state(s, every_mode=True)["reads"]
     assert s._counts.sums == {}  # (a removal made the category totals its check reads: their set)

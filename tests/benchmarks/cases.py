@@ -75,6 +75,7 @@ from tests.benchmarks.label_types import (
 from tests.benchmarks.locking import lock_cost
 from tests.benchmarks.ours import (
     PARTITION_SKIP,
+    contingency_on_reference,
     every_constant_time_score,
     partition_comparison,
     partition_on_reference,
@@ -1229,19 +1230,20 @@ def micro_read(config: Config) -> list[Row]:
     return rows
 
 
-def _add_then_macro_f1(categories: list[str] | None, results: Sequence[tuple[str, str]]
-                       ) -> tuple[Contingency, float]:
+def _add_then_macro_f1(categories: list[str] | None, results: Sequence[tuple[str, str]],
+                       read: str = "macro_f1") -> tuple[Contingency, float]:
     accumulator = Contingency(categories)
     add = accumulator.add_result
     value = math.nan
     for assigned, correct in results:
         add(assigned, correct)
-        value = accumulator.macro_f1
+        value = getattr(accumulator, read)
     return accumulator, value
 
 
 def macro_read_after_add(config: Config) -> list[Row]:
-    """Issue 10: ``add_result`` then ``macro_f1``, K = 1000 within 1.5x of K = 10 (per step)."""
+    """Issue 10: ``add_result`` then ``macro_f1``, K = 1000 within 1.5x of K = 10 (per step);
+    then ``weighted_f1`` in its place at K = 1000, within 1.5x of the ``macro_f1`` step."""
     n = config.read_step_n
     ks = (10, 1000)
     contestants = []
@@ -1249,22 +1251,34 @@ def macro_read_after_add(config: Config) -> list[Row]:
         categories, results = category_names(k), single_label_results(n, k)
         contestants.append(Contestant(f"K={k}", partial(_add_then_macro_f1, categories, results),
                                       items=n))
+    contestants.append(Contestant("weighted K=1000", partial(
+        _add_then_macro_f1, category_names(1000), single_label_results(n, 1000), "weighted_f1"),
+        items=n))
 
     def check(values: list[Any]) -> str:
-        return "last macro F1 against add_results of the same results " + _agree(
-            (f"macro F1 at K={k}", value,
-             _prefix_contingency(category_names(k), single_label_results(n, k)).macro_f1)
-            for k, (_, value) in zip(ks, values))
+        last = {k: _prefix_contingency(category_names(k), single_label_results(n, k))
+                for k in ks}
+        return "last macro and weighted F1 against add_results of the same results " + _agree(
+            [*((f"macro F1 at K={k}", value, last[k].macro_f1)
+               for k, (_, value) in zip(ks, values)),
+             ("weighted F1 at K=1000", values[2][1], last[1000].weighted_f1)])
 
     timings, verdict = measure(contestants, config.repeat, check)
-    small, large = timings
+    small, large, weighted = timings
     return [Row("add_result + macro_f1 read, per step: K=1000 against K=10",
                 f"K declared, {_count(n)} results", "s/result", ours=large.median,
                 peer_name="ours at K=10", peer=small.median, target="K=1000 <= 1.5 x K=10",
                 passed=large.median <= 1.5 * small.median, check=verdict,
                 notes="one add_result then one macro_f1 read per result, the K categories "
                       "declared; same run, rounds alternated",
-                timings=timings)]
+                timings=[small, large]),
+            Row("add_result + weighted_f1 read, per step, against + macro_f1",
+                f"K=1000 declared, {_count(n)} results", "s/result", ours=weighted.median,
+                peer_name="add_result + macro_f1", peer=large.median,
+                target="weighted <= 1.5 x macro", passed=weighted.median <= 1.5 * large.median,
+                check=verdict,
+                notes="the support-weighted mean's running sums, kept in C beside the plain "
+                      "mean's", timings=[weighted, large])]
 
 
 def _warm_contingency(warm_up: Sequence[tuple[str, str]]) -> Contingency:
@@ -1584,6 +1598,75 @@ def partition_kernel_and_reference(config: Config) -> list[Row]:
     return rows
 
 
+def contingency_kernel_and_reference(config: Config) -> list[Row]:
+    """Issue 30: Contingency on its compiled kernel and on the pure-Python reference, side by side.
+
+    Per result, at K = 10 and K = 1000: single-label ``add_result`` (rows 1-3's stream) and the
+    learning curve (``add_result`` then ``micro_f1`` and ``macro_f1``), on the class as loaded
+    (the kernel when built) and on the reference
+    (:func:`~tests.benchmarks.ours.contingency_on_reference`), rounds alternated. The
+    reference has no target: the rows say what it costs.
+    """
+    from contingency import _backend
+
+    n = config.read_step_n
+    ks = (10, 1000)
+    classes = {_backend.IMPLEMENTATION: Contingency, "reference": contingency_on_reference()}
+    if len(classes) < 2:
+        return [_skip("Contingency on the kernel against the reference", f"{_count(n)} results",
+                      "s/result", "skipped: the kernel is not built")]
+
+    def add(kind: type[Contingency], categories: list[str],
+            results: Sequence[tuple[str, str]]) -> Any:
+        accumulator = kind(categories)
+        _feed(accumulator.add_result, results)
+        return accumulator
+
+    def curve(kind: type[Contingency], categories: list[str],
+              results: Sequence[tuple[str, str]]) -> Any:
+        accumulator = kind(categories)
+        step = accumulator.add_result
+        value = None
+        for assigned, correct in results:
+            step(assigned, correct)
+            value = (accumulator.micro_f1, accumulator.macro_f1)
+        return value
+
+    contestants = []
+    for k in ks:
+        categories, results = category_names(k), single_label_results(n, k)
+        for name, kind in classes.items():
+            contestants += [
+                Contestant(f"{name} add K={k}", partial(add, kind, categories, results),
+                           items=n),
+                Contestant(f"{name} curve K={k}", partial(curve, kind, categories, results),
+                           items=n)]
+
+    def check(values: list[Any]) -> str:
+        found = dict(zip((c.name for c in contestants), values))
+        for k in ks:
+            if found[f"kernel add K={k}"].to_dict() != found[f"reference add K={k}"].to_dict():
+                raise CheckFailed(f"K={k}: the kernel's counts differ from the reference's")
+            if found[f"kernel curve K={k}"] != found[f"reference curve K={k}"]:
+                raise CheckFailed(f"K={k}: the kernel's last reads differ from the reference's")
+        return "equal documents and bit-identical last micro and macro F1 on both"
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    by_name = {t.name: t for t in timings}
+    rows = []
+    for k in ks:
+        size = f"K={k} declared, {_count(n)} results"
+        for what, label in (("add", "single-label add_result"),
+                            ("curve", "learning curve (add_result + micro_f1 + macro_f1)")):
+            reference, kernel = by_name[f"reference {what} K={k}"], by_name[f"kernel {what} K={k}"]
+            rows.append(Row(f"Contingency {label} on the pure-Python reference, per result",
+                            size, "s/result", ours=reference.median,
+                            peer_name="the same on the kernel", peer=kernel.median,
+                            target="none (issue 30: measured beside the kernel)",
+                            check=verdict, timings=[reference, kernel]))
+    return rows
+
+
 def _near_independence_add_read(comparison: Any, pairs: Sequence[tuple[int, int]]) -> float:
     """Each of ``pairs`` added and NMI read; then taken back, so every round starts alike."""
     add, remove, read = comparison.add, comparison.remove, comparison.normalized_mutual_information
@@ -1887,6 +1970,8 @@ CASES: list[Case] = [
     Case("10 PartitionComparison read vs add", partition_read_vs_add),
     Case("10 PartitionComparison kernel and reference: add, add + reads",
          partition_kernel_and_reference),
+    Case("10 Contingency on the kernel and the pure-Python reference",
+         contingency_kernel_and_reference),
     Case("10 PartitionComparison NMI read near independence K=100 vs K=1000",
          partition_read_near_independence),
     Case("10 from_labels table as large as the data", from_labels_large_table),

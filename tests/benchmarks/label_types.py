@@ -10,7 +10,9 @@ give equal states. The inputs are those users pass:
   every result) with ``int`` labels, against ``str`` and against
   ``add_result`` alone;
 - ``add_result`` on uniformly random pairs at K = 1000 and K = 100,000
-  against K = 10 (the confusion pairs grow with K);
+  against K = 10 (the confusion pairs grow with K): at K = 1000 within 1.2x of
+  K = 10; at K = 100,000 growing within 1.5x of what its floor (two dict
+  look-ups a result, which miss the cache as ours do) grows, issue 30's target;
 - the general path (a result given as a mapping, a result naming a category
   new to an open set: ``str``, ``int``, one-label lists) against the fast path;
 - a one-row ``add_results`` on an accumulator of 200,000 categories against
@@ -196,16 +198,22 @@ def random_pairs_scaling(config: Any) -> list[Row]:
                                     for v in values}) == 1 else "MISMATCH")
     small, small_floor = timings[0], timings[1]
     rows = []
-    for (timing, floor), k, bound in (((timings[2], timings[3]), 1000, 1.2),
-                                      ((timings[4], timings[5]), 100_000, 1.5)):
+    for (timing, floor), k in (((timings[2], timings[3]), 1000),
+                               ((timings[4], timings[5]), 100_000)):
+        growth, floor_growth = timing.median / small.median, floor.median / small_floor.median
+        if k == 1000:  # issue 10's target: the time a result takes
+            target, passed = f"K={k:,} <= 1.2 x K=10", growth <= 1.2
+        else:  # issue 30's: the growth beyond what the floor's own look-ups grow
+            target = f"K={k:,}/K=10 <= 1.5 x the floor's growth (issue 30)"
+            passed = growth <= 1.5 * floor_growth
         rows.append(Row(f"add_result on uniformly random pairs: K={k:,} against K=10",
                         f"{n:,} results", "s/result", ours=timing.median,
                         peer_name="ours at K=10", peer=small.median,
                         floor_name="two look-ups + two appends", floor=floor.median,
-                        target=f"K={k:,} <= {bound} x K=10",
-                        passed=timing.median <= bound * small.median, check=verdict,
-                        notes=f"the floor itself costs {floor.median / small_floor.median:.2f} x "
-                              f"its K=10 figure ({small_floor.median * 1e9:.0f} ns) at K={k:,}",
+                        target=target, passed=passed, check=verdict,
+                        notes=f"ours grows {growth:.2f}x; the floor itself costs "
+                              f"{floor_growth:.2f} x its K=10 figure "
+                              f"({small_floor.median * 1e9:.0f} ns) at K={k:,}",
                         timings=[timing, small, floor, small_floor]))
     return rows
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PARTITION_SKIP", "every_constant_time_score", "partition_comparison",
-           "partition_on_reference"]
+__all__ = ["PARTITION_SKIP", "contingency_on_reference", "every_constant_time_score",
+           "partition_comparison", "partition_on_reference"]
 
 PARTITION_SKIP = "skipped: PartitionComparison not available"
 
@@ -44,6 +44,36 @@ def partition_on_reference() -> type[Any]:
         def _clear(self) -> None:
             super()._clear()
             self._table = ReferenceTable()
+
+    return OnReference
+
+
+def contingency_on_reference() -> type[Any]:
+    """Contingency counting with the pure-Python reference core, whatever this process loaded.
+
+    Its counts stand on :class:`contingency._counts_reference.CountsCore` (``Counts``' methods
+    over the reference's base) and its ``add_result`` is the one written in Python
+    (``add_result_reference``), as ``CONTINGENCY_PURE_PYTHON=1`` would give them; its reads
+    are the properties' Python readers (the compiled ones call them for a reference core).
+    """
+    from contingency import Contingency
+    from contingency._contingency import add_result_reference
+    from contingency._counts import Counts
+    from contingency._counts_reference import CountsCore
+
+    if CountsCore in Counts.__mro__:  # (the reference is what this process loaded)
+        return Contingency
+    body = {name: value for name, value in vars(Counts).items()
+            if name not in ("__dict__", "__weakref__") and name not in Counts.__slots__}
+    on_reference = type("Counts", (CountsCore,), body)
+
+    class OnReference(Contingency):
+        add_result = add_result_reference
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            counts = self._counts
+            object.__setattr__(self, "_counts", on_reference(list(counts.ids), hold=counts.hold))
 
     return OnReference
 
