@@ -65,7 +65,9 @@ def _build_in_place(root: Path) -> Path:
     digest = _kernel_source(root).kernel_digest(root / "contingency")
     extension = Extension("contingency._kernel", [str(SOURCE)],
                           define_macros=[("CONTINGENCY_KERNEL_SOURCE", f'"{digest}"')],
-                          extra_compile_args=["-O2"])
+                          # No fused multiply-add: the kernel's floats are Python's, each
+                          # operation rounded (contingency/_kernel_intervals.pxi).
+                          extra_compile_args=["-O2", "-ffp-contract=off"])
     here = os.getcwd()
     os.chdir(root)
     try:

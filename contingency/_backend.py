@@ -12,7 +12,9 @@ with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), Contingency's micro and macro
 properties (read in C by one call, or by the readers written in Python:
-:func:`average_reader`), PairedComparison's paired table
+:func:`average_reader`) and its ``interval`` (Wilson's interval of a micro
+share in C, the rest by the method written in Python: :func:`compiled_interval`;
+contingency/_kernel_intervals.pxi), PairedComparison's paired table
 (the interface of :class:`contingency._paired_counts.PairedCounts`), with
 ``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
 tests/test_kernel_paired.py), and PartitionComparison's reads (the kernel's
@@ -58,9 +60,9 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "compiled_add_result", "compiled_grouped_add_result", "compiled_paired_add_result",
-           "compiled_partition_reads", "new_table", "rebuild_paired_counts", "rebuild_table",
-           "reduce_paired_counts", "reduce_table"]
+           "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
+           "compiled_paired_add_result", "compiled_partition_reads", "new_table",
+           "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts", "reduce_table"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -165,6 +167,23 @@ def average_reader(name: str, average: str,
         return reference
     compiled: Any = _kernel_found.average_reader(name, average, reference)
     return reference if compiled is None else compiled
+
+
+def compiled_interval(reference: Callable[..., Any]) -> Callable[..., Any]:
+    """Contingency's ``interval``: the kernel's (Wilson's interval of a micro share read in one
+    call into C, every other read and every refusal by ``reference``), presented as
+    ``reference`` (its name, signature and docstring); or ``reference`` itself, the method as
+    written in Python, on the reference."""
+    if _kernel_found is None:
+        return reference
+    from contingency import _registry
+    from contingency.formulas import intervals
+
+    compiled: Any = _kernel_found.compiled_interval(
+        reference, intervals.Interval, intervals.LEVELS_SEEN, _registry.interval_names,
+        intervals.MAX_DRAWS)
+    _registry.on_change(_kernel_found.interval_scores_changed)
+    return _presented_as(compiled, reference)
 
 
 def compiled_grouped_add_result(reference: Callable[..., None], single: set[type],

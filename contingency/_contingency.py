@@ -808,6 +808,11 @@ install_property_reads(Contingency)  # (precision, recall and f1 read by the pro
 add_result_reference = Contingency.add_result
 Contingency.add_result = _backend.compiled_add_result(  # type: ignore[method-assign]
     add_result_reference, SINGLE, join_pair, take_sets)
+#: interval as written above (contingency._intervals): the specification of the kernel's, which
+#: takes its place when the kernel is built (Wilson's interval of a micro share in C, every
+#: other read by this; tests/test_kernel_intervals.py runs both).
+interval_reference = Contingency.interval
+Contingency.interval = _backend.compiled_interval(interval_reference)  # type: ignore[method-assign]
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

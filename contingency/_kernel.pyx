@@ -1624,5 +1624,6 @@ def _quotient(num, den):
 
 include "_kernel_scores.pxi"
 include "_kernel_counts.pxi"
+include "_kernel_intervals.pxi"
 include "_kernel_paired.pxi"
 include "_kernel_grouped.pxi"

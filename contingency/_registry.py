@@ -43,7 +43,7 @@ from contingency.formulas.classification import ScalarScore
 
 __all__ = ["AVERAGES", "RESULTS", "TABLE", "ResultScore", "TableScore", "average_properties",
            "category_interval_names", "category_names", "interval_names", "macro_interval_names",
-           "paired_names", "property_names", "record_names", "register", "report_names",
+           "on_change", "paired_names", "property_names", "record_names", "register", "report_names",
            "unregister"]
 
 Average = Literal["micro", "macro", "weighted", "samples"]
@@ -177,6 +177,18 @@ def unregister(name: str) -> None:
 def _views_changed() -> None:
     for view in _VIEWS:
         view.cache_clear()
+    for forget in _READERS_OF_VIEWS:
+        forget()
+
+
+#: What else keeps something read from the views (the kernel's interval read keeps the scores
+#: it serves): each called after every change of the registry (:func:`on_change`).
+_READERS_OF_VIEWS: list[Callable[[], None]] = []
+
+
+def on_change(forget: Callable[[], None]) -> None:
+    """Call ``forget`` after every change of the registry, as its views are computed again."""
+    _READERS_OF_VIEWS.append(forget)
 
 
 # The views (each computed once: the registry changes only by register and unregister) --------

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from contingency import Contingency
-from contingency._contingency import add_result_reference
+from contingency._contingency import add_result_reference, interval_reference
 from contingency._counts import Counts
 from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
 from contingency.formulas._numeric import MAX_COUNT
@@ -65,9 +65,10 @@ CORES = [pytest.param(CountsCore, id="reference"),
 
 
 class ReferenceContingency(Contingency):
-    """Contingency with add_result as written in Python (the kernel's add_result is in C)."""
+    """Contingency with add_result and interval as written in Python (the kernel's are in C)."""
 
     add_result = add_result_reference  # type: ignore[assignment]
+    interval = interval_reference  # type: ignore[assignment]
 
 
 def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
@@ -156,6 +157,11 @@ def state_of_counts(counts: Counts) -> dict[str, Any]:
 READS = ("n_results", "subset_accuracy", *(f"{average}_{name}" for average in ("micro", "macro")
                                            for name in MICRO_SCORES),
          *(f"weighted_{name}" for name in MACRO_SCORES))
+#: The intervals compared (each by ``interval``: the kernel's reads Wilson's of a micro share in
+#: C, tests/test_kernel_intervals.py), at the default level and another.
+INTERVALS = [(score, level) for score in ("micro_precision", "micro_recall", "micro_f1",
+                                          "micro_accuracy", "subset_accuracy")
+             for level in (0.95, 0.8)]
 
 
 def state(accumulator: Contingency, every_mode: bool = False) -> dict[str, Any]:
@@ -167,6 +173,12 @@ def state(accumulator: Contingency, every_mode: bool = False) -> dict[str, Any]:
             reads[name] = shown_float(getattr(accumulator, name))
         except Exception as error:  # (a refusal is part of the state compared)
             reads[name] = (type(error).__name__, str(error))
+    for name, level in INTERVALS:
+        try:
+            reads[f"interval {name} {level}"] = [bound.hex() for bound in
+                                                 accumulator.interval(name, level=level)]
+        except ValueError as error:
+            reads[f"interval {name} {level}"] = (type(error).__name__, str(error))
     if every_mode:
         reads |= core_reads(accumulator._counts)
     return {**state_of_counts(accumulator._counts), "reads": reads,
