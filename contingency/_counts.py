@@ -85,7 +85,7 @@ if TYPE_CHECKING:  # (the checker reads the reference: the kernel's core has its
 else:
     from contingency._backend import CountsCoreClass as _Core
 
-__all__ = ["Counts", "micro_after", "whole"]
+__all__ = ["Counts", "micro_after", "restored", "whole"]
 
 _SHIFT = PAIR_SHIFT
 
@@ -524,6 +524,15 @@ class Counts(_Core):
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
                 {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
+
+
+def restored(core: dict[str, Any], declared: frozenset[Hashable], offset: list[int]) -> Counts:
+    """Counts holding ``core`` (:meth:`Counts.core_state`'s form) with these settings.
+
+    The restore path pickling takes: for counts checked whole before they
+    are held (``from_dict``'s documents, :mod:`contingency._contingency_state`).
+    """
+    return _unpickle(core, {"declared": declared, "hold": False, "offset": offset})
 
 
 def _unpickle(core: dict[str, Any], own: dict[str, Any]) -> Counts:
