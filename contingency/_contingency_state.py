@@ -28,7 +28,6 @@ import reprlib
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from contingency._category_sums import kinds_of
 from contingency._changes import HIT, MISS, Pairs, Shape, Unknown, pair_changes
 from contingency._counts import Counts, restored, whole
 from contingency._labels import category_order, label_to_json
@@ -253,8 +252,8 @@ def quick_state(data: object, known: Known | None = None) -> State | None:
     if type(rows) is not list:
         return None
     shapes: dict[Shape, int] = {}
-    n = pooled_a = pooled_b = pooled_c = 0
-    rooms = [0] * 8  # by set of kinds (a bit mask: a 1, b 2, c 4)
+    pooled_a = pooled_b = pooled_c = 0
+    given = [0] * 8  # results by the kinds of cell they give a category (a mask: a 1, b 2, c 4)
     for row in rows:
         if type(row) is not list or len(row) != 4 or not _INT.issuperset(map(type, row)):
             return None
@@ -266,20 +265,22 @@ def quick_state(data: object, known: Known | None = None) -> State | None:
         if shape in shapes:
             return None
         shapes[shape] = count
-        n += count
+        given[(both > 0) | (assigned > both) << 1 | (correct > both) << 2] += count
         pooled_a += both * count
         pooled_b += (assigned - both) * count
         pooled_c += (correct - both) * count
-        given = kinds_of(shape)
-        for kinds in range(1, 8):
-            if kinds & given:
-                rooms[kinds] += count
     if sum(a) != pooled_a or sum(b) != pooled_b or sum(c) != pooled_c:
         return None
-    _, room_a, room_b, room_ab, room_c, room_ac, room_bc, room_abc = rooms
+    # A category's room for cells of a set of kinds: the results that give one of them.
+    n = sum(given)
+    some = n - given[0]  # the room for any cell
+    room_a = given[1] + given[3] + given[5] + given[7]
+    room_b = given[2] + given[3] + given[6] + given[7]
+    room_c = given[4] + given[5] + given[6] + given[7]
+    room_ab, room_ac, room_bc = some - given[4], some - given[2], some - given[1]
     for x, y, z in zip(a, b, c):
         if (x > room_a or y > room_b or z > room_c or x + y > room_ab or x + z > room_ac
-                or y + z > room_bc or x + y + z > min(room_abc, n)):
+                or y + z > room_bc or x + y + z > some):
             return None
     for x, y, z in zip(a[declared:], b[declared:], c[declared:]):
         if not (x or y or z):  # not declared, and no result names it
