@@ -172,14 +172,16 @@ class State(NamedTuple):
     micro: list[int]
 
 
-def held_counts(state: State) -> Counts:
+def held_counts(state: State, declared: frozenset[Hashable] | None = None) -> Counts:
     """The counts of a checked document, made by the core's restore path (one write, of
     counts :func:`read_state` checked whole): what ``Counts.apply`` of them makes in empty
-    counts of the declared categories."""
+    counts of the declared categories (``declared``, if given, is their set)."""
+    if declared is None:
+        declared = frozenset(state.labels[:state.declared])
     return restored({"cells": state.columns, "n": state.n, "scale": state.scale,
                      "shapes": state.shapes, "micro": state.micro, "ids": state.positions,
                      "names": state.labels, "holes": 0, "pairs": state.pairs},
-                    frozenset(state.labels[:state.declared]), list(state.offset))
+                    declared, list(state.offset))
 
 
 #: Labels known to be a checked ``categories`` list (:func:`quick_state`'s ``known``):

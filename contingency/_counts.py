@@ -532,7 +532,11 @@ def restored(core: dict[str, Any], declared: frozenset[Hashable], offset: list[i
     The restore path pickling takes: for counts checked whole before they
     are held (``from_dict``'s documents, :mod:`contingency._contingency_state`).
     """
-    return _unpickle(core, {"declared": declared, "hold": False, "offset": offset})
+    counts = Counts.__new__(Counts)
+    counts.core_restore(core)
+    counts._start()
+    counts.declared, counts.hold, counts.offset = declared, False, offset
+    return counts
 
 
 def _unpickle(core: dict[str, Any], own: dict[str, Any]) -> Counts:

@@ -79,8 +79,8 @@ def read_state(data: Mapping[str, Any]) -> State:
                           "categories")
     if not isinstance(data["groups"], list):
         raise state_error("groups must be a list")
-    keys = [group_key(group_from_json(value, f"from_dict: groups[{i}]"),
-                      f"from_dict: groups[{i}]") for i, value in enumerate(data["groups"])]
+    keys = [value if type(value) is str else _group_key(value, f"from_dict: groups[{i}]")
+            for i, value in enumerate(data["groups"])]  # (a str is a group key as it is)
     if len(set(keys)) != len(keys):
         raise state_error("groups names a group twice")
     declared_groups = count_from_json(data["declared_groups"], "declared_groups")
@@ -106,10 +106,16 @@ def read_state(data: Mapping[str, Any]) -> State:
         raise state_error(f"the groups name categories missing from categories: "
                           f"{sorted(map(repr, missing))}")
     total, unit = _sum(read)
-    groups = {key: Contingency._holding(held_counts(state), unknown, zero_division)
+    shared = frozenset(settings[2])  # every group's declared categories: the document's
+    groups = {key: Contingency._holding(held_counts(state, shared), unknown, zero_division)
               for key, state in zip(keys, read)}
     return State(categories, declared, unknown, zero_division, groups, declared_groups, total,
                  unit)
+
+
+def _group_key(value: object, where: str) -> Hashable:
+    """The group key ``value`` (from ``groups``) names."""
+    return group_key(group_from_json(value, where), where)
 
 
 def _group_state(position: int, key: Hashable, state: Any, settings: tuple[object, ...],
