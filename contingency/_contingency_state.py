@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 import reprlib
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from contingency._changes import HIT, MISS, Pairs, Shape, Unknown, pair_changes
 from contingency._counts import Counts, restored, whole
@@ -120,18 +120,18 @@ def write_states(accumulators: Iterable[tuple[Counts, Unknown, ZeroDivision]]
             if layout is None:
                 order = category_order(list(met), declared)
                 met_at = {label: code for code, label in enumerate(met)}
-                codes = [met_at[label] for label in order]  # the table code of each position
+                table = [met_at[label] for label in order]  # the table code of each position
                 position = [0] * len(met)
-                for place, code in enumerate(codes):
+                for place, code in enumerate(table):
                     position[code] = place
                 layout = layouts[met, declared] = (
                     order, [label_to_json(label, "category") for label in order],
-                    None if order == list(met) else codes, position)
+                    None if order == list(met) else table, position)
         if layout is None:
             documents.append(write_state(counts, category_order(list(met), declared), unknown,
                                          zero_division))
             continue
-        order, categories, codes, position = layout
+        _, categories, codes, position = layout
         a, b, c = counts.columns()
         if codes is not None:
             a, b, c = ([column[code] for code in codes] for column in (a, b, c))
@@ -215,10 +215,13 @@ def quick_state(data: object, known: Known | None = None) -> State | None:
     :func:`read_state` returns, and a document it does not take is read by
     the reader that names the problem.
     """
-    if type(data) is not dict or data.keys() != _KEYS:
+    if type(data) is not dict or len(data) != len(_KEYS):
         return None
-    (form, values, declared, unknown, zero_division, scale, a, b, c, rows, offset,
-     confusion) = _FIELDS(data)
+    try:  # (twelve keys, each of the twelve: exactly the keys)
+        (form, values, declared, unknown, zero_division, scale, a, b, c, rows, offset,
+         confusion) = _FIELDS(data)
+    except KeyError:
+        return None
     if (type(form) is not str or form != FORMAT or type(unknown) is not str
             or unknown not in UNKNOWN_POLICIES or type(declared) is not int
             or type(scale) is not int or not 0 <= scale <= MAX_SCALE):
@@ -291,11 +294,12 @@ def quick_state(data: object, known: Known | None = None) -> State | None:
         return None
     micro = [pooled_a + offset[0], pooled_b + offset[1], pooled_c + offset[2],
              k * n - pooled_a - pooled_b - pooled_c + offset[3]]
-    if min(micro) < 0 or whole(n, scale) > MAX_COUNT:
+    if min(micro) < 0 or n > MAX_COUNT and whole(n, scale) > MAX_COUNT:
         return None
-    for extra in offset:
-        if extra and not (-_LIMIT < extra < _LIMIT and whole(extra, scale) <= MAX_COUNT):
-            return None
+    if offset[0] or offset[1] or offset[2] or offset[3]:
+        for extra in offset:
+            if not (-_LIMIT < extra < _LIMIT and whole(extra, scale) <= MAX_COUNT):
+                return None
     # The single-label results, each also in the cells and the shapes.
     if type(confusion) is not list:
         return None
@@ -325,8 +329,8 @@ def quick_state(data: object, known: Known | None = None) -> State | None:
         return None
     if wrong and (any(map(operator.lt, b, assigned_wrongly)) or any(map(operator.lt, c, missed))):
         return None
-    return State(labels, positions, declared, unknown, zero_division, scale, [a, b, c], shapes,
-                 pairs, list(offset), n, micro)
+    return State(labels, positions, declared, cast(Unknown, unknown), zero_division, scale,
+                 [a, b, c], shapes, pairs, list(offset), n, micro)
 
 
 def _read_each(data: Mapping[str, Any]) -> State:

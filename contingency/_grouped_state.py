@@ -155,20 +155,22 @@ def _sum(states: list[GroupState]) -> tuple[Changes, int]:
             part = shared[id(state.labels)] = (state.labels, [[], [], []], {})
         _, columns, pairs = part
         shift = unit - state.scale
-        for column, cells in zip(columns, state.columns):
-            column.append(cells if not shift else [count << shift for count in cells])
+        for column, counts in zip(columns, state.columns):
+            column.append(counts if not shift else [count << shift for count in counts])
         for shape, count in state.shapes.items():
             shapes[shape] = shapes.get(shape, 0) + (count << shift)
         for code, count in state.pairs.items():
             pairs[code] = pairs.get(code, 0) + (count << shift)
-    cells: tuple[dict[Hashable, int], ...] = ({}, {}, {})
+    a: dict[Hashable, int] = {}
+    b: dict[Hashable, int] = {}
+    c: dict[Hashable, int] = {}
     named_pairs: Pairs = {}
     for labels, columns, pairs in shared.values():
-        for total, column in zip(cells, columns):
+        for total, column in zip((a, b, c), columns):
             for label, count in zip(labels, map(sum, zip(*column))):
                 if count:
                     total[label] = total.get(label, 0) + count
         for code, count in pairs.items():
             pair = (labels[code >> PAIR_SHIFT], labels[code & PAIR_LOW])
             named_pairs[pair] = named_pairs.get(pair, 0) + count
-    return (*cells, shapes, named_pairs), unit
+    return (a, b, c, shapes, named_pairs), unit
