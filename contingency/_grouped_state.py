@@ -60,7 +60,8 @@ def write_state(categories: Mapping[Hashable, object], declared: int, unknown: U
         "declared": declared,
         "unknown": unknown,
         "zero_division": zero_division,
-        "groups": [group_to_json(key) for key in groups],
+        "groups": [key if type(key) is str or type(key) is int else group_to_json(key)
+                   for key in groups],  # (a str or an int is written as it is)
         "declared_groups": declared_groups,
         "states": write_states((accumulator._counts, accumulator.unknown,
                                 accumulator.zero_division) for accumulator in groups.values()),
