@@ -4,9 +4,11 @@
 representation, and :meth:`Counts.apply` is the one routine that changes
 them: a result (weight +1), a removal (the same changes with a negative
 weight), a batch (aggregated changes), a merge (the other's counts),
-``set_entries`` (the micro offset), ``from_dict`` (a merge into empty
-counts). Every change is checked completely before the first write, so a
-refused change changes nothing.
+``set_entries`` (the micro offset). Every change is checked completely
+before the first write, so a refused change changes nothing. Counts made
+whole rather than changed (unpickled, or read from a ``from_dict`` document,
+which :mod:`contingency._contingency_state` checks whole first: :func:`restored`)
+are held by the core's restore path, ``core_restore``.
 
 The counts, all exact integers in units of ``2**-scale`` (``scale`` is 0
 until a fractional weight arrives):
