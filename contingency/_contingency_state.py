@@ -294,7 +294,7 @@ def quick_state(data: object, known: Known | None = None) -> State | None:
         return None
     micro = [pooled_a + offset[0], pooled_b + offset[1], pooled_c + offset[2],
              k * n - pooled_a - pooled_b - pooled_c + offset[3]]
-    if min(micro) < 0 or n > MAX_COUNT and whole(n, scale) > MAX_COUNT:
+    if min(micro) < 0 or (n > MAX_COUNT and whole(n, scale) > MAX_COUNT):
         return None
     if offset[0] or offset[1] or offset[2] or offset[3]:
         for extra in offset:
