@@ -605,6 +605,23 @@ def _loaded(document):
         return type(error), str(error)
 
 
+def test_to_dict_lays_out_groups_met_out_of_order_with_holes_or_fractional_counts():
+    """Each way write_states lays a group out: a shared layout whose order is not the table's
+    (categories met z, y, x), one for counts with holes in their codes, one for counts of
+    another scale, each the group's own Contingency.to_dict to the JSON text."""
+    ours = GroupedContingency(unknown="add")
+    ours.add_results(["z", "y", "x"], ["z", "y", "x"], groups=["met", "met", "met"])
+    ours.add_results(["z", "y", "x", "w"], ["z", "y", "x", "w"], groups=["holes"] * 4)
+    ours.remove_result("y", "y", group="holes")  # y forgotten: a hole in the group's codes
+    ours.add_result("x", "z", group="scaled", weight=0.5)
+    counts = {group: ours._groups[group]._counts for group in ("met", "holes", "scaled")}
+    assert list(counts["met"].a) == ["z", "y", "x"]
+    assert counts["holes"].holes and counts["scaled"].scale
+    assert json.dumps(ours.to_dict()["states"]) == json.dumps(
+        [ours.group(group).to_dict() for group in ours.groups])
+    assert GroupedContingency.from_dict(json.loads(json.dumps(ours.to_dict()))) == ours
+
+
 def test_groups_of_the_same_categories_share_a_categories_list_read_once():
     """The cache of categories lists keys on the values, which equal labels of other types
     share (1 == True == 1.0): a group of True after a group of 1 keeps its own category."""
