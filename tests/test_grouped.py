@@ -616,7 +616,8 @@ def test_to_dict_lays_out_groups_met_out_of_order_with_holes_or_fractional_count
     ours.add_result("x", "z", group="scaled", weight=0.5)
     counts = {group: ours._groups[group]._counts for group in ("met", "holes", "scaled")}
     assert list(counts["met"].a) == ["z", "y", "x"]
-    assert counts["holes"].holes and counts["scaled"].scale
+    assert counts["holes"].holes
+    assert counts["scaled"].scale
     assert json.dumps(ours.to_dict()["states"]) == json.dumps(
         [ours.group(group).to_dict() for group in ours.groups])
     assert GroupedContingency.from_dict(json.loads(json.dumps(ours.to_dict()))) == ours
