@@ -39,7 +39,13 @@ from contingency._changes import (
     result_changes,
 )
 from contingency._contingency_reports import Reports
-from contingency._contingency_state import check_unknown, ordered_counts, read_state, write_state
+from contingency._contingency_state import (
+    check_unknown,
+    held_counts,
+    ordered_counts,
+    read_state,
+    write_state,
+)
 from contingency._counts import Counts
 from contingency._feeding import SINGLE, add_counts, count_batch, join_pair, take_sets
 from contingency._inputs import (
@@ -702,11 +708,17 @@ class Contingency(Reports, Merging["Contingency"]):
         ValueError: from_dict: category 'x' has a + b + c = 2 but there are only 1 results
         """
         state = read_state(data)
-        result = cls(state.labels[:state.declared], unknown=state.unknown,
-                     zero_division=state.zero_division, thread_safe=thread_safe)
-        result._counts.apply(*state.changes, new=state.labels[state.declared:],
-                             offset=state.offset, scale=state.scale)
-        return result
+        return cls._holding(held_counts(state), state.unknown, state.zero_division,
+                            thread_safe=thread_safe)
+
+    @classmethod
+    def _holding(cls, counts: Counts, unknown: Unknown, zero_division: ZeroDivision, *,
+                 thread_safe: bool = False) -> Contingency:
+        """An accumulator of these (checked) settings holding ``counts``: :meth:`from_dict`'s."""
+        made = _locking.new_instance(cls, thread_safe)
+        for name, value in zip(_SLOTS, (counts, unknown, zero_division, False)):
+            object.__setattr__(made, name, value)
+        return made
 
     def _order(self) -> list[Hashable]:
         """The categories in :attr:`categories`' order (made again only when the categories change)."""

@@ -4,9 +4,11 @@
 representation, and :meth:`Counts.apply` is the one routine that changes
 them: a result (weight +1), a removal (the same changes with a negative
 weight), a batch (aggregated changes), a merge (the other's counts),
-``set_entries`` (the micro offset), ``from_dict`` (a merge into empty
-counts). Every change is checked completely before the first write, so a
-refused change changes nothing.
+``set_entries`` (the micro offset). Every change is checked completely
+before the first write, so a refused change changes nothing. Counts made
+whole rather than changed (unpickled, or read from a ``from_dict`` document,
+which :mod:`contingency._contingency_state` checks whole first: :func:`restored`)
+are held by the core's restore path, ``core_restore``.
 
 The counts, all exact integers in units of ``2**-scale`` (``scale`` is 0
 until a fractional weight arrives):
@@ -86,7 +88,7 @@ if TYPE_CHECKING:  # (the checker reads the reference: the kernel's core has its
 else:
     from contingency._backend import CountsCoreClass as _Core
 
-__all__ = ["Counts", "micro_after", "whole"]
+__all__ = ["Counts", "micro_after", "restored", "whole"]
 
 _SHIFT = PAIR_SHIFT
 #: What counts start with, shared by every Counts until it needs its own (a group of a
@@ -532,6 +534,20 @@ class Counts(_Core):
         return (exponent, a, b, c, {shape: count >> shift for shape, count in self.shapes.items()},
                 {pair: count >> shift for pair, count in self.label_pairs().items()},
                 [count >> shift for count in self.offset])
+
+
+def restored(core: dict[str, Any], declared: frozenset[Hashable], offset: Sequence[int]) -> Counts:
+    """Counts holding ``core`` (:meth:`Counts.core_state`'s form) with these settings.
+
+    The restore path pickling takes: for counts checked whole before they
+    are held (``from_dict``'s documents, :mod:`contingency._contingency_state`).
+    """
+    counts = Counts.__new__(Counts)
+    counts.core_restore(core)
+    counts._start()
+    counts.declared, counts.hold = declared, False
+    counts.offset = tuple(offset) if any(offset) else _NO_OFFSET  # (no offset: the shared one)
+    return counts
 
 
 def _unpickle(core: dict[str, Any], own: dict[str, Any]) -> Counts:

@@ -1127,8 +1127,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
     def from_dict(cls, data: Mapping[str, Any], *, thread_safe: bool = False) -> GroupedContingency:
         """Rebuild an accumulator from :meth:`to_dict`'s output, refusing any state no calls could make.
 
-        Each group's state is read by :meth:`Contingency.from_dict`, and must
-        have the document's settings; refused too (``ValueError`` starting
+        Each group's state is checked as :meth:`Contingency.from_dict` checks
+        it, and must have the document's settings; refused too (``ValueError`` starting
         ``from_dict:``): an undeclared group without a result, a repeated
         group, a ``set_entries`` offset (no call of this class makes one), a
         category the groups do not name or a named one missing from

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contingency import Contingency
+from contingency._contingency_state import _read_each, quick_state, read_state
 from contingency.formulas._numeric import MAX_SCALE
 from tests.test_contingency_weights import float_weights, weighted_cases, weighted_stream
+from tests.test_fuzz import contingency_states, mutated
 
 #: A document the previous release (0.1.0.dev0) wrote, its scores block cut short.
 VERSION_1 = {
@@ -178,3 +181,62 @@ def test_a_removal_that_leaves_a_category_more_cells_than_results_can_give_is_re
                                          r"than the 1 results that would remain can give it"):
         t.remove_result([], ["x"])
     assert t.to_dict() == before
+
+
+# The quick reader: read_state's checks in bulk ------------------------------------------------
+
+
+def _outcome(read, document):
+    """What ``read`` makes of ``document``: its value, or the type and message of its refusal."""
+    try:
+        return read(document)
+    except (ValueError, TypeError) as error:
+        return type(error), str(error)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), contingency_states())
+def test_the_quick_reader_gives_the_readers_state_or_gives_up(data, document):
+    """quick_state makes read_state's checks in bulk: on a document as written (which it takes:
+    plain JSON values) and on mutated ones, it gives the state the reader that names problems
+    gives, or None; never a state that reader refuses. read_state refuses as that reader does."""
+    assert quick_state(document) is not None
+    for candidate in (document, data.draw(mutated(document))):
+        each = _outcome(_read_each, candidate)
+        quick = quick_state(candidate)
+        if quick is not None:
+            assert quick == each
+        assert _outcome(read_state, candidate) == each
+        known: dict = {}  # a categories list read before: the same state from the cache
+        for _ in range(2):
+            assert _outcome(partial(read_state, known=known), candidate) == each
+
+
+@pytest.mark.parametrize(("changes", "match"), [
+    ({"a": [1, -1]}, r"a\[1\] must be a non-negative integer count, not -1"),
+    ({"a": [0, 0]}, r"the a cells add up to 0 but the result shapes say 1"),
+    ({"confusion": [[0, 0, 1], [0, 1, 1], [0, 1, 1]]}, r"confusion\[2\] repeats the pair"),
+    ({"confusion": [[0, 0, 1], [1, 1, 1]]}, r"confusion holds 2 right and 0 wrong"),
+    ({"confusion": [[0, 0, 1], [1, 0, 1]]}, r"category 'p' has b = 0 but its single-label"),
+    ({"categories": ["p", "p"]}, r"categories has a repeated label \('p'\)"),
+    ({"declared": 3}, r"declared is 3 but there are only 2 categories"),
+    ({"zero_division": 0.5}, r"zero_division must be 'perl', 0.0, 1.0 or 'nan', not 0.5"),
+])
+def test_a_document_the_quick_reader_gives_up_is_refused_by_name(changes, match):
+    document = two_categories(**changes)
+    assert quick_state(document) is None
+    with pytest.raises(ValueError, match=f"^from_dict: {match}"):
+        Contingency.from_dict(document)
+
+
+def test_values_of_other_types_are_read_by_the_reader_that_names_problems():
+    """numpy counts, float and bool categories: the quick reader gives them up, the other
+    reads them (the same state as their plain form's)."""
+    made = Contingency([1.5, True]).add_results([1.5, True], [1.5, 1.5])
+    document = made.to_dict()
+    assert quick_state(document) is None  # float and bool labels: read one by one
+    assert Contingency.from_dict(document) == made
+    plain = two_categories()
+    numpy_document = {**plain, "a": [np.int64(v) for v in plain["a"]]}
+    assert quick_state(numpy_document) is None
+    assert read_state(numpy_document) == quick_state(plain)

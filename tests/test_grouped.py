@@ -4,21 +4,24 @@ disparities equal fairlearn's, every write is all or nothing."""
 from __future__ import annotations
 
 import copy
+import json
 import math
 import pickle
 from functools import partial
+from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency, GroupedContingency
+from contingency import Contingency, GroupedContingency, _contingency_state
 from contingency._extremes import STALE
 from contingency._group_scores import score_reader
 from contingency._labels import label_key
 from contingency._registry import TABLE, property_names
 from contingency.formulas import fairness
+from tests.test_fuzz import mutated
 
 RELATIVE = 1e-12
 
@@ -541,6 +544,95 @@ def test_from_dict_refuses_states_no_calls_make(change, message):
     change(state)
     with pytest.raises(ValueError, match=message):
         GroupedContingency.from_dict(state)
+
+
+#: Categories of every kind a group's document writes: str and int (whose layouts groups share),
+#: and bool and float (each written by Contingency.to_dict's own path).
+_STATE_LABELS = ["x", "y", "z", 2, 3, True, 1.5]
+
+
+@st.composite
+def grouped_accumulators(draw):
+    """A GroupedContingency after random results and removals: categories new to groups met in
+    any order, forgotten ones (codes with holes), fractional weights (counts of another scale),
+    multi-label results, declared categories and groups or none."""
+    declared = draw(st.sampled_from([None, ["y", "x"]]))
+    ours = GroupedContingency(declared, groups=draw(st.sampled_from([(), ("d",)])), unknown="add")
+    side = st.one_of(st.sampled_from(_STATE_LABELS),
+                     st.lists(st.sampled_from(_STATE_LABELS), max_size=2))
+    rows = draw(st.lists(st.tuples(side, side, st.sampled_from(["g", "h", 3, ("t", 1)]),
+                                   st.sampled_from([1, 1, 2, 0.5])), max_size=20))
+    for assigned, correct, group, weight in rows:
+        ours.add_result(assigned, correct, group=group, weight=weight)
+    for assigned, correct, group, weight in rows[:draw(st.integers(0, len(rows)))]:
+        ours.remove_result(assigned, correct, group=group, weight=weight)
+    return ours
+
+
+@given(grouped_accumulators())
+def test_to_dict_writes_each_group_as_its_contingency_writes_itself(ours):
+    """The groups' documents, written together with their layouts shared, are each group's own
+    Contingency.to_dict, to the JSON text (True is not 1, nor 1.5 a rounded number)."""
+    document = ours.to_dict()
+    alone = [ours.group(group).to_dict() for group in ours.groups]
+    assert json.dumps(document["states"]) == json.dumps(alone)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), grouped_accumulators())
+def test_from_dict_reads_as_the_reader_that_names_problems_reads(data, ours):
+    """from_dict with the groups' documents read in bulk (quick_state) and without it (the
+    reader that checks one value at a time): the same accumulator from the same document, and
+    the same refusal, word for word, of every mutated document."""
+    document = json.loads(json.dumps(ours.to_dict()))
+    assert GroupedContingency.from_dict(document) == ours
+    for candidate in (document, data.draw(mutated(document))):
+        quick = _loaded(candidate)
+        with mock.patch.object(_contingency_state, "quick_state", return_value=None):
+            plain = _loaded(candidate)
+        if isinstance(quick, GroupedContingency):
+            assert quick == plain
+            assert json.dumps(quick.to_dict()) == json.dumps(plain.to_dict())
+        else:
+            assert quick == plain
+
+
+def _loaded(document):
+    """``GroupedContingency.from_dict(document)``, or the type and message of its refusal."""
+    try:
+        return GroupedContingency.from_dict(document)
+    except (ValueError, TypeError) as error:
+        return type(error), str(error)
+
+
+def test_to_dict_lays_out_groups_met_out_of_order_with_holes_or_fractional_counts():
+    """Each way write_states lays a group out: a shared layout whose order is not the table's
+    (categories met z, y, x), one for counts with holes in their codes, one for counts of
+    another scale, each the group's own Contingency.to_dict to the JSON text."""
+    ours = GroupedContingency(unknown="add")
+    ours.add_results(["z", "y", "x"], ["z", "y", "x"], groups=["met", "met", "met"])
+    ours.add_results(["z", "y", "x", "w"], ["z", "y", "x", "w"], groups=["holes"] * 4)
+    ours.remove_result("y", "y", group="holes")  # y forgotten: a hole in the group's codes
+    ours.add_result("x", "z", group="scaled", weight=0.5)
+    counts = {group: ours._groups[group]._counts for group in ("met", "holes", "scaled")}
+    assert list(counts["met"].a) == ["z", "y", "x"]
+    assert counts["holes"].holes
+    assert counts["scaled"].scale
+    assert json.dumps(ours.to_dict()["states"]) == json.dumps(
+        [ours.group(group).to_dict() for group in ours.groups])
+    assert GroupedContingency.from_dict(json.loads(json.dumps(ours.to_dict()))) == ours
+
+
+def test_groups_of_the_same_categories_share_a_categories_list_read_once():
+    """The cache of categories lists keys on the values, which equal labels of other types
+    share (1 == True == 1.0): a group of True after a group of 1 keeps its own category."""
+    ours = GroupedContingency(unknown="add")
+    ours.add_result(1, 1, group="a")
+    ours.add_result(True, True, group="b")  # (not a category of the whole: 1 is, and equal)
+    document = json.loads(json.dumps(ours.to_dict()))
+    again = GroupedContingency.from_dict(document)
+    assert again == ours
+    assert json.dumps(again.to_dict()) == json.dumps(document)
 
 
 def test_pickle_copy_and_reset():

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import pickle
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -44,7 +45,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency, _registry
+from contingency import Contingency, _backend, _registry
 from contingency._contingency import interval_reference
 from contingency._counts_reference import CountsCore
 from contingency.formulas import intervals as formulas
@@ -258,6 +259,18 @@ def _python_calls(read: Callable[[], Any]) -> list[str]:
     finally:
         sys.setprofile(None)
     return calls
+
+
+@pytest.mark.skipif(_backend.IMPLEMENTATION != "kernel", reason="the kernel is not loaded")
+def test_an_accumulator_read_from_its_document_or_a_pickle_is_served_in_c_too() -> None:
+    """The counts a document or a pickle brings back hold no set_entries offset as the counts
+    fed the same results do (the shared empty one): their Wilson read is served in C alike."""
+    s = Contingency(["x", "y"]).add_results(["x", "y", "x"], ["x", "x", "y"])
+    s.interval("micro_f1", level=0.9)  # (a level is met by the reference first)
+    for again in (Contingency.from_dict(s.to_dict()), pickle.loads(pickle.dumps(s)), s.copy()):
+        assert again._counts.offset == s._counts.offset == (0, 0, 0, 0)
+        assert again.interval("micro_f1", level=0.9) == s.interval("micro_f1", level=0.9)
+        assert _python_calls(partial(again.interval, "micro_f1", level=0.9)) == []
 
 
 def test_the_common_reads_are_served_in_c_and_the_rest_by_the_reference() -> None:
