@@ -1513,6 +1513,32 @@ def partition_read_vs_add(config: Config) -> list[Row]:
     return rows
 
 
+def _on_kernel_and_reference(config: Config, classes: dict[str, Any], ks: Sequence[int],
+                             items: int, runs: dict[str, tuple[Callable[[Any, int], Any],
+                                                               Callable[[Any], Any], str]]
+                             ) -> tuple[dict[str, Measured], str]:
+    """Time each run on the class as loaded (the kernel) and on the reference's, at each K,
+    rounds alternated; named ``"{kernel|reference} {run} K={k}"``.
+
+    ``runs`` maps a run's name to ``(run, shown, what)``: ``run(cls, k)`` does the work,
+    ``shown(value)`` is what must be equal on both sides, and ``what`` names it when it is not.
+    """
+    contestants = [Contestant(f"{side} {name} K={k}", partial(run, cls, k), items=items)
+                   for k in ks for side, cls in classes.items()
+                   for name, (run, _, _) in runs.items()]
+
+    def check(values: list[Any]) -> str:
+        found = dict(zip((c.name for c in contestants), values))
+        for k in ks:
+            for name, (_, shown, what) in runs.items():
+                if shown(found[f"kernel {name} K={k}"]) != shown(found[f"reference {name} K={k}"]):
+                    raise CheckFailed(f"K={k}: {what} differ between the kernel and the reference")
+        return "equal on both: " + ", ".join(what for _, _, what in runs.values())
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    return {t.name: t for t in timings}, verdict
+
+
 def partition_kernel_and_reference(config: Config) -> list[Row]:
     """Issue 30: PartitionComparison on its compiled kernel and on the pure-Python reference, side by side.
 
@@ -1534,39 +1560,20 @@ def partition_kernel_and_reference(config: Config) -> list[Row]:
         return [_skip("PartitionComparison on the kernel against the reference",
                       f"{_count(n)} elements", "s/element", "skipped: the kernel is not built")]
 
-    def add_and_reads(comparison_class: Any, pairs: Sequence[tuple[int, int]]) -> Any:
+    def add_and_reads(comparison_class: Any, k: int) -> Any:
         comparison = comparison_class()
         add = comparison.add
         value = None
-        for reference, model in pairs:
+        for reference, model in pairs[k]:
             add(reference, model)
             value = (comparison.adjusted_rand_index, comparison.normalized_mutual_information(),
                      comparison.v_measure())
         return value
 
-    contestants = []
-    labels = {}
-    for k in ks:
-        labels[k] = partition_labels(n, k)
-        pairs = _partition_pairs(n, k)
-        for name, comparison_class in classes.items():
-            contestants += [
-                Contestant(f"{name} add K={k}", partial(_partition_add, comparison_class, pairs),
-                           items=n),
-                Contestant(f"{name} add+reads K={k}", partial(add_and_reads, comparison_class,
-                                                              pairs), items=n)]
-
-    def check(values: list[Any]) -> str:
-        found_values = dict(zip((c.name for c in contestants), values))
-        for k in ks:
-            if found_values[f"kernel add K={k}"] != found_values[f"reference add K={k}"]:
-                raise CheckFailed(f"K={k}: the kernel's table differs from the reference's")
-            if found_values[f"kernel add+reads K={k}"] != found_values[f"reference add+reads K={k}"]:
-                raise CheckFailed(f"K={k}: the last ARI, NMI, V differ between the two")
-        return "equal tables and bit-identical last reads on both"
-
-    timings, verdict = measure(contestants, config.repeat, check)
-    by_name = {t.name: t for t in timings}
+    pairs = {k: _partition_pairs(n, k) for k in ks}
+    by_name, verdict = _on_kernel_and_reference(config, classes, ks, n, {
+        "add": (lambda cls, k: _partition_add(cls, pairs[k]), lambda value: value, "the tables"),
+        "add+reads": (add_and_reads, lambda value: value, "the last ARI, NMI and V")})
     rows = []
     for k in ks:
         size = f"K={k}, {_count(n)} elements"
@@ -1616,14 +1623,16 @@ def contingency_kernel_and_reference(config: Config) -> list[Row]:
         return [_skip("Contingency on the kernel against the reference", f"{_count(n)} results",
                       "s/result", "skipped: the kernel is not built")]
 
-    def add(kind: type[Contingency], categories: list[str],
-            results: Sequence[tuple[str, str]]) -> Any:
+    data = {k: (category_names(k), single_label_results(n, k)) for k in ks}
+
+    def add(kind: type[Contingency], k: int) -> Any:
+        categories, results = data[k]
         accumulator = kind(categories)
         _feed(accumulator.add_result, results)
         return accumulator
 
-    def curve(kind: type[Contingency], categories: list[str],
-              results: Sequence[tuple[str, str]]) -> Any:
+    def curve(kind: type[Contingency], k: int) -> Any:
+        categories, results = data[k]
         accumulator = kind(categories)
         step = accumulator.add_result
         value = None
@@ -1632,27 +1641,9 @@ def contingency_kernel_and_reference(config: Config) -> list[Row]:
             value = (accumulator.micro_f1, accumulator.macro_f1)
         return value
 
-    contestants = []
-    for k in ks:
-        categories, results = category_names(k), single_label_results(n, k)
-        for name, kind in classes.items():
-            contestants += [
-                Contestant(f"{name} add K={k}", partial(add, kind, categories, results),
-                           items=n),
-                Contestant(f"{name} curve K={k}", partial(curve, kind, categories, results),
-                           items=n)]
-
-    def check(values: list[Any]) -> str:
-        found = dict(zip((c.name for c in contestants), values))
-        for k in ks:
-            if found[f"kernel add K={k}"].to_dict() != found[f"reference add K={k}"].to_dict():
-                raise CheckFailed(f"K={k}: the kernel's counts differ from the reference's")
-            if found[f"kernel curve K={k}"] != found[f"reference curve K={k}"]:
-                raise CheckFailed(f"K={k}: the kernel's last reads differ from the reference's")
-        return "equal documents and bit-identical last micro and macro F1 on both"
-
-    timings, verdict = measure(contestants, config.repeat, check)
-    by_name = {t.name: t for t in timings}
+    by_name, verdict = _on_kernel_and_reference(config, classes, ks, n, {
+        "add": (add, lambda value: value.to_dict(), "the documents"),
+        "curve": (curve, lambda value: value, "the last micro and macro F1")})
     rows = []
     for k in ks:
         size = f"K={k} declared, {_count(n)} results"
