@@ -10,10 +10,12 @@ primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
-:func:`compiled_grouped_add_result`), Contingency's micro and macro
-properties (read in C by one call, or by the readers written in Python:
-:func:`average_reader`) and its ``interval`` (Wilson's interval of a micro
-share in C, the rest by the method written in Python: :func:`compiled_interval`;
+:func:`compiled_grouped_add_result`), Contingency's micro, macro, weighted and samples
+properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C by one
+call, or by the readers written in Python: :func:`average_reader`, :func:`subset_reader`,
+:func:`pooled_reader`) and its
+``interval`` (Wilson's interval of a micro share in C, the rest by the method written in
+Python: :func:`compiled_interval`;
 contingency/_kernel_intervals.pxi), PairedComparison's paired table
 (the interface of :class:`contingency._paired_counts.PairedCounts`), with
 ``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
@@ -62,7 +64,8 @@ __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
            "compiled_paired_add_result", "compiled_partition_reads", "new_table",
-           "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts", "reduce_table"]
+           "pooled_reader", "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts",
+           "reduce_table", "subset_reader"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -160,12 +163,32 @@ def _presented_as(compiled: Any, reference: Callable[..., Any]) -> Callable[...,
 def average_reader(name: str, average: str,
                    reference: Callable[[Any], float]) -> Callable[[Any], float]:
     """The reader of Contingency's property ``{average}_{name}``: the kernel's, one call into C
-    for the micro, macro and weighted reads it serves (it calls ``reference`` for the cases it
-    does not: counts finer than a result), or ``reference`` itself, the reader written in
-    Python."""
+    for the micro, macro, weighted and samples reads it serves (it calls ``reference`` for the
+    cases it does not: counts finer than a result; for samples, a result that is not
+    single-label), or ``reference`` itself, the reader written in Python."""
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.average_reader(name, average, reference)
+    return reference if compiled is None else compiled
+
+
+def pooled_reader(name: str, reference: Callable[[Any], float]) -> Callable[[Any], float]:
+    """The reader of Contingency's ``hamming_loss`` (``name`` "error"): the kernel's, one call
+    into C while no ``set_entries`` offset is set (it calls ``reference`` otherwise), or
+    ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.pooled_reader(name, reference)
+    return reference if compiled is None else compiled
+
+
+def subset_reader(name: str, reference: Callable[[Any], float]) -> Callable[[Any], float]:
+    """The reader of Contingency's ``subset_accuracy`` (``name`` "accuracy") or ``error_rate``
+    ("error"): the kernel's, one call into C while every result is single-label (it calls
+    ``reference`` otherwise), or ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.subset_reader(name, reference)
     return reference if compiled is None else compiled
 
 

@@ -145,8 +145,10 @@ class Contingency(Reports, Merging["Contingency"]):
     _unknown: Unknown
     _zero_division: ZeroDivision
     _verbose: bool
-    # The categories' order, with the categories it was made for (a cache: not state).
-    _ordered: tuple[tuple[Hashable, ...], list[Hashable]] | None
+    # The categories' order, kept while they are the same (a cache, not state: _orders): the
+    # counts' names list, its length and holes, and the order as a list and a tuple.
+    _ordered: tuple[list[Hashable], tuple[int, int],
+                    tuple[list[Hashable], tuple[Hashable, ...]]] | None
 
     def __init__(
         self,
@@ -502,7 +504,7 @@ class Contingency(Reports, Merging["Contingency"]):
         >>> Contingency(["z", "a"], unknown="add").add_results(["m", "b"], ["z", "a"]).categories
         ('z', 'a', 'b', 'm')
         """
-        return tuple(self._order())
+        return self._orders()[1]
 
     @property
     def n_results(self) -> int | float:
@@ -610,7 +612,7 @@ class Contingency(Reports, Merging["Contingency"]):
         here. It is the error of the pooled per-category cells, which is
         :attr:`micro_error` unless :meth:`set_entries` was used.
         """
-        return float(_formulas.error(*self._counts.pooled(), zero_division=self._zero_division))
+        return _registry.TABLE["error"].scalar(*self._counts.pooled(), self._zero_division)
 
     # Confidence intervals (contingency._intervals) ------------------------------------------------
 
@@ -722,13 +724,27 @@ class Contingency(Reports, Merging["Contingency"]):
 
     def _order(self) -> list[Hashable]:
         """The categories in :attr:`categories`' order (made again only when the categories change)."""
-        met = tuple(self._counts.a)
-        cached: tuple[tuple[Hashable, ...], list[Hashable]] | None = getattr(self, "_ordered", None)
-        if cached is not None and cached[0] == met:
-            return cached[1]
-        order = category_order(met, len(self._counts.declared))
-        object.__setattr__(self, "_ordered", (met, order))
-        return order
+        return self._orders()[0]
+
+    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...]]:
+        """:meth:`_order`, and the same as a tuple: made again only when the categories change,
+        which the counts' list of names tells in O(1). That list changes only by taking a
+        category at its end (``join``) or a hole in its place (``forget``); any other change of
+        the categories (codes made dense again, a reset, a restore, a copy made its own, a change
+        of storage) puts a new list in its place. So the list (by identity: the memo holds it,
+        so no other object takes its address), its length and the number of holes, which only
+        grow while the list is the same, name the categories."""
+        counts = self._counts
+        names = counts.names
+        key = (len(names), counts.holes)
+        cached: tuple[list[Hashable], tuple[int, int], tuple[list[Hashable], tuple[Hashable, ...]]
+                      ] | None = getattr(self, "_ordered", None)
+        if cached is not None and cached[0] is names and cached[1] == key:
+            return cached[2]
+        order = category_order(list(counts.a), len(counts.declared))
+        orders = (order, tuple(order))
+        object.__setattr__(self, "_ordered", (names, key, orders))
+        return orders
 
     def _declared_order(self) -> list[Hashable]:
         """The declared categories, in table order (they come first)."""
@@ -773,8 +789,8 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
     the pooled cells where the row has one, else the running sums' mean over
     categories (the counts' ``macro_mean``); weighted: theirs
     with supports as weights (``weighted_mean``). Samples: the formula on each result
-    shape's table. On the kernel, the micro, macro and weighted reads it serves are one call
-    into C
+    shape's table. On the kernel, the micro, macro, weighted and samples reads it serves are
+    one call into C
     (:func:`contingency._backend.average_reader`), with the reader written here as
     their specification.
     """
@@ -797,7 +813,7 @@ def _average_reader(row: _registry.TableScore, average: _registry.Average
     else:
         def read(self: Contingency) -> float:
             return _confusion.samples_mean(self._counts, formula, self._zero_division)
-    if average in ("micro", "weighted") or (average == "macro" and pooled is None):
+    if average != "macro" or pooled is None:
         return _backend.average_reader(name, average, read)
     return read
 
@@ -825,6 +841,18 @@ Contingency.add_result = _backend.compiled_add_result(  # type: ignore[method-as
 #: other read by this; tests/test_kernel_intervals.py runs both).
 interval_reference = Contingency.interval
 Contingency.interval = _backend.compiled_interval(interval_reference)  # type: ignore[method-assign]
+#: subset_accuracy, error_rate and hamming_loss as written above: the specifications of the
+#: kernel's readers, which take their places when the kernel is built (in C while every result
+#: is single-label, or no set_entries offset is set, by these otherwise;
+#: tests/test_kernel_counts.py compares both after every step).
+shape_readers = {name: getattr(Contingency, name).fget
+                 for name in ("subset_accuracy", "error_rate", "hamming_loss")}
+for _name, _compiled in (("subset_accuracy", _backend.subset_reader("accuracy",
+                                                                    shape_readers["subset_accuracy"])),
+                         ("error_rate", _backend.subset_reader("error", shape_readers["error_rate"])),
+                         ("hamming_loss", _backend.pooled_reader("error",
+                                                                 shape_readers["hamming_loss"]))):
+    setattr(Contingency, _name, property(_compiled, doc=shape_readers[_name].__doc__))
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

@@ -295,6 +295,30 @@ cdef extern from *:
     }
 
 
+    /* The mean over results of score `score` of each result's own table (scikit-learn's
+       average="samples": contingency.formulas.classification.samples_average) when every
+       result is single-label: `hit` results of table (1, 0, 0, 0), `miss` of (0, 1, 1, 0).
+       As the reference's average: the results' values weighted by their counts, undefined
+       values (NaN) left out, the weighted sum exact (as cc_wsum keeps one) and rounded once,
+       divided by the counts' sum as a double; the score of an empty table when no value is
+       left. */
+    static double cc_samples_mean(int64_t hit, int64_t miss, int score, int mode) {
+        cc_wsum sum;
+        int64_t kept = 0;
+        double v;
+        memset(&sum, 0, sizeof sum);
+        if (hit) {
+            v = cc_score(score, 1, 0, 0, 0, mode);
+            if (v == v) { cc_wsum_step(&sum, v, hit, 1); kept += hit; }
+        }
+        if (miss) {
+            v = cc_score(score, 0, 1, 1, 0, mode);
+            if (v == v) { cc_wsum_step(&sum, v, miss, 1); kept += miss; }
+        }
+        if (!kept) return cc_score(score, 0, 0, 0, 0, mode);
+        return cc_u256_double(&sum.weighted) * 0x1p-128 / (double)kept;
+    }
+
     /* The weighted sum and the supports' sum, as Python ints (the reference's ``weighted`` and
        ``weight``). */
     static PyObject *cc_wsum_total(const cc_wsum *sum) {
@@ -332,6 +356,7 @@ cdef extern from *:
     double cc_u256_double(const ck_u256 *x) noexcept nogil
     object cc_wsum_total(const cc_wsum *sum)
     double cc_sum_mean(const cc_sum *sum, int mode) noexcept nogil
+    double cc_samples_mean(int64_t hit, int64_t miss, int score, int mode) noexcept nogil
     object cc_sum_total(const cc_sum *sum)
 
 from contingency._changes import HIT as _HIT, MISS as _MISS
@@ -1212,7 +1237,80 @@ def average_reader(name, average, reference):
                 return (<KernelCountsCore>counts)._weighted(score, mode)
             return reference(self)
         return read_weighted
+    if average == "samples":
+        score = _score_code(name, 5)
+        if score < 0:
+            return None
+
+        def read_samples(self):
+            counts = self._counts
+            cdef int mode = _mode_code(self._zero_division)
+            if mode >= 0 and _single_labels(counts):
+                return cc_samples_mean((<KernelCountsCore>counts)._hit,
+                                       (<KernelCountsCore>counts)._miss, score, mode)
+            return reference(self)
+        return read_samples
     return None
+
+
+cdef inline bint _single_labels(object counts) noexcept:
+    """Whether ``counts`` is a kernel core at scale 0 whose every result is single-label (its
+    shapes only ``HIT`` and ``MISS``, held in C)."""
+    if not isinstance(counts, KernelCountsCore):
+        return False
+    cdef KernelCountsCore core = <KernelCountsCore>counts
+    return core._wide is None and (core._shapes is None or len(core._shapes) == 0)
+
+
+cdef inline bint _no_offset(object offset):
+    """The part of the micro table set_entries set is all zero (a tuple of four ints)."""
+    if type(offset) is not tuple or len(<tuple>offset) != 4:
+        return False
+    for count in <tuple>offset:
+        if type(count) is not int or count:
+            return False
+    return True
+
+
+def pooled_reader(name, reference):
+    """Contingency's ``hamming_loss`` (``name`` "error": the error of the pooled per-category
+    cells) read in C: ``reference`` is its reader written in Python, which serves what the C
+    does not. With no ``set_entries`` offset the pooled cells are the micro table, so the read
+    is the registry's scalar form of that score on the micro table, as the micro read's."""
+    cdef int score = _score_code(name, 5)
+    if score < 0:
+        return None
+
+    def read_pooled(self):
+        counts = self._counts
+        cdef int mode = _mode_code(self._zero_division)
+        if mode >= 0 and isinstance(counts, KernelCountsCore) \
+                and (<KernelCountsCore>counts)._wide is None and _no_offset(counts.offset):
+            return (<KernelCountsCore>counts)._micro_value(score, mode)
+        return reference(self)
+    return read_pooled
+
+
+def subset_reader(name, reference):
+    """Contingency's ``subset_accuracy`` (``name`` "accuracy") or ``error_rate`` ("error") read
+    in C: ``reference`` is the property's reader written in Python
+    (:func:`contingency.formulas.classification.subset_accuracy` or ``subset_error`` of the
+    result shapes), which serves what the C does not. Every result single-label, the exact
+    results are the ``HIT`` ones and the others the ``MISS`` ones, so the read is the
+    registry's scalar form of that score on the table ``(hits, misses, 0, 0)``, as the formula
+    computes it."""
+    cdef int score = _score_code(name, 5)
+    if score < 3:  # (accuracy and error only; -1: not computed in C)
+        return None
+
+    def read_subset(self):
+        counts = self._counts
+        cdef int mode = _mode_code(self._zero_division)
+        if mode >= 0 and _single_labels(counts):
+            return cc_score(score, (<KernelCountsCore>counts)._hit,
+                            (<KernelCountsCore>counts)._miss, 0, 0, mode)
+        return reference(self)
+    return read_subset
 
 
 def fixed_point_double(value):

@@ -199,16 +199,6 @@ cdef double _seen_quantile(object level):
     return _last_z
 
 
-cdef inline bint _no_offset(object offset):
-    """The part of the micro table set_entries set is all zero (a tuple of four ints)."""
-    if type(offset) is not tuple or len(<tuple>offset) != 4:
-        return False
-    for count in <tuple>offset:
-        if count is not _ZERO and (type(count) is not int or count):
-            return False
-    return True
-
-
 def wilson_bounds(successes, trials, double z):
     """``ci_wilson``'s ``(low, high)``, the C form of contingency.formulas.intervals.wilson, for
     the tests against it (counts ``0 <= successes <= trials``, ``0 < trials < 2**53``)."""

@@ -25,7 +25,9 @@ made to be hard (halfway cases, carries across the 64-bit words).
 from __future__ import annotations
 
 import math
+import operator
 import pickle
+from functools import partial
 from typing import Any
 
 import pytest
@@ -33,7 +35,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from contingency import Contingency
+from contingency import Contingency, _backend
 from contingency._contingency import add_result_reference, interval_reference
 from contingency._counts import Counts
 from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
@@ -116,12 +118,29 @@ def pending_sets(counts: Counts) -> dict[str, list[str]]:
             if name.removeprefix("sums ") not in MACRO_KEYS}
 
 
+#: The reads of the result shapes the kernel serves in C while every result is single-label (by
+#: Contingency's compiled readers; else by the readers written in Python), and hamming_loss.
+RESULT_READS = ("subset_accuracy", "error_rate", "hamming_loss",
+                *(f"samples_{name}" for name in MACRO_SCORES))
+
+
+def result_reads(counts: Counts, mode: Any) -> dict[str, Any]:
+    """:data:`RESULT_READS` of these counts in zero_division ``mode``, as Contingency's
+    properties read them (its readers take an accumulator: one with these counts and mode)."""
+    holder = Contingency.__new__(Contingency)
+    object.__setattr__(holder, "_counts", counts)
+    object.__setattr__(holder, "_zero_division", mode)
+    return {f"{name} {mode}": shown_float(getattr(Contingency, name).fget(holder))
+            for name in RESULT_READS}
+
+
 def core_reads(counts: Counts) -> dict[str, Any]:
     """The reads of the counts' core the kernel serves in C, every score in every mode: the
     micro table's scores, the macro means, plain and weighted by support, and their exact
-    running sums (made by the reads)."""
+    running sums (made by the reads); the reads of the result shapes."""
     reads: dict[str, Any] = {}
     for mode in MODES:
+        reads |= result_reads(counts, mode)
         for name in MICRO_SCORES:
             reads[f"micro {name} {mode}"] = shown_float(counts.micro_score(name, mode))
         for name in MACRO_SCORES:
@@ -154,8 +173,8 @@ def state_of_counts(counts: Counts) -> dict[str, Any]:
 
 
 #: The reads of an accumulator compared: its micro and macro properties, and two others.
-READS = ("n_results", "subset_accuracy", *(f"{average}_{name}" for average in ("micro", "macro")
-                                           for name in MICRO_SCORES),
+READS = ("n_results", "categories", *RESULT_READS,
+         *(f"{average}_{name}" for average in ("micro", "macro") for name in MICRO_SCORES),
          *(f"weighted_{name}" for name in MACRO_SCORES))
 #: The intervals compared (each by ``interval``: the kernel's reads Wilson's of a micro share in
 #: C, tests/test_kernel_intervals.py), at the default level and another.
@@ -827,3 +846,63 @@ def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
         assert state(twin, every_mode=True)["reads"] == state(s, every_mode=True)["reads"]
     assert s._counts.sums == {}  # (a removal made the category totals its check reads: their set)
     assert [id(pending) for pending in s._counts.stale] == [id(s._counts.totals.pending)]
+
+
+def _python_calls(read: Any) -> list[str]:
+    """The Python functions a read calls (a read served in C calls none)."""
+    import sys
+    calls: list[str] = []
+
+    def profile(frame: Any, event: str, argument: Any) -> None:
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        read()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+#: Contingency's properties read in C: the kernel is this process's implementation.
+kernel_loaded = pytest.mark.skipif(_backend.IMPLEMENTATION != "kernel",
+                                   reason="the kernel is not this process's implementation")
+
+
+@kernel_loaded
+@pytest.mark.parametrize("mode", MODES)
+def test_the_result_reads_are_served_in_c_while_every_result_is_single_label(mode: Any) -> None:
+    """subset_accuracy, error_rate and the samples means: in C (no Python frame) while every
+    result is single-label; once a result is not, by the readers written in Python (the same
+    values as the reference's, compared step by step above); in C again once it is taken back."""
+    s = on_core(KERNEL, ["x", "y"], unknown="add", zero_division=mode)
+    names = ("subset_accuracy", "error_rate", *(f"samples_{name}" for name in MACRO_SCORES))
+
+    def served_in_c() -> set[str]:
+        return {name for name in names
+                if not _python_calls(partial(operator.attrgetter(name), s))}
+
+    assert served_in_c() == set(names)  # (no result: the empty table's value, in C)
+    s.add_results(["x", "y", "x"], ["x", "x", "y"])
+    assert served_in_c() == set(names)
+    s.add_result({"x", "y"}, {"x"})
+    assert served_in_c() == set()
+    s.remove_result({"x", "y"}, {"x"})
+    assert served_in_c() == set(names)
+    s.add_result("x", "y", weight=0.5)  # (counts finer than a result: the reference's storage)
+    assert served_in_c() == set()
+
+
+@kernel_loaded
+def test_hamming_loss_is_served_in_c_without_a_set_entries_offset() -> None:
+    """hamming_loss, the error of the pooled cells: in C while no set_entries offset is set (the
+    pooled cells are then the micro table), multi-label results too; by the reader written in
+    Python once one is (the same values, compared step by step above)."""
+    s = on_core(KERNEL, ["x", "y"], unknown="add")
+    read = partial(operator.attrgetter("hamming_loss"), s)
+    for assigned, correct in [("x", "x"), ({"x", "y"}, {"x"}), ("y", "x")]:
+        s.add_result(assigned, correct)
+        assert _python_calls(read) == []
+    s.set_entries(1, 0, 0, 1)
+    assert _python_calls(read) != []

@@ -1281,6 +1281,39 @@ def macro_read_after_add(config: Config) -> list[Row]:
                       "mean's", timings=[weighted, large])]
 
 
+#: The reads of result_reads_after_add: Contingency's reads of the result shapes, its categories
+#: and hamming_loss, each after every result as micro_f1 is.
+RESULT_READS = ("subset_accuracy", "error_rate", "samples_f1", "hamming_loss", "categories")
+
+
+def result_reads_after_add(config: Config) -> list[Row]:
+    """Issue 30 (reads as cheap as writes): ``add_result`` then one read of a result-level score
+    (``subset_accuracy``, ``error_rate``, ``samples_f1``), of ``hamming_loss`` or of
+    ``categories``, at K = 1000, each within 1.5x of ``add_result`` then ``micro_f1``."""
+    n, k = config.read_step_n, 1000
+    categories, results = category_names(k), single_label_results(n, k)
+    contestants = [Contestant(read, partial(_add_then_macro_f1, categories, results, read), items=n)
+                   for read in ("micro_f1", *RESULT_READS)]
+
+    def check(values: list[Any]) -> str:
+        last = _prefix_contingency(categories, results)
+        return "last reads against add_results of the same results " + _agree(
+            (read, value, getattr(last, read))
+            for read, (_, value) in zip(("micro_f1", *RESULT_READS), values)
+            if read != "categories")
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    micro, *others = timings
+    return [Row(f"add_result + {read} read, per step, against + micro_f1",
+                f"K={k} declared, {_count(n)} results", "s/result", ours=timing.median,
+                peer_name="add_result + micro_f1", peer=micro.median,
+                target="read step <= 1.5 x micro step (issue 30)",
+                passed=timing.median <= 1.5 * micro.median, check=verdict,
+                notes="served in C while every result is single-label (a memo for categories)",
+                timings=[timing, micro])
+            for read, timing in zip(RESULT_READS, others)]
+
+
 def _warm_contingency(warm_up: Sequence[tuple[str, str]]) -> Contingency:
     accumulator = Contingency()
     _feed(accumulator.add_result, warm_up)
@@ -1956,6 +1989,7 @@ CASES: list[Case] = [
     Case("9 peak memory", peak_memory),
     Case("10 micro_f1 read vs bare method", micro_read),
     Case("10 macro_f1 read after add_result K=1000 vs K=10", macro_read_after_add),
+    Case("30 result-level reads after add_result vs micro_f1", result_reads_after_add),
     Case("10 learning curve micro+macro F1 vs river", learning_curve),
     Case("10 remove_result K=10000 vs K=10", remove_result_scaling),
     Case("10 PartitionComparison read vs add", partition_read_vs_add),
