@@ -378,6 +378,9 @@ class Table:
       ``table_sums()`` (:class:`~contingency.formulas.partition.TableSums`),
       ``triple_sums()`` (``sum C(n, 3)`` of cells, rows, columns),
       ``fine_sums()`` (None until :meth:`keep_fine_sums`);
+    - ``maxima_sum(axis)``: the sum of the largest cell of each column (``axis=0``) or row
+      (``axis=1``), as :meth:`maxima` gives them; the reference keeps it from its first read
+      on (a row whose largest cell shrank looked at again by the next read);
     - ``cells()``: the non-empty cells as :class:`Cells`, labels in the order
       they arrived (a label forgotten and seen again counts as new), cells by
       row then column in that order; ``row_totals()`` and ``column_totals()``
@@ -506,6 +509,10 @@ class Table:
         if axis == 1:
             return _group_maxima(cells.rows, cells.counts, len(cells.row_labels))
         return _group_maxima(cells.columns, cells.counts, len(cells.column_labels))
+
+    def maxima_sum(self, axis: int) -> int:
+        """The sum of :meth:`maxima` (the specification of an implementation's running form)."""
+        return _total(self.maxima(axis))
 
     def sorted_cells(self) -> SortedCells:
         """Row labels, column labels (each sorted, see :func:`sorted_labels`) and the non-empty cells.

@@ -49,8 +49,8 @@ class ReferenceTable(Table):
     ValueError: remove: no element with reference 'dog' and model 2 to remove
     """
 
-    __slots__ = ("_cells", "_columns", "_fine", "_log", "_pairs", "_rows", "_triples",
-                 "n_elements")
+    __slots__ = ("_cells", "_columns", "_fine", "_log", "_maxima", "_pairs", "_rows", "_triples",
+                 "_unsure", "n_elements")
 
     def __init__(self) -> None:
         #: (reference label, model label) -> count, non-empty cells only.
@@ -66,6 +66,11 @@ class ReferenceTable(Table):
         self._log = [0, 0, 0]
         #: Per level, sum fine_n_log_n(n), once keep_fine_sums() has been called; else None.
         self._fine: list[int] | None = None
+        #: Per side (rows, columns), once a read asked for them (maxima_sum): each label's
+        #: largest cell, and the labels whose largest cell shrank since (found again by the
+        #: next read); else None.
+        self._maxima: tuple[dict[Hashable, int], dict[Hashable, int]] | None = None
+        self._unsure: tuple[set[Hashable], set[Hashable]] = (set(), set())
 
     # Changes -------------------------------------------------------------------------------
 
@@ -125,7 +130,39 @@ class ReferenceTable(Table):
                 counts[key] = new  # type: ignore[index]
             else:
                 del counts[key]  # type: ignore[arg-type]  # an empty cell or label is forgotten
+            if level == CELLS and self._maxima is not None:
+                for side, label in ((ROWS - 1, reference), (COLUMNS - 1, model)):
+                    largest = self._maxima[side].get(label, 0)
+                    if new > largest:
+                        self._maxima[side][label] = new
+                    elif old == largest and new < old:
+                        self._unsure[side].add(label)
         self.n_elements += weight
+
+    def maxima_sum(self, axis: int) -> int:
+        """The sum of the largest cell of each row (``axis=1``) or of each column (``axis=0``).
+
+        Kept by :meth:`_change` from the first read on (made then from the cells): a cell that
+        grows past its row's largest is the new largest; a row whose largest cell shrank is
+        looked at again here, from its cells.
+        """
+        if self._maxima is None:
+            self._maxima = ({}, {})
+            for (reference, model), count in self._cells.items():
+                for side, label in ((0, reference), (1, model)):
+                    if count > self._maxima[side].get(label, 0):
+                        self._maxima[side][label] = count
+        side = 1 if axis == 0 else 0
+        maxima, unsure = self._maxima[side], self._unsure[side]
+        if unsure:
+            for label in unsure:
+                maxima.pop(label, None)
+            for pair, count in self._cells.items():
+                label = pair[side]
+                if label in unsure and count > maxima.get(label, 0):
+                    maxima[label] = count
+            unsure.clear()
+        return sum(maxima.values())
 
     def keep_fine_sums(self) -> None:
         """From now on keep the fine ``n ln n`` sums too (computed here from the counts)."""

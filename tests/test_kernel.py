@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from contingency import PartitionComparison
+from contingency._table import Table
 from contingency._table_reference import ReferenceTable
 from contingency.formulas import partition as formulas
 from contingency.formulas._numeric import MAX_COUNT
@@ -57,6 +58,7 @@ def state(table):
         "sorted": [part if isinstance(part, tuple) else part.tolist()
                    for part in table.sorted_cells()],
         "reads": repr(reads(table)),
+        "maxima sums": (table.maxima_sum(0), table.maxima_sum(1)),
     }
 
 
@@ -135,6 +137,9 @@ def assert_same(reference, kernel):
                                            n_model_clusters=sums.n_model_clusters) == sums
     assert repr(reads(kernel)) == repr(reads_of_sums(reference.table_sums(), reference.fine_sums()))
     assert reference.triple_sums() == triples
+    # (the maxima sums kept by the writes: the sums of the maxima read from the cells)
+    assert [reference.maxima_sum(axis) for axis in (0, 1)] == [
+        Table.maxima_sum(reference, axis) for axis in (0, 1)]
     if reference.fine_sums() is not None:
         assert reference.fine_sums() == fine
 

@@ -340,3 +340,26 @@ def test_a_bulk_change_is_queued_and_merged_only_when_read_or_large(monkeypatch)
     empty = PairTable()
     empty.add_pairs(aggregated)  # an empty table takes an aggregated batch as its arrays
     assert empty.arrays()[0] is aggregated.keys
+
+
+@pytest.mark.parametrize("implementation", implementations())
+def test_the_maxima_sums_follow_growth_removal_and_forgotten_labels(implementation):
+    """The sums of the largest cell of each row and each column: read, then kept through cells
+    that grow past the largest, the largest taken down (below another cell, to a tie, to zero),
+    labels forgotten and met again; each time the sums of the maxima read from the cells."""
+    table = implementation()
+
+    def check():
+        for axis in (0, 1):
+            assert table.maxima_sum(axis) == int(table.maxima(axis).sum())
+
+    check()
+    for reference, model, weight in [("a", 1, 3), ("a", 2, 2), ("b", 1, 1), ("a", 2, 2),
+                                      ("a", 2, -3), ("a", 1, -2), ("b", 1, -1), ("a", 2, -1),
+                                      ("a", 1, -1), ("c", 3, 4), ("a", 1, 5), ("c", 3, -4)]:
+        table.step(reference, model, weight)
+        check()
+    twin = table.copy()  # (made again from the cells by its first read)
+    twin.step("d", 1, 9)
+    table.step("d", 1, 9)
+    assert [twin.maxima_sum(axis) for axis in (0, 1)] == [table.maxima_sum(axis) for axis in (0, 1)]
