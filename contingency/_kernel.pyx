@@ -48,7 +48,7 @@ from cpython.object cimport PyObject, PyTypeObject
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport erfc, sqrt
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import math
 
@@ -731,6 +731,12 @@ cdef class _Side:
     cdef int64_t *totals
     cdef Py_ssize_t capacity
     cdef Py_ssize_t alive
+    # Once the table keeps them (KernelTable.maxima_sum): each code's largest cell (capacity
+    # entries, as totals), their sum, and whether a largest cell shrank since they were made
+    # (then made again from the cells by the next read); NULL before.
+    cdef int64_t *maxima
+    cdef int64_t maxima_sum
+    cdef bint maxima_stale
 
     def __cinit__(self):
         self.index = {}
@@ -743,6 +749,7 @@ cdef class _Side:
 
     def __dealloc__(self):
         free(self.totals)
+        free(self.maxima)
 
     cdef int64_t code_of(self, object label) except -2:
         """The label's code, or -1 when it is not in the table (TypeError when unhashable)."""
@@ -762,8 +769,15 @@ cdef class _Side:
             if grown is NULL:
                 raise MemoryError()
             self.totals = grown
+            if self.maxima is not NULL:
+                grown = <int64_t *>realloc(self.maxima, 2 * self.capacity * sizeof(int64_t))
+                if grown is NULL:
+                    raise MemoryError()
+                self.maxima = grown
             self.capacity *= 2
         self.totals[code] = 0
+        if self.maxima is not NULL:
+            self.maxima[code] = 0
         self.labels.append(label)
         self.index[label] = code
         self.alive += 1
@@ -798,6 +812,8 @@ cdef class _Side:
                 continue
             view[old] = new
             self.totals[new] = self.totals[old]
+            if self.maxima is not NULL:
+                self.maxima[new] = self.maxima[old]
             self.index[label] = new
             labels.append(label)
             new += 1
@@ -826,6 +842,15 @@ cdef class _Side:
                 view[at] = self.totals[code]
                 at += 1
         return found
+
+
+cdef inline void _move_maximum(_Side side, int64_t code, int64_t old, int64_t new) noexcept:
+    """One row's (column's) largest cell as one of its cells goes from ``old`` to ``new``."""
+    if new > side.maxima[code]:
+        side.maxima_sum += new - side.maxima[code]
+        side.maxima[code] = new
+    elif new < old and old == side.maxima[code]:
+        side.maxima_stale = True
 
 
 # The reads KernelTable._score computes in C, by number (pair-counting reads first).
@@ -999,6 +1024,8 @@ cdef class KernelTable:
                         self._reserve(1)
                     except BaseException:
                         self._move_cell_sums(changes, olds, k)  # (the counts written so far)
+                        if self._rows.maxima is not NULL:
+                            self._move_maxima(keys, changes, olds, k)
                         raise
                     at = self._slot(key)
                 self._slots[at].key, self._slots[at].count = key, 0
@@ -1012,7 +1039,21 @@ cdef class KernelTable:
                 self._slots[at].count = new
             olds[k] = old
         self._move_cell_sums(changes, olds, size)
+        if self._rows.maxima is not NULL:
+            self._move_maxima(keys, changes, olds, size)
         return 0
+
+    cdef void _move_maxima(self, const uint64_t *keys, const int64_t *changes,
+                           const int64_t *olds, Py_ssize_t size) noexcept:
+        """Each row's and column's largest cell as ``size`` cells go from ``olds[k]`` to
+        ``olds[k] + changes[k]``: a cell that grows past its row's largest is the new largest;
+        one that shrinks from it leaves the side's maxima stale (made again by the next read)."""
+        cdef Py_ssize_t k
+        cdef int64_t old
+        for k in range(size):
+            old = olds[k]
+            _move_maximum(self._rows, <int64_t>(keys[k] >> 32), old, old + changes[k])
+            _move_maximum(self._columns, <int64_t>(keys[k] & 0xFFFFFFFF), old, old + changes[k])
 
     @cython.final
     cdef inline void _move_cell_sums(self, const int64_t *changes, const int64_t *olds,
@@ -1219,6 +1260,39 @@ cdef class KernelTable:
             if have + count < 0:
                 raise ValueError(f"{where}: cannot remove {-count} element(s) with reference "
                                  f"{reference!r} and model {model!r}: there are {have}")
+
+    def maxima_sum(self, axis):
+        """The sum of the largest cell of each column (``axis=0``) or row (``axis=1``): kept by
+        the writes from the first read on (made then from the cells, and again by the read
+        after a largest cell shrank)."""
+        cdef _Side side = self._columns if axis == 0 else self._rows
+        if side.maxima is NULL:
+            for made in (self._rows, self._columns):
+                (<_Side>made).maxima = <int64_t *>calloc((<_Side>made).capacity, sizeof(int64_t))
+                if (<_Side>made).maxima is NULL:
+                    raise MemoryError()
+                (<_Side>made).maxima_stale = True
+        if side.maxima_stale:
+            self._make_maxima(side, axis == 0)
+        return side.maxima_sum
+
+    cdef int _make_maxima(self, _Side side, bint columns) except -1:
+        """One side's maxima and their sum from the cells (O(cells))."""
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
+        cdef int64_t code, count
+        memset(side.maxima, 0, side.capacity * sizeof(int64_t))
+        side.maxima_sum = 0
+        for i in range(size):
+            if self._slots[i].key == EMPTY:
+                continue
+            code = <int64_t>(self._slots[i].key & 0xFFFFFFFF if columns
+                             else self._slots[i].key >> 32)
+            count = self._slots[i].count
+            if count > side.maxima[code]:
+                side.maxima_sum += count - side.maxima[code]
+                side.maxima[code] = count
+        side.maxima_stale = False
+        return 0
 
     def keep_fine_sums(self):
         """From now on keep the fine ``n ln n`` sums too (computed here from the counts)."""

@@ -601,14 +601,12 @@ class PartitionComparison(Merging["PartitionComparison"]):
     @property
     def purity(self) -> float:
         """Share of elements in their model cluster's majority class (R NMF's purity)."""
-        return _formulas.purity_from_maxima((self._table.maxima_sum(axis=0),),
-                                            self._table.n_elements)
+        return _formulas.majority_share(self._table.maxima_sum(0), self._table.n_elements)
 
     @property
     def inverse_purity(self) -> float:
         """Share of elements in their class's majority model cluster."""
-        return _formulas.purity_from_maxima((self._table.maxima_sum(axis=1),),
-                                            self._table.n_elements)
+        return _formulas.majority_share(self._table.maxima_sum(1), self._table.n_elements)
 
     @property
     def entropy(self) -> float:

@@ -1546,6 +1546,51 @@ def partition_read_vs_add(config: Config) -> list[Row]:
     return rows
 
 
+def partition_purity_after_add(config: Config) -> list[Row]:
+    """Issue 30 (reads as cheap as writes): ``add`` then one read of purity or inverse purity,
+    within 2x of an ``add``, at K = 10 and K = 1000 (the kernel's table keeps the sums of its
+    rows' and columns' largest cells; they were read from every cell before)."""
+    n = config.partition_read_n
+    ks = (10, 1000)
+    reads = (("purity", attrgetter("purity")), ("inverse purity", attrgetter("inverse_purity")))
+    operation = "PartitionComparison add + one read, per element"
+    target = "add+read <= 2 x add (issue 30)"
+    found = partition_comparison()
+    if found is None:
+        return [_skip(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
+                      PARTITION_SKIP, target) for k in ks for name, _ in reads]
+    comparison_class, _ = found
+    contestants = []
+    labels = {}
+    for k in ks:
+        labels[k] = partition_labels(n, k)
+        pairs = _partition_pairs(n, k)
+        contestants.append(Contestant(f"add K={k}", partial(_partition_add, comparison_class,
+                                                            pairs), items=n))
+        contestants += [Contestant(f"{name} K={k}", partial(_partition_add_read, comparison_class,
+                                                            pairs, read), items=n)
+                        for name, read in reads]
+
+    def check(values: list[Any]) -> str:
+        found_values = dict(zip((c.name for c in contestants), values))
+        triples = []
+        for k in ks:
+            whole = comparison_class.from_labels(*labels[k])
+            triples += [(f"{name} at K={k}", found_values[f"{name} K={k}"], read(whole))
+                        for name, read in reads]
+        return "last reads against from_labels of the same labels " + _agree(triples)
+
+    timings, verdict = measure(contestants, config.repeat, check)
+    by_name = {t.name: t for t in timings}
+    return [Row(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
+                ours=by_name[f"{name} K={k}"].median, floor_name="add alone",
+                floor=by_name[f"add K={k}"].median, target=target,
+                passed=by_name[f"{name} K={k}"].median <= 2 * by_name[f"add K={k}"].median,
+                check=verdict, notes="each read follows an add; the maxima kept by the writes",
+                timings=[by_name[f"{name} K={k}"], by_name[f"add K={k}"]])
+            for k in ks for name, _ in reads]
+
+
 def _on_kernel_and_reference(config: Config, classes: dict[str, Any], ks: Sequence[int],
                              items: int, runs: dict[str, tuple[Callable[[Any, int], Any],
                                                                Callable[[Any], Any], str]]
@@ -1990,6 +2035,7 @@ CASES: list[Case] = [
     Case("10 micro_f1 read vs bare method", micro_read),
     Case("10 macro_f1 read after add_result K=1000 vs K=10", macro_read_after_add),
     Case("30 result-level reads after add_result vs micro_f1", result_reads_after_add),
+    Case("30 purity read after PartitionComparison.add vs add", partition_purity_after_add),
     Case("10 learning curve micro+macro F1 vs river", learning_curve),
     Case("10 remove_result K=10000 vs K=10", remove_result_scaling),
     Case("10 PartitionComparison read vs add", partition_read_vs_add),

@@ -108,6 +108,7 @@ from contingency.formulas.partition._information import (
 )
 from contingency.formulas.partition._matching import (
     inverse_purity,
+    majority_share,
     nmf_entropy,
     purity,
     purity_from_maxima,
@@ -174,6 +175,7 @@ __all__ = [
     "homogeneity",
     "inverse_purity",
     "jaccard",
+    "majority_share",
     "margin_triples",
     "mutual_information",
     "n_log_n_fixed",

@@ -16,7 +16,7 @@ from contingency.formulas.partition._sums import (
     table_sums,  # noqa: F401  (the docstrings' examples use it)
 )
 
-__all__ = ["inverse_purity", "nmf_entropy", "purity", "purity_from_maxima"]
+__all__ = ["inverse_purity", "majority_share", "nmf_entropy", "purity", "purity_from_maxima"]
 
 
 def purity_from_maxima(maxima: ArrayLike, n_elements: int) -> float:
@@ -30,10 +30,18 @@ def purity_from_maxima(maxima: ArrayLike, n_elements: int) -> float:
     (True, 1.0)
     """
     values = as_counts(maxima, "maxima").ravel()
-    if n_elements == 0:
-        return 1.0
-    total = sum(values.tolist()) if values.dtype == object else int(values.sum())
-    return total / n_elements
+    return majority_share(sum(values.tolist()) if values.dtype == object else int(values.sum()),
+                          n_elements)
+
+
+def majority_share(total: int, n_elements: int) -> float:
+    """``total / N``, ``total`` the sum of the clusters' largest classes: :func:`purity_from_maxima`
+    of maxima whose sum is known (an accumulator keeps it). No elements: 1.0.
+
+    >>> majority_share(12, 17) == purity_from_maxima([5, 4, 3], 17), majority_share(0, 0)
+    (True, 1.0)
+    """
+    return 1.0 if n_elements == 0 else total / n_elements
 
 
 def purity(table: ArrayLike) -> float:
