@@ -886,7 +886,7 @@ cdef class KernelTable:
         return 0
 
     cdef int _reserve(self, Py_ssize_t more) except -1:
-        """Room for ``more`` cells beyond those held, the table at most half full."""
+        """Room for ``more`` cells beyond those held (:func:`slots_full`)."""
         cdef int bits = slots_bits_for(self._bits, self._used + more)
         if bits != self._bits:
             self._resize(bits)
@@ -994,7 +994,7 @@ cdef class KernelTable:
             at = self._slot(key)
             old = 0
             if self._slots[at].key == EMPTY:
-                if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
+                if slots_full(self._bits, self._used + 1):
                     try:
                         self._reserve(1)
                     except BaseException:
@@ -1260,6 +1260,10 @@ cdef class KernelTable:
     def n_cells(self):
         """Non-empty cells."""
         return self._used
+
+    def n_slots(self):
+        """The slots of the cells' hash table (a power of two; the tests check its growth)."""
+        return (<Py_ssize_t>1) << self._bits
 
     # Scores from the sums (contingency._table.Table's reads of the same names, which are
     # their specification and serve every case the C below does not) ----------------------

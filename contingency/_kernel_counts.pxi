@@ -1373,7 +1373,7 @@ cdef class KernelPairs:
             if self._slots[at].key == EMPTY:
                 if counts[k] == 0:
                     continue
-                if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
+                if slots_full(self._bits, self._used + 1):
                     self._slots = slots_moved(self._slots, self._bits, self._bits + 1)
                     self._bits += 1
                     at = slots_find(self._slots, self._bits, key)
@@ -1526,6 +1526,10 @@ cdef class KernelPairs:
 
     def __len__(self):
         return self._used
+
+    def n_slots(self):
+        """The slots of the hash table (a power of two; the tests check its growth)."""
+        return (<Py_ssize_t>1) << self._bits
 
     def __eq__(self, other):
         if not isinstance(other, (KernelPairs, _PairTable)):

@@ -535,11 +535,94 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
         assert kernel == reference
         assert kernel.copy() == kernel
         assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
+        assert 4 * len(kernel) <= 3 * kernel.n_slots()  # at most three quarters full
 
 
 def _home(key: int, bits: int) -> int:
     """The home slot of ``key`` in a table of ``2**bits`` slots (ck_hash, contingency/_kernel.pyx)."""
     return (key * 0x9E3779B97F4A7C15 % 2**64) >> (64 - bits)
+
+
+def _pairs_homed(homes: list[int], bits: int) -> list[int]:
+    """Distinct pair keys (codes below 64), one at home in each slot of ``homes`` in turn, of a
+    table of ``2**bits`` slots."""
+    from contingency._table import PAIR_SHIFT
+    candidates = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
+    found: list[int] = []
+    for home in homes:
+        found.append(next(key for key in candidates
+                          if _home(key, bits) == home and key not in found))
+    return found
+
+
+#: 12 keys for a table of 16 slots, at home in its slots 13, 15, 0 and 2: at three quarters
+#: full they make one cluster that wraps around the table's end, entries far from home.
+_FULL_16 = _pairs_homed([13] * 4 + [15] * 4 + [0] * 2 + [2] * 2, 4)
+#: Keys at home in the same slots and their neighbours, never added to that table.
+_ABSENT_16 = [key for key in _pairs_homed([13, 15, 0, 1, 2, 3] * 3, 4) if key not in _FULL_16]
+
+
+@needs_kernel
+@given(order=st.permutations(range(12)), again=st.lists(st.integers(0, 11), max_size=12),
+       single=st.booleans())
+@example(order=list(range(12)), again=[], single=True)
+@example(order=list(range(11, -1, -1)), again=[0, 11, 5], single=False)
+def test_kernel_pairs_at_three_quarters_full_grow_there_and_take_back_in_any_order(
+        order: list[int], again: list[int], single: bool) -> None:
+    """The pair table at its maximum load: 12 keys in 16 slots, added one at a time (``add``)
+    or in one batch (``add_pairs``), keep 16 slots (a 13th key doubles them, never sooner);
+    taken back to zero in any order (deletion by backward shift, across the table's end), some
+    written again meanwhile: the same pairs, counts and reads as the reference's PairTable
+    after every step."""
+    import numpy as np
+    from contingency._kernel import KernelPairs
+
+    from contingency._table import CodedPairs, PairTable
+    reference, kernel = PairTable(), KernelPairs()
+    tables = (reference, kernel)
+    probed = _FULL_16 + _ABSENT_16
+
+    def same() -> None:
+        assert kernel.to_dict() == reference.to_dict()
+        assert kernel.counts_of(probed) == reference.counts_of(probed)
+        assert len(kernel) == len(reference)
+
+    if single:
+        for held, key in enumerate(_FULL_16, 1):
+            for table in tables:
+                table.add(key, held)
+            assert kernel.n_slots() == 16
+            same()
+    else:
+        counts = np.arange(1, 13, dtype=np.int64)
+        for table in tables:
+            table.add_pairs(CodedPairs(np.array(_FULL_16, dtype=np.int64), counts))
+        assert kernel.n_slots() == 16
+        same()
+    written = list(again)
+    for index in order:
+        key = _FULL_16[index]
+        held = reference.counts_of([key])[0]
+        if held:
+            for table in tables:
+                table.add(key, -held)
+            same()
+        if written:  # a key (taken back or not) written again
+            key = _FULL_16[written.pop()]
+            for table in tables:
+                table.add(key, 1)
+            same()
+        assert kernel.n_slots() == 16
+    for key in _FULL_16:  # all 12 again: 16 slots; a 13th key: 32
+        if not reference.counts_of([key])[0]:
+            for table in tables:
+                table.add(key, 1)
+    assert (len(kernel), kernel.n_slots()) == (12, 16)
+    for table in tables:
+        table.add(_ABSENT_16[0], 1)
+    assert (len(kernel), kernel.n_slots()) == (13, 32)
+    same()
+    assert kernel == reference
 
 
 @needs_kernel
@@ -574,16 +657,18 @@ def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
         assert kernel == reference
         assert kernel.copy() == kernel
 
-    # 12 distinct keys, each twice: a table of 64 slots, every key at home in its last slot.
+    # 12 distinct keys, each four times (a batch of 48 keys: a table of 64 slots), every key at
+    # home in its last slot.
     candidates = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
     cluster = [key for key in candidates if _home(key, 6) == 63][:12]
     assert len(cluster) == 12
-    both(cluster + cluster)
+    both(cluster * 4)
+    assert tables[1].n_slots() == 64
     # Every other one back to zero, the others up by one, and 4 new keys in the same cluster
     # (the table keeps its 64 slots).
     more = [key for key in candidates if _home(key, 6) == 63 and key not in cluster][:4]
-    both(cluster + more, [-2 if i % 2 == 0 else 1 for i in range(12)] + [3] * 4)
-    assert len(tables[1]) == 10
+    both(cluster + more, [-4 if i % 2 == 0 else 1 for i in range(12)] + [3] * 4)
+    assert (len(tables[1]), tables[1].n_slots()) == (10, 64)
     # 30,000 keys (about 3,000 distinct rows by columns): several doublings at once.
     rng = np.random.default_rng(7)
     keys = (rng.integers(0, 60, 30_000) << PAIR_SHIFT | rng.integers(0, 60, 30_000)).tolist()
