@@ -45,7 +45,7 @@ removals of elements that are not there), with the reference's messages.
 
 cimport cython
 from cpython.object cimport PyObject, PyTypeObject
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport erfc, sqrt
 from libc.string cimport memcpy
@@ -701,6 +701,7 @@ SOURCE_HASH = CONTINGENCY_KERNEL_SOURCE.decode("ascii")
 
 cdef int64_t MAX_COUNT = 9223372036854775807
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
+cdef uint32_t NARROW_EMPTY = 0xFFFFFFFFU
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
 #: Below this N the pair scores are computed in C (every product of pair sums below 2**123).
@@ -713,6 +714,18 @@ cdef double E = math.e
 ctypedef struct Slot:
     uint64_t key
     int64_t count
+
+#: A narrow slot, half the size, for a table whose keys and counts all fit it (KernelPairs while
+#: every code is below 2**16 - 1 and every count below 2**32): the key ``row << 16 | column``
+#: (NARROW_EMPTY if free) and its count.
+ctypedef struct NarrowSlot:
+    uint32_t key
+    uint32_t count
+
+#: Either layout: the functions of contingency/_kernel_slots.pxi serve both.
+ctypedef fused AnySlot:
+    Slot
+    NarrowSlot
 
 include "_kernel_slots.pxi"
 

@@ -489,15 +489,20 @@ def test_cells_read_by_category_as_read_only_mappings(core: type) -> None:
 @needs_kernel
 @given(steps=st.lists(st.one_of(
     st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5), st.integers(1, 3)),
+    st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5),  # past narrow slots' counts
+              st.sampled_from([2**32 - 2, 2**32 - 1, 2**32, 2**40])),
     st.tuples(st.just("take"), st.integers(0, 5), st.integers(0, 5)),
     st.tuples(st.just("bulk"), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)),
                                         max_size=8)),
     st.tuples(st.just("renumber"), st.permutations(range(6)))), max_size=30))
 @example(steps=[("bulk", [(0, 1)] * 3 + [(5, 5)]), ("take", 0, 1), ("renumber", [5, 4, 3, 2, 1, 0]),
                 ("add", 5, 5, 2)])
+@example(steps=[("add", 1, 2, 2**32 - 2), ("add", 1, 2, 1), ("bulk", [(1, 2), (3, 3)]),
+                ("take", 1, 2), ("renumber", [1, 0, 2, 3, 4, 5]), ("add", 4, 4, 2**40)])
 def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
     """The kernel's pair table (its hash table) and the reference's PairTable, given the same
-    changes (one at a time, in bulk, taken back to zero, renumbered): the same pairs and reads."""
+    changes (one at a time, in bulk, taken back to zero, renumbered; counts past what narrow
+    slots hold): the same pairs and reads."""
     import numpy as np
     from contingency._kernel import KernelPairs
 
@@ -539,7 +544,12 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
 
 
 def _home(key: int, bits: int) -> int:
-    """The home slot of ``key`` in a table of ``2**bits`` slots (ck_hash, contingency/_kernel.pyx)."""
+    """The home slot of a pair key ``row << 32 | column`` in a table of ``2**bits`` slots: that of
+    its narrow form ``row << 16 | column`` while both codes fit one (contingency/_kernel_slots.pxi:
+    ``narrow_key``; ``ck_hash``, contingency/_kernel.pyx)."""
+    row, column = key >> 32, key & 0xFFFFFFFF
+    if row < 0xFFFF and column <= 0xFFFF:
+        key = row << 16 | column
     return (key * 0x9E3779B97F4A7C15 % 2**64) >> (64 - bits)
 
 
@@ -587,6 +597,7 @@ def test_kernel_pairs_at_three_quarters_full_grow_there_and_take_back_in_any_ord
         assert kernel.counts_of(probed) == reference.counts_of(probed)
         assert len(kernel) == len(reference)
 
+    assert kernel.is_narrow()  # (the homes above are those of narrow keys)
     if single:
         for held, key in enumerate(_FULL_16, 1):
             for table in tables:
@@ -623,6 +634,80 @@ def test_kernel_pairs_at_three_quarters_full_grow_there_and_take_back_in_any_ord
     assert (len(kernel), kernel.n_slots()) == (13, 32)
     same()
     assert kernel == reference
+    assert kernel.is_narrow()
+
+
+#: Steps that move a pair table from narrow slots to wide ones (contingency/_kernel_slots.pxi),
+#: each with the layout it leaves: the largest key and count narrow slots hold, then a key or a
+#: count one past them, alone, in a batch (the batch's pairs before it in narrow slots, those
+#: after it in wide ones) or as a dense count's count.
+_WIDENING = {
+    "row code": [("add", 0xFFFE << 32 | 0xFFFF, 1, True), ("add", 0xFFFF << 32 | 3, 2, False)],
+    "column code": [("add", 5 << 32 | 0xFFFF, 1, True), ("add", 5 << 32 | 0x10000, 1, False)],
+    "code past 32 bits": [("add", 1 << 32 | 1, 1, True), ("add", 1 << 48 | 1, 1, False)],
+    "count": [("add", 7, 2**32 - 1, True), ("add", 8, 1, True), ("add", 7, 1, False)],
+    "new count": [("add", 7, 1, True), ("add", 9, 2**32, False)],
+    "batch": [("bulk", [3, 4, 3, 0xFFFF << 32, 5, 4], None, False)],
+    "batch count": [("bulk", [3, 4, 5], [1, 2**33, 3], False)],
+    "dense count": [("dense", 2**32, None, False)],
+}
+
+
+@needs_kernel
+@pytest.mark.parametrize("case", sorted(_WIDENING))
+def test_kernel_pairs_widen_for_a_key_or_count_narrow_slots_cannot_hold(case: str) -> None:
+    """A pair table starts in narrow slots and moves to wide ones at the first key or count
+    they cannot hold, the same pairs and counts as the reference's PairTable before and after
+    (reads, copies, pickles, pairs taken back to zero by backward shift in either layout); a
+    renumbering that brings every code back below 2**16 - 1 lays it out narrow again."""
+    import numpy as np
+    from contingency._kernel import KernelPairs
+
+    from contingency._table import CodedPairs, PairTable
+    reference, kernel = PairTable(), KernelPairs()
+    tables = (reference, kernel)
+    start = [row << 32 | column for row in range(4) for column in range(4)]  # 16 pairs, narrow
+
+    def same() -> None:
+        probed = [*reference.to_dict(), 99 << 32, 0xFFFF << 32 | 9]  # (two never written)
+        assert list(kernel.items()) == list(reference.items())
+        assert [a.tolist() for a in kernel.arrays()] == [a.tolist() for a in reference.arrays()]
+        assert kernel.counts_of(probed) == reference.counts_of(probed)
+        assert (len(kernel), kernel.bits()) == (len(reference), reference.bits())
+        assert kernel.copy() == kernel == reference
+        assert pickle.loads(pickle.dumps(kernel)) == reference
+
+    for table in tables:
+        table.add_pairs(CodedPairs(np.array(start, dtype=np.int64)))
+    assert kernel.is_narrow()
+    for kind, keys, counts, narrow in _WIDENING[case]:
+        for table in tables:
+            if kind == "add":
+                table.add(keys, counts)
+            elif kind == "bulk":
+                table.add_pairs(CodedPairs(np.array(keys, dtype=np.int64),
+                                           None if counts is None else np.array(counts, np.int64)))
+            else:  # a dense count of 8 x 8 (row * 8 + column) with one count of ``keys``
+                dense = np.arange(64, dtype=np.int64) % 3
+                dense[9] = keys
+                table.add_pairs(CodedPairs.from_table(dense, 8))
+        assert kernel.is_narrow() == narrow
+        same()
+    assert not kernel.is_narrow()
+    for key in start[::3]:  # some pairs taken back to zero, in wide slots
+        held = reference.counts_of([key])[0]
+        for table in tables:
+            table.add(key, -held)
+        same()
+    # Every code renumbered below 16 (the large ones onto unused small codes): narrow again.
+    pairs = reference.to_dict()
+    codes = sorted({key >> 32 for key in pairs} | {key & 0xFFFFFFFF for key in pairs})
+    renumbered = np.zeros(codes[-1] + 1, dtype=np.int64)
+    renumbered[codes] = np.arange(len(codes))
+    for table in tables:
+        table.renumber(renumbered)
+    same()
+    assert kernel.is_narrow() == (max(reference.to_dict().values()) < 2**32)
 
 
 @needs_kernel
@@ -664,6 +749,7 @@ def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
     assert len(cluster) == 12
     both(cluster * 4)
     assert tables[1].n_slots() == 64
+    assert tables[1].is_narrow()
     # Every other one back to zero, the others up by one, and 4 new keys in the same cluster
     # (the table keeps its 64 slots).
     more = [key for key in candidates if _home(key, 6) == 63 and key not in cluster][:4]
