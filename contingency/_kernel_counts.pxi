@@ -27,7 +27,8 @@ count at most ``MAX_COUNT``, checked before every write):
   rest, up to ``2**94``);
 - the single-label results by pair: :class:`KernelPairs`, the kernel's hash
   table (contingency/_kernel_slots.pxi) keyed ``code(correct) << 32 |
-  code(assigned)``;
+  code(assigned)``, in 8-byte slots while every code is below ``2**16 - 1``
+  and every count below ``2**32``;
 - the running sums of the plain macro means of precision, recall and F1, one
   per score and ``zero_division`` mode (``cc_sum``), each made by the first
   read that needs it (O(K)) and kept by every write from then on: the one

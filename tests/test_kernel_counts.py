@@ -544,12 +544,9 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
 
 
 def _home(key: int, bits: int) -> int:
-    """The home slot of a pair key ``row << 32 | column`` in a table of ``2**bits`` slots: that of
-    its narrow form ``row << 16 | column`` while both codes fit one (contingency/_kernel_slots.pxi:
-    ``narrow_key``; ``ck_hash``, contingency/_kernel.pyx)."""
-    row, column = key >> 32, key & 0xFFFFFFFF
-    if row < 0xFFFF and column <= 0xFFFF:
-        key = row << 16 | column
+    """The home slot of a pair key ``row << 32 | column`` in a table of ``2**bits`` slots, narrow
+    or wide (a narrow key is hashed in its wide form: ``slot_home``, contingency/_kernel_slots.pxi;
+    ``ck_hash``, contingency/_kernel.pyx)."""
     return (key * 0x9E3779B97F4A7C15 % 2**64) >> (64 - bits)
 
 
