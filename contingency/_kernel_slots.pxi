@@ -23,7 +23,7 @@ cdef inline bint slots_full(int bits, Py_ssize_t used) noexcept nogil:
     (At most half full in 16-byte slots, the pair table of a 1000-category stream, 180,000
     pairs, took 8 MiB, and each result's write of its pair was a random access into it; three
     quarters full in 8-byte slots, it takes 2 MiB, and a linear probe for a key not there still
-    ends within about 8 slots on average: docs/performance.md, "The pair table in a quarter of
+    ends after about 8.5 slots on average: docs/performance.md, "The pair table in a quarter of
     the memory".)
     """
     return 4 * used > 3 * ((<Py_ssize_t>1) << bits)
