@@ -45,7 +45,7 @@ removals of elements that are not there), with the reference's messages.
 
 cimport cython
 from cpython.object cimport PyObject, PyTypeObject
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport erfc, sqrt
 from libc.string cimport memcpy, memset
@@ -701,6 +701,7 @@ SOURCE_HASH = CONTINGENCY_KERNEL_SOURCE.decode("ascii")
 
 cdef int64_t MAX_COUNT = 9223372036854775807
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
+cdef uint32_t NARROW_EMPTY = 0xFFFFFFFFU
 #: Codes stay below this, so that two make one 64-bit key.
 cdef int64_t CODE_LIMIT = 0x7FFFFFFF
 #: Below this N the pair scores are computed in C (every product of pair sums below 2**123).
@@ -713,6 +714,18 @@ cdef double E = math.e
 ctypedef struct Slot:
     uint64_t key
     int64_t count
+
+#: A narrow slot, half the size, for a table whose keys and counts all fit it (KernelPairs while
+#: every code is below 2**16 - 1 and every count below 2**32): the key ``row << 16 | column``
+#: (NARROW_EMPTY if free) and its count.
+ctypedef struct NarrowSlot:
+    uint32_t key
+    uint32_t count
+
+#: Either layout: the functions of contingency/_kernel_slots.pxi serve both.
+ctypedef fused AnySlot:
+    Slot
+    NarrowSlot
 
 include "_kernel_slots.pxi"
 
@@ -911,7 +924,7 @@ cdef class KernelTable:
         return 0
 
     cdef int _reserve(self, Py_ssize_t more) except -1:
-        """Room for ``more`` cells beyond those held, the table at most half full."""
+        """Room for ``more`` cells beyond those held (:func:`slots_full`)."""
         cdef int bits = slots_bits_for(self._bits, self._used + more)
         if bits != self._bits:
             self._resize(bits)
@@ -1019,7 +1032,7 @@ cdef class KernelTable:
             at = self._slot(key)
             old = 0
             if self._slots[at].key == EMPTY:
-                if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
+                if slots_full(self._bits, self._used + 1):
                     try:
                         self._reserve(1)
                     except BaseException:
@@ -1334,6 +1347,10 @@ cdef class KernelTable:
     def n_cells(self):
         """Non-empty cells."""
         return self._used
+
+    def n_slots(self):
+        """The slots of the cells' hash table (a power of two; the tests check its growth)."""
+        return (<Py_ssize_t>1) << self._bits
 
     # Scores from the sums (contingency._table.Table's reads of the same names, which are
     # their specification and serve every case the C below does not) ----------------------

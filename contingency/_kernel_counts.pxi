@@ -27,7 +27,8 @@ count at most ``MAX_COUNT``, checked before every write):
   rest, up to ``2**94``);
 - the single-label results by pair: :class:`KernelPairs`, the kernel's hash
   table (contingency/_kernel_slots.pxi) keyed ``code(correct) << 32 |
-  code(assigned)``;
+  code(assigned)``, in 8-byte slots while every code is below ``2**16 - 1``
+  and every count below ``2**32``;
 - the running sums of the plain macro means of precision, recall and F1, one
   per score and ``zero_division`` mode (``cc_sum``), each made by the first
   read that needs it (O(K)) and kept by every write from then on: the one
@@ -1432,22 +1433,69 @@ def _kernel_pairs_from(pairs):
 cdef class KernelPairs:
     """Contingency's single-label results by key ``code(correct) << 32 | code(assigned)``: the
     kernel's hash table (contingency/_kernel_slots.pxi) of int64 counts, no zero count, with
-    :class:`contingency._table.PairTable`'s interface (which the reference uses)."""
+    :class:`contingency._table.PairTable`'s interface (which the reference uses).
 
-    cdef Slot *_slots
+    Its slots are narrow (8 bytes, :c:type:`NarrowSlot`) while every key has a narrow form
+    (both codes below ``2**16 - 1``) and every count is below ``2**32``: a stream's 180,000
+    pairs at K = 1000 take 2 MiB instead of 4, and each result's write of its pair is a random
+    access into them. The first key or count they cannot hold moves the table to wide slots
+    (:meth:`_widen`: the same keys and counts), wide until :meth:`renumber` lays it out anew.
+    """
+
+    cdef Slot *_slots  # the wide slots, or NULL while narrow
+    cdef NarrowSlot *_narrow  # the narrow slots, or NULL once wide
     cdef int _bits
     cdef Py_ssize_t _used
 
     def __cinit__(self):
         self._bits = 4
-        self._slots = slots_new(self._bits)
+        self._narrow = narrow_slots_new(self._bits)
+        self._slots = NULL
         self._used = 0
 
     def __dealloc__(self):
         free(self._slots)
+        free(self._narrow)
 
     def __reduce__(self):
         return _kernel_pairs_from, (self.to_dict(),)
+
+    cdef int _resize(self, int bits) except -1:
+        """Move the pairs to a table of ``2**bits`` slots, in the same layout."""
+        if self._narrow is not NULL:
+            self._narrow = slots_moved(self._narrow, self._bits, bits)
+        else:
+            self._slots = slots_moved(self._slots, self._bits, bits)
+        self._bits = bits
+        return 0
+
+    cdef int _widen(self) except -1:
+        """Move the pairs to wide slots, as many (a key or a count the narrow ones cannot hold)."""
+        self._slots = slots_widened(self._narrow, self._bits)
+        self._narrow = NULL
+        return 0
+
+    cdef inline void _prefetch(self, uint64_t key) noexcept nogil:
+        """Ask for the cache line of ``key``'s home slot ahead of its use (a batch's later key)."""
+        cdef uint64_t narrow
+        if self._narrow is NULL:
+            slots_prefetch(self._slots, self._bits, key)
+        elif narrow_key(key, &narrow):
+            slots_prefetch(self._narrow, self._bits, narrow)
+
+    cdef inline bint _entry(self, Py_ssize_t i, uint64_t *key, int64_t *count) noexcept nogil:
+        """Whether slot ``i`` holds a pair; if so, its key (``row << 32 | column``) and count."""
+        if self._narrow is not NULL:
+            if self._narrow[i].key == NARROW_EMPTY:
+                return False
+            key[0] = wide_key(self._narrow[i].key)
+            count[0] = self._narrow[i].count
+            return True
+        if self._slots[i].key == EMPTY:
+            return False
+        key[0] = self._slots[i].key
+        count[0] = self._slots[i].count
+        return True
 
     @cython.final
     cdef inline int add_count(self, uint64_t key, int64_t count) except -1:
@@ -1459,7 +1507,57 @@ cdef class KernelPairs:
                         Py_ssize_t size) except -1:
         """Add ``counts[k]`` (of either sign) to the pair ``keys[k]``, in order: the one write of
         pairs, one or a batch's stretch (the slot of the key SLOTS_AHEAD further on asked for
-        meanwhile). The caller keeps every count >= 0."""
+        meanwhile), in narrow slots while they hold every key and count, then in wide ones.
+        The caller keeps every count >= 0."""
+        cdef Py_ssize_t done = 0
+        if self._narrow is not NULL:
+            done = self._add_narrow(keys, counts, size)
+            if done == size:
+                return 0
+            self._widen()
+        self._add_wide(keys + done, counts + done, size - done)
+        return 0
+
+    @cython.final
+    cdef Py_ssize_t _add_narrow(self, const uint64_t *keys, const int64_t *counts,
+                                Py_ssize_t size) except -1:
+        """:meth:`add_counts` in the narrow slots, up to the first pair whose key or new count
+        they cannot hold (not written): how many pairs were written."""
+        cdef Py_ssize_t k, at
+        cdef int64_t held
+        cdef uint64_t key, ahead
+        for k in range(size):
+            if k + SLOTS_AHEAD < size and narrow_key(keys[k + SLOTS_AHEAD], &ahead):
+                slots_prefetch(self._narrow, self._bits, ahead)
+            if not narrow_key(keys[k], &key):
+                return k
+            at = slots_find(self._narrow, self._bits, key)
+            if self._narrow[at].key == NARROW_EMPTY:
+                if counts[k] == 0:
+                    continue
+                if counts[k] < 0 or counts[k] > 0xFFFFFFFFLL:
+                    return k
+                if slots_full(self._bits, self._used + 1):
+                    self._resize(self._bits + 1)
+                    at = slots_find(self._narrow, self._bits, key)
+                self._narrow[at].key = <uint32_t>key
+                self._narrow[at].count = <uint32_t>counts[k]
+                self._used += 1
+                continue
+            held = <int64_t>self._narrow[at].count + counts[k]
+            if held == 0:
+                slots_delete(self._narrow, self._bits, at)
+                self._used -= 1
+            elif 0 < held <= 0xFFFFFFFFLL:
+                self._narrow[at].count = <uint32_t>held
+            else:
+                return k
+        return size
+
+    @cython.final
+    cdef int _add_wide(self, const uint64_t *keys, const int64_t *counts,
+                       Py_ssize_t size) except -1:
+        """:meth:`add_counts` in the wide slots."""
         cdef Py_ssize_t k, at
         cdef int64_t held
         cdef uint64_t key
@@ -1471,9 +1569,8 @@ cdef class KernelPairs:
             if self._slots[at].key == EMPTY:
                 if counts[k] == 0:
                     continue
-                if 2 * (self._used + 1) > ((<Py_ssize_t>1) << self._bits):
-                    self._slots = slots_moved(self._slots, self._bits, self._bits + 1)
-                    self._bits += 1
+                if slots_full(self._bits, self._used + 1):
+                    self._resize(self._bits + 1)
                     at = slots_find(self._slots, self._bits, key)
                 self._slots[at].key, self._slots[at].count = key, counts[k]
                 self._used += 1
@@ -1487,8 +1584,15 @@ cdef class KernelPairs:
         return 0
 
     cdef int64_t count_of(self, uint64_t key) noexcept:
-        cdef Py_ssize_t at = slots_find(self._slots, self._bits, key)
-        return 0 if self._slots[at].key == EMPTY else self._slots[at].count
+        cdef Py_ssize_t at
+        cdef uint64_t narrow
+        if self._narrow is NULL:
+            at = slots_find(self._slots, self._bits, key)
+            return 0 if self._slots[at].key == EMPTY else self._slots[at].count
+        if not narrow_key(key, &narrow):
+            return 0  # (narrow slots hold no such key)
+        at = slots_find(self._narrow, self._bits, narrow)
+        return 0 if self._narrow[at].key == NARROW_EMPTY else self._narrow[at].count
 
     def add(self, key, count):
         """Add ``count`` (of either sign) to one pair."""
@@ -1519,11 +1623,10 @@ cdef class KernelPairs:
         cdef Py_ssize_t k, size = keys.shape[0]
         cdef int bits = slots_bits_for(self._bits, self._used + size)
         if bits != self._bits:
-            self._slots = slots_moved(self._slots, self._bits, bits)
-            self._bits = bits
+            self._resize(bits)
         for k in range(size):
             if k + SLOTS_AHEAD < size:  # the slot of a later key, asked for meanwhile
-                slots_prefetch(self._slots, self._bits, <uint64_t>keys[k + SLOTS_AHEAD])
+                self._prefetch(<uint64_t>keys[k + SLOTS_AHEAD])
             self.add_count(<uint64_t>keys[k], 1 if ones else counts[k])
 
     cdef int _add_dense(self, object table, Py_ssize_t width, Py_ssize_t present) except -1:
@@ -1541,8 +1644,7 @@ cdef class KernelPairs:
         cdef int64_t values[DENSE_STRETCH]
         cdef int bits = slots_bits_for(self._bits, self._used + present)
         if bits != self._bits:
-            self._slots = slots_moved(self._slots, self._bits, bits)
-            self._bits = bits
+            self._resize(bits)
         for start in range(0, size, DENSE_STRETCH):
             end = min(start + DENSE_STRETCH, size)
             found = 0
@@ -1553,29 +1655,42 @@ cdef class KernelPairs:
                 if column == <uint64_t>width:
                     row, column = row + 1, 0
             for k in range(min(found, SLOTS_AHEAD)):
-                slots_prefetch(self._slots, self._bits, keys[k])
+                self._prefetch(keys[k])
             self.add_counts(keys, values, found)  # (asks for the later slots itself)
         return 0
 
     def renumber(self, codes):
-        """Give every row and column code ``i`` the code ``codes[i]`` instead."""
+        """Give every row and column code ``i`` the code ``codes[i]`` instead (the pairs written
+        anew, in narrow slots while they hold them)."""
         cdef int64_t[::1] new = np.ascontiguousarray(codes, dtype=np.int64)
-        cdef Slot *slots = self._slots
-        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i, at = 0
+        keys_array = np.empty(self._used, dtype=np.uint64)
+        counts_array = np.empty(self._used, dtype=np.int64)
+        cdef uint64_t[::1] keys = keys_array
+        cdef int64_t[::1] counts = counts_array
         cdef uint64_t key
-        self._slots = slots_new(self._bits)
+        cdef int64_t count
         for i in range(size):
-            if slots[i].key != EMPTY:
-                key = <uint64_t>new[slots[i].key >> 32] << 32 | <uint64_t>new[slots[i].key & 0xFFFFFFFF]
-                at = slots_find(self._slots, self._bits, key)
-                self._slots[at].key, self._slots[at].count = key, slots[i].count
-        free(slots)
+            if self._entry(i, &key, &count):
+                keys[at] = <uint64_t>new[key >> 32] << 32 | <uint64_t>new[key & 0xFFFFFFFFULL]
+                counts[at] = count
+                at += 1
+        cdef NarrowSlot *fresh = narrow_slots_new(self._bits)
+        free(self._slots)
+        free(self._narrow)
+        self._slots, self._narrow, self._used = NULL, fresh, 0
+        if at:
+            self.add_counts(&keys[0], &counts[0], at)
 
     def copy(self):
         """An independent table with the same counts."""
         cdef KernelPairs other = KernelPairs.__new__(KernelPairs)
-        free(other._slots)
-        other._slots = slots_copy(self._slots, self._bits)
+        free(other._narrow)
+        other._narrow = NULL
+        if self._narrow is not NULL:
+            other._narrow = slots_copy(self._narrow, self._bits)
+        else:
+            other._slots = slots_copy(self._slots, self._bits)
         other._bits, other._used = self._bits, self._used
         return other
 
@@ -1589,9 +1704,11 @@ cdef class KernelPairs:
         keys_array = np.empty(self._used, dtype=np.int64)
         counts_array = np.empty(self._used, dtype=np.int64)
         cdef int64_t[::1] keys = keys_array, counts = counts_array
+        cdef uint64_t key
+        cdef int64_t count
         for i in range(size):
-            if self._slots[i].key != EMPTY:
-                keys[at], counts[at] = <int64_t>self._slots[i].key, self._slots[i].count
+            if self._entry(i, &key, &count):
+                keys[at], counts[at] = <int64_t>key, count
                 at += 1
         order = np.argsort(keys_array, kind="stable")
         return keys_array[order], counts_array[order]
@@ -1607,9 +1724,11 @@ cdef class KernelPairs:
             return zip(keys.tolist(), counts.tolist())
         cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
         cdef list found = []
+        cdef uint64_t key
+        cdef int64_t count
         for i in range(size):
-            if self._slots[i].key != EMPTY:
-                found.append((<int64_t>self._slots[i].key, self._slots[i].count))
+            if self._entry(i, &key, &count):
+                found.append((<int64_t>key, count))
         found.sort()
         return found
 
@@ -1617,13 +1736,35 @@ cdef class KernelPairs:
         """Every count OR-ed together."""
         cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
         cdef int64_t found = 0
+        cdef uint64_t key
+        cdef int64_t count
         for i in range(size):
-            if self._slots[i].key != EMPTY:
-                found |= self._slots[i].count
+            if self._entry(i, &key, &count):
+                found |= count
         return found
+
+    cdef object over(self, object after):
+        """The counts of the keys above ``after`` (as int64) summed: a histogram of totals read
+        from its upper end (KernelPairedCounts)."""
+        cdef Py_ssize_t size = (<Py_ssize_t>1) << self._bits, i
+        cdef uint64_t key
+        cdef int64_t count
+        over = 0
+        for i in range(size):
+            if self._entry(i, &key, &count) and <int64_t>key > after:
+                over += count
+        return over
 
     def __len__(self):
         return self._used
+
+    def n_slots(self):
+        """The slots of the hash table (a power of two; the tests check its growth)."""
+        return (<Py_ssize_t>1) << self._bits
+
+    def is_narrow(self):
+        """Whether the slots are narrow (the tests check when the table widens)."""
+        return self._narrow is not NULL
 
     def __eq__(self, other):
         if not isinstance(other, (KernelPairs, _PairTable)):

@@ -188,13 +188,7 @@ cdef class KernelPairedCounts:
 
     cdef object _over(self, object after):
         """How many categories have a total above ``after`` (from the histogram of totals)."""
-        cdef KernelPairs spread = self._spread
-        cdef Py_ssize_t size = (<Py_ssize_t>1) << spread._bits, i
-        over = 0
-        for i in range(size):
-            if spread._slots[i].key != EMPTY and <int64_t>spread._slots[i].key > after:
-                over += spread._slots[i].count
-        return over
+        return self._spread.over(after)
 
     def check(self, changes, *, removing=False, where=""):
         """:meth:`apply`'s checks alone: raises as the reference's ``check`` would, writes nothing."""

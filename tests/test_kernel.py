@@ -512,10 +512,12 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
 
     # The diagonal: codes 0..255 a side, in order, 256 cells in a table of 512 slots.
     assert both(batch([(i, i, 1 + i % 3) for i in range(256)])) == ("ok", None)
-    # 40 more: a table of 1,024 slots, every new key at home in its last slot.
-    cluster = _colliding(40, 10, 1023)
+    assert kernel.n_slots() == 512
+    # 40 more: 296 cells, the table still of 512 slots (at most three quarters full), every new
+    # key at home in its last slot.
+    cluster = _colliding(40, 9, 511)
     assert both(batch([(row, column, 2) for row, column in cluster])) == ("ok", None)
-    assert kernel.n_cells() == 296
+    assert (kernel.n_cells(), kernel.n_slots()) == (296, 512)
     # Every other one of the cluster taken back whole, and one element of some diagonal cells
     # (those holding one: emptied).
     taken = [(row, column, 2) for row, column in cluster[::2]] + [(i, i, 1) for i in range(0, 256, 5)]
@@ -525,15 +527,74 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
     refused = batch([(row, column, 2) for row, column in cluster[1::2]] + [(1, 1, 3)], -1)
     assert both(refused, "remove_many")[0] == "ValueError"
     assert both(batch([(0, 1, MAX_COUNT)]))[0] == "ValueError"
-    # A batch that grows the table from 1,024 to 65,536 slots: cells there already and new ones.
+    # A batch that grows the table from 512 to 32,768 slots: cells there already and new ones.
     rng = np.random.default_rng(3)
     rows, columns = rng.integers(0, 256, 20_000), rng.integers(0, 256, 20_000)
     assert count_cells(rows, columns, where="t").dense_count() is not None  # read in C as it is
     assert both(count_cells(rows, columns, where="t")) == ("ok", None)
     assert kernel.n_cells() == reference.n_cells() > 16_384
+    assert kernel.n_slots() == 32_768
     # Everything taken back: an empty table, every label forgotten.
     assert both(kernel.cells().negated(), "remove_many") == ("ok", None)
     assert (kernel.n_elements, kernel.n_cells(), kernel.n_rows) == (0, 0, 0)
+def _least_slots(entries: int) -> int:
+    """The slots of a kernel hash table that has held ``entries`` at most: 16 at first, doubled
+    whenever one more entry would fill it past three quarters (contingency/_kernel_slots.pxi)."""
+    slots = 16
+    while 4 * entries > 3 * slots:
+        slots *= 2
+    return slots
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(4))
+def test_cells_grow_at_three_quarters_full_and_are_taken_back_at_that_load(seed):
+    """One cell at a time (the one write of a cell): the cells' hash table doubles exactly when
+    a new cell would fill it past three quarters (the 13th cell of 16 slots, the 25th of 32, the
+    49th of 64), never before. At that load (48 cells in 64 slots: long probes, clusters that
+    wrap around the table's end) every cell is taken back in a random order, some first in
+    part, some written again meanwhile, rows and columns forgotten (codes renumbered): the same
+    state as the reference's after every step, the table never smaller."""
+    rng = np.random.default_rng(seed)
+    reference, kernel = ReferenceTable(), KERNEL()
+
+    def both(row, column, weight):
+        for table in (reference, kernel):
+            table.step(row, column, weight)
+        assert state(kernel) == state(reference)
+
+    cells = [(row, column) for row in range(8) for column in range(6)]
+    order = rng.permutation(len(cells))
+    for held, at in enumerate(order, 1):
+        both(*cells[at], 2)
+        assert (kernel.n_cells(), kernel.n_slots()) == (held, _least_slots(held))
+    assert_same(reference, kernel)
+    for at in rng.permutation(len(cells)):
+        row, column = cells[at]
+        if _count(reference, row, column) > 1 and rng.random() < 0.3:  # in part first
+            both(row, column, -1)
+        both(row, column, -_count(reference, row, column))
+        if rng.random() < 0.2:  # a cell (taken back or not yet) written again
+            both(*cells[rng.integers(len(cells))], 1)
+        assert kernel.n_slots() == 64
+    assert_same(reference, kernel)
+    for row, column in cells:  # the 48 cells again: still 64 slots; one more: 128
+        both(row, column, 1)
+    assert (kernel.n_cells(), kernel.n_slots()) == (48, 64)
+    both(8, 0, 1)
+    assert (kernel.n_cells(), kernel.n_slots()) == (49, 128)
+    assert_same(reference, kernel)
+
+
+def _count(table, row, column):
+    """The count of one cell of a table (0 if empty), from its cells."""
+    cells = table.cells()
+    for r, c, count in zip(cells.rows.tolist(), cells.columns.tolist(), cells.counts.tolist()):
+        if cells.row_labels[r] == row and cells.column_labels[c] == column:
+            return count
+    return 0
+
+
 @pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
 def test_sums_step_across_the_small_counts_the_kernel_moves_without_a_branch():
     """The kernel moves a level's sums by signed differences when both counts are below 4,096

@@ -508,15 +508,20 @@ def test_cells_read_by_category_as_read_only_mappings(core: type) -> None:
 @needs_kernel
 @given(steps=st.lists(st.one_of(
     st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5), st.integers(1, 3)),
+    st.tuples(st.just("add"), st.integers(0, 5), st.integers(0, 5),  # past narrow slots' counts
+              st.sampled_from([2**32 - 2, 2**32 - 1, 2**32, 2**40])),
     st.tuples(st.just("take"), st.integers(0, 5), st.integers(0, 5)),
     st.tuples(st.just("bulk"), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)),
                                         max_size=8)),
     st.tuples(st.just("renumber"), st.permutations(range(6)))), max_size=30))
 @example(steps=[("bulk", [(0, 1)] * 3 + [(5, 5)]), ("take", 0, 1), ("renumber", [5, 4, 3, 2, 1, 0]),
                 ("add", 5, 5, 2)])
+@example(steps=[("add", 1, 2, 2**32 - 2), ("add", 1, 2, 1), ("bulk", [(1, 2), (3, 3)]),
+                ("take", 1, 2), ("renumber", [1, 0, 2, 3, 4, 5]), ("add", 4, 4, 2**40)])
 def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
     """The kernel's pair table (its hash table) and the reference's PairTable, given the same
-    changes (one at a time, in bulk, taken back to zero, renumbered): the same pairs and reads."""
+    changes (one at a time, in bulk, taken back to zero, renumbered; counts past what narrow
+    slots hold): the same pairs and reads."""
     import numpy as np
     from contingency._kernel import KernelPairs
 
@@ -554,11 +559,171 @@ def test_kernel_pairs_hold_what_pair_table_holds(steps: list[Any]) -> None:
         assert kernel == reference
         assert kernel.copy() == kernel
         assert pickle.loads(pickle.dumps(kernel)).to_dict() == kernel.to_dict()
+        assert 4 * len(kernel) <= 3 * kernel.n_slots()  # at most three quarters full
 
 
 def _home(key: int, bits: int) -> int:
-    """The home slot of ``key`` in a table of ``2**bits`` slots (ck_hash, contingency/_kernel.pyx)."""
+    """The home slot of a pair key ``row << 32 | column`` in a table of ``2**bits`` slots, narrow
+    or wide (a narrow key is hashed in its wide form: ``slot_home``, contingency/_kernel_slots.pxi;
+    ``ck_hash``, contingency/_kernel.pyx)."""
     return (key * 0x9E3779B97F4A7C15 % 2**64) >> (64 - bits)
+
+
+def _pairs_homed(homes: list[int], bits: int) -> list[int]:
+    """Distinct pair keys (codes below 64), one at home in each slot of ``homes`` in turn, of a
+    table of ``2**bits`` slots."""
+    from contingency._table import PAIR_SHIFT
+    candidates = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
+    found: list[int] = []
+    for home in homes:
+        found.append(next(key for key in candidates
+                          if _home(key, bits) == home and key not in found))
+    return found
+
+
+#: 12 keys for a table of 16 slots, at home in its slots 13, 15, 0 and 2: at three quarters
+#: full they make one cluster that wraps around the table's end, entries far from home.
+_FULL_16 = _pairs_homed([13] * 4 + [15] * 4 + [0] * 2 + [2] * 2, 4)
+#: Keys at home in the same slots and their neighbours, never added to that table.
+_ABSENT_16 = [key for key in _pairs_homed([13, 15, 0, 1, 2, 3] * 3, 4) if key not in _FULL_16]
+
+
+@needs_kernel
+@given(order=st.permutations(range(12)), again=st.lists(st.integers(0, 11), max_size=12),
+       single=st.booleans())
+@example(order=list(range(12)), again=[], single=True)
+@example(order=list(range(11, -1, -1)), again=[0, 11, 5], single=False)
+def test_kernel_pairs_at_three_quarters_full_grow_there_and_take_back_in_any_order(
+        order: list[int], again: list[int], single: bool) -> None:
+    """The pair table at its maximum load: 12 keys in 16 slots, added one at a time (``add``)
+    or in one batch (``add_pairs``), keep 16 slots (a 13th key doubles them, never sooner);
+    taken back to zero in any order (deletion by backward shift, across the table's end), some
+    written again meanwhile: the same pairs, counts and reads as the reference's PairTable
+    after every step."""
+    import numpy as np
+    from contingency._kernel import KernelPairs
+
+    from contingency._table import CodedPairs, PairTable
+    reference, kernel = PairTable(), KernelPairs()
+    tables = (reference, kernel)
+    probed = _FULL_16 + _ABSENT_16
+
+    def same() -> None:
+        assert kernel.to_dict() == reference.to_dict()
+        assert kernel.counts_of(probed) == reference.counts_of(probed)
+        assert len(kernel) == len(reference)
+
+    assert kernel.is_narrow()  # (the homes above are those of narrow keys)
+    if single:
+        for held, key in enumerate(_FULL_16, 1):
+            for table in tables:
+                table.add(key, held)
+            assert kernel.n_slots() == 16
+            same()
+    else:
+        counts = np.arange(1, 13, dtype=np.int64)
+        for table in tables:
+            table.add_pairs(CodedPairs(np.array(_FULL_16, dtype=np.int64), counts))
+        assert kernel.n_slots() == 16
+        same()
+    written = list(again)
+    for index in order:
+        key = _FULL_16[index]
+        held = reference.counts_of([key])[0]
+        if held:
+            for table in tables:
+                table.add(key, -held)
+            same()
+        if written:  # a key (taken back or not) written again
+            key = _FULL_16[written.pop()]
+            for table in tables:
+                table.add(key, 1)
+            same()
+        assert kernel.n_slots() == 16
+    for key in _FULL_16:  # all 12 again: 16 slots; a 13th key: 32
+        if not reference.counts_of([key])[0]:
+            for table in tables:
+                table.add(key, 1)
+    assert (len(kernel), kernel.n_slots()) == (12, 16)
+    for table in tables:
+        table.add(_ABSENT_16[0], 1)
+    assert (len(kernel), kernel.n_slots()) == (13, 32)
+    same()
+    assert kernel == reference
+    assert kernel.is_narrow()
+
+
+#: Steps that move a pair table from narrow slots to wide ones (contingency/_kernel_slots.pxi),
+#: each with the layout it leaves: the largest key and count narrow slots hold, then a key or a
+#: count one past them, alone, in a batch (the batch's pairs before it in narrow slots, those
+#: after it in wide ones) or as a dense count's count.
+_WIDENING = {
+    "row code": [("add", 0xFFFE << 32 | 0xFFFF, 1, True), ("add", 0xFFFF << 32 | 3, 2, False)],
+    "column code": [("add", 5 << 32 | 0xFFFF, 1, True), ("add", 5 << 32 | 0x10000, 1, False)],
+    "code past 32 bits": [("add", 1 << 32 | 1, 1, True), ("add", 1 << 48 | 1, 1, False)],
+    "count": [("add", 7, 2**32 - 1, True), ("add", 8, 1, True), ("add", 7, 1, False)],
+    "new count": [("add", 7, 1, True), ("add", 9, 2**32, False)],
+    "batch": [("bulk", [3, 4, 3, 0xFFFF << 32, 5, 4], None, False)],
+    "batch count": [("bulk", [3, 4, 5], [1, 2**33, 3], False)],
+    "dense count": [("dense", 2**32, None, False)],
+}
+
+
+@needs_kernel
+@pytest.mark.parametrize("case", sorted(_WIDENING))
+def test_kernel_pairs_widen_for_a_key_or_count_narrow_slots_cannot_hold(case: str) -> None:
+    """A pair table starts in narrow slots and moves to wide ones at the first key or count
+    they cannot hold, the same pairs and counts as the reference's PairTable before and after
+    (reads, copies, pickles, pairs taken back to zero by backward shift in either layout); a
+    renumbering that brings every code back below 2**16 - 1 lays it out narrow again."""
+    import numpy as np
+    from contingency._kernel import KernelPairs
+
+    from contingency._table import CodedPairs, PairTable
+    reference, kernel = PairTable(), KernelPairs()
+    tables = (reference, kernel)
+    start = [row << 32 | column for row in range(4) for column in range(4)]  # 16 pairs, narrow
+
+    def same() -> None:
+        probed = [*reference.to_dict(), 99 << 32, 0xFFFF << 32 | 9]  # (two never written)
+        assert list(kernel.items()) == list(reference.items())
+        assert [a.tolist() for a in kernel.arrays()] == [a.tolist() for a in reference.arrays()]
+        assert kernel.counts_of(probed) == reference.counts_of(probed)
+        assert (len(kernel), kernel.bits()) == (len(reference), reference.bits())
+        assert kernel.copy() == kernel == reference
+        assert pickle.loads(pickle.dumps(kernel)) == reference
+
+    for table in tables:
+        table.add_pairs(CodedPairs(np.array(start, dtype=np.int64)))
+    assert kernel.is_narrow()
+    for kind, keys, counts, narrow in _WIDENING[case]:
+        for table in tables:
+            if kind == "add":
+                table.add(keys, counts)
+            elif kind == "bulk":
+                table.add_pairs(CodedPairs(np.array(keys, dtype=np.int64),
+                                           None if counts is None else np.array(counts, np.int64)))
+            else:  # a dense count of 8 x 8 (row * 8 + column) with one count of ``keys``
+                dense = np.arange(64, dtype=np.int64) % 3
+                dense[9] = keys
+                table.add_pairs(CodedPairs.from_table(dense, 8))
+        assert kernel.is_narrow() == narrow
+        same()
+    assert not kernel.is_narrow()
+    for key in start[::3]:  # some pairs taken back to zero, in wide slots
+        held = reference.counts_of([key])[0]
+        for table in tables:
+            table.add(key, -held)
+        same()
+    # Every code renumbered below 16 (the large ones onto unused small codes): narrow again.
+    pairs = reference.to_dict()
+    codes = sorted({key >> 32 for key in pairs} | {key & 0xFFFFFFFF for key in pairs})
+    renumbered = np.zeros(codes[-1] + 1, dtype=np.int64)
+    renumbered[codes] = np.arange(len(codes))
+    for table in tables:
+        table.renumber(renumbered)
+    same()
+    assert kernel.is_narrow() == (max(reference.to_dict().values()) < 2**32)
 
 
 @needs_kernel
@@ -593,16 +758,19 @@ def test_kernel_pairs_bulk_batches_collide_grow_mix_and_take_back() -> None:
         assert kernel == reference
         assert kernel.copy() == kernel
 
-    # 12 distinct keys, each twice: a table of 64 slots, every key at home in its last slot.
+    # 12 distinct keys, each four times (a batch of 48 keys: a table of 64 slots), every key at
+    # home in its last slot.
     candidates = [row << PAIR_SHIFT | column for row in range(64) for column in range(64)]
     cluster = [key for key in candidates if _home(key, 6) == 63][:12]
     assert len(cluster) == 12
-    both(cluster + cluster)
+    both(cluster * 4)
+    assert tables[1].n_slots() == 64
+    assert tables[1].is_narrow()
     # Every other one back to zero, the others up by one, and 4 new keys in the same cluster
     # (the table keeps its 64 slots).
     more = [key for key in candidates if _home(key, 6) == 63 and key not in cluster][:4]
-    both(cluster + more, [-2 if i % 2 == 0 else 1 for i in range(12)] + [3] * 4)
-    assert len(tables[1]) == 10
+    both(cluster + more, [-4 if i % 2 == 0 else 1 for i in range(12)] + [3] * 4)
+    assert (len(tables[1]), tables[1].n_slots()) == (10, 64)
     # 30,000 keys (about 3,000 distinct rows by columns): several doublings at once.
     rng = np.random.default_rng(7)
     keys = (rng.integers(0, 60, 30_000) << PAIR_SHIFT | rng.integers(0, 60, 30_000)).tolist()
