@@ -5,11 +5,24 @@ How a measurement is taken (:func:`measure`):
 1. every contestant (ours, the peer, the floor) runs once as a warm-up, and
    the values they return go to the case's correctness check *before* any
    timing; a mismatch is kept and printed loudly in the row, never hidden;
-2. then ``repeat`` rounds, each timing every contestant once, in an order
-   rotated from round to round, so that ours and the peer share the same
-   moments of a noisy machine;
-3. a figure is the median of its rounds. The garbage collector is collected
-   before and disabled during each timed call, for every contestant alike.
+2. then rounds, each timing every contestant once, in an order rotated from
+   round to round, so that ours and the peer share the same moments of a
+   noisy machine. There are at least ``repeat`` rounds, and more when the
+   warm-up shows a round to be short: as many as fit in ``repeat`` x
+   :data:`ROUND_BUDGET` seconds (collections included), at most
+   :data:`MAX_ROUNDS_FACTOR` x ``repeat``;
+3. a round's time is the time the timing thread spent *running*
+   (``time.thread_time()``) when it never blocked during the round (no
+   voluntary context switch, ``getrusage(RUSAGE_THREAD)``): it then was either
+   running or ready to run, so its wall time is that plus the time another
+   process held the CPU, which is not the contestant's. A round in which the
+   thread blocked (a subprocess, a thread, a lock, a file) keeps its wall time,
+   since its waiting is part of the work. Where the platform reports neither
+   (not Linux), every round is wall time;
+4. a figure is the **median** of its rounds. The garbage collector is
+   collected before and disabled during each timed call, for every contestant
+   alike. Each :class:`Timing` keeps the wall times too, and how many rounds
+   were on each clock and how many were preempted.
 
 A contestant that is too slow to repeat (scikit-learn's AMI at K = 1000) is
 timed in the first round only, and its row says so.
@@ -25,7 +38,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+try:
+    import resource
+except ImportError:  # not on Windows: every round is then timed by the wall clock
+    resource = None  # type: ignore[assignment]
+
 __all__ = [
+    "MAX_ROUNDS_FACTOR",
+    "ROUND_BUDGET",
     "CheckFailed",
     "Contestant",
     "Measured",
@@ -35,6 +55,15 @@ __all__ = [
     "measure",
     "relative_difference",
 ]
+
+#: Seconds of rounds (timed calls and the collections before them) allowed per
+#: unit of ``repeat``: short rounds are repeated until they fill ``repeat`` x this.
+ROUND_BUDGET = 0.1
+#: At most this many times ``repeat`` rounds, however short a round is.
+MAX_ROUNDS_FACTOR = 10
+
+#: Linux reports a thread's own context switches; elsewhere rounds keep their wall time.
+_RUSAGE_THREAD: int | None = getattr(resource, "RUSAGE_THREAD", None)
 
 
 @dataclass(frozen=True)
@@ -64,11 +93,21 @@ class Contestant:
 
 @dataclass
 class Timing:
-    """The timed runs of one contestant, in seconds per item."""
+    """The timed runs of one contestant, in seconds per item.
+
+    ``samples`` are the rounds' times as the module docstring defines them
+    (the thread's running time when it never blocked, else wall time);
+    ``wall_samples`` the same rounds' wall times; ``cpu_rounds`` how many
+    rounds were on the running-time clock and ``preempted_rounds`` in how many
+    another process took the CPU from the thread (an involuntary switch).
+    """
 
     name: str
     samples: list[float]
     items: int
+    wall_samples: list[float] = field(default_factory=list)
+    cpu_rounds: int = 0
+    preempted_rounds: int = 0
 
     @property
     def median(self) -> float:
@@ -87,7 +126,20 @@ class Timing:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "median": self.median, "minimum": self.minimum,
-                "samples": self.samples, "items": self.items, "spread": self.spread}
+                "samples": self.samples, "items": self.items, "spread": self.spread,
+                "wall_samples": self.wall_samples, "cpu_rounds": self.cpu_rounds,
+                "preempted_rounds": self.preempted_rounds}
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One timed call: its time (see the module docstring), its wall time and its value."""
+
+    seconds: float
+    wall: float
+    value: Any
+    on_cpu_clock: bool = False
+    preempted: bool = False
 
 
 class CheckFailed(Exception):
@@ -99,18 +151,45 @@ def relative_difference(ours: float, theirs: float) -> float:
     return abs(ours - theirs) / max(abs(theirs), 1.0) if theirs == theirs else math.inf
 
 
-def _timed(contestant: Contestant) -> tuple[float, Any]:
+def _switches() -> tuple[int, int] | None:
+    """The calling thread's (voluntary, involuntary) context switches so far, where reported."""
+    if _RUSAGE_THREAD is None:
+        return None
+    usage = resource.getrusage(_RUSAGE_THREAD)
+    return usage.ru_nvcsw, usage.ru_nivcsw
+
+
+def _timed(contestant: Contestant) -> _Round:
     gc.collect()
     gc.disable()
     try:
+        switches_before = _switches()
+        running_before = time.thread_time()
         start = time.perf_counter()
         value = contestant.run()
         elapsed = time.perf_counter() - start
+        running = time.thread_time() - running_before
+        switches_after = _switches()
     finally:
         gc.enable()
-    if isinstance(value, Measured):
-        return value.seconds, value.value
-    return elapsed, value
+    if isinstance(value, Measured):  # it timed itself: its own clock
+        return _Round(value.seconds, value.seconds, value.value)
+    if switches_before is None or switches_after is None:
+        return _Round(elapsed, elapsed, value)
+    blocked = switches_after[0] > switches_before[0]
+    preempted = switches_after[1] > switches_before[1]
+    if blocked:  # it waited on something of its own: the wall clock is its time
+        return _Round(elapsed, elapsed, value, preempted=preempted)
+    # Running or ready to run throughout: the difference is another process's time.
+    return _Round(min(running, elapsed), elapsed, value, on_cpu_clock=True, preempted=preempted)
+
+
+def _rounds(repeat: int, warm_up_seconds: float | None) -> int:
+    """``repeat``, raised so that rounds as long as the warm-up fill the budget."""
+    if warm_up_seconds is None or warm_up_seconds <= 0:
+        return repeat
+    fitting = int(repeat * ROUND_BUDGET / warm_up_seconds)
+    return max(repeat, min(fitting, MAX_ROUNDS_FACTOR * repeat))
 
 
 def measure(contestants: Sequence[Contestant], repeat: int,
@@ -124,28 +203,38 @@ def measure(contestants: Sequence[Contestant], repeat: int,
     ``"MISMATCH: ..."``.
     """
     values: list[Any] = [None] * len(contestants)
-    samples: list[list[float]] = [[] for _ in contestants]
+    rounds: list[list[_Round]] = [[] for _ in contestants]
+    warm_up_seconds: float | None = 0.0
     for position, contestant in enumerate(contestants):
         if contestant.warmup:
-            values[position] = _timed(contestant)[1]
+            begun = time.perf_counter()
+            values[position] = _timed(contestant).value
+            if contestant.rounds is None and warm_up_seconds is not None:
+                warm_up_seconds += time.perf_counter() - begun
+        elif contestant.rounds is None:
+            warm_up_seconds = None  # a round's length is not known: no more than repeat
     pending_check = any(not c.warmup for c in contestants)
     verdict = ""
     if check is not None and not pending_check:
         verdict = _run_check(check, values)
-    for round_number in range(repeat):
+    for round_number in range(_rounds(repeat, warm_up_seconds)):
         shift = round_number % len(contestants)
         order = list(range(shift, len(contestants))) + list(range(shift))
         for position in order:
             contestant = contestants[position]
             if contestant.rounds is not None and round_number >= contestant.rounds:
                 continue
-            seconds, value = _timed(contestant)
-            samples[position].append(seconds / contestant.items)
-            if not contestant.warmup and len(samples[position]) == 1:
-                values[position] = value
+            timed = _timed(contestant)
+            rounds[position].append(timed)
+            if not contestant.warmup and len(rounds[position]) == 1:
+                values[position] = timed.value
     if check is not None and pending_check:
         verdict = _run_check(check, values)
-    timings = [Timing(c.name, s, c.items) for c, s in zip(contestants, samples)]
+    timings = [Timing(c.name, [r.seconds / c.items for r in taken], c.items,
+                      wall_samples=[r.wall / c.items for r in taken],
+                      cpu_rounds=sum(r.on_cpu_clock for r in taken),
+                      preempted_rounds=sum(r.preempted for r in taken))
+               for c, taken in zip(contestants, rounds)]
     return timings, verdict
 
 
