@@ -9,19 +9,22 @@ How a measurement is taken (:func:`measure`):
    round to round, so that ours and the peer share the same moments of a
    noisy machine. There are at least ``repeat`` rounds, and more when the
    warm-up shows a round to be short: as many as fit in ``repeat`` x
-   :data:`ROUND_BUDGET` seconds (collections included), at most
-   :data:`MAX_ROUNDS_FACTOR` x ``repeat``;
+   :data:`ROUND_BUDGET` seconds (each call's time as in 3. and the collection
+   before it), at most :data:`MAX_ROUNDS_FACTOR` x ``repeat``;
 3. a round's time is the time the timing thread spent *running*
    (``time.thread_time()``) when it never blocked during the round (no
    voluntary context switch, ``getrusage(RUSAGE_THREAD)``): it then was either
    running or ready to run, so its wall time is that plus the time another
    process held the CPU, which is not the contestant's. A round in which the
    thread blocked (a subprocess, a thread, a lock, a file) keeps its wall time,
-   since its waiting is part of the work. Where the platform reports neither
-   (not Linux), every round is wall time;
+   since its waiting is part of the work. A contestant that times itself
+   (returns :class:`Measured`) keeps its own figure; where the platform does
+   not report a thread's switches (not Linux), every round is wall time;
 4. a figure is the **median** of its rounds. The garbage collector is
    collected before and disabled during each timed call, for every contestant
-   alike. Each :class:`Timing` keeps the wall times too, and how many rounds
+   alike; the objects alive when the rounds begin are frozen out of those
+   collections (``gc.freeze``), so that one costs what the rounds left behind,
+   not a walk of the whole heap. Each :class:`Timing` keeps the wall times too, and how many rounds
    were on each clock and how many were preempted.
 
 A contestant that is too slow to repeat (scikit-learn's AMI at K = 1000) is
@@ -204,30 +207,40 @@ def measure(contestants: Sequence[Contestant], repeat: int,
     """
     values: list[Any] = [None] * len(contestants)
     rounds: list[list[_Round]] = [[] for _ in contestants]
-    warm_up_seconds: float | None = 0.0
+    warm_up_seconds: float | None = 0.0  # a round's length, as the warm-up ran
     for position, contestant in enumerate(contestants):
         if contestant.warmup:
-            begun = time.perf_counter()
-            values[position] = _timed(contestant).value
+            warmed = _timed(contestant)
+            values[position] = warmed.value
             if contestant.rounds is None and warm_up_seconds is not None:
-                warm_up_seconds += time.perf_counter() - begun
+                warm_up_seconds += warmed.seconds
         elif contestant.rounds is None:
             warm_up_seconds = None  # a round's length is not known: no more than repeat
     pending_check = any(not c.warmup for c in contestants)
     verdict = ""
     if check is not None and not pending_check:
         verdict = _run_check(check, values)
-    for round_number in range(_rounds(repeat, warm_up_seconds)):
-        shift = round_number % len(contestants)
-        order = list(range(shift, len(contestants))) + list(range(shift))
-        for position in order:
-            contestant = contestants[position]
-            if contestant.rounds is not None and round_number >= contestant.rounds:
-                continue
-            timed = _timed(contestant)
-            rounds[position].append(timed)
-            if not contestant.warmup and len(rounds[position]) == 1:
-                values[position] = timed.value
+    gc.collect()
+    gc.freeze()  # what lives now is no round's garbage: each round's collections skip it
+    try:
+        if warm_up_seconds is not None:
+            begun = time.thread_time()
+            gc.collect()
+            warm_up_seconds += (time.thread_time() - begun) * sum(
+                1 for c in contestants if c.rounds is None)
+        for round_number in range(_rounds(repeat, warm_up_seconds)):
+            shift = round_number % len(contestants)
+            order = list(range(shift, len(contestants))) + list(range(shift))
+            for position in order:
+                contestant = contestants[position]
+                if contestant.rounds is not None and round_number >= contestant.rounds:
+                    continue
+                timed = _timed(contestant)
+                rounds[position].append(timed)
+                if not contestant.warmup and len(rounds[position]) == 1:
+                    values[position] = timed.value
+    finally:
+        gc.unfreeze()
     if check is not None and pending_check:
         verdict = _run_check(check, values)
     timings = [Timing(c.name, [r.seconds / c.items for r in taken], c.items,
