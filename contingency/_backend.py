@@ -54,11 +54,11 @@ from typing import Any
 
 import numpy as np
 
+from contingency import _table as _table_module
 from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
 from contingency._paired_counts import PairedCounts
 from contingency._score_counts import ScoreCounts
-from contingency import _table as _table_module
 from contingency._table import Cells, Table
 from contingency._table_reference import ReferenceTable
 

@@ -91,8 +91,7 @@ class Cells:
 
     @classmethod
     def from_table(cls, row_labels: list[Hashable], column_labels: list[Hashable],
-                   table: NDArray[np.int64] | NDArray[np.int32], width: int,
-                   row_totals: NDArray[np.int64],
+                   table: Counts, width: int, row_totals: NDArray[np.int64],
                    column_totals: NDArray[np.int64]) -> Cells:
         """The cells of a dense count of every label, ``table[row * width + column]`` (1-d, no
         count negative): their positions and counts are made when first read, and the kernel's
@@ -123,7 +122,7 @@ class Cells:
         self._counts = self._table[self._keys].astype(np.int64, copy=False)  # (int32: dense_count)
         self._table = None
 
-    def dense_count(self) -> tuple[NDArray[np.int64] | NDArray[np.int32], int] | None:
+    def dense_count(self) -> tuple[Counts, int] | None:
         """The dense count and its width (:meth:`from_table`) while its counts are int64 (or
         int32: :func:`count_cells`' own count) and their arrays not made, else None."""
         if (self._counts is None and self._table is not None
@@ -306,7 +305,7 @@ def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
     height, width = high_r - low_r + 1, high_m - low_m + 1
     if max(high_r, high_m) > INT64_MAX or not dense_is_cheaper(height * width, reference.size):
         return None
-    table: NDArray[np.int64] | NDArray[np.int32]
+    table: Counts  # int32 from dense_count, int64 from bincount
     if narrow:
         table, row_totals, column_totals = dense_count(reference, model, low_r, low_m, height,
                                                        width)

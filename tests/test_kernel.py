@@ -524,7 +524,8 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
     rng = np.random.default_rng(3)
     rows, columns = rng.integers(0, 256, 20_000), rng.integers(0, 256, 20_000)
     dense = count_cells(rows, columns, where="t").dense_count()  # read in C as it is
-    assert dense is not None and dense[0].dtype == np.int32  # int64 labels: counted in int32
+    assert dense is not None
+    assert dense[0].dtype == np.int32  # int64 labels: counted in int32
     assert both(count_cells(rows, columns, where="t")) == ("ok", None)
     assert kernel.n_cells() == reference.n_cells() > 16_384
     # Everything taken back: an empty table, every label forgotten.
@@ -554,7 +555,8 @@ def test_the_kernels_dense_count_is_the_reference(base_r, base_m, offsets):
     found = _kernel.dense_count(reference, model, low_r, low_m, height, width)
     expected = dense_count_reference(reference, model, low_r, low_m, height, width)
     for ours, theirs in zip(found, expected):
-        assert ours.dtype == theirs.dtype and ours.tolist() == theirs.tolist()
+        assert ours.dtype == theirs.dtype
+        assert ours.tolist() == theirs.tolist()
 
 
 @needs_kernel
@@ -570,7 +572,8 @@ def test_a_dense_batch_of_any_integer_dtype_is_the_same_on_both(dtype):
     columns = rng.integers(0, 30, 5_000).astype(dtype)
     cells = count_cells(rows, columns, where="t")
     dense = cells.dense_count()
-    assert dense is not None and dense[0].dtype == (np.int32 if dtype is np.int64 else np.int64)
+    assert dense is not None
+    assert dense[0].dtype == (np.int32 if dtype is np.int64 else np.int64)
     reference, kernel = ReferenceTable(), KERNEL()
     for table in (reference, kernel):
         table.apply(count_cells(rows, columns, where="t"), "t")

@@ -53,6 +53,7 @@ __all__ = [
     "Contestant",
     "Measured",
     "Row",
+    "Stopwatch",
     "Timing",
     "format_table",
     "measure",
@@ -71,10 +72,44 @@ _RUSAGE_THREAD: int | None = getattr(resource, "RUSAGE_THREAD", None)
 
 @dataclass(frozen=True)
 class Measured:
-    """What a contestant returns when it times itself (the Perl driver, a subprocess probe)."""
+    """What a contestant returns when it times itself (the Perl driver, a subprocess probe, a run
+    timing only its part: :class:`Stopwatch`).
+
+    ``wall`` is the part's wall time when ``seconds`` is not (None: the same),
+    ``on_cpu_clock`` whether ``seconds`` is running time and ``preempted``
+    whether another process took the CPU meanwhile (see the module docstring).
+    """
 
     seconds: float
     value: Any = None
+    wall: float | None = None
+    on_cpu_clock: bool = False
+    preempted: bool = False
+
+
+class Stopwatch:
+    """Times from its making to :meth:`measured` by the rule of :func:`measure`'s rounds: the
+    thread's running time if it never blocked meanwhile, else the wall time."""
+
+    __slots__ = ("_running", "_switches", "_wall")
+
+    def __init__(self) -> None:
+        self._switches = _switches()
+        self._running = time.thread_time()
+        self._wall = time.perf_counter()
+
+    def measured(self, value: Any = None) -> Measured:
+        """The time so far and ``value``, as a contestant returns them."""
+        wall = time.perf_counter() - self._wall
+        running = time.thread_time() - self._running
+        after = _switches()
+        if self._switches is None or after is None:
+            return Measured(wall, value)
+        preempted = after[1] > self._switches[1]
+        if after[0] > self._switches[0]:  # it waited on something of its own: the wall clock
+            return Measured(wall, value, preempted=preempted)
+        # Running or ready to run throughout: the difference is another process's time.
+        return Measured(min(running, wall), value, wall, on_cpu_clock=True, preempted=preempted)
 
 
 @dataclass
@@ -166,25 +201,16 @@ def _timed(contestant: Contestant) -> _Round:
     gc.collect()
     gc.disable()
     try:
-        switches_before = _switches()
-        running_before = time.thread_time()
-        start = time.perf_counter()
+        stopwatch = Stopwatch()
         value = contestant.run()
-        elapsed = time.perf_counter() - start
-        running = time.thread_time() - running_before
-        switches_after = _switches()
+        taken = stopwatch.measured(value)
     finally:
         gc.enable()
-    if isinstance(value, Measured):  # it timed itself: its own clock
-        return _Round(value.seconds, value.seconds, value.value)
-    if switches_before is None or switches_after is None:
-        return _Round(elapsed, elapsed, value)
-    blocked = switches_after[0] > switches_before[0]
-    preempted = switches_after[1] > switches_before[1]
-    if blocked:  # it waited on something of its own: the wall clock is its time
-        return _Round(elapsed, elapsed, value, preempted=preempted)
-    # Running or ready to run throughout: the difference is another process's time.
-    return _Round(min(running, elapsed), elapsed, value, on_cpu_clock=True, preempted=preempted)
+    if isinstance(value, Measured):  # it timed itself (or the part it times)
+        taken = value
+    wall = taken.seconds if taken.wall is None else taken.wall
+    return _Round(taken.seconds, wall, taken.value, on_cpu_clock=taken.on_cpu_clock,
+                  preempted=taken.preempted)
 
 
 def _rounds(repeat: int, warm_up_seconds: float | None) -> int:
