@@ -17,15 +17,17 @@ How a measurement is taken (:func:`measure`):
    running or ready to run, so its wall time is that plus the time another
    process held the CPU, which is not the contestant's. A round in which the
    thread blocked (a subprocess, a thread, a lock, a file) keeps its wall time,
-   since its waiting is part of the work. A contestant that times itself
-   (returns :class:`Measured`) keeps its own figure; where the platform does
-   not report a thread's switches (not Linux), every round is wall time;
+   since its waiting is part of the work. A contestant that times its own
+   part (returns :class:`Measured`) keeps its own figure, by the same rule
+   when it takes it with a :class:`Stopwatch`; where the platform does not
+   report a thread's switches (not Linux), every round is wall time;
 4. a figure is the **median** of its rounds. The garbage collector is
    collected before and disabled during each timed call, for every contestant
    alike; the objects alive when the rounds begin are frozen out of those
    collections (``gc.freeze``), so that one costs what the rounds left behind,
-   not a walk of the whole heap. Each :class:`Timing` keeps the wall times too, and how many rounds
-   were on each clock and how many were preempted.
+   not a walk of the whole heap. Each :class:`Timing` keeps the wall times
+   too, how many rounds were on the running clock and how many another
+   process interrupted.
 
 A contestant that is too slow to repeat (scikit-learn's AMI at K = 1000) is
 timed in the first round only, and its row says so.
