@@ -21,7 +21,10 @@ contingency/_kernel_intervals.pxi), PairedComparison's paired table
 ``PairedComparison.add_result`` (:func:`compiled_paired_add_result`;
 tests/test_kernel_paired.py), and PartitionComparison's reads (the kernel's
 reach its table's C reads without a Python frame, and fall back on the reads
-as written in Python: :func:`compiled_partition_reads`).
+as written in Python: :func:`compiled_partition_reads`), and the dense count
+of two int64 label arrays that :func:`contingency._table.count_cells` makes
+(``label_ranges`` and ``dense_count``, or their references in
+:mod:`contingency._table`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -53,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from contingency import _table as _table_module
 from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
 from contingency._paired_counts import PairedCounts
@@ -124,6 +128,8 @@ else:
         __slots__ = ()
 
     TableClass = KernelTable
+    # count_cells' dense count of int64 label arrays, in C (the references' results: tested)
+    _table_module.use_dense_steps(_kernel_found.label_ranges, _kernel_found.dense_count)
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
     PairedCountsClass = _kernel_found.KernelPairedCounts

@@ -45,7 +45,7 @@ removals of elements that are not there), with the reference's messages.
 
 cimport cython
 from cpython.object cimport PyObject, PyTypeObject
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport erfc, sqrt
 from libc.string cimport memcpy, memset
@@ -730,6 +730,70 @@ ctypedef fused AnySlot:
 include "_kernel_slots.pxi"
 
 
+#: The counts of a dense count, as :func:`dense_count` makes them (int32) or numpy's bincount (int64).
+ctypedef fused dense_counts_t:
+    int32_t
+    int64_t
+
+
+def label_ranges(const int64_t[::1] reference, const int64_t[::1] model):
+    """``(min, max)`` of ``reference``, then of ``model`` (two int64 arrays of the same length,
+    not empty), in one pass: what :func:`contingency._table.label_ranges_reference` gives."""
+    cdef Py_ssize_t k, size = reference.shape[0]
+    cdef int64_t low_r = reference[0], high_r = reference[0], low_m = model[0], high_m = model[0]
+    cdef int64_t r, m
+    for k in range(size):
+        r, m = reference[k], model[k]
+        low_r, high_r = min(low_r, r), max(high_r, r)
+        low_m, high_m = min(low_m, m), max(high_m, m)
+    return (low_r, high_r), (low_m, high_m)
+
+
+def dense_count(const int64_t[::1] reference, const int64_t[::1] model, int64_t low_r,
+                int64_t low_m, Py_ssize_t height, Py_ssize_t width):
+    """The dense count of two int64 label arrays in one pass, what
+    :func:`contingency._table.dense_count_reference` gives: ``table[(r - low_r) * width + (m -
+    low_m)]`` counted in int32 (the caller passes fewer than 2**31 labels, within the ranges), and
+    the row and column totals (int64).
+
+    Half the memory of numpy's int64 bincount, and no array of keys made first: a table as
+    large as the data is written at random places, and memory new to the process costs a page
+    fault for every page first touched.
+    """
+    table_array = np.zeros(height * width, dtype=np.int32)
+    row_totals_array = np.zeros(height, dtype=np.int64)
+    column_totals_array = np.zeros(width, dtype=np.int64)
+    cdef int32_t[::1] table = table_array
+    cdef int64_t[::1] row_totals = row_totals_array, column_totals = column_totals_array
+    cdef Py_ssize_t k, row, column, size = reference.shape[0]
+    with nogil:
+        for k in range(size):
+            row, column = <Py_ssize_t>(reference[k] - low_r), <Py_ssize_t>(model[k] - low_m)
+            table[row * width + column] += 1
+            row_totals[row] += 1
+            column_totals[column] += 1
+    return table_array, row_totals_array, column_totals_array
+
+
+cdef inline Py_ssize_t _dense_stretch(const dense_counts_t[::1] counts, Py_ssize_t start,
+                                      Py_ssize_t end, Py_ssize_t width,
+                                      const int64_t[::1] row_map, const int64_t[::1] column_map,
+                                      Py_ssize_t *row, Py_ssize_t *column, uint64_t *keys,
+                                      int64_t *values) noexcept nogil:
+    """The non-zero entries of ``counts[start:end]`` (a dense count, at ``row``, ``column``,
+    both moved on) as keys and values, gathered without a branch (zero or not at random, a
+    branch on each mispredicted about half the time); returns how many."""
+    cdef Py_ssize_t k, found = 0
+    for k in range(start, end):
+        keys[found] = <uint64_t>row_map[row[0]] << 32 | <uint64_t>column_map[column[0]]
+        values[found] = counts[k]
+        found += counts[k] != 0
+        column[0] += 1
+        if column[0] == width:
+            row[0], column[0] = row[0] + 1, 0
+    return found
+
+
 cdef enum:
     CELLS = 0
     ROWS = 1
@@ -1214,19 +1278,24 @@ cdef class KernelTable:
 
     cdef int _apply_dense(self, cells, object table, Py_ssize_t width, object total) except -1:
         """:meth:`apply` of the cells of a dense count (:meth:`Cells.from_table
-        <contingency._table.Cells.from_table>`: every label has a cell, no count is negative),
-        read a stretch at a time: its non-zero entries gathered without a branch (zero or not at
-        random, a branch on each mispredicted about half the time), then written by the one
-        write of cells (:meth:`_change_keys`), which asks for the slot SLOTS_AHEAD cells further
-        on meanwhile."""
-        cdef const int64_t[::1] counts = table
+        <contingency._table.Cells.from_table>`: every label has a cell, no count is negative;
+        int32 as :func:`dense_count` makes it, or int64), read a stretch at a time: its non-zero
+        entries gathered (:func:`_dense_stretch`), then written by the one write of cells
+        (:meth:`_change_keys`), which asks for the slot SLOTS_AHEAD cells further on meanwhile."""
+        cdef const int32_t[::1] counts32
+        cdef const int64_t[::1] counts64
+        cdef bint narrow = table.dtype == np.int32
+        if narrow:
+            counts32 = table
+        else:
+            counts64 = table
         row_labels, column_labels = cells.row_labels, cells.column_labels
         row_map_array = np.array([self._rows.index.get(label, -1) for label in row_labels],
                                  dtype=np.int64)
         column_map_array = np.array([self._columns.index.get(label, -1)
                                      for label in column_labels], dtype=np.int64)
         cdef int64_t[::1] row_map = row_map_array, column_map = column_map_array
-        cdef Py_ssize_t k, start, end, found, size = counts.shape[0], row = 0, column = 0
+        cdef Py_ssize_t k, start, end, found, size = len(table), row = 0, column = 0
         for k in range(row_map.shape[0]):  # new labels join in the order of the label lists
             if row_map[k] < 0:
                 row_map[k] = self._rows.add(row_labels[k])
@@ -1239,14 +1308,12 @@ cdef class KernelTable:
         cdef int64_t olds[DENSE_STRETCH]
         for start in range(0, size, DENSE_STRETCH):
             end = min(start + DENSE_STRETCH, size)
-            found = 0
-            for k in range(start, end):
-                keys[found] = <uint64_t>row_map[row] << 32 | <uint64_t>column_map[column]
-                values[found] = counts[k]
-                found += counts[k] != 0
-                column += 1
-                if column == width:
-                    row, column = row + 1, 0
+            if narrow:
+                found = _dense_stretch(counts32, start, end, width, row_map, column_map, &row,
+                                       &column, keys, values)
+            else:
+                found = _dense_stretch(counts64, start, end, width, row_map, column_map, &row,
+                                       &column, keys, values)
             for k in range(min(found, SLOTS_AHEAD)):
                 slots_prefetch(self._slots, self._bits, keys[k])
             self._change_keys(keys, values, olds, found)  # (asks for the later slots itself)

@@ -91,7 +91,7 @@ class Cells:
 
     @classmethod
     def from_table(cls, row_labels: list[Hashable], column_labels: list[Hashable],
-                   table: NDArray[np.int64], width: int, row_totals: NDArray[np.int64],
+                   table: Counts, width: int, row_totals: NDArray[np.int64],
                    column_totals: NDArray[np.int64]) -> Cells:
         """The cells of a dense count of every label, ``table[row * width + column]`` (1-d, no
         count negative): their positions and counts are made when first read, and the kernel's
@@ -119,13 +119,14 @@ class Cells:
         """The positions and counts of the non-empty cells of a dense count."""
         assert self._table is not None
         self._keys = np.flatnonzero(self._table)
-        self._counts = self._table[self._keys]
+        self._counts = self._table[self._keys].astype(np.int64, copy=False)  # (int32: dense_count)
         self._table = None
 
-    def dense_count(self) -> tuple[NDArray[np.int64], int] | None:
-        """The dense count and its width (:meth:`from_table`) while its counts are int64 and
-        their arrays not made, else None."""
-        if self._counts is None and self._table is not None and self._table.dtype == np.int64:
+    def dense_count(self) -> tuple[Counts, int] | None:
+        """The dense count and its width (:meth:`from_table`) while its counts are int64 (or
+        int32: :func:`count_cells`' own count) and their arrays not made, else None."""
+        if (self._counts is None and self._table is not None
+                and self._table.dtype in (np.int64, np.int32)):
             return self._table, self._width
         return None
 
@@ -228,50 +229,115 @@ def count_cells(reference_labels: object, model_labels: object, weights: object 
     return _compact(Cells.from_keys(row_labels, column_labels, keys, width, counts))
 
 
+#: Below this many labels a dense count's cells fit int32 (:func:`dense_count_reference`).
+_NARROW_LIMIT = 2**31
+
+
+def label_ranges_reference(reference: NDArray[np.int64], model: NDArray[np.int64]
+                           ) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``(min, max)`` of ``reference``, then of ``model`` (int64 arrays, not empty).
+
+    >>> label_ranges_reference(np.array([3, -1, 2]), np.array([0, 0, 9]))
+    ((-1, 3), (0, 9))
+    """
+    return (int(reference.min()), int(reference.max())), (int(model.min()), int(model.max()))
+
+
+def dense_count_reference(reference: NDArray[np.int64], model: NDArray[np.int64], low_r: int,
+                          low_m: int, height: int, width: int
+                          ) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]:
+    """The dense count of two int64 label arrays of fewer than 2**31 labels, within ``low_r ..
+    low_r + height - 1`` and ``low_m .. low_m + width - 1``: ``table[(r - low_r) * width + (m -
+    low_m)]`` in int32 (no cell can reach 2**31), and the row and column totals (int64).
+
+    The specification of the kernel's ``dense_count``, which counts in one pass into half the
+    memory of this ``bincount`` (tests/test_kernel.py compares the two).
+
+    >>> table, rows, columns = dense_count_reference(np.array([1, 1, 2]), np.array([5, 6, 6]),
+    ...                                              1, 5, 2, 2)
+    >>> table.tolist(), table.dtype.name, rows.tolist(), columns.tolist()
+    ([1, 1, 0, 1], 'int32', [2, 1], [1, 2])
+    """
+    keys = np.subtract(reference, low_r, dtype=np.int64)
+    keys *= width
+    keys += model
+    keys -= low_m
+    square = np.bincount(keys, minlength=height * width).reshape(height, width)
+    return square.ravel().astype(np.int32), square.sum(axis=1), square.sum(axis=0)
+
+
+label_ranges: Callable[[NDArray[np.int64], NDArray[np.int64]],
+                       tuple[tuple[int, int], tuple[int, int]]] = label_ranges_reference
+dense_count: Callable[[NDArray[np.int64], NDArray[np.int64], int, int, int, int],
+                      tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]]]
+dense_count = dense_count_reference
+
+
+def use_dense_steps(ranges: Callable[..., Any], count: Callable[..., Any]) -> None:
+    """Count int64 label arrays with ``ranges`` and ``count`` (:mod:`contingency._backend` gives
+    the kernel's ``label_ranges`` and ``dense_count``; the references are the default)."""
+    global label_ranges, dense_count  # (the one switch, made at import)
+    label_ranges, dense_count = ranges, count
+
+
 def _count_integer_ranges(reference: NDArray[Any], model: NDArray[Any],
                           multiplicity: Counts | None) -> Cells | None:
     """Integer label arrays counted straight into a dense table when their ranges are small.
 
-    No coding step: one ``bincount`` over ``(r - min r) * width + (m - min m)``,
+    No coding step: one count over ``(r - min r) * width + (m - min m)``,
     then the non-empty cells are read out and unused rows and columns dropped.
+    Two int64 arrays without weights (the common case) are counted by
+    :func:`label_ranges` and :func:`dense_count` (int32 counts, in C on the
+    kernel); other integer arrays by numpy's ``bincount``.
     ``None`` when it does not apply.
     """
     if not (reference.dtype.kind in "iu" and model.dtype.kind in "iu" and reference.size
             and (multiplicity is None or multiplicity.dtype != object)):
         return None
-    low_r, high_r = int(reference.min()), int(reference.max())
-    low_m, high_m = int(model.min()), int(model.max())
+    narrow = (multiplicity is None and reference.dtype == np.int64 and model.dtype == np.int64
+              and reference.size < _NARROW_LIMIT)
+    if narrow:
+        reference, model = np.ascontiguousarray(reference), np.ascontiguousarray(model)
+        (low_r, high_r), (low_m, high_m) = label_ranges(reference, model)
+    else:
+        low_r, high_r = int(reference.min()), int(reference.max())
+        low_m, high_m = int(model.min()), int(model.max())
     height, width = high_r - low_r + 1, high_m - low_m + 1
     if max(high_r, high_m) > INT64_MAX or not dense_is_cheaper(height * width, reference.size):
         return None
-    # (r - low_r) * width + (m - low_m) in one new array: two passes when both lows are 0
-    # (every intermediate below height * width, a small table's size: no int64 overflow).
-    if low_r:
-        keys = np.subtract(reference, low_r, dtype=np.int64)
-        keys *= width
+    table: Counts  # int32 from dense_count, int64 from bincount
+    if narrow:
+        table, row_totals, column_totals = dense_count(reference, model, low_r, low_m, height,
+                                                       width)
     else:
-        keys = np.multiply(reference, width, dtype=np.int64)
-    keys += model.astype(np.int64, copy=False)
-    if low_m:
-        keys -= low_m
-    if multiplicity is None:
-        table = np.bincount(keys, minlength=height * width)
-    else:
-        cell_keys, cell_counts = _aggregate(keys, multiplicity)
-        table = np.zeros(height * width, dtype=np.int64)
-        table[cell_keys] = cell_counts
-    square = table.reshape(height, width)
-    row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
+        # (r - low_r) * width + (m - low_m) in one new array: two passes when both lows are 0
+        # (every intermediate below height * width, a small table's size: no int64 overflow).
+        if low_r:
+            keys = np.subtract(reference, low_r, dtype=np.int64)
+            keys *= width
+        else:
+            keys = np.multiply(reference, width, dtype=np.int64)
+        keys += model.astype(np.int64, copy=False)
+        if low_m:
+            keys -= low_m
+        if multiplicity is None:
+            table = np.bincount(keys, minlength=height * width)
+        else:
+            cell_keys, cell_counts = _aggregate(keys, multiplicity)
+            table = np.zeros(height * width, dtype=np.int64)
+            table[cell_keys] = cell_counts
+        square = table.reshape(height, width)
+        row_totals, column_totals = square.sum(axis=1), square.sum(axis=0)
     used_rows = np.flatnonzero(row_totals != 0)
     used_columns = np.flatnonzero(column_totals != 0)
     row_labels = (used_rows + low_r).tolist()
     column_labels = (used_columns + low_m).tolist()
     if len(used_rows) == height and len(used_columns) == width and multiplicity is None:
-        # (a bincount: no count negative) the dense count as it is, read by the kernel in C
+        # (a count: no count negative) the dense count as it is, read by the kernel in C
         return Cells.from_table(row_labels, column_labels, table, width, row_totals,
                                 column_totals)
     keys = np.flatnonzero(table != 0)
-    counts = table[keys]
+    counts = table[keys].astype(np.int64, copy=False)
     if len(used_rows) == height and len(used_columns) == width:
         return Cells.from_keys(row_labels, column_labels, keys, width, counts, row_totals,
                                column_totals)

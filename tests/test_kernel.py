@@ -530,7 +530,9 @@ def test_batches_collide_grow_mix_and_are_taken_back_as_on_the_reference():
     # A batch that grows the table from 512 to 32,768 slots: cells there already and new ones.
     rng = np.random.default_rng(3)
     rows, columns = rng.integers(0, 256, 20_000), rng.integers(0, 256, 20_000)
-    assert count_cells(rows, columns, where="t").dense_count() is not None  # read in C as it is
+    dense = count_cells(rows, columns, where="t").dense_count()  # read in C as it is
+    assert dense is not None
+    assert dense[0].dtype == np.int32  # int64 labels: counted in int32
     assert both(count_cells(rows, columns, where="t")) == ("ok", None)
     assert kernel.n_cells() == reference.n_cells() > 16_384
     assert kernel.n_slots() == 32_768
@@ -593,6 +595,63 @@ def _count(table, row, column):
         if cells.row_labels[r] == row and cells.column_labels[c] == column:
             return count
     return 0
+
+
+#: The least label of a side: its labels are it plus 0 to 6, all within int64.
+_BASE = st.integers(-(2**63), 2**63 - 7)
+
+
+@needs_kernel
+@given(_BASE, _BASE, st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1,
+                              max_size=60))
+@example(-(2**63), 2**63 - 7, [(0, 6), (6, 0), (0, 0)])  # the two ends of int64
+@example(5, 5, [(0, 0)])  # one label a side
+def test_the_kernels_dense_count_is_the_reference(base_r, base_m, offsets):
+    """``label_ranges`` and ``dense_count`` in C give the references' arrays (values and dtypes)
+    on int64 labels anywhere in int64's range, its ends included, with repeats."""
+    from contingency import _kernel
+    from contingency._table import dense_count_reference, label_ranges_reference
+
+    reference = np.array([base_r + r for r, _ in offsets], dtype=np.int64)
+    model = np.array([base_m + m for _, m in offsets], dtype=np.int64)
+    ranges = _kernel.label_ranges(reference, model)
+    assert ranges == label_ranges_reference(reference, model)
+    (low_r, high_r), (low_m, high_m) = ranges
+    height, width = high_r - low_r + 1, high_m - low_m + 1
+    found = _kernel.dense_count(reference, model, low_r, low_m, height, width)
+    expected = dense_count_reference(reference, model, low_r, low_m, height, width)
+    for ours, theirs in zip(found, expected):
+        assert ours.dtype == theirs.dtype
+        assert ours.tolist() == theirs.tolist()
+
+
+@needs_kernel
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8])
+def test_a_dense_batch_of_any_integer_dtype_is_the_same_on_both(dtype):
+    """count_cells' two dense routes (int64 labels: int32 counts from ``dense_count``; other
+    integer dtypes: numpy's int64 ``bincount``) give both tables the same state, and a dense
+    batch past the count limit is refused whole by both, changing nothing."""
+    from contingency._table import count_cells
+
+    rng = np.random.default_rng(11)
+    rows = rng.integers(0, 40, 5_000).astype(dtype)
+    columns = rng.integers(0, 30, 5_000).astype(dtype)
+    cells = count_cells(rows, columns, where="t")
+    dense = cells.dense_count()
+    assert dense is not None
+    assert dense[0].dtype == (np.int32 if dtype is np.int64 else np.int64)
+    reference, kernel = ReferenceTable(), KERNEL()
+    for table in (reference, kernel):
+        table.apply(count_cells(rows, columns, where="t"), "t")
+    assert_same(reference, kernel)
+    for table in (reference, kernel):
+        table.apply(count_cells(np.array([0], dtype=dtype), np.array([0], dtype=dtype),
+                                [MAX_COUNT - 5_001], where="t"), "t")
+    before = [state(reference), state(kernel)]
+    for table in (reference, kernel):
+        with pytest.raises(ValueError, match="at most"):
+            table.apply(count_cells(rows, columns, where="t"), "t")
+    assert [state(reference), state(kernel)] == before
 
 
 @pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")

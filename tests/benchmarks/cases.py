@@ -60,6 +60,7 @@ from tests.benchmarks.harness import (
     Contestant,
     Measured,
     Row,
+    Stopwatch,
     measure,
     relative_difference,
 )
@@ -1327,21 +1328,21 @@ def _learning_curve(warm_up: Sequence[tuple[str, str]], results: Sequence[tuple[
     accumulator = _warm_contingency(warm_up)
     add = accumulator.add_result
     micro = macro = math.nan
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct in results:
         add(assigned, correct)
         micro = accumulator.micro_f1
         macro = accumulator.macro_f1
-    return Measured(time.perf_counter() - start, (accumulator, micro, macro))
+    return stopwatch.measured((accumulator, micro, macro))
 
 
 def _add_only(warm_up: Sequence[tuple[str, str]], results: Sequence[tuple[str, str]]
               ) -> Measured:
     accumulator = _warm_contingency(warm_up)
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     _feed(accumulator.add_result, results)
     accumulator.n_results  # noqa: B018  # the tally's fold is part of the cost
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def _learning_curve_river(river_metrics: ModuleType, warm_up: Sequence[tuple[str, str]],
@@ -1353,13 +1354,13 @@ def _learning_curve_river(river_metrics: ModuleType, warm_up: Sequence[tuple[str
         update_micro(correct, assigned)
         update_macro(correct, assigned)
     micro_value = macro_value = math.nan
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct in results:
         update_micro(correct, assigned)
         update_macro(correct, assigned)
         micro_value = get_micro()
         macro_value = get_macro()
-    return Measured(time.perf_counter() - start, (micro_value, macro_value))
+    return stopwatch.measured((micro_value, macro_value))
 
 
 def learning_curve(config: Config) -> list[Row]:
@@ -1423,11 +1424,11 @@ def _timed_removals(categories: list[str], results: Sequence[tuple[str, str]], n
     _feed(accumulator.add_result, results[:n])
     accumulator.n_results  # noqa: B018  # the window is full: fold before timing
     add, remove = accumulator.add_result, accumulator.remove_result
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for (old_assigned, old_correct), (assigned, correct) in zip(results[:n], results[n:]):
         remove(old_assigned, old_correct)
         add(assigned, correct)
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def remove_result_scaling(config: Config) -> list[Row]:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from contingency import MulticlassThresholdContingency, ThresholdContingency, _backend
-from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
+from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, Stopwatch, measure
 
 __all__ = ["batch_binned", "batch_exact", "cli_curves_vs_classify", "memory", "multiclass_batch",
            "sliding_window", "streaming_reads"]
@@ -151,13 +151,12 @@ def _batch(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
 
 def _sklearn(scores: np.ndarray, labels: np.ndarray, **options: Any) -> Measured:
     """scikit-learn's ``roc_auc_score(labels, scores, **options)``, timed without its import."""
-    import time
 
     from sklearn.metrics import roc_auc_score
 
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     value = roc_auc_score(labels, scores, **options)
-    return Measured(time.perf_counter() - start, float(value))
+    return stopwatch.measured(float(value))
 
 
 def batch_exact(n: int, repeat: int) -> list[Row]:

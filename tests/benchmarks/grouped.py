@@ -35,6 +35,7 @@ from tests.benchmarks.harness import (
     Contestant,
     Measured,
     Row,
+    Stopwatch,
     measure,
     relative_difference,
 )
@@ -55,22 +56,22 @@ def _codes(n: int, k: int, groups: int, seed: int) -> tuple[list[int], list[int]
 def _plain_stream(names: Sequence[str], pairs: Sequence[tuple[str, str]]) -> Measured:
     accumulator = Contingency(list(names))
     add = accumulator.add_result
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct in pairs:
         add(assigned, correct)
     accumulator.n_results  # noqa: B018  (the fold belongs to the stream)
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def _grouped_stream(names: Sequence[str], groups: Sequence[str],
                     rows: Sequence[tuple[str, str, str]]) -> Measured:
     accumulator = GroupedContingency(list(names), groups=list(groups))
     add = accumulator.add_result
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct, group in rows:
         add(assigned, correct, group=group)
     accumulator.n_results  # noqa: B018  (the fold writes the overall accumulator)
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def _group_read(stream: Measured) -> float:
@@ -132,11 +133,11 @@ def _reads(groups: int, rows: Sequence[tuple[str, str, int]], read: str, k: int)
             return accumulator.equalized_odds_difference(positive)
     disparity()
     values = []
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct, group in rows:
         add(assigned, correct, group=group)
         values.append(disparity())
-    return Measured(time.perf_counter() - start, values[-1:])
+    return stopwatch.measured(values[-1:])
 
 
 def grouped_disparity_reads(config: Any) -> list[Row]:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from contingency import Contingency, GroupedContingency
-from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
+from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, Stopwatch, measure
 
 __all__ = ["grouped_state_scaling"]
 
@@ -74,9 +74,9 @@ def _merge(receiving: GroupedContingency, other: GroupedContingency,
 
 
 def _timed(operation: Callable[[], Any]) -> Measured:
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     value = operation()
-    return Measured(time.perf_counter() - start, value)
+    return stopwatch.measured(value)
 
 
 def _cold_scores(accumulator: GroupedContingency) -> Measured:

@@ -5,11 +5,29 @@ How a measurement is taken (:func:`measure`):
 1. every contestant (ours, the peer, the floor) runs once as a warm-up, and
    the values they return go to the case's correctness check *before* any
    timing; a mismatch is kept and printed loudly in the row, never hidden;
-2. then ``repeat`` rounds, each timing every contestant once, in an order
-   rotated from round to round, so that ours and the peer share the same
-   moments of a noisy machine;
-3. a figure is the median of its rounds. The garbage collector is collected
-   before and disabled during each timed call, for every contestant alike.
+2. then rounds, each timing every contestant once, in an order rotated from
+   round to round, so that ours and the peer share the same moments of a
+   noisy machine. There are at least ``repeat`` rounds, and more when the
+   warm-up shows a round to be short: as many as fit in ``repeat`` x
+   :data:`ROUND_BUDGET` seconds (each call's time as in 3. and the collection
+   before it), at most :data:`MAX_ROUNDS_FACTOR` x ``repeat``;
+3. a round's time is the time the timing thread spent *running*
+   (``time.thread_time()``) when it never blocked during the round (no
+   voluntary context switch, ``getrusage(RUSAGE_THREAD)``): it then was either
+   running or ready to run, so its wall time is that plus the time another
+   process held the CPU, which is not the contestant's. A round in which the
+   thread blocked (a subprocess, a thread, a lock, a file) keeps its wall time,
+   since its waiting is part of the work. A contestant that times its own
+   part (returns :class:`Measured`) keeps its own figure, by the same rule
+   when it takes it with a :class:`Stopwatch`; where the platform does not
+   report a thread's switches (not Linux), every round is wall time;
+4. a figure is the **median** of its rounds. The garbage collector is
+   collected before and disabled during each timed call, for every contestant
+   alike; the objects alive when the rounds begin are frozen out of those
+   collections (``gc.freeze``), so that one costs what the rounds left behind,
+   not a walk of the whole heap. Each :class:`Timing` keeps the wall times
+   too, how many rounds were on the running clock and how many another
+   process interrupted.
 
 A contestant that is too slow to repeat (scikit-learn's AMI at K = 1000) is
 timed in the first round only, and its row says so.
@@ -25,24 +43,75 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+try:
+    import resource
+except ImportError:  # not on Windows: every round is then timed by the wall clock
+    resource = None  # type: ignore[assignment]
+
 __all__ = [
+    "MAX_ROUNDS_FACTOR",
+    "ROUND_BUDGET",
     "CheckFailed",
     "Contestant",
     "Measured",
     "Row",
+    "Stopwatch",
     "Timing",
     "format_table",
     "measure",
     "relative_difference",
 ]
 
+#: Seconds of rounds (timed calls and the collections before them) allowed per
+#: unit of ``repeat``: short rounds are repeated until they fill ``repeat`` x this.
+ROUND_BUDGET = 0.1
+#: At most this many times ``repeat`` rounds, however short a round is.
+MAX_ROUNDS_FACTOR = 10
+
+#: Linux reports a thread's own context switches; elsewhere rounds keep their wall time.
+_RUSAGE_THREAD: int | None = getattr(resource, "RUSAGE_THREAD", None)
+
 
 @dataclass(frozen=True)
 class Measured:
-    """What a contestant returns when it times itself (the Perl driver, a subprocess probe)."""
+    """What a contestant returns when it times itself (the Perl driver, a subprocess probe, a run
+    timing only its part: :class:`Stopwatch`).
+
+    ``wall`` is the part's wall time when ``seconds`` is not (None: the same),
+    ``on_cpu_clock`` whether ``seconds`` is running time and ``preempted``
+    whether another process took the CPU meanwhile (see the module docstring).
+    """
 
     seconds: float
     value: Any = None
+    wall: float | None = None
+    on_cpu_clock: bool = False
+    preempted: bool = False
+
+
+class Stopwatch:
+    """Times from its making to :meth:`measured` by the rule of :func:`measure`'s rounds: the
+    thread's running time if it never blocked meanwhile, else the wall time."""
+
+    __slots__ = ("_running", "_switches", "_wall")
+
+    def __init__(self) -> None:
+        self._switches = _switches()
+        self._running = time.thread_time()
+        self._wall = time.perf_counter()
+
+    def measured(self, value: Any = None) -> Measured:
+        """The time so far and ``value``, as a contestant returns them."""
+        wall = time.perf_counter() - self._wall
+        running = time.thread_time() - self._running
+        after = _switches()
+        if self._switches is None or after is None:
+            return Measured(wall, value)
+        preempted = after[1] > self._switches[1]
+        if after[0] > self._switches[0]:  # it waited on something of its own: the wall clock
+            return Measured(wall, value, preempted=preempted)
+        # Running or ready to run throughout: the difference is another process's time.
+        return Measured(min(running, wall), value, wall, on_cpu_clock=True, preempted=preempted)
 
 
 @dataclass
@@ -64,11 +133,21 @@ class Contestant:
 
 @dataclass
 class Timing:
-    """The timed runs of one contestant, in seconds per item."""
+    """The timed runs of one contestant, in seconds per item.
+
+    ``samples`` are the rounds' times as the module docstring defines them
+    (the thread's running time when it never blocked, else wall time);
+    ``wall_samples`` the same rounds' wall times; ``cpu_rounds`` how many
+    rounds were on the running-time clock and ``preempted_rounds`` in how many
+    another process took the CPU from the thread (an involuntary switch).
+    """
 
     name: str
     samples: list[float]
     items: int
+    wall_samples: list[float] = field(default_factory=list)
+    cpu_rounds: int = 0
+    preempted_rounds: int = 0
 
     @property
     def median(self) -> float:
@@ -87,7 +166,20 @@ class Timing:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "median": self.median, "minimum": self.minimum,
-                "samples": self.samples, "items": self.items, "spread": self.spread}
+                "samples": self.samples, "items": self.items, "spread": self.spread,
+                "wall_samples": self.wall_samples, "cpu_rounds": self.cpu_rounds,
+                "preempted_rounds": self.preempted_rounds}
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One timed call: its time (see the module docstring), its wall time and its value."""
+
+    seconds: float
+    wall: float
+    value: Any
+    on_cpu_clock: bool = False
+    preempted: bool = False
 
 
 class CheckFailed(Exception):
@@ -99,18 +191,36 @@ def relative_difference(ours: float, theirs: float) -> float:
     return abs(ours - theirs) / max(abs(theirs), 1.0) if theirs == theirs else math.inf
 
 
-def _timed(contestant: Contestant) -> tuple[float, Any]:
+def _switches() -> tuple[int, int] | None:
+    """The calling thread's (voluntary, involuntary) context switches so far, where reported."""
+    if _RUSAGE_THREAD is None:
+        return None
+    usage = resource.getrusage(_RUSAGE_THREAD)
+    return usage.ru_nvcsw, usage.ru_nivcsw
+
+
+def _timed(contestant: Contestant) -> _Round:
     gc.collect()
     gc.disable()
     try:
-        start = time.perf_counter()
+        stopwatch = Stopwatch()
         value = contestant.run()
-        elapsed = time.perf_counter() - start
+        taken = stopwatch.measured(value)
     finally:
         gc.enable()
-    if isinstance(value, Measured):
-        return value.seconds, value.value
-    return elapsed, value
+    if isinstance(value, Measured):  # it timed itself (or the part it times)
+        taken = value
+    wall = taken.seconds if taken.wall is None else taken.wall
+    return _Round(taken.seconds, wall, taken.value, on_cpu_clock=taken.on_cpu_clock,
+                  preempted=taken.preempted)
+
+
+def _rounds(repeat: int, warm_up_seconds: float | None) -> int:
+    """``repeat``, raised so that rounds as long as the warm-up fill the budget."""
+    if warm_up_seconds is None or warm_up_seconds <= 0:
+        return repeat
+    fitting = int(repeat * ROUND_BUDGET / warm_up_seconds)
+    return max(repeat, min(fitting, MAX_ROUNDS_FACTOR * repeat))
 
 
 def measure(contestants: Sequence[Contestant], repeat: int,
@@ -124,28 +234,48 @@ def measure(contestants: Sequence[Contestant], repeat: int,
     ``"MISMATCH: ..."``.
     """
     values: list[Any] = [None] * len(contestants)
-    samples: list[list[float]] = [[] for _ in contestants]
+    rounds: list[list[_Round]] = [[] for _ in contestants]
+    warm_up_seconds: float | None = 0.0  # a round's length, as the warm-up ran
     for position, contestant in enumerate(contestants):
         if contestant.warmup:
-            values[position] = _timed(contestant)[1]
+            warmed = _timed(contestant)
+            values[position] = warmed.value
+            if contestant.rounds is None and warm_up_seconds is not None:
+                warm_up_seconds += warmed.seconds
+        elif contestant.rounds is None:
+            warm_up_seconds = None  # a round's length is not known: no more than repeat
     pending_check = any(not c.warmup for c in contestants)
     verdict = ""
     if check is not None and not pending_check:
         verdict = _run_check(check, values)
-    for round_number in range(repeat):
-        shift = round_number % len(contestants)
-        order = list(range(shift, len(contestants))) + list(range(shift))
-        for position in order:
-            contestant = contestants[position]
-            if contestant.rounds is not None and round_number >= contestant.rounds:
-                continue
-            seconds, value = _timed(contestant)
-            samples[position].append(seconds / contestant.items)
-            if not contestant.warmup and len(samples[position]) == 1:
-                values[position] = value
+    gc.collect()
+    gc.freeze()  # what lives now is no round's garbage: each round's collections skip it
+    try:
+        if warm_up_seconds is not None:
+            begun = time.thread_time()
+            gc.collect()
+            warm_up_seconds += (time.thread_time() - begun) * sum(
+                1 for c in contestants if c.rounds is None)
+        for round_number in range(_rounds(repeat, warm_up_seconds)):
+            shift = round_number % len(contestants)
+            order = list(range(shift, len(contestants))) + list(range(shift))
+            for position in order:
+                contestant = contestants[position]
+                if contestant.rounds is not None and round_number >= contestant.rounds:
+                    continue
+                timed = _timed(contestant)
+                rounds[position].append(timed)
+                if not contestant.warmup and len(rounds[position]) == 1:
+                    values[position] = timed.value
+    finally:
+        gc.unfreeze()
     if check is not None and pending_check:
         verdict = _run_check(check, values)
-    timings = [Timing(c.name, s, c.items) for c, s in zip(contestants, samples)]
+    timings = [Timing(c.name, [r.seconds / c.items for r in taken], c.items,
+                      wall_samples=[r.wall / c.items for r in taken],
+                      cpu_rounds=sum(r.on_cpu_clock for r in taken),
+                      preempted_rounds=sum(r.preempted for r in taken))
+               for c, taken in zip(contestants, rounds)]
     return timings, verdict
 
 

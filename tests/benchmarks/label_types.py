@@ -23,7 +23,6 @@ give equal states. The inputs are those users pass:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +30,7 @@ import numpy as np
 
 from contingency import Contingency
 from tests.benchmarks.data import category_names, multi_label_results
-from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
+from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, Stopwatch, measure
 
 __all__ = ["general_path", "label_types", "learning_curve_labels", "multi_label_lists",
            "one_row_batches", "random_pairs_scaling"]
@@ -60,7 +59,7 @@ def _stream(categories: Sequence[Any] | None, pairs: Sequence[tuple[Any, Any]],
     the end; the accumulator (``categories`` declared) is made before the clock starts."""
     accumulator = Contingency(None if categories is None else list(categories))
     add = accumulator.add_result
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     if side is None:
         for assigned, correct in pairs:
             add(assigned, correct)
@@ -68,7 +67,7 @@ def _stream(categories: Sequence[Any] | None, pairs: Sequence[tuple[Any, Any]],
         for assigned, correct in pairs:
             add(side(assigned), side(correct))
     accumulator.n_results  # noqa: B018  (the fold belongs to the stream)
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def _listed(label: Any) -> list[Any]:
@@ -129,14 +128,14 @@ def _curve(categories: Sequence[Any], pairs: Sequence[tuple[Any, Any]], read: bo
         add(label, label)
     accumulator.micro_f1  # noqa: B018
     accumulator.macro_f1  # noqa: B018
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct in pairs:
         add(assigned, correct)
         if read:
             accumulator.micro_f1  # noqa: B018
             accumulator.macro_f1  # noqa: B018
     accumulator.n_results  # noqa: B018  (the tally's fold is part of the cost)
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def learning_curve_labels(config: Any) -> list[Row]:
@@ -172,11 +171,11 @@ def _lookup_floor(categories: Sequence[Any], pairs: Sequence[tuple[Any, Any]]) -
     labels' codes and two list appends (the dictionary is made before the clock starts)."""
     ids = {label: code for code, label in enumerate(categories)}
     codes: list[int] = []
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for assigned, correct in pairs:
         codes.append(ids[correct])
         codes.append(ids[assigned])
-    return Measured(time.perf_counter() - start, len(codes) // 2)
+    return stopwatch.measured(len(codes) // 2)
 
 
 def random_pairs_scaling(config: Any) -> list[Row]:

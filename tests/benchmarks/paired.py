@@ -18,7 +18,6 @@ Each row times two ways in the same run, alternated round by round (see
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -27,7 +26,7 @@ import numpy as np
 
 from contingency import Contingency, PairedComparison, PartitionComparison
 from tests.benchmarks.data import category_names
-from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, measure
+from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, Stopwatch, measure
 
 __all__ = ["ari_significance_read", "mcnemar_read_after_add", "paired_add_result"]
 
@@ -48,23 +47,23 @@ def _decisions(n: int, k: int, seed: int) -> tuple[tuple[str, str, str], ...]:
 def _paired_stream(k: int, results: Sequence[tuple[str, str, str]]) -> Measured:
     accumulator = PairedComparison(category_names(k))
     add = accumulator.add_result
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for first, second, truth in results:
         add(first, second, truth)
     accumulator.n_results  # noqa: B018  (the folds belong to the stream)
     accumulator.a.n_results  # noqa: B018
     accumulator.b.n_results  # noqa: B018
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def _single_stream(k: int, results: Sequence[tuple[str, str, str]]) -> Measured:
     accumulator = Contingency(category_names(k))
     add = accumulator.add_result
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for first, _, truth in results:
         add(first, truth)
     accumulator.n_results  # noqa: B018
-    return Measured(time.perf_counter() - start, accumulator)
+    return stopwatch.measured(accumulator)
 
 
 def paired_add_result(config: Any) -> list[Row]:
@@ -100,11 +99,11 @@ def _add_then_mcnemar(base: PairedComparison, results: Sequence[tuple[str, str, 
     accumulator = base.copy()
     add, read = accumulator.add_result, accumulator.mcnemar
     found = None
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     for first, second, truth in results:
         add(first, second, truth)
         found = read()
-    return Measured(time.perf_counter() - start, (accumulator, found))
+    return stopwatch.measured((accumulator, found))
 
 
 def mcnemar_read_after_add(config: Any) -> list[Row]:
@@ -147,7 +146,7 @@ def _add_then_read(base: PartitionComparison, labels: Sequence[tuple[int, int]],
     comparison = base.copy()
     add = comparison.add
     found: Any = None
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     if significance:
         read = comparison.ari_significance
         for reference, model in labels:
@@ -157,7 +156,7 @@ def _add_then_read(base: PartitionComparison, labels: Sequence[tuple[int, int]],
         for reference, model in labels:
             add(reference, model)
             found = comparison.adjusted_rand_index
-    return Measured(time.perf_counter() - start, (comparison, found))
+    return stopwatch.measured((comparison, found))
 
 
 def ari_significance_read(config: Any) -> list[Row]:
