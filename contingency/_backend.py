@@ -249,7 +249,7 @@ def compiled_partition_reads(cls: type) -> None:
 _PARTITION_READS = ("adjusted_rand_index", "accuracy", "precision", "recall", "f1", "jaccard",
                     "fowlkes_mallows", "homogeneity", "completeness",
                     "normalized_mutual_information", "v_measure", "mutual_information",
-                    "ari_significance")
+                    "ari_significance", "purity", "inverse_purity")
 
 
 def new_table() -> Table:

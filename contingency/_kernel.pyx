@@ -933,7 +933,8 @@ cdef inline void _move_maximum(_Side side, int64_t code, int64_t old, int64_t ne
 # The reads KernelTable._score computes in C, by number (pair-counting reads first).
 cdef enum:
     READ_ARI, READ_RAND, READ_PRECISION, READ_RECALL, READ_F1, READ_JACCARD,
-    READ_FOWLKES_MALLOWS, READ_NMI, READ_V, READ_HOMOGENEITY, READ_COMPLETENESS, READ_MI
+    READ_FOWLKES_MALLOWS, READ_NMI, READ_V, READ_HOMOGENEITY, READ_COMPLETENESS, READ_MI,
+    READ_PURITY, READ_INVERSE_PURITY
 
 cdef str _ARITHMETIC = "arithmetic"
 
@@ -1464,6 +1465,15 @@ cdef class KernelTable:
         reads of PartitionComparison (:func:`compiled_partition_reads`) call it."""
         cdef uint64_t c[3]
         cdef int route
+        cdef _Side side
+        if which >= READ_PURITY:  # majority_share of the side's maxima, once kept and current
+            side = self._columns if which == READ_PURITY else self._rows
+            # (both counts below 2**53: exact as doubles, so their quotient is Python's)
+            if side.maxima is NULL or side.maxima_stale or self.n_elements >= (<int64_t>1) << 53:
+                return None
+            if self.n_elements == 0:
+                return 1.0
+            return <double>side.maxima_sum / <double>self.n_elements
         if which == READ_ARI:
             if self.n_elements < SMALL_N:
                 return ck_adjusted_rand(<uint64_t>self.n_elements, self._sums)
@@ -1760,7 +1770,8 @@ def compiled_partition_reads(dict reference):
         ("adjusted_rand_index", READ_ARI), ("accuracy", READ_RAND),
         ("precision", READ_PRECISION), ("recall", READ_RECALL), ("f1", READ_F1),
         ("jaccard", READ_JACCARD), ("fowlkes_mallows", READ_FOWLKES_MALLOWS),
-        ("homogeneity", READ_HOMOGENEITY), ("completeness", READ_COMPLETENESS))}
+        ("homogeneity", READ_HOMOGENEITY), ("completeness", READ_COMPLETENESS),
+        ("purity", READ_PURITY), ("inverse_purity", READ_INVERSE_PURITY))}
     found.update(normalized_mutual_information=_read_normalized_mutual_information,
                  v_measure=_read_v_measure, mutual_information=_read_mutual_information,
                  ari_significance=_read_ari_significance)

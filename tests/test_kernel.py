@@ -237,7 +237,8 @@ class KernelAgainstReference(RuleBasedStateMachine):
                           outcome(lambda c=comparison: c.v_measure()),
                           outcome(lambda c=comparison: c.mutual_information(base)),
                           outcome(lambda c=comparison: c.mutual_information()),
-                          comparison.ari_significance()))
+                          comparison.ari_significance(),
+                          comparison.purity, comparison.inverse_purity))
         assert repr(found[1]) == repr(found[0])  # bit for bit, NaN and errors included
 
     @invariant()
@@ -698,3 +699,36 @@ def test_sums_step_across_the_small_counts_the_kernel_moves_without_a_branch():
         for table in (reference, kernel):
             table.apply(count_cells(rows, columns, where="t"), "t")
         assert_same(reference, kernel)
+
+
+@needs_kernel
+def test_purity_is_served_in_c_once_its_maxima_are_current() -> None:
+    """Purity and inverse purity: the first read makes the kept maxima (by the reads written in
+    Python); the reads after adds are served in C (no Python frame); after a removal that
+    shrinks a largest cell, the next read goes back to Python, which looks at the cells again."""
+    import sys
+    from operator import attrgetter
+
+    comparison = PartitionComparison()
+    if not isinstance(comparison._table, KERNEL):
+        pytest.skip("the kernel is not this process's implementation")
+
+    def python_calls(name: str) -> list[str]:
+        calls: list[str] = []
+        sys.setprofile(lambda frame, event, argument: calls.append(frame.f_code.co_name)
+                       if event == "call" else None)
+        try:
+            partial(attrgetter(name), comparison)()
+        finally:
+            sys.setprofile(None)
+        return calls
+
+    comparison.add_many(["a", "a", "b", "b", "b"], [1, 2, 1, 1, 2])
+    for name in ("purity", "inverse_purity"):
+        assert python_calls(name) != []  # (the maxima made)
+        comparison.add("c", 3)
+        assert python_calls(name) == []
+    comparison.remove("b", 1)  # (column 1's and row b's largest cell shrinks)
+    assert python_calls("purity") != []
+    assert python_calls("purity") == []
+    assert comparison.purity == formulas.purity(comparison.contingency_table()[2])
