@@ -25,7 +25,7 @@ import reprlib
 from collections.abc import Hashable, Iterable
 from typing import Any, NamedTuple, NoReturn
 
-from contingency._category_sums import KINDS, kind_sums, kinds_of
+from contingency._category_sums import KINDS, kind_sums
 from contingency._changes import HIT, MISS, Pairs, Shape, Unknown
 from contingency._counts import Counts, restored, whole
 from contingency._labels import category_order, label_to_json
@@ -256,9 +256,10 @@ def read_state(data: object, known: Known | None = None) -> State:
             raise fail(f"declared is {declared} but there are only {k} categories")
 
     # The cells, one per category in each column.
-    if not (type(a) is list and type(b) is list and type(c) is list and len(a) == k
-            and len(b) == k and len(c) == k and plain_counts(a + b + c)):
+    cells = a + b + c if type(a) is list and type(b) is list and type(c) is list else None
+    if cells is None or len(cells) != 3 * k or len(a) != k or len(b) != k or not plain_counts(cells):
         a, b, c = _columns((a, b, c), k)
+        cells = a + b + c
 
     # The result shapes, and what they give: the cells of each kind (pooled), and the results
     # by the kinds of cell they give a category (kinds_of: a 1, b 2, c 4).
@@ -282,14 +283,15 @@ def read_state(data: object, known: Known | None = None) -> State:
         if shape in shapes:
             raise fail(f"result_shapes[{len(shapes)}] repeats the shape {shape}")
         shapes[shape] = count
-        given[kinds_of(shape)] += count
+        given[(both > 0) | (assigned > both) << 1 | (correct > both) << 2] += count  # kinds_of(shape)
         pooled_a += both * count
         pooled_b += (assigned - both) * count
         pooled_c += (correct - both) * count
 
     if not (type(offset) is list and len(offset) == 4 and _INT.issuperset(map(type, offset))
-            and (offset == _NO_OFFSET or plain_counts(offset, signed=True))):
+            and ((zeros := offset == _NO_OFFSET) or plain_counts(offset, signed=True))):
         offset = _offset(offset)
+        zeros = offset == _NO_OFFSET
 
     # What a category can hold: a result gives it one cell at most, and only of a kind its
     # shape has. For each set of kinds (in the order of KINDS: a, b, a + b, c, a + c, b + c,
@@ -297,30 +299,32 @@ def read_state(data: object, known: Known | None = None) -> State:
     # one of them, its room; and a category no result names was declared.
     n = sum(given)
     some = n - given[0]  # the results that give any cell
-    rooms = (given[1] + given[3] + given[5] + given[7], given[2] + given[3] + given[6] + given[7],
-             some - given[4], given[4] + given[5] + given[6] + given[7], some - given[2],
-             some - given[1], some)
-    room_a, room_b, room_ab, room_c, room_ac, room_bc, _ = rooms
+    room_a, room_b = given[1] + given[3] + given[5] + given[7], given[2] + given[3] + given[6] + given[7]
+    room_c, room_ab = given[4] + given[5] + given[6] + given[7], some - given[4]
+    room_ac, room_bc = some - given[2], some - given[1]
+    over = False
     for x, y, z in zip(a, b, c):  # kind_sums(x, y, z) against the rooms, unrolled
         if (x > room_a or y > room_b or x + y > room_ab or z > room_c or x + z > room_ac
                 or y + z > room_bc or x + y + z > some):
-            _category_refusal(labels, (a, b, c), rooms, n, declared)
-    if declared < k and not all(map(any, zip(a[declared:], b[declared:], c[declared:]))):
-        _category_refusal(labels, (a, b, c), rooms, n, declared)
+            over = True
+            break
+    if over or (declared < k and not all(map(any, zip(a[declared:], b[declared:], c[declared:])))):
+        _category_refusal(labels, (a, b, c), (room_a, room_b, room_ab, room_c, room_ac, room_bc,
+                                              some), n, declared)
 
     # The cells add up to what the result shapes give, and the micro table is not negative.
-    sums, pooled = (sum(a), sum(b), sum(c)), (pooled_a, pooled_b, pooled_c)
-    if sums != pooled:
-        name, total, expected = next(
-            unequal for unequal in zip("abc", sums, pooled) if unequal[1] != unequal[2])
-        raise fail(f"the {name} cells add up to {total} but the result shapes say {expected}")
+    if sum(a) != pooled_a or sum(b) != pooled_b or sum(c) != pooled_c:
+        for name, column, expected in zip("abc", (a, b, c), (pooled_a, pooled_b, pooled_c)):
+            if sum(column) != expected:
+                raise fail(f"the {name} cells add up to {sum(column)} but the result shapes "
+                           f"say {expected}")
     micro = [pooled_a + offset[0], pooled_b + offset[1], pooled_c + offset[2],
              k * n - pooled_a - pooled_b - pooled_c + offset[3]]
     if min(micro) < 0:
         raise fail(f"micro_offset {offset} makes the micro table negative")
     # The limit of every other path (whole(count, scale) <= count: only a count past the
     # limit can pass it), with its message.
-    if n > MAX_COUNT or max(offset) > MAX_COUNT:
+    if n > MAX_COUNT or (not zeros and max(offset) > MAX_COUNT):
         try:
             check_room(0, whole(n, scale), "results")
             for name, extra in zip("abcd", offset):
@@ -328,7 +332,7 @@ def read_state(data: object, known: Known | None = None) -> State:
         except ValueError as error:
             raise fail(str(error)) from None
 
-    pairs = _pairs(confusion, labels, (a, b, c), shapes)
+    pairs = _pairs(confusion, labels, cells, shapes)
     return State(labels, positions, declared, unknown, zero_division, scale, [a, b, c], shapes,
                  pairs, list(offset), n, micro)
 
@@ -398,10 +402,11 @@ def _category_refusal(labels: list[Hashable], columns: tuple[list[int], ...],
     raise AssertionError("no category to refuse")  # (the caller found one)
 
 
-def _pairs(rows: object, labels: list[Hashable], columns: tuple[list[int], ...],
+def _pairs(rows: object, labels: list[Hashable], cells: list[int],
            shapes: dict[Shape, int]) -> dict[int, int]:
     """The single-label results of ``confusion`` by code (``correct << PAIR_SHIFT |
-    assigned``), checked against the result shapes and the cells they are part of."""
+    assigned``), checked against the result shapes and the cells (``a + b + c``, each column
+    in the categories' order) they are part of."""
     fail = state_error
     if not isinstance(rows, list):
         raise fail("confusion must be a list of [correct, assigned, count] (category "
@@ -409,8 +414,7 @@ def _pairs(rows: object, labels: list[Hashable], columns: tuple[list[int], ...],
     k = len(labels)
     pairs: dict[int, int] = {}
     right = wrong = 0
-    need = [[0] * k, [0] * k, [0] * k]  # the cells a, b and c they give each category
-    need_a, need_b, need_c = need
+    need_a, need_b, need_c = [0] * k, [0] * k, [0] * k  # the cells they give each category
     for row in rows:  # (each row before this one added a pair: its index is len(pairs))
         if type(row) is list and len(row) == 3 and _INT.issuperset(map(type, row)):
             truth, chosen, count = row
@@ -427,7 +431,7 @@ def _pairs(rows: object, labels: list[Hashable], columns: tuple[list[int], ...],
         if pair in pairs:
             raise fail(f"confusion[{len(pairs)}] repeats the pair {[truth, chosen]}")
         pairs[pair] = count
-        if truth == chosen:
+        if truth == chosen:  # (pair_changes: a right result is an a, a wrong one a b and a c)
             right += count
             need_a[truth] = count
         else:
@@ -439,12 +443,9 @@ def _pairs(rows: object, labels: list[Hashable], columns: tuple[list[int], ...],
         raise fail(f"confusion holds {right} right and {wrong} wrong single-label results but "
                    f"the result shapes say {hits} and {misses}")
     # Each category's cells are at least what its single-label results give it.
-    a, b, c = columns
-    if ((right and any(map(operator.lt, a, need_a)))
-            or (wrong and (any(map(operator.lt, b, need_b)) or any(map(operator.lt, c, need_c))))):
-        name, label, have, least = next(
-            (name, label, have, least) for name, column, needed in zip("abc", columns, need)
-            for label, have, least in zip(labels, column, needed) if have < least)
-        raise fail(f"category {label!r} has {name} = {have} but its single-label results in "
-                   f"confusion alone give {least}")
+    need = need_a + need_b + need_c  # (laid out as cells)
+    if pairs and any(map(operator.lt, cells, need)):
+        at = next(at for at, (have, least) in enumerate(zip(cells, need)) if have < least)
+        raise fail(f"category {labels[at % k]!r} has {'abc'[at // k]} = {cells[at]} but its "
+                   f"single-label results in confusion alone give {need[at]}")
     return pairs

@@ -17,6 +17,7 @@ from contingency._labels import label_from_json
 from contingency.formulas._numeric import MAX_DIGITS, check_count, fits_digits, shown
 
 _INT = frozenset({int})
+_STR = frozenset({str})
 _LIMIT = 10**MAX_DIGITS  # an integer of at most MAX_DIGITS digits is below it in magnitude
 
 __all__ = ["check_state", "count_from_json", "counts_from_json", "labels_from_json", "plain_counts",
@@ -98,6 +99,9 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     ...
     ValueError: from_dict: model_labels has a repeated label ('x')
     """
+    if type(values) is list and _STR.issuperset(map(type, values)) and len(set(values)) == len(
+            values):
+        return list(values)  # (every str is a label: the commonest list, checked in bulk)
     if not isinstance(values, list):
         raise state_error(f"{name} must be a list")
     labels = [label_from_json(value.item() if isinstance(value, np.generic) else value,
