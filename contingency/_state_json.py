@@ -2,7 +2,9 @@
 
 Each accumulator's ``from_dict`` checks its own layout with these and then
 feeds the counts through its write path. Every error starts with
-``from_dict: `` and names the key (and position) at fault.
+``from_dict: `` and names the key (and position) at fault. A list of labels
+or counts of the commonest types is checked in bulk (:func:`plain_counts`),
+and read value by value only when that check fails, by the same rule.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ import numpy as np
 from contingency._labels import label_from_json
 from contingency.formulas._numeric import MAX_DIGITS, check_count, fits_digits, shown
 
+__all__ = ["check_state", "count_from_json", "counts_from_json", "labels_from_json", "plain_counts",
+           "state_error"]
+
 _INT = frozenset({int})
 _STR = frozenset({str})
 _LIMIT = 10**MAX_DIGITS  # an integer of at most MAX_DIGITS digits is below it in magnitude
-
-__all__ = ["check_state", "count_from_json", "counts_from_json", "labels_from_json", "plain_counts",
-           "state_error"]
 
 
 def state_error(message: str) -> ValueError:
@@ -99,9 +101,9 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     ...
     ValueError: from_dict: model_labels has a repeated label ('x')
     """
-    if type(values) is list and _STR.issuperset(map(type, values)) and len(set(values)) == len(
-            values):
-        return list(values)  # (every str is a label: the commonest list, checked in bulk)
+    # Every str is a label: the commonest list, checked in bulk (a repeat is named below).
+    if type(values) is list and _STR.issuperset(map(type, values)) and len(set(values)) == len(values):
+        return list(values)
     if not isinstance(values, list):
         raise state_error(f"{name} must be a list")
     labels = [label_from_json(value.item() if isinstance(value, np.generic) else value,

@@ -125,7 +125,15 @@ def main(examples: int) -> None:
         message = refusal(Contingency, {**BASES[name], **changes})
         assert message is not None
         cases.append([name, changes, message])
-    json.dump({"bases": {**BASES, "grouped": GROUPED}, "cases": cases}, sys.stdout, indent=0)
+    write({"bases": {**BASES, "grouped": GROUPED}, "cases": cases})
+
+
+def write(data: dict[str, list[object] | dict[str, object]]) -> None:
+    """The file's layout: each base and each case on a line of its own."""
+    bases = ",\n".join(f"  {json.dumps(name)}: {json.dumps(base)}"
+                       for name, base in data["bases"].items())  # type: ignore[union-attr]
+    cases = ",\n".join(f"  {json.dumps(case)}" for case in data["cases"])
+    sys.stdout.write(f'{{"bases": {{\n{bases}\n}},\n"cases": [\n{cases}\n]}}\n')
 
 
 if __name__ == "__main__":
