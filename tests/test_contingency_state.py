@@ -277,6 +277,15 @@ def test_a_document_with_a_problem_is_refused_by_name(changes, match):
         Contingency.from_dict(two_categories(**changes))
 
 
+def test_an_integer_zero_division_past_a_float_is_refused_by_name():
+    """Found by the reader's tests: float(10**309) overflows, which escaped as a traceback."""
+    with pytest.raises(ValueError, match=r"^from_dict: zero_division must be 'perl', 0.0, 1.0 or "
+                                         r"'nan', not 1000000000"):
+        Contingency.from_dict(two_categories(zero_division=10**309))
+    with pytest.raises(ValueError, match=r"^zero_division must be"):
+        Contingency(zero_division=10**309)
+
+
 def test_values_of_other_types_are_taken_as_the_values_they_hold():
     """numpy counts, float and bool categories: read value by value, the same state as their
     plain form's."""
