@@ -236,10 +236,10 @@ def read_state(data: object, known: Known | None = None) -> State:
     _, values, declared, unknown, zero_division, scale, a, b, c, rows, offset, confusion = fields
 
     # The settings.
-    if type(scale) is not int or not 0 <= scale <= MAX_SCALE:
+    if type(scale) is not int or not 0 <= scale < _LIMIT:  # (count_from_json's commonest case)
         scale = count_from_json(scale, "scale")
-        if scale > MAX_SCALE:
-            raise fail(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
+    if scale > MAX_SCALE:
+        raise fail(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
     if type(unknown) is not str or unknown not in UNKNOWN_POLICIES:
         unknown = check_unknown(unknown, "from_dict: unknown")
     if not ((type(zero_division) is str and zero_division in ("perl", "nan"))
@@ -250,10 +250,10 @@ def read_state(data: object, known: Known | None = None) -> State:
         entry = known.get(tuple(values))
     labels, positions = _categories(values, known) if entry is None else entry
     k = len(labels)
-    if type(declared) is not int or not 0 <= declared <= k:
+    if type(declared) is not int or not 0 <= declared < _LIMIT:
         declared = count_from_json(declared, "declared")
-        if declared > k:
-            raise fail(f"declared is {declared} but there are only {k} categories")
+    if declared > k:
+        raise fail(f"declared is {declared} but there are only {k} categories")
 
     # The cells, one per category in each column.
     cells = a + b + c if type(a) is list and type(b) is list and type(c) is list else None
