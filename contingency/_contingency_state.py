@@ -11,27 +11,32 @@ enforces. It returns the checked counts laid out as the counts' core holds
 them, and :func:`held_counts` makes the counts of them by the core's restore
 path (pickling's), so a refused document leaves nothing made.
 
-The checks are made twice over, the same checks: :func:`quick_state` makes
-them in bulk (a type test over a whole list, ``min``/``max``, one loop over
-the rows) on documents of plain JSON values (exact ``int`` counts, ``str``
-and ``int`` categories, a ``dict``), and gives up (``None``) at the first
-doubt; the reader that names the problem (``_read_each``, one value at a
-time, in the document's order) then reads the document, so every refused
-document is refused with the message it always had. The tests run both
-readers on the same documents (valid, and mutated) and compare.
+The reader is one, and fast on its own: each check is made once, in bulk (a
+type test over a whole list, ``min``/``max``, one pass over the rows) on
+documents of plain JSON values, and where it fails the same step looks value
+by value to name the problem (which key, which category, which index) or to
+take a value of another type (a numpy integer, a float label).
 """
 
 from __future__ import annotations
 
 import operator
 import reprlib
-from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, NamedTuple, cast
+from collections.abc import Hashable, Iterable
+from typing import Any, NamedTuple, NoReturn
 
-from contingency._changes import HIT, MISS, Pairs, Shape, Unknown, pair_changes
+from contingency._category_sums import KINDS, kind_sums
+from contingency._changes import HIT, MISS, Pairs, Shape, Unknown
 from contingency._counts import Counts, restored, whole
 from contingency._labels import category_order, label_to_json
-from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
+from contingency._state_json import (
+    check_state,
+    count_from_json,
+    counts_from_json,
+    labels_from_json,
+    plain_counts,
+    state_error,
+)
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas._numeric import (
     MAX_COUNT,
@@ -43,7 +48,7 @@ from contingency.formulas._numeric import (
 )
 
 __all__ = ["FORMAT", "UNKNOWN_POLICIES", "State", "check_unknown", "held_counts", "ordered_counts",
-           "quick_state", "read_state", "write_state", "write_states"]
+           "read_state", "write_state", "write_states"]
 
 FORMAT = "contingency.Contingency/2"
 UNKNOWN_POLICIES = ("error", "ignore", "add")
@@ -184,273 +189,263 @@ def held_counts(state: State, declared: frozenset[Hashable] | None = None) -> Co
                     declared, list(state.offset))
 
 
-#: Labels known to be a checked ``categories`` list (:func:`quick_state`'s ``known``):
-#: the list's values as a tuple -> the labels and their positions.
+#: Labels known to be a checked ``categories`` list (:func:`read_state`'s ``known``): the
+#: list's values as a tuple -> the labels and their positions.
 Known = dict[tuple[Hashable, ...], tuple[list[Hashable], dict[Hashable, int]]]
-
-
-def read_state(data: Mapping[str, Any], known: Known | None = None) -> State:
-    """Check a ``to_dict`` document, refusing any state no calls could make (``from_dict: ...``).
-
-    ``known`` (any dict, kept by the caller between documents) keeps the
-    ``categories`` lists already read, for documents read one after another.
-    """
-    state = quick_state(data, known)
-    return _read_each(data) if state is None else state
-
 
 _FIELDS = operator.itemgetter("format", "categories", "declared", "unknown", "zero_division",
                               "scale", "a", "b", "c", "result_shapes", "micro_offset",
                               "confusion")
+_EARLIER = {_FORMAT_1: "it has no confusion matrix of the single-label results, which the "
+                       "counts alone do not give back; count the results again"}
 _INT = frozenset({int})
+_NO_OFFSET = [0, 0, 0, 0]
 _PLAIN_LABELS = frozenset({str, int})
 _LIMIT = 10**MAX_DIGITS  # a count read is below it (count_from_json)
+#: The sets of cell kinds (:data:`~contingency._category_sums.KINDS`, in that order) by name.
+_KIND_NAMES = [[name for bit, name in enumerate("abc") if kinds >> bit & 1] for kinds in KINDS]
 
 
-def quick_state(data: object, known: Known | None = None) -> State | None:
-    """:func:`read_state`'s checks, made in bulk on a document of plain values; ``None`` at
-    the first doubt (a problem, or a value of another type: a numpy integer, a float label).
+def read_state(data: object, known: Known | None = None) -> State:
+    """Check a ``to_dict`` document, refusing any state no calls could make (``from_dict: ...``).
 
-    The same checks, in another order: the state it returns is the one
-    :func:`read_state` returns, and a document it does not take is read by
-    the reader that names the problem.
+    One reader, fast on documents of plain JSON values (a ``dict``, ``int``
+    counts, ``str`` and ``int`` categories): each step checks its values in
+    bulk (a type test over a whole list, its ``min`` and ``max``, one pass
+    over the rows), and only where that check fails does the same step look
+    value by value, to take a value of another type (a numpy integer, a float
+    label) or to name the problem (which key, which category, which index).
+    The steps come in one order, so a document with several problems is
+    refused for the first: the keys and format, ``scale``, ``unknown``,
+    ``zero_division``, ``categories``, ``declared``, the cells ``a``, ``b``,
+    ``c``, ``result_shapes``, ``micro_offset``, each category's cells against
+    the results that can give them, the cells' sums, the micro table, the
+    count limit, ``confusion``. Nothing is made before the whole document is
+    checked.
+
+    ``known`` (any dict, kept by the caller between documents) keeps the
+    ``categories`` lists already read, for documents read one after another.
     """
-    if type(data) is not dict or len(data) != len(_KEYS):
-        return None
+    fail = state_error
     try:  # (twelve keys, each of the twelve: exactly the keys)
-        (form, values, declared, unknown, zero_division, scale, a, b, c, rows, offset,
-         confusion) = _FIELDS(data)
+        fields = _FIELDS(data) if type(data) is dict and len(data) == 12 else None
     except KeyError:
-        return None
-    if (type(form) is not str or form != FORMAT or type(unknown) is not str
-            or unknown not in UNKNOWN_POLICIES or type(declared) is not int
-            or type(scale) is not int or not 0 <= scale <= MAX_SCALE):
-        return None
-    if type(zero_division) is str:
-        if zero_division not in ("perl", "nan"):
-            return None
-    elif type(zero_division) is not float or zero_division not in (0.0, 1.0):
-        return None
-    if type(values) is not list or not _PLAIN_LABELS.issuperset(map(type, values)):
-        return None
-    key = tuple(values)
-    entry = None if known is None else known.get(key)
-    if entry is None:
-        try:
-            labels = labels_from_json(values, "categories")
-        except ValueError:  # (a repeated label, an integer label of too many digits)
-            return None
-        entry = labels, {label: position for position, label in enumerate(labels)}
-        if known is not None:
-            known[key] = entry
-    labels, positions = entry
+        fields = None
+    if fields is None or type(fields[0]) is not str or fields[0] != FORMAT:
+        fields = _FIELDS(check_state(data, _KEYS, FORMAT, earlier=_EARLIER))
+    _, values, declared, unknown, zero_division, scale, a, b, c, rows, offset, confusion = fields
+
+    # The settings.
+    if type(scale) is not int or not 0 <= scale < _LIMIT:  # (count_from_json's commonest case)
+        scale = count_from_json(scale, "scale")
+    if scale > MAX_SCALE:
+        raise fail(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
+    if type(unknown) is not str or unknown not in UNKNOWN_POLICIES:
+        unknown = check_unknown(unknown, "from_dict: unknown")
+    if not ((type(zero_division) is str and zero_division in ("perl", "nan"))
+            or (type(zero_division) is float and zero_division in (0.0, 1.0))):
+        zero_division = check_zero_division(zero_division, name="from_dict: zero_division")
+    entry = None  # (a categories list read before, of plain labels: True is not 1)
+    if known is not None and type(values) is list and _PLAIN_LABELS.issuperset(map(type, values)):
+        entry = known.get(tuple(values))
+    labels, positions = _categories(values, known) if entry is None else entry
     k = len(labels)
-    if (not 0 <= declared <= k or type(a) is not list or type(b) is not list
-            or type(c) is not list or len(a) != k or len(b) != k or len(c) != k):
-        return None
-    cells = a + b + c
-    if cells and (not _INT.issuperset(map(type, cells)) or min(cells) < 0
-                  or max(cells) >= _LIMIT):
-        return None
-    # The result shapes, and what they give: the cells of each kind, and for each set of
-    # kinds, how many results give a category a cell of one of them (its room).
-    if type(rows) is not list:
-        return None
+    if type(declared) is not int or not 0 <= declared < _LIMIT:
+        declared = count_from_json(declared, "declared")
+    if declared > k:
+        raise fail(f"declared is {declared} but there are only {k} categories")
+
+    # The cells, one per category in each column.
+    cells = a + b + c if type(a) is list and type(b) is list and type(c) is list else None
+    if cells is None or len(cells) != 3 * k or len(a) != k or len(b) != k or not plain_counts(cells):
+        a, b, c = _columns((a, b, c), k)
+        cells = a + b + c
+
+    # The result shapes, and what they give: the cells of each kind (pooled), and the results
+    # by the kinds of cell they give a category (kinds_of: a 1, b 2, c 4).
+    if not isinstance(rows, list):
+        raise fail("result_shapes must be a list of [both, assigned, correct, count]")
     shapes: dict[Shape, int] = {}
     pooled_a = pooled_b = pooled_c = 0
-    given = [0] * 8  # results by the kinds of cell they give a category (a mask: a 1, b 2, c 4)
-    for row in rows:
-        if type(row) is not list or len(row) != 4 or not _INT.issuperset(map(type, row)):
-            return None
-        both, assigned, correct, count = row
+    given = [0] * 8
+    for row in rows:  # (each row before this one added a shape: its index is len(shapes))
+        if type(row) is list and len(row) == 4 and _INT.issuperset(map(type, row)):
+            both, assigned, correct, count = row
+        else:
+            both, assigned, correct, count = _row(row, 4, f"result_shapes[{len(shapes)}]",
+                                                  "[both, assigned, correct, count]")
+        # Four counts, of a result naming at most k categories, 'both' of them on both
+        # sides, counted at least once.
         if not (0 <= both <= assigned and both <= correct and assigned + correct - both <= k
                 and 0 < count < _LIMIT):
-            return None
+            raise _shape_refusal(row, f"result_shapes[{len(shapes)}]", k)
         shape = (both, assigned, correct)
         if shape in shapes:
-            return None
+            raise fail(f"result_shapes[{len(shapes)}] repeats the shape {shape}")
         shapes[shape] = count
-        given[(both > 0) | (assigned > both) << 1 | (correct > both) << 2] += count
+        given[(both > 0) | (assigned > both) << 1 | (correct > both) << 2] += count  # kinds_of(shape)
         pooled_a += both * count
         pooled_b += (assigned - both) * count
         pooled_c += (correct - both) * count
-    if sum(a) != pooled_a or sum(b) != pooled_b or sum(c) != pooled_c:
-        return None
-    # A category's room for cells of a set of kinds: the results that give one of them.
+
+    if not (type(offset) is list and len(offset) == 4 and _INT.issuperset(map(type, offset))
+            and ((zeros := offset == _NO_OFFSET) or plain_counts(offset, signed=True))):
+        offset = _offset(offset)
+        zeros = offset == _NO_OFFSET
+
+    # What a category can hold: a result gives it one cell at most, and only of a kind its
+    # shape has. For each set of kinds (in the order of KINDS: a, b, a + b, c, a + c, b + c,
+    # a + b + c) a category's cells of those kinds are at most the results whose shape gives
+    # one of them, its room; and a category no result names was declared.
     n = sum(given)
-    some = n - given[0]  # the room for any cell
-    room_a = given[1] + given[3] + given[5] + given[7]
-    room_b = given[2] + given[3] + given[6] + given[7]
-    room_c = given[4] + given[5] + given[6] + given[7]
-    room_ab, room_ac, room_bc = some - given[4], some - given[2], some - given[1]
-    for x, y, z in zip(a, b, c):
-        if (x > room_a or y > room_b or z > room_c or x + y > room_ab or x + z > room_ac
+    some = n - given[0]  # the results that give any cell
+    room_a, room_b = given[1] + given[3] + given[5] + given[7], given[2] + given[3] + given[6] + given[7]
+    room_c, room_ab = given[4] + given[5] + given[6] + given[7], some - given[4]
+    room_ac, room_bc = some - given[2], some - given[1]
+    over = False
+    for x, y, z in zip(a, b, c):  # kind_sums(x, y, z) against the rooms, unrolled
+        if (x > room_a or y > room_b or x + y > room_ab or z > room_c or x + z > room_ac
                 or y + z > room_bc or x + y + z > some):
-            return None
-    for x, y, z in zip(a[declared:], b[declared:], c[declared:]):
-        if not (x or y or z):  # not declared, and no result names it
-            return None
-    if type(offset) is not list or len(offset) != 4 or not _INT.issuperset(map(type, offset)):
-        return None
+            over = True
+            break
+    if over or (declared < k and not all(map(any, zip(a[declared:], b[declared:], c[declared:])))):
+        _category_refusal(labels, (a, b, c), (room_a, room_b, room_ab, room_c, room_ac, room_bc,
+                                              some), n, declared)
+
+    # The cells add up to what the result shapes give, and the micro table is not negative.
+    if sum(a) != pooled_a or sum(b) != pooled_b or sum(c) != pooled_c:
+        for name, column, expected in zip("abc", (a, b, c), (pooled_a, pooled_b, pooled_c)):
+            if sum(column) != expected:
+                raise fail(f"the {name} cells add up to {sum(column)} but the result shapes "
+                           f"say {expected}")
     micro = [pooled_a + offset[0], pooled_b + offset[1], pooled_c + offset[2],
              k * n - pooled_a - pooled_b - pooled_c + offset[3]]
-    if min(micro) < 0 or (n > MAX_COUNT and whole(n, scale) > MAX_COUNT):
-        return None
-    if offset[0] or offset[1] or offset[2] or offset[3]:
-        for extra in offset:
-            if not (-_LIMIT < extra < _LIMIT and whole(extra, scale) <= MAX_COUNT):
-                return None
-    # The single-label results, each also in the cells and the shapes.
-    if type(confusion) is not list:
-        return None
-    pairs: dict[int, int] = {}
-    right = wrong = 0
-    assigned_wrongly = [0] * k  # cells b and c the wrong ones give each category
-    missed = [0] * k
-    for row in confusion:
-        if type(row) is not list or len(row) != 3 or not _INT.issuperset(map(type, row)):
-            return None
-        truth, chosen, count = row
-        if not (0 <= truth < k and 0 <= chosen < k and 0 < count < _LIMIT):
-            return None
-        pair = truth << PAIR_SHIFT | chosen
-        if pair in pairs:
-            return None
-        pairs[pair] = count
-        if truth == chosen:
-            if a[truth] < count:
-                return None
-            right += count
-        else:
-            wrong += count
-            assigned_wrongly[chosen] += count
-            missed[truth] += count
-    if right != shapes.get(HIT, 0) or wrong != shapes.get(MISS, 0):
-        return None
-    if wrong and (any(map(operator.lt, b, assigned_wrongly)) or any(map(operator.lt, c, missed))):
-        return None
-    return State(labels, positions, declared, cast(Unknown, unknown), zero_division, scale,
-                 [a, b, c], shapes, pairs, list(offset), n, micro)
+    if min(micro) < 0:
+        raise fail(f"micro_offset {offset} makes the micro table negative")
+    # The limit of every other path (whole(count, scale) <= count: only a count past the
+    # limit can pass it), with its message.
+    if n > MAX_COUNT or (not zeros and max(offset) > MAX_COUNT):
+        try:
+            check_room(0, whole(n, scale), "results")
+            for name, extra in zip("abcd", offset):
+                check_room(0, whole(extra, scale), f"set by set_entries in micro-table cell {name}")
+        except ValueError as error:
+            raise fail(str(error)) from None
+
+    pairs = _pairs(confusion, labels, cells, shapes)
+    return State(labels, positions, declared, unknown, zero_division, scale, [a, b, c], shapes,
+                 pairs, list(offset), n, micro)
 
 
-def _read_each(data: Mapping[str, Any]) -> State:
-    """:func:`read_state`'s checks one value at a time, in the document's order: the first
-    problem is the one named."""
-    fail = state_error
-    data = check_state(data, _KEYS, FORMAT, earlier={
-        _FORMAT_1: "it has no confusion matrix of the single-label results, which the counts "
-                   "alone do not give back; count the results again"})
-    scale = count_from_json(data["scale"], "scale")
-    if scale > MAX_SCALE:
-        raise fail(f"scale is {scale}; counts are kept in units down to 2**-{MAX_SCALE}")
-    unknown = check_unknown(data["unknown"], "from_dict: unknown")
-    zero_division = check_zero_division(data["zero_division"], name="from_dict: zero_division")
-    labels = labels_from_json(data["categories"], "categories")
-    k = len(labels)
-    declared = count_from_json(data["declared"], "declared")
-    if declared > k:
-        raise fail(f"declared is {declared} but there are only {k} categories")
-    columns = []
-    for name in "abc":
-        column = data[name]
+def _categories(values: object, known: Known | None) -> tuple[list[Hashable], dict[Hashable, int]]:
+    """The labels of ``categories`` and their positions, kept in ``known`` (for a list of plain
+    labels: among ``str`` and ``int``, equal values are one label)."""
+    labels = labels_from_json(values, "categories")
+    entry = labels, {label: position for position, label in enumerate(labels)}
+    if known is not None and type(values) is list and _PLAIN_LABELS.issuperset(map(type, values)):
+        known[tuple(values)] = entry
+    return entry
+
+
+def _columns(columns: tuple[object, ...], k: int) -> list[list[int]]:
+    """The cells ``a``, ``b``, ``c`` as lists of ``k`` counts, or the refusal of the first
+    column that is not."""
+    read = []
+    for name, column in zip("abc", columns):
         if not isinstance(column, list) or len(column) != k:
-            raise fail(f"{name} must be a list of {k} counts, one per category")
-        columns.append([count_from_json(v, f"{name}[{i}]") for i, v in enumerate(column)])
-    shapes: dict[Shape, int] = {}
-    if not isinstance(data["result_shapes"], list):
-        raise fail("result_shapes must be a list of [both, assigned, correct, count]")
-    for i, row in enumerate(data["result_shapes"]):
-        if not isinstance(row, list) or len(row) != 4:
-            raise fail(f"result_shapes[{i}] must be [both, assigned, correct, count]")
-        both, assigned, correct, count = (count_from_json(v, f"result_shapes[{i}]") for v in row)
-        if not both <= min(assigned, correct) or assigned + correct - both > k or count == 0:
-            raise fail(f"result_shapes[{i}] = {row} is not a possible result shape with {k} "
-                       f"categories (a result names at most {k}, and 'both' of them on both "
-                       "sides)" if count else f"result_shapes[{i}] has a count of 0")
-        if (both, assigned, correct) in shapes:
-            raise fail(f"result_shapes[{i}] repeats the shape {(both, assigned, correct)}")
-        shapes[both, assigned, correct] = count
-    offset = data["micro_offset"]
+            raise state_error(f"{name} must be a list of {k} counts, one per category")
+        read.append(counts_from_json(column, name))
+    return read
+
+
+def _row(row: object, size: int, where: str, form: str) -> list[int]:
+    """A row of ``size`` counts (``where`` names it), or the refusal naming the first problem."""
+    if not isinstance(row, list) or len(row) != size:
+        raise state_error(f"{where} must be {form}")
+    return [count_from_json(value, where) for value in row]
+
+
+def _shape_refusal(row: list[Any], where: str, k: int) -> ValueError:
+    """The refusal of a row of ``result_shapes`` that is not four counts of a possible shape:
+    a value that is no count is named first."""
+    *_, count = (count_from_json(value, where) for value in row)  # (each checked, in order)
+    if not count:
+        return state_error(f"{where} has a count of 0")
+    return state_error(f"{where} = {row} is not a possible result shape with {k} categories (a "
+                       f"result names at most {k}, and 'both' of them on both sides)")
+
+
+def _offset(offset: object) -> list[int]:
+    """``micro_offset`` as four integers, or the refusal naming the first problem."""
     if not isinstance(offset, list) or len(offset) != 4:
-        raise fail("micro_offset must be a list of 4 integers")
-    offset = [count_from_json(v, f"micro_offset[{i}]", signed=True)
-              for i, v in enumerate(offset)]
-    n = sum(shapes.values())
-    # What a category can hold: a result gives it one cell at most, and only of a kind the
-    # result's shape has. For each set of kinds (a; b; a or b; ...), the category's cells of
-    # those kinds are at most the results whose shape has one of them (necessary conditions).
-    kinds = [[shape[0] > 0, shape[1] > shape[0], shape[2] > shape[0]] for shape in shapes]
-    counts = list(shapes.values())
-    subsets = [[name for bit, name in enumerate("abc") if mask >> bit & 1] for mask in range(1, 8)]
-    rooms = [sum(count for has, count in zip(kinds, counts)
-                 if any(has["abc".index(name)] for name in names)) for names in subsets]
-    for position, label in enumerate(labels):
-        cells = [column[position] for column in columns]
+        raise state_error("micro_offset must be a list of 4 integers")
+    return counts_from_json(offset, "micro_offset", signed=True)
+
+
+def _category_refusal(labels: list[Hashable], columns: tuple[list[int], ...],
+                      rooms: tuple[int, ...], n: int, declared: int) -> NoReturn:
+    """Refuse the first category, in order, that holds more cells than its results can give it
+    or that was not declared and no result names."""
+    for position, (label, *cells) in enumerate(zip(labels, *columns)):
         total = sum(cells)
         if total > n:
-            raise fail(f"category {label!r} has a + b + c = {total} but there are only {n} "
-                       "results")
-        for names, room in zip(subsets, rooms):
-            held = sum(cells["abc".index(name)] for name in names)
+            raise state_error(f"category {label!r} has a + b + c = {total} but there are only "
+                              f"{n} results")
+        for names, held, room in zip(_KIND_NAMES, kind_sums(*cells), rooms):
             if held > room:
-                raise fail(f"category {label!r} has {' + '.join(names)} = {held} but only "
-                           f"{room} results have a cell {' or '.join(names)} to give it (a "
-                           "result gives a category one cell at most)")
+                raise state_error(f"category {label!r} has {' + '.join(names)} = {held} but only "
+                                  f"{room} results have a cell {' or '.join(names)} to give it "
+                                  "(a result gives a category one cell at most)")
         if total == 0 and position >= declared:
-            raise fail(f"category {label!r} was not declared and no result names it (such a "
-                       "category is forgotten, never stored)")
-    pooled = [0, 0, 0]
-    for (both, assigned, correct), count in shapes.items():
-        for cell, value in enumerate((both, assigned - both, correct - both)):
-            pooled[cell] += value * count
-    for name, column, expected in zip("abc", columns, pooled):
-        if sum(column) != expected:
-            raise fail(f"the {name} cells add up to {sum(column)} but the result shapes say "
-                       f"{expected}")
-    micro = [cell + extra for cell, extra in zip((*pooled, k * n - sum(pooled)), offset)]
-    if any(cell < 0 for cell in micro):
-        raise fail(f"micro_offset {offset} makes the micro table negative")
-    try:  # the limits of every other path, with their message
-        check_room(0, whole(n, scale), "results")
-        for name, extra in zip("abcd", offset):
-            check_room(0, whole(extra, scale), f"set by set_entries in micro-table cell {name}")
-    except ValueError as error:
-        raise fail(str(error)) from None
-    pairs = _pairs_from_json(data["confusion"], labels, columns, shapes)
-    positions = {label: position for position, label in enumerate(labels)}
-    return State(labels, positions, declared, unknown, zero_division, scale, columns, shapes,
-                 {positions[truth] << PAIR_SHIFT | positions[chosen]: count
-                  for (truth, chosen), count in pairs.items()}, offset, n, micro)
+            raise state_error(f"category {label!r} was not declared and no result names it "
+                              "(such a category is forgotten, never stored)")
+    raise AssertionError("no category to refuse")  # (the caller found one)
 
 
-def _pairs_from_json(rows: object, labels: list[Hashable], columns: list[list[int]],
-                     shapes: dict[Shape, int]) -> Pairs:
-    """The single-label results of ``to_dict``'s ``confusion``, checked against cells and shapes."""
+def _pairs(rows: object, labels: list[Hashable], cells: list[int],
+           shapes: dict[Shape, int]) -> dict[int, int]:
+    """The single-label results of ``confusion`` by code (``correct << PAIR_SHIFT |
+    assigned``), checked against the result shapes and the cells (``a + b + c``, each column
+    in the categories' order) they are part of."""
     fail = state_error
     if not isinstance(rows, list):
         raise fail("confusion must be a list of [correct, assigned, count] (category "
                    "positions and a count)")
     k = len(labels)
-    pairs: Pairs = {}
-    for i, row in enumerate(rows):
-        if not isinstance(row, list) or len(row) != 3:
-            raise fail(f"confusion[{i}] must be [correct, assigned, count]")
-        truth, chosen, count = (count_from_json(v, f"confusion[{i}]") for v in row)
-        if truth >= k or chosen >= k or count == 0:
-            raise fail(f"confusion[{i}] = {row} names no category of {k} or counts nothing")
-        pair = (labels[truth], labels[chosen])
+    pairs: dict[int, int] = {}
+    right = wrong = 0
+    need_a, need_b, need_c = [0] * k, [0] * k, [0] * k  # the cells they give each category
+    for row in rows:  # (each row before this one added a pair: its index is len(pairs))
+        if type(row) is list and len(row) == 3 and _INT.issuperset(map(type, row)):
+            truth, chosen, count = row
+        else:
+            truth, chosen, count = _row(row, 3, f"confusion[{len(pairs)}]",
+                                        "[correct, assigned, count]")
+        # Three counts: two category positions and a count of at least one.
+        if not (0 <= truth < k and 0 <= chosen < k and 0 < count < _LIMIT):
+            where = f"confusion[{len(pairs)}]"
+            for value in row:  # a value that is no count is named first
+                count_from_json(value, where)
+            raise fail(f"{where} = {row} names no category of {k} or counts nothing")
+        pair = truth << PAIR_SHIFT | chosen
         if pair in pairs:
-            raise fail(f"confusion[{i}] repeats the pair {[truth, chosen]}")
+            raise fail(f"confusion[{len(pairs)}] repeats the pair {[truth, chosen]}")
         pairs[pair] = count
-    a, b, c, given, _ = pair_changes(pairs)  # what the single-label results give
-    right, wrong = given.get(HIT, 0), given.get(MISS, 0)
-    if (right, wrong) != (shapes.get(HIT, 0), shapes.get(MISS, 0)):
+        if truth == chosen:  # (pair_changes: a right result is an a, a wrong one a b and a c)
+            right += count
+            need_a[truth] = count
+        else:
+            wrong += count
+            need_b[chosen] += count
+            need_c[truth] += count
+    hits, misses = shapes.get(HIT, 0), shapes.get(MISS, 0)
+    if right != hits or wrong != misses:
         raise fail(f"confusion holds {right} right and {wrong} wrong single-label results but "
-                   f"the result shapes say {shapes.get(HIT, 0)} and {shapes.get(MISS, 0)}")
-    for name, column, least in zip("abc", columns, (a, b, c)):
-        for label, have in zip(labels, column):
-            need = least.get(label, 0)
-            if have < need:
-                raise fail(f"category {label!r} has {name} = {have} but its single-label "
-                           f"results in confusion alone give {need}")
+                   f"the result shapes say {hits} and {misses}")
+    # Each category's cells are at least what its single-label results give it.
+    need = need_a + need_b + need_c  # (laid out as cells)
+    if pairs and any(map(operator.lt, cells, need)):
+        at = next(at for at, (have, least) in enumerate(zip(cells, need)) if have < least)
+        raise fail(f"category {labels[at % k]!r} has {'abc'[at // k]} = {cells[at]} but its "
+                   f"single-label results in confusion alone give {need[at]}")
     return pairs

@@ -2,7 +2,9 @@
 
 Each accumulator's ``from_dict`` checks its own layout with these and then
 feeds the counts through its write path. Every error starts with
-``from_dict: `` and names the key (and position) at fault.
+``from_dict: `` and names the key (and position) at fault. A list of labels
+or counts of the commonest types is checked in bulk (:func:`plain_counts`),
+and read value by value only when that check fails, by the same rule.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ import numpy as np
 from contingency._labels import label_from_json
 from contingency.formulas._numeric import MAX_DIGITS, check_count, fits_digits, shown
 
-__all__ = ["check_state", "count_from_json", "labels_from_json", "state_error"]
+__all__ = ["check_state", "count_from_json", "counts_from_json", "labels_from_json", "plain_counts",
+           "state_error"]
+
+_INT = frozenset({int})
+_STR = frozenset({str})
+_LIMIT = 10**MAX_DIGITS  # an integer of at most MAX_DIGITS digits is below it in magnitude
 
 
 def state_error(message: str) -> ValueError:
@@ -94,6 +101,9 @@ def labels_from_json(values: object, name: str) -> list[Hashable]:
     ...
     ValueError: from_dict: model_labels has a repeated label ('x')
     """
+    # Every str is a label: the commonest list, checked in bulk (a repeat is named below).
+    if type(values) is list and _STR.issuperset(map(type, values)) and len(set(values)) == len(values):
+        return list(values)
     if not isinstance(values, list):
         raise state_error(f"{name} must be a list")
     labels = [label_from_json(value.item() if isinstance(value, np.generic) else value,
@@ -141,3 +151,42 @@ def count_from_json(value: object, name: str, *, signed: bool = False) -> int:
             return count
         raise state_error(f"{name} must have at most {MAX_DIGITS} digits, not {shown(count)}")
     raise state_error(f"{name} must be an integer, not {shown(value)}")
+
+
+def plain_counts(values: list[Any], *, signed: bool = False) -> bool:
+    """Whether :func:`count_from_json` takes every value of ``values`` as it is: its rule for
+    ``int`` values, checked in bulk (a type test over the list, its least and greatest value).
+
+    ``False`` leaves the list to :func:`counts_from_json`, which names the value at fault or
+    takes values of other types (numpy integers).
+
+    >>> plain_counts([0, 3, 2]), plain_counts([0, -1]), plain_counts([0, -1], signed=True)
+    (True, False, True)
+    >>> plain_counts([1, np.int64(2)]), plain_counts([True]), plain_counts([10**700])
+    (False, False, False)
+    """
+    if not _INT.issuperset(map(type, values)):
+        return False
+    if not values:
+        return True
+    low, high = min(values), max(values)  # (fits_digits, inline)
+    return (low >= 0 or (signed and low > -_LIMIT)) and high < _LIMIT
+
+
+def counts_from_json(values: list[Any], name: str, *, signed: bool = False) -> list[int]:
+    """The counts of the list ``values`` (``name``), each read by :func:`count_from_json`.
+
+    ``values`` itself when :func:`plain_counts` takes them in bulk; else one
+    by one, the first refused named by its index.
+
+    >>> counts_from_json([1, np.int64(2)], "a")
+    [1, 2]
+    >>> counts_from_json([1, 2, -1], "a")
+    Traceback (most recent call last):
+    ...
+    ValueError: from_dict: a[2] must be a non-negative integer count, not -1
+    """
+    if plain_counts(values, signed=signed):
+        return values
+    return [count_from_json(value, f"{name}[{i}]", signed=signed)
+            for i, value in enumerate(values)]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contingency import Contingency
-from contingency._contingency_state import _read_each, quick_state, read_state
+from contingency._contingency_state import read_state
 from contingency.formulas._numeric import MAX_SCALE
 from tests.test_contingency_weights import float_weights, weighted_cases, weighted_stream
 from tests.test_fuzz import contingency_states, mutated
@@ -183,7 +185,11 @@ def test_a_removal_that_leaves_a_category_more_cells_than_results_can_give_is_re
     assert t.to_dict() == before
 
 
-# The quick reader: read_state's checks in bulk ------------------------------------------------
+# The reader: fast on plain documents, naming every problem as it always did ---------------------
+
+#: Documents mutated from small ones and the refusals of the reader before it was one (two
+#: readers until 9df1106: tests/golden/make_state_refusals.py), word for word.
+REFUSALS = json.loads((Path(__file__).parent / "golden" / "state_refusals.json").read_text())
 
 
 def _outcome(read, document):
@@ -194,22 +200,66 @@ def _outcome(read, document):
         return type(error), str(error)
 
 
+def _refused(outcome) -> bool:
+    return type(outcome) is tuple  # (a State is a named tuple)
+
+
+def numpy_values(document):
+    """``document`` with every ``int`` (not ``bool``) that fits an int64 made a numpy integer."""
+    if isinstance(document, dict):
+        return {key: numpy_values(value) for key, value in document.items()}
+    if isinstance(document, list):
+        return [numpy_values(value) for value in document]
+    if type(document) is int and -(2**63) <= document < 2**63:
+        return np.int64(document)
+    return document
+
+
+def as_plain(outcome):
+    """A refusal's message with numpy integers shown as the integers they hold."""
+    if _refused(outcome):
+        return outcome[0], re.sub(r"np\.int64\((-?\d+)\)", r"\1", outcome[1])
+    return outcome
+
+
+@pytest.mark.parametrize(("base", "changes", "refusal"),
+                         [case for case in REFUSALS["cases"] if case[0] != "grouped"])
+def test_every_refusal_is_the_one_the_reader_always_gave(base, changes, refusal):
+    """The first problem, in the reader's order, named word for word as before; the same from
+    a reader that has read the categories list before, and with numpy integers for ints."""
+    document = {**REFUSALS["bases"][base], **changes}
+    expected = (ValueError, refusal.removeprefix("ValueError: "))
+    assert _outcome(read_state, document) == expected
+    known: dict = {}
+    for _ in range(2):
+        assert _outcome(partial(read_state, known=known), document) == expected
+    assert as_plain(_outcome(read_state, numpy_values(document))) == expected
+    with pytest.raises(ValueError) as refused:
+        Contingency.from_dict(document)
+    assert str(refused.value) == expected[1]
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), contingency_states())
-def test_the_quick_reader_gives_the_readers_state_or_gives_up(data, document):
-    """quick_state makes read_state's checks in bulk: on a document as written (which it takes:
-    plain JSON values) and on mutated ones, it gives the state the reader that names problems
-    gives, or None; never a state that reader refuses. read_state refuses as that reader does."""
-    assert quick_state(document) is not None
+def test_the_reader_reads_documents_written_and_mutated_alike_in_every_form(data, document):
+    """On a document as written (which it takes) and mutated ones: the same state or the same
+    refusal with the categories list read before, and with numpy integers for ints (read value
+    by value); the document is left as it was, and a state taken makes an accumulator whose
+    document reads back as the same accumulator."""
     for candidate in (document, data.draw(mutated(document))):
-        each = _outcome(_read_each, candidate)
-        quick = quick_state(candidate)
-        if quick is not None:
-            assert quick == each
-        assert _outcome(read_state, candidate) == each
+        before = repr(candidate)
+        outcome = _outcome(read_state, candidate)
+        assert repr(candidate) == before
+        if _refused(outcome):
+            assert outcome[1].startswith("from_dict: ")
+        else:
+            taken = Contingency.from_dict(candidate)
+            assert Contingency.from_dict(taken.to_dict()) == taken
         known: dict = {}  # a categories list read before: the same state from the cache
         for _ in range(2):
-            assert _outcome(partial(read_state, known=known), candidate) == each
+            assert _outcome(partial(read_state, known=known), candidate) == outcome
+        assert as_plain(_outcome(read_state, numpy_values(candidate))) == outcome
+    assert Contingency.from_dict(document).to_dict() == document
 
 
 @pytest.mark.parametrize(("changes", "match"), [
@@ -222,21 +272,25 @@ def test_the_quick_reader_gives_the_readers_state_or_gives_up(data, document):
     ({"declared": 3}, r"declared is 3 but there are only 2 categories"),
     ({"zero_division": 0.5}, r"zero_division must be 'perl', 0.0, 1.0 or 'nan', not 0.5"),
 ])
-def test_a_document_the_quick_reader_gives_up_is_refused_by_name(changes, match):
-    document = two_categories(**changes)
-    assert quick_state(document) is None
+def test_a_document_with_a_problem_is_refused_by_name(changes, match):
     with pytest.raises(ValueError, match=f"^from_dict: {match}"):
-        Contingency.from_dict(document)
+        Contingency.from_dict(two_categories(**changes))
 
 
-def test_values_of_other_types_are_read_by_the_reader_that_names_problems():
-    """numpy counts, float and bool categories: the quick reader gives them up, the other
-    reads them (the same state as their plain form's)."""
+def test_an_integer_zero_division_past_a_float_is_refused_by_name():
+    """Found by the reader's tests: float(10**309) overflows, which escaped as a traceback."""
+    with pytest.raises(ValueError, match=r"^from_dict: zero_division must be 'perl', 0.0, 1.0 or "
+                                         r"'nan', not 1000000000"):
+        Contingency.from_dict(two_categories(zero_division=10**309))
+    with pytest.raises(ValueError, match=r"^zero_division must be"):
+        Contingency(zero_division=10**309)
+
+
+def test_values_of_other_types_are_taken_as_the_values_they_hold():
+    """numpy counts, float and bool categories: read value by value, the same state as their
+    plain form's."""
     made = Contingency([1.5, True]).add_results([1.5, True], [1.5, 1.5])
-    document = made.to_dict()
-    assert quick_state(document) is None  # float and bool labels: read one by one
-    assert Contingency.from_dict(document) == made
+    assert Contingency.from_dict(made.to_dict()) == made
     plain = two_categories()
-    numpy_document = {**plain, "a": [np.int64(v) for v in plain["a"]]}
-    assert quick_state(numpy_document) is None
-    assert read_state(numpy_document) == quick_state(plain)
+    assert read_state({**plain, "a": [np.int64(v) for v in plain["a"]]}) == read_state(plain)
+    assert read_state(numpy_values(plain)) == read_state(plain)

@@ -15,12 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency, GroupedContingency, _contingency_state
+from contingency import Contingency, GroupedContingency, _grouped_state
+from contingency._contingency_state import read_state as read_group_state
 from contingency._extremes import STALE
 from contingency._group_scores import score_reader
 from contingency._labels import label_key
 from contingency._registry import TABLE, property_names
 from contingency.formulas import fairness
+from tests.test_contingency_state import REFUSALS, as_plain, numpy_values
 from tests.test_fuzz import mutated
 
 RELATIVE = 1e-12
@@ -580,21 +582,49 @@ def test_to_dict_writes_each_group_as_its_contingency_writes_itself(ours):
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), grouped_accumulators())
-def test_from_dict_reads_as_the_reader_that_names_problems_reads(data, ours):
-    """from_dict with the groups' documents read in bulk (quick_state) and without it (the
-    reader that checks one value at a time): the same accumulator from the same document, and
-    the same refusal, word for word, of every mutated document."""
+def test_from_dict_reads_each_group_alike_in_every_form(data, ours):
+    """from_dict with the groups' categories lists read once for the groups that share them
+    (as it reads them) and afresh for each group, and with numpy integers for the groups'
+    counts (read value by value): the same accumulator from the same document, and the same refusal, word
+    for word, of every mutated document."""
     document = json.loads(json.dumps(ours.to_dict()))
     assert GroupedContingency.from_dict(document) == ours
     for candidate in (document, data.draw(mutated(document))):
-        quick = _loaded(candidate)
-        with mock.patch.object(_contingency_state, "quick_state", return_value=None):
-            plain = _loaded(candidate)
-        if isinstance(quick, GroupedContingency):
-            assert quick == plain
-            assert json.dumps(quick.to_dict()) == json.dumps(plain.to_dict())
+        shared = _loaded(candidate)
+        with mock.patch.object(_grouped_state, "read_group_state", _read_afresh):
+            afresh = _loaded(candidate)
+        in_numpy = as_plain(_loaded(_numpy_states(candidate)))
+        if isinstance(shared, GroupedContingency):
+            for other in (afresh, in_numpy):
+                assert other == shared
+                assert json.dumps(other.to_dict()) == json.dumps(shared.to_dict())
         else:
-            assert quick == plain
+            assert afresh == shared
+            assert in_numpy == shared
+
+
+def _numpy_states(document):
+    """``document`` with numpy integers for the ints of its groups' documents (the group keys
+    are not counts, and stay as they are)."""
+    if isinstance(document, dict) and "states" in document:
+        return {**document, "states": numpy_values(document["states"])}
+    return document
+
+
+def _read_afresh(state, known):
+    """A group's document read without the categories lists read before."""
+    return read_group_state(state)
+
+
+@pytest.mark.parametrize(("document", "refusal"),
+                         [case[1:] for case in REFUSALS["cases"] if case[0] == "grouped"])
+def test_every_refusal_is_the_one_from_dict_always_gave(document, refusal):
+    """Grouped documents mutated from a small one: the refusals of the reader before it was one
+    (tests/golden/make_state_refusals.py), word for word."""
+    kind, message = refusal.split(": ", 1)
+    expected = ({"ValueError": ValueError, "TypeError": TypeError}[kind], message)
+    assert _loaded(document) == expected
+    assert as_plain(_loaded(_numpy_states(document))) == expected
 
 
 def _loaded(document):

@@ -72,7 +72,10 @@ def check_zero_division(value: object, *, name: str = "zero_division") -> ZeroDi
     if isinstance(value, str) and value in ("perl", "nan"):  # not ==: an array compares per item
         return "perl" if value == "perl" else "nan"
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer past a float's range: no setting, refused below
+            number = math.inf
         if math.isnan(number):
             return "nan"
         if number in (0.0, 1.0):
