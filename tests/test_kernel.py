@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import pickle
 from functools import partial
+from operator import attrgetter
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ from contingency._table_reference import ReferenceTable
 from contingency.formulas import partition as formulas
 from contingency.formulas._numeric import MAX_COUNT
 from contingency.formulas.partition import fine_sums
+from tests.served import python_calls
 from tests.strategies_partition import implementations
 
 IMPLEMENTATIONS = implementations()
@@ -706,29 +708,19 @@ def test_purity_is_served_in_c_once_its_maxima_are_current() -> None:
     """Purity and inverse purity: the first read makes the kept maxima (by the reads written in
     Python); the reads after adds are served in C (no Python frame); after a removal that
     shrinks a largest cell, the next read goes back to Python, which looks at the cells again."""
-    import sys
-    from operator import attrgetter
-
     comparison = PartitionComparison()
     if not isinstance(comparison._table, KERNEL):
         pytest.skip("the kernel is not this process's implementation")
 
-    def python_calls(name: str) -> list[str]:
-        calls: list[str] = []
-        sys.setprofile(lambda frame, event, argument: calls.append(frame.f_code.co_name)
-                       if event == "call" else None)
-        try:
-            partial(attrgetter(name), comparison)()
-        finally:
-            sys.setprofile(None)
-        return calls
+    def calls(name: str) -> list[str]:
+        return python_calls(partial(attrgetter(name), comparison))
 
     comparison.add_many(["a", "a", "b", "b", "b"], [1, 2, 1, 1, 2])
     for name in ("purity", "inverse_purity"):
-        assert python_calls(name) != []  # (the maxima made)
+        assert calls(name) != []  # (the maxima made)
         comparison.add("c", 3)
-        assert python_calls(name) == []
+        assert calls(name) == []
     comparison.remove("b", 1)  # (column 1's and row b's largest cell shrinks)
-    assert python_calls("purity") != []
-    assert python_calls("purity") == []
+    assert calls("purity") != []
+    assert calls("purity") == []
     assert comparison.purity == formulas.purity(comparison.contingency_table()[2])

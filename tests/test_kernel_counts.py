@@ -40,6 +40,7 @@ from contingency._contingency import add_result_reference, interval_reference
 from contingency._counts import Counts
 from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
 from contingency.formulas._numeric import MAX_COUNT
+from tests.served import python_calls
 
 
 def _kernel_core() -> Any:
@@ -1016,23 +1017,6 @@ def test_the_kernel_keeps_the_macro_sums_in_c_without_pending_sets() -> None:
     assert [id(pending) for pending in s._counts.stale] == [id(s._counts.totals.pending)]
 
 
-def _python_calls(read: Any) -> list[str]:
-    """The Python functions a read calls (a read served in C calls none)."""
-    import sys
-    calls: list[str] = []
-
-    def profile(frame: Any, event: str, argument: Any) -> None:
-        if event == "call":
-            calls.append(frame.f_code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        read()
-    finally:
-        sys.setprofile(None)
-    return calls
-
-
 #: Contingency's properties read in C: the kernel is this process's implementation.
 kernel_loaded = pytest.mark.skipif(_backend.IMPLEMENTATION != "kernel",
                                    reason="the kernel is not this process's implementation")
@@ -1049,7 +1033,7 @@ def test_the_result_reads_are_served_in_c_while_every_result_is_single_label(mod
 
     def served_in_c() -> set[str]:
         return {name for name in names
-                if not _python_calls(partial(operator.attrgetter(name), s))}
+                if not python_calls(partial(operator.attrgetter(name), s))}
 
     assert served_in_c() == set(names)  # (no result: the empty table's value, in C)
     s.add_results(["x", "y", "x"], ["x", "x", "y"])
@@ -1071,6 +1055,6 @@ def test_hamming_loss_is_served_in_c_without_a_set_entries_offset() -> None:
     read = partial(operator.attrgetter("hamming_loss"), s)
     for assigned, correct in [("x", "x"), ({"x", "y"}, {"x"}), ("y", "x")]:
         s.add_result(assigned, correct)
-        assert _python_calls(read) == []
+        assert python_calls(read) == []
     s.set_entries(1, 0, 0, 1)
-    assert _python_calls(read) != []
+    assert python_calls(read) != []

@@ -34,7 +34,6 @@ from __future__ import annotations
 import inspect
 import math
 import pickle
-import sys
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -50,6 +49,7 @@ from contingency._contingency import interval_reference
 from contingency._counts_reference import CountsCore
 from contingency.formulas import intervals as formulas
 from contingency.formulas._numeric import MAX_COUNT
+from tests.served import python_calls
 from tests.test_kernel_counts import KERNEL, LARGE, MODES, needs_kernel, on_core, run, same_float
 
 #: The tests of the method as Contingency presents it: this process reads intervals with the
@@ -243,24 +243,6 @@ def test_the_served_reads_of_any_counts_are_the_references(results: list[Any], m
 # Which reads the C serves ----------------------------------------------------------------------
 
 
-def _python_calls(read: Callable[[], Any]) -> list[str]:
-    """The Python functions a read calls (a read served in C calls none), refused or not."""
-    calls: list[str] = []
-
-    def profile(frame: Any, event: str, argument: Any) -> None:
-        if event == "call":
-            calls.append(frame.f_code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        read()
-    except ValueError:  # (a refusal: made by the reference)
-        pass
-    finally:
-        sys.setprofile(None)
-    return calls
-
-
 @pytest.mark.skipif(_backend.IMPLEMENTATION != "kernel", reason="the kernel is not loaded")
 def test_an_accumulator_read_from_its_document_or_a_pickle_is_served_in_c_too() -> None:
     """The counts a document or a pickle brings back hold no set_entries offset as the counts
@@ -270,7 +252,7 @@ def test_an_accumulator_read_from_its_document_or_a_pickle_is_served_in_c_too() 
     for again in (Contingency.from_dict(s.to_dict()), pickle.loads(pickle.dumps(s)), s.copy()):
         assert again._counts.offset == s._counts.offset == (0, 0, 0, 0)
         assert again.interval("micro_f1", level=0.9) == s.interval("micro_f1", level=0.9)
-        assert _python_calls(partial(again.interval, "micro_f1", level=0.9)) == []
+        assert python_calls(partial(again.interval, "micro_f1", level=0.9)) == []
 
 
 def test_the_common_reads_are_served_in_c_and_the_rest_by_the_reference() -> None:
@@ -278,19 +260,19 @@ def test_the_common_reads_are_served_in_c_and_the_rest_by_the_reference() -> Non
     read = partial(COMPILED, s)
     read("micro_f1", level=0.9)  # (a level is met by the reference first)
     for score in SERVED:
-        assert _python_calls(partial(read, score)) == [], score
-        assert _python_calls(partial(read, score, level=0.9, method="wilson", seed=None,
+        assert python_calls(partial(read, score)) == [], score
+        assert python_calls(partial(read, score, level=0.9, method="wilson", seed=None,
                                      draws=formulas.MAX_DRAWS)) == []
     formulas.LEVELS_SEEN.pop(0.625, None)
     for score, arguments in [("micro_f1", {"level": 0.625}), ("micro_f1", {"method": "delta"}),
                              ("micro_accuracy", {}), (("precision", "x"), {}),
                              ("micro_f1", {"seed": np.int64(1)}),
                              ("micro_f1", {"draws": np.int64(20)})]:
-        assert "contingency_interval" in _python_calls(partial(read, score, **arguments)), \
+        assert "contingency_interval" in python_calls(partial(read, score, **arguments)), \
             (score, arguments)
-    assert _python_calls(partial(read, "micro_f1", level=0.625)) == []  # (now met)
+    assert python_calls(partial(read, "micro_f1", level=0.625)) == []  # (now met)
     s.set_entries(1, 1, 1, 1)
-    assert "contingency_interval" in _python_calls(partial(read, "micro_f1"))
+    assert "contingency_interval" in python_calls(partial(read, "micro_f1"))
 
 
 @compiled_method

@@ -1492,6 +1492,24 @@ def _partition_add_read(comparison_class: Any, pairs: Sequence[tuple[int, int]],
     return value
 
 
+def _add_and_read_contestants(comparison_class: Any, n: int, ks: Sequence[int],
+                              reads: Sequence[tuple[str, Callable[[Any], float]]]
+                              ) -> tuple[list[Contestant], dict[int, Any]]:
+    """At each K: ``add`` alone (``"add K=..."``) and ``add`` then each read (``"{name} K=..."``)
+    over the same ``n`` elements; and each K's labels, for the checks."""
+    contestants = []
+    labels = {}
+    for k in ks:
+        labels[k] = partition_labels(n, k)
+        pairs = _partition_pairs(n, k)
+        contestants.append(Contestant(f"add K={k}", partial(_partition_add, comparison_class,
+                                                            pairs), items=n))
+        contestants += [Contestant(f"{name} K={k}", partial(_partition_add_read, comparison_class,
+                                                            pairs, read), items=n)
+                        for name, read in reads]
+    return contestants, labels
+
+
 def partition_read_vs_add(config: Config) -> list[Row]:
     """Issue 30: one read of ARI, NMI or V-measure within one ``add`` (add + read within 2x of an
     add; issue 10 had asked 4x), at K = 10 and K = 1000."""
@@ -1504,16 +1522,8 @@ def partition_read_vs_add(config: Config) -> list[Row]:
         return [_skip(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
                       PARTITION_SKIP, target) for k in ks for name, _, _ in _PARTITION_READS]
     comparison_class, origin = found
-    contestants = []
-    labels = {}
-    for k in ks:
-        labels[k] = partition_labels(n, k)
-        pairs = _partition_pairs(n, k)
-        contestants.append(Contestant(f"add K={k}", partial(_partition_add, comparison_class,
-                                                            pairs), items=n))
-        contestants += [Contestant(f"{name} K={k}", partial(_partition_add_read, comparison_class,
-                                                            pairs, read), items=n)
-                        for name, read, _ in _PARTITION_READS]
+    contestants, labels = _add_and_read_contestants(
+        comparison_class, n, ks, [(name, read) for name, read, _ in _PARTITION_READS])
 
     def check(values: list[Any]) -> str:
         found_values = dict(zip((c.name for c in contestants), values))
@@ -1561,16 +1571,7 @@ def partition_purity_after_add(config: Config) -> list[Row]:
         return [_skip(f"{operation}: {name}", f"K={k}, {_count(n)} elements", "s/element",
                       PARTITION_SKIP, target) for k in ks for name, _ in reads]
     comparison_class, _ = found
-    contestants = []
-    labels = {}
-    for k in ks:
-        labels[k] = partition_labels(n, k)
-        pairs = _partition_pairs(n, k)
-        contestants.append(Contestant(f"add K={k}", partial(_partition_add, comparison_class,
-                                                            pairs), items=n))
-        contestants += [Contestant(f"{name} K={k}", partial(_partition_add_read, comparison_class,
-                                                            pairs, read), items=n)
-                        for name, read in reads]
+    contestants, labels = _add_and_read_contestants(comparison_class, n, ks, reads)
 
     def check(values: list[Any]) -> str:
         found_values = dict(zip((c.name for c in contestants), values))
