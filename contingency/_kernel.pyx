@@ -315,6 +315,21 @@ cdef extern from *:
         return (double)(uint64_t)(x >> 64) * 18446744073709551616.0 + (double)(uint64_t)x;
     }
 
+    /* 2**e, exactly, for -1022 <= e <= 1023 (a normal double built from its bits): a product
+       with it is exact while the result stays normal, as ldexp's is, without the call. */
+    static inline double ck_power2(int e) {
+        uint64_t bits = (uint64_t)(1023 + e) << 52;
+        double r;
+        memcpy(&r, &bits, sizeof r);
+        return r;
+    }
+
+    /* The leading 64 bits of x > 0 of `bits` bits (ck_bits), its top bit at 63: x truncated,
+       or shifted up when shorter (then exact). */
+    static inline uint64_t ck_top64(ck_u128 x, int bits) {
+        return bits > 64 ? (uint64_t)(x >> (bits - 64)) : (uint64_t)x << (64 - bits);
+    }
+
     /* num / den rounded once to the nearest double (ties to even): Python's int / int, for
        0 <= num < 2**126 and 0 < den < 2**126. The quotient q = floor(num 2**shift / den), of
        55 or 56 bits, and whether a remainder is left (sticky) decide the rounding. */
@@ -322,15 +337,20 @@ cdef extern from *:
         const ck_u128 exact = (ck_u128)1 << 53;
         if (num == 0) return 0.0;
         if (num <= exact && den <= exact) return (double)(uint64_t)num / (double)(uint64_t)den;
-        int shift = 55 - (ck_bits(num) - ck_bits(den));
+        int num_bits = ck_bits(num), den_bits = ck_bits(den);
+        int shift = 55 - (num_bits - den_bits);
         ck_u128 q;
         int sticky;
         if (shift < 0 || den < ((ck_u128)1 << 120)) {
-            /* q estimated in doubles (within 2**-50 relative: 46 units), then corrected by
-               exact remainders, taken modulo 2**128: below 47 den < 2**127 in magnitude. */
+            /* q estimated from the leading 64 bits a of num and b of den, floor(a 2**55 / b)
+               (one 128-by-64-bit integer division): a and b are within 2**-63 of num and den
+               relative, so num 2**shift / den lies within 2**-7 of a 2**55 / b and q is the
+               estimate or one off it. Then corrected by exact remainders, taken modulo
+               2**128: below 2 den < 2**127 in magnitude. */
             ck_u128 scaled_num = shift >= 0 ? num << shift : num;
             ck_u128 scaled_den = shift >= 0 ? den : den << -shift;
-            q = (ck_u128)(uint64_t)ldexp(ck_estimate(num) / ck_estimate(den), shift);
+            uint64_t a = ck_top64(num, num_bits), b = ck_top64(den, den_bits);
+            q = ((ck_u128)a << 55) / b;
             ck_i128 rem = (ck_i128)(scaled_num - q * scaled_den), divisor = (ck_i128)scaled_den;
             while (rem < 0) q--, rem += divisor;
             while (rem >= divisor) q++, rem -= divisor;
@@ -352,7 +372,8 @@ cdef extern from *:
         uint64_t mantissa = (uint64_t)(q >> extra);
         uint64_t rest = (uint64_t)q & ((1ULL << extra) - 1), half = 1ULL << (extra - 1);
         if (rest > half || (rest == half && (sticky || (mantissa & 1)))) mantissa++;
-        return ldexp((double)mantissa, extra - shift);
+        /* mantissa 2**(extra - shift) is num / den, between 2**-126 and 2**126: normal */
+        return (double)mantissa * ck_power2(extra - shift);
     }
 
     /* MI, H(R) and H(M) times N 2**52, as formulas/partition/_information.py information gives them. */
