@@ -1553,6 +1553,46 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
     return 0
 
 
+# Slots read in place (PartitionComparison's reads, GroupedContingency.add_result) -------------
+
+cdef extern from *:
+    """
+    #include <structmember.h>
+    /* Where a __slots__ attribute lives in its class's instances: the offset its member
+       descriptor reads (-1 for anything else). */
+    static Py_ssize_t ck_slot_offset(PyObject *descriptor) {
+        if (Py_TYPE(descriptor) != &PyMemberDescr_Type) return -1;
+        PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        return member->offset;
+    }
+    /* The slot's value, borrowed; NULL while the slot is unset. */
+    static inline PyObject *ck_slot(PyObject *instance, Py_ssize_t offset) {
+        return *(PyObject **)((char *)instance + offset);
+    }
+    """
+    Py_ssize_t ck_slot_offset(PyObject *descriptor) noexcept
+    PyObject *ck_slot(object instance, Py_ssize_t offset) noexcept
+
+
+cdef Py_ssize_t _slot_offset(type cls, str name):
+    """The offset of ``cls``'s slot ``name`` in its instances (and its subclasses', which keep
+    their base's layout), or -1 if ``name`` is not a plain slot of ``cls``."""
+    descriptor = cls.__dict__.get(name)
+    return -1 if descriptor is None else ck_slot_offset(<PyObject *>descriptor)
+
+
+cdef inline object _read_slot(object instance, Py_ssize_t offset, str name):
+    """``getattr(instance, name)``, read from the slot at ``offset`` when it is set (what the
+    slot's descriptor does, without looking the name up in the class)."""
+    cdef PyObject *value
+    if offset >= 0:
+        value = ck_slot(instance, offset)
+        if value is not NULL:
+            return <object>value
+    return getattr(instance, name)
+
+
 # PartitionComparison's reads, compiled ----------------------------------------------------------
 #
 # Each read of PartitionComparison that the kernel computes, as the class's own method or
@@ -1563,11 +1603,21 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
 # contingency._backend, which presents each as its reference.
 
 cdef dict _PARTITION_REFERENCE = {}
+# PartitionComparison and the offset of its ``_table`` slot (see _slot_offset): -1 until known.
+cdef type _comparison_class = None
+cdef Py_ssize_t _table_at = -1
+
+
+cdef inline object _table_of(object comparison):
+    """``comparison._table``, read in place from the slot of a PartitionComparison."""
+    if _table_at >= 0 and isinstance(comparison, _comparison_class):
+        return _read_slot(comparison, _table_at, "_table")
+    return comparison._table
 
 
 cdef inline object _partition_score(object comparison, int which, object arg):
     """The comparison's read ``which`` where C settles it, else None."""
-    table = comparison._table
+    table = _table_of(comparison)
     if isinstance(table, KernelTable):
         return (<KernelTable>table)._score(which, arg)
     return None
@@ -1585,7 +1635,7 @@ def _read_without_argument(int which, str name):
 
 @cython.binding(True)
 def _read_ari_significance(self):
-    table = self._table
+    table = _table_of(self)
     if isinstance(table, KernelTable):
         found = (<KernelTable>table)._significance()
         if found is not None:  # AriSignificance(*found), as tuple.__new__(AriSignificance, found)
@@ -1614,11 +1664,15 @@ def _read_mutual_information(self, base=E):
     return _PARTITION_REFERENCE["mutual_information"](self, base) if found is None else found
 
 
-def compiled_partition_reads(dict reference):
+def compiled_partition_reads(dict reference, type comparison=None):
     """The compiled reads by name, given PartitionComparison's reads as written in Python
-    (``reference``, by the same names: properties' getters and methods) to fall back on."""
+    (``reference``, by the same names: properties' getters and methods) to fall back on; given
+    the class too (``comparison``), they read its instances' ``_table`` slot in place."""
+    global _comparison_class, _table_at
     _PARTITION_REFERENCE.clear()
     _PARTITION_REFERENCE.update(reference)
+    _comparison_class = comparison
+    _table_at = -1 if comparison is None else _slot_offset(comparison, "_table")
     found = {name: _read_without_argument(which, name) for name, which in (
         ("adjusted_rand_index", READ_ARI), ("accuracy", READ_RAND),
         ("precision", READ_PRECISION), ("recall", READ_RECALL), ("f1", READ_F1),
