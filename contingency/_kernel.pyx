@@ -382,7 +382,9 @@ cdef extern from *:
     /* information()'s O(1) route for two or more clusters a side: 1 (and the values) when the
        sums settle them, else 0. Every value is below 2**124 in magnitude. */
     static int ck_information(int64_t n, const ck_level *sums, ck_info *out) {
-        ck_i128 total = (ck_i128)ck_log((uint64_t)n);
+        /* N ln N: N is not a count stepping by one, so its term is computed (not kept among
+           the last terms of ck_log_large, where it would push out a total's) */
+        ck_i128 total = (ck_i128)(n < CK_LOG_CACHE ? ck_log_cache[n] : ck_log_compute((uint64_t)n));
         ck_i128 cells = (ck_i128)sums[0].log, rows = (ck_i128)sums[1].log;
         ck_i128 columns = (ck_i128)sums[2].log;
         ck_i128 reference = total - rows, model = total - columns, mutual;
@@ -1285,6 +1287,7 @@ cdef class KernelTable:
     # Scores from the sums (contingency._table.Table's reads of the same names, which are
     # their specification and serve every case the C below does not) ----------------------
 
+    @cython.final
     cdef int _settled(self) except -1:
         """How the information scores are settled in C: 1 from the sums (values in ``_info``), 2
         from the fine sums (in ``_fine_info``), 0 not (fewer than two clusters on a side, or
@@ -1303,6 +1306,7 @@ cdef class KernelTable:
             self._info_at = self._changes
         return self._route
 
+    @cython.final
     cdef object _information_score(self, int which):
         """Score ``which`` of ck_information_ratio where C settles it, else None (ratio 0, read
         as NMI and as V-measure, memoised per state: the same float object)."""
@@ -1320,6 +1324,7 @@ cdef class KernelTable:
             return ck_fine_ratio(&self._fine_info, which, self.n_elements)
         return None
 
+    @cython.final
     cdef object _score(self, int which, object arg):
         """Read ``which`` (a READ_* constant; ``arg`` its argument) where C settles it, else None.
 
