@@ -237,7 +237,7 @@ def compiled_partition_reads(cls: type) -> None:
     for name, attribute in vars(cls).items():
         written[name] = attribute.fget if isinstance(attribute, property) else attribute
     compiled: dict[str, Any] = _kernel_found.compiled_partition_reads(
-        {name: written[name] for name in _PARTITION_READS})
+        {name: written[name] for name in _PARTITION_READS}, cls)
     for name, read in compiled.items():
         _presented_as(read, written[name])
         attribute = vars(cls)[name]

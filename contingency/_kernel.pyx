@@ -315,6 +315,21 @@ cdef extern from *:
         return (double)(uint64_t)(x >> 64) * 18446744073709551616.0 + (double)(uint64_t)x;
     }
 
+    /* 2**e, exactly, for -1022 <= e <= 1023 (a normal double built from its bits): a product
+       with it is exact while the result stays normal, as ldexp's is, without the call. */
+    static inline double ck_power2(int e) {
+        uint64_t bits = (uint64_t)(1023 + e) << 52;
+        double r;
+        memcpy(&r, &bits, sizeof r);
+        return r;
+    }
+
+    /* The leading 64 bits of x > 0 of `bits` bits (ck_bits), its top bit at 63: x truncated,
+       or shifted up when shorter (then exact). */
+    static inline uint64_t ck_top64(ck_u128 x, int bits) {
+        return bits > 64 ? (uint64_t)(x >> (bits - 64)) : (uint64_t)x << (64 - bits);
+    }
+
     /* num / den rounded once to the nearest double (ties to even): Python's int / int, for
        0 <= num < 2**126 and 0 < den < 2**126. The quotient q = floor(num 2**shift / den), of
        55 or 56 bits, and whether a remainder is left (sticky) decide the rounding. */
@@ -322,15 +337,20 @@ cdef extern from *:
         const ck_u128 exact = (ck_u128)1 << 53;
         if (num == 0) return 0.0;
         if (num <= exact && den <= exact) return (double)(uint64_t)num / (double)(uint64_t)den;
-        int shift = 55 - (ck_bits(num) - ck_bits(den));
+        int num_bits = ck_bits(num), den_bits = ck_bits(den);
+        int shift = 55 - (num_bits - den_bits);
         ck_u128 q;
         int sticky;
         if (shift < 0 || den < ((ck_u128)1 << 120)) {
-            /* q estimated in doubles (within 2**-50 relative: 46 units), then corrected by
-               exact remainders, taken modulo 2**128: below 47 den < 2**127 in magnitude. */
+            /* q estimated from the leading 64 bits a of num and b of den, floor(a 2**55 / b)
+               (one 128-by-64-bit integer division): a and b are within 2**-63 of num and den
+               relative, so num 2**shift / den lies within 2**-7 of a 2**55 / b and q is the
+               estimate or one off it. Then corrected by exact remainders, taken modulo
+               2**128: below 2 den < 2**127 in magnitude. */
             ck_u128 scaled_num = shift >= 0 ? num << shift : num;
             ck_u128 scaled_den = shift >= 0 ? den : den << -shift;
-            q = (ck_u128)(uint64_t)ldexp(ck_estimate(num) / ck_estimate(den), shift);
+            uint64_t a = ck_top64(num, num_bits), b = ck_top64(den, den_bits);
+            q = ((ck_u128)a << 55) / b;
             ck_i128 rem = (ck_i128)(scaled_num - q * scaled_den), divisor = (ck_i128)scaled_den;
             while (rem < 0) q--, rem += divisor;
             while (rem >= divisor) q++, rem -= divisor;
@@ -352,7 +372,8 @@ cdef extern from *:
         uint64_t mantissa = (uint64_t)(q >> extra);
         uint64_t rest = (uint64_t)q & ((1ULL << extra) - 1), half = 1ULL << (extra - 1);
         if (rest > half || (rest == half && (sticky || (mantissa & 1)))) mantissa++;
-        return ldexp((double)mantissa, extra - shift);
+        /* mantissa 2**(extra - shift) is num / den, between 2**-126 and 2**126: normal */
+        return (double)mantissa * ck_power2(extra - shift);
     }
 
     /* MI, H(R) and H(M) times N 2**52, as formulas/partition/_information.py information gives them. */
@@ -361,7 +382,9 @@ cdef extern from *:
     /* information()'s O(1) route for two or more clusters a side: 1 (and the values) when the
        sums settle them, else 0. Every value is below 2**124 in magnitude. */
     static int ck_information(int64_t n, const ck_level *sums, ck_info *out) {
-        ck_i128 total = (ck_i128)ck_log((uint64_t)n);
+        /* N ln N: N is not a count stepping by one, so its term is computed (not kept among
+           the last terms of ck_log_large, where it would push out a total's) */
+        ck_i128 total = (ck_i128)(n < CK_LOG_CACHE ? ck_log_cache[n] : ck_log_compute((uint64_t)n));
         ck_i128 cells = (ck_i128)sums[0].log, rows = (ck_i128)sums[1].log;
         ck_i128 columns = (ck_i128)sums[2].log;
         ck_i128 reference = total - rows, model = total - columns, mutual;
@@ -1423,6 +1446,7 @@ cdef class KernelTable:
     # Scores from the sums (contingency._table.Table's reads of the same names, which are
     # their specification and serve every case the C below does not) ----------------------
 
+    @cython.final
     cdef int _settled(self) except -1:
         """How the information scores are settled in C: 1 from the sums (values in ``_info``), 2
         from the fine sums (in ``_fine_info``), 0 not (fewer than two clusters on a side, or
@@ -1441,6 +1465,7 @@ cdef class KernelTable:
             self._info_at = self._changes
         return self._route
 
+    @cython.final
     cdef object _information_score(self, int which):
         """Score ``which`` of ck_information_ratio where C settles it, else None (ratio 0, read
         as NMI and as V-measure, memoised per state: the same float object)."""
@@ -1458,6 +1483,7 @@ cdef class KernelTable:
             return ck_fine_ratio(&self._fine_info, which, self.n_elements)
         return None
 
+    @cython.final
     cdef object _score(self, int which, object arg):
         """Read ``which`` (a READ_* constant; ``arg`` its argument) where C settles it, else None.
 
@@ -1700,6 +1726,46 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
     return 0
 
 
+# Slots read in place (PartitionComparison's reads, GroupedContingency.add_result) -------------
+
+cdef extern from *:
+    """
+    #include <structmember.h>
+    /* Where a __slots__ attribute lives in its class's instances: the offset its member
+       descriptor reads (-1 for anything else). */
+    static Py_ssize_t ck_slot_offset(PyObject *descriptor) {
+        if (Py_TYPE(descriptor) != &PyMemberDescr_Type) return -1;
+        PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        return member->offset;
+    }
+    /* The slot's value, borrowed; NULL while the slot is unset. */
+    static inline PyObject *ck_slot(PyObject *instance, Py_ssize_t offset) {
+        return *(PyObject **)((char *)instance + offset);
+    }
+    """
+    Py_ssize_t ck_slot_offset(PyObject *descriptor) noexcept
+    PyObject *ck_slot(object instance, Py_ssize_t offset) noexcept
+
+
+cdef Py_ssize_t _slot_offset(type cls, str name):
+    """The offset of ``cls``'s slot ``name`` in its instances (and its subclasses', which keep
+    their base's layout), or -1 if ``name`` is not a plain slot of ``cls``."""
+    descriptor = cls.__dict__.get(name)
+    return -1 if descriptor is None else ck_slot_offset(<PyObject *>descriptor)
+
+
+cdef inline object _read_slot(object instance, Py_ssize_t offset, str name):
+    """``getattr(instance, name)``, read from the slot at ``offset`` when it is set (what the
+    slot's descriptor does, without looking the name up in the class)."""
+    cdef PyObject *value
+    if offset >= 0:
+        value = ck_slot(instance, offset)
+        if value is not NULL:
+            return <object>value
+    return getattr(instance, name)
+
+
 # PartitionComparison's reads, compiled ----------------------------------------------------------
 #
 # Each read of PartitionComparison that the kernel computes, as the class's own method or
@@ -1710,11 +1776,21 @@ cdef int _fine_term(uint64_t n, ck_u256 *out) except -1:
 # contingency._backend, which presents each as its reference.
 
 cdef dict _PARTITION_REFERENCE = {}
+# PartitionComparison and the offset of its ``_table`` slot (see _slot_offset): -1 until known.
+cdef type _comparison_class = None
+cdef Py_ssize_t _table_at = -1
+
+
+cdef inline object _table_of(object comparison):
+    """``comparison._table``, read in place from the slot of a PartitionComparison."""
+    if _table_at >= 0 and isinstance(comparison, _comparison_class):
+        return _read_slot(comparison, _table_at, "_table")
+    return comparison._table
 
 
 cdef inline object _partition_score(object comparison, int which, object arg):
     """The comparison's read ``which`` where C settles it, else None."""
-    table = comparison._table
+    table = _table_of(comparison)
     if isinstance(table, KernelTable):
         return (<KernelTable>table)._score(which, arg)
     return None
@@ -1732,7 +1808,7 @@ def _read_without_argument(int which, str name):
 
 @cython.binding(True)
 def _read_ari_significance(self):
-    table = self._table
+    table = _table_of(self)
     if isinstance(table, KernelTable):
         found = (<KernelTable>table)._significance()
         if found is not None:  # AriSignificance(*found), as tuple.__new__(AriSignificance, found)
@@ -1761,11 +1837,15 @@ def _read_mutual_information(self, base=E):
     return _PARTITION_REFERENCE["mutual_information"](self, base) if found is None else found
 
 
-def compiled_partition_reads(dict reference):
+def compiled_partition_reads(dict reference, type comparison=None):
     """The compiled reads by name, given PartitionComparison's reads as written in Python
-    (``reference``, by the same names: properties' getters and methods) to fall back on."""
+    (``reference``, by the same names: properties' getters and methods) to fall back on; given
+    the class too (``comparison``), they read its instances' ``_table`` slot in place."""
+    global _comparison_class, _table_at
     _PARTITION_REFERENCE.clear()
     _PARTITION_REFERENCE.update(reference)
+    _comparison_class = comparison
+    _table_at = -1 if comparison is None else _slot_offset(comparison, "_table")
     found = {name: _read_without_argument(which, name) for name, which in (
         ("adjusted_rand_index", READ_ARI), ("accuracy", READ_RAND),
         ("precision", READ_PRECISION), ("recall", READ_RECALL), ("f1", READ_F1),

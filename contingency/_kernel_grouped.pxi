@@ -16,7 +16,8 @@ every state after every step.
 """
 
 cdef set _grouped_single = None  # contingency._feeding.SINGLE
-# The slots the step reads, by their offsets in the instance (see _slot_offset): -1 until known.
+# The slots the step reads, by their offsets in the instance (see _slot_offset in
+# _kernel.pyx): -1 until known.
 cdef type _grouped_class = None, _contingency_class = None
 cdef Py_ssize_t _overall_at = -1, _groups_at = -1, _trackers_at = -1, _counts_at = -1
 
@@ -33,44 +34,6 @@ cdef extern from *:
     }
     """
     void ck_prefetch_dict(PyObject *d) nogil
-
-cdef extern from *:
-    """
-    #include <structmember.h>
-    /* Where a __slots__ attribute lives in its class's instances: the offset its member
-       descriptor reads (-1 for anything else). */
-    static Py_ssize_t ck_slot_offset(PyObject *descriptor) {
-        if (Py_TYPE(descriptor) != &PyMemberDescr_Type) return -1;
-        PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
-        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
-        return member->offset;
-    }
-    /* The slot's value, borrowed; NULL while the slot is unset. */
-    static inline PyObject *ck_slot(PyObject *instance, Py_ssize_t offset) {
-        return *(PyObject **)((char *)instance + offset);
-    }
-    """
-    Py_ssize_t ck_slot_offset(PyObject *descriptor) noexcept
-    PyObject *ck_slot(object instance, Py_ssize_t offset) noexcept
-
-
-cdef Py_ssize_t _slot_offset(type cls, str name):
-    """The offset of ``cls``'s slot ``name`` in its instances (and its subclasses', which keep
-    their base's layout), or -1 if ``name`` is not a plain slot of ``cls``."""
-    descriptor = cls.__dict__.get(name)
-    return -1 if descriptor is None else ck_slot_offset(<PyObject *>descriptor)
-
-
-cdef inline object _read_slot(object instance, Py_ssize_t offset, str name):
-    """``getattr(instance, name)``, read from the slot at ``offset`` when it is set (what the
-    slot's descriptor does, without looking the name up in the class)."""
-    cdef PyObject *value
-    if offset >= 0:
-        value = ck_slot(instance, offset)
-        if value is not NULL:
-            return <object>value
-    return getattr(instance, name)
-
 
 cdef inline void _prefetch_group(KernelCountsCore core) noexcept:
     """Ask for the lines ``core``'s one-result write will read, so that their cache misses

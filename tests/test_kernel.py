@@ -252,6 +252,39 @@ class KernelAgainstReference(RuleBasedStateMachine):
 TestKernelAgainstReference = needs_kernel(KernelAgainstReference.TestCase)
 
 
+class _Subclass(PartitionComparison):
+    """A user's subclass: it keeps its base's slots where they are."""
+
+
+@needs_kernel
+def test_the_compiled_reads_find_the_table_of_any_comparison_and_refuse_anything_else():
+    """The compiled reads take ``_table`` from its slot in place (contingency/_kernel.pyx,
+    _table_of): on the class, a subclass and a thread-safe (locked) one they read what the
+    reads as written read; on an object without the slot, or with it unset, they raise what
+    those raise (AttributeError), never read memory that is not a table."""
+    from contingency import _backend
+
+    pairs = [(i % 3, (i * 7) % 4) for i in range(50)]
+    expected = PartitionComparison.from_labels(*zip(*pairs))
+    expected._table = ReferenceTable()  # the reads as written in Python, on the reference
+    expected.add_many(*zip(*pairs))
+    for comparison in (PartitionComparison(), _Subclass(), PartitionComparison(thread_safe=True)):
+        for reference, model in pairs:
+            comparison.add(reference, model)
+        assert type(comparison._table) is _backend.TableClass  # the kernel's unless pure Python
+        assert (repr((comparison.adjusted_rand_index, comparison.normalized_mutual_information(),
+                      comparison.v_measure(), comparison.homogeneity, comparison.ari_significance()))
+                == repr((expected.adjusted_rand_index, expected.normalized_mutual_information(),
+                         expected.v_measure(), expected.homogeneity, expected.ari_significance())))
+    unset = object.__new__(PartitionComparison)  # its _table slot never set
+    for stranger in (unset, object(), 1.5):
+        for read in (PartitionComparison.normalized_mutual_information,
+                     PartitionComparison.v_measure, PartitionComparison.adjusted_rand_index.fget,
+                     PartitionComparison.ari_significance):
+            with pytest.raises(AttributeError):
+                read(stranger)
+
+
 # Streams as property tests, on both implementations ----------------------------------------------
 
 _STEP = st.one_of(
@@ -455,9 +488,16 @@ def test_reads_from_the_sums_are_the_formulas_bit_for_bit(cells, fine):
 @example(((1 << 53) | 1) * 2**150 * 7, 7)  # a tie in 256 bits
 @example(2**239, 3)
 @example(5, 2**239 - 1)
+# The 128-bit estimate one below the quotient, and one above it, where either rounded as it
+# stands would give another double than the quotient's:
+@example(0x3FFFFFFFFFFFFFFFFFFFFFFFFFFFF57, 0x400000000000550)
+@example(0x3FFFFFFFFBC649, 0x2000000000000000016B)
+@example(2**126 - 1, 2**119 + 1)  # the longest operands of the estimate, truncated most
+@example(2**64 + 1, 2**64 - 1)  # 65 bits over 64: one truncated, one exact
 def test_the_kernels_division_is_pythons(num, den):
     """The one rounding of the kernel's reads: ``num / den`` for exact integers, as Python
     rounds it (to nearest, ties to even), by each route: doubles, estimate-and-correct in 128
+    bits (the estimate from the leading 64 bits of each, one off at most: an example each way)
     and 256 bits, long division."""
     from contingency import _kernel
 
