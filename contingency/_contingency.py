@@ -146,9 +146,9 @@ class Contingency(Reports, Merging["Contingency"]):
     _zero_division: ZeroDivision
     _verbose: bool
     # The categories' order, kept while they are the same (a cache, not state: _orders): the
-    # counts' names list, its length and holes, and the order as a list and a tuple.
-    _ordered: tuple[list[Hashable], tuple[int, int],
-                    tuple[list[Hashable], tuple[Hashable, ...]]] | None
+    # counts' names list, its length and holes, and the order as a list and a tuple (unset
+    # until the first read).
+    _ordered: tuple[list[Hashable], int, int, tuple[list[Hashable], tuple[Hashable, ...]]]
 
     def __init__(
         self,
@@ -736,14 +736,15 @@ class Contingency(Reports, Merging["Contingency"]):
         grow while the list is the same, name the categories."""
         counts = self._counts
         names = counts.names
-        key = (len(names), counts.holes)
-        cached: tuple[list[Hashable], tuple[int, int], tuple[list[Hashable], tuple[Hashable, ...]]
-                      ] | None = getattr(self, "_ordered", None)
-        if cached is not None and cached[0] is names and cached[1] == key:
-            return cached[2]
+        try:
+            held, length, holes, orders = self._ordered
+            if held is names and length == len(names) and holes == counts.holes:
+                return orders
+        except AttributeError:  # (no order made yet)
+            pass
         order = category_order(list(counts.a), len(counts.declared))
         orders = (order, tuple(order))
-        object.__setattr__(self, "_ordered", (names, key, orders))
+        object.__setattr__(self, "_ordered", (names, len(names), counts.holes, orders))
         return orders
 
     def _declared_order(self) -> list[Hashable]:
