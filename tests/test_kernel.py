@@ -764,3 +764,28 @@ def test_purity_is_served_in_c_once_its_maxima_are_current() -> None:
     assert calls("purity") != []
     assert calls("purity") == []
     assert comparison.purity == formulas.purity(comparison.contingency_table()[2])
+
+
+@pytest.mark.parametrize("implementation", implementations())
+def test_the_kept_maxima_follow_dense_and_sparse_batches(implementation):
+    """The maxima sums, kept from a first read, through batches the kernel writes from a dense
+    count (int label arrays of a small range) and from sorted keys, added and taken back: each
+    time the sums of the maxima read from the cells, on both implementations alike."""
+    from contingency._table import count_cells
+
+    table = implementation()
+    rng = np.random.default_rng(30)
+    table.step(0, 0, 1)
+    assert [table.maxima_sum(axis) for axis in (0, 1)] == [1, 1]  # (kept from here on)
+    batches = []
+    for k, size in ((8, 4000), (500, 300), (8, 2000)):  # dense, sparse, dense
+        rows, columns = rng.integers(0, k, size), rng.integers(0, k, size)
+        batches.append(count_cells(rows, columns, where="t"))
+        table.apply(batches[-1], "t")
+        assert [table.maxima_sum(axis) for axis in (0, 1)] == [
+            Table.maxima_sum(table, axis) for axis in (0, 1)]
+    for batch in reversed(batches):
+        table.apply(batch.negated(), "t")
+        assert [table.maxima_sum(axis) for axis in (0, 1)] == [
+            Table.maxima_sum(table, axis) for axis in (0, 1)]
+    assert [table.maxima_sum(axis) for axis in (0, 1)] == [1, 1]
