@@ -244,6 +244,9 @@ def test_precision_recall_curve_is_scikit_learns(sample, drop_intermediate):
 @given(samples(both_classes=False))
 @example((np.array([0, 0, 0]), np.array([0.1, 0.2, 0.3]), None))
 @example((np.array([1, 1]), np.array([0.5, 0.5]), None))
+# Found by the exploring profile: a weight's square underflowed to 0 (AP read 0.0, not 1.0).
+@example((np.array([1]), np.array([0.0]), np.array([3.19863852e-279])))
+@example((np.array([1, 1, 0]), np.array([0.9, 0.5, 0.5]), np.array([1e200, 1e200, 1e200])))
 def test_average_precision_is_scikit_learns(sample):
     y_true, y_score, sample_weight = sample
     weight = np.ones(len(y_true)) if sample_weight is None else sample_weight

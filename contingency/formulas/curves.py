@@ -647,7 +647,9 @@ def _precision_sum(weight: NDArray[Any], tps: NDArray[Any], fps: NDArray[Any]) -
     while ``weight_k tps_k < 2**53``, else within an ulp), their exact sum rounded once.
 
     ``tps_k + fps_k`` is never 0 (no row of weight 0 is kept), and a row with
-    ``weight_k = 0`` adds 0.
+    ``weight_k = 0`` adds 0. Float weights are multiplied by the precision
+    ``tps_k / (tps_k + fps_k)``, a share in [0, 1], so that no product of two weights
+    overflows (``1e200 * 1e200``) or underflows (``1e-279 * 1e-279``).
     """
     predicted = (tps + fps).astype(np.float64)
     if weight.dtype.kind == "i":
@@ -657,7 +659,7 @@ def _precision_sum(weight: NDArray[Any], tps: NDArray[Any], fps: NDArray[Any]) -
         terms = np.where(exact, (weight.astype(np.float64) * tps.astype(np.float64)) / predicted,
                          weight.astype(np.float64) * (tps.astype(np.float64) / predicted))
         return math.fsum(terms)
-    return math.fsum(weight * tps / predicted)
+    return math.fsum(weight * (tps / predicted))
 
 
 # Binned mode: how far the exact read can be --------------------------------------------------
