@@ -129,12 +129,29 @@ def test_roc_curve_with_one_class_absent(absent):
 
 @given(samples(), st.one_of(st.none(), st.floats(0.01, 1.0), st.sampled_from([1.0, 0.5, 0.25])))
 @example((np.array([1, 0]), np.array([0.5, 0.5]), None), 0.3)
+# A product of two weights under- or overflowed: ZeroDivisionError, and a numpy overflow warning.
+@example((np.array([1, 0, 1, 0]), np.array([0.9, 0.8, 0.3, 0.1]), np.full(4, 3.2e-279)), None)
+@example((np.array([1, 0, 1, 0]), np.array([0.9, 0.8, 0.3, 0.1]), np.full(4, 1e200)), None)
 def test_roc_auc_is_scikit_learns(sample, max_fpr):
     y_true, y_score, sample_weight = sample
     theirs = metrics.roc_auc_score(y_true, y_score, sample_weight=sample_weight, max_fpr=max_fpr)
     _, positives, negatives = per_score(y_true, y_score, sample_weight)
     ours = curves.roc_auc(positives, negatives, max_fpr=max_fpr)
     assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+
+
+@given(samples(weights="float"), st.integers(-900, 900))
+def test_roc_auc_of_float_weights_is_unchanged_by_a_power_of_two(sample, exponent):
+    """Scaling every weight by 2**k is exact, and so must leave the area bit for bit (the
+    columns are brought to totals near 1 before any product of two weights is taken)."""
+    y_true, y_score, sample_weight = sample
+    _, positives, negatives = per_score(y_true, y_score, sample_weight)
+    if not (positives.sum() > 0 and negatives.sum() > 0):
+        return
+    scaled = [np.ldexp(column, exponent) for column in (positives, negatives)]
+    if any(np.any((column != 0) & (np.abs(column) < 2.0**-1000)) for column in scaled):
+        return  # (a weight scaled into the subnormal range is rounded: not exact)
+    assert curves.roc_auc(*scaled) == curves.roc_auc(positives, negatives)
 
 
 def mann_whitney_oracle(y_true, y_score, weight):

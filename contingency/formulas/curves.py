@@ -418,6 +418,17 @@ def _mann_whitney(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[int | float, in
     return math.fsum(pos * (2 * below + neg)), big_p, big_n
 
 
+def _unit_totals(pos: NDArray[Any], neg: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Float columns scaled by powers of two (exactly) so that each total is in [0.5, 1): the
+    area ``2U / (2 P N)`` is unchanged, and no product of two weights in ``2U`` overflows
+    (``1e200 * 1e200``) or underflows (``1e-279 * 1e-279``). Integer columns as they are."""
+    if pos.dtype.kind == "i":
+        return pos, neg
+    return tuple(  # type: ignore[return-value]
+        np.ldexp(column, -math.frexp(float(_total(column)))[1]) if _total(column) > 0 else column
+        for column in (pos, neg))
+
+
 def roc_auc(positives: ArrayLike, negatives: ArrayLike, *, max_fpr: float | None = None,
             zero_division: ZeroDivision = "perl") -> float:
     """The area under the ROC curve: ``U / (P N)``, a tied positive-negative pair counting half.
@@ -451,7 +462,7 @@ def roc_auc(positives: ArrayLike, negatives: ArrayLike, *, max_fpr: float | None
             isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.integer, np.floating))
             or not 0 < max_fpr <= 1):
         raise ValueError(f"max_fpr must be a number in (0, 1], not {shown(max_fpr)}")
-    twice_u, big_p, big_n = _mann_whitney(pos, neg)
+    twice_u, big_p, big_n = _mann_whitney(*_unit_totals(pos, neg))
     area = auc_from_mann_whitney(twice_u, big_p, big_n, zero_division=zero_division)
     if max_fpr is None or max_fpr == 1 or not (big_p > 0 and big_n > 0):
         return area
