@@ -31,6 +31,20 @@ positive-negative pairs at one key (tied; in binned mode, sharing a bin), makes
 binned mode's AUC bound O(1) too. Tests recompute both from the results after
 every step.
 
+The Brier score and the log loss (its default ``eps``) are sums of one term
+per key and class, ``weight * loss(key)`` rounded once
+(:func:`contingency.formulas.curves.brier_loss`,
+:func:`~contingency.formulas.curves.log_loss_of`), summed exactly and rounded
+once. :meth:`ScoreCounts.term_sum` keeps that exact sum as a Python int in
+units of ``2**-1074`` (every float64 is a whole number of them): the first read
+of a score makes it from the columns, and from then on each unit step
+subtracts the old term of the key and class it changes and adds the new one,
+so the sum rounded once is :func:`math.fsum` of the formula's terms, bit for
+bit. The sums are a cache of the counts, not state: every other change (a
+batch merged by numpy, a refinement of the unit, counts past int64, a key
+outside [0, 1], ``clear``, ``copy``, unpickling) drops them, and the next read
+makes them again.
+
 :meth:`ScoreCounts.apply` is the one routine that changes anything: a unit
 step (``key, positive, weight``) or a coded batch (keys ascending and
 distinct, positive and negative weights, all of one sign). A batch small
@@ -49,15 +63,22 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency.formulas._numeric import MAX_COUNT, check_room
-from contingency.formulas.curves import mann_whitney
+from contingency.formulas._numeric import MAX_COUNT, check_room, exact_sum, exact_units, rounded_units
+from contingency.formulas.curves import (
+    brier_loss,
+    brier_terms,
+    log_loss_of,
+    log_loss_terms,
+    mann_whitney,
+)
 
-__all__ = ["Batch", "ScoreCounts", "check_units", "count_columns", "exact_total", "refined_apply",
+__all__ = ["TERM_LOSSES", "Batch", "ScoreCounts", "check_units", "count_columns", "exact_total", "refined_apply",
            "same_counts", "shifted_batch", "shown_weight"]
 
 #: Half the most keys a block holds (a block of more is split in two).
@@ -66,6 +87,17 @@ _LOAD = 256
 #: How many keys a numpy rebuild moves in the time of one unit step: a batch of fewer than
 #: len(state) / this many keys goes through unit steps.
 _UNIT_STEP_COST = 2000
+
+#: The sums of terms :meth:`ScoreCounts.term_sum` keeps, by score: the loss of one result of a
+#: class at a key (``weight * loss`` is the term), and the formula's terms of the columns.
+TERM_LOSSES: dict[str, Callable[[float, bool], float]] = {
+    "brier_score": brier_loss,
+    "log_loss": log_loss_of,  # eps="auto": the running sum is the default's
+}
+_TERMS: dict[str, Callable[[NDArray[np.float64], NDArray[Any], NDArray[Any]], NDArray[np.float64]]] = {
+    "brier_score": brier_terms,
+    "log_loss": log_loss_terms,
+}
 
 #: A batch of a coded scored stream: keys (ascending, distinct), positive and negative weights
 #: (int64 while their total fits int64, else object arrays of Python ints: :func:`count_columns`).
@@ -92,6 +124,7 @@ class ScoreCounts:
         "_maxes",
         "_neg",
         "_pos",
+        "_term_sums",
         "_tree_neg",
         "_tree_pos",
         "negatives",
@@ -111,6 +144,7 @@ class ScoreCounts:
     _tree_pos: list[int]  # Fenwick trees over the block totals (1-based)
     _tree_neg: list[int]
     _columns: Batch | None  # the counts as arrays (a cache, dropped by every change)
+    _term_sums: dict[str, int]  # score -> its terms' exact sum in units of 2**-1074 (term_sum)
     positives: int  # P, the total positive weight
     negatives: int  # N
     twice_u: int  # 2U, the Mann-Whitney statistic in half-units
@@ -126,6 +160,7 @@ class ScoreCounts:
         self._block_pos, self._block_neg = [], []
         self._tree_pos, self._tree_neg = [0], [0]
         self._columns = None
+        self._term_sums = {}
         self.positives = self.negatives = self.twice_u = self.shared = self.scale = 0
 
     def copy(self) -> ScoreCounts:
@@ -138,6 +173,7 @@ class ScoreCounts:
         other._block_neg = list(self._block_neg)
         other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
         other._columns = self._columns
+        other._term_sums = {}  # a cache, made again by the copy's first read
         other.positives, other.negatives, other.twice_u, other.shared = (
             self.positives, self.negatives, self.twice_u, self.shared)
         other.scale = self.scale
@@ -182,6 +218,33 @@ class ScoreCounts:
             for column in found:
                 column.flags.writeable = False
         return found
+
+    def term_sum(self, name: str) -> float | None:
+        """The sum of the named score's terms over the counts (:data:`TERM_LOSSES`), exact and
+        rounded once: what its formula's :func:`math.fsum` gives on :meth:`columns`.
+
+        Made from the columns by the first call (O(keys)), then kept by every unit step
+        (O(1) a step); ``None`` where it does not serve and the caller computes from the
+        columns: no key, a key outside [0, 1] (the formula refuses it), or counts past
+        int64 (the formulas then take other columns).
+        """
+        if not self._maxes or self._keys[0][0] < 0.0 or self._maxes[-1] > 1.0 or self.wide:
+            return None
+        found = self._term_sums.get(name)
+        if found is None:
+            found = self._term_sums[name] = exact_sum(_TERMS[name](*self.columns()))
+        return rounded_units(found)
+
+    def _follow_terms(self, key: float, positive: bool, old: int, new: int) -> None:
+        """Keep the sums of terms through one key's change of one class from ``old`` to ``new``."""
+        sums = self._term_sums
+        if not 0.0 <= key <= 1.0:  # the reads refuse the state: no sum until they accept it
+            sums.clear()
+            return
+        for name, units in sums.items():
+            loss = TERM_LOSSES[name](key, positive)
+            sums[name] = (units + (exact_units(new * loss) if new else 0)
+                          - (exact_units(old * loss) if old else 0))
 
     def at(self, key: float) -> tuple[int, int]:
         """The positive and negative weight at ``key`` (0, 0 if absent)."""
@@ -331,6 +394,8 @@ class ScoreCounts:
                 sum(neg[:i]) if i < half else self._block_neg[b] - sum(neg[i:]))
             self.twice_u += weight * (2 * below + neg[i])
             self.shared += weight * neg[i]
+            if self._term_sums:
+                self._follow_terms(key, True, pos[i], pos[i] + weight)
             pos[i] += weight
             self.positives += weight
             self._block_pos[b] += weight
@@ -340,6 +405,8 @@ class ScoreCounts:
                 sum(pos[:i + 1]) if i < half else self._block_pos[b] - sum(pos[i + 1:]))
             self.twice_u += weight * (2 * above + pos[i])
             self.shared += weight * pos[i]
+            if self._term_sums:
+                self._follow_terms(key, False, neg[i], neg[i] + weight)
             neg[i] += weight
             self.negatives += weight
             self._block_neg[b] += weight
@@ -363,6 +430,7 @@ class ScoreCounts:
         self._pos = [make(block) for block in self._pos]
         self._neg = [make(block) for block in self._neg]
         self._columns = None
+        self._term_sums = {}  # past int64 the formulas take other columns: no sum serves
 
     def _rescale(self, scale: int) -> None:
         """Express every count in units of ``2**-scale``: finer (never past the limit, which is
@@ -384,6 +452,7 @@ class ScoreCounts:
         self.positives, self.negatives = moved(self.positives), moved(self.negatives)
         self.twice_u, self.shared = moved(self.twice_u, True), moved(self.shared, True)
         self._columns = None
+        self._term_sums = {}  # every term changes with its count: made again by the next read
         self.scale = scale
 
     def _split(self, b: int) -> None:
@@ -429,6 +498,7 @@ class ScoreCounts:
     def _rebuild(self, keys: NDArray[np.float64], pos: NDArray[Any],
                  neg: NDArray[Any]) -> None:
         """Fill an empty state from columns (zero rows dropped) and recompute ``twice_u``."""
+        self._term_sums = {}  # made again by the next read
         kept = (pos != 0) | (neg != 0)
         keys, pos, neg = keys[kept], pos[kept], neg[kept]
         pos, neg = count_columns(pos, neg)

@@ -662,11 +662,29 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         return self._columns()
 
     def brier_score(self) -> float:
-        """The Brier score (scikit-learn's ``brier_score_loss``): scores are probabilities. Exact mode."""
+        """The Brier score (scikit-learn's ``brier_score_loss``): scores are probabilities. Exact mode.
+
+        O(1) after an ``add``: the counts keep the exact sum of its terms from the first read on.
+        """
+        counts = self._counts
+        if self._binning is None:
+            rounded_sum = counts.term_sum("brier_score")
+            if rounded_sum is not None:
+                return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
         return _curves.brier_score(*self._exact_counts("brier_score"))
 
     def log_loss(self, *, eps: float | Literal["auto"] = "auto") -> float:
-        """The log loss (scikit-learn's ``log_loss``, binary): scores are probabilities. Exact mode."""
+        """The log loss (scikit-learn's ``log_loss``, binary): scores are probabilities. Exact mode.
+
+        O(1) after an ``add`` with the default ``eps`` (the counts keep the exact sum of its
+        terms from the first read on); another ``eps`` sums the terms of every score.
+        """
+        counts = self._counts
+        if self._binning is None and (eps == "auto" if isinstance(eps, str)
+                                      else type(eps) is float and eps == _curves.LOG_LOSS_EPS):
+            rounded_sum = counts.term_sum("log_loss")
+            if rounded_sum is not None:
+                return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
         return _curves.log_loss(*self._exact_counts("log_loss"), eps=eps)
 
     def calibration_curve(self, n_bins: int = 5, *,
