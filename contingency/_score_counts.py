@@ -78,8 +78,8 @@ from contingency.formulas.curves import (
     mann_whitney,
 )
 
-__all__ = ["TERM_LOSSES", "Batch", "ScoreCounts", "check_units", "count_columns", "exact_total", "refined_apply",
-           "same_counts", "shifted_batch", "shown_weight"]
+__all__ = ["TERM_LOSSES", "Batch", "ScoreCounts", "check_units", "count_columns", "exact_total",
+           "refined_apply", "same_counts", "shifted_batch", "shown_weight", "terms_exact_sum"]
 
 #: Half the most keys a block holds (a block of more is split in two).
 _LOAD = 256
@@ -232,7 +232,7 @@ class ScoreCounts:
             return None
         found = self._term_sums.get(name)
         if found is None:
-            found = self._term_sums[name] = exact_sum(_TERMS[name](*self.columns()))
+            found = self._term_sums[name] = terms_exact_sum(name, self.columns())
         return rounded_units(found)
 
     def _follow_terms(self, key: float, positive: bool, old: int, new: int) -> None:
@@ -548,6 +548,12 @@ class ScoreCounts:
         for column in (keys, pos, neg):
             column.flags.writeable = False
         self._columns = (keys, pos, neg)
+
+
+def terms_exact_sum(name: str, columns: Batch) -> int:
+    """The exact sum of the named score's terms (:data:`TERM_LOSSES`) over int64 columns of
+    counts, in units of ``2**-1074``: where :meth:`ScoreCounts.term_sum` starts."""
+    return exact_sum(_TERMS[name](*columns))
 
 
 def _block(values: Any, total: int) -> Any:

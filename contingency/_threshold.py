@@ -680,8 +680,8 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         terms from the first read on); another ``eps`` sums the terms of every score.
         """
         counts = self._counts
-        if self._binning is None and (eps == "auto" if isinstance(eps, str)
-                                      else type(eps) is float and eps == _curves.LOG_LOSS_EPS):
+        if self._binning is None and (eps == "auto" or (type(eps) is float
+                                                        and eps == _curves.LOG_LOSS_EPS)):
             rounded_sum = counts.term_sum("log_loss")
             if rounded_sum is not None:
                 return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)

@@ -834,6 +834,8 @@ def mean_of_terms(rounded_sum: float, total: int | float) -> float:
     return rounded_sum / float(total)
 
 
+_log = math.log  # the log loss's logarithm (libm's): see log_loss_of
+
 #: ``eps="auto"``: the machine epsilon of float64, as scikit-learn's log loss.
 LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
@@ -865,13 +867,18 @@ def log_loss_of(scores: Any, positive: bool, eps: float = LOG_LOSS_EPS) -> Any:
     (0.6931471805599453, [0.6931471805599453, 36.04365338911715])
     """
     probabilities = scores if positive else 1.0 - scores
-    if isinstance(probabilities, float):
-        clipped = eps if probabilities < eps else 1 - eps if probabilities > 1 - eps else probabilities
-        return -math.log(clipped) if clipped > 0 else math.inf
+    if type(probabilities) is float:  # one score (the running sums, after every add: kept short)
+        if probabilities <= eps:
+            probabilities = eps
+            if not probabilities:
+                return math.inf
+        elif probabilities > 1 - eps:
+            probabilities = 1 - eps
+        return -_log(probabilities)
     clipped_all = np.clip(probabilities, eps, 1 - eps)
     losses = np.full(clipped_all.shape, math.inf)
     positive_at = clipped_all > 0
-    losses[positive_at] = [-math.log(p) for p in clipped_all[positive_at].tolist()]
+    losses[positive_at] = [-_log(p) for p in clipped_all[positive_at].tolist()]
     return losses
 
 
