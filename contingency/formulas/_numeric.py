@@ -418,7 +418,8 @@ def exact_sum(values: NDArray[np.float64]) -> int:
     starts = np.flatnonzero(np.concatenate([[True], shifts[1:] != shifts[:-1]]))
     high = np.add.reduceat(significands >> 26, starts).tolist()
     low = np.add.reduceat(significands & ((1 << 26) - 1), starts).tolist()
-    total = sum(((h << 26) + l) << shift for h, l, shift in zip(high, low, shifts[starts].tolist()))
+    total: int = sum(((h << 26) + l) << shift
+                     for h, l, shift in zip(high, low, shifts[starts].tolist()))
     return total >> 52  # a whole number of 2**-1074: every value is
 
 
