@@ -878,7 +878,7 @@ def log_loss_of(scores: Any, positive: bool, eps: float = LOG_LOSS_EPS) -> Any:
     clipped_all = np.clip(probabilities, eps, 1 - eps)
     losses = np.full(clipped_all.shape, math.inf)
     positive_at = clipped_all > 0
-    losses[positive_at] = [-_log(p) for p in clipped_all[positive_at].tolist()]
+    losses[positive_at] = np.negative(list(map(_log, clipped_all[positive_at].tolist())))
     return losses
 
 
