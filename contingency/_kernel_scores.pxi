@@ -54,7 +54,7 @@ from libc.string cimport memmove
 from contingency._score_counts import ScoreCounts as _ReferenceScoreCounts
 from contingency._score_counts import TERM_LOSSES as _TERM_LOSSES_BY_NAME
 from contingency._score_counts import refined_apply, same_counts, shifted_batch, shown_weight
-from contingency._score_counts import terms_exact_sum
+from contingency._score_counts import made_bins, terms_exact_sum
 
 #: The sums of terms a KernelScoreCounts can keep, by index (a bit of ``_term_flags`` each).
 _TERM_NAMES = tuple(_TERM_LOSSES_BY_NAME)
@@ -184,6 +184,7 @@ cdef class KernelScoreCounts:
     cdef object _wide  # past int64: the reference's counts, which hold the state instead
     cdef unsigned int _term_flags  # bit k: the sum of _TERM_NAMES[k]'s terms is kept
     cdef uint64_t _term_sums[CS_TERMS][CS_LIMBS]  # their exact sums (units of 2**-1074)
+    cdef object _bins  # None, or n_bins -> calibration_error's running bins (Python objects)
 
     def __cinit__(self):
         self._blocks = NULL
@@ -196,6 +197,7 @@ cdef class KernelScoreCounts:
         self._columns = None
         self._wide = None
         self._term_flags = 0
+        self._bins = None
 
     def __dealloc__(self):
         self._free()
@@ -287,6 +289,7 @@ cdef class KernelScoreCounts:
         self._columns = None
         self._wide = None
         self._term_flags = 0
+        self._bins = None
 
     # Past int64 ----------------------------------------------------------------------------
 
@@ -420,14 +423,37 @@ cdef class KernelScoreCounts:
             self._term_flags |= 1u << k
         return cs_exact_rounded(self._term_sums[k])
 
-    cdef int _follow_terms(self, double key, bint positive, int64_t old, int64_t new) except -1:
-        """Keep the sums of terms through one key's change of one class from ``old`` to ``new``
-        (the loss from the reference's function, the products and their bits in C)."""
+    def calibration_bins(self, n_bins):
+        """The running bins of ``calibration_error(n_bins)``, made by the first call for
+        ``n_bins``, then kept by every unit step; ``None`` where they do not serve. As the
+        reference's (the same Python objects: :mod:`contingency._calibration_bins`)."""
+        cdef int64_t total = self._positives + self._negatives
+        if (self._wide is not None or not self._n_keys or self._blocks[0].keys[0] < 0.0
+                or self._maxes[self._n_blocks - 1] > 1.0):
+            return None
+        if self._bins is None:
+            self._bins = {}
+        found = self._bins.get(n_bins)
+        if found is None:
+            found = made_bins(self._bins, n_bins, self.columns(), total)
+        if not self._bins:
+            self._bins = None
+        return found if found is not None and found.serves(total) else None
+
+    cdef int _follow_sums(self, double key, bint positive, int64_t old, int64_t weight) except -1:
+        """Keep the running sums through one key's change of one class from ``old`` by
+        ``weight``: each sum of terms (the loss from the reference's function, the products
+        and their bits in C) and each of calibration_error's bins (their own step)."""
         cdef Py_ssize_t k
         cdef double loss
+        cdef int64_t new = old + weight
         if not 0.0 <= key <= 1.0:  # the reads refuse the state: no sum until they accept it
             self._term_flags = 0
+            self._bins = None
             return 0
+        if self._bins is not None:
+            for bins in self._bins.values():
+                bins.step(key, positive, weight)
         for k in range(CS_TERMS):
             if (self._term_flags >> k) & 1:
                 loss = _TERM_LOSSES[k](key, positive)
@@ -530,11 +556,11 @@ cdef class KernelScoreCounts:
                                  f"{shown_weight(-weight, self._scale)} to remove")
         elif weight > MAX_COUNT - self._positives - self._negatives:
             return 1
-        if self._term_flags:  # before any write: the loss is a Python call
+        if self._term_flags or self._bins is not None:  # before any write: Python calls
             have = 0
             if found:
                 have = self._blocks[b].pos[i] if positive else self._blocks[b].neg[i]
-            self._follow_terms(key, positive, have, have + weight)
+            self._follow_sums(key, positive, have, weight)
         self._columns = None
         if not self._n_blocks:  # the first key
             self._reserve(1)
@@ -736,7 +762,8 @@ cdef class KernelScoreCounts:
         As the reference's."""
         cdef Py_ssize_t shift = scale - self._scale, b, j
         cdef ScoreBlock *block
-        self._term_flags = 0  # every term changes with its count: made again by the next read
+        self._term_flags = 0  # every count changes: made again by the next read
+        self._bins = None
         if self._wide is not None:  # the reference's, then back to C if the total fits int64
             wide = self._wide
             wide._rescale(scale)
@@ -778,6 +805,7 @@ cdef class KernelScoreCounts:
         cdef int64_t negatives = 0, positives = 0
         cdef cs_i128 twice_u = 0, shared = 0
         self._term_flags = 0  # made again by the next read
+        self._bins = None
         for k in range(n):
             if not pos[k] and not neg[k]:
                 continue

@@ -69,7 +69,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency.formulas._numeric import MAX_COUNT, check_room, exact_sum, exact_units, rounded_units
+from contingency._calibration_bins import MAX_KEPT, CalibrationBins
+from contingency.formulas._numeric import (
+    EXACT_FLOAT_BOUND,
+    MAX_COUNT,
+    check_room,
+    exact_sum,
+    exact_units,
+    rounded_units,
+)
 from contingency.formulas.curves import (
     brier_loss,
     brier_terms,
@@ -79,7 +87,8 @@ from contingency.formulas.curves import (
 )
 
 __all__ = ["TERM_LOSSES", "Batch", "ScoreCounts", "check_units", "count_columns", "exact_total",
-           "refined_apply", "same_counts", "shifted_batch", "shown_weight", "terms_exact_sum"]
+           "made_bins", "refined_apply", "same_counts", "shifted_batch", "shown_weight",
+           "terms_exact_sum"]
 
 #: Half the most keys a block holds (a block of more is split in two).
 _LOAD = 256
@@ -117,6 +126,7 @@ class ScoreCounts:
     """
 
     __slots__ = (
+        "_bins",
         "_block_neg",
         "_block_pos",
         "_columns",
@@ -145,6 +155,7 @@ class ScoreCounts:
     _tree_neg: list[int]
     _columns: Batch | None  # the counts as arrays (a cache, dropped by every change)
     _term_sums: dict[str, int]  # score -> its terms' exact sum in units of 2**-1074 (term_sum)
+    _bins: dict[int, CalibrationBins]  # n_bins -> calibration_error's running bins
     positives: int  # P, the total positive weight
     negatives: int  # N
     twice_u: int  # 2U, the Mann-Whitney statistic in half-units
@@ -160,7 +171,7 @@ class ScoreCounts:
         self._block_pos, self._block_neg = [], []
         self._tree_pos, self._tree_neg = [0], [0]
         self._columns = None
-        self._term_sums = {}
+        self._term_sums, self._bins = {}, {}
         self.positives = self.negatives = self.twice_u = self.shared = self.scale = 0
 
     def copy(self) -> ScoreCounts:
@@ -173,7 +184,7 @@ class ScoreCounts:
         other._block_neg = list(self._block_neg)
         other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
         other._columns = self._columns
-        other._term_sums = {}  # a cache, made again by the copy's first read
+        other._term_sums, other._bins = {}, {}  # caches, made again by the copy's first reads
         other.positives, other.negatives, other.twice_u, other.shared = (
             self.positives, self.negatives, self.twice_u, self.shared)
         other.scale = self.scale
@@ -235,16 +246,32 @@ class ScoreCounts:
             found = self._term_sums[name] = terms_exact_sum(name, self.columns())
         return rounded_units(found)
 
-    def _follow_terms(self, key: float, positive: bool, old: int, new: int) -> None:
-        """Keep the sums of terms through one key's change of one class from ``old`` to ``new``."""
-        sums = self._term_sums
+    def calibration_bins(self, n_bins: int) -> CalibrationBins | None:
+        """The running bins of ``calibration_error(n_bins)`` (:mod:`contingency._calibration_bins`):
+        made from the columns by the first call for ``n_bins`` (at most ``MAX_KEPT`` kept, the
+        oldest dropped), then kept by every unit step; ``None`` where they do not serve and the
+        caller computes from the columns (as :meth:`term_sum`, and also a total of ``2**53``
+        units or more, or a score in ``(0, 2**-500)``)."""
+        if not self._maxes or self._keys[0][0] < 0.0 or self._maxes[-1] > 1.0 or self.wide:
+            return None
+        found = self._bins.get(n_bins)
+        if found is None:
+            found = made_bins(self._bins, n_bins, self.columns(), self.positives + self.negatives)
+        return found if found is not None and found.serves(self.positives + self.negatives) else None
+
+    def _follow_sums(self, key: float, positive: bool, old: int, weight: int) -> None:
+        """Keep the running sums through one key's change of one class from ``old`` by ``weight``:
+        each sum of terms loses the key's old term and gains its new one, each bin the weight."""
         if not 0.0 <= key <= 1.0:  # the reads refuse the state: no sum until they accept it
-            sums.clear()
+            self._term_sums, self._bins = {}, {}
             return
+        sums, new = self._term_sums, old + weight
         for name, units in sums.items():
             loss = TERM_LOSSES[name](key, positive)
             sums[name] = (units + (exact_units(new * loss) if new else 0)
                           - (exact_units(old * loss) if old else 0))
+        for bins in self._bins.values():
+            bins.step(key, positive, weight)
 
     def at(self, key: float) -> tuple[int, int]:
         """The positive and negative weight at ``key`` (0, 0 if absent)."""
@@ -373,6 +400,9 @@ class ScoreCounts:
             check_units(total, weight, self.scale)
             if total <= MAX_COUNT:  # this step passes int64: the counts become Python ints
                 self._widen(True)
+        if self._term_sums or self._bins:  # the running sums follow, before any write
+            have = (self._pos if positive else self._neg)[b][i] if found else 0
+            self._follow_sums(key, positive, have, weight)
         self._columns = None
         if not maxes:  # the first key
             self._keys, self._maxes = [array("d", (key,))], [key]
@@ -394,8 +424,6 @@ class ScoreCounts:
                 sum(neg[:i]) if i < half else self._block_neg[b] - sum(neg[i:]))
             self.twice_u += weight * (2 * below + neg[i])
             self.shared += weight * neg[i]
-            if self._term_sums:
-                self._follow_terms(key, True, pos[i], pos[i] + weight)
             pos[i] += weight
             self.positives += weight
             self._block_pos[b] += weight
@@ -405,8 +433,6 @@ class ScoreCounts:
                 sum(pos[:i + 1]) if i < half else self._block_pos[b] - sum(pos[i + 1:]))
             self.twice_u += weight * (2 * above + pos[i])
             self.shared += weight * pos[i]
-            if self._term_sums:
-                self._follow_terms(key, False, neg[i], neg[i] + weight)
             neg[i] += weight
             self.negatives += weight
             self._block_neg[b] += weight
@@ -430,7 +456,7 @@ class ScoreCounts:
         self._pos = [make(block) for block in self._pos]
         self._neg = [make(block) for block in self._neg]
         self._columns = None
-        self._term_sums = {}  # past int64 the formulas take other columns: no sum serves
+        self._term_sums, self._bins = {}, {}  # past int64 the formulas take other columns
 
     def _rescale(self, scale: int) -> None:
         """Express every count in units of ``2**-scale``: finer (never past the limit, which is
@@ -452,7 +478,7 @@ class ScoreCounts:
         self.positives, self.negatives = moved(self.positives), moved(self.negatives)
         self.twice_u, self.shared = moved(self.twice_u, True), moved(self.shared, True)
         self._columns = None
-        self._term_sums = {}  # every term changes with its count: made again by the next read
+        self._term_sums, self._bins = {}, {}  # every count changes: made again by the next read
         self.scale = scale
 
     def _split(self, b: int) -> None:
@@ -498,7 +524,7 @@ class ScoreCounts:
     def _rebuild(self, keys: NDArray[np.float64], pos: NDArray[Any],
                  neg: NDArray[Any]) -> None:
         """Fill an empty state from columns (zero rows dropped) and recompute ``twice_u``."""
-        self._term_sums = {}  # made again by the next read
+        self._term_sums, self._bins = {}, {}  # made again by the next read
         kept = (pos != 0) | (neg != 0)
         keys, pos, neg = keys[kept], pos[kept], neg[kept]
         pos, neg = count_columns(pos, neg)
@@ -554,6 +580,19 @@ def terms_exact_sum(name: str, columns: Batch) -> int:
     """The exact sum of the named score's terms (:data:`TERM_LOSSES`) over int64 columns of
     counts, in units of ``2**-1074``: where :meth:`ScoreCounts.term_sum` starts."""
     return exact_sum(_TERMS[name](*columns))
+
+
+def made_bins(kept: dict[int, CalibrationBins], n_bins: int, columns: Batch,
+              total: int) -> CalibrationBins | None:
+    """The running bins of ``n_bins`` made from int64 ``columns`` and kept in ``kept`` (the oldest
+    dropped past ``MAX_KEPT``), or ``None`` when their total is ``2**53`` units or more, where
+    they would not serve."""
+    if total >= EXACT_FLOAT_BOUND:
+        return None
+    while len(kept) >= MAX_KEPT:
+        del kept[next(iter(kept))]
+    found = kept[n_bins] = CalibrationBins(n_bins, *columns)
+    return found
 
 
 def _block(values: Any, total: int) -> Any:

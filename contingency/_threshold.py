@@ -718,8 +718,16 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
                           norm: Literal["l1", "l2", "max"] = "l1") -> float:
         """torchmetrics' binary calibration error (``norm="l1"`` is the expected calibration error).
 
-        ``n_bins`` equal bins over [0, 1], or the bins' edges. Exact mode.
+        ``n_bins`` equal bins over [0, 1], or the bins' edges. Exact mode. O(``n_bins``) after
+        an ``add`` for a number of bins (the counts keep the bins of the last few asked for,
+        from their first read on); given edges, O(distinct scores).
         """
+        counts = self._counts
+        if (self._binning is None and type(n_bins) is int and n_bins >= 1
+                and norm in ("l1", "l2", "max")):
+            bins = counts.calibration_bins(n_bins)
+            if bins is not None:
+                return bins.read(counts.positives + counts.negatives, norm)
         return _curves.calibration_error(*self._exact_counts("calibration_error"),
                                          n_bins=n_bins, norm=norm)
 

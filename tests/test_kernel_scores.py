@@ -117,6 +117,8 @@ def reads(curve: ThresholdContingency) -> dict[str, Any]:
                        ("average_precision", lambda: curve.average_precision()),
                        ("brier_score", lambda: curve.brier_score()),
                        ("log_loss", lambda: curve.log_loss()),
+                       ("calibration_error", lambda: curve.calibration_error()),
+                       ("calibration_error_4_l2", lambda: curve.calibration_error(4, norm="l2")),
                        ("counts", lambda: [c.tolist() for c in curve.counts()])]:
         try:
             found[name] = repr(read())
@@ -127,21 +129,41 @@ def reads(curve: ThresholdContingency) -> dict[str, Any]:
 
 def formula_terms(counts: Any) -> dict[str, float | None]:
     """What ``counts.term_sum`` must give, from the columns: math.fsum of the formula's terms, or
-    ``None`` where the running sums do not serve (no key, a key outside [0, 1], past int64)."""
+    ``None`` where the running sums do not serve (no key, a key outside [0, 1], past int64);
+    and what the running bins of ``calibration_error`` (15, "l1") read: the formula on the
+    columns, or ``None`` where they do not serve (also a total of 2**53 units or more, or a
+    score in (0, 2**-500), where the formula rounds its products)."""
     keys, pos, neg = counts.columns()
-    if (not keys.size or keys[0] < 0 or keys[-1] > 1
-            or counts.positives + counts.negatives > MAX_COUNT):
-        return dict.fromkeys(TERM_LOSSES)
+    total = counts.positives + counts.negatives
+    if not keys.size or keys[0] < 0 or keys[-1] > 1 or total > MAX_COUNT:
+        return {**dict.fromkeys(TERM_LOSSES), "calibration": None}
+    exact_bins = total < 2**53 and not ((keys > 0) & (keys < 2.0**-500)).any()
     return {"brier_score": math.fsum(curves.brier_terms(keys, pos, neg)),
-            "log_loss": math.fsum(curves.log_loss_terms(keys, pos, neg))}
+            "log_loss": math.fsum(curves.log_loss_terms(keys, pos, neg)),
+            "calibration": curves.calibration_error(keys[::-1], pos[::-1], neg[::-1])
+            if exact_bins else None}
+
+
+def running_sums(counts: Any) -> dict[str, float | None]:
+    """The running reads of the counts themselves: each sum of terms, the bins of 15 ("l1")."""
+    bins = counts.calibration_bins(15)
+    return {**{name: counts.term_sum(name) for name in TERM_LOSSES},
+            "calibration": None if bins is None
+            else bins.read(counts.positives + counts.negatives, "l1")}
 
 
 def assert_running_reads_are_the_formulas(curve: ThresholdContingency) -> None:
-    """brier_score() and log_loss() (the running sums in exact mode) equal the formulas on the
-    columns the reads take, bit for bit, or both refuse with the same message."""
+    """brier_score(), log_loss() and calibration_error() (the running sums and bins in exact mode)
+    equal the formulas on the columns the reads take, bit for bit, or both refuse with the same
+    message."""
     columns = curve._columns()
     for read, formula in [(curve.brier_score, curves.brier_score),
-                          (curve.log_loss, curves.log_loss)]:
+                          (curve.log_loss, curves.log_loss),
+                          (curve.calibration_error, curves.calibration_error),
+                          (partial(curve.calibration_error, 4, norm="l2"),
+                           partial(curves.calibration_error, n_bins=4, norm="l2")),
+                          (partial(curve.calibration_error, 10, norm="max"),
+                           partial(curves.calibration_error, n_bins=10, norm="max"))]:
         expected = outcome(lambda: formula(*columns))  # noqa: B023
         if curve.bins is not None:
             assert outcome(read)[0] == "ValueError"
@@ -309,7 +331,7 @@ def _batch(results: list[tuple[float, int, int]], scale: int) -> tuple[Any, Any,
 def _run(counts: Any, step: tuple[Any, ...]) -> None:
     unit = step[4] if len(step) > 4 else 0
     if step[0] == "read":
-        assert {name: counts.term_sum(name) for name in TERM_LOSSES} == formula_terms(counts)
+        assert running_sums(counts) == formula_terms(counts)
     elif step[0] == "unit":
         _, key, positive, weight = step[:4]
         counts.apply(key, positive, weight, None, 1, unit)
@@ -555,12 +577,13 @@ def _curve_step(curve: ThresholdContingency, step: tuple[Any, ...]) -> Threshold
          read_every=1)  # a key's old term taken back: one positive at 0.5, not 1 + 2
 @example(steps=[("add", 0.25, False, 3), ("add", 0.75, True, 0.5), ("remove", 0.25, False, 1)],
          read_every=1)  # the refinement to 2**-1 drops the sums; the next read makes them again
-def test_the_running_brier_score_and_log_loss_are_the_formulas_after_every_step(
+def test_the_running_probability_reads_are_the_formulas_after_every_step(
         implementation: Any, steps: list[tuple[Any, ...]], read_every: int) -> None:
     """Random streams (adds, removes, fractional weights, batches, merges, copies, pickles,
     documents): after every step read (the sums made by the first read, then kept by the write;
-    read after every ``read_every``-th step, so that some writes find no sums), brier_score()
-    and log_loss() equal the formulas on the columns, bit for bit."""
+    read after every ``read_every``-th step, so that some writes find no sums), brier_score(),
+    log_loss() and calibration_error() (three numbers of bins, three norms) equal the formulas
+    on the columns, bit for bit."""
     curve = ThresholdContingency()
     curve._counts = implementation()
     for number, step in enumerate(steps):
@@ -593,3 +616,27 @@ def test_the_running_sums_round_once_to_even(implementation: Any) -> None:
     assert counts.term_sum("brier_score") == 2.0**-53 == math.fsum([2.0**-53, 5e-324])
     counts.apply(2.0**-27, False, -2)
     assert counts.term_sum("brier_score") == 5e-324
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_the_bins_of_the_last_few_numbers_of_bins_are_kept(implementation: Any) -> None:
+    """calibration_error read after every add for three numbers of bins in turn (their bins
+    kept through the adds), then six (more than MAX_KEPT: the oldest made goes): each read the
+    formula's, bit for bit; and after a tiny score, whose products the formula rounds, the read
+    sums the columns, as the formula does."""
+    from contingency._calibration_bins import MAX_KEPT
+
+    rng = np.random.default_rng(3)
+    curve = ThresholdContingency()
+    curve._counts = implementation()
+    for step, (score, positive) in enumerate(zip(rng.random(60).tolist(),
+                                                 (rng.random(60) < 0.5).tolist())):
+        curve.add(score, positive, weight=1 + step % 3)
+        n_bins = 1 + step % (3 if step < 40 else 6)
+        assert curve.calibration_error(n_bins) == curves.calibration_error(
+            *curve._columns(), n_bins=n_bins)
+        if implementation is ScoreCounts:
+            assert len(curve._counts._bins) == min(3 if step < 40 else MAX_KEPT, step + 1)
+    curve.add(1e-300, True)
+    assert curve._counts.calibration_bins(6) is None
+    assert curve.calibration_error(6) == curves.calibration_error(*curve._columns(), n_bins=6)

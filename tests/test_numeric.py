@@ -48,13 +48,14 @@ _NON_NEGATIVE = st.one_of(st.floats(0, 2.0**69), st.floats(0, 1e-300), st.intege
     lambda k: k * 5e-324), st.sampled_from([0.0, 5e-324, 2.0**-1022, 2.0**68, 1.0, 0.1]))
 
 
-@given(st.lists(_NON_NEGATIVE, max_size=60))
+@given(st.lists(st.one_of(_NON_NEGATIVE, _NON_NEGATIVE.map(lambda x: -x)), max_size=60))
 @example([1.0, 2.0**-53])  # a tie, to even: 1.0
 @example([1.0, 2.0**-52, 2.0**-53])  # a tie, to even: up
 @example([1.0, 2.0**-53, 5e-324])  # just past the tie (a sticky bit 1,000 binades below): up
 @example([2.0**-1022 - 5e-324, 5e-324])  # subnormals summing to the least normal
+@example([1.0, -(2.0**-54), 2.0**-1074])  # a negative part (Veltkamp's low halves are signed)
 def test_an_exact_sum_of_floats_rounded_once_is_fsum(values: list[float]) -> None:
-    """exact_sum is the exact sum (Fractions: the definition), exact_units each float exactly,
+    """exact_sum is the exact sum (Fractions: the definition), of either sign, exact_units each float exactly,
     and rounded_units rounds the sum once, as math.fsum."""
     from contingency.formulas._numeric import exact_sum, exact_units, rounded_units
 

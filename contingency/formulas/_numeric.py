@@ -395,7 +395,7 @@ def exact_units(value: float) -> int:
 
 
 def exact_sum(values: NDArray[np.float64]) -> int:
-    """The exact sum of finite non-negative floats, a whole number of ``2**-1074`` (Python int).
+    """The exact sum of finite floats, a whole number of ``2**-1074`` (a Python int).
 
     numpy's ``frexp`` cuts each value into 53 significant bits and an exponent;
     the significands of one exponent are summed in int64 (in two halves of
