@@ -885,11 +885,13 @@ def log_loss_of(scores: Any, positive: bool, eps: float = LOG_LOSS_EPS) -> Any:
 
 def log_loss_terms(thresholds: Floats, positives: NDArray[Any], negatives: NDArray[Any],
                    eps: float = LOG_LOSS_EPS) -> Floats:
-    """The log loss's terms, ``weight * loss`` of each class at each score (0 where the weight is
-    0: an infinite loss of no result costs nothing), from checked counts."""
-    with np.errstate(invalid="ignore"):  # 0 * inf, replaced by 0
-        return np.concatenate([np.where(positives > 0, positives * log_loss_of(thresholds, True, eps), 0.0),
-                               np.where(negatives > 0, negatives * log_loss_of(thresholds, False, eps), 0.0)])
+    """The log loss's terms, ``weight * loss`` of each class at each score where its weight is not
+    0 (an infinite loss of no result costs nothing, and a logarithm is taken only where needed),
+    from checked counts."""
+    at_positives, at_negatives = positives > 0, negatives > 0
+    return np.concatenate([
+        positives[at_positives] * log_loss_of(thresholds[at_positives], True, eps),
+        negatives[at_negatives] * log_loss_of(thresholds[at_negatives], False, eps)])
 
 
 def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, *,
