@@ -99,7 +99,8 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
 
     ``add`` followed by ``roc_auc()`` costs O(log n) (a running Mann-Whitney
     statistic, exact), so a learning curve can read the AUC after every
-    result. Weights may be fractional and are counted exactly, as
+    result; ``brier_score()`` and ``log_loss()`` too (running exact sums of
+    their terms), and ``calibration_error(n_bins)`` in O(bins). Weights may be fractional and are counted exactly, as
     :class:`Contingency` counts them: integers in units of ``2**-k``, the
     finest unit a weight has needed (``positives`` and the other totals are
     then floats, each the exact weight rounded once). An undefined score (the
