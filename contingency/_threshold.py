@@ -100,10 +100,11 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
     ``add`` followed by ``roc_auc()`` costs O(log n) (a running Mann-Whitney
     statistic, exact), so a learning curve can read the AUC after every
     result; ``brier_score()`` and ``log_loss()`` too (running exact sums of
-    their terms), and ``calibration_error(n_bins)`` in O(bins). Weights may be fractional and are counted exactly, as
-    :class:`Contingency` counts them: integers in units of ``2**-k``, the
-    finest unit a weight has needed (``positives`` and the other totals are
-    then floats, each the exact weight rounded once). An undefined score (the
+    their terms), and ``calibration_error(n_bins)`` in O(bins). Weights may
+    be fractional and are counted exactly, as :class:`Contingency` counts
+    them: integers in units of ``2**-k``, the finest unit a weight has needed
+    (``positives`` and the other totals are then floats, each the exact
+    weight rounded once). An undefined score (the
     AUC with one class absent, say) follows ``zero_division`` as everywhere
     in the package: ``"perl"`` (default) raises ``ValueError`` naming the
     absent class, ``0.0``, ``1.0`` or ``"nan"`` return that number
@@ -681,8 +682,8 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         terms from the first read on); another ``eps`` sums the terms of every score.
         """
         counts = self._counts
-        if self._binning is None and (eps == "auto" or (type(eps) is float
-                                                        and eps == _curves.LOG_LOSS_EPS)):
+        if self._binning is None and ((type(eps) is str and eps == "auto")
+                                      or (type(eps) is float and eps == _curves.LOG_LOSS_EPS)):
             rounded_sum = counts.term_sum("log_loss")
             if rounded_sum is not None:
                 return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
@@ -725,7 +726,7 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         """
         counts = self._counts
         if (self._binning is None and type(n_bins) is int and n_bins >= 1
-                and norm in ("l1", "l2", "max")):
+                and type(norm) is str and norm in ("l1", "l2", "max")):
             bins = counts.calibration_bins(n_bins)
             if bins is not None:
                 return bins.read(counts.positives + counts.negatives, norm)
