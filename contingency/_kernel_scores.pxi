@@ -45,7 +45,8 @@ one definition of the term), multiplies it by the class's old and new weight
 (one rounding each, as numpy's ``weight * loss``) and subtracts and adds the
 two products' bits in C; the read rounds the limbs once to the nearest
 float64, ties to even (``cs_exact_rounded``), as the reference's Python int
-division does.
+division does. ``calibration_error``'s running bins are the reference's own
+Python objects (:mod:`contingency._calibration_bins`), stepped from here.
 """
 
 from cpython.long cimport PyLong_FromLongLong, PyLong_FromUnsignedLongLong

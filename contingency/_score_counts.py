@@ -43,7 +43,8 @@ so the sum rounded once is :func:`math.fsum` of the formula's terms, bit for
 bit. The sums are a cache of the counts, not state: every other change (a
 batch merged by numpy, a refinement of the unit, counts past int64, a key
 outside [0, 1], ``clear``, ``copy``, unpickling) drops them, and the next read
-makes them again.
+makes them again. ``calibration_error``'s bins are kept the same way
+(:meth:`ScoreCounts.calibration_bins`, :mod:`contingency._calibration_bins`).
 
 :meth:`ScoreCounts.apply` is the one routine that changes anything: a unit
 step (``key, positive, weight``) or a coded batch (keys ascending and
