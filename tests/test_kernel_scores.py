@@ -163,7 +163,11 @@ def assert_running_reads_are_the_formulas(curve: ThresholdContingency) -> None:
                           (partial(curve.calibration_error, 4, norm="l2"),
                            partial(curves.calibration_error, n_bins=4, norm="l2")),
                           (partial(curve.calibration_error, 10, norm="max"),
-                           partial(curves.calibration_error, n_bins=10, norm="max"))]:
+                           partial(curves.calibration_error, n_bins=10, norm="max")),
+                          # the default eps by value (the running sum), another (the columns)
+                          (partial(curve.log_loss, eps=curves.LOG_LOSS_EPS), curves.log_loss),
+                          (partial(curve.log_loss, eps=1e-15),
+                           partial(curves.log_loss, eps=1e-15))]:
         expected = outcome(lambda: formula(*columns))  # noqa: B023
         if curve.bins is not None:
             assert outcome(read)[0] == "ValueError"
