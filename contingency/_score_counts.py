@@ -1,4 +1,4 @@
-"""The counts of a scored binary stream by distinct score, their one write routine and the running 2U.
+"""The counts of a scored binary stream by distinct score, their one write routine and running sums.
 
 The state of :class:`~contingency.ThresholdContingency`: for each distinct key
 (a score in exact mode, a bin's lower edge in binned mode) the weight of
