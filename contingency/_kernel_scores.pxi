@@ -34,13 +34,33 @@ at most what the key holds for a removal) changes ``2U`` by ``w (2 below +
 at)`` with ``|w| + below + at <= T``, so the product is at most ``2 |w|
 (T - |w|) <= T**2 / 2 < 2**125``: every intermediate is far inside
 ``2**127``.
+
+The sums of the Brier score's and the log loss's terms (the reference's
+:meth:`~contingency._score_counts.ScoreCounts.term_sum`) are exact here too, in
+a fixed-point number of ``CS_LIMBS`` 64-bit limbs in units of ``2**-1074``
+(1,280 bits: a term is at most ``(2**63 - 1) * 36.05 < 2**69``, and so is their
+sum, ``2**1143`` units). A unit step takes the key's loss from the same Python
+function as the formula (:data:`~contingency._score_counts.TERM_LOSSES`: the
+one definition of the term), multiplies it by the class's old and new weight
+(one rounding each, as numpy's ``weight * loss``) and subtracts and adds the
+two products' bits in C; the read rounds the limbs once to the nearest
+float64, ties to even (``cs_exact_rounded``), as the reference's Python int
+division does. ``calibration_error``'s running bins are the reference's own
+Python objects (:mod:`contingency._calibration_bins`), stepped from here.
 """
 
 from cpython.long cimport PyLong_FromLongLong, PyLong_FromUnsignedLongLong
 from libc.string cimport memmove
 
 from contingency._score_counts import ScoreCounts as _ReferenceScoreCounts
+from contingency._score_counts import TERM_LOSSES as _TERM_LOSSES_BY_NAME
 from contingency._score_counts import refined_apply, same_counts, shifted_batch, shown_weight
+from contingency._score_counts import made_bins, terms_exact_sum
+
+#: The sums of terms a KernelScoreCounts can keep, by index (a bit of ``_term_flags`` each).
+_TERM_NAMES = tuple(_TERM_LOSSES_BY_NAME)
+_TERM_LOSSES = tuple(_TERM_LOSSES_BY_NAME.values())
+_TERM_INDEX = {name: index for index, name in enumerate(_TERM_NAMES)}
 
 cdef extern from *:
     """
@@ -55,6 +75,71 @@ cdef extern from *:
     int64_t cs_high(cs_i128 x) nogil
     uint64_t cs_low(cs_i128 x) nogil
     int cs_fits64(cs_i128 x) nogil
+
+cdef extern from *:
+    """
+    #include <math.h>
+    #include <string.h>
+    #define CS_LIMBS 20
+
+    /* Add (subtract) the finite non-negative double x, exactly, to (from) the fixed-point
+       number of CS_LIMBS 64-bit limbs in units of 2**-1074, least significant limb first. A
+       subtraction never takes it below 0: it takes back a term added before. */
+    static void cs_exact_add(uint64_t *limbs, double x, int subtract) {
+        uint64_t bits, significand, low, high, carry, before;
+        int biased, place, at, shift, k;
+        if (x == 0.0) return;
+        memcpy(&bits, &x, sizeof bits);
+        biased = (int)((bits >> 52) & 0x7ff);
+        significand = bits & ((UINT64_C(1) << 52) - 1);
+        if (biased) { significand |= UINT64_C(1) << 52; place = biased - 1; } else place = 0;
+        at = place >> 6;
+        shift = place & 63;
+        low = significand << shift;
+        high = shift ? significand >> (64 - shift) : 0;
+        if (!subtract) {
+            before = limbs[at]; limbs[at] += low; carry = limbs[at] < before;
+            before = limbs[at + 1]; limbs[at + 1] += high + carry; carry = limbs[at + 1] < before;
+            for (k = at + 2; carry && k < CS_LIMBS; k++) { limbs[k] += 1; carry = limbs[k] == 0; }
+        } else {
+            carry = limbs[at] < low; limbs[at] -= low;
+            before = limbs[at + 1]; limbs[at + 1] -= high + carry; carry = before < high + carry;
+            for (k = at + 2; carry && k < CS_LIMBS; k++) { carry = limbs[k] == 0; limbs[k] -= 1; }
+        }
+    }
+
+    /* The fixed-point number rounded once to the nearest double, ties to even. */
+    static double cs_exact_rounded(const uint64_t *limbs) {
+        int top = CS_LIMBS - 1, leading, low, at, shift, k, sticky = 0;
+        uint64_t window, kept, rest;
+        while (top >= 0 && !limbs[top]) top--;
+        if (top < 0) return 0.0;
+        leading = top * 64 + 63 - __builtin_clzll(limbs[top]);
+        if (leading < 53) return ldexp((double)limbs[0], -1074);  /* below 2**53 units: exact */
+        low = leading - 63;  /* the 64 bits from bit `low` up hold the leading one at the top */
+        if (low < 0) {
+            window = limbs[0] << (-low);
+        } else {
+            at = low >> 6;
+            shift = low & 63;
+            window = limbs[at] >> shift;
+            if (shift) {
+                window |= limbs[at + 1] << (64 - shift);
+                sticky = (limbs[at] & ((UINT64_C(1) << shift) - 1)) != 0;
+            }
+            for (k = 0; k < at && !sticky; k++) sticky = limbs[k] != 0;
+        }
+        kept = window >> 11;
+        rest = window & 0x7ff;
+        if (rest > 0x400 || (rest == 0x400 && (sticky || (kept & 1)))) kept += 1;
+        return ldexp((double)kept, low + 11 - 1074);  /* normal (>= 2**-1021): exact */
+    }
+    """
+    void cs_exact_add(uint64_t *limbs, double x, int subtract) noexcept nogil
+    double cs_exact_rounded(const uint64_t *limbs) noexcept nogil
+
+DEF CS_LIMBS = 20
+DEF CS_TERMS = 2
 
 #: Half the most keys a block holds: a block that reaches 2 * CS_LOAD keys is split in two.
 DEF CS_LOAD = 64
@@ -98,6 +183,9 @@ cdef class KernelScoreCounts:
     cdef Py_ssize_t _scale  # every count in units of 2**-scale
     cdef object _columns  # the counts as arrays (a cache, dropped by every change)
     cdef object _wide  # past int64: the reference's counts, which hold the state instead
+    cdef unsigned int _term_flags  # bit k: the sum of _TERM_NAMES[k]'s terms is kept
+    cdef uint64_t _term_sums[CS_TERMS][CS_LIMBS]  # their exact sums (units of 2**-1074)
+    cdef object _bins  # None, or n_bins -> calibration_error's running bins (Python objects)
 
     def __cinit__(self):
         self._blocks = NULL
@@ -109,6 +197,8 @@ cdef class KernelScoreCounts:
         self._scale = 0
         self._columns = None
         self._wide = None
+        self._term_flags = 0
+        self._bins = None
 
     def __dealloc__(self):
         self._free()
@@ -199,6 +289,8 @@ cdef class KernelScoreCounts:
         self._scale = 0
         self._columns = None
         self._wide = None
+        self._term_flags = 0
+        self._bins = None
 
     # Past int64 ----------------------------------------------------------------------------
 
@@ -317,6 +409,61 @@ cdef class KernelScoreCounts:
         self._columns = (keys, pos, neg)
         return self._columns
 
+    def term_sum(self, name):
+        """The sum of the named score's terms over the counts, exact and rounded once (made from
+        the columns by the first call, then kept by every unit step); ``None`` where it does not
+        serve: no key, a key outside [0, 1], counts past int64. As the reference's."""
+        cdef Py_ssize_t k = _TERM_INDEX[name]
+        cdef bytes limbs
+        if (self._wide is not None or not self._n_keys or self._blocks[0].keys[0] < 0.0
+                or self._maxes[self._n_blocks - 1] > 1.0):
+            return None
+        if not (self._term_flags >> k) & 1:
+            limbs = terms_exact_sum(name, self.columns()).to_bytes(CS_LIMBS * 8, "little")
+            memcpy(self._term_sums[k], <const char *>limbs, CS_LIMBS * 8)
+            self._term_flags |= 1u << k
+        return cs_exact_rounded(self._term_sums[k])
+
+    def calibration_bins(self, n_bins):
+        """The running bins of ``calibration_error(n_bins)``, made by the first call for
+        ``n_bins``, then kept by every unit step; ``None`` where they do not serve. As the
+        reference's (the same Python objects: :mod:`contingency._calibration_bins`)."""
+        cdef int64_t total = self._positives + self._negatives
+        if (self._wide is not None or not self._n_keys or self._blocks[0].keys[0] < 0.0
+                or self._maxes[self._n_blocks - 1] > 1.0):
+            return None
+        if self._bins is None:
+            self._bins = {}
+        found = self._bins.get(n_bins)
+        if found is None:
+            found = made_bins(self._bins, n_bins, self.columns(), total)
+        if not self._bins:
+            self._bins = None
+        return found if found is not None and found.serves(total) else None
+
+    cdef int _follow_sums(self, double key, bint positive, int64_t old, int64_t weight) except -1:
+        """Keep the running sums through one key's change of one class from ``old`` by
+        ``weight``: each sum of terms (the loss from the reference's function, the products
+        and their bits in C) and each of calibration_error's bins (their own step)."""
+        cdef Py_ssize_t k
+        cdef double loss
+        cdef int64_t new = old + weight
+        if not 0.0 <= key <= 1.0:  # the reads refuse the state: no sum until they accept it
+            self._term_flags = 0
+            self._bins = None
+            return 0
+        if self._bins is not None:
+            for bins in self._bins.values():
+                bins.step(key, positive, weight)
+        for k in range(CS_TERMS):
+            if (self._term_flags >> k) & 1:
+                loss = _TERM_LOSSES[k](key, positive)
+                if old:
+                    cs_exact_add(self._term_sums[k], <double>old * loss, 1)
+                if new:
+                    cs_exact_add(self._term_sums[k], <double>new * loss, 0)
+        return 0
+
     def at(self, double key):
         """The positive and negative weight at ``key`` (0, 0 if absent)."""
         cdef Py_ssize_t b, i
@@ -410,6 +557,11 @@ cdef class KernelScoreCounts:
                                  f"{shown_weight(-weight, self._scale)} to remove")
         elif weight > MAX_COUNT - self._positives - self._negatives:
             return 1
+        if self._term_flags or self._bins is not None:  # before any write: Python calls
+            have = 0
+            if found:
+                have = self._blocks[b].pos[i] if positive else self._blocks[b].neg[i]
+            self._follow_sums(key, positive, have, weight)
         self._columns = None
         if not self._n_blocks:  # the first key
             self._reserve(1)
@@ -611,6 +763,8 @@ cdef class KernelScoreCounts:
         As the reference's."""
         cdef Py_ssize_t shift = scale - self._scale, b, j
         cdef ScoreBlock *block
+        self._term_flags = 0  # every count changes: made again by the next read
+        self._bins = None
         if self._wide is not None:  # the reference's, then back to C if the total fits int64
             wide = self._wide
             wide._rescale(scale)
@@ -651,6 +805,8 @@ cdef class KernelScoreCounts:
         cdef ScoreBlock *block = NULL
         cdef int64_t negatives = 0, positives = 0
         cdef cs_i128 twice_u = 0, shared = 0
+        self._term_flags = 0  # made again by the next read
+        self._bins = None
         for k in range(n):
             if not pos[k] and not neg[k]:
                 continue

@@ -1,4 +1,4 @@
-"""The counts of a scored binary stream by distinct score, their one write routine and the running 2U.
+"""The counts of a scored binary stream by distinct score, their one write routine and running sums.
 
 The state of :class:`~contingency.ThresholdContingency`: for each distinct key
 (a score in exact mode, a bin's lower edge in binned mode) the weight of
@@ -31,6 +31,21 @@ positive-negative pairs at one key (tied; in binned mode, sharing a bin), makes
 binned mode's AUC bound O(1) too. Tests recompute both from the results after
 every step.
 
+The Brier score and the log loss (its default ``eps``) are sums of one term
+per key and class, ``weight * loss(key)`` rounded once
+(:func:`contingency.formulas.curves.brier_loss`,
+:func:`~contingency.formulas.curves.log_loss_of`), summed exactly and rounded
+once. :meth:`ScoreCounts.term_sum` keeps that exact sum as a Python int in
+units of ``2**-1074`` (every float64 is a whole number of them): the first read
+of a score makes it from the columns, and from then on each unit step
+subtracts the old term of the key and class it changes and adds the new one,
+so the sum rounded once is :func:`math.fsum` of the formula's terms, bit for
+bit. The sums are a cache of the counts, not state: every other change (a
+batch merged by numpy, a refinement of the unit, counts past int64, a key
+outside [0, 1], ``clear``, ``copy``, unpickling) drops them, and the next read
+makes them again. ``calibration_error``'s bins are kept the same way
+(:meth:`ScoreCounts.calibration_bins`, :mod:`contingency._calibration_bins`).
+
 :meth:`ScoreCounts.apply` is the one routine that changes anything: a unit
 step (``key, positive, weight``) or a coded batch (keys ascending and
 distinct, positive and negative weights, all of one sign). A batch small
@@ -49,16 +64,32 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency.formulas._numeric import MAX_COUNT, check_room
-from contingency.formulas.curves import mann_whitney
+from contingency._calibration_bins import MAX_KEPT, CalibrationBins
+from contingency.formulas._numeric import (
+    EXACT_FLOAT_BOUND,
+    MAX_COUNT,
+    check_room,
+    exact_sum,
+    exact_units,
+    rounded_units,
+)
+from contingency.formulas.curves import (
+    brier_loss,
+    brier_terms,
+    log_loss_of,
+    log_loss_terms,
+    mann_whitney,
+)
 
-__all__ = ["Batch", "ScoreCounts", "check_units", "count_columns", "exact_total", "refined_apply",
-           "same_counts", "shifted_batch", "shown_weight"]
+__all__ = ["TERM_LOSSES", "Batch", "ScoreCounts", "check_units", "count_columns", "exact_total",
+           "made_bins", "refined_apply", "same_counts", "shifted_batch", "shown_weight",
+           "terms_exact_sum"]
 
 #: Half the most keys a block holds (a block of more is split in two).
 _LOAD = 256
@@ -66,6 +97,17 @@ _LOAD = 256
 #: How many keys a numpy rebuild moves in the time of one unit step: a batch of fewer than
 #: len(state) / this many keys goes through unit steps.
 _UNIT_STEP_COST = 2000
+
+#: The sums of terms :meth:`ScoreCounts.term_sum` keeps, by score: the loss of one result of a
+#: class at a key (``weight * loss`` is the term), and the formula's terms of the columns.
+TERM_LOSSES: dict[str, Callable[[float, bool], float]] = {
+    "brier_score": brier_loss,
+    "log_loss": log_loss_of,  # eps="auto": the running sum is the default's
+}
+_TERMS: dict[str, Callable[[NDArray[np.float64], NDArray[Any], NDArray[Any]], NDArray[np.float64]]] = {
+    "brier_score": brier_terms,
+    "log_loss": log_loss_terms,
+}
 
 #: A batch of a coded scored stream: keys (ascending, distinct), positive and negative weights
 #: (int64 while their total fits int64, else object arrays of Python ints: :func:`count_columns`).
@@ -85,6 +127,7 @@ class ScoreCounts:
     """
 
     __slots__ = (
+        "_bins",
         "_block_neg",
         "_block_pos",
         "_columns",
@@ -92,6 +135,7 @@ class ScoreCounts:
         "_maxes",
         "_neg",
         "_pos",
+        "_term_sums",
         "_tree_neg",
         "_tree_pos",
         "negatives",
@@ -111,6 +155,8 @@ class ScoreCounts:
     _tree_pos: list[int]  # Fenwick trees over the block totals (1-based)
     _tree_neg: list[int]
     _columns: Batch | None  # the counts as arrays (a cache, dropped by every change)
+    _term_sums: dict[str, int]  # score -> its terms' exact sum in units of 2**-1074 (term_sum)
+    _bins: dict[int, CalibrationBins]  # n_bins -> calibration_error's running bins
     positives: int  # P, the total positive weight
     negatives: int  # N
     twice_u: int  # 2U, the Mann-Whitney statistic in half-units
@@ -126,6 +172,7 @@ class ScoreCounts:
         self._block_pos, self._block_neg = [], []
         self._tree_pos, self._tree_neg = [0], [0]
         self._columns = None
+        self._term_sums, self._bins = {}, {}
         self.positives = self.negatives = self.twice_u = self.shared = self.scale = 0
 
     def copy(self) -> ScoreCounts:
@@ -138,6 +185,7 @@ class ScoreCounts:
         other._block_neg = list(self._block_neg)
         other._tree_pos, other._tree_neg = list(self._tree_pos), list(self._tree_neg)
         other._columns = self._columns
+        other._term_sums, other._bins = {}, {}  # caches, made again by the copy's first reads
         other.positives, other.negatives, other.twice_u, other.shared = (
             self.positives, self.negatives, self.twice_u, self.shared)
         other.scale = self.scale
@@ -182,6 +230,49 @@ class ScoreCounts:
             for column in found:
                 column.flags.writeable = False
         return found
+
+    def term_sum(self, name: str) -> float | None:
+        """The sum of the named score's terms over the counts (:data:`TERM_LOSSES`), exact and
+        rounded once: what its formula's :func:`math.fsum` gives on :meth:`columns`.
+
+        Made from the columns by the first call (O(keys)), then kept by every unit step
+        (O(1) a step); ``None`` where it does not serve and the caller computes from the
+        columns: no key, a key outside [0, 1] (the formula refuses it), or counts past
+        int64 (the formulas then take other columns).
+        """
+        if not self._maxes or self._keys[0][0] < 0.0 or self._maxes[-1] > 1.0 or self.wide:
+            return None
+        found = self._term_sums.get(name)
+        if found is None:
+            found = self._term_sums[name] = terms_exact_sum(name, self.columns())
+        return rounded_units(found)
+
+    def calibration_bins(self, n_bins: int) -> CalibrationBins | None:
+        """The running bins of ``calibration_error(n_bins)`` (:mod:`contingency._calibration_bins`):
+        made from the columns by the first call for ``n_bins`` (at most ``MAX_KEPT`` kept, the
+        oldest dropped), then kept by every unit step; ``None`` where they do not serve and the
+        caller computes from the columns (as :meth:`term_sum`, and also a total of ``2**53``
+        units or more, or a score in ``(0, 2**-500)``)."""
+        if not self._maxes or self._keys[0][0] < 0.0 or self._maxes[-1] > 1.0 or self.wide:
+            return None
+        found = self._bins.get(n_bins)
+        if found is None:
+            found = made_bins(self._bins, n_bins, self.columns(), self.positives + self.negatives)
+        return found if found is not None and found.serves(self.positives + self.negatives) else None
+
+    def _follow_sums(self, key: float, positive: bool, old: int, weight: int) -> None:
+        """Keep the running sums through one key's change of one class from ``old`` by ``weight``:
+        each sum of terms loses the key's old term and gains its new one, each bin the weight."""
+        if not 0.0 <= key <= 1.0:  # the reads refuse the state: no sum until they accept it
+            self._term_sums, self._bins = {}, {}
+            return
+        sums, new = self._term_sums, old + weight
+        for name, units in sums.items():
+            loss = TERM_LOSSES[name](key, positive)
+            sums[name] = (units + (exact_units(new * loss) if new else 0)
+                          - (exact_units(old * loss) if old else 0))
+        for bins in self._bins.values():
+            bins.step(key, positive, weight)
 
     def at(self, key: float) -> tuple[int, int]:
         """The positive and negative weight at ``key`` (0, 0 if absent)."""
@@ -310,6 +401,9 @@ class ScoreCounts:
             check_units(total, weight, self.scale)
             if total <= MAX_COUNT:  # this step passes int64: the counts become Python ints
                 self._widen(True)
+        if self._term_sums or self._bins:  # the running sums follow, before any write
+            have = (self._pos if positive else self._neg)[b][i] if found else 0
+            self._follow_sums(key, positive, have, weight)
         self._columns = None
         if not maxes:  # the first key
             self._keys, self._maxes = [array("d", (key,))], [key]
@@ -363,6 +457,7 @@ class ScoreCounts:
         self._pos = [make(block) for block in self._pos]
         self._neg = [make(block) for block in self._neg]
         self._columns = None
+        self._term_sums, self._bins = {}, {}  # past int64 the formulas take other columns
 
     def _rescale(self, scale: int) -> None:
         """Express every count in units of ``2**-scale``: finer (never past the limit, which is
@@ -384,6 +479,7 @@ class ScoreCounts:
         self.positives, self.negatives = moved(self.positives), moved(self.negatives)
         self.twice_u, self.shared = moved(self.twice_u, True), moved(self.shared, True)
         self._columns = None
+        self._term_sums, self._bins = {}, {}  # every count changes: made again by the next read
         self.scale = scale
 
     def _split(self, b: int) -> None:
@@ -429,6 +525,7 @@ class ScoreCounts:
     def _rebuild(self, keys: NDArray[np.float64], pos: NDArray[Any],
                  neg: NDArray[Any]) -> None:
         """Fill an empty state from columns (zero rows dropped) and recompute ``twice_u``."""
+        self._term_sums, self._bins = {}, {}  # made again by the next read
         kept = (pos != 0) | (neg != 0)
         keys, pos, neg = keys[kept], pos[kept], neg[kept]
         pos, neg = count_columns(pos, neg)
@@ -478,6 +575,25 @@ class ScoreCounts:
         for column in (keys, pos, neg):
             column.flags.writeable = False
         self._columns = (keys, pos, neg)
+
+
+def terms_exact_sum(name: str, columns: Batch) -> int:
+    """The exact sum of the named score's terms (:data:`TERM_LOSSES`) over int64 columns of
+    counts, in units of ``2**-1074``: where :meth:`ScoreCounts.term_sum` starts."""
+    return exact_sum(_TERMS[name](*columns))
+
+
+def made_bins(kept: dict[int, CalibrationBins], n_bins: int, columns: Batch,
+              total: int) -> CalibrationBins | None:
+    """The running bins of ``n_bins`` made from int64 ``columns`` and kept in ``kept`` (the oldest
+    dropped past ``MAX_KEPT``), or ``None`` when their total is ``2**53`` units or more, where
+    they would not serve."""
+    if total >= EXACT_FLOAT_BOUND:
+        return None
+    while len(kept) >= MAX_KEPT:
+        del kept[next(iter(kept))]
+    found = kept[n_bins] = CalibrationBins(n_bins, *columns)
+    return found
 
 
 def _block(values: Any, total: int) -> Any:

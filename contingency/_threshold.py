@@ -99,10 +99,12 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
 
     ``add`` followed by ``roc_auc()`` costs O(log n) (a running Mann-Whitney
     statistic, exact), so a learning curve can read the AUC after every
-    result. Weights may be fractional and are counted exactly, as
-    :class:`Contingency` counts them: integers in units of ``2**-k``, the
-    finest unit a weight has needed (``positives`` and the other totals are
-    then floats, each the exact weight rounded once). An undefined score (the
+    result; ``brier_score()`` and ``log_loss()`` too (running exact sums of
+    their terms), and ``calibration_error(n_bins)`` in O(bins). Weights may
+    be fractional and are counted exactly, as :class:`Contingency` counts
+    them: integers in units of ``2**-k``, the finest unit a weight has needed
+    (``positives`` and the other totals are then floats, each the exact
+    weight rounded once). An undefined score (the
     AUC with one class absent, say) follows ``zero_division`` as everywhere
     in the package: ``"perl"`` (default) raises ``ValueError`` naming the
     absent class, ``0.0``, ``1.0`` or ``"nan"`` return that number
@@ -662,11 +664,29 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         return self._columns()
 
     def brier_score(self) -> float:
-        """The Brier score (scikit-learn's ``brier_score_loss``): scores are probabilities. Exact mode."""
+        """The Brier score (scikit-learn's ``brier_score_loss``): scores are probabilities. Exact mode.
+
+        O(1) after an ``add``: the counts keep the exact sum of its terms from the first read on.
+        """
+        counts = self._counts
+        if self._binning is None:
+            rounded_sum = counts.term_sum("brier_score")
+            if rounded_sum is not None:
+                return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
         return _curves.brier_score(*self._exact_counts("brier_score"))
 
     def log_loss(self, *, eps: float | Literal["auto"] = "auto") -> float:
-        """The log loss (scikit-learn's ``log_loss``, binary): scores are probabilities. Exact mode."""
+        """The log loss (scikit-learn's ``log_loss``, binary): scores are probabilities. Exact mode.
+
+        O(1) after an ``add`` with the default ``eps`` (the counts keep the exact sum of its
+        terms from the first read on); another ``eps`` sums the terms of every score.
+        """
+        counts = self._counts
+        if self._binning is None and ((type(eps) is str and eps == "auto")
+                                      or (type(eps) is float and eps == _curves.LOG_LOSS_EPS)):
+            rounded_sum = counts.term_sum("log_loss")
+            if rounded_sum is not None:
+                return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
         return _curves.log_loss(*self._exact_counts("log_loss"), eps=eps)
 
     def calibration_curve(self, n_bins: int = 5, *,
@@ -700,8 +720,16 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
                           norm: Literal["l1", "l2", "max"] = "l1") -> float:
         """torchmetrics' binary calibration error (``norm="l1"`` is the expected calibration error).
 
-        ``n_bins`` equal bins over [0, 1], or the bins' edges. Exact mode.
+        ``n_bins`` equal bins over [0, 1], or the bins' edges. Exact mode. O(``n_bins``) after
+        an ``add`` for a number of bins (the counts keep the bins of the last few asked for,
+        from their first read on); given edges, O(distinct scores).
         """
+        counts = self._counts
+        if (self._binning is None and type(n_bins) is int and n_bins >= 1
+                and type(norm) is str and norm in ("l1", "l2", "max")):
+            bins = counts.calibration_bins(n_bins)
+            if bins is not None:
+                return bins.read(counts.positives + counts.negatives, norm)
         return _curves.calibration_error(*self._exact_counts("calibration_error"),
                                          n_bins=n_bins, norm=norm)
 

@@ -371,6 +371,25 @@ def test_log_loss_is_scikit_learns(sample):
     assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-15)
 
 
+@given(st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 1.0, 2.0**-53, 1 - 2.0**-53,
+                                                             5e-324, 0.5])), min_size=1),
+       st.sampled_from([curves.LOG_LOSS_EPS, 0.0, 0, 1e-15, 0.25]))
+def test_the_loss_of_one_result_is_the_same_on_a_float_and_in_an_array(scores, eps):
+    """brier_loss and log_loss_of are the terms' one definition, for the running sums (a Python
+    float) and the formulas (arrays): the same bits either way, and the log loss's logarithm is
+    math.log's (numpy's may differ in the last bit)."""
+    array = np.array(scores, dtype=np.float64)
+    for positive in (True, False):
+        assert curves.brier_loss(array, positive).tolist() == [
+            curves.brier_loss(score, positive) for score in scores]
+        losses = curves.log_loss_of(array, positive, eps)
+        one_by_one = [curves.log_loss_of(score, positive, eps) for score in scores]
+        assert losses.tolist() == one_by_one
+        for score, loss in zip(scores, one_by_one):
+            probability = min(max(score if positive else 1.0 - score, eps), 1 - eps)
+            assert loss == (-math.log(probability) if probability else math.inf)
+
+
 def test_log_loss_eps_is_checked_and_used():
     assert curves.log_loss([1.0], [0], [1], eps=0.1) == pytest.approx(-math.log(0.1))
     with pytest.raises(ValueError, match="eps must be"):

@@ -8,7 +8,9 @@ one every part of the state is compared (keys, positive and negative weights,
 a key that is absent), refusals (type and message) are the same, every O(1)
 read of two ThresholdContingency objects that differ only in their counts is
 the same float, and the running sums are recomputed from the counts with
-Python integers (an oracle independent of both). The streams cross int64 (a
+Python integers (an oracle independent of both). The running sums of the
+Brier score's and the log loss's terms are read after every step and compared
+with the formulas on the columns, bit for bit, on both. The streams cross int64 (a
 total of units past ``2**63 - 1``, where the reference's counts become Python
 ints and the kernel hands its state to them) and come back under it by removals:
 the state, its representation (the columns' dtypes) included, is the same at
@@ -17,6 +19,7 @@ every step.
 
 from __future__ import annotations
 
+import math
 import pickle
 from functools import partial
 from typing import Any
@@ -28,7 +31,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from contingency import ThresholdContingency
-from contingency._score_counts import ScoreCounts
+from contingency._score_counts import TERM_LOSSES, ScoreCounts
+from contingency.formulas import curves
 from contingency.formulas._numeric import MAX_COUNT
 
 
@@ -111,12 +115,66 @@ def reads(curve: ThresholdContingency) -> dict[str, Any]:
     found: dict[str, Any] = {"n": (curve.positives, curve.negatives, curve.n_results)}
     for name, read in [("roc_auc", curve.roc_auc), ("bound", lambda: curve.roc_auc_bound()),
                        ("average_precision", lambda: curve.average_precision()),
+                       ("brier_score", lambda: curve.brier_score()),
+                       ("log_loss", lambda: curve.log_loss()),
+                       ("calibration_error", lambda: curve.calibration_error()),
+                       ("calibration_error_4_l2", lambda: curve.calibration_error(4, norm="l2")),
                        ("counts", lambda: [c.tolist() for c in curve.counts()])]:
         try:
             found[name] = repr(read())
         except ValueError as error:
             found[name] = str(error)
     return found
+
+
+def formula_terms(counts: Any) -> dict[str, float | None]:
+    """What ``counts.term_sum`` must give, from the columns: math.fsum of the formula's terms, or
+    ``None`` where the running sums do not serve (no key, a key outside [0, 1], past int64);
+    and what the running bins of ``calibration_error`` (15, "l1") read: the formula on the
+    columns, or ``None`` where they do not serve (also a total of 2**53 units or more, or a
+    score in (0, 2**-500), where the formula rounds its products)."""
+    keys, pos, neg = counts.columns()
+    total = counts.positives + counts.negatives
+    if not keys.size or keys[0] < 0 or keys[-1] > 1 or total > MAX_COUNT:
+        return {**dict.fromkeys(TERM_LOSSES), "calibration": None}
+    exact_bins = total < 2**53 and not ((keys > 0) & (keys < 2.0**-500)).any()
+    return {"brier_score": math.fsum(curves.brier_terms(keys, pos, neg)),
+            "log_loss": math.fsum(curves.log_loss_terms(keys, pos, neg)),
+            "calibration": curves.calibration_error(keys[::-1], pos[::-1], neg[::-1])
+            if exact_bins else None}
+
+
+def running_sums(counts: Any) -> dict[str, float | None]:
+    """The running reads of the counts themselves: each sum of terms, the bins of 15 ("l1")."""
+    bins = counts.calibration_bins(15)
+    return {**{name: counts.term_sum(name) for name in TERM_LOSSES},
+            "calibration": None if bins is None
+            else bins.read(counts.positives + counts.negatives, "l1")}
+
+
+def assert_running_reads_are_the_formulas(curve: ThresholdContingency) -> None:
+    """brier_score(), log_loss() and calibration_error() (the running sums and bins in exact mode)
+    equal the formulas on the columns the reads take, bit for bit, or both refuse with the same
+    message."""
+    columns = curve._columns()
+    for read, formula in [(curve.brier_score, curves.brier_score),
+                          (curve.log_loss, curves.log_loss),
+                          (curve.calibration_error, curves.calibration_error),
+                          (partial(curve.calibration_error, 4, norm="l2"),
+                           partial(curves.calibration_error, n_bins=4, norm="l2")),
+                          (partial(curve.calibration_error, 10, norm="max"),
+                           partial(curves.calibration_error, n_bins=10, norm="max")),
+                          # the default eps by value (the running sum), another (the columns)
+                          (partial(curve.log_loss, eps=curves.LOG_LOSS_EPS), curves.log_loss),
+                          (partial(curve.log_loss, eps=1e-15),
+                           partial(curves.log_loss, eps=1e-15))]:
+        expected = outcome(lambda: formula(*columns))  # noqa: B023
+        if curve.bins is not None:
+            assert outcome(read)[0] == "ValueError"
+        elif expected[0] != "ok":
+            assert outcome(read) == expected
+        else:
+            assert read() == formula(*columns)
 
 
 # The stateful differential test ------------------------------------------------------------------
@@ -239,6 +297,8 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
     def same_state_and_reads(self) -> None:
         assert_same(self.reference._counts, self.kernel._counts)
         assert reads(self.kernel) == reads(self.reference)
+        for curve in (self.reference, self.kernel):
+            assert_running_reads_are_the_formulas(curve)
         assert self.reference._counts.__getstate__() == self.kernel._counts.__getstate__()
 
 
@@ -249,11 +309,14 @@ TestScoresKernelAgainstReference = needs_kernel(ScoresKernelAgainstReference.Tes
 
 #: The unit of a step's weights, ``2**-scale``: finer than the counts' unit refines them first.
 STEP_SCALES = st.sampled_from([0, 0, 0, 1, 3, 40, 62, 128])
+#: Keys: scores, and some outside [0, 1] (no probability: the running sums stand down).
+KEYS = st.one_of(SCORES, st.sampled_from([-0.5, 1.5, 1e300]))
 _STEP = st.one_of(
-    st.tuples(st.just("unit"), SCORES, st.booleans(), STEP_WEIGHTS, STEP_SCALES),
-    st.tuples(st.just("batch"), st.lists(st.tuples(SCORES, st.integers(0, 3), st.integers(0, 3)),
+    st.tuples(st.just("unit"), KEYS, st.booleans(), STEP_WEIGHTS, STEP_SCALES),
+    st.tuples(st.just("batch"), st.lists(st.tuples(KEYS, st.integers(0, 3), st.integers(0, 3)),
                                          min_size=1, max_size=8),
               st.sampled_from([1, -1]), st.sampled_from([1, 2**40, 2**61]), STEP_SCALES),
+    st.tuples(st.just("read")),  # the sums of terms read (made, if they were not) on both
 )
 
 
@@ -271,7 +334,9 @@ def _batch(results: list[tuple[float, int, int]], scale: int) -> tuple[Any, Any,
 
 def _run(counts: Any, step: tuple[Any, ...]) -> None:
     unit = step[4] if len(step) > 4 else 0
-    if step[0] == "unit":
+    if step[0] == "read":
+        assert running_sums(counts) == formula_terms(counts)
+    elif step[0] == "unit":
         _, key, positive, weight = step[:4]
         counts.apply(key, positive, weight, None, 1, unit)
     else:
@@ -303,6 +368,11 @@ def _run(counts: Any, step: tuple[Any, ...]) -> None:
           ("unit", 0.2, False, -(2**70), 128)])
 @example([("unit", 0.5, True, 2**70, 128), ("batch", [(0.5, 1, 1)], 1, 2**61, 62),
           ("unit", 0.5, True, -(2**70), 128), ("batch", [(0.5, 1, 1)], -1, 2**61, 62)])
+# the sums of terms made, kept through a change of a key's count, dropped by a refinement and by a
+# key outside [0, 1], and made again
+@example([("unit", 0.5, True, 1), ("read",), ("unit", 0.5, True, 2), ("unit", 0.1, False, 1),
+          ("read",), ("unit", 0.5, True, 1, 2), ("read",), ("unit", 1.5, False, 1), ("read",),
+          ("unit", 1.5, False, -1), ("unit", 0.5, True, -1, 1), ("read",)])
 def test_every_state_of_a_stream_is_the_same_on_both(steps: list[tuple[Any, ...]]) -> None:
     reference, kernel = ScoreCounts(), KERNEL()
     for step in steps:
@@ -455,3 +525,122 @@ def test_a_finer_unit_multiplies_every_count_and_keeps_every_ratio(implementatio
     other.apply(0.1, False, 1, None, 1, 2)
     assert other == counts
     assert other.scale == 2
+
+
+# The running Brier score and log loss on each implementation -------------------------------------
+
+#: One step of a stream of a ThresholdContingency: an add or a remove (a fractional weight
+#: among them), a batch, a merge, a copy, a pickle, a document, or taking back what is there.
+_CURVE_STEP = st.one_of(
+    st.tuples(st.sampled_from(["add", "add", "add", "remove"]), SCORES, st.booleans(),
+              st.sampled_from([1, 1, 2, 3, 0.5, 0.25, 1.375, 1 / 3, 2**40])),
+    st.tuples(st.just("batch"), st.lists(st.tuples(SCORES, st.booleans()), max_size=8),
+              st.sampled_from([1, 0.125])),
+    st.tuples(st.just("merge"), st.lists(st.tuples(SCORES, st.booleans()), max_size=6)),
+    st.tuples(st.sampled_from(["copy", "pickle", "document", "take_back", "merge_itself"])),
+)
+
+
+def _curve_step(curve: ThresholdContingency, step: tuple[Any, ...]) -> ThresholdContingency:
+    """``curve`` after ``step`` (a new object for a copy, a pickle or a document)."""
+    kind = step[0]
+    if kind in ("add", "remove"):
+        outcome(lambda: getattr(curve, kind)(step[1], step[2], weight=step[3]))
+    elif kind == "batch":
+        curve.add_results([s for s, _ in step[1]], [c for _, c in step[1]],
+                          sample_weight=[step[2]] * len(step[1]))
+    elif kind == "merge":
+        other = ThresholdContingency()
+        other._counts = type(curve._counts)()
+        other.add_results([s for s, _ in step[1]], [c for _, c in step[1]])
+        curve.merge(other)
+    elif kind == "merge_itself":
+        curve.merge(curve.copy())
+    elif kind == "take_back":
+        keys, pos, neg = (c.tolist() for c in curve.counts())
+        for key, p, n in list(zip(keys, pos, neg))[:3]:
+            for positive, weight in ((True, p), (False, n)):
+                if weight:
+                    curve.remove(key, positive, weight=weight)
+    else:
+        twin = (curve.copy() if kind == "copy" else pickle.loads(pickle.dumps(curve))
+                if kind == "pickle" else ThresholdContingency.from_dict(curve.to_dict()))
+        if kind != "copy":  # a loaded state is the process's class: held here by the one tested
+            counts = type(curve._counts)()
+            counts.__setstate__(twin._counts.__getstate__())
+            twin._counts = counts
+        assert twin == curve
+        return twin
+    return curve
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(_CURVE_STEP, max_size=30), read_every=st.integers(1, 3))
+@example(steps=[("add", 0.5, True, 1), ("add", 0.5, True, 1), ("add", 0.5, True, -1)],
+         read_every=1)  # a key's old term taken back: one positive at 0.5, not 1 + 2
+@example(steps=[("add", 0.25, False, 3), ("add", 0.75, True, 0.5), ("remove", 0.25, False, 1)],
+         read_every=1)  # the refinement to 2**-1 drops the sums; the next read makes them again
+def test_the_running_probability_reads_are_the_formulas_after_every_step(
+        implementation: Any, steps: list[tuple[Any, ...]], read_every: int) -> None:
+    """Random streams (adds, removes, fractional weights, batches, merges, copies, pickles,
+    documents): after every step read (the sums made by the first read, then kept by the write;
+    read after every ``read_every``-th step, so that some writes find no sums), brier_score(),
+    log_loss() and calibration_error() (three numbers of bins, three norms) equal the formulas
+    on the columns, bit for bit."""
+    curve = ThresholdContingency()
+    curve._counts = implementation()
+    for number, step in enumerate(steps):
+        curve = _curve_step(curve, step)
+        if number % read_every == 0:
+            assert_running_reads_are_the_formulas(curve)
+    assert_running_reads_are_the_formulas(curve)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_the_running_sums_round_once_to_even(implementation: Any) -> None:
+    """The Brier score's terms of negatives (weight s² each): 1 at score 1, 2**-53 (two at 2**-27),
+    2**-1000 (at 2**-500): the exact sum 1 + 2**-53 is a tie (to even: 1), and a bit a thousand
+    binades below it rounds up; taken back, the tie again. As math.fsum, on both."""
+    counts = implementation()
+    counts.apply(1.0, False, 1)
+    assert counts.term_sum("brier_score") == 1.0
+    counts.apply(2.0**-27, False, 2)
+    assert counts.term_sum("brier_score") == 1.0 == math.fsum([1.0, 2.0**-53])
+    counts.apply(2.0**-500, False, 1)
+    assert counts.term_sum("brier_score") == 1.0 + 2.0**-52
+    counts.apply(2.0**-500, False, -1)
+    assert counts.term_sum("brier_score") == 1.0
+    counts.apply(0.0, True, 1)  # (1 - 0)² = 1: 2 + 2**-53, exact below the tie of its binade
+    assert counts.term_sum("brier_score") == 2.0
+    counts.apply(1.0, False, -1)
+    counts.apply(0.0, True, -1)
+    assert counts.term_sum("brier_score") == 2.0**-53
+    counts.apply(2.0**-537, False, 1)  # 2**-1074, the least subnormal: below half an ulp
+    assert counts.term_sum("brier_score") == 2.0**-53 == math.fsum([2.0**-53, 5e-324])
+    counts.apply(2.0**-27, False, -2)
+    assert counts.term_sum("brier_score") == 5e-324
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_the_bins_of_the_last_few_numbers_of_bins_are_kept(implementation: Any) -> None:
+    """calibration_error read after every add for three numbers of bins in turn (their bins
+    kept through the adds), then six (more than MAX_KEPT: the oldest made goes): each read the
+    formula's, bit for bit; and after a tiny score, whose products the formula rounds, the read
+    sums the columns, as the formula does."""
+    from contingency._calibration_bins import MAX_KEPT
+
+    rng = np.random.default_rng(3)
+    curve = ThresholdContingency()
+    curve._counts = implementation()
+    for step, (score, positive) in enumerate(zip(rng.random(60).tolist(),
+                                                 (rng.random(60) < 0.5).tolist())):
+        curve.add(score, positive, weight=1 + step % 3)
+        n_bins = 1 + step % (3 if step < 40 else 6)
+        assert curve.calibration_error(n_bins) == curves.calibration_error(
+            *curve._columns(), n_bins=n_bins)
+        if implementation is ScoreCounts:
+            assert len(curve._counts._bins) == min(3 if step < 40 else MAX_KEPT, step + 1)
+    curve.add(1e-300, True)
+    assert curve._counts.calibration_bins(6) is None
+    assert curve.calibration_error(6) == curves.calibration_error(*curve._columns(), n_bins=6)

@@ -40,3 +40,26 @@ def test_weighted_mean_of_columns_is_exact_rounded_once(pairs):
         assert got == expected or (math.isnan(got) and math.isnan(expected))
     # The Python path (weights as a list) is the same function: same float.
     assert average(values, weights, empty=-1.0) == expected
+
+
+# The exact sums of floats behind the running Brier score and log loss -----------------------
+
+_NON_NEGATIVE = st.one_of(st.floats(0, 2.0**69), st.floats(0, 1e-300), st.integers(0, 2**52).map(
+    lambda k: k * 5e-324), st.sampled_from([0.0, 5e-324, 2.0**-1022, 2.0**68, 1.0, 0.1]))
+
+
+@given(st.lists(st.one_of(_NON_NEGATIVE, _NON_NEGATIVE.map(lambda x: -x)), max_size=60))
+@example([1.0, 2.0**-53])  # a tie, to even: 1.0
+@example([1.0, 2.0**-52, 2.0**-53])  # a tie, to even: up
+@example([1.0, 2.0**-53, 5e-324])  # just past the tie (a sticky bit 1,000 binades below): up
+@example([2.0**-1022 - 5e-324, 5e-324])  # subnormals summing to the least normal
+@example([1.0, -(2.0**-54), 2.0**-1074])  # a negative part (Veltkamp's low halves are signed)
+def test_an_exact_sum_of_floats_rounded_once_is_fsum(values: list[float]) -> None:
+    """exact_sum is the exact sum (Fractions: the definition), of either sign, exact_units each float exactly,
+    and rounded_units rounds the sum once, as math.fsum."""
+    from contingency.formulas._numeric import exact_sum, exact_units, rounded_units
+
+    units = exact_sum(np.array(values, dtype=np.float64))
+    assert Fraction(units, 2**1074) == sum(map(Fraction, values), Fraction(0))
+    assert units == sum(map(exact_units, values))
+    assert rounded_units(units) == math.fsum(values)

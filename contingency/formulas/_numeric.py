@@ -45,7 +45,10 @@ __all__ = [
     "distinct_counts",
     "divide",
     "exact_items",
+    "exact_sum",
+    "exact_units",
     "fits_digits",
+    "rounded_units",
     "shown",
     "undefined_value",
 ]
@@ -374,6 +377,61 @@ def check_room(total: int, change: int, what: str) -> None:
 #: exactly while every partial sum stays within it: the bound of exact integer arithmetic
 #: in floats.
 EXACT_FLOAT_BOUND = 2**53
+
+#: The least positive float64, ``2**-1074``: every finite float64 is a whole number of them, so a
+#: sum of floats is exact as a Python int in this unit (:func:`exact_units`, :func:`exact_sum`)
+#: and :func:`rounded_units` rounds it once, as :func:`math.fsum` rounds the same sum.
+_TINY_BITS = 1074
+
+
+def exact_units(value: float) -> int:
+    """A finite float64 exactly, as a whole number of ``2**-1074`` (a Python int).
+
+    >>> exact_units(0.5) == 1 << 1073, exact_units(5e-324), exact_units(0.0)
+    (True, 1, 0)
+    """
+    numerator, denominator = value.as_integer_ratio()  # the denominator a power of two
+    return numerator << (_TINY_BITS + 1 - denominator.bit_length())
+
+
+def exact_sum(values: NDArray[np.float64]) -> int:
+    """The exact sum of finite floats, a whole number of ``2**-1074`` (a Python int).
+
+    numpy's ``frexp`` cuts each value into 53 significant bits and an exponent;
+    the significands of one exponent are summed in int64 (in two halves of
+    27 and 26 bits, so no partial sum passes int64 below 2**36 values), and the
+    few sums, one per exponent, are shifted into place with Python ints.
+
+    >>> values = np.array([0.1, 0.2, 5e-324, 1e300])
+    >>> exact_sum(values) == sum(map(exact_units, values.tolist()))
+    True
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if not values.size:
+        return 0
+    fractions, exponents = np.frexp(values)  # value = fraction * 2**exponent, 0.5 <= fraction < 1
+    significands = (fractions * 2.0**53).astype(np.int64)  # exact: 53 bits
+    # in units of 2**-1126: value = significand * 2**(exponent - 53), and exponent >= -1073
+    shifts = exponents.astype(np.int64) + (_TINY_BITS - 1)
+    order = np.argsort(shifts, kind="stable")
+    shifts, significands = shifts[order], significands[order]
+    starts = np.flatnonzero(np.concatenate([[True], shifts[1:] != shifts[:-1]]))
+    high = np.add.reduceat(significands >> 26, starts).tolist()
+    low = np.add.reduceat(significands & ((1 << 26) - 1), starts).tolist()
+    total: int = sum(((h << 26) + l) << shift
+                     for h, l, shift in zip(high, low, shifts[starts].tolist()))
+    return total >> 52  # a whole number of 2**-1074: every value is
+
+
+def rounded_units(units: int) -> float:
+    """``units * 2**-1074`` rounded once to float64 (Python's int division is correctly rounded,
+    subnormal results included): the exact sum of :func:`exact_sum` as :func:`math.fsum` gives it.
+
+    >>> rounded_units(exact_units(0.1) + exact_units(0.2)) == math.fsum([0.1, 0.2])
+    True
+    """
+    return units / (1 << _TINY_BITS)
+
 
 #: A dense table of this many slots (512 KiB of int64 counters, zeroed and scanned) costs about
 #: as much as sorting a few thousand keys; a larger one is used only for a batch a quarter its size.

@@ -78,18 +78,26 @@ from contingency.formulas.intervals import Interval, check_level, normal_bounds,
 
 __all__ = [
     "AUC_VARIANCE_METHODS",
+    "LOG_LOSS_EPS",
     "auc_bound_from_shared_pairs",
     "auc_from_mann_whitney",
     "average_precision",
     "average_precision_bounds",
     "average_precision_interval",
+    "brier_loss",
     "brier_score",
+    "brier_terms",
     "calibration_curve",
     "calibration_error",
+    "calibration_gap",
     "counts_at",
     "det_curve",
     "log_loss",
+    "log_loss_eps",
+    "log_loss_of",
+    "log_loss_terms",
     "mann_whitney",
+    "mean_of_terms",
     "precision_recall_curve",
     "roc_auc",
     "roc_auc_bound",
@@ -793,14 +801,37 @@ def _probabilities(thresholds: ArrayLike, positives: ArrayLike, negatives: Array
     return thr, pos, neg
 
 
+def brier_loss(scores: Any, positive: bool) -> Any:
+    """The Brier score's loss of one result of a class at each score: ``(1 - s)²`` for a positive,
+    ``s²`` for a negative.
+
+    The one definition of the term: :func:`brier_score` multiplies it by each
+    class's weight (``weight * loss``, one rounding each operation as written),
+    on arrays, and the running sums of
+    :class:`~contingency.ThresholdContingency`'s counts on one score, a Python
+    float (basic IEEE operations: numpy and Python give the same bits).
+
+    >>> brier_loss(0.25, True), brier_loss(np.array([0.25]), False).tolist()
+    (0.5625, [0.0625])
+    """
+    miss = 1.0 - scores if positive else scores
+    return miss * miss
+
+
+def brier_terms(thresholds: Floats, positives: NDArray[Any], negatives: NDArray[Any]) -> Floats:
+    """The Brier score's terms, ``weight * loss`` of each class at each score (checked counts)."""
+    return np.concatenate([positives * brier_loss(thresholds, True),
+                           negatives * brier_loss(thresholds, False)])
+
+
 def brier_score(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike) -> float:
     """The Brier score: the mean of ``(y - s)²`` over results, ``y`` 1 for a positive, ``s`` its score.
 
     ``(sum_s pos_s (1 - s)² + neg_s s²) / (P + N)``, with the scores
     probabilities of the positive class (``ValueError`` outside [0, 1]); the
-    sum is taken exactly over the rounded terms (:func:`math.fsum`). As
-    scikit-learn's ``brier_score_loss`` of binary input (whose default
-    ``scale_by_half="auto"`` halves the two-column sum to this).
+    sum is taken exactly over the rounded terms (:func:`brier_terms`,
+    :func:`math.fsum`). As scikit-learn's ``brier_score_loss`` of binary input
+    (whose default ``scale_by_half="auto"`` halves the two-column sum to this).
 
     Reference: G. W. Brier, Monthly Weather Review 78 (1950) 1-3.
 
@@ -808,8 +839,72 @@ def brier_score(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLik
     0.0975
     """
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "brier_score")
-    terms = np.concatenate([pos * (1.0 - thr) ** 2, neg * thr**2])
-    return math.fsum(terms) / float(_total(pos) + _total(neg))
+    return mean_of_terms(math.fsum(brier_terms(thr, pos, neg)), _total(pos) + _total(neg))
+
+
+def mean_of_terms(rounded_sum: float, total: int | float) -> float:
+    """The Brier score or the log loss from the sum of its terms (exact, rounded once) and the
+    total weight ``P + N``: the formulas' last step, and the running reads'."""
+    return rounded_sum / float(total)
+
+
+_log = math.log  # the log loss's logarithm (libm's): see log_loss_of
+
+#: ``eps="auto"``: the machine epsilon of float64, as scikit-learn's log loss.
+LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
+
+
+def log_loss_eps(eps: object) -> float:
+    """The clipping bound of :func:`log_loss`: ``"auto"`` is :data:`LOG_LOSS_EPS`; a number in
+    [0, 0.5) is itself; anything else ``ValueError``."""
+    if isinstance(eps, str):
+        if eps != "auto":
+            raise ValueError(f"eps must be 'auto' or a number in [0, 0.5), not {shown(eps)}")
+        return LOG_LOSS_EPS
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps < 0.5:
+        raise ValueError(f"eps must be 'auto' or a number in [0, 0.5), not {shown(eps)}")
+    return eps
+
+
+def log_loss_of(scores: Any, positive: bool, eps: float = LOG_LOSS_EPS) -> Any:
+    """The log loss of one result of a class at each score: ``-ln p``, ``p`` the probability given
+    to its class (``s`` for a positive, ``1 - s`` for a negative) clipped to ``[eps, 1 - eps]``
+    (``inf`` where that is 0, with ``eps`` 0).
+
+    The one definition of the term, on a Python float (the running sums of
+    :class:`~contingency.ThresholdContingency`'s counts) or an array
+    (:func:`log_loss`): libm's logarithm, :func:`math.log`, one value at a time
+    in both, since numpy's vectorised ``log`` differs from it in the last bit on
+    some inputs (and from machine to machine).
+
+    >>> log_loss_of(0.5, True), log_loss_of(np.array([0.5, 1.0]), False).tolist()
+    (0.6931471805599453, [0.6931471805599453, 36.04365338911715])
+    """
+    probabilities = scores if positive else 1.0 - scores
+    if type(probabilities) is float:  # one score (the running sums, after every add: kept short)
+        if probabilities <= eps:
+            probabilities = eps
+            if not probabilities:
+                return math.inf
+        elif probabilities > 1 - eps:
+            probabilities = 1 - eps
+        return -_log(probabilities)
+    clipped_all = np.clip(probabilities, eps, 1 - eps)
+    losses = np.full(clipped_all.shape, math.inf)
+    positive_at = clipped_all > 0
+    losses[positive_at] = np.negative(list(map(_log, clipped_all[positive_at].tolist())))
+    return losses
+
+
+def log_loss_terms(thresholds: Floats, positives: NDArray[Any], negatives: NDArray[Any],
+                   eps: float = LOG_LOSS_EPS) -> Floats:
+    """The log loss's terms, ``weight * loss`` of each class at each score where its weight is not
+    0 (an infinite loss of no result costs nothing, and a logarithm is taken only where needed),
+    from checked counts."""
+    at_positives, at_negatives = positives > 0, negatives > 0
+    return np.concatenate([
+        positives[at_positives] * log_loss_of(thresholds[at_positives], True, eps),
+        negatives[at_negatives] * log_loss_of(thresholds[at_negatives], False, eps)])
 
 
 def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, *,
@@ -819,8 +914,10 @@ def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, 
     The scores are probabilities of the positive class (``ValueError`` outside
     [0, 1]). As scikit-learn (>= 1.5), ``s`` and ``1 - s`` are each clipped
     to ``[eps, 1 - eps]`` with ``eps="auto"`` the machine epsilon of float64,
-    so a confident mistake costs about 36, not infinity. Exact mode: a
-    binned lower edge is not the results' probability.
+    so a confident mistake costs about 36, not infinity. Each term
+    (:func:`log_loss_terms`, :func:`log_loss_of`) is rounded once and their sum
+    is exact, rounded once (:func:`math.fsum`). Exact mode: a binned lower edge
+    is not the results' probability.
 
     Reference: scikit-learn's ``log_loss``; I. J. Good, JRSS B 14 (1952) 107-114.
 
@@ -828,18 +925,8 @@ def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, 
     0.3080930697
     """
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "log_loss")
-    if isinstance(eps, str):
-        if eps != "auto":
-            raise ValueError(f"eps must be 'auto' or a number in [0, 0.5), not {shown(eps)}")
-        eps = float(np.finfo(np.float64).eps)
-    elif isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps < 0.5:
-        raise ValueError(f"eps must be 'auto' or a number in [0, 0.5), not {shown(eps)}")
-    p = np.clip(thr, eps, 1 - eps)
-    q = np.clip(1.0 - thr, eps, 1 - eps)
-    with np.errstate(divide="ignore"):  # eps = 0 and a score of 0 or 1: inf, taken as it is
-        terms = np.concatenate([np.where(pos > 0, pos * -np.log(p), 0.0),
-                                np.where(neg > 0, neg * -np.log(q), 0.0)])
-    return math.fsum(terms) / float(_total(pos) + _total(neg))
+    terms = log_loss_terms(thr, pos, neg, log_loss_eps(eps))
+    return mean_of_terms(math.fsum(terms), _total(pos) + _total(neg))
 
 
 def _bin_sums(codes: NDArray[np.intp], values: Floats, weights: NDArray[Any], size: int) -> Floats:
@@ -1001,13 +1088,26 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     results = pos + neg  # at most MAX_COUNT in all: int64
     codes = np.searchsorted(edges, ascending, side="right") - 1
     size = len(edges)
-    totals = _bin_totals(codes, results, size)
+    return calibration_gap(_bin_totals(codes, results, size), _bin_totals(codes, pos, size),
+                           _bin_sums(codes, ascending, results, size), _total(results), norm)
+
+
+def calibration_gap(totals: NDArray[Any], positives: NDArray[Any], score_sums: Floats,
+                    total: int | float, norm: Literal["l1", "l2", "max"]) -> float:
+    """:func:`calibration_error` from its bins: each bin's weight of results, of positive results
+    and sum of scores (exact, rounded once), the total weight, and a checked ``norm``.
+
+    Its last step, and the whole of the running read of
+    :class:`~contingency.ThresholdContingency`, whose counts keep the bins.
+
+    >>> calibration_gap(np.array([3, 0, 2]), np.array([1, 0, 2]), np.array([0.6, 0.0, 1.8]), 5, "l1")
+    0.12
+    """
     nonzero = np.flatnonzero(totals != 0)
-    accuracy = _quotients(_bin_totals(codes, pos, size)[nonzero],
-                         totals[nonzero])
-    confidence = _bin_sums(codes, ascending, results, size)[nonzero] / _quotients(
+    accuracy = _quotients(positives[nonzero], totals[nonzero])
+    confidence = score_sums[nonzero] / _quotients(
         totals[nonzero], np.ones(nonzero.size, dtype=np.int64))
-    share = _quotients(totals[nonzero], np.full(nonzero.size, _total(results), dtype=totals.dtype))
+    share = _quotients(totals[nonzero], np.full(nonzero.size, total, dtype=totals.dtype))
     gap = np.abs(accuracy - confidence)
     if norm == "max":
         return float(gap.max())

@@ -2092,6 +2092,9 @@ CASES: list[Case] = [
          lambda config: importlib.import_module("tests.benchmarks.curves").streaming_reads(
              20_000 if config.quick else 100_000, 2_000 if config.quick else 10_000,
              config.slow_repeat)),
+    Case("32 curves add + brier_score and add + log_loss vs add + roc_auc, 20,000 scores",
+         lambda config: importlib.import_module("tests.benchmarks.curves").probability_reads(
+             20_000, config.slow_repeat)),
     Case("32 curves sliding window of 1000 by remove vs RollingROCAUC(1000)",
          lambda config: importlib.import_module("tests.benchmarks.curves").sliding_window(
              20_000 if config.quick else 100_000, config.slow_repeat)),

@@ -4,6 +4,9 @@ Streaming: ``add`` then ``roc_auc()`` after every result of a stream of
 distinct float scores, against river's ``ROCAUC`` (approximate) and
 ``RollingROCAUC(1000)`` (exact over a window) doing ``update`` + ``get``; and
 a sliding window of 1,000 kept by ``remove`` against ``RollingROCAUC(1000)``.
+The probability reads: ``add`` then ``brier_score()`` or ``log_loss()`` after
+every result, against ``add`` then ``roc_auc()`` (all three O(1) reads of
+running sums).
 Batch: ``add_results`` + ``roc_auc()`` + ``average_precision()`` on 10^7
 scores, against numpy's stable argsort of the scores (the floor) and
 scikit-learn's ``roc_auc_score``. Several classes: ``add_results`` of a
@@ -24,7 +27,7 @@ from contingency import MulticlassThresholdContingency, ThresholdContingency, _b
 from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, Stopwatch, measure
 
 __all__ = ["batch_binned", "batch_exact", "cli_curves_vs_classify", "memory", "multiclass_batch",
-           "sliding_window", "streaming_reads"]
+           "probability_reads", "sliding_window", "streaming_reads"]
 
 
 def _stream(n: int, seed: int = 32) -> tuple[list[float], list[bool]]:
@@ -34,9 +37,10 @@ def _stream(n: int, seed: int = 32) -> tuple[list[float], list[bool]]:
     return scores.tolist(), y.tolist()
 
 
-def _ours(scores: list[float], labels: list[bool]) -> tuple[ThresholdContingency, float]:
+def _ours(scores: list[float], labels: list[bool], name: str = "roc_auc"
+          ) -> tuple[ThresholdContingency, float]:
     curve = ThresholdContingency(zero_division="nan")  # the first reads see one class
-    add, read = curve.add, curve.roc_auc
+    add, read = curve.add, getattr(curve, name)
     value = float("nan")
     for score, label in zip(scores, labels):
         add(score, label)
@@ -103,6 +107,45 @@ def streaming_reads(n: int, river_n: int, repeat: int) -> list[Row]:
             check=verdict, passed=rolling.median >= ours.median,
             notes="river keeps a window of 1,000; ours all the results"),
     ]
+
+
+def probability_reads(n: int, repeat: int) -> list[Row]:
+    """add + brier_score and add + log_loss after every result: <= 1.5x add + roc_auc (each read
+    O(1), the exact sum of its terms kept by the write; it was O(distinct scores))."""
+    from sklearn import metrics
+
+    from contingency.formulas import curves
+
+    scores, labels = _stream(n, seed=35)  # probabilities: beta-distributed, in (0, 1)
+    reads = ("roc_auc", "brier_score", "log_loss")
+    contestants = [Contestant(f"add + {name}", partial(_ours, scores, labels, name), items=n,
+                              rounds=min(repeat, 5)) for name in reads]
+
+    def check(values: list[Any]) -> str:
+        for name, (curve, last) in zip(reads, values):
+            columns = curve._columns()
+            formula = (curves.roc_auc(*columns[1:], zero_division="nan") if name == "roc_auc"
+                       else getattr(curves, name)(*columns))
+            if last != formula:
+                raise CheckFailed(f"last {name} read {last!r}, the formula on the columns "
+                                  f"{formula!r}")
+        brier, loss = values[1][1], values[2][1]
+        theirs = (metrics.brier_score_loss(labels, scores), metrics.log_loss(labels, scores))
+        if abs(brier - theirs[0]) > 1e-12 * theirs[0] or abs(loss - theirs[1]) > 1e-12 * theirs[1]:
+            raise CheckFailed(f"ours {brier!r}, {loss!r}; scikit-learn {theirs[0]!r}, {theirs[1]!r}")
+        return (f"last reads = the formulas on the columns, bit for bit, and scikit-learn's to "
+                f"1e-12 (brier {brier:.6f}, log loss {loss:.6f})")
+
+    timings, verdict = measure(contestants, repeat, check)
+    auc = timings[0]
+    return [Row(f"ThresholdContingency add + {name} per result vs add + roc_auc",
+                f"{n:,} distinct float scores", "s/result", ours=timing.median,
+                floor_name="add + roc_auc", floor=auc.median,
+                target="add+read <= 1.5 x add + roc_auc", check=verdict, timings=[timing, auc],
+                passed=timing.median <= 1.5 * auc.median,
+                notes=f"read O(1): the exact sum of its terms kept by the write (it summed every "
+                      f"distinct score); score counts on the {_backend.IMPLEMENTATION}")
+            for name, timing in zip(reads[1:], timings[1:])]
 
 
 def _window(scores: list[float], labels: list[bool], size: int) -> float:
