@@ -854,6 +854,12 @@ for _name, _compiled in (("subset_accuracy", _backend.subset_reader("accuracy",
                          ("hamming_loss", _backend.pooled_reader("error",
                                                                  shape_readers["hamming_loss"]))):
     setattr(Contingency, _name, property(_compiled, doc=shape_readers[_name].__doc__))
+#: categories as written above (its memo, _orders): the specification of the kernel's reader,
+#: which takes its place when the kernel is built (the memo checked in C, the order made again
+#: by this; tests/test_kernel_counts.py compares both, and the order made afresh, every step).
+categories_reference = vars(Contingency)["categories"].fget
+Contingency.categories = property(  # type: ignore[method-assign,assignment]
+    _backend.categories_reader(categories_reference), doc=categories_reference.__doc__)
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]
