@@ -53,7 +53,7 @@ from contingency._inputs import (
     indicator_rows,
 )
 from contingency._intervals import Score, contingency_interval
-from contingency._labels import category_order, check_label, sorted_labels
+from contingency._labels import category_places, check_label, sorted_labels
 from contingency._merging import Merging
 from contingency._sklearn_reads import install_property_reads
 from contingency.formulas import classification as _formulas
@@ -146,9 +146,10 @@ class Contingency(Reports, Merging["Contingency"]):
     _zero_division: ZeroDivision
     _verbose: bool
     # The categories' order, kept while they are the same (a cache, not state: _orders): the
-    # counts' names list, its length and holes, and the order as a list and a tuple (unset
-    # until the first read).
-    _ordered: tuple[list[Hashable], int, int, tuple[list[Hashable], tuple[Hashable, ...]]]
+    # counts' names list, its length and holes, and the order as a list, a tuple and places in
+    # table order (unset until the first read).
+    _ordered: tuple[list[Hashable], int, int,
+                    tuple[list[Hashable], tuple[Hashable, ...], list[int]]]
 
     def __init__(
         self,
@@ -726,8 +727,9 @@ class Contingency(Reports, Merging["Contingency"]):
         """The categories in :attr:`categories`' order (made again only when the categories change)."""
         return self._orders()[0]
 
-    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...]]:
-        """:meth:`_order`, and the same as a tuple: made again only when the categories change,
+    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], list[int]]:
+        """:meth:`_order`, the same as a tuple, and where each is in table order (the counts'
+        columns, :func:`~contingency._labels.category_places`): made again only when the categories change,
         which the counts' list of names tells in O(1). That list changes only by taking a
         category at its end (``join``) or a hole in its place (``forget``); any other change of
         the categories (codes made dense again, a reset, a restore, a copy made its own, a change
@@ -742,8 +744,10 @@ class Contingency(Reports, Merging["Contingency"]):
                 return orders
         except AttributeError:  # (no order made yet)
             pass
-        order = category_order(list(counts.a), len(counts.declared))
-        orders = (order, tuple(order))
+        labels = list(counts.a)
+        places = category_places(labels, len(counts.declared))
+        order = [labels[place] for place in places]
+        orders = (order, tuple(order), places)
         object.__setattr__(self, "_ordered", (names, len(names), counts.holes, orders))
         return orders
 

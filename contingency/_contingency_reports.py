@@ -45,6 +45,8 @@ class Reports(ScikitLearnReads):
 
         def _order(self) -> list[Hashable]: ...
 
+        def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], list[int]]: ...
+
         def _micro_score(self, name: str) -> float: ...
 
         def _samples(self, score: Any) -> float: ...
@@ -183,7 +185,8 @@ class Reports(ScikitLearnReads):
         # The report's scores in each average their rows declare; the other averaged scores of
         # the records (accuracy, error) in a block each, by average.
         names = report_names()
-        categories = category_scores(self._counts, self._order(), self._zero_division)
+        order, _, places = self._orders()
+        categories = category_scores(self._counts, order, self._zero_division, places)
         has_categories = bool(self._counts.a)  # (after _order, which settles the counts)
 
         def read(name: str, average: str) -> Any:

@@ -23,8 +23,8 @@ import numpy as np
 
 from contingency.formulas._numeric import MAX_DIGITS, fits_digits, shown
 
-__all__ = ["category_order", "check_label", "equal_to_itself", "is_label", "label_from_json", "label_key",
-           "label_to_json", "printable", "sorted_labels"]
+__all__ = ["category_order", "category_places", "check_label", "equal_to_itself", "is_label",
+           "label_from_json", "label_key", "label_to_json", "printable", "sorted_labels"]
 
 
 #: An int below this in magnitude has far fewer digits than MAX_DIGITS: check_label's fast path.
@@ -147,12 +147,22 @@ def category_order(labels: Sequence[Hashable], declared: int) -> list[Hashable]:
     >>> category_order(["b", 1, "a"], 0)
     [1, 'a', 'b']
     """
-    rest = labels[declared:]
-    try:
-        ordered = sorted(rest)  # type: ignore[type-var]  # orderable or TypeError
+    return [labels[place] for place in category_places(labels, declared)]
+
+
+def category_places(labels: Sequence[Hashable], declared: int) -> list[int]:
+    """Where each category of :func:`category_order` is in ``labels``: the order as places
+    (columns held in the order ``labels`` are met are put in the views' order by them).
+
+    >>> category_places(["cat", 2, 1], 1), category_places(["b", 1, "a"], 0)
+    ([0, 2, 1], [1, 2, 0])
+    """
+    rest = range(declared, len(labels))
+    try:  # (stable, as a sort of the labels themselves is)
+        ordered = sorted(rest, key=labels.__getitem__)  # type: ignore[arg-type]  # or TypeError
     except TypeError:
-        ordered = sorted(rest, key=label_key)
-    return [*labels[:declared], *ordered]
+        ordered = sorted(rest, key=lambda place: label_key(labels[place]))
+    return [*range(declared), *ordered]
 
 
 def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:
