@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
 
 from contingency._confusion import category_cells, count_columns, supports
 from contingency._counts import Counts
@@ -99,7 +100,7 @@ def _python(column: Column) -> list[Any]:
 
 
 def category_scores(counts: Counts, order: Sequence[Hashable], mode: ZeroDivision,
-                    places: Sequence[int] | None = None) -> CategoryScores:
+                    places: NDArray[np.intp] | None = None) -> CategoryScores:
     """The cells and scores of the categories of ``order`` (of ``counts``), as columns
     (``places``: where they are in table order, if known: :func:`category_cells`)."""
     cells = count_columns(counts, category_cells(counts, order, places))

@@ -95,7 +95,8 @@ def samples_mean(counts: Counts, score: Score, mode: ZeroDivision,
     return _formulas.samples_average(score, *counts.shape_columns(), zero_division=mode)
 
 
-def category_cells(counts: Counts, order: Sequence[Hashable], places: Sequence[int] | None = None
+def category_cells(counts: Counts, order: Sequence[Hashable],
+                   places: NDArray[np.intp] | None = None
                    ) -> tuple[list[int], list[int], list[int], list[int]]:
     """Cells ``a``, ``b``, ``c`` and ``d`` of the categories of ``order``, in that order.
 
@@ -109,9 +110,8 @@ def category_cells(counts: Counts, order: Sequence[Hashable], places: Sequence[i
         columns = [a[label] for label in order], [b[label] for label in order], [
             c[label] for label in order]
     else:
-        chosen = np.asarray(places, dtype=np.intp)
         columns = tuple(np.asarray(column, dtype=np.int64 if not counts.scale else object
-                                   )[chosen].tolist() for column in counts.columns())
+                                   )[places].tolist() for column in counts.columns())
     return (*columns, [n - x - y - z for x, y, z in zip(*columns)])
 
 

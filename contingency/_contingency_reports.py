@@ -14,6 +14,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from contingency import _confusion
 from contingency import report as _report
@@ -45,7 +46,7 @@ class Reports(ScikitLearnReads):
 
         def _order(self) -> list[Hashable]: ...
 
-        def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], list[int]]: ...
+        def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]: ...
 
         def _micro_score(self, name: str) -> float: ...
 

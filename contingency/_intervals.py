@@ -83,7 +83,7 @@ class ContingencyReads(Protocol):
     @property
     def subset_accuracy(self) -> float: ...
 
-    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], list[int]]: ...
+    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]: ...
 
 
 class PartitionReads(Protocol):
@@ -310,7 +310,7 @@ def _subset_accuracy(contingency: ContingencyReads, counts: Counts, level: float
 
 def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: float,
            method: str,
-           from_cells: tuple[Sequence[Hashable], tuple[list[int], ...], Sequence[int]] | None = None
+           from_cells: tuple[Sequence[Hashable], tuple[list[int], ...], NDArray[np.intp]] | None = None
            ) -> Interval:
     """Macro precision, recall or F1 of single-label results by the delta method, from running sums.
 
@@ -350,7 +350,7 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
 
 def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
                       order: Sequence[Hashable], cells: tuple[list[int], ...],
-                      places: Sequence[int]) -> tuple[float, int, int]:
+                      places: NDArray[np.intp]) -> tuple[float, int, int]:
     """The macro average of ``name``, the categories it averages, and ``K² Var`` as the exact
     integer the running sums hold: each from the categories' cells, at once (the score's
     vector form, :func:`contingency.formulas._numeric.average`,
@@ -368,7 +368,7 @@ def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
         position = np.full(len(counts.names), -1, dtype=np.int64)
         codes = np.fromiter(counts.ids.values(), dtype=np.int64,
                             count=len(counts.ids))  # (the codes in table order)
-        position[codes[np.asarray(places, dtype=np.intp)]] = np.arange(len(order))
+        position[codes[places]] = np.arange(len(order))
         keys, pair_counts = counts.pairs.arrays()
         keys = np.asarray(keys, dtype=np.int64)
         truth, chosen = position[keys >> PAIR_SHIFT], position[keys & PAIR_LOW]
