@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -147,7 +147,7 @@ def category_order(labels: Sequence[Hashable], declared: int) -> list[Hashable]:
     >>> category_order(["b", 1, "a"], 0)
     [1, 'a', 'b']
     """
-    return [labels[place] for place in category_places(labels, declared)]
+    return [*labels[:declared], *_sorted_rest(labels[declared:])]
 
 
 def category_places(labels: Sequence[Hashable], declared: int) -> list[int]:
@@ -157,12 +157,20 @@ def category_places(labels: Sequence[Hashable], declared: int) -> list[int]:
     >>> category_places(["cat", 2, 1], 1), category_places(["b", 1, "a"], 0)
     ([0, 2, 1], [1, 2, 0])
     """
-    rest = range(declared, len(labels))
-    try:  # (stable, as a sort of the labels themselves is)
-        ordered = sorted(rest, key=labels.__getitem__)  # type: ignore[arg-type]  # or TypeError
+    rest = _sorted_rest(range(declared, len(labels)), labels.__getitem__)
+    return [*range(declared), *rest]
+
+
+def _sorted_rest(values: Sequence[Any], label: Callable[[Any], Hashable] | None = None
+                 ) -> list[Any]:
+    """The undeclared categories' rule: ``values`` sorted by their labels (``label(value)``, or
+    the values themselves) when the labels are mutually orderable, else by
+    :func:`label_key` (a stable sort either way)."""
+    try:
+        return sorted(values, key=label)  # type: ignore[arg-type]  # orderable, or TypeError
     except TypeError:
-        ordered = sorted(rest, key=lambda place: label_key(labels[place]))
-    return [*range(declared), *ordered]
+        return sorted(values, key=label_key if label is None
+                      else lambda value: label_key(label(value)))
 
 
 def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:
