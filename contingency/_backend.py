@@ -13,7 +13,8 @@ kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), Contingency's micro, macro, weighted and samples
 properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C by one
 call, or by the readers written in Python: :func:`average_reader`, :func:`subset_reader`,
-:func:`pooled_reader`) and its
+:func:`pooled_reader`), its ``categories`` (the order's memo checked in C:
+:func:`categories_reader`) and its
 ``interval`` (Wilson's interval of a micro share in C, the rest by the method written in
 Python: :func:`compiled_interval`;
 contingency/_kernel_intervals.pxi), PairedComparison's paired table
@@ -66,7 +67,7 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
+           "categories_reader", "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
            "compiled_paired_add_result", "compiled_partition_reads", "new_table",
            "pooled_reader", "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts",
            "reduce_table", "subset_reader"]
@@ -196,6 +197,15 @@ def subset_reader(name: str, reference: Callable[[Any], float]) -> Callable[[Any
         return reference
     compiled: Any = _kernel_found.subset_reader(name, reference)
     return reference if compiled is None else compiled
+
+
+def categories_reader(reference: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The reader of Contingency's ``categories``: the kernel's, its memo checked in one call
+    into C (it calls ``reference`` to make the order and the memo again, and on counts held
+    finer than a result), or ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    return _kernel_found.categories_reader(reference)  # type: ignore[no-any-return]
 
 
 def compiled_interval(reference: Callable[..., Any]) -> Callable[..., Any]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
 
 from contingency._confusion import category_cells, count_columns, supports
 from contingency._counts import Counts
@@ -98,10 +99,11 @@ def _python(column: Column) -> list[Any]:
     return column.tolist() if isinstance(column, np.ndarray) else list(column)
 
 
-def category_scores(counts: Counts, order: Sequence[Hashable], mode: ZeroDivision
-                    ) -> CategoryScores:
-    """The cells and scores of the categories of ``order`` (of ``counts``), as columns."""
-    cells = count_columns(counts, category_cells(counts, order))
+def category_scores(counts: Counts, order: Sequence[Hashable], mode: ZeroDivision,
+                    places: NDArray[np.intp] | None = None) -> CategoryScores:
+    """The cells and scores of the categories of ``order`` (of ``counts``), as columns
+    (``places``: where they are in table order, if known: :func:`category_cells`)."""
+    cells = count_columns(counts, category_cells(counts, order, places))
     scores = {name: TABLE[name].formula(*cells, zero_division=mode)
               for name in dict.fromkeys((*record_names(), *report_names(), *_AVERAGED_ONLY))}
     support = supports(cells[0], cells[2])

@@ -116,6 +116,24 @@ class _Lazy:
         """The categories noted since the last refresh (a writer may add to it: :meth:`stale`)."""
         return self._changed
 
+    def _pending_cells(self) -> tuple[list[Hashable], list[int], list[int], list[int]]:
+        """The pending categories not forgotten and their cells ``a``, ``b``, ``c``, as columns
+        (a bulk refresh's input); the pending set is left as it is.
+
+        When every category is pending (the first read of sums made after the categories were
+        counted), the cells are read whole, in table order, as the mappings hold them; else
+        category by category, in the pending set's order (a look-up each: a million of them,
+        in an order that is not the table's, cost seconds more).
+        """
+        pending = self._changed
+        cells_a, cells_b, cells_c = self._cells
+        if len(pending) >= len(cells_a) and pending.issuperset(cells_a):
+            return (list(cells_a), list(cells_a.values()), list(cells_b.values()),
+                    list(cells_c.values()))
+        labels = [label for label in pending if label in cells_a]  # (not forgotten)
+        a, b, c = (list(map(cells.__getitem__, labels)) for cells in (cells_a, cells_b, cells_c))
+        return labels, a, b, c
+
 
 class CategorySums(_Lazy):
     """The exact sums over categories of one score, kept up to date for the categories that changed."""
@@ -208,18 +226,16 @@ class CategorySums(_Lazy):
         and its new one (the score's vector form on the columns of cells) put in, in C."""
         pending = self._changed
         contribution, supports = self._contribution, self._support
-        cells_a, cells_b, cells_c = self._cells
         if supports is not None:  # the weighted sums lose each old contribution times its support
             olds = list(map(contribution.get, pending, repeat(0)))
             old_supports = list(map(supports.pop, pending, repeat(0)))
             self.weighted -= sum(map(operator.mul, olds, old_supports))
             self.weight -= sum(old_supports)
         self.total -= sum(map(contribution.pop, pending, repeat(0)))
-        labels = [label for label in pending if label in cells_a]  # (not forgotten)
+        labels, a, b, c = self._pending_cells()
         pending.clear()
         if not labels:
             return
-        a, b, c = (list(map(cells.__getitem__, labels)) for cells in (cells_a, cells_b, cells_c))
         values = np.asarray(self._columns(np.array(a), np.array(b), np.array(c), np.zeros(len(a), int),
                                     zero_division=self._mode), dtype=np.float64)
         defined = values == values  # NaN: undefined in "nan" mode, left out
@@ -432,15 +448,13 @@ class MarginSums(_Lazy):
         """:meth:`refresh` of many categories, with C-level passes: the old margins taken out,
         the new ones put in (exact Python integers either way)."""
         pending, margins = self._changed, self._margins
-        cells_a, cells_b, cells_c = self._cells
         for old in filter(None, map(margins.pop, pending, repeat(None))):
             t, p = old
             self.products -= t * p
             self.truth_squares -= t * t
             self.assigned_squares -= p * p
-        labels = [label for label in pending if label in cells_a]  # (not forgotten)
+        labels, a, b, c = self._pending_cells()
         pending.clear()
-        a, b, c = (list(map(cells.__getitem__, labels)) for cells in (cells_a, cells_b, cells_c))
         truth, assigned = list(map(operator.add, a, c)), list(map(operator.add, a, b))
         self.products += sum(map(operator.mul, truth, assigned))
         self.truth_squares += sum(map(operator.mul, truth, truth))

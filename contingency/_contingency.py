@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import numpy as np
+from numpy.typing import NDArray
 
 from contingency import _backend, _confusion, _locking, _registry
 from contingency._changes import (
@@ -53,7 +54,7 @@ from contingency._inputs import (
     indicator_rows,
 )
 from contingency._intervals import Score, contingency_interval
-from contingency._labels import category_order, check_label, sorted_labels
+from contingency._labels import category_places, check_label, sorted_labels
 from contingency._merging import Merging
 from contingency._sklearn_reads import install_property_reads
 from contingency.formulas import classification as _formulas
@@ -146,9 +147,10 @@ class Contingency(Reports, Merging["Contingency"]):
     _zero_division: ZeroDivision
     _verbose: bool
     # The categories' order, kept while they are the same (a cache, not state: _orders): the
-    # counts' names list, its length and holes, and the order as a list and a tuple (unset
-    # until the first read).
-    _ordered: tuple[list[Hashable], int, int, tuple[list[Hashable], tuple[Hashable, ...]]]
+    # counts' names list, its length and holes, and the order as a list, a tuple and places in
+    # table order (an array: a list of a million ints held 36 MB; unset until the first read).
+    _ordered: tuple[list[Hashable], int, int,
+                    tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]]
 
     def __init__(
         self,
@@ -726,8 +728,9 @@ class Contingency(Reports, Merging["Contingency"]):
         """The categories in :attr:`categories`' order (made again only when the categories change)."""
         return self._orders()[0]
 
-    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...]]:
-        """:meth:`_order`, and the same as a tuple: made again only when the categories change,
+    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]:
+        """:meth:`_order`, the same as a tuple, and where each is in table order (the counts'
+        columns, :func:`~contingency._labels.category_places`): made again only when the categories change,
         which the counts' list of names tells in O(1). That list changes only by taking a
         category at its end (``join``) or a hole in its place (``forget``); any other change of
         the categories (codes made dense again, a reset, a restore, a copy made its own, a change
@@ -742,8 +745,10 @@ class Contingency(Reports, Merging["Contingency"]):
                 return orders
         except AttributeError:  # (no order made yet)
             pass
-        order = category_order(list(counts.a), len(counts.declared))
-        orders = (order, tuple(order))
+        labels = list(counts.a)
+        places = category_places(labels, len(counts.declared))
+        order = [labels[place] for place in places]
+        orders = (order, tuple(order), np.asarray(places, dtype=np.intp))
         object.__setattr__(self, "_ordered", (names, len(names), counts.holes, orders))
         return orders
 
@@ -854,6 +859,12 @@ for _name, _compiled in (("subset_accuracy", _backend.subset_reader("accuracy",
                          ("hamming_loss", _backend.pooled_reader("error",
                                                                  shape_readers["hamming_loss"]))):
     setattr(Contingency, _name, property(_compiled, doc=shape_readers[_name].__doc__))
+#: categories as written above (its memo, _orders): the specification of the kernel's reader,
+#: which takes its place when the kernel is built (the memo checked in C, the order made again
+#: by this; tests/test_kernel_counts.py compares both, and the order made afresh, every step).
+categories_reference = vars(Contingency)["categories"].fget
+Contingency.categories = property(  # type: ignore[method-assign,assignment]
+    _backend.categories_reader(categories_reference), doc=categories_reference.__doc__)
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from contingency import _confusion
 from contingency import report as _report
@@ -44,6 +45,8 @@ class Reports(ScikitLearnReads):
         _zero_division: ZeroDivision
 
         def _order(self) -> list[Hashable]: ...
+
+        def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]: ...
 
         def _micro_score(self, name: str) -> float: ...
 
@@ -183,7 +186,8 @@ class Reports(ScikitLearnReads):
         # The report's scores in each average their rows declare; the other averaged scores of
         # the records (accuracy, error) in a block each, by average.
         names = report_names()
-        categories = category_scores(self._counts, self._order(), self._zero_division)
+        order, _, places = self._orders()
+        categories = category_scores(self._counts, order, self._zero_division, places)
         has_categories = bool(self._counts.a)  # (after _order, which settles the counts)
 
         def read(name: str, average: str) -> Any:

@@ -32,12 +32,21 @@ def group_to_json(key: Hashable, where: str = "group") -> Any:
 def group_from_json(value: object, where: str) -> Hashable:
     """The group key :func:`group_to_json` wrote: a label, or a tuple for a list.
 
-    >>> group_from_json(["north", 3], "groups[0]")
-    ('north', 3)
+    numpy scalars (a document built with numpy rather than read from JSON) are
+    taken as the Python values they hold, as ``Contingency.from_dict`` takes
+    them in its categories.
+
+    >>> group_from_json(["north", 3], "groups[0]"), group_from_json(np.int64(3), "groups[1]")
+    (('north', 3), 3)
     """
     if isinstance(value, list):
-        return tuple(label_from_json(item, f"{where}[{i}]") for i, item in enumerate(value))
-    return label_from_json(value, where)
+        return tuple(_label_from_json(item, f"{where}[{i}]") for i, item in enumerate(value))
+    return _label_from_json(value, where)
+
+
+def _label_from_json(value: object, where: str) -> Hashable:
+    """One label of a group key read from a document, a numpy scalar as the value it holds."""
+    return label_from_json(value.item() if isinstance(value, np.generic) else value, where)
 
 
 def group_key(value: object, where: str) -> Hashable:

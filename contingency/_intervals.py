@@ -83,6 +83,8 @@ class ContingencyReads(Protocol):
     @property
     def subset_accuracy(self) -> float: ...
 
+    def _orders(self) -> tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]: ...
+
 
 class PartitionReads(Protocol):
     """What the intervals read of a :class:`contingency.PartitionComparison` (besides scores by name)."""
@@ -307,11 +309,13 @@ def _subset_accuracy(contingency: ContingencyReads, counts: Counts, level: float
 
 
 def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: float,
-           method: str, from_cells: tuple[Sequence[Hashable], tuple[list[int], ...]] | None = None
+           method: str,
+           from_cells: tuple[Sequence[Hashable], tuple[list[int], ...], NDArray[np.intp]] | None = None
            ) -> Interval:
     """Macro precision, recall or F1 of single-label results by the delta method, from running sums.
 
-    With ``from_cells`` (the categories, in order, and their cells :func:`category_cells`),
+    With ``from_cells`` (the categories, in order, their cells :func:`category_cells`, and
+    where each is in table order),
     from the cells instead, at once
     (:func:`_macro_from_cells`): the same interval, bit for bit, without making the
     running sums (what :func:`scores_block` asks, once, of a table of a million categories).
@@ -345,8 +349,8 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
 
 
 def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
-                      order: Sequence[Hashable], cells: tuple[list[int], ...]
-                      ) -> tuple[float, int, int]:
+                      order: Sequence[Hashable], cells: tuple[list[int], ...],
+                      places: NDArray[np.intp]) -> tuple[float, int, int]:
     """The macro average of ``name``, the categories it averages, and ``K² Var`` as the exact
     integer the running sums hold: each from the categories' cells, at once (the score's
     vector form, :func:`contingency.formulas._numeric.average`,
@@ -362,7 +366,9 @@ def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
     confusion: dict[tuple[int, int], int] = {}
     if name == "f1":  # the wrong results by (correct, assigned) position in ``order``
         position = np.full(len(counts.names), -1, dtype=np.int64)
-        position[[counts.ids[label] for label in order]] = np.arange(len(order))
+        codes = np.fromiter(counts.ids.values(), dtype=np.int64,
+                            count=len(counts.ids))  # (the codes in table order)
+        position[codes[places]] = np.arange(len(order))
         keys, pair_counts = counts.pairs.arrays()
         keys = np.asarray(keys, dtype=np.int64)
         truth, chosen = position[keys >> PAIR_SHIFT], position[keys & PAIR_LOW]
@@ -478,13 +484,13 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
         return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
 
     def macro(score: str) -> list[float] | None:  # from the cells: no running sums made
-        return _bounds(lambda: _macro(contingency, counts, score, level, "delta", (order, cells)))
+        return _bounds(lambda: _macro(contingency, counts, score, level, "delta", (order, cells, places)))
 
     names = report_names()
     macros = macro_interval_names()
-    order = contingency.categories
+    _, order, places = contingency._orders()  # (the categories, and where they are in the table)
     counts = contingency._counts
-    cells = category_cells(counts, order)  # (read once: O(K) in Python)
+    cells = category_cells(counts, order, places)  # (read once: O(K))
     return {
         "level": level,
         "methods": dict(BLOCK_METHODS),

@@ -1314,6 +1314,28 @@ def subset_reader(name, reference):
     return read_subset
 
 
+def categories_reader(reference):
+    """Contingency's ``categories`` read in C: the memo check of ``reference`` (the property's
+    reader written in Python, through ``Contingency._orders``), which makes the order and the
+    memo and serves what the C does not. The memo, ``_ordered``, is (the counts' names list,
+    its length, the number of holes, (the order as a list, as a tuple)); while the kernel core
+    holds that list, of that length, with that many holes, the categories are the same and
+    the read is the tuple the memo holds."""
+
+    def read_categories(self):
+        counts = self._counts
+        cdef KernelCountsCore core
+        if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
+            core = <KernelCountsCore>counts
+            memo = getattr(self, "_ordered", None)  # (unset until the first read)
+            if type(memo) is tuple and (<tuple>memo)[0] is core._names \
+                    and <Py_ssize_t>(<tuple>memo)[1] == len(core._names) \
+                    and <Py_ssize_t>(<tuple>memo)[2] == core._holes:
+                return (<tuple>(<tuple>memo)[3])[1]
+        return reference(self)
+    return read_categories
+
+
 def fixed_point_double(value):
     """``float(value)`` of an integer ``0 <= value < 2**256`` as the running sums' reads round
     one (cc_u256_double, and below 2**192 cc_u192_double: to nearest, ties to even), for the

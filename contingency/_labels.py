@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from contingency.formulas._numeric import MAX_DIGITS, fits_digits, shown
 
-__all__ = ["category_order", "check_label", "equal_to_itself", "is_label", "label_from_json", "label_key",
-           "label_to_json", "printable", "sorted_labels"]
+__all__ = ["category_order", "category_places", "check_label", "equal_to_itself", "is_label",
+           "label_from_json", "label_key", "label_to_json", "printable", "sorted_labels"]
 
 
 #: An int below this in magnitude has far fewer digits than MAX_DIGITS: check_label's fast path.
@@ -147,12 +147,30 @@ def category_order(labels: Sequence[Hashable], declared: int) -> list[Hashable]:
     >>> category_order(["b", 1, "a"], 0)
     [1, 'a', 'b']
     """
-    rest = labels[declared:]
+    return [*labels[:declared], *_sorted_rest(labels[declared:])]
+
+
+def category_places(labels: Sequence[Hashable], declared: int) -> list[int]:
+    """Where each category of :func:`category_order` is in ``labels``: the order as places
+    (columns held in the order ``labels`` are met are put in the views' order by them).
+
+    >>> category_places(["cat", 2, 1], 1), category_places(["b", 1, "a"], 0)
+    ([0, 2, 1], [1, 2, 0])
+    """
+    rest = _sorted_rest(range(declared, len(labels)), labels.__getitem__)
+    return [*range(declared), *rest]
+
+
+def _sorted_rest(values: Sequence[Any], label: Callable[[Any], Hashable] | None = None
+                 ) -> list[Any]:
+    """The undeclared categories' rule: ``values`` sorted by their labels (``label(value)``, or
+    the values themselves) when the labels are mutually orderable, else by
+    :func:`label_key` (a stable sort either way)."""
     try:
-        ordered = sorted(rest)  # type: ignore[type-var]  # orderable or TypeError
+        return sorted(values, key=label)  # type: ignore[arg-type]  # orderable, or TypeError
     except TypeError:
-        ordered = sorted(rest, key=label_key)
-    return [*labels[:declared], *ordered]
+        return sorted(values, key=label_key if label is None
+                      else lambda value: label_key(label(value)))
 
 
 def sorted_labels(labels: Iterable[Hashable]) -> list[Hashable]:

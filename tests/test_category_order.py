@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sklearn import metrics
 
 from contingency import Contingency
-from contingency._labels import category_order
+from contingency._labels import category_order, category_places
 
 SIDES = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=30)
 LABELS = st.sampled_from(["x", "b", "a", 3, 1, 2.5])
@@ -127,3 +127,16 @@ def test_numpy_scalars_and_python_numbers_sort_together():
     s = Contingency().add_results(np.array([3, 1, 2]), [2.5, 1, 3])
     assert s.categories == (1, 2, 2.5, 3)
     assert isinstance(pd.Index(s.categories), pd.Index)
+
+
+@given(st.lists(st.one_of(st.integers(-5, 5), st.text(max_size=2), st.floats(-2, 2),
+                          st.tuples(st.integers(0, 2))), unique=True, max_size=12),
+       st.integers(0, 4))
+def test_category_places_put_the_labels_in_category_order(labels, declared):
+    """The places (the order as positions in the labels met, what scores() takes the columns
+    by) and the order itself: one rule, the same order, orderable labels or not."""
+    labels = list(dict.fromkeys(labels))  # (1 and 1.0 are one category, as dictionary keys)
+    declared = min(declared, len(labels))
+    places = category_places(labels, declared)
+    assert sorted(places) == list(range(len(labels)))
+    assert [labels[place] for place in places] == category_order(labels, declared)

@@ -769,3 +769,22 @@ def test_the_pure_functions_check_their_cells():
     with pytest.raises(ValueError, match=r"normalize must be 'true', 'pred' or 'all'"):
         formulas.normalized_confusion([0], [0], [1], 1, None)  # type: ignore[arg-type]
     assert formulas.weighted_cohen_kappa([0], [0], [0.5], 1, zero_division="nan") != 0.0
+
+
+@given(categories_and_results(), st.sampled_from([None, 2, 0.5]), st.booleans())
+@example((["a", "b"], [("a", "b"), ("c", "b")]), None, True)  # c forgotten: a hole in the codes
+def test_category_cells_by_places_are_the_cells_by_label(drawn, weight, remove):
+    """The categories' cells taken from the counts' columns by their places in table order (the
+    categories' own order, as scores() asks) are the cells looked up label by label."""
+    cats, stream = drawn
+    s = Contingency(cats[:1], unknown="add")
+    for assigned, correct in stream:
+        s.add_result(assigned, correct, **({} if weight is None else {"weight": weight}))
+    if remove and stream:
+        s.remove_result(*stream[-1], **({} if weight is None else {"weight": weight}))
+    order, _, places = s._orders()
+    assert order == [list(s._counts.a)[place] for place in places]
+    by_places = _confusion.category_cells(s._counts, order, places)
+    assert by_places == _confusion.category_cells(s._counts, order)
+    assert [type(count) for column in by_places for count in column] == [
+        type(count) for column in _confusion.category_cells(s._counts, order) for count in column]

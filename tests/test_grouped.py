@@ -530,6 +530,22 @@ def test_to_dict_round_trips_through_json():
     assert GroupedContingency.from_dict(state, thread_safe=True).thread_safe
 
 
+def test_from_dict_takes_numpy_group_keys_as_the_values_they_hold():
+    """A group key built with numpy (a key alone or in a tuple) names the group its Python value
+    names, as add_result takes it and as Contingency.from_dict takes numpy categories."""
+    ours = GroupedContingency().add_results(["x", "y"], ["x", "x"], groups=[3, ("n", 2)])
+    document = ours.to_dict()
+    assert document["groups"] == [3, ["n", 2]]  # to_dict writes Python values
+    built = {**document, "groups": [np.int64(3), ["n", np.int16(2)]]}
+    read = GroupedContingency.from_dict(built)
+    assert read == ours
+    assert [type(part) for part in read.groups[1]] == [str, int]
+    with pytest.raises(ValueError, match="names a group twice"):
+        GroupedContingency.from_dict({**built, "groups": [np.int64(3), 3]})
+    with pytest.raises(ValueError, match=r"groups\[0\]: nan is not a label"):
+        GroupedContingency.from_dict({**built, "groups": [np.float64("nan"), ["n", 2]]})
+
+
 @pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.update(groups=["a", "a"], states=d["states"][:1] * 2), "names a group twice"),
     (lambda d: d.update(states=d["states"][:1]), "states must be a list of 2"),
@@ -604,11 +620,10 @@ def test_from_dict_reads_each_group_alike_in_every_form(data, ours):
 
 
 def _numpy_states(document):
-    """``document`` with numpy integers for the ints of its groups' documents (the group keys
-    are not counts, and stay as they are)."""
-    if isinstance(document, dict) and "states" in document:
-        return {**document, "states": numpy_values(document["states"])}
-    return document
+    """``document`` with numpy integers for its ints: the groups' documents, the group keys,
+    the categories and the declared counts (a document mutated into an int stays one, whose
+    refusal names its type)."""
+    return numpy_values(document) if isinstance(document, dict) else document
 
 
 def _read_afresh(state, known):

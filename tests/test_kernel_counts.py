@@ -36,9 +36,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from contingency import Contingency, _backend
-from contingency._contingency import add_result_reference, interval_reference
+from contingency._contingency import add_result_reference, categories_reference, interval_reference
 from contingency._counts import Counts
 from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
+from contingency._labels import category_order
 from contingency.formulas._numeric import MAX_COUNT
 from tests.served import python_calls
 
@@ -68,10 +69,12 @@ CORES = [pytest.param(CountsCore, id="reference"),
 
 
 class ReferenceContingency(Contingency):
-    """Contingency with add_result and interval as written in Python (the kernel's are in C)."""
+    """Contingency with add_result, interval and categories as written in Python (the kernel's
+    are in C)."""
 
     add_result = add_result_reference  # type: ignore[assignment]
     interval = interval_reference  # type: ignore[assignment]
+    categories = property(categories_reference)  # type: ignore[assignment]
 
 
 def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
@@ -201,6 +204,8 @@ def state(accumulator: Contingency, every_mode: bool = False) -> dict[str, Any]:
             reads[f"interval {name} {level}"] = (type(error).__name__, str(error))
     if every_mode:
         reads |= core_reads(accumulator._counts)
+    counts = accumulator._counts  # the order's memo (read in C on the kernel) against the order
+    assert accumulator.categories == tuple(category_order(list(counts.a), len(counts.declared)))
     return {**state_of_counts(accumulator._counts), "reads": reads,
             "document": accumulator.to_dict()}
 
@@ -1058,3 +1063,26 @@ def test_hamming_loss_is_served_in_c_without_a_set_entries_offset() -> None:
         assert python_calls(read) == []
     s.set_entries(1, 0, 0, 1)
     assert python_calls(read) != []
+
+
+@kernel_loaded
+def test_categories_is_served_in_c_while_its_memo_holds() -> None:
+    """categories: made by the reader written in Python at the first read and after the
+    categories change (a category joins, one is forgotten: a hole, their codes made dense
+    again), then read in C from its memo (the same order, checked against the order made afresh
+    after every step above); by the reader written in Python while counts are finer than a
+    result."""
+    s = on_core(KERNEL, ["x", "y"], unknown="add")
+    read = partial(operator.attrgetter("categories"), s)
+    assert python_calls(read) != []  # (made)
+    assert python_calls(read) == []  # (kept)
+    for change in (partial(s.add_result, "x", "y"), partial(s.add_result, "z", "x"),
+                   partial(s.add_result, "w", "w"), partial(s.remove_result, "w", "w")):
+        change()
+        made = python_calls(read)
+        assert python_calls(read) == []
+        assert s.categories == tuple(category_order(list(s._counts.a), 2))
+        assert (made != []) == (change.args != ("x", "y"))  # (a new order but for a known pair)
+    s.add_result("x", "y", weight=0.5)
+    assert python_calls(read) != []
+    assert python_calls(read) != []  # (again: no memo read in C at that scale)

@@ -346,9 +346,9 @@ def _quantity(value: float | None, unit: str) -> str:
     if unit == "number":  # a dimensionless figure, such as a relative difference
         return f"{value:.2g}"
     if unit == "bytes":
-        for scale, name in ((2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB"), (1, "B")):
-            if value >= scale or name == "B":
-                return f"{value / scale:.3g} {name}"
+        for size, name in ((2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB"), (1, "B")):
+            if value >= size or name == "B":
+                return f"{value / size:.3g} {name}"
     for scale, name in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns")):
         if value >= scale or name == "ns":
             return f"{value / scale:.3g} {name}"
