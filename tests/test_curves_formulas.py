@@ -141,6 +141,8 @@ def test_roc_auc_is_scikit_learns(sample, max_fpr):
 
 
 @given(samples(weights="float"), st.integers(-900, 900))
+# Found by the exploring profile: the test's own filter missed a weight scaled to 0.
+@example((np.array([1, 0, 0]), np.array([0.0, 0.0, 0.1]), np.array([1.0, 3.1720088e-244, 1.0])), -267)
 def test_roc_auc_of_float_weights_is_unchanged_by_a_power_of_two(sample, exponent):
     """Scaling every weight by 2**k is exact, and so must leave the area bit for bit (the
     columns are brought to totals near 1 before any product of two weights is taken)."""
@@ -149,8 +151,9 @@ def test_roc_auc_of_float_weights_is_unchanged_by_a_power_of_two(sample, exponen
     if not (positives.sum() > 0 and negatives.sum() > 0):
         return
     scaled = [np.ldexp(column, exponent) for column in (positives, negatives)]
-    if any(np.any((column != 0) & (np.abs(column) < 2.0**-1000)) for column in scaled):
-        return  # (a weight scaled into the subnormal range is rounded: not exact)
+    if any(np.any((column != 0) & (np.abs(np.ldexp(column, exponent)) < 2.0**-1000))
+           for column in (positives, negatives)):
+        return  # (a weight scaled into the subnormal range, or to 0, is rounded: not exact)
     assert curves.roc_auc(*scaled) == curves.roc_auc(positives, negatives)
 
 

@@ -285,8 +285,11 @@ class ScoresKernelAgainstReference(RuleBasedStateMachine):
             loaded = ThresholdContingency.from_dict(original.to_dict())
             assert loaded == original
             assert all(np.array_equal(a, b) for a, b in zip(loaded.counts(), original.counts()))
-            assert ({k: v for k, v in reads(loaded).items() if k != "counts"}
-                    == {k: v for k, v in reads(original).items() if k != "counts"})
+            assert ({k: v for k, v in reads(loaded).items() if k not in ("counts", "n")}
+                    == {k: v for k, v in reads(original).items() if k not in ("counts", "n")})
+            # The weights: an int where the document's unit is whole, the original's float (a
+            # fractional weight was counted) rounded once from the same exact count.
+            assert [float(x) for x in reads(loaded)["n"]] == [float(x) for x in reads(original)["n"]]
         self.reference, self.kernel = reference, kernel
 
     @rule()
@@ -644,3 +647,21 @@ def test_the_bins_of_the_last_few_numbers_of_bins_are_kept(implementation: Any) 
     curve.add(1e-300, True)
     assert curve._counts.calibration_bins(6) is None
     assert curve.calibration_error(6) == curves.calibration_error(*curve._columns(), n_bins=6)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_document_of_whole_counts_past_2_53_after_a_fractional_weight_reads_alike(implementation):
+    """Pinned from the exploring profile (the stateful test's steps): two halves, then 2**62 at
+    one score. The document's unit is whole again, so its weights read as ints; the original's
+    read as floats (a fractional weight was counted): the same exact counts, rounded once."""
+    curve = ThresholdContingency()
+    curve._counts = implementation()
+    curve.add(0.0, False, weight=0.5)
+    curve.merge(curve.copy())
+    curve.add(0.0, False, weight=4_611_686_018_427_387_904)
+    loaded = ThresholdContingency.from_dict(curve.to_dict())
+    assert loaded == curve
+    assert loaded.n_results == 2**62 + 1
+    assert type(loaded.n_results) is int
+    assert curve.n_results == float(2**62 + 1)
+    assert type(curve.n_results) is float
