@@ -14,11 +14,11 @@ The read rounds each sum once and hands the bins to
 step: O(bins), whatever the number of distinct scores.
 
 The formula's score sums are exact (:func:`contingency.formulas._numeric._exact_products`)
-only while every score's weight is below ``2**53`` units and no score lies in
-``(0, 2**-500)``; past that it rounds each product, so the bins say they do not
-serve (:meth:`CalibrationBins.serves`: the total weight below ``2**53`` units, a
-sufficient test in O(1), and the weight at such tiny scores, kept here, 0), and the
-read sums the columns as the formula does. Both score counts,
+unless a score lies in ``(0, 2**-500)``, where it rounds each product; so the bins
+serve (:meth:`CalibrationBins.serves`) only while the weight at such tiny scores,
+kept here, is 0, and, as they were first written, while the total weight is below
+``2**53`` units (an O(1) test); otherwise the read sums the columns as the formula
+does. Both score counts,
 :class:`~contingency._score_counts.ScoreCounts` and its compiled twin, hold these
 bins the same way (a few, by ``n_bins``, made by the first read of each, dropped
 with their other running sums) and call :meth:`CalibrationBins.step` from their

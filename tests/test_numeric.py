@@ -9,7 +9,8 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from contingency.formulas._numeric import average
+from contingency.formulas import curves
+from contingency.formulas._numeric import _exact_products, average
 
 _VALUE = st.one_of(st.floats(-1, 1), st.floats(0, 1, exclude_min=True).map(lambda x: x / 3**20),
                    st.just(float("nan")), st.floats(1e-150, 1e150))
@@ -63,3 +64,29 @@ def test_an_exact_sum_of_floats_rounded_once_is_fsum(values: list[float]) -> Non
     assert Fraction(units, 2**1074) == sum(map(Fraction, values), Fraction(0))
     assert units == sum(map(exact_units, values))
     assert rounded_units(units) == math.fsum(values)
+
+
+@given(st.lists(st.tuples(st.floats(2.0**-400, 2.0**400), st.integers(0, 2**63 - 1)),
+                min_size=1, max_size=20))
+@example([(0.5, 2**53), (0.3, 2**63 - 1), (1 / 3, 12009599006321322)])
+def test_the_exact_products_sum_to_the_exact_sum_for_every_int64_weight(pairs):
+    """Every part a double exactly, so the sum rounded once is the rational sum rounded once:
+    for weights past 2**53 too (they were rounded product by product, so a formula's value
+    depended on the unit its counts were given in)."""
+    values = np.array([value for value, _ in pairs])
+    weights = np.array([weight for _, weight in pairs], dtype=np.int64)
+    parts = _exact_products(values, weights)
+    assert parts is not None
+    exact = sum((Fraction(value) * weight for value, weight in pairs), Fraction(0))
+    assert math.fsum(np.concatenate(parts)) == float(exact)
+
+
+def test_calibration_error_does_not_depend_on_the_unit_of_the_counts():
+    """Pinned from the exploring profile: results of weight 1/3 (6004799503160661 units of
+    2**-54) merged with themselves read one value at that unit and another at half of it."""
+    scores = np.array([0.64, 0.27, 0.04, 0.02])
+    positives = np.zeros(4, dtype=np.int64)
+    negatives = np.full(4, 6004799503160661, dtype=np.int64)
+    coarse = curves.calibration_error(scores, positives, negatives)
+    assert curves.calibration_error(scores, positives, 2 * negatives) == coarse
+    assert curves.calibration_error(scores, positives, 256 * negatives) == coarse

@@ -191,11 +191,14 @@ def _exact_products(values: NDArray[np.float64], weights: NDArray[Any]
 
     Each value is cut into two doubles of 26 significant bits (Veltkamp's
     split, exact) and each integer weight below 2**53 into two of 27 bits at
-    most: the four products of the halves have at most 53 bits, so each is a
-    double exactly, and :func:`math.fsum` of them is the exact sum rounded
-    once, what :func:`average` computes with Python integers, at numpy's speed.
+    most (below 2**63, three of 26 bits at most): the products of the parts
+    have at most 53 bits, so each is a double exactly, and :func:`math.fsum`
+    of them is the exact sum rounded once, what :func:`average` computes with
+    Python integers, at numpy's speed. So the sum does not depend on the unit
+    the weights are counted in (a weight of ``2**53`` units at half the unit
+    gives the sum of ``2**52`` at the unit, times two, exactly).
     """
-    if weights.dtype.kind not in "iu" or int(weights.min()) < 0 or int(weights.max()) >= EXACT_FLOAT_BOUND:
+    if weights.dtype.kind not in "iu" or int(weights.min()) < 0 or int(weights.max()) > INT64_MAX:
         return None
     size = np.abs(values)
     if not np.isfinite(size).all() or size.max() > _SPLIT_RANGE or (
@@ -205,9 +208,14 @@ def _exact_products(values: NDArray[np.float64], weights: NDArray[Any]
     high = scaled - (scaled - values)
     low = values - high
     wide = weights.astype(np.int64)
-    weight_high = ((wide >> 26) << 26).astype(np.float64)
-    weight_low = (wide & ((1 << 26) - 1)).astype(np.float64)
-    return high * weight_high, high * weight_low, low * weight_high, low * weight_low
+    low_bits = (1 << 26) - 1
+    if int(weights.max()) < EXACT_FLOAT_BOUND:
+        parts = [((wide >> 26) << 26).astype(np.float64), (wide & low_bits).astype(np.float64)]
+    else:
+        parts = [((wide >> 52) << 52).astype(np.float64),
+                 (((wide >> 26) & low_bits) << 26).astype(np.float64),
+                 (wide & low_bits).astype(np.float64)]
+    return tuple(half * part for half in (high, low) for part in parts)
 
 
 def exact_items(values: ArrayLike) -> list[Any]:
