@@ -218,7 +218,9 @@ def numpy_values(document):
 def as_plain(outcome):
     """A refusal's message with numpy integers shown as the integers they hold."""
     if _refused(outcome):
-        return outcome[0], re.sub(r"np\.int64\((-?\d+)\)", r"\1", outcome[1])
+        # (a numpy integer's value shown as the int's, and its type's name as int's)
+        plain = re.sub(r"np\.int64\((-?\d+)\)", r"\1", outcome[1])
+        return outcome[0], re.sub(r"\bnot int64\b", "not int", plain)
     return outcome
 
 
@@ -230,6 +232,8 @@ def test_a_document_holding_a_numpy_integer_already_is_refused_alike_in_both_for
     assert outcome[1] == ("from_dict: format must be 'contingency.Contingency/2', "
                           "not np.int64(2)")
     assert as_plain(_outcome(read_state, numpy_values(document))) == as_plain(outcome)
+    # and a "document" that is an integer: its type named, int or np.int64
+    assert as_plain(_outcome(read_state, numpy_values(0))) == as_plain(_outcome(read_state, 0))
 
 
 @pytest.mark.parametrize(("base", "changes", "refusal"),
