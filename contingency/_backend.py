@@ -10,7 +10,8 @@ primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
-:func:`compiled_grouped_add_result`), Contingency's micro, macro, weighted and samples
+:func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
+its groups (:func:`compiled_write_group_pairs`), Contingency's micro, macro, weighted and samples
 properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C by one
 call, or by the readers written in Python: :func:`average_reader`, :func:`subset_reader`,
 :func:`pooled_reader`) and its
@@ -67,9 +68,9 @@ from contingency._table_reference import ReferenceTable
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
-           "compiled_paired_add_result", "compiled_partition_reads", "new_table",
-           "pooled_reader", "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts",
-           "reduce_table", "subset_reader"]
+           "compiled_paired_add_result", "compiled_partition_reads", "compiled_write_group_pairs",
+           "new_table", "pooled_reader", "rebuild_paired_counts", "rebuild_table",
+           "reduce_paired_counts", "reduce_table", "subset_reader"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -223,6 +224,17 @@ def compiled_grouped_add_result(reference: Callable[..., None], single: set[type
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.compiled_grouped_add_result(single, grouped, contingency)
+    return _presented_as(compiled, reference)
+
+
+def compiled_write_group_pairs(reference: Callable[..., None],
+                               write_group: Callable[..., None]) -> Callable[..., None]:
+    """GroupedContingency's write of a batch's pairs into every group: the kernel's (a C loop
+    over the groups, calling ``reference`` for a batch and ``write_group`` for a group it does
+    not write in C), presented as ``reference``; or ``reference`` itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_write_group_pairs(reference, write_group)
     return _presented_as(compiled, reference)
 
 

@@ -989,10 +989,20 @@ cdef class KernelCountsCore:
             ids = self._ids  # (its own now: a shared dict was copied by the join)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
-        cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
+        return self._write_pair(<Py_ssize_t><object>truth, <Py_ssize_t><object>chosen, w,
+                                k_before, correct, assigned)
+
+    @cython.final
+    cdef int _write_pair(self, Py_ssize_t t, Py_ssize_t s, int64_t w, Py_ssize_t k_before,
+                         object correct, object assigned) except -1:
+        """The writes of :meth:`count_pair` at scale 0, every check passed: ``w`` results with
+        correct category ``correct`` (code ``t``) and assigned ``assigned`` (code ``s``), both
+        in the table; ``k_before`` categories before those that joined for it (``n`` times them
+        is the change of ``d``'s ``K n``). Also a grouped batch's write of each of its coded
+        pairs (contingency/_kernel_grouped.pxi), after the same checks. Returns 1."""
         cdef int64_t n_before = self._n
         cdef int64_t n = n_before + w
-        cdef ck_i128 tables = <ck_i128>len(ids) * n - <ck_i128>k_before * n_before
+        cdef ck_i128 tables = <ck_i128>len(self._ids) * n - <ck_i128>k_before * n_before
         # One code: one category (the ids dict found both labels its key, by identity or ==).
         cdef bint hit = t == s
         if hit:
@@ -1008,7 +1018,7 @@ cdef class KernelCountsCore:
             self._micro[2] += w
             self._micro[3] += tables - 2 * <ck_i128>w
         if self.coupling is not None:  # (before the pair table keeps the pair)
-            self.coupling.note({(correct, assigned): 1 if count is None else count})
+            self.coupling.note({(correct, assigned): w})
         (<KernelPairs>self._pairs).add_count(<uint64_t>t << 32 | <uint64_t>s, w)
         self._n = n
         cdef object pending

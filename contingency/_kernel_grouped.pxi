@@ -107,3 +107,109 @@ def grouped_add_result(self, assigned, correct, *, group, weight=1):
                         PySet_Add(tracker.pending, group)
                 return
     self._one(assigned, correct, group, weight, removing=False)
+
+
+# GroupedContingency's batch of single labels: every group's coded pairs in one call ---------------
+
+cdef object _write_group_reference = None  # contingency._grouped.write_group_reference
+cdef object _write_pairs_reference = None  # contingency._grouped.write_group_pairs_reference
+
+
+def compiled_write_group_pairs(reference, write_group):
+    """:func:`grouped_write_pairs`, given the routine as written in Python (``reference``),
+    which it calls for a batch it does not write in C, and the reference's write of one group's
+    pairs (``write_group``), which it calls for a group it does not write in C."""
+    global _write_group_reference, _write_pairs_reference
+    _write_pairs_reference, _write_group_reference = reference, write_group
+    return grouped_write_pairs
+
+
+@cython.binding(True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def grouped_write_pairs(list accumulators, pairs, list labels, fresh, unit, removing):
+    """``contingency._grouped.write_group_pairs_reference`` in C (read it first): the same
+    interface, each group's pairs written by its core's pair write (``_write_pair``, the
+    writes of ``count_pair``) in one C loop over the batch, with no Python call per group.
+
+    Written in C: an addition in whole units (``unit`` 0, int64 counts) to a group whose counts
+    are the kernel's at scale 0. Anything else is written as the reference writes it: a removal
+    (each group's pairs checked before its counts change), a fractional weight or counts past
+    int64, by the reference's routine; a group whose counts the reference's storage holds (its
+    scale above 0), by the reference's write of one group.
+
+    A pair's codes are the whole's; a group codes its categories as its core's ``ids`` says.
+    Groups copied from one empty accumulator share that dict (contingency/_kernel_counts.pxi),
+    so the codes are looked up once per dict met (``translated``, stamped by the dict's turn)
+    and once per category in it, not once per pair.
+    """
+    group_array, key_array, count_array = pairs  # (GroupPairs: group, pair, total)
+    cdef Py_ssize_t size = len(group_array)
+    if not size:
+        return
+    if removing or unit or count_array.dtype != np.int64:
+        _write_pairs_reference(accumulators, pairs, labels, fresh, unit, removing)
+        return
+    cdef const int64_t[::1] group = np.ascontiguousarray(group_array, dtype=np.int64)
+    cdef const int64_t[::1] key = np.ascontiguousarray(key_array, dtype=np.int64)
+    cdef const int64_t[::1] count = np.ascontiguousarray(count_array, dtype=np.int64)
+    cdef Py_ssize_t k = len(labels)
+    translated_array = np.empty(k, dtype=np.int64)
+    stamps_array = np.zeros(k, dtype=np.int64)
+    cdef int64_t[::1] translated = translated_array, stamps = stamps_array
+    cdef int64_t turn = 0
+    cdef Py_ssize_t start = 0, stop, index, t, s, k_before
+    cdef int64_t code
+    cdef ck_i128 total
+    cdef KernelCountsCore core
+    cdef dict ids
+    cdef object last = None  # the ids dict of the last turn (held: its address stays its own)
+    cdef PyObject *found
+    while start < size:
+        code = group[start]
+        stop = start + 1
+        while stop < size and group[stop] == code:
+            stop += 1
+        accumulator = accumulators[code]
+        mine = _read_slot(accumulator, _counts_at, "_counts") \
+            if isinstance(accumulator, _contingency_class) else accumulator._counts
+        new = fresh.get(code, ()) if fresh else ()
+        if not isinstance(mine, KernelCountsCore) or (<KernelCountsCore>mine)._wide is not None:
+            _write_group_reference(accumulator, key_array[start:stop], count_array[start:stop],
+                                   labels, new, unit, removing)
+            start = stop
+            continue
+        core = <KernelCountsCore>mine
+        # The count limit, as count_pair checks it (never reached: the whole, which holds this
+        # group's results, took the batch first; checked all the same, before this group's writes).
+        total = 0
+        for index in range(start, stop):
+            total += count[index]
+        if total > MAX_COUNT - core._n:
+            check_room(core._n, ck_int_signed(total), "results")
+        k_before = len(core._ids)
+        for label in new:  # the categories new to the group, in the order its rows met them
+            if PyDict_GetItem(core._ids, label) is NULL:
+                core._join_one(label)
+        ids = core._ids
+        if ids is not last:
+            turn += 1
+            last = ids
+        for index in range(start, stop):
+            t = key[index] >> 32
+            s = key[index] & 0xFFFFFFFF
+            if stamps[t] != turn:
+                found = PyDict_GetItemWithError(ids, labels[t])
+                if found is NULL:
+                    raise KeyError(labels[t])  # (a category that should have joined: a bug)
+                translated[t], stamps[t] = <Py_ssize_t><object>found, turn
+            if stamps[s] != turn:
+                found = PyDict_GetItemWithError(ids, labels[s])
+                if found is NULL:
+                    raise KeyError(labels[s])
+                translated[s], stamps[s] = <Py_ssize_t><object>found, turn
+            core._write_pair(translated[t], translated[s], count[index], k_before,
+                             labels[t], labels[s])
+            k_before = len(ids)
+        start = stop
+
