@@ -83,6 +83,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from itertools import repeat
 from typing import Any, ClassVar, Literal, TypeVar
 
 import attrs
@@ -235,8 +236,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         self._overall = overall
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         self._ordered = True
-        for key in self._declared:
-            self._register(key, self._new_group())
+        self._register(dict(zip(self._declared, self._new_groups(len(self._declared)))))
         self._trackers = {}
 
     def _new_group(self) -> Contingency:
@@ -255,13 +255,16 @@ class GroupedContingency(Merging["GroupedContingency"]):
         copy = empty.copy
         return [copy() for _ in range(count)]
 
-    def _register(self, key: _Key, accumulator: Contingency) -> None:
-        """Give a group the next code (its place in group order is given at the next read)."""
-        if self._keys and self._ordered and len(self._groups) >= len(self._declared):
-            self._ordered = False  # (a declared group, registered first, is in its place)
-        self._codes[key] = len(self._keys)
-        self._keys.append(key)
-        self._groups[key] = accumulator
+    def _register(self, groups: Mapping[_Key, Contingency]) -> None:
+        """Give groups the next codes, in turn (their place in group order is given at the next
+        read)."""
+        added, base = len(groups), len(self._keys)
+        if (self._ordered and base + added > 1
+                and len(self._groups) + added > len(self._declared)):
+            self._ordered = False  # (declared groups, registered first, are in their place)
+        self._codes.update(zip(groups, range(base, base + added)))
+        self._keys.extend(groups)
+        self._groups.update(groups)
 
     # Feeding ----------------------------------------------------------------------------------
 
@@ -408,27 +411,28 @@ class GroupedContingency(Merging["GroupedContingency"]):
         A group met only in rows of weight 0 is not created; a removal naming
         a group that holds no result is refused.
         """
-        found = list(map(self._codes.get, keys))  # (None: a group new to this accumulator)
-        fresh = [position for position, code in enumerate(found) if code is None]
-        if fresh and removing:
-            key = keys[fresh[0]]
+        # Each group's code, -1 for a group new to this accumulator: one look-up per group.
+        mine = np.array(list(map(self._codes.get, keys, repeat(-1))), dtype=np.int64)
+        fresh = np.flatnonzero(mine < 0)
+        if len(fresh) and removing:
+            key = keys[int(fresh[0])]
             raise ValueError(f"{where}: group {key!r} holds no result (the groups are "
                              f"{list(self._groups)!r})")
-        mine = np.array([-1 if code is None else code for code in found] if fresh else found,
-                        dtype=np.int64)
         accumulators: list[Any] = list(map(self._groups.get, keys))  # (None: new, made below)
         created: dict[_Key, Contingency] = {}
-        if fresh:
+        if len(fresh):
             wanted = np.zeros(len(keys), dtype=bool)
             wanted[fresh] = True
-            first = first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
-            # Groups met only in rows of weight 0 come last: they get no count, so no place.
-            fresh.sort(key=lambda position: (first[position] < 0, first[position]))
-            mine[fresh] = np.arange(len(self._keys), len(self._keys) + len(fresh))
-            made = self._new_groups(len(fresh))
-            created = dict(zip([keys[position] for position in fresh], made))
-            for position, accumulator in zip(fresh, made):
+            first = first_rows(codes if exact is None else codes[exact != 0], wanted)[fresh]
+            # The new groups take codes in the order the rows meet them; those met only in rows
+            # of weight 0 come last: they get no count, so no place.
+            met = fresh[np.lexsort((first, first < 0))]
+            mine[met] = np.arange(len(self._keys), len(self._keys) + len(met))
+            # Made in the batch's order of groups, in which the groups' write visits them: a
+            # group's objects then follow the previous group's in memory.
+            for position, accumulator in zip(fresh.tolist(), self._new_groups(len(fresh))):
                 accumulators[position] = accumulator
+            created = {keys[position]: accumulators[position] for position in met.tolist()}
         return mine, created, accumulators
 
     def _coded_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
@@ -564,9 +568,11 @@ class GroupedContingency(Merging["GroupedContingency"]):
                  removing: bool) -> None:
         """After a write: keep the groups it created, mark the groups it touched for every score
         read so far, and forget the undeclared groups a removal left without a result."""
-        for key, accumulator in created.items():
-            if accumulator._counts.n:  # (a result of weight 0 creates no group)
-                self._register(key, accumulator)
+        if created:  # (a result of weight 0 creates no group)
+            self._register({key: accumulator for key, accumulator in created.items()
+                            if accumulator._counts.n})
+        if not (removing or self._trackers):
+            return
         touched = list(touched)
         if removing:
             for key in touched:
@@ -644,8 +650,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         self._overall = overall
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         self._ordered = True
-        for key, accumulator in groups.items():
-            self._register(key, accumulator)
+        self._register(groups)
         self._trackers = {}
 
     def reset(self) -> None:
