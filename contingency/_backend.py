@@ -11,7 +11,8 @@ primitive writes and the write of one result:
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
-its groups (:func:`compiled_write_group_pairs`), Contingency's micro, macro, weighted and samples
+its groups (:func:`compiled_write_group_pairs`) and its new groups made in bulk
+(:func:`compiled_copies`), Contingency's micro, macro, weighted and samples
 properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C by one
 call, or by the readers written in Python: :func:`average_reader`, :func:`subset_reader`,
 :func:`pooled_reader`) and its
@@ -67,8 +68,9 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
-           "compiled_paired_add_result", "compiled_partition_reads", "compiled_write_group_pairs",
+           "compiled_add_result", "compiled_copies", "compiled_grouped_add_result",
+           "compiled_interval", "compiled_paired_add_result", "compiled_partition_reads",
+           "compiled_write_group_pairs",
            "new_table", "pooled_reader", "rebuild_paired_counts", "rebuild_table",
            "reduce_paired_counts", "reduce_table", "subset_reader"]
 
@@ -235,6 +237,18 @@ def compiled_write_group_pairs(reference: Callable[..., None],
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.compiled_write_group_pairs(reference, write_group)
+    return _presented_as(compiled, reference)
+
+
+def compiled_copies(reference: Callable[[Any, int], list[Any]], contingency: type,
+                    counts: type) -> Callable[[Any, int], list[Any]]:
+    """``count`` copies of a Contingency at once (GroupedContingency's new groups): the kernel's
+    (one ``copy()``, cloned in C; given :class:`~contingency.Contingency` and
+    :class:`~contingency._counts.Counts`, whose slots it reads), presented as ``reference``; or
+    ``reference`` itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_copies(reference, contingency, counts)
     return _presented_as(compiled, reference)
 
 

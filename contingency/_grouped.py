@@ -103,6 +103,7 @@ from contingency._changes import (
 )
 from contingency._coding import coded_single_labels, single_label_array
 from contingency._contingency import Contingency
+from contingency._counts import Counts
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
@@ -252,8 +253,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         if empty is None or empty._counts.n:  # (never written; checked all the same)
             empty = self._empty = Contingency(self._categories, unknown=self._unknown,
                                               zero_division=self._zero_division)
-        copy = empty.copy
-        return [copy() for _ in range(count)]
+        return _copies(empty, count)
 
     def _register(self, groups: Mapping[_Key, Contingency]) -> None:
         """Give groups the next codes, in turn (their place in group order is given at the next
@@ -342,7 +342,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
                          lambda: accumulator.add_result(assigned, correct,
                                                         weight=weight),  # type: ignore[arg-type]
                          [accumulator], removing=False)
-        self._written({key: accumulator} if fresh else {}, [key], removing)
+        self._written({key: accumulator} if fresh and accumulator._counts.n else {}, [key],
+                      removing)
 
     def add_results(self, assigned: Any, correct: Any, *, groups: Any,
                     weights: Any = None) -> GroupedContingency:
@@ -408,8 +409,9 @@ class GroupedContingency(Merging["GroupedContingency"]):
         """Each row's group code, the groups the batch creates (in the order first met), and the
         accumulator of each of the batch's groups (``keys``' order).
 
-        A group met only in rows of weight 0 is not created; a removal naming
-        a group that holds no result is refused.
+        A group met only in rows of weight 0 is not created (its accumulator is
+        ``None``; it has a code, after the others'); a removal naming a group that
+        holds no result is refused.
         """
         # Each group's code, -1 for a group new to this accumulator: one look-up per group.
         mine = np.array(list(map(self._codes.get, keys, repeat(-1))), dtype=np.int64)
@@ -425,14 +427,17 @@ class GroupedContingency(Merging["GroupedContingency"]):
             wanted[fresh] = True
             first = first_rows(codes if exact is None else codes[exact != 0], wanted)[fresh]
             # The new groups take codes in the order the rows meet them; those met only in rows
-            # of weight 0 come last: they get no count, so no place.
-            met = fresh[np.lexsort((first, first < 0))]
-            mine[met] = np.arange(len(self._keys), len(self._keys) + len(met))
+            # of weight 0 come last: they get no count, so no accumulator and no place.
+            order = np.lexsort((first, first < 0))
+            mine[fresh[order]] = np.arange(len(self._keys), len(self._keys) + len(fresh))
+            met = fresh[order[first[order] >= 0]]
             # Made in the batch's order of groups, in which the groups' write visits them: a
             # group's objects then follow the previous group's in memory.
-            for position, accumulator in zip(fresh.tolist(), self._new_groups(len(fresh))):
+            made = fresh[first >= 0].tolist()
+            for position, accumulator in zip(made, self._new_groups(len(made))):
                 accumulators[position] = accumulator
-            created = {keys[position]: accumulators[position] for position in met.tolist()}
+            created = dict(zip(map(keys.__getitem__, met.tolist()),
+                               map(accumulators.__getitem__, met.tolist())))
         return mine, created, accumulators
 
     def _coded_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
@@ -503,25 +508,22 @@ class GroupedContingency(Merging["GroupedContingency"]):
         """A batch of any other shape: each group's rows (split by one stable sort) to its own
         batch method, all of them to the overall's."""
         where = "remove_results" if removing else "add_results"
-        mine, created, _ = self._resolve(keys, codes, exact, removing, where)
+        mine, created, accumulators = self._resolve(keys, codes, exact, removing, where)
         rows = mine[codes]
         order = np.argsort(rows, kind="stable")
         bounds = np.flatnonzero(np.diff(rows[order])) + 1
         method = "remove_results" if removing else "add_results"
         matrices = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray) and (
             assigned.ndim == 2 or correct.ndim == 2)
-        by_key = {**self._groups, **created}
-        key_of_code = [*self._keys, *created]
         if weights is not None and not isinstance(weights, np.ndarray):
             weights = list(weights)  # positions, whatever the container (a pandas Series...)
         parts: list[Callable[[], object]] = []
         written = []
         touched = []
         for chunk in np.split(order, bounds) if len(order) else []:
-            key = key_of_code[int(rows[chunk[0]])]
             if exact is not None and not exact[chunk].any():
                 continue  # only rows of weight 0: nothing to count
-            accumulator = by_key[key]
+            key, accumulator = keys[codes[chunk[0]]], accumulators[codes[chunk[0]]]
             if matrices and accumulator.categories != self._overall.categories:
                 raise ValueError(f"{where}: indicator matrices have one column per category of "
                                  f"the whole, but group {key!r} does not have every category "
@@ -566,11 +568,11 @@ class GroupedContingency(Merging["GroupedContingency"]):
 
     def _written(self, created: Mapping[_Key, Contingency], touched: Iterable[_Key],
                  removing: bool) -> None:
-        """After a write: keep the groups it created, mark the groups it touched for every score
-        read so far, and forget the undeclared groups a removal left without a result."""
-        if created:  # (a result of weight 0 creates no group)
-            self._register({key: accumulator for key, accumulator in created.items()
-                            if accumulator._counts.n})
+        """After a write: keep the groups it created (each holding a result: a result of weight 0
+        creates no group), mark the groups it touched for every score read so far, and forget the
+        undeclared groups a removal left without a result."""
+        if created:
+            self._register(created)
         if not (removing or self._trackers):
             return
         touched = list(touched)
@@ -1212,6 +1214,16 @@ def write_group_reference(accumulator: Contingency, keys: NDArray[np.int64], cou
 #: written above (tests/test_grouped_kernel.py runs both).
 GroupedContingency._write_group_pairs = staticmethod(
     _backend.compiled_write_group_pairs(write_group_pairs_reference, write_group_reference))
+
+
+def copies_reference(accumulator: Contingency, count: int) -> list[Contingency]:
+    """``count`` copies of ``accumulator`` (GroupedContingency's new groups, copies of one empty
+    accumulator): its ``copy()`` each (the kernel's, contingency/_kernel_grouped.pxi, clones one
+    copy in C)."""
+    return [accumulator.copy() for _ in range(count)]
+
+
+_copies = _backend.compiled_copies(copies_reference, Contingency, Counts)
 
 
 def _each(parts: Iterable[Callable[[], object]]) -> Callable[[], None]:

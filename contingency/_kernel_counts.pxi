@@ -697,10 +697,14 @@ cdef class KernelCountsCore:
 
     def core_copy_from(self, KernelCountsCore source):
         """Hold a copy of ``source``'s counts (the arrays copied in C)."""
+        self._copy_from(source)
+
+    cdef int _copy_from(self, KernelCountsCore source) except -1:
+        """:meth:`core_copy_from`, a C call (GroupedContingency's new groups, made in bulk)."""
         cdef int index
         if source._wide is not None:
             self.core_restore(source._wide.core_state())
-            return
+            return 0
         self._wide = None
         self._kept = self._wkept = 0  # (running sums not copied: made again when read)
         self._reserve(source._capacity)
@@ -714,6 +718,7 @@ cdef class KernelCountsCore:
         self._ids, self._names, self._shared = source._ids, source._names, True
         source._shared = True
         self._holes, self._pairs = source._holes, source._pairs.copy()
+        return 0
 
     def core_restore(self, state):
         """Hold the counts of :meth:`core_state` (its lists and dicts copied, its pairs too)."""

@@ -213,3 +213,87 @@ def grouped_write_pairs(list accumulators, pairs, list labels, fresh, unit, remo
             k_before = len(ids)
         start = stop
 
+
+
+# GroupedContingency's new groups, made in bulk ----------------------------------------------------
+
+cdef extern from *:
+    """
+    /* Set the __slots__ attribute at `offset` of `instance` to `value` (NULL: unset), as the
+       slot's descriptor does. */
+    static inline void ck_set_slot(PyObject *instance, Py_ssize_t offset, PyObject *value) {
+        PyObject **slot = (PyObject **)((char *)instance + offset);
+        PyObject *old = *slot;
+        Py_XINCREF(value);
+        *slot = value;
+        Py_XDECREF(old);
+    }
+    """
+    void ck_set_slot(object instance, Py_ssize_t offset, PyObject *value) noexcept
+
+cdef object _copies_reference = None  # contingency._grouped.copies_reference
+cdef type _counts_class = None  # contingency._counts.Counts
+cdef object _object_new = object.__new__
+
+
+def compiled_copies(reference, type contingency, type counts):
+    """:func:`grouped_copies`, given the routine as written in Python (``reference``),
+    :class:`~contingency.Contingency` and :class:`~contingency._counts.Counts`."""
+    global _copies_reference, _contingency_class, _counts_class, _counts_at
+    _copies_reference, _contingency_class, _counts_class = reference, contingency, counts
+    _counts_at = _slot_offset(contingency, "_counts")
+    return grouped_copies
+
+
+cdef list _slot_offsets(type cls):
+    """The offsets of every __slots__ attribute of ``cls`` and its bases (see _slot_offset)."""
+    cdef list offsets = []
+    cdef Py_ssize_t offset
+    for base in cls.__mro__:
+        names = base.__dict__.get("__slots__", ())
+        for name in ((names,) if isinstance(names, str) else names):
+            offset = _slot_offset(base, name)
+            if offset >= 0:
+                offsets.append(offset)
+    return offsets
+
+
+@cython.binding(True)
+def grouped_copies(original, Py_ssize_t count):
+    """``contingency._grouped.copies_reference`` in C (read it first): ``count`` copies of the
+    accumulator ``original``, its ``copy()`` once and that copy cloned ``count - 1`` times.
+
+    A clone is a new instance of the copy's class whose slots hold the copy's values (its
+    settings: shared, as every copy shares them) but ``_counts``: a new instance of the counts'
+    class whose slots hold the copy's counts' values (every one shared by a fresh copy: no
+    running sum yet), holding a copy of the counts made by the core's own copy
+    (``core_copy_from``). So a clone is what ``copy()`` makes, with no Python frame: the rule
+    of a copy stays in ``copy()``. A class that is not exactly Contingency's and Counts' (a
+    locked subclass, whose lock is its own), or counts on the reference's storage, are copied
+    by the reference.
+    """
+    if count <= 0:
+        return []
+    first = original.copy()
+    counts = first._counts
+    if type(first) is not _contingency_class or type(counts) is not _counts_class \
+            or (<KernelCountsCore>counts)._wide is not None or _counts_at < 0:
+        return [first, *_copies_reference(original, count - 1)]
+    cdef KernelCountsCore source = <KernelCountsCore>counts, other
+    cdef type outer_class = type(first), inner_class = type(counts)
+    cdef list outer = _slot_offsets(outer_class), inner = _slot_offsets(inner_class)
+    cdef Py_ssize_t index, offset
+    new_counts = inner_class.__new__
+    cdef list made = [first]
+    for index in range(count - 1):
+        other = <KernelCountsCore>new_counts(inner_class)
+        other._copy_from(source)
+        other.hold, other.stale, other.coupling = source.hold, source.stale, source.coupling
+        for offset in inner:
+            ck_set_slot(other, offset, ck_slot(counts, offset))
+        accumulator = _object_new(outer_class)
+        for offset in outer:
+            ck_set_slot(accumulator, offset, ck_slot(first, offset))
+        ck_set_slot(accumulator, _counts_at, <PyObject *>other)
+        made.append(accumulator)
+    return made

@@ -335,3 +335,31 @@ def test_batches_of_many_groups(categories: Any, seed: int) -> None:
         if step % 7 == 0:
             assert reads(pair[0]) == reads(pair[1])
     assert pair[0] == pair[1]
+
+
+@pytest.mark.parametrize("thread_safe", [False, True])
+def test_new_groups_made_in_bulk_are_copies(thread_safe: bool) -> None:
+    """The kernel's bulk copies (one copy() cloned in C) and the reference's (copy() each) are
+    equal to the original, independent of it and of each other, fed alike they stay alike, and
+    a locked accumulator's copies each have a lock of their own."""
+    from contingency import Contingency
+    from contingency._grouped import _copies, copies_reference
+
+    template = Contingency(["x", "y"], unknown="add", zero_division=0.0, thread_safe=thread_safe)
+    made, expected = _copies(template, 40), copies_reference(template, 40)
+    assert len(made) == 40
+    assert all(type(copy) is type(template) for copy in made)
+    assert len({id(copy._counts) for copy in made}) == 40
+    if thread_safe:
+        assert len({id(copy._lock) for copy in made}) == 40  # type: ignore[attr-defined]
+    for index, (copy, twin) in enumerate(zip(made, expected)):
+        assert copy == template
+        for accumulator in (copy, twin):
+            accumulator.add_result("x", ["y", "x", "z"][index % 3])  # (z joins one of them)
+            if index % 4 == 0:
+                accumulator.add_result("y", "y", weight=0.5)  # (finer counts)
+        assert state_of_counts(copy._counts) == state_of_counts(twin._counts)
+        assert pickle.loads(pickle.dumps(copy)) == twin
+    assert template == Contingency(["x", "y"], unknown="add", zero_division=0.0)
+    assert state_of_counts(template._counts) == state_of_counts(
+        Contingency(["x", "y"], unknown="add", zero_division=0.0)._counts)
