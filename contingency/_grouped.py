@@ -22,11 +22,13 @@ result would cost as much. A test recomputes it from the groups.
 Each group's counts are a Contingency of its own, so that every score of a
 group is the one a plain Contingency fed its results reads, by the same code,
 exactly. A group is made as a copy of one empty accumulator with the
-settings: with the kernel, the copies share its category coding until a
-category joins or leaves one of them, and an empty group's counts hold no
-container of their own, so a group is two objects for the garbage collector
-(its Contingency and its Counts) and its write reads its cells, its pair table
-and a few lines of its core. With a thousand groups or more, that state no
+settings, the groups a batch meets made at once (``_copies``: with the kernel,
+one copy cloned in C, contingency/_kernel_grouped.pxi; else ``copy()`` each).
+With the kernel, the copies share its category coding until a category joins
+or leaves one of them, and an empty group's counts hold no container of their
+own, so a group is two objects for the garbage collector (its Contingency and
+its Counts) and its write reads its cells, its pair table and a few lines of
+its core. With a thousand groups or more, that state no
 longer fits the processor's cache, and a write or a read pays a few cache
 misses in the group it touches; holding the counts of every group in one
 coded table would save them, at the price of a second implementation of every
@@ -40,8 +42,10 @@ the overall's) and last when removing (a group refuses a result it does not
 hold; when several groups are written, each is copied first so that a
 refusal puts back the ones already written). A part is a change of counts
 (:meth:`contingency._counts.Counts.apply`, the accumulators' own write
-routine) or, for inputs of other shapes, the accumulator's own batch method on
-its rows. A removal is the same routine with the changes negated.
+routine, or its one-result form ``count_pair``), the groups' part of a batch
+of single labels (:func:`write_group_pairs_reference`) or, for inputs of
+other shapes, the accumulator's own batch method on its rows. A removal is the
+same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category of the whole already and the group known, is written at
@@ -55,9 +59,17 @@ its rows. A removal is the same routine with the changes negated.
   once: group, correct and assigned codes become one code per row, counted by
   one ``bincount`` (or a sort when that table would be large), so the batch
   costs O(rows + distinct (group, correct, assigned) triples), with no Python
-  loop per row. Each group touched gets its pairs (with every category
-  declared, its cells and pairs are built by numpy, its dictionaries made in
-  C); the overall gets their sum.
+  loop per row. The overall gets the sum of the pairs (one ``apply``); the
+  groups get theirs in one call, :func:`write_group_pairs_reference`, given
+  the distinct triples sorted by group as one coded batch with a group
+  column (:class:`~contingency._group_batches.GroupPairs`) and each group's
+  new categories in the order its rows met them. That routine writes each
+  group by its counts' own write routine; with the kernel it is a C loop over
+  the groups through each core's pair write (``_write_pair``, the writes of
+  ``count_pair``), with no Python call or dict per group, and it hands to the
+  reference what it does not write in C (a removal, a fractional weight).
+  What is left per group is the group's own: checking its key and
+  registering it, and, for a group new to the accumulator, making it.
   Other inputs (label sets, indicator matrices) are split by group with one
   stable sort of the group codes and fed to each accumulator's ``add_results``.
 
