@@ -58,7 +58,12 @@ def group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64
         values = label_sequence(feature, name)
         check_same_length(values, range(size), (name, "assigned"))
         codes, distinct = encode(values, name)
-        coded.append((codes, _keys(codes, distinct, name)))
+        if isinstance(values, np.ndarray) and values.dtype.kind in "iubfUS":
+            # A numeric or string array: encode checked each distinct value as a label and gives
+            # them as Python values, what group_key would make of them.
+            coded.append((codes, distinct))
+        else:
+            coded.append((codes, _keys(codes, distinct, name)))
     if len(coded) == 1:
         return coded[0]
     radix = math.prod(len(distinct) for _, distinct in coded)
