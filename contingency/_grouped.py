@@ -636,7 +636,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
                 other = other.copy()
             other._in_order()
             mine = self._groups
-            created = {key: self._new_group() for key in other._groups if key not in mine}
+            missing = [key for key in other._groups if key not in mine]
+            created = dict(zip(missing, self._new_groups(len(missing))))
             # O(groups of other): each group looked up, never a copy of this one's groups.
             receiving = [mine.get(key) or created[key] for key in other._groups]
             parts = [_merge_call(accumulator, theirs)
