@@ -11,11 +11,11 @@ primitive writes and the write of one result:
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
-its groups (:func:`compiled_write_group_pairs`) and its new groups made in bulk
-(:func:`compiled_copies`), Contingency's micro, macro, weighted and samples
-properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C by one
-call, or by the readers written in Python: :func:`average_reader`, :func:`subset_reader`,
-:func:`pooled_reader`) and its
+its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk
+(:func:`compiled_copies`) and found in the rows (:func:`compiled_first_rows`),
+Contingency's micro, macro, weighted and samples properties, its ``subset_accuracy``,
+``error_rate`` and ``hamming_loss`` (read in C by one call, or by the readers written in
+Python: :func:`average_reader`, :func:`subset_reader`, :func:`pooled_reader`) and its
 ``interval`` (Wilson's interval of a micro share in C, the rest by the method written in
 Python: :func:`compiled_interval`;
 contingency/_kernel_intervals.pxi), PairedComparison's paired table
@@ -68,10 +68,10 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "compiled_add_result", "compiled_copies", "compiled_grouped_add_result",
-           "compiled_interval", "compiled_paired_add_result", "compiled_partition_reads",
-           "compiled_write_group_pairs",
-           "new_table", "pooled_reader", "rebuild_paired_counts", "rebuild_table",
+           "compiled_add_result", "compiled_copies", "compiled_first_rows",
+           "compiled_grouped_add_result", "compiled_interval", "compiled_paired_add_result",
+           "compiled_partition_reads", "compiled_write_group_pairs", "new_table",
+           "pooled_reader", "rebuild_paired_counts", "rebuild_table",
            "reduce_paired_counts", "reduce_table", "subset_reader"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
@@ -250,6 +250,15 @@ def compiled_copies(reference: Callable[[Any, int], list[Any]], contingency: typ
         return reference
     compiled: Any = _kernel_found.compiled_copies(reference, contingency, counts)
     return _presented_as(compiled, reference)
+
+
+def compiled_first_rows(reference: Callable[..., Any]) -> Callable[..., Any]:
+    """The first row of each wanted group code (GroupedContingency's new groups, in the order the
+    rows meet them): the kernel's (one pass in C), presented as ``reference``; or ``reference``
+    itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    return _presented_as(_kernel_found.grouped_first_rows, reference)
 
 
 def compiled_partition_reads(cls: type) -> None:

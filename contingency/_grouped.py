@@ -437,7 +437,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         if len(fresh):
             wanted = np.zeros(len(keys), dtype=bool)
             wanted[fresh] = True
-            first = first_rows(codes if exact is None else codes[exact != 0], wanted)[fresh]
+            first = _first_rows(codes if exact is None else codes[exact != 0], wanted)[fresh]
             # The new groups take codes in the order the rows meet them; those met only in rows
             # of weight 0 come last: they get no count, so no accumulator and no place.
             order = np.lexsort((first, first < 0))
@@ -1237,6 +1237,7 @@ def copies_reference(accumulator: Contingency, count: int) -> list[Contingency]:
 
 
 _copies = _backend.compiled_copies(copies_reference, Contingency, Counts)
+_first_rows = _backend.compiled_first_rows(first_rows)
 
 
 def _each(parts: Iterable[Callable[[], object]]) -> Callable[[], None]:

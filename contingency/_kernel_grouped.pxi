@@ -297,3 +297,31 @@ def grouped_copies(original, Py_ssize_t count):
         ck_set_slot(accumulator, _counts_at, <PyObject *>other)
         made.append(accumulator)
     return made
+
+
+# The first row of each new group -------------------------------------------------------------------
+
+@cython.binding(True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def grouped_first_rows(codes, wanted):
+    """``contingency._group_batches.first_rows`` in C (read it first): one pass over the rows,
+    stopped once every wanted code is found (no sort of prefixes)."""
+    cdef const int64_t[::1] rows = np.ascontiguousarray(codes, dtype=np.int64)
+    cdef const unsigned char[::1] asked = np.ascontiguousarray(wanted, dtype=np.bool_).view(np.uint8)
+    first_array = np.full(len(wanted), -1, dtype=np.int64)
+    cdef int64_t[::1] first = first_array
+    cdef Py_ssize_t remaining = 0, row, size = rows.shape[0], groups = first.shape[0]
+    cdef int64_t code
+    for row in range(groups):
+        remaining += asked[row] != 0
+    for row in range(size):
+        if not remaining:
+            break
+        code = rows[row]
+        if code < 0 or code >= groups:
+            raise IndexError(f"code {code} out of range of {groups} groups")
+        if asked[code] and first[code] < 0:
+            first[code] = row
+            remaining -= 1
+    return first_array

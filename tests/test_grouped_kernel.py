@@ -363,3 +363,18 @@ def test_new_groups_made_in_bulk_are_copies(thread_safe: bool) -> None:
     assert template == Contingency(["x", "y"], unknown="add", zero_division=0.0)
     assert state_of_counts(template._counts) == state_of_counts(
         Contingency(["x", "y"], unknown="add", zero_division=0.0)._counts)
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(4))
+def test_first_rows_on_both(seed: int) -> None:
+    """The kernel's first row of each wanted group code is the reference's (numpy) one."""
+    from contingency import _kernel  # type: ignore[attr-defined]
+    from contingency._group_batches import first_rows
+
+    rng = np.random.default_rng([33, 1, seed])
+    groups = int(rng.integers(1, 3000))
+    codes = rng.integers(0, groups, int(rng.integers(0, 20000)))
+    wanted = rng.random(groups) < rng.random()
+    assert _kernel.grouped_first_rows(codes, wanted).tolist() == first_rows(codes,
+                                                                             wanted).tolist()
