@@ -334,6 +334,17 @@ def test_batches_of_many_groups(categories: Any, seed: int) -> None:
         assert state(pair[0]) == state(pair[1])
         if step % 7 == 0:
             assert reads(pair[0]) == reads(pair[1])
+        if step % 9 == 4:  # macro F1's coupling term in every group (its writes note pairs)
+            intervals = [repr(accumulator.interval_by_group("macro_f1", method="delta"))
+                         for accumulator in pair]
+            assert intervals[0] == intervals[1]
+        if step % 11 == 5:  # a group's counts finer than a result (the reference's storage)
+            group = int(groups[0])
+            for accumulator in pair:
+                accumulator.add_result("x", "y", group=group, weight=0.5)
+                accumulator.add_result("x", "y", group=group, weight=0.5)  # (whole again)
+                accumulator.add_result("y", "x", group=group, weight=0.25)
+            batches = [batch for batch in batches if group not in batch[2]]
     assert pair[0] == pair[1]
 
 
