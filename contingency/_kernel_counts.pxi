@@ -549,7 +549,7 @@ cdef class KernelCountsCore:
     cdef int _reserve(self, Py_ssize_t size) except -1:
         """Room for ``size`` codes in the arrays of cells (new room zero): one allocation of the
         three columns, so that a result's cells are near each other."""
-        cdef Py_ssize_t capacity = self._capacity if self._capacity else 16
+        cdef Py_ssize_t capacity = self._capacity if self._capacity else 4
         cdef int index
         cdef int64_t *grown
         if size <= self._capacity:
