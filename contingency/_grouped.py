@@ -253,7 +253,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         self._trackers = {}
 
     def _new_group(self) -> Contingency:
-        """An empty accumulator with the settings: a copy of one made once (a fifth of the cost)."""
+        """An empty accumulator with the settings: a copy of one made once (:meth:`_new_groups`)."""
         return self._new_groups(1)[0]
 
     def _new_groups(self, count: int) -> list[Contingency]:

@@ -527,9 +527,9 @@ cdef class KernelCountsCore:
     # weighted sum is made with the plain sum of its slot, which serves its zero-support case
     # (so _kept is set whenever _wkept is: the writes test _kept alone). Both arrays are
     # allocated by the first read that makes a sum (NULL until then), not held in the object:
-    # most cores of a GroupedContingency's groups are never read so, and an object of 300
-    # bytes instead of 1,250 is made by Python's small-object allocator and keeps a group's
-    # state in fewer pages (10^5 groups: about 100 MB less).
+    # most cores of a GroupedContingency's groups are never read so, and a small object is
+    # made by Python's small-object allocator and keeps a group's state in fewer pages
+    # (docs/performance.md, branch h33).
     cdef cc_sum *_sums
     cdef cc_wsum *_wsums
 
