@@ -10,11 +10,13 @@ primitive writes and the write of one result:
 :class:`contingency._counts_reference.CountsCore`; tests/test_kernel_counts.py),
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
-:func:`compiled_grouped_add_result`), Contingency's micro, macro, weighted and samples
-properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C by one
-call, or by the readers written in Python: :func:`average_reader`, :func:`subset_reader`,
-:func:`pooled_reader`), its ``categories`` (the order's memo checked in C:
-:func:`categories_reader`) and its
+:func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
+its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk (:func:`compiled_copies`)
+and found in the rows (:func:`compiled_first_rows`), Contingency's micro, macro, weighted and
+samples properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C
+by one call, or by the readers written in Python: :func:`average_reader`,
+:func:`subset_reader`, :func:`pooled_reader`), its ``categories`` (the order's memo checked
+in C: :func:`categories_reader`) and its
 ``interval`` (Wilson's interval of a micro share in C, the rest by the method written in
 Python: :func:`compiled_interval`;
 contingency/_kernel_intervals.pxi), PairedComparison's paired table
@@ -67,10 +69,11 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "categories_reader", "compiled_add_result", "compiled_grouped_add_result", "compiled_interval",
-           "compiled_paired_add_result", "compiled_partition_reads", "new_table",
-           "pooled_reader", "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts",
-           "reduce_table", "subset_reader"]
+           "categories_reader", "compiled_add_result", "compiled_copies", "compiled_first_rows",
+           "compiled_grouped_add_result", "compiled_interval", "compiled_paired_add_result",
+           "compiled_partition_reads", "compiled_write_group_pairs", "new_table",
+           "pooled_reader", "rebuild_paired_counts", "rebuild_table",
+           "reduce_paired_counts", "reduce_table", "subset_reader"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -234,6 +237,38 @@ def compiled_grouped_add_result(reference: Callable[..., None], single: set[type
         return reference
     compiled: Any = _kernel_found.compiled_grouped_add_result(single, grouped, contingency)
     return _presented_as(compiled, reference)
+
+
+def compiled_write_group_pairs(reference: Callable[..., None],
+                               write_group: Callable[..., None]) -> Callable[..., None]:
+    """GroupedContingency's write of a batch's pairs into every group: the kernel's (a C loop
+    over the groups, calling ``reference`` for a batch and ``write_group`` for a group it does
+    not write in C), presented as ``reference``; or ``reference`` itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_write_group_pairs(reference, write_group)
+    return _presented_as(compiled, reference)
+
+
+def compiled_copies(reference: Callable[[Any, int], list[Any]], contingency: type,
+                    counts: type) -> Callable[[Any, int], list[Any]]:
+    """``count`` copies of a Contingency at once (GroupedContingency's new groups): the kernel's
+    (one ``copy()``, cloned in C; given :class:`~contingency.Contingency` and
+    :class:`~contingency._counts.Counts`, whose slots it reads), presented as ``reference``; or
+    ``reference`` itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_copies(reference, contingency, counts)
+    return _presented_as(compiled, reference)
+
+
+def compiled_first_rows(reference: Callable[..., Any]) -> Callable[..., Any]:
+    """The first row of each wanted group code (GroupedContingency's new groups, in the order the
+    rows meet them): the kernel's (one pass in C), presented as ``reference``; or ``reference``
+    itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    return _presented_as(_kernel_found.grouped_first_rows, reference)
 
 
 def compiled_partition_reads(cls: type) -> None:

@@ -3,8 +3,8 @@
 :func:`group_codes` codes a batch's groups (one feature or several) to
 ``0..G-1``; :func:`triple_changes` counts the batch's (group, correct,
 assigned) codes once and turns the distinct ones into the
-whole's pairs and each group's changes (by numpy, :func:`coded_group_changes`,
-when every category is declared); :func:`first_rows` and
+whole's pairs and each group's coded pairs (:class:`GroupPairs`, sorted by
+group, for the groups' one batch write); :func:`first_rows` and
 :func:`order_first_seen` give new groups and new categories the order in which
 the rows meet them, as a loop of single results would.
 """
@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._changes import HIT, MISS, PAIR_SHIFT, Changes, pair_changes
+from contingency._changes import PAIR_SHIFT
 from contingency._coding import encode
 from contingency._group_keys import group_key
 from contingency._inputs import check_same_length, label_sequence
 from contingency.formulas._numeric import INT64_SAFE, dense_is_cheaper, distinct_counts
 
-__all__ = ["coded_group_changes", "coded_pairs", "first_rows", "group_codes", "order_first_seen", "rows_of",
+__all__ = ["GroupPairs", "coded_pairs", "first_rows", "group_codes", "order_first_seen", "rows_of",
            "triple_changes"]
 
 
@@ -58,7 +58,12 @@ def group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64
         values = label_sequence(feature, name)
         check_same_length(values, range(size), (name, "assigned"))
         codes, distinct = encode(values, name)
-        coded.append((codes, _keys(codes, distinct, name)))
+        if isinstance(values, np.ndarray) and values.dtype.kind in "iubfUS":
+            # A numeric or string array: encode checked each distinct value as a label and gives
+            # them as Python values, what group_key would make of them.
+            coded.append((codes, distinct))
+        else:
+            coded.append((codes, _keys(codes, distinct, name)))
     if len(coded) == 1:
         return coded[0]
     radix = math.prod(len(distinct) for _, distinct in coded)
@@ -119,21 +124,31 @@ def first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[n
     return first
 
 
+class GroupPairs(NamedTuple):
+    """A batch's single-label results by group, coded: row ``i`` says that group ``group[i]``
+    (the batch's group code) gets ``total[i]`` results whose correct and assigned categories
+    have the codes in ``pair[i]``, ``correct << PAIR_SHIFT | assigned``. Sorted by group; one
+    row per distinct (group, correct, assigned), none of total 0."""
+
+    group: NDArray[np.int64]
+    pair: NDArray[np.int64]
+    total: NDArray[Any]
+
+
 def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: list[Hashable],
                    exact: NDArray[Any] | None,
                    known: Callable[[int], Collection[Hashable]] | None
-                   ) -> tuple[dict[int, int], dict[int, tuple[Changes, bool]],
-                              dict[int, list[Hashable]]]:
-    """The whole's pairs, each group's changes and the categories new to each group, from one
+                   ) -> tuple[dict[int, int], GroupPairs, dict[int, list[Hashable]]]:
+    """The whole's pairs, each group's pairs and the categories new to each group, from one
     code per result, ``(group * k + correct) * k + assigned``.
 
     ``groups`` codes are below ``groups``, category codes below ``k`` and name
     ``labels``; ``exact`` are the weights, or ``None``. ``known`` gives the
-    categories group ``code`` holds already, or is ``None`` when every group
-    codes every category as the whole does (all of them declared): the
-    groups' changes are then built by numpy (:func:`coded_group_changes`).
-    The whole's pairs are keyed ``correct << PAIR_SHIFT | assigned``. One
-    count of the distinct codes; then O(distinct codes).
+    categories group ``code`` holds already, or is ``None`` when no category
+    can be new to a group (every one declared). The whole's pairs are keyed
+    ``correct << PAIR_SHIFT | assigned``; the groups' are :class:`GroupPairs`.
+    One count of the distinct codes, then numpy over them: no Python loop per
+    group, except to find the categories new to each (with ``known``).
     """
     span = k * k
     space = groups * span
@@ -145,12 +160,14 @@ def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: lis
         present, counts = distinct_counts(combined, space, exact)
     group_of, pair = np.divmod(present, span)
     whole = coded_pairs(*distinct_counts(pair, span, counts), k)
+    correct, assigned = np.divmod(pair, k)
+    coded = GroupPairs(group_of, correct << PAIR_SHIFT | assigned, counts)
     if known is None:
-        return whole, coded_group_changes(group_of, pair, counts, k, labels), {}
-    changes, fresh = _label_group_changes(group_of, pair, counts, k, labels, known)
+        return whole, coded, {}
+    fresh = _fresh_categories(group_of, correct, assigned, k, labels, known)
     if any(len(met) > 1 for met in fresh.values()):
         order_first_seen(fresh, combined, k, labels, exact)
-    return whole, changes, fresh
+    return whole, coded, fresh
 
 
 def coded_pairs(pairs: NDArray[np.int64], counts: NDArray[Any], k: int) -> dict[int, int]:
@@ -160,79 +177,26 @@ def coded_pairs(pairs: NDArray[np.int64], counts: NDArray[Any], k: int) -> dict[
     return dict(zip((correct << PAIR_SHIFT | assigned).tolist(), counts.tolist()))
 
 
-def _label_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
-                         counts: NDArray[Any], k: int, labels: list[Hashable],
-                         known: Callable[[int], Collection[Hashable]]
-                         ) -> tuple[dict[int, tuple[Changes, bool]], dict[int, list[Hashable]]]:
-    """Each group's changes with pairs by category, and the categories new to each group
-    (in the order met, to be ordered by rows when there are several)."""
-    per_group: dict[int, dict[tuple[Hashable, Hashable], int]] = {}
-    correct_codes, assigned_codes = np.divmod(pair, k)
-    for code, correct, assigned, count in zip(group_of.tolist(), correct_codes.tolist(),
-                                              assigned_codes.tolist(), counts.tolist()):
-        pairs = per_group.get(code)
-        if pairs is None:
-            pairs = per_group[code] = {}
-        pairs[labels[correct], labels[assigned]] = count
+def _fresh_categories(group_of: NDArray[np.int64], correct: NDArray[np.int64],
+                      assigned: NDArray[np.int64], k: int, labels: list[Hashable],
+                      known: Callable[[int], Collection[Hashable]]) -> dict[int, list[Hashable]]:
+    """The categories new to each group (in code order, to be ordered by rows when there are
+    several): one look-up per distinct (group, category) met, in the group's categories."""
+    met = np.unique(np.concatenate([group_of * k + correct, group_of * k + assigned]))
+    owner, category = np.divmod(met, k)
     fresh: dict[int, list[Hashable]] = {}
     every = len(labels)
-    for code, pairs in per_group.items():
-        held = known(code)
+    held: Collection[Hashable] = ()
+    last = -1
+    for code, position in zip(owner.tolist(), category.tolist()):
+        if code != last:
+            held, last = known(code), code
         if len(held) == every:
             continue  # the group has every category: none can be new to it
-        met = [label for pair in pairs for label in pair if label not in held]
-        if met:
-            fresh[code] = list(dict.fromkeys(met))
-    return {code: (pair_changes(pairs), False) for code, pairs in per_group.items()}, fresh
-
-
-def coded_group_changes(group_of: NDArray[np.int64], pair: NDArray[np.int64],
-                         counts: NDArray[Any], k: int, labels: list[Hashable]
-                         ) -> dict[int, tuple[Changes, bool]]:
-    """Each group's changes from its distinct (correct, assigned) pairs, built with numpy.
-
-    For groups that code every category as the overall accumulator does (all
-    of them declared): the pairs come back keyed by pair code, and every
-    dictionary is made in C from slices, so a group costs a few calls and its
-    pairs no Python loop here. ``group_of`` is sorted (the pairs come group by group).
-    """
-    if not len(group_of):
-        return {}
-    correct, assigned = np.divmod(pair, k)
-    hit = correct == assigned
-    named = np.empty(len(labels), dtype=object)
-    named[:] = labels
-    size = (int(group_of[-1]) + 1) * k
-
-    def cells(category: NDArray[np.int64], where: NDArray[np.bool_]
-              ) -> dict[int, dict[Hashable, int]]:
-        keys, totals = distinct_counts(group_of[where] * k + category[where], size, counts[where])
-        owner, position = np.divmod(keys, k)
-        return _runs(owner, named[position].tolist(), totals.tolist())
-
-    a, b, c = cells(correct, hit), cells(assigned, ~hit), cells(correct, ~hit)
-    right = dict(zip(*(values.tolist() for values in distinct_counts(
-        group_of[hit], size, counts[hit]))))
-    wrong = dict(zip(*(values.tolist() for values in distinct_counts(
-        group_of[~hit], size, counts[~hit]))))
-    pairs = _runs(group_of, (correct << PAIR_SHIFT | assigned).tolist(), counts.tolist())
-    changes: dict[int, tuple[Changes, bool]] = {}
-    for code, coded in pairs.items():
-        shapes = {shape: count for shape, count in ((HIT, right.get(code, 0)),
-                                                    (MISS, wrong.get(code, 0))) if count}
-        changes[code] = ((a.get(code, {}), b.get(code, {}), c.get(code, {}), shapes, coded), True)
-    return changes
-
-
-def _runs(owner: NDArray[np.int64], keys: list[Any], values: list[Any]
-          ) -> dict[int, dict[Any, Any]]:
-    """``{owner: {key: value}}`` from parallel sequences sorted by owner (one dict per run, made in C)."""
-    if not len(owner):
-        return {}
-    cuts = (np.flatnonzero(np.diff(owner)) + 1).tolist()
-    starts, stops = [0, *cuts], [*cuts, len(owner)]
-    return {code: dict(zip(keys[start:stop], values[start:stop]))
-            for code, start, stop in zip(owner[starts].tolist(), starts, stops)}
+        label = labels[position]
+        if label not in held:
+            fresh.setdefault(code, []).append(label)
+    return fresh
 
 
 def order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int64], k: int,

@@ -22,11 +22,13 @@ result would cost as much. A test recomputes it from the groups.
 Each group's counts are a Contingency of its own, so that every score of a
 group is the one a plain Contingency fed its results reads, by the same code,
 exactly. A group is made as a copy of one empty accumulator with the
-settings: with the kernel, the copies share its category coding until a
-category joins or leaves one of them, and an empty group's counts hold no
-container of their own, so a group is two objects for the garbage collector
-(its Contingency and its Counts) and its write reads its cells, its pair table
-and a few lines of its core. With a thousand groups or more, that state no
+settings, the groups a batch meets made at once (``_copies``: with the kernel,
+one copy cloned in C, contingency/_kernel_grouped.pxi; else ``copy()`` each).
+With the kernel, the copies share its category coding until a category joins
+or leaves one of them, and an empty group's counts hold no container of their
+own, so a group is two objects for the garbage collector (its Contingency and
+its Counts) and its write reads its cells, its pair table and a few lines of
+its core. With a thousand groups or more, that state no
 longer fits the processor's cache, and a write or a read pays a few cache
 misses in the group it touches; holding the counts of every group in one
 coded table would save them, at the price of a second implementation of every
@@ -40,8 +42,10 @@ the overall's) and last when removing (a group refuses a result it does not
 hold; when several groups are written, each is copied first so that a
 refusal puts back the ones already written). A part is a change of counts
 (:meth:`contingency._counts.Counts.apply`, the accumulators' own write
-routine) or, for inputs of other shapes, the accumulator's own batch method on
-its rows. A removal is the same routine with the changes negated.
+routine, or its one-result form ``count_pair``), the groups' part of a batch
+of single labels (:func:`write_group_pairs_reference`) or, for inputs of
+other shapes, the accumulator's own batch method on its rows. A removal is the
+same routine with the changes negated.
 
 - :meth:`~GroupedContingency.add_result` with one single label a side, every
   label a category of the whole already and the group known, is written at
@@ -55,9 +59,17 @@ its rows. A removal is the same routine with the changes negated.
   once: group, correct and assigned codes become one code per row, counted by
   one ``bincount`` (or a sort when that table would be large), so the batch
   costs O(rows + distinct (group, correct, assigned) triples), with no Python
-  loop per row. Each group touched gets its pairs (with every category
-  declared, its cells and pairs are built by numpy, its dictionaries made in
-  C); the overall gets their sum.
+  loop per row. The overall gets the sum of the pairs (one ``apply``); the
+  groups get theirs in one call, :func:`write_group_pairs_reference`, given
+  the distinct triples sorted by group as one coded batch with a group
+  column (:class:`~contingency._group_batches.GroupPairs`) and each group's
+  new categories in the order its rows met them. That routine writes each
+  group by its counts' own write routine; with the kernel it is a C loop over
+  the groups through each core's pair write (``_write_pair``, the writes of
+  ``count_pair``), with no Python call or dict per group, and it hands to the
+  reference what it does not write in C (a removal, a fractional weight).
+  What is left per group is the group's own: checking its key and
+  registering it, and, for a group new to the accumulator, making it.
   Other inputs (label sets, indicator matrices) are split by group with one
   stable sort of the group codes and fed to each accumulator's ``add_results``.
 
@@ -82,8 +94,9 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from itertools import repeat
+from typing import Any, ClassVar, Literal, TypeVar
 
 import attrs
 import numpy as np
@@ -102,10 +115,11 @@ from contingency._changes import (
 )
 from contingency._coding import coded_single_labels, single_label_array
 from contingency._contingency import Contingency
+from contingency._counts import Counts
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
-from contingency._group_batches import first_rows, group_codes, rows_of, triple_changes
+from contingency._group_batches import GroupPairs, first_rows, group_codes, rows_of, triple_changes
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._group_summary import chosen_scores, summary
@@ -114,6 +128,7 @@ from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
 from contingency._labels import category_order
 from contingency._merging import Merging
+from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
@@ -203,6 +218,10 @@ class GroupedContingency(Merging["GroupedContingency"]):
     _holes: int
     _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
     _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
+    #: The groups' part of a batch of single labels (:func:`write_group_pairs_reference`, or the
+    #: kernel's loop over the groups in C), set below the class.
+    _write_group_pairs: ClassVar[Callable[[Sequence[Contingency], GroupPairs, Sequence[Hashable],
+                                           Mapping[int, Sequence[Hashable]], int, bool], None]]
 
     def __init__(self, categories: Iterable[Hashable] | None = None, *,
                  groups: Iterable[Hashable] | None = None, unknown: Unknown = "error",
@@ -230,12 +249,11 @@ class GroupedContingency(Merging["GroupedContingency"]):
         self._overall = overall
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         self._ordered = True
-        for key in self._declared:
-            self._register(key, self._new_group())
+        self._register(dict(zip(self._declared, self._new_groups(len(self._declared)))))
         self._trackers = {}
 
     def _new_group(self) -> Contingency:
-        """An empty accumulator with the settings: a copy of one made once (a fifth of the cost)."""
+        """An empty accumulator with the settings: a copy of one made once (:meth:`_new_groups`)."""
         return self._new_groups(1)[0]
 
     def _new_groups(self, count: int) -> list[Contingency]:
@@ -247,16 +265,18 @@ class GroupedContingency(Merging["GroupedContingency"]):
         if empty is None or empty._counts.n:  # (never written; checked all the same)
             empty = self._empty = Contingency(self._categories, unknown=self._unknown,
                                               zero_division=self._zero_division)
-        copy = empty.copy
-        return [copy() for _ in range(count)]
+        return _copies(empty, count)
 
-    def _register(self, key: _Key, accumulator: Contingency) -> None:
-        """Give a group the next code (its place in group order is given at the next read)."""
-        if self._keys and self._ordered and len(self._groups) >= len(self._declared):
-            self._ordered = False  # (a declared group, registered first, is in its place)
-        self._codes[key] = len(self._keys)
-        self._keys.append(key)
-        self._groups[key] = accumulator
+    def _register(self, groups: Mapping[_Key, Contingency]) -> None:
+        """Give groups the next codes, in turn (their place in group order is given at the next
+        read)."""
+        added, base = len(groups), len(self._keys)
+        if (self._ordered and base + added > 1
+                and len(self._groups) + added > len(self._declared)):
+            self._ordered = False  # (declared groups, registered first, are in their place)
+        self._codes.update(zip(groups, range(base, base + added)))
+        self._keys.extend(groups)
+        self._groups.update(groups)
 
     # Feeding ----------------------------------------------------------------------------------
 
@@ -323,18 +343,19 @@ class GroupedContingency(Merging["GroupedContingency"]):
             accumulator = self._new_group()
         assert accumulator is not None
         if removing:
-            part = (accumulator, lambda: accumulator.remove_result(assigned, correct,
-                                                                   weight=weight))  # type: ignore[arg-type]
             self._commit(lambda: self._overall.remove_result(assigned, correct,
                                                              weight=weight),  # type: ignore[arg-type]
-                         [part], removing=True)
+                         lambda: accumulator.remove_result(assigned, correct,
+                                                           weight=weight),  # type: ignore[arg-type]
+                         [accumulator], removing=True)
         else:
-            part = (accumulator, lambda: accumulator.add_result(assigned, correct,
-                                                                weight=weight))  # type: ignore[arg-type]
             self._commit(lambda: self._overall.add_result(assigned, correct,
                                                           weight=weight),  # type: ignore[arg-type]
-                         [part], removing=False)
-        self._written({key: accumulator} if fresh else {}, [key], removing)
+                         lambda: accumulator.add_result(assigned, correct,
+                                                        weight=weight),  # type: ignore[arg-type]
+                         [accumulator], removing=False)
+        self._written({key: accumulator} if fresh and accumulator._counts.n else {}, [key],
+                      removing)
 
     def add_results(self, assigned: Any, correct: Any, *, groups: Any,
                     weights: Any = None) -> GroupedContingency:
@@ -395,31 +416,41 @@ class GroupedContingency(Merging["GroupedContingency"]):
         self._split_batch(assigned, correct, codes, keys, weights, exact, removing)
 
     def _resolve(self, keys: list[_Key], codes: NDArray[np.int64], exact: NDArray[Any] | None,
-                 removing: bool, where: str) -> tuple[NDArray[np.int64], dict[_Key, Contingency]]:
-        """Each row's group code, and the groups the batch creates (in the order first met).
+                 removing: bool, where: str
+                 ) -> tuple[NDArray[np.int64], dict[_Key, Contingency], list[Contingency]]:
+        """Each row's group code, the groups the batch creates (in the order first met), and the
+        accumulator of each of the batch's groups (``keys``' order).
 
-        A group met only in rows of weight 0 is not created; a removal naming
-        a group that holds no result is refused.
+        A group met only in rows of weight 0 is not created (its accumulator is
+        ``None``; it has a code, after the others'); a removal naming a group that
+        holds no result is refused.
         """
-        found = list(map(self._codes.get, keys))  # (None: a group new to this accumulator)
-        fresh = [position for position, code in enumerate(found) if code is None]
-        if fresh and removing:
-            key = keys[fresh[0]]
+        # Each group's code, -1 for a group new to this accumulator: one look-up per group.
+        mine = np.array(list(map(self._codes.get, keys, repeat(-1))), dtype=np.int64)
+        fresh = np.flatnonzero(mine < 0)
+        if len(fresh) and removing:
+            key = keys[int(fresh[0])]
             raise ValueError(f"{where}: group {key!r} holds no result (the groups are "
                              f"{list(self._groups)!r})")
-        mine = np.array([-1 if code is None else code for code in found] if fresh else found,
-                        dtype=np.int64)
+        accumulators: list[Any] = list(map(self._groups.get, keys))  # (None: new, made below)
         created: dict[_Key, Contingency] = {}
-        if fresh:
+        if len(fresh):
             wanted = np.zeros(len(keys), dtype=bool)
             wanted[fresh] = True
-            first = first_rows(codes if exact is None else codes[exact != 0], wanted).tolist()
-            # Groups met only in rows of weight 0 come last: they get no count, so no place.
-            fresh.sort(key=lambda position: (first[position] < 0, first[position]))
-            mine[fresh] = np.arange(len(self._keys), len(self._keys) + len(fresh))
-            created = dict(zip([keys[position] for position in fresh],
-                               self._new_groups(len(fresh))))
-        return mine, created
+            first = _first_rows(codes if exact is None else codes[exact != 0], wanted)[fresh]
+            # The new groups take codes in the order the rows meet them; those met only in rows
+            # of weight 0 come last: they get no count, so no accumulator and no place.
+            order = np.lexsort((first, first < 0))
+            mine[fresh[order]] = np.arange(len(self._keys), len(self._keys) + len(fresh))
+            met = fresh[order[first[order] >= 0]]
+            # Made in the batch's order of groups, in which the groups' write visits them: a
+            # group's objects then follow the previous group's in memory.
+            made = fresh[first >= 0].tolist()
+            for position, accumulator in zip(made, self._new_groups(len(made))):
+                accumulators[position] = accumulator
+            created = dict(zip(map(keys.__getitem__, met.tolist()),
+                               map(accumulators.__getitem__, met.tolist())))
+        return mine, created, accumulators
 
     def _coded_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
                      keys: list[_Key], exact: NDArray[Any] | None, unit: int,
@@ -435,60 +466,53 @@ class GroupedContingency(Merging["GroupedContingency"]):
             return False
         if staging.new:
             chosen, truth = first_seen_order(staging, chosen, truth, exact)
-        mine, created = self._resolve(keys, codes, exact, removing, where)
+        _, created, accumulators = self._resolve(keys, codes, exact, removing, where)
         k = len(overall.names) + len(staging.new)
         if max(len(keys), len(self._keys) + len(created)) * k * k >= 1 << 63:
             return False  # no int64 code for every triple: counted group by group instead
-        # Coded by the batch's own group codes; mapped to this accumulator's after counting.
+        # Coded by the batch's own group codes (keys' positions).
         combined = codes * k  # (in place from here: one array of the batch's length)
         combined += truth
         combined *= k
         combined += chosen
-        self._write_codes(combined, k, list(staging.new), created, exact, unit, removing,
-                          groups=mine)
+        self._write_codes(combined, k, list(staging.new), keys, accumulators, created, exact,
+                          unit, removing)
         return True
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
+                     keys: list[_Key], accumulators: list[Contingency],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
-                     removing: bool, groups: NDArray[np.int64] | None = None) -> None:
+                     removing: bool) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
-        Groups are coded as :attr:`_codes` codes them, ``created`` (the groups
-        new to this accumulator) after them, or by codes of the batch's own,
-        ``groups`` giving each one's; categories as the overall accumulator
-        codes them, ``new`` (the categories new to it) after them, ``k`` codes
-        at most. ``exact`` are the weights (in units of ``2**-unit``), or
-        ``None``. One count of the distinct codes
-        (:func:`~contingency._group_batches.triple_changes`); then O(distinct
-        codes) in Python.
+        Group ``g`` is ``keys[g]``, written into ``accumulators[g]`` (``created``:
+        those new to this accumulator); categories are coded as the overall
+        accumulator codes them, ``new`` (the categories new to it) after them,
+        ``k`` codes at most. ``exact`` are the weights (in units of
+        ``2**-unit``), or ``None``. One count of the distinct codes
+        (:func:`~contingency._group_batches.triple_changes`), then one write of
+        the whole's pairs and one of every group's (:func:`write_group_pairs`).
         """
         overall = self._overall._counts
         labels = [*overall.names, *new]
-        key_of_code = [*self._keys, *created]
-        by_key = {**self._groups, **created}
 
         def known(code: int) -> Collection[Hashable]:
-            mine = code if groups is None else int(groups[code])
-            return by_key[key_of_code[mine]]._counts.a
+            return accumulators[code]._counts.a
 
         every_declared = not new and len(overall.a) == len(self._categories)
-        whole, changes, fresh = triple_changes(
-            combined, k, len(key_of_code) if groups is None else len(groups), labels, exact,
-            None if every_declared else known)
-        key_of = key_of_code if groups is None else [key_of_code[code] for code in groups.tolist()]
-
-        def parts() -> Iterator[tuple[Contingency, Callable[[], None]]]:
-            # Each group's part made when it is written and dropped after it (with 10^5 groups,
-            # a list of them all would be a million objects more for the garbage collector).
-            for code, (group_changes, coded) in changes.items():
-                accumulator = by_key[key_of[code]]
-                yield accumulator, _change(accumulator, group_changes, unit, removing=removing,
-                                           new=fresh.get(code, ()), coded=coded)
-
+        whole, pairs, fresh = triple_changes(combined, k, len(keys), labels, exact,
+                                             None if every_declared else known)
+        # The groups written: the distinct codes of the pairs (sorted by group).
+        starts = np.flatnonzero(np.diff(pairs.group)) + 1
+        touched = pairs.group[np.concatenate([[0], starts])].tolist() if len(pairs.group) else []
+        written = list(map(accumulators.__getitem__, touched)) if removing else []
         overall_part = _change(self._overall, pair_changes(whole, labels), unit,
                                removing=removing, new=new, coded=True)
-        self._commit(overall_part, parts(), removing)
-        self._written(created, [key_of[code] for code in changes], removing)
+        write = type(self)._write_group_pairs
+        self._commit(overall_part,
+                     lambda: write(accumulators, pairs, labels, fresh, unit, removing),
+                     written, removing)
+        self._written(created, map(keys.__getitem__, touched), removing)
 
     def _split_batch(self, assigned: Any, correct: Any, codes: NDArray[np.int64],
                      keys: list[_Key], weights: Any, exact: NDArray[Any] | None,
@@ -496,41 +520,42 @@ class GroupedContingency(Merging["GroupedContingency"]):
         """A batch of any other shape: each group's rows (split by one stable sort) to its own
         batch method, all of them to the overall's."""
         where = "remove_results" if removing else "add_results"
-        mine, created = self._resolve(keys, codes, exact, removing, where)
+        mine, created, accumulators = self._resolve(keys, codes, exact, removing, where)
         rows = mine[codes]
         order = np.argsort(rows, kind="stable")
         bounds = np.flatnonzero(np.diff(rows[order])) + 1
         method = "remove_results" if removing else "add_results"
         matrices = isinstance(assigned, np.ndarray) and isinstance(correct, np.ndarray) and (
             assigned.ndim == 2 or correct.ndim == 2)
-        by_key = {**self._groups, **created}
-        key_of_code = [*self._keys, *created]
         if weights is not None and not isinstance(weights, np.ndarray):
             weights = list(weights)  # positions, whatever the container (a pandas Series...)
-        parts = []
+        parts: list[Callable[[], object]] = []
+        written = []
         touched = []
         for chunk in np.split(order, bounds) if len(order) else []:
-            key = key_of_code[int(rows[chunk[0]])]
             if exact is not None and not exact[chunk].any():
                 continue  # only rows of weight 0: nothing to count
-            accumulator = by_key[key]
+            key, accumulator = keys[codes[chunk[0]]], accumulators[codes[chunk[0]]]
             if matrices and accumulator.categories != self._overall.categories:
                 raise ValueError(f"{where}: indicator matrices have one column per category of "
                                  f"the whole, but group {key!r} does not have every category "
                                  "yet; declare the categories, or pass label lists")
             picked = [rows_of(assigned, chunk), rows_of(correct, chunk),
                       None if weights is None else rows_of(weights, chunk)]
-            parts.append((accumulator, _batch_call(accumulator, method, picked)))
+            parts.append(_batch_call(accumulator, method, picked))
+            written.append(accumulator)
             touched.append(key)
         everything = [assigned, correct, weights]
-        self._commit(_batch_call(self._overall, method, everything), parts, removing)
+        self._commit(_batch_call(self._overall, method, everything), _each(parts), written,
+                     removing)
         self._written({key: created[key] for key in touched if key in created}, touched, removing)
 
     # The one write routine ------------------------------------------------------------------
 
-    def _commit(self, overall: Callable[[], object],
-                parts: Iterable[tuple[Contingency, Callable[[], object]]], removing: bool) -> None:
-        """Write ``overall``'s part and each group's, all or none (see the module's docstring).
+    def _commit(self, overall: Callable[[], object], groups: Callable[[], object],
+                written: Collection[Contingency], removing: bool) -> None:
+        """Write ``overall``'s part and ``groups``' (every group's), all or none (see the module's
+        docstring); ``written`` are the groups that ``groups`` writes.
 
         Adding, the overall's part comes first: it checks everything the groups'
         parts would (labels, weights, the count limit) on counts that hold theirs,
@@ -541,15 +566,12 @@ class GroupedContingency(Merging["GroupedContingency"]):
         """
         if not removing:
             overall()
-            for _, part in parts:
-                part()
+            groups()
             return
-        parts = list(parts)
-        saved = [(accumulator, accumulator._counts.copy()) for accumulator, _ in parts
-                 ] if len(parts) > 1 else []
+        saved = [(accumulator, accumulator._counts.copy()) for accumulator in written
+                 ] if len(written) > 1 else []
         try:
-            for _, part in parts:
-                part()
+            groups()
             overall()
         except BaseException:
             for accumulator, counts in saved:
@@ -558,11 +580,13 @@ class GroupedContingency(Merging["GroupedContingency"]):
 
     def _written(self, created: Mapping[_Key, Contingency], touched: Iterable[_Key],
                  removing: bool) -> None:
-        """After a write: keep the groups it created, mark the groups it touched for every score
-        read so far, and forget the undeclared groups a removal left without a result."""
-        for key, accumulator in created.items():
-            if accumulator._counts.n:  # (a result of weight 0 creates no group)
-                self._register(key, accumulator)
+        """After a write: keep the groups it created (each holding a result: a result of weight 0
+        creates no group), mark the groups it touched for every score read so far, and forget the
+        undeclared groups a removal left without a result."""
+        if created:
+            self._register(created)
+        if not (removing or self._trackers):
+            return
         touched = list(touched)
         if removing:
             for key in touched:
@@ -612,11 +636,14 @@ class GroupedContingency(Merging["GroupedContingency"]):
                 other = other.copy()
             other._in_order()
             mine = self._groups
-            created = {key: self._new_group() for key in other._groups if key not in mine}
+            missing = [key for key in other._groups if key not in mine]
+            created = dict(zip(missing, self._new_groups(len(missing))))
             # O(groups of other): each group looked up, never a copy of this one's groups.
-            parts = [(accumulator, _merge_call(mine.get(key) or created[key], accumulator))
-                     for key, accumulator in other._groups.items()]
-            self._commit(_merge_call(self._overall, other._overall), parts, removing=False)
+            receiving = [mine.get(key) or created[key] for key in other._groups]
+            parts = [_merge_call(accumulator, theirs)
+                     for accumulator, theirs in zip(receiving, other._groups.values())]
+            self._commit(_merge_call(self._overall, other._overall), _each(parts), receiving,
+                         removing=False)
             self._written(created, list(other._groups), removing=False)
             return self
 
@@ -638,8 +665,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         self._overall = overall
         self._groups, self._codes, self._keys, self._holes = {}, {}, [], 0
         self._ordered = True
-        for key, accumulator in groups.items():
-            self._register(key, accumulator)
+        self._register(groups)
         self._trackers = {}
 
     def reset(self) -> None:
@@ -1148,7 +1174,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
                      thread_safe=thread_safe)
         overall = result._overall  # the groups' sum: a merge of them into an empty accumulator
         result._commit(_change(overall, state.total, state.unit, removing=False,
-                               new=state.categories[state.declared:]), [], removing=False)
+                               new=state.categories[state.declared:]), _each([]), [],
+                       removing=False)
         result._adopt(overall, state.groups)
         return result
 
@@ -1158,6 +1185,67 @@ class GroupedContingency(Merging["GroupedContingency"]):
 add_result_reference = GroupedContingency.add_result
 GroupedContingency.add_result = _backend.compiled_grouped_add_result(  # type: ignore[method-assign]
     add_result_reference, SINGLE, GroupedContingency, Contingency)
+
+
+def write_group_pairs_reference(accumulators: Sequence[Contingency], pairs: GroupPairs,
+                                labels: Sequence[Hashable],
+                                fresh: Mapping[int, Sequence[Hashable]], unit: int,
+                                removing: bool) -> None:
+    """Write a batch's single-label results into each of its groups: the groups' part of a
+    batch, one call for every group (the kernel's, contingency/_kernel_grouped.pxi, loops over
+    them in C).
+
+    Group ``g`` is ``accumulators[g]``; ``pairs`` gives each group's distinct
+    (correct, assigned) pairs, coded as ``labels`` (the whole's categories)
+    codes them, and their counts in units of ``2**-unit``, negated when
+    ``removing``; ``fresh[g]`` are the categories new to group ``g``, in the
+    order its rows met them (they join it first). Each group is written by
+    :func:`write_group_reference`. O(pairs).
+    """
+    group, pair, total = pairs
+    if not len(group):
+        return
+    cuts = (np.flatnonzero(np.diff(group)) + 1).tolist()
+    for start, stop in zip([0, *cuts], [*cuts, len(group)]):
+        code = int(group[start])
+        write_group_reference(accumulators[code], pair[start:stop], total[start:stop], labels,
+                              fresh.get(code, ()), unit, removing)
+
+
+def write_group_reference(accumulator: Contingency, keys: NDArray[np.int64], counts: NDArray[Any],
+                          labels: Sequence[Hashable], new: Sequence[Hashable], unit: int,
+                          removing: bool) -> None:
+    """One group's pairs (``correct << PAIR_SHIFT | assigned`` codes of ``labels``, and their
+    counts), its categories ``new`` joining first: the changes those results make, written by its
+    counts' one write routine (:meth:`~contingency._counts.Counts.apply`)."""
+    named = {(labels[pair >> PAIR_SHIFT], labels[pair & PAIR_LOW]): count
+             for pair, count in zip(keys.tolist(), counts.tolist())}
+    _change(accumulator, pair_changes(named), unit, removing=removing, new=new)()
+
+
+#: The groups' part of a batch of single labels: the kernel's loop over them, or the routine as
+#: written above (tests/test_grouped_kernel.py runs both).
+GroupedContingency._write_group_pairs = staticmethod(
+    _backend.compiled_write_group_pairs(write_group_pairs_reference, write_group_reference))
+
+
+def copies_reference(accumulator: Contingency, count: int) -> list[Contingency]:
+    """``count`` copies of ``accumulator`` (GroupedContingency's new groups, copies of one empty
+    accumulator): its ``copy()`` each (the kernel's, contingency/_kernel_grouped.pxi, clones one
+    copy in C)."""
+    return [accumulator.copy() for _ in range(count)]
+
+
+_copies = _backend.compiled_copies(copies_reference, Contingency, Counts)
+_first_rows = _backend.compiled_first_rows(first_rows)
+
+
+def _each(parts: Iterable[Callable[[], object]]) -> Callable[[], None]:
+    """A call that makes each of ``parts`` in turn."""
+    def call() -> None:
+        for part in parts:
+            part()
+    return call
 
 
 def _change(accumulator: Contingency, changes: Changes, unit: int, *, removing: bool,

@@ -523,26 +523,33 @@ cdef class KernelCountsCore:
     cdef Py_ssize_t _holes
     # The plain macro means' running sums, each made by the first read that needs it (bit
     # ``slot`` of _kept) and then kept by every write: slot 4 score + mode (cc_score's codes).
-    cdef cc_sum _sums[_SLOTS]
     # The support-weighted means' running sums, the same way (bit ``slot`` of _wkept); a
     # weighted sum is made with the plain sum of its slot, which serves its zero-support case
-    # (so _kept is set whenever _wkept is: the writes test _kept alone).
-    cdef cc_wsum _wsums[_SLOTS]
+    # (so _kept is set whenever _wkept is: the writes test _kept alone). Both arrays are
+    # allocated by the first read that makes a sum (NULL until then), not held in the object:
+    # most cores of a GroupedContingency's groups are never read so, and a small object is
+    # made by Python's small-object allocator and keeps a group's state in fewer pages
+    # (docs/performance.md, branch h33).
+    cdef cc_sum *_sums
+    cdef cc_wsum *_wsums
 
     def __cinit__(self, *args, **kwargs):
         self._capacity = self._kept = self._wkept = 0
         self._cells[0] = self._cells[1] = self._cells[2] = NULL
+        self._sums, self._wsums = NULL, NULL
         self.stale, self.coupling = (), None
         self._shapes, self._ids, self._names, self._wide = None, {}, [], None
         self._shared = False
 
     def __dealloc__(self):
         free(self._cells[0])  # (the one allocation of the three columns)
+        free(self._sums)
+        free(self._wsums)
 
     cdef int _reserve(self, Py_ssize_t size) except -1:
         """Room for ``size`` codes in the arrays of cells (new room zero): one allocation of the
         three columns, so that a result's cells are near each other."""
-        cdef Py_ssize_t capacity = self._capacity if self._capacity else 16
+        cdef Py_ssize_t capacity = self._capacity if self._capacity else 4
         cdef int index
         cdef int64_t *grown
         if size <= self._capacity:
@@ -697,10 +704,14 @@ cdef class KernelCountsCore:
 
     def core_copy_from(self, KernelCountsCore source):
         """Hold a copy of ``source``'s counts (the arrays copied in C)."""
+        self._copy_from(source)
+
+    cdef int _copy_from(self, KernelCountsCore source) except -1:
+        """:meth:`core_copy_from`, a C call (GroupedContingency's new groups, made in bulk)."""
         cdef int index
         if source._wide is not None:
             self.core_restore(source._wide.core_state())
-            return
+            return 0
         self._wide = None
         self._kept = self._wkept = 0  # (running sums not copied: made again when read)
         self._reserve(source._capacity)
@@ -714,6 +725,7 @@ cdef class KernelCountsCore:
         self._ids, self._names, self._shared = source._ids, source._names, True
         source._shared = True
         self._holes, self._pairs = source._holes, source._pairs.copy()
+        return 0
 
     def core_restore(self, state):
         """Hold the counts of :meth:`core_state` (its lists and dicts copied, its pairs too)."""
@@ -989,10 +1001,20 @@ cdef class KernelCountsCore:
             ids = self._ids  # (its own now: a shared dict was copied by the join)
             truth = PyDict_GetItem(ids, correct)
             chosen = PyDict_GetItem(ids, assigned)
-        cdef Py_ssize_t t = <Py_ssize_t><object>truth, s = <Py_ssize_t><object>chosen
+        return self._write_pair(<Py_ssize_t><object>truth, <Py_ssize_t><object>chosen, w,
+                                k_before, correct, assigned)
+
+    @cython.final
+    cdef int _write_pair(self, Py_ssize_t t, Py_ssize_t s, int64_t w, Py_ssize_t k_before,
+                         object correct, object assigned) except -1:
+        """The writes of :meth:`count_pair` at scale 0, every check passed: ``w`` results with
+        correct category ``correct`` (code ``t``) and assigned ``assigned`` (code ``s``), both
+        in the table; ``k_before`` categories before those that joined for it (``n`` times them
+        is the change of ``d``'s ``K n``). Also a grouped batch's write of each of its coded
+        pairs (contingency/_kernel_grouped.pxi), after the same checks. Returns 1."""
         cdef int64_t n_before = self._n
         cdef int64_t n = n_before + w
-        cdef ck_i128 tables = <ck_i128>len(ids) * n - <ck_i128>k_before * n_before
+        cdef ck_i128 tables = <ck_i128>len(self._ids) * n - <ck_i128>k_before * n_before
         # One code: one category (the ids dict found both labels its key, by identity or ==).
         cdef bint hit = t == s
         if hit:
@@ -1008,7 +1030,7 @@ cdef class KernelCountsCore:
             self._micro[2] += w
             self._micro[3] += tables - 2 * <ck_i128>w
         if self.coupling is not None:  # (before the pair table keeps the pair)
-            self.coupling.note({(correct, assigned): 1 if count is None else count})
+            self.coupling.note({(correct, assigned): w})
         (<KernelPairs>self._pairs).add_count(<uint64_t>t << 32 | <uint64_t>s, w)
         self._n = n
         cdef object pending
@@ -1114,6 +1136,14 @@ cdef class KernelCountsCore:
     cdef int _make_sum(self, int slot) except -1:
         """Make the running sum of ``slot`` from every category's cells (O(K), once): kept by
         every write from now on."""
+        if self._sums is NULL:  # (the first sum made: room for every slot's, plain and weighted)
+            self._sums = <cc_sum *>calloc(_SLOTS, sizeof(cc_sum))
+            if self._sums is NULL:
+                raise MemoryError()
+        if self._wsums is NULL:
+            self._wsums = <cc_wsum *>calloc(_SLOTS, sizeof(cc_wsum))
+            if self._wsums is NULL:
+                raise MemoryError()
         cdef cc_sum *sum = &self._sums[slot]
         cdef int64_t **cells = self._cells
         cdef Py_ssize_t code

@@ -1,14 +1,15 @@
-"""GroupedContingency's compiled add_result against the one written in Python: same streams, same state.
+"""GroupedContingency's compiled add_result and batch write against Python's: same streams, same state.
 
-contingency/_kernel_grouped.pxi (the kernel's ``add_result``) and
-``contingency._grouped.add_result_reference`` (the method as written in
-Python, the specification) are fed the same stream through the public API
+contingency/_kernel_grouped.pxi (the kernel's ``add_result``, and its write of
+a batch's pairs into every group) and ``contingency._grouped.add_result_reference``
+and ``contingency._grouped.write_group_pairs_reference`` (the methods as written
+in Python, the specification) are fed the same stream through the public API
 (single-label results of known and new groups and categories, weights,
-removals, batches, merges, copies and pickles, results refused at the count
-limit, unhashable groups); after every step every group's counts (their
-running sums' pending sets too), the overall counts, the score trackers'
-pending groups and the disparity reads are compared, and refusals must match
-(type and message). On the reference (``CONTINGENCY_PURE_PYTHON=1``) both
+removals, batches added and taken back, with weights, merges, copies and
+pickles, results refused at the count limit, unhashable groups); after every
+step every group's counts (their running sums' pending sets too), the overall
+counts, the score trackers' pending groups and the disparity reads are
+compared, and refusals must match (type and message). On the reference (``CONTINGENCY_PURE_PYTHON=1``) both
 sides are the method as written; without a built kernel the machine is
 skipped. The plain tests below run on either.
 """
@@ -25,15 +26,17 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from contingency import GroupedContingency, _backend
-from contingency._grouped import add_result_reference
+from contingency._grouped import add_result_reference, write_group_pairs_reference
 from contingency.formulas._numeric import MAX_COUNT
 from tests.test_kernel_counts import needs_kernel, state_of_counts
 
 
 class ReferenceGrouped(GroupedContingency):
-    """GroupedContingency with add_result as written in Python (the kernel's is in C)."""
+    """GroupedContingency with add_result and the groups' batch write as written in Python (the
+    kernel's are in C)."""
 
     add_result = add_result_reference  # type: ignore[assignment]
+    _write_group_pairs = staticmethod(write_group_pairs_reference)
 
 
 def run(accumulator: Any, call: str, *args: Any, **kwargs: Any) -> Any:
@@ -133,13 +136,36 @@ class GroupedKernelAgainstReference(RuleBasedStateMachine):
     def remove_any(self, assigned: Any, correct: Any, group: Any, weight: Any) -> None:
         self.both("remove_result", assigned, correct, group=group, weight=weight)  # often refused
 
-    @rule(assigned=st.lists(LABELS, max_size=4), data=st.data())
+    @rule(assigned=st.lists(LABELS, max_size=6), data=st.data())
     def add_batch(self, assigned: list[Any], data: st.DataObject) -> None:
         size = len(assigned)
         correct = data.draw(st.lists(LABELS, min_size=size, max_size=size))
-        groups = data.draw(st.lists(st.sampled_from(["a", "b", 3, "other"]), min_size=size,
-                                    max_size=size))
-        self.both("add_results", assigned, correct, groups=groups)
+        groups = data.draw(st.lists(st.sampled_from(["a", "b", 3, "other", ("c", 1)]),
+                                    min_size=size, max_size=size))
+        weights = data.draw(st.none() | st.lists(st.sampled_from([1, 2, 0, 0.5, 2**40]),
+                                                 min_size=size, max_size=size))
+        if data.draw(st.booleans()):  # numpy arrays of strings (coded without a loop)
+            assigned, correct = (np.array([str(label) for label in side], dtype=str)
+                                 for side in (assigned, correct))
+        outcome = self.both("add_results", assigned, correct, groups=groups, weights=weights)
+        if outcome is None and weights is None:
+            self.added.extend(zip(assigned, correct, groups))
+
+    @precondition(lambda self: self.added)
+    @rule(data=st.data())
+    def remove_batch(self, data: st.DataObject) -> None:
+        """Take back several results added before, as one batch (or, now and then, one that
+        was not added: refused, every group unchanged)."""
+        chosen = data.draw(st.lists(st.integers(0, len(self.added) - 1), unique=True,
+                                    min_size=1, max_size=5))
+        rows = [self.added[index] for index in chosen]
+        if data.draw(st.booleans()) and len(rows) > 1:
+            rows[-1] = (rows[-1][0], "never", rows[-1][2])  # (never added: refused)
+        else:
+            for index in sorted(chosen, reverse=True):
+                self.added.pop(index)
+        assigned, correct, groups = (list(side) for side in zip(*rows))
+        self.both("remove_results", assigned, correct, groups=groups)
 
     @rule(assigned=LABELS, correct=LABELS, group=GROUPS)
     def merge(self, assigned: Any, correct: Any, group: Any) -> None:
@@ -187,10 +213,14 @@ TestGroupedKernelAgainstReference = GroupedKernelAgainstReference.TestCase
 
 
 def test_the_kernel_step_is_installed_with_the_kernel() -> None:
-    """The compiled add_result takes the method's place exactly when the kernel counts."""
+    """The compiled add_result and batch write take the methods' place exactly when the kernel
+    counts."""
     compiled = GroupedContingency.add_result is not add_result_reference
     assert compiled == (_backend.IMPLEMENTATION == "kernel")
     assert GroupedContingency.add_result.__doc__ == add_result_reference.__doc__
+    write = GroupedContingency._write_group_pairs
+    assert (write is not write_group_pairs_reference) == (_backend.IMPLEMENTATION == "kernel")
+    assert write.__doc__ == write_group_pairs_reference.__doc__
 
 
 @pytest.mark.parametrize("add", [GroupedContingency.add_result, add_result_reference],
@@ -264,3 +294,98 @@ def test_groups_share_the_coding_of_the_declared_categories() -> None:
     grouped.remove_result("z", "x", group=3)  # z forgotten by group 3 (and by the whole)
     assert grouped == GroupedContingency(["x", "y"], groups=range(50), unknown="add").add_results(
         ["x", "y"] * 50, ["y", "y"] * 50, groups=list(range(50)) * 2)
+
+
+@needs_kernel
+@pytest.mark.parametrize("categories", [["x", "y", "z"], None], ids=["declared", "open"])
+@pytest.mark.parametrize("seed", range(2))
+def test_batches_of_many_groups(categories: Any, seed: int) -> None:
+    """Batches over hundreds of groups (new and met before, declared and not), with and without
+    weights, categories new to the whole and to a group, added and taken back (some refused):
+    every group's counts equal on both sides after every batch."""
+    rng = np.random.default_rng([33, seed])
+    labels = np.array(["x", "y", "z", "w", "v"])
+    pair = [cls(categories, groups=range(5), unknown="add", zero_division=0.0)
+            for cls in (ReferenceGrouped, GroupedContingency)]
+    batches: list[tuple[Any, Any, Any]] = []
+    for step in range(40):
+        size = int(rng.integers(1, 400))
+        if batches and rng.random() < 0.3:
+            assigned, correct, groups = batches.pop(int(rng.integers(len(batches))))
+            if rng.random() < 0.3:  # a result never added: the batch is refused
+                correct = correct.copy()
+                correct[0] = "never"
+            else:
+                for accumulator in pair:  # (a tracker: the removal marks its groups)
+                    accumulator.by_group("macro_f1")
+            outcomes = [run(accumulator, "remove_results", assigned, correct, groups=groups)
+                        for accumulator in pair]
+        else:
+            span = 3 + (step > 20) * 2  # (w and v join late)
+            assigned = labels[rng.integers(0, span, size)]
+            correct = labels[rng.integers(0, span, size)]
+            groups = rng.integers(0, 50 + 10 * step, size)
+            weights = rng.integers(0, 3, size) if rng.random() < 0.3 else None
+            outcomes = [run(accumulator, "add_results", assigned, correct, groups=groups,
+                            weights=weights) for accumulator in pair]
+            if weights is None:
+                batches.append((assigned, correct, groups))
+        assert outcomes[0] == outcomes[1]
+        assert state(pair[0]) == state(pair[1])
+        if step % 7 == 0:
+            assert reads(pair[0]) == reads(pair[1])
+        if step % 9 == 4:  # macro F1's coupling term in every group (its writes note pairs)
+            intervals = [repr(accumulator.interval_by_group("macro_f1", method="delta"))
+                         for accumulator in pair]
+            assert intervals[0] == intervals[1]
+        if step % 11 == 5:  # a group's counts finer than a result (the reference's storage)
+            group = int(groups[0])
+            for accumulator in pair:
+                accumulator.add_result("x", "y", group=group, weight=0.5)
+                accumulator.add_result("x", "y", group=group, weight=0.5)  # (whole again)
+                accumulator.add_result("y", "x", group=group, weight=0.25)
+            batches = [batch for batch in batches if group not in batch[2]]
+    assert pair[0] == pair[1]
+
+
+@pytest.mark.parametrize("thread_safe", [False, True])
+def test_new_groups_made_in_bulk_are_copies(thread_safe: bool) -> None:
+    """The kernel's bulk copies (one copy() cloned in C) and the reference's (copy() each) are
+    equal to the original, independent of it and of each other, fed alike they stay alike, and
+    a locked accumulator's copies each have a lock of their own."""
+    from contingency import Contingency
+    from contingency._grouped import _copies, copies_reference
+
+    template = Contingency(["x", "y"], unknown="add", zero_division=0.0, thread_safe=thread_safe)
+    made, expected = _copies(template, 40), copies_reference(template, 40)
+    assert len(made) == 40
+    assert all(type(copy) is type(template) for copy in made)
+    assert len({id(copy._counts) for copy in made}) == 40
+    if thread_safe:
+        assert len({id(copy._lock) for copy in made}) == 40  # type: ignore[attr-defined]
+    for index, (copy, twin) in enumerate(zip(made, expected)):
+        assert copy == template
+        for accumulator in (copy, twin):
+            accumulator.add_result("x", ["y", "x", "z"][index % 3])  # (z joins one of them)
+            if index % 4 == 0:
+                accumulator.add_result("y", "y", weight=0.5)  # (finer counts)
+        assert state_of_counts(copy._counts) == state_of_counts(twin._counts)
+        assert pickle.loads(pickle.dumps(copy)) == twin
+    assert template == Contingency(["x", "y"], unknown="add", zero_division=0.0)
+    assert state_of_counts(template._counts) == state_of_counts(
+        Contingency(["x", "y"], unknown="add", zero_division=0.0)._counts)
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(4))
+def test_first_rows_on_both(seed: int) -> None:
+    """The kernel's first row of each wanted group code is the reference's (numpy) one."""
+    from contingency import _kernel  # type: ignore[attr-defined]
+    from contingency._group_batches import first_rows
+
+    rng = np.random.default_rng([33, 1, seed])
+    groups = int(rng.integers(1, 3000))
+    codes = rng.integers(0, groups, int(rng.integers(0, 20000)))
+    wanted = rng.random(groups) < rng.random()
+    assert _kernel.grouped_first_rows(codes, wanted).tolist() == first_rows(codes,
+                                                                             wanted).tolist()
