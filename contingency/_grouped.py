@@ -466,10 +466,10 @@ class GroupedContingency(Merging["GroupedContingency"]):
             return False
         if staging.new:
             chosen, truth = first_seen_order(staging, chosen, truth, exact)
-        _, created, accumulators = self._resolve(keys, codes, exact, removing, where)
         k = len(overall.names) + len(staging.new)
-        if max(len(keys), len(self._keys) + len(created)) * k * k >= 1 << 63:
+        if len(keys) * k * k >= 1 << 63:
             return False  # no int64 code for every triple: counted group by group instead
+        _, created, accumulators = self._resolve(keys, codes, exact, removing, where)
         # Coded by the batch's own group codes (keys' positions).
         combined = codes * k  # (in place from here: one array of the batch's length)
         combined += truth
