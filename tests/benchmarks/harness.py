@@ -40,7 +40,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 try:
@@ -264,9 +264,13 @@ def measure(contestants: Sequence[Contestant], repeat: int,
                 if contestant.rounds is not None and round_number >= contestant.rounds:
                     continue
                 timed = _timed(contestant)
-                rounds[position].append(timed)
-                if not contestant.warmup and len(rounds[position]) == 1:
+                if not contestant.warmup and not rounds[position]:
                     values[position] = timed.value
+                # A round's value is not kept past its round (the first goes to the check): kept,
+                # every round's result would stay alive, and a contestant that builds a large
+                # object would pay fresh pages of memory in each round, as no caller does.
+                rounds[position].append(replace(timed, value=None))
+                del timed
     finally:
         gc.unfreeze()
     if check is not None and pending_check:
