@@ -965,3 +965,46 @@ def test_an_unlocked_side_reads_a_locked_other_side_under_its_lock(call, monkeyp
     call(plain, shared)
     assert held
     assert all(held)
+
+
+
+def _counts_classes() -> list[Any]:
+    from contingency._backend import ScoreCountsClass
+
+    return list(dict.fromkeys([score_counts.ScoreCounts, ScoreCountsClass]))
+
+
+def _not_read(*_: Any) -> Any:
+    raise AssertionError("the columns were read")
+
+
+@pytest.mark.parametrize("counts_class", _counts_classes())
+@given(st.lists(st.tuples(st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9]), st.booleans(),
+                          st.integers(1, 3), st.booleans()), max_size=40),
+       st.sampled_from([0.5, 0.9, 0.95, 0.99]))
+def test_the_hanley_mcneil_interval_after_every_step_is_the_formulas_on_the_counts(
+        counts_class, steps, level):
+    """Read from the running 2U (whole counts, two of each class): equal to the formula on the
+    columns after every add and removal, and served without reading them."""
+    from contingency.formulas.curves import roc_auc_interval
+
+    curve = ThresholdContingency()
+    curve._counts = counts_class()
+    held: list[tuple[float, bool, int]] = []
+    for score, positive, weight, remove in steps:
+        if remove and held:
+            taken_score, taken_positive, taken_weight = held.pop()
+            curve.remove(taken_score, taken_positive, weight=taken_weight)
+        else:
+            curve.add(score, positive, weight=weight)
+            held.append((score, positive, weight))
+        if not (curve.positives > 1 and curve.negatives > 1):
+            continue
+        _, pos, neg = curve.counts()
+        expected = roc_auc_interval(pos, neg, level=level, method="hanley_mcneil")
+        saved = ThresholdContingency._columns, ThresholdContingency._whole_columns
+        ThresholdContingency._columns = ThresholdContingency._whole_columns = _not_read  # type: ignore[method-assign]
+        try:
+            assert curve.interval("roc_auc", level=level, method="hanley_mcneil") == expected
+        finally:
+            ThresholdContingency._columns, ThresholdContingency._whole_columns = saved  # type: ignore[method-assign]
