@@ -12,7 +12,8 @@ with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
 its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk (:func:`compiled_copies`)
-and found in the rows (:func:`compiled_first_rows`), Contingency's micro, macro, weighted and
+and found in the rows (:func:`compiled_first_rows`), its groups pickled as one columnar state
+(:func:`compiled_pack_groups`, :func:`compiled_unpack_groups`), Contingency's micro, macro, weighted and
 samples properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C
 by one call, or by the readers written in Python: :func:`average_reader`,
 :func:`subset_reader`, :func:`pooled_reader`), its ``categories`` (the order's memo checked
@@ -70,7 +71,8 @@ from contingency._table_reference import ReferenceTable
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "categories_reader", "compiled_add_result", "compiled_copies", "compiled_first_rows",
-           "compiled_grouped_add_result", "compiled_interval", "compiled_paired_add_result",
+           "compiled_grouped_add_result", "compiled_interval", "compiled_pack_groups",
+           "compiled_paired_add_result", "compiled_unpack_groups",
            "compiled_partition_reads", "compiled_write_group_pairs", "new_table",
            "pooled_reader", "rebuild_paired_counts", "rebuild_table",
            "reduce_paired_counts", "reduce_table", "subset_reader"]
@@ -259,6 +261,30 @@ def compiled_copies(reference: Callable[[Any, int], list[Any]], contingency: typ
     if _kernel_found is None:
         return reference
     compiled: Any = _kernel_found.compiled_copies(reference, contingency, counts)
+    return _presented_as(compiled, reference)
+
+
+def compiled_pack_groups(reference: Callable[[Any, Any], dict[str, Any]], contingency: type,
+                         counts: type) -> Callable[[Any, Any], dict[str, Any]]:
+    """GroupedContingency's groups as one columnar state (its pickle): the kernel's (the cores'
+    counts read in one C loop; given :class:`~contingency.Contingency` and
+    :class:`~contingency._counts.Counts`, whose slots it reads), presented as ``reference``; or
+    ``reference`` itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_pack_groups(reference, contingency, counts)
+    return _presented_as(compiled, reference)
+
+
+def compiled_unpack_groups(reference: Callable[[Any, Any], list[Any]],
+                           checked: Callable[[Any], Any], contingency: type,
+                           counts: type) -> Callable[[Any, Any], list[Any]]:
+    """The groups of :func:`compiled_pack_groups`'s columns: the kernel's (the columns checked by
+    ``checked``, then the groups made in bulk in C, each core's counts laid in at once),
+    presented as ``reference``; or ``reference`` itself, on the reference."""
+    if _kernel_found is None:
+        return reference
+    compiled: Any = _kernel_found.compiled_unpack_groups(reference, checked, contingency, counts)
     return _presented_as(compiled, reference)
 
 

@@ -123,6 +123,7 @@ from contingency._group_batches import GroupPairs, first_rows, group_codes, rows
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._group_summary import chosen_scores, summary
+from contingency._group_columns import pack_groups, unpack_groups
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
@@ -261,11 +262,15 @@ class GroupedContingency(Merging["GroupedContingency"]):
         its category coding until a category joins or leaves one of them (the kernel's core
         copies it then), so an empty group holds two tracked objects (its Contingency and its
         Counts) and no container of its own."""
+        return _copies(self._template(), count)
+
+    def _template(self) -> Contingency:
+        """The empty accumulator with the settings that new groups copy (made once)."""
         empty = self._empty
         if empty is None or empty._counts.n:  # (never written; checked all the same)
             empty = self._empty = Contingency(self._categories, unknown=self._unknown,
                                               zero_division=self._zero_division)
-        return _copies(empty, count)
+        return empty
 
     def _register(self, groups: Mapping[_Key, Contingency]) -> None:
         """Give groups the next codes, in turn (their place in group order is given at the next
@@ -695,9 +700,12 @@ class GroupedContingency(Merging["GroupedContingency"]):
                 f"unknown={self._unknown!r}, zero_division={self._zero_division!r})")
 
     def __getstate__(self) -> dict[str, Any]:
+        # The groups' counts as one columnar state (contingency._group_columns): a few arrays,
+        # not about ten small containers per group for the pickler to memoize one by one.
         self._in_order()
         return {"settings": self._settings(), "overall": self._overall,
-                "groups": dict(self._groups)}
+                "keys": list(self._groups),
+                "columns": pack_groups(list(self._groups.values()), self._template())}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         categories, unknown, zero_division, declared = state["settings"]
@@ -706,7 +714,14 @@ class GroupedContingency(Merging["GroupedContingency"]):
         object.__setattr__(self, "_zero_division", zero_division)
         object.__setattr__(self, "_declared", declared)
         object.__setattr__(self, "_empty", None)
-        self._adopt(state["overall"], state["groups"])
+        if "groups" in state:  # (the layout before the columns: {key: Contingency})
+            self._adopt(state["overall"], state["groups"])
+            return
+        keys, groups = state["keys"], unpack_groups(state["columns"], self._template())
+        if len(keys) != len(groups):
+            raise ValueError(f"a pickled GroupedContingency names {len(keys)} groups and holds "
+                             f"the counts of {len(groups)}")
+        self._adopt(state["overall"], dict(zip(keys, groups)))
 
     # What it holds ----------------------------------------------------------------------------
 

@@ -674,22 +674,42 @@ cdef class KernelCountsCore:
         """Hold these counts (scale 0) in C (``cells`` None: every cell zero)."""
         cdef Py_ssize_t size = len(names), code
         cdef int index
+        cdef ck_i128 held[4]
+        self._zeroed(size)
+        if cells is not None:
+            for index in range(3):
+                column = cells[index]
+                for code in range(size):
+                    self._cells[index][code] = column[code]
+        shapes = dict(shapes)
+        hit, miss = shapes.pop(_HIT, 0), shapes.pop(_MISS, 0)
+        for index in range(4):
+            held[index] = _to_i128(micro[index])
+        return self._hold(n, hit, miss, shapes or None, held, ids, names, holes, pairs, False)
+
+    cdef int _zeroed(self, Py_ssize_t size) except -1:
+        """Room for ``size`` codes, every cell zero: :meth:`_set_state`'s first step (and the
+        unpacking of GroupedContingency's columns, contingency/_kernel_grouped.pxi, which then
+        copies each group's cells in)."""
+        cdef int index
         self._reserve(size)
         for index in range(3):
             memset(self._cells[index], 0, self._capacity * sizeof(int64_t))
-            if cells is None:
-                continue
-            column = cells[index]
-            for code in range(size):
-                self._cells[index][code] = column[code]
+        return 0
+
+    cdef int _hold(self, int64_t n, int64_t hit, int64_t miss, dict shapes,
+                   const ck_i128 *micro, dict ids, list names, Py_ssize_t holes, object pairs,
+                   bint shared) except -1:
+        """Hold these counts beside the cells (scale 0): :meth:`_set_state`'s last step (and the
+        unpacking of GroupedContingency's columns'). ``shapes`` are those other than ``HIT``
+        and ``MISS`` (None: none); ``shared``: ``ids`` and ``names`` are held by other cores
+        too (copied before a change: :meth:`_own_codes`)."""
         self._n = n
         self._kept = self._wkept = 0  # (the running sums: made again by the first read)
-        shapes = dict(shapes)
-        self._hit, self._miss = shapes.pop(_HIT, 0), shapes.pop(_MISS, 0)
-        self._shapes = shapes or None
-        self.micro = micro
+        self._hit, self._miss, self._shapes = hit, miss, shapes
+        memcpy(self._micro, micro, sizeof(self._micro))
         self._ids, self._names, self._holes, self._pairs = ids, names, holes, pairs
-        self._shared = False
+        self._shared = shared
         return 0
 
     def core_state(self):

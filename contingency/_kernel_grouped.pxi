@@ -282,21 +282,31 @@ def grouped_copies(original, Py_ssize_t count):
     cdef KernelCountsCore source = <KernelCountsCore>counts, other
     cdef type outer_class = type(first), inner_class = type(counts)
     cdef list outer = _slot_offsets(outer_class), inner = _slot_offsets(inner_class)
-    cdef Py_ssize_t index, offset
+    cdef Py_ssize_t index
     new_counts = inner_class.__new__
     cdef list made = [first]
     for index in range(count - 1):
         other = <KernelCountsCore>new_counts(inner_class)
         other._copy_from(source)
-        other.hold, other.stale, other.coupling = source.hold, source.stale, source.coupling
-        for offset in inner:
-            ck_set_slot(other, offset, ck_slot(counts, offset))
-        accumulator = _object_new(outer_class)
-        for offset in outer:
-            ck_set_slot(accumulator, offset, ck_slot(first, offset))
-        ck_set_slot(accumulator, _counts_at, <PyObject *>other)
-        made.append(accumulator)
+        made.append(_clone(first, other, outer, inner))
     return made
+
+
+cdef object _clone(object first, KernelCountsCore other, list outer, list inner):
+    """A clone of the accumulator ``first`` (a fresh copy: every slot of it and of its counts
+    shared by every copy) whose counts are ``other`` (the same class as ``first``'s, holding its
+    own counts): ``other`` takes the slots of ``first``'s counts, whose offsets are ``inner``,
+    and the clone those of ``first``, whose offsets are ``outer``, but ``_counts``."""
+    cdef KernelCountsCore source = <KernelCountsCore>(<object>ck_slot(first, _counts_at))
+    cdef Py_ssize_t offset
+    other.hold, other.stale, other.coupling = source.hold, source.stale, source.coupling
+    for offset in inner:
+        ck_set_slot(other, offset, ck_slot(source, offset))
+    accumulator = _object_new(type(first))
+    for offset in outer:
+        ck_set_slot(accumulator, offset, ck_slot(first, offset))
+    ck_set_slot(accumulator, _counts_at, <PyObject *>other)
+    return accumulator
 
 
 # The first row of each new group -------------------------------------------------------------------
@@ -325,3 +335,337 @@ def grouped_first_rows(codes, wanted):
             first[code] = row
             remaining -= 1
     return first_array
+
+
+# GroupedContingency's groups as one columnar state (its pickle) -----------------------------------
+
+cdef extern from *:
+    """
+    /* A pair of a pair table, sorted by key (the order of its to_dict). */
+    typedef struct { int64_t key; int64_t count; } ck_pair_entry;
+    static int ck_pair_order(const void *x, const void *y) {
+        int64_t a = ((const ck_pair_entry *)x)->key, b = ((const ck_pair_entry *)y)->key;
+        return (a > b) - (a < b);
+    }
+    static void ck_sort_pairs(ck_pair_entry *entries, Py_ssize_t size) {
+        Py_ssize_t i, j;
+        ck_pair_entry held;
+        if (size > 16) {
+            qsort(entries, (size_t)size, sizeof(ck_pair_entry), ck_pair_order);
+            return;
+        }
+        for (i = 1; i < size; i++) {  /* (a few pairs: an insertion sort) */
+            held = entries[i];
+            for (j = i; j > 0 && entries[j - 1].key > held.key; j--)
+                entries[j] = entries[j - 1];
+            entries[j] = held;
+        }
+    }
+    """
+    ctypedef struct ck_pair_entry:
+        int64_t key
+        int64_t count
+    void ck_sort_pairs(ck_pair_entry *entries, Py_ssize_t size) noexcept nogil
+
+from cpython.object cimport PyObject_RichCompareBool, Py_EQ
+
+cdef object _pack_reference = None  # contingency._group_columns.pack_groups_reference
+cdef object _unpack_reference = None  # contingency._group_columns.unpack_groups_reference
+cdef object _checked_columns = None  # contingency._group_columns.checked_columns
+cdef Py_ssize_t _unknown_at = -1, _zero_division_at = -1, _verbose_at = -1
+cdef Py_ssize_t _declared_at = -1, _offset_at = -1
+
+
+cdef int _columns_classes(type contingency, type counts) except -1:
+    """Know :class:`~contingency.Contingency` and :class:`~contingency._counts.Counts`, and the
+    offsets of the slots the packing reads."""
+    global _contingency_class, _counts_class, _counts_at, _unknown_at, _zero_division_at
+    global _verbose_at, _declared_at, _offset_at
+    _contingency_class, _counts_class = contingency, counts
+    _counts_at = _slot_offset(contingency, "_counts")
+    _unknown_at = _slot_offset(contingency, "_unknown")
+    _zero_division_at = _slot_offset(contingency, "_zero_division")
+    _verbose_at = _slot_offset(contingency, "_verbose")
+    _declared_at = _slot_offset(counts, "declared")
+    _offset_at = _slot_offset(counts, "offset")
+    return 0
+
+
+def compiled_pack_groups(reference, type contingency, type counts):
+    """:func:`grouped_pack`, given the routine as written in Python (``reference``, which it
+    calls for what it does not pack in C), :class:`~contingency.Contingency` and
+    :class:`~contingency._counts.Counts`."""
+    global _pack_reference
+    _pack_reference = reference
+    _columns_classes(contingency, counts)
+    return grouped_pack
+
+
+def compiled_unpack_groups(reference, checked, type contingency, type counts):
+    """:func:`grouped_unpack`, given the routine as written in Python (``reference``), the
+    columns' check (``checked``: ``contingency._group_columns.checked_columns``), and the
+    classes."""
+    global _unpack_reference, _checked_columns
+    _unpack_reference, _checked_columns = reference, checked
+    _columns_classes(contingency, counts)
+    return grouped_unpack
+
+
+cdef bint _in_columns(object accumulator, object template) except -1:
+    """``contingency._group_columns.in_columns`` in C (read it first; a setting compared by
+    ``_same``, contingency/_kernel_paired.pxi: at once when the two are one object)."""
+    if type(accumulator) is not _contingency_class:
+        return False
+    counts = _read_slot(accumulator, _counts_at, "_counts")
+    if type(counts) is not _counts_class or (<KernelCountsCore>counts)._wide is not None:
+        return False
+    empty = _read_slot(template, _counts_at, "_counts")
+    if not (_same(_read_slot(accumulator, _unknown_at, "_unknown"),
+                  _read_slot(template, _unknown_at, "_unknown"))
+            and _same(_read_slot(accumulator, _zero_division_at, "_zero_division"),
+                      _read_slot(template, _zero_division_at, "_zero_division"))
+            and _same(_read_slot(accumulator, _verbose_at, "_verbose"),
+                      _read_slot(template, _verbose_at, "_verbose"))
+            and _same(_read_slot(counts, _declared_at, "declared"),
+                      _read_slot(empty, _declared_at, "declared"))
+            and (<KernelCountsCore>counts).hold == (<KernelCountsCore>empty).hold):
+        return False
+    for cell in _read_slot(counts, _offset_at, "offset"):
+        if cell:
+            return False
+    return True
+
+
+cdef bint _coded_by_names(dict ids, list names) except -1:
+    """``contingency._group_columns.coded_by_names`` in C (read it first)."""
+    cdef Py_ssize_t at = 0, code = 0, size = len(names)
+    cdef PyObject *label
+    cdef PyObject *value
+    while PyDict_Next(ids, &at, &label, &value):
+        while code < size and names[code] is _HOLE:
+            code += 1
+        if code == size or not (PyObject_RichCompareBool(<object>label, names[code], Py_EQ)
+                                and <object>value == code):
+            return False
+        code += 1
+    while code < size and names[code] is _HOLE:
+        code += 1
+    return code == size
+
+
+@cython.binding(True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def grouped_pack(accumulators, template):
+    """``contingency._group_columns.pack_groups_reference`` in C (read it first): the same
+    columns, each group's counts read from its core's fields (its cells copied whole, its
+    pairs read from its slots and sorted by key), two passes over the groups (what each one
+    holds, then its counts). Anything but a Contingency and Counts of these classes, on the
+    kernel's storage, goes to ``others`` as in the reference (whose rule :func:`_in_columns` is)."""
+    if not isinstance(template, _contingency_class) or _counts_at < 0 \
+            or not isinstance(_read_slot(template, _counts_at, "_counts"), KernelCountsCore):
+        return _pack_reference(accumulators, template)
+    cdef list groups = list(accumulators)
+    cdef Py_ssize_t size = len(groups), position, laid = 0, index, code, width
+    cdef Py_ssize_t cells_size = 0, shapes_size = 0, pairs_size = 0, widest = 0, slots
+    cdef KernelCountsCore core
+    cdef KernelPairs table
+    cdef dict others = {}, seen = {}
+    cdef list codings = [], cores = [], coding_of = []
+    cdef object last_names = None, last_ids = None
+    cdef Py_ssize_t last_coding = -1
+    # What each group holds: in the columns or not, its coding, the room its counts take.
+    for position in range(size):
+        accumulator = groups[position]
+        if not _in_columns(accumulator, template):
+            others[position] = accumulator
+            continue
+        core = <KernelCountsCore>_read_slot(accumulator, _counts_at, "_counts")
+        if core._names is not last_names or core._ids is not last_ids:
+            key = (id(core._names), id(core._ids))
+            found = seen.get(key)
+            if found is None:
+                if not _coded_by_names(core._ids, core._names):
+                    others[position] = accumulator
+                    continue
+                found = seen[key] = len(codings)
+                codings.append(list(core._names))
+            last_names, last_ids, last_coding = core._names, core._ids, <Py_ssize_t>found
+        cores.append(core)
+        coding_of.append(last_coding)
+        cells_size += 3 * len(core._names)
+        shapes_size += (0 if core._shapes is None else len(core._shapes)) \
+            + (core._hit != 0) + (core._miss != 0)
+        pairs_size += (<KernelPairs>core._pairs)._used
+        widest = max(widest, (<KernelPairs>core._pairs)._used)
+        laid += 1
+    coding_array = np.array(coding_of, dtype=np.int64)
+    holes_array, n_array = np.empty(laid, dtype=np.int64), np.empty(laid, dtype=np.int64)
+    n_shapes_array, n_pairs_array = np.empty(laid, dtype=np.int64), np.empty(laid, dtype=np.int64)
+    cells_array = np.empty(cells_size, dtype=np.int64)
+    low_array = np.empty(4 * laid, dtype=np.uint64)
+    high_array = np.empty(4 * laid, dtype=np.int64)
+    shapes_array = np.empty(3 * shapes_size, dtype=np.int64)
+    shape_counts_array = np.empty(shapes_size, dtype=np.int64)
+    keys_array = np.empty(pairs_size, dtype=np.int64)
+    pair_counts_array = np.empty(pairs_size, dtype=np.int64)
+    cdef int64_t[::1] holes = holes_array, n = n_array, n_shapes = n_shapes_array
+    cdef int64_t[::1] n_pairs = n_pairs_array, cells = cells_array, high = high_array
+    cdef uint64_t[::1] low = low_array
+    cdef int64_t[::1] shapes = shapes_array, shape_counts = shape_counts_array
+    cdef int64_t[::1] keys = keys_array, pair_counts = pair_counts_array
+    cdef ck_pair_entry *entries = <ck_pair_entry *>malloc((widest + 1) * sizeof(ck_pair_entry))
+    if entries is NULL:
+        raise MemoryError()
+    cdef Py_ssize_t cells_at = 0, shapes_at = 0, pairs_at = 0, found_pairs
+    cdef PyObject *shape
+    cdef PyObject *count
+    cdef Py_ssize_t dict_at
+    cdef uint64_t pair_key
+    cdef int64_t pair_count, any_high = 0
+    try:
+        # Each group's counts, in order.
+        for position in range(laid):
+            core = <KernelCountsCore>cores[position]
+            holes[position], n[position] = core._holes, core._n
+            width = len(core._names)
+            if width:
+                for index in range(3):
+                    memcpy(&cells[cells_at], core._cells[index], width * sizeof(int64_t))
+                    cells_at += width
+            for index in range(4):
+                low[4 * position + index] = <uint64_t>core._micro[index]
+                high[4 * position + index] = <int64_t>(core._micro[index] >> 64)
+                any_high |= high[4 * position + index]
+            # The shapes in the order of the core's ``shapes``: the others, HIT, MISS.
+            n_shapes[position] = 0
+            if core._shapes is not None:
+                dict_at = 0
+                while PyDict_Next(core._shapes, &dict_at, &shape, &count):
+                    for index in range(3):
+                        shapes[3 * shapes_at + index] = (<tuple>shape)[index]
+                    shape_counts[shapes_at] = <object>count
+                    shapes_at += 1
+                    n_shapes[position] += 1
+            for index in range(2):  # HIT (1, 1, 1), then MISS (0, 1, 1)
+                pair_count = core._hit if index == 0 else core._miss
+                if pair_count:
+                    shapes[3 * shapes_at] = 1 - index
+                    shapes[3 * shapes_at + 1] = shapes[3 * shapes_at + 2] = 1
+                    shape_counts[shapes_at] = pair_count
+                    shapes_at += 1
+                    n_shapes[position] += 1
+            # The pairs in key order (to_dict's).
+            table = <KernelPairs>core._pairs
+            found_pairs = 0
+            slots = (<Py_ssize_t>1) << table._bits
+            for index in range(slots):
+                if table._entry(index, &pair_key, &pair_count):
+                    entries[found_pairs].key = <int64_t>pair_key
+                    entries[found_pairs].count = pair_count
+                    found_pairs += 1
+            ck_sort_pairs(entries, found_pairs)
+            for index in range(found_pairs):
+                keys[pairs_at + index] = entries[index].key
+                pair_counts[pairs_at + index] = entries[index].count
+            pairs_at += found_pairs
+            n_pairs[position] = found_pairs
+    finally:
+        free(entries)
+    return {"size": size, "others": others, "codings": codings, "coding": coding_array,
+            "holes": holes_array, "n": n_array, "cells": cells_array, "micro_low": low_array,
+            "micro_high": high_array if any_high else None, "n_shapes": n_shapes_array,
+            "shapes": shapes_array, "shape_counts": shape_counts_array,
+            "n_pairs": n_pairs_array, "pair_keys": keys_array, "pair_counts": pair_counts_array}
+
+
+@cython.binding(True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def grouped_unpack(packed, template):
+    """``contingency._group_columns.unpack_groups_reference`` in C (read it first): the same
+    groups, made in bulk as :func:`grouped_copies` makes them (clones of one copy of
+    ``template``), each core's counts laid in by its restore path's own steps (``_zeroed``, the
+    cells copied whole, ``_hold``), the groups of one coding sharing its ``ids`` and ``names``
+    (copy-on-write, as copies of one accumulator share them), each pair table written by its
+    one write (``add_counts``) in key order, as ``core_restore`` writes it."""
+    columns = _checked_columns(packed)
+    first = template.copy()
+    if type(first) is not _contingency_class or _counts_at < 0 \
+            or type(_read_slot(first, _counts_at, "_counts")) is not _counts_class \
+            or (<KernelCountsCore>_read_slot(first, _counts_at, "_counts"))._wide is not None:
+        return _unpack_reference(packed, template)
+    (size, others, codings, coding_array, holes_array, n_array, cells_array, low_array,
+     high_array, n_shapes_array, shapes_array, shape_counts_array, n_pairs_array, keys_array,
+     pair_counts_array) = columns
+    cdef const int64_t[::1] coding = coding_array, holes = holes_array, n = n_array
+    cdef const int64_t[::1] cells = cells_array, high = high_array
+    cdef const uint64_t[::1] low = low_array
+    cdef const int64_t[::1] n_shapes = n_shapes_array, shapes = shapes_array
+    cdef const int64_t[::1] shape_counts = shape_counts_array, n_pairs = n_pairs_array
+    cdef const int64_t[::1] keys = keys_array, pair_counts = pair_counts_array
+    # Each coding's names and ids, once; shared by the groups that hold it.
+    cdef list names_of = [], ids_of = []
+    cdef Py_ssize_t index, code, laid = 0, width, row, count
+    for names in codings:
+        names = list(names)
+        ids = {}
+        for code in range(len(names)):
+            if names[code] is not _HOLE:
+                ids[names[code]] = code
+        names_of.append(names)
+        ids_of.append(ids)
+    uses_array = np.bincount(coding_array, minlength=len(codings))
+    cdef const int64_t[::1] uses = uses_array.astype(np.int64)
+    cdef type outer_class = type(first)
+    inner_class = type(_read_slot(first, _counts_at, "_counts"))
+    cdef list outer = _slot_offsets(outer_class), inner = _slot_offsets(inner_class)
+    new_counts = inner_class.__new__
+    cdef KernelCountsCore core
+    cdef KernelPairs table
+    cdef ck_i128 micro[4]
+    cdef Py_ssize_t cells_at = 0, shapes_at = 0, pairs_at = 0
+    cdef int64_t hit, miss
+    cdef dict shaped
+    cdef list made = []
+    for position in range(size):
+        if others:
+            found = others.get(position)
+            if found is not None:
+                made.append(found)
+                continue
+        core = <KernelCountsCore>new_counts(inner_class)
+        code = coding[laid]
+        names = names_of[code]
+        width = len(<list>names)
+        core._zeroed(width)
+        if width:
+            for index in range(3):
+                memcpy(core._cells[index], &cells[cells_at], width * sizeof(int64_t))
+                cells_at += width
+        hit = miss = 0
+        shaped = None
+        for row in range(shapes_at, shapes_at + n_shapes[laid]):
+            if shapes[3 * row + 1] == 1 and shapes[3 * row + 2] == 1 \
+                    and (shapes[3 * row] == 1 or shapes[3 * row] == 0):
+                if shapes[3 * row]:
+                    hit = shape_counts[row]
+                else:
+                    miss = shape_counts[row]
+                continue
+            if shaped is None:
+                shaped = {}
+            shaped[(shapes[3 * row], shapes[3 * row + 1], shapes[3 * row + 2])] = shape_counts[row]
+        shapes_at += n_shapes[laid]
+        for index in range(4):
+            micro[index] = ck_i128_of(high[4 * laid + index], low[4 * laid + index])
+        table = KernelPairs.__new__(KernelPairs)
+        count = n_pairs[laid]
+        if count:
+            table.add_counts(<const uint64_t *>&keys[pairs_at], &pair_counts[pairs_at], count)
+        pairs_at += count
+        core._hold(n[laid], hit, miss, shaped, micro, ids_of[code], names,
+                   holes[laid], table, uses[code] > 1)
+        made.append(_clone(first, core, outer, inner))
+        laid += 1
+    return made
