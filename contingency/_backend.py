@@ -264,15 +264,17 @@ def compiled_copies(reference: Callable[[Any, int], list[Any]], contingency: typ
     return _presented_as(compiled, reference)
 
 
-def compiled_pack_groups(reference: Callable[[Any, Any], dict[str, Any]], contingency: type,
+def compiled_pack_groups(reference: Callable[[Any, Any], dict[str, Any]],
+                         finish: Callable[..., dict[str, Any]], contingency: type,
                          counts: type) -> Callable[[Any, Any], dict[str, Any]]:
     """GroupedContingency's groups as one columnar state (its pickle): the kernel's (the cores'
-    counts read in one C loop; given :class:`~contingency.Contingency` and
+    counts read in one C loop, the columns then finished by ``finish``, as the reference
+    finishes them; given :class:`~contingency.Contingency` and
     :class:`~contingency._counts.Counts`, whose slots it reads), presented as ``reference``; or
     ``reference`` itself, on the reference."""
     if _kernel_found is None:
         return reference
-    compiled: Any = _kernel_found.compiled_pack_groups(reference, contingency, counts)
+    compiled: Any = _kernel_found.compiled_pack_groups(reference, finish, contingency, counts)
     return _presented_as(compiled, reference)
 
 

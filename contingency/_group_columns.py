@@ -27,12 +27,18 @@ the ``E`` groups laid out in columns, in their order:
 - ``holes`` and ``n``, one per group;
 - ``cells``: each group's columns ``a``, ``b`` then ``c`` (one count per code
   of its coding), the groups one after the other;
-- ``micro_low`` (uint64) and ``micro_high`` (int64, or ``None`` when every one
-  is 0): each group's micro table, four cells ``high * 2**64 + low``;
+- ``micro_low`` (unsigned) and ``micro_high`` (``None`` when every one is 0):
+  each group's micro table, four cells ``high * 2**64 + low``;
 - ``n_shapes``, then ``shapes`` (``both, assigned, correct`` per row) and
   ``shape_counts``: each group's result shapes, in its ``shapes`` order;
-- ``n_pairs``, then ``pair_keys`` and ``pair_counts``: each group's pair
+- ``n_pairs``, then ``pair_correct``, ``pair_assigned`` (the codes of a pair's
+  key ``correct << 32 | assigned``) and ``pair_counts``: each group's pair
   table, in key order (``to_dict``'s).
+
+Every column is an integer array in the narrowest type that holds its values
+(:func:`narrowed`: a group's cells are mostly small numbers, and the bytes of
+the columns are most of what a pickle of many groups writes, copies and
+reads); an unpacking reads any integer type.
 
 The kernel's pair of routines (contingency/_kernel_grouped.pxi) writes and
 reads the same columns in C loops (cells copied whole, the groups made in
@@ -52,34 +58,70 @@ from contingency import _backend
 from contingency._contingency import Contingency
 from contingency._counts import Counts
 from contingency._counts_reference import HOLE
+from contingency._table import PAIR_LOW, PAIR_SHIFT
 
-__all__ = ["Columns", "checked_columns", "pack_groups", "pack_groups_reference",
-           "unpack_groups", "unpack_groups_reference"]
+__all__ = ["COLUMNS", "Columns", "checked_columns", "coded_by_names", "in_columns", "narrowed",
+           "pack_groups", "pack_groups_reference", "packed_columns", "unpack_groups",
+           "unpack_groups_reference"]
 
 _MASK_64 = (1 << 64) - 1
-#: Every cell of the columns' micro table, as a count of int64 words per group.
+#: Every cell of the columns' micro table, as a count of words per group.
 _MICRO = 4
+#: The integer types a column may take, narrowest first, by kind (signed, unsigned).
+_TYPES = {"i": (np.int8, np.int16, np.int32, np.int64),
+          "u": (np.uint8, np.uint16, np.uint32, np.uint64)}
+#: The columns of numbers (the rest: size, others, codings), and the unsigned one among them.
+COLUMNS = ("coding", "holes", "n", "cells", "micro_low", "micro_high", "n_shapes", "shapes",
+           "shape_counts", "n_pairs", "pair_correct", "pair_assigned", "pair_counts")
+_UNSIGNED = "micro_low"
 
 
 class Columns(NamedTuple):
-    """Checked columns (:func:`checked_columns`): every array int64 (``micro_low`` uint64)
-    and contiguous, every length consistent with the others."""
+    """Checked columns (:func:`checked_columns`): every array of integers, contiguous, in the
+    machine's byte order, every length consistent with the others (``micro_high`` zeros when
+    the columns have none)."""
 
     size: int
     others: dict[int, Contingency]
     codings: list[list[Hashable]]
-    coding: NDArray[np.int64]
-    holes: NDArray[np.int64]
-    n: NDArray[np.int64]
-    cells: NDArray[np.int64]
-    micro_low: NDArray[np.uint64]
-    micro_high: NDArray[np.int64]
-    n_shapes: NDArray[np.int64]
-    shapes: NDArray[np.int64]
-    shape_counts: NDArray[np.int64]
-    n_pairs: NDArray[np.int64]
-    pair_keys: NDArray[np.int64]
-    pair_counts: NDArray[np.int64]
+    coding: NDArray[Any]
+    holes: NDArray[Any]
+    n: NDArray[Any]
+    cells: NDArray[Any]
+    micro_low: NDArray[Any]
+    micro_high: NDArray[Any]
+    n_shapes: NDArray[Any]
+    shapes: NDArray[Any]
+    shape_counts: NDArray[Any]
+    n_pairs: NDArray[Any]
+    pair_correct: NDArray[Any]
+    pair_assigned: NDArray[Any]
+    pair_counts: NDArray[Any]
+
+
+def narrowed(column: NDArray[Any]) -> NDArray[Any]:
+    """``column`` (int64 or uint64) in the narrowest integer type of its kind that holds every value."""
+    kind = column.dtype.kind
+    if not len(column):
+        return column.astype(_TYPES[kind][0])
+    low, high = int(column.min()), int(column.max())
+    for dtype in _TYPES[kind]:
+        bounds = np.iinfo(dtype)
+        if bounds.min <= low and high <= bounds.max:
+            return column.astype(dtype, copy=False)
+    raise AssertionError("an int64 column holds every value of int64")  # (unreachable)
+
+
+def packed_columns(size: int, others: dict[int, Contingency], codings: list[list[Hashable]],
+                   columns: Mapping[str, NDArray[Any]]) -> dict[str, Any]:
+    """The columns as pickled: every column :func:`narrowed`, ``micro_high`` ``None`` when every
+    high word is 0 (the one way both packings finish)."""
+    packed: dict[str, Any] = {"size": size, "others": others, "codings": codings}
+    for name in COLUMNS:
+        packed[name] = narrowed(columns[name])
+    if not packed["micro_high"].any():
+        packed["micro_high"] = None
+    return packed
 
 
 def in_columns(accumulator: Contingency, template: Contingency) -> bool:
@@ -109,9 +151,7 @@ def pack_groups_reference(accumulators: Sequence[Contingency],
     others: dict[int, Contingency] = {}
     codings: list[list[Hashable]] = []
     seen: dict[tuple[int, int], int] = {}  # (id(names), id(ids)) -> its coding
-    columns: dict[str, list[int]] = {name: [] for name in (
-        "coding", "holes", "n", "cells", "micro_low", "micro_high", "n_shapes", "shapes",
-        "shape_counts", "n_pairs", "pair_keys", "pair_counts")}
+    columns: dict[str, list[int]] = {name: [] for name in COLUMNS}
     for position, accumulator in enumerate(accumulators):
         counts = accumulator._counts
         if not in_columns(accumulator, template):
@@ -139,50 +179,50 @@ def pack_groups_reference(accumulators: Sequence[Contingency],
             columns["shapes"].extend(shape)
             columns["shape_counts"].append(count)
         columns["n_pairs"].append(len(state["pairs"]))
-        columns["pair_keys"].extend(state["pairs"])
-        columns["pair_counts"].extend(state["pairs"].values())
-    packed: dict[str, Any] = {"size": len(accumulators), "others": others, "codings": codings}
-    for name, values in columns.items():
-        packed[name] = np.array(values, dtype=np.uint64 if name == "micro_low" else np.int64)
-    if not packed["micro_high"].any():
-        packed["micro_high"] = None
-    return packed
+        for key, count in state["pairs"].items():
+            columns["pair_correct"].append(key >> PAIR_SHIFT)
+            columns["pair_assigned"].append(key & PAIR_LOW)
+            columns["pair_counts"].append(count)
+    arrays = {name: np.array(values, dtype=np.uint64 if name == _UNSIGNED else np.int64)
+              for name, values in columns.items()}
+    return packed_columns(len(accumulators), others, codings, arrays)
 
 
 def checked_columns(packed: Mapping[str, Any]) -> Columns:
-    """The columns of a pickled GroupedContingency, as arrays of their types, once every length
-    is checked against the others (a state no packing made is refused, ``ValueError``, before any
-    group is made: the kernel's unpacking reads the arrays by these lengths)."""
+    """The columns of a pickled GroupedContingency as contiguous integer arrays in the machine's
+    byte order, once every length is checked against the others: a state no packing made is
+    refused (``ValueError``) before any group is made (the kernel's unpacking reads the arrays
+    by these lengths)."""
     size, others, codings = packed["size"], dict(packed["others"]), list(packed["codings"])
-
-    def column(name: str, dtype: Any = np.int64) -> NDArray[Any]:
-        return np.ascontiguousarray(packed[name], dtype=dtype).ravel()
-
-    coding, holes, n = column("coding"), column("holes"), column("n")
-    n_shapes, n_pairs = column("n_shapes"), column("n_pairs")
-    laid = len(coding)
-    micro_low = column("micro_low", np.uint64)
-    high = packed["micro_high"]
-    micro_high = np.zeros(_MICRO * laid, dtype=np.int64) if high is None else column("micro_high")
+    arrays: dict[str, NDArray[Any]] = {}
+    for name in COLUMNS:
+        value = packed[name]
+        if value is None and name == "micro_high":
+            value = np.zeros(_MICRO * len(packed["coding"]), dtype=np.int8)
+        column = np.asarray(value)
+        if column.dtype.kind not in "iu" or column.ndim != 1:
+            raise ValueError(f"a pickled GroupedContingency's column {name} is not a column of "
+                             "integers: the state was not written by GroupedContingency.__getstate__")
+        arrays[name] = np.ascontiguousarray(column, dtype=column.dtype.newbyteorder("="))
+    coding, laid = arrays["coding"], len(arrays["coding"])
+    width = np.array([len(names) for names in codings], dtype=np.int64)
     if (type(size) is not int or laid + len(others) != size
             or any(type(position) is not int or not 0 <= position < size for position in others)
-            or any(len(values) != laid for values in (holes, n, n_shapes, n_pairs))
-            or len(micro_low) != _MICRO * laid or len(micro_high) != _MICRO * laid):
+            or any(len(arrays[name]) != laid for name in ("holes", "n", "n_shapes", "n_pairs"))
+            or any(len(arrays[name]) != _MICRO * laid for name in ("micro_low", "micro_high"))
+            or (laid and (coding.min() < 0 or coding.max() >= len(codings)))):
         raise ValueError("a pickled GroupedContingency's groups do not add up: the state was "
                          "not written by GroupedContingency.__getstate__")
-    if laid and (coding.min() < 0 or coding.max() >= len(codings)):
-        raise ValueError("a pickled GroupedContingency's group names a coding it does not hold")
-    width = np.array([len(names) for names in codings], dtype=np.int64)
-    cells, shapes, shape_counts = column("cells"), column("shapes"), column("shape_counts")
-    pair_keys, pair_counts = column("pair_keys"), column("pair_counts")
-    if (len(cells) != 3 * int(width[coding].sum())
+    n_shapes, n_pairs = arrays["n_shapes"], arrays["n_pairs"]
+    if (len(arrays["cells"]) != 3 * int(width[coding].sum())
             or (laid and (n_shapes.min() < 0 or n_pairs.min() < 0))
-            or len(shapes) != 3 * len(shape_counts) or len(shape_counts) != int(n_shapes.sum())
-            or len(pair_keys) != len(pair_counts) or len(pair_keys) != int(n_pairs.sum())):
+            or len(arrays["shapes"]) != 3 * len(arrays["shape_counts"])
+            or len(arrays["shape_counts"]) != int(n_shapes.sum())
+            or any(len(arrays[name]) != int(n_pairs.sum())
+                   for name in ("pair_correct", "pair_assigned", "pair_counts"))):
         raise ValueError("a pickled GroupedContingency's counts do not add up: the state was "
                          "not written by GroupedContingency.__getstate__")
-    return Columns(size, others, codings, coding, holes, n, cells, micro_low, micro_high,
-                   n_shapes, shapes, shape_counts, n_pairs, pair_keys, pair_counts)
+    return Columns(size, others, codings, **arrays)
 
 
 def unpack_groups_reference(packed: Mapping[str, Any], template: Contingency) -> list[Contingency]:
@@ -194,7 +234,9 @@ def unpack_groups_reference(packed: Mapping[str, Any], template: Contingency) ->
                for names in columns.codings]
     cells, low, high = columns.cells.tolist(), columns.micro_low.tolist(), columns.micro_high.tolist()
     shapes, shape_counts = columns.shapes.tolist(), columns.shape_counts.tolist()
-    pair_keys, pair_counts = columns.pair_keys.tolist(), columns.pair_counts.tolist()
+    pair_keys = [correct << PAIR_SHIFT | assigned for correct, assigned
+                 in zip(columns.pair_correct.tolist(), columns.pair_assigned.tolist())]
+    pair_counts = columns.pair_counts.tolist()
     made: list[Contingency] = []
     laid = at = shape_at = pair_at = 0
     for position in range(columns.size):
@@ -222,6 +264,7 @@ def unpack_groups_reference(packed: Mapping[str, Any], template: Contingency) ->
 
 #: The routines GroupedContingency's pickle calls: the kernel's C loops, or the references above
 #: (tests/test_grouped_pickle.py compares them).
-pack_groups = _backend.compiled_pack_groups(pack_groups_reference, Contingency, Counts)
+pack_groups = _backend.compiled_pack_groups(pack_groups_reference, packed_columns, Contingency,
+                                            Counts)
 unpack_groups = _backend.compiled_unpack_groups(unpack_groups_reference, checked_columns,
                                                 Contingency, Counts)

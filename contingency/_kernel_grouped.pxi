@@ -339,6 +339,9 @@ def grouped_first_rows(codes, wanted):
 
 # GroupedContingency's groups as one columnar state (its pickle) -----------------------------------
 
+from cpython.object cimport PyObject_RichCompareBool, Py_EQ
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t
+
 cdef extern from *:
     """
     /* A pair of a pair table, sorted by key (the order of its to_dict). */
@@ -367,9 +370,8 @@ cdef extern from *:
         int64_t count
     void ck_sort_pairs(ck_pair_entry *entries, Py_ssize_t size) noexcept nogil
 
-from cpython.object cimport PyObject_RichCompareBool, Py_EQ
-
 cdef object _pack_reference = None  # contingency._group_columns.pack_groups_reference
+cdef object _packed_columns = None  # contingency._group_columns.packed_columns
 cdef object _unpack_reference = None  # contingency._group_columns.unpack_groups_reference
 cdef object _checked_columns = None  # contingency._group_columns.checked_columns
 cdef Py_ssize_t _unknown_at = -1, _zero_division_at = -1, _verbose_at = -1
@@ -391,12 +393,13 @@ cdef int _columns_classes(type contingency, type counts) except -1:
     return 0
 
 
-def compiled_pack_groups(reference, type contingency, type counts):
+def compiled_pack_groups(reference, finish, type contingency, type counts):
     """:func:`grouped_pack`, given the routine as written in Python (``reference``, which it
-    calls for what it does not pack in C), :class:`~contingency.Contingency` and
+    calls for what it does not pack in C), its last step (``finish``:
+    ``contingency._group_columns.packed_columns``), :class:`~contingency.Contingency` and
     :class:`~contingency._counts.Counts`."""
-    global _pack_reference
-    _pack_reference = reference
+    global _pack_reference, _packed_columns
+    _pack_reference, _packed_columns = reference, finish
     _columns_classes(contingency, counts)
     return grouped_pack
 
@@ -459,14 +462,15 @@ cdef bint _coded_by_names(dict ids, list names) except -1:
 def grouped_pack(accumulators, template):
     """``contingency._group_columns.pack_groups_reference`` in C (read it first): the same
     columns, each group's counts read from its core's fields (its cells copied whole, its
-    pairs read from its slots and sorted by key), two passes over the groups (what each one
-    holds, then its counts). Anything but a Contingency and Counts of these classes, on the
-    kernel's storage, goes to ``others`` as in the reference (whose rule :func:`_in_columns` is)."""
+    pairs read from its slots and sorted by key), in two passes over the groups (what each one
+    holds, then its counts), finished by the reference's last step (``packed_columns``).
+    Anything but a Contingency and Counts of these classes on the kernel's storage goes to
+    ``others`` as in the reference (whose rule :func:`_in_columns` is)."""
     if not isinstance(template, _contingency_class) or _counts_at < 0 \
             or not isinstance(_read_slot(template, _counts_at, "_counts"), KernelCountsCore):
         return _pack_reference(accumulators, template)
     cdef list groups = list(accumulators)
-    cdef Py_ssize_t size = len(groups), position, laid = 0, index, code, width
+    cdef Py_ssize_t size = len(groups), position, laid = 0, index, width
     cdef Py_ssize_t cells_size = 0, shapes_size = 0, pairs_size = 0, widest = 0, slots
     cdef KernelCountsCore core
     cdef KernelPairs table
@@ -496,10 +500,10 @@ def grouped_pack(accumulators, template):
         cells_size += 3 * len(core._names)
         shapes_size += (0 if core._shapes is None else len(core._shapes)) \
             + (core._hit != 0) + (core._miss != 0)
-        pairs_size += (<KernelPairs>core._pairs)._used
-        widest = max(widest, (<KernelPairs>core._pairs)._used)
+        table = <KernelPairs>core._pairs
+        pairs_size += table._used
+        widest = max(widest, table._used)
         laid += 1
-    coding_array = np.array(coding_of, dtype=np.int64)
     holes_array, n_array = np.empty(laid, dtype=np.int64), np.empty(laid, dtype=np.int64)
     n_shapes_array, n_pairs_array = np.empty(laid, dtype=np.int64), np.empty(laid, dtype=np.int64)
     cells_array = np.empty(cells_size, dtype=np.int64)
@@ -507,22 +511,23 @@ def grouped_pack(accumulators, template):
     high_array = np.empty(4 * laid, dtype=np.int64)
     shapes_array = np.empty(3 * shapes_size, dtype=np.int64)
     shape_counts_array = np.empty(shapes_size, dtype=np.int64)
-    keys_array = np.empty(pairs_size, dtype=np.int64)
+    correct_array = np.empty(pairs_size, dtype=np.int64)
+    assigned_array = np.empty(pairs_size, dtype=np.int64)
     pair_counts_array = np.empty(pairs_size, dtype=np.int64)
     cdef int64_t[::1] holes = holes_array, n = n_array, n_shapes = n_shapes_array
     cdef int64_t[::1] n_pairs = n_pairs_array, cells = cells_array, high = high_array
     cdef uint64_t[::1] low = low_array
     cdef int64_t[::1] shapes = shapes_array, shape_counts = shape_counts_array
-    cdef int64_t[::1] keys = keys_array, pair_counts = pair_counts_array
+    cdef int64_t[::1] correct = correct_array, assigned = assigned_array
+    cdef int64_t[::1] pair_counts = pair_counts_array
     cdef ck_pair_entry *entries = <ck_pair_entry *>malloc((widest + 1) * sizeof(ck_pair_entry))
     if entries is NULL:
         raise MemoryError()
-    cdef Py_ssize_t cells_at = 0, shapes_at = 0, pairs_at = 0, found_pairs
+    cdef Py_ssize_t cells_at = 0, shapes_at = 0, pairs_at = 0, found_pairs, dict_at
     cdef PyObject *shape
     cdef PyObject *count
-    cdef Py_ssize_t dict_at
     cdef uint64_t pair_key
-    cdef int64_t pair_count, any_high = 0
+    cdef int64_t pair_count
     try:
         # Each group's counts, in order.
         for position in range(laid):
@@ -533,10 +538,9 @@ def grouped_pack(accumulators, template):
                 for index in range(3):
                     memcpy(&cells[cells_at], core._cells[index], width * sizeof(int64_t))
                     cells_at += width
-            for index in range(4):
+            for index in range(4):  # (the two words of each 128-bit cell)
                 low[4 * position + index] = <uint64_t>core._micro[index]
                 high[4 * position + index] = <int64_t>(core._micro[index] >> 64)
-                any_high |= high[4 * position + index]
             # The shapes in the order of the core's ``shapes``: the others, HIT, MISS.
             n_shapes[position] = 0
             if core._shapes is not None:
@@ -566,17 +570,61 @@ def grouped_pack(accumulators, template):
                     found_pairs += 1
             ck_sort_pairs(entries, found_pairs)
             for index in range(found_pairs):
-                keys[pairs_at + index] = entries[index].key
+                correct[pairs_at + index] = entries[index].key >> 32
+                assigned[pairs_at + index] = entries[index].key & 0xFFFFFFFF
                 pair_counts[pairs_at + index] = entries[index].count
             pairs_at += found_pairs
             n_pairs[position] = found_pairs
     finally:
         free(entries)
-    return {"size": size, "others": others, "codings": codings, "coding": coding_array,
-            "holes": holes_array, "n": n_array, "cells": cells_array, "micro_low": low_array,
-            "micro_high": high_array if any_high else None, "n_shapes": n_shapes_array,
-            "shapes": shapes_array, "shape_counts": shape_counts_array,
-            "n_pairs": n_pairs_array, "pair_keys": keys_array, "pair_counts": pair_counts_array}
+    return _packed_columns(size, others, codings, {
+        "coding": np.array(coding_of, dtype=np.int64), "holes": holes_array, "n": n_array,
+        "cells": cells_array, "micro_low": low_array, "micro_high": high_array,
+        "n_shapes": n_shapes_array, "shapes": shapes_array, "shape_counts": shape_counts_array,
+        "n_pairs": n_pairs_array, "pair_correct": correct_array,
+        "pair_assigned": assigned_array, "pair_counts": pair_counts_array})
+
+
+@cython.final
+cdef class _Column:
+    """One checked column of integers (any width and sign), read by position in C."""
+
+    cdef const unsigned char[::1] _bytes  # (holds the array's buffer)
+    cdef const char *_data
+    cdef int _width
+    cdef bint _unsigned
+
+    def __cinit__(self, array):
+        self._width = array.dtype.itemsize
+        self._unsigned = array.dtype.kind == "u"
+        self._bytes = array.view(np.uint8)
+        self._data = <const char *>&self._bytes[0] if self._bytes.shape[0] else NULL
+
+    cdef inline int64_t at(self, Py_ssize_t index) noexcept nogil:
+        """The value at ``index`` (an unsigned 64-bit one as its bits: :meth:`bits`)."""
+        if self._width == 8:
+            return (<const int64_t *>self._data)[index]
+        if self._width == 1:
+            return (<const uint8_t *>self._data)[index] if self._unsigned \
+                else (<const int8_t *>self._data)[index]
+        if self._width == 2:
+            return (<const uint16_t *>self._data)[index] if self._unsigned \
+                else (<const int16_t *>self._data)[index]
+        return (<const uint32_t *>self._data)[index] if self._unsigned \
+            else (<const int32_t *>self._data)[index]
+
+    cdef inline uint64_t bits(self, Py_ssize_t index) noexcept nogil:
+        """The value at ``index`` of an unsigned column."""
+        return <uint64_t>self.at(index)
+
+    cdef inline void copy(self, int64_t *into, Py_ssize_t start, Py_ssize_t count) noexcept nogil:
+        """The values ``start`` to ``start + count`` into ``into``, as int64."""
+        cdef Py_ssize_t index
+        if self._width == 8:
+            memcpy(into, self._data + 8 * start, count * sizeof(int64_t))
+            return
+        for index in range(count):
+            into[index] = self.at(start + index)
 
 
 @cython.binding(True)
@@ -586,7 +634,7 @@ def grouped_unpack(packed, template):
     """``contingency._group_columns.unpack_groups_reference`` in C (read it first): the same
     groups, made in bulk as :func:`grouped_copies` makes them (clones of one copy of
     ``template``), each core's counts laid in by its restore path's own steps (``_zeroed``, the
-    cells copied whole, ``_hold``), the groups of one coding sharing its ``ids`` and ``names``
+    cells copied in, ``_hold``), the groups of one coding sharing its ``ids`` and ``names``
     (copy-on-write, as copies of one accumulator share them), each pair table written by its
     one write (``add_counts``) in key order, as ``core_restore`` writes it."""
     columns = _checked_columns(packed)
@@ -595,18 +643,18 @@ def grouped_unpack(packed, template):
             or type(_read_slot(first, _counts_at, "_counts")) is not _counts_class \
             or (<KernelCountsCore>_read_slot(first, _counts_at, "_counts"))._wide is not None:
         return _unpack_reference(packed, template)
-    (size, others, codings, coding_array, holes_array, n_array, cells_array, low_array,
-     high_array, n_shapes_array, shapes_array, shape_counts_array, n_pairs_array, keys_array,
-     pair_counts_array) = columns
-    cdef const int64_t[::1] coding = coding_array, holes = holes_array, n = n_array
-    cdef const int64_t[::1] cells = cells_array, high = high_array
-    cdef const uint64_t[::1] low = low_array
-    cdef const int64_t[::1] n_shapes = n_shapes_array, shapes = shapes_array
-    cdef const int64_t[::1] shape_counts = shape_counts_array, n_pairs = n_pairs_array
-    cdef const int64_t[::1] keys = keys_array, pair_counts = pair_counts_array
+    size, others, codings = columns.size, columns.others, columns.codings
+    cdef _Column coding = _Column(columns.coding), holes = _Column(columns.holes)
+    cdef _Column n = _Column(columns.n), cells = _Column(columns.cells)
+    cdef _Column low = _Column(columns.micro_low), high = _Column(columns.micro_high)
+    cdef _Column n_shapes = _Column(columns.n_shapes), shapes = _Column(columns.shapes)
+    cdef _Column shape_counts = _Column(columns.shape_counts), n_pairs = _Column(columns.n_pairs)
+    cdef _Column correct = _Column(columns.pair_correct)
+    cdef _Column assigned = _Column(columns.pair_assigned)
+    cdef _Column pair_counts = _Column(columns.pair_counts)
     # Each coding's names and ids, once; shared by the groups that hold it.
     cdef list names_of = [], ids_of = []
-    cdef Py_ssize_t index, code, laid = 0, width, row, count
+    cdef Py_ssize_t index, code, laid = 0, width, row, count, rows
     for names in codings:
         names = list(names)
         ids = {}
@@ -615,8 +663,8 @@ def grouped_unpack(packed, template):
                 ids[names[code]] = code
         names_of.append(names)
         ids_of.append(ids)
-    uses_array = np.bincount(coding_array, minlength=len(codings))
-    cdef const int64_t[::1] uses = uses_array.astype(np.int64)
+    uses_array = np.bincount(columns.coding, minlength=len(codings)).astype(np.int64)
+    cdef const int64_t[::1] uses = uses_array
     cdef type outer_class = type(first)
     inner_class = type(_read_slot(first, _counts_at, "_counts"))
     cdef list outer = _slot_offsets(outer_class), inner = _slot_offsets(inner_class)
@@ -624,48 +672,65 @@ def grouped_unpack(packed, template):
     cdef KernelCountsCore core
     cdef KernelPairs table
     cdef ck_i128 micro[4]
-    cdef Py_ssize_t cells_at = 0, shapes_at = 0, pairs_at = 0
-    cdef int64_t hit, miss
+    cdef Py_ssize_t cells_at = 0, shapes_at = 0, pairs_at = 0, widest = 0
+    cdef int64_t hit, miss, x, y, z
     cdef dict shaped
     cdef list made = []
-    for position in range(size):
-        if others:
-            found = others.get(position)
-            if found is not None:
-                made.append(found)
-                continue
-        core = <KernelCountsCore>new_counts(inner_class)
-        code = coding[laid]
-        names = names_of[code]
-        width = len(<list>names)
-        core._zeroed(width)
-        if width:
-            for index in range(3):
-                memcpy(core._cells[index], &cells[cells_at], width * sizeof(int64_t))
-                cells_at += width
-        hit = miss = 0
-        shaped = None
-        for row in range(shapes_at, shapes_at + n_shapes[laid]):
-            if shapes[3 * row + 1] == 1 and shapes[3 * row + 2] == 1 \
-                    and (shapes[3 * row] == 1 or shapes[3 * row] == 0):
-                if shapes[3 * row]:
-                    hit = shape_counts[row]
-                else:
-                    miss = shape_counts[row]
-                continue
-            if shaped is None:
-                shaped = {}
-            shaped[(shapes[3 * row], shapes[3 * row + 1], shapes[3 * row + 2])] = shape_counts[row]
-        shapes_at += n_shapes[laid]
-        for index in range(4):
-            micro[index] = ck_i128_of(high[4 * laid + index], low[4 * laid + index])
-        table = KernelPairs.__new__(KernelPairs)
-        count = n_pairs[laid]
-        if count:
-            table.add_counts(<const uint64_t *>&keys[pairs_at], &pair_counts[pairs_at], count)
-        pairs_at += count
-        core._hold(n[laid], hit, miss, shaped, micro, ids_of[code], names,
-                   holes[laid], table, uses[code] > 1)
-        made.append(_clone(first, core, outer, inner))
-        laid += 1
+    for index in range(len(columns.coding)):
+        widest = max(widest, n_pairs.at(index))
+    cdef uint64_t *keys = <uint64_t *>malloc((widest + 1) * sizeof(uint64_t))
+    cdef int64_t *counts = <int64_t *>malloc((widest + 1) * sizeof(int64_t))
+    if keys is NULL or counts is NULL:
+        free(keys)
+        free(counts)
+        raise MemoryError()
+    try:
+        for position in range(size):
+            if others:
+                found = others.get(position)
+                if found is not None:
+                    made.append(found)
+                    continue
+            core = <KernelCountsCore>new_counts(inner_class)
+            code = coding.at(laid)
+            names = names_of[code]
+            width = len(<list>names)
+            core._zeroed(width)
+            if width:
+                for index in range(3):
+                    cells.copy(core._cells[index], cells_at, width)
+                    cells_at += width
+            hit = miss = 0
+            shaped = None
+            rows = n_shapes.at(laid)
+            for row in range(shapes_at, shapes_at + rows):
+                x, y, z = shapes.at(3 * row), shapes.at(3 * row + 1), shapes.at(3 * row + 2)
+                if y == 1 and z == 1 and (x == 1 or x == 0):  # HIT or MISS: held in C
+                    if x:
+                        hit = shape_counts.at(row)
+                    else:
+                        miss = shape_counts.at(row)
+                    continue
+                if shaped is None:
+                    shaped = {}
+                shaped[(x, y, z)] = shape_counts.at(row)
+            shapes_at += rows
+            for index in range(4):
+                micro[index] = ck_i128_of(high.at(4 * laid + index), low.bits(4 * laid + index))
+            table = KernelPairs.__new__(KernelPairs)
+            count = n_pairs.at(laid)
+            for index in range(count):
+                keys[index] = <uint64_t>correct.at(pairs_at + index) << 32 \
+                    | <uint64_t>assigned.at(pairs_at + index)
+                counts[index] = pair_counts.at(pairs_at + index)
+            if count:
+                table.add_counts(keys, counts, count)
+            pairs_at += count
+            core._hold(n.at(laid), hit, miss, shaped, micro, ids_of[code], names,
+                       holes.at(laid), table, uses[code] > 1)
+            made.append(_clone(first, core, outer, inner))
+            laid += 1
+    finally:
+        free(keys)
+        free(counts)
     return made
