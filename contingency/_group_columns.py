@@ -5,7 +5,7 @@ about ten small lists and dicts (:meth:`Counts.core_state
 <contingency._counts_reference.CountsCore.core_state>`), each memoized by the
 pickler and rebuilt one by one by the unpickler: at 10^5 groups the memo
 table alone doubled the cost per group. :func:`pack_groups_reference` lays
-every group's counts out as one state of flat int64 arrays instead, and
+every group's counts out as one state of two flat integer arrays instead, and
 :func:`unpack_groups_reference` makes the groups again, each holding exactly
 what its core's restore path (``core_restore``) makes of the group's own
 ``core_state()``: so pickling costs O(cells + groups) with a small constant.
@@ -23,22 +23,28 @@ the ``E`` groups laid out in columns, in their order:
   category of each code, ``HOLE`` for a forgotten one; ``ids`` is the
   non-hole names by code), shared by the groups whose cores share their
   coding (by identity: the kernel's groups copied from one empty accumulator
-  share it until a category joins or leaves one), and ``coding``, each group's;
-- ``holes`` and ``n``, one per group;
-- ``cells``: each group's columns ``a``, ``b`` then ``c`` (one count per code
-  of its coding), the groups one after the other;
-- ``micro_low`` (unsigned) and ``micro_high`` (``None`` when every one is 0):
-  each group's micro table, four cells ``high * 2**64 + low``;
-- ``n_shapes``, then ``shapes`` (``both, assigned, correct`` per row) and
-  ``shape_counts``: each group's result shapes, in its ``shapes`` order;
-- ``n_pairs``, then ``pair_correct``, ``pair_assigned`` (the codes of a pair's
-  key ``correct << 32 | assigned``) and ``pair_counts``: each group's pair
-  table, in key order (``to_dict``'s).
+  share it until a category joins or leaves one);
+- ``laid`` (``E``), ``shapes`` (``S``, the result shapes of every group
+  together), ``pairs`` (``P``, their pairs) and ``wide_micro`` (whether a
+  micro cell reaches ``2**63``);
+- ``structure``, one array: each group's ``coding`` (its place in
+  ``codings``), ``holes``, ``n_shapes`` and ``n_pairs`` (``E`` each), then the
+  shapes (``both, assigned, correct`` per shape: ``3 S``), then each pair's
+  code of the correct category and of the assigned one (``P`` each: the key
+  ``correct << 32 | assigned``);
+- ``counts``, one array: each group's ``n`` (``E``), its cells ``a``, ``b``
+  then ``c`` (one per code of its coding, group after group), its micro
+  table (``4 E``: each cell's low 63 bits), the shapes' counts (``S``, in each
+  group's ``shapes`` order), the pairs' counts (``P``, in key order:
+  ``to_dict``'s) and, with ``wide_micro``, the micro cells' high words
+  (``4 E``: a cell is ``high * 2**63 + low``).
 
-Every column is an integer array in the narrowest type that holds its values
-(:func:`narrowed`: a group's cells are mostly small numbers, and the bytes of
-the columns are most of what a pickle of many groups writes, copies and
-reads); an unpacking reads any integer type.
+Each array is in the narrowest integer type that holds its values
+(:func:`narrowed`: a group's counts are mostly small numbers, and these bytes
+are most of what a pickle of many groups writes, copies and reads); an
+unpacking reads any integer type. Two arrays, not one per column, keep the
+cost of a pickle of a few groups low (each array pickled is a few
+microseconds of numpy).
 
 The kernel's pair of routines (contingency/_kernel_grouped.pxi) writes and
 reads the same columns in C loops (cells copied whole, the groups made in
@@ -60,68 +66,62 @@ from contingency._counts import Counts
 from contingency._counts_reference import HOLE
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 
-__all__ = ["COLUMNS", "Columns", "checked_columns", "coded_by_names", "in_columns", "narrowed",
+__all__ = ["Columns", "checked_columns", "coded_by_names", "in_columns", "narrowed",
            "pack_groups", "pack_groups_reference", "packed_columns", "unpack_groups",
            "unpack_groups_reference"]
 
-_MASK_64 = (1 << 64) - 1
-#: Every cell of the columns' micro table, as a count of words per group.
+_LOW = (1 << 63) - 1  # a micro cell's low word (its high word: the cell >> 63)
+#: Every cell of a micro table, as a count of words per group.
 _MICRO = 4
-#: The integer types a column may take, narrowest first, by kind (signed, unsigned).
-_TYPES = {"i": (np.int8, np.int16, np.int32, np.int64),
-          "u": (np.uint8, np.uint16, np.uint32, np.uint64)}
-#: The columns of numbers (the rest: size, others, codings), and the unsigned one among them.
-COLUMNS = ("coding", "holes", "n", "cells", "micro_low", "micro_high", "n_shapes", "shapes",
-           "shape_counts", "n_pairs", "pair_correct", "pair_assigned", "pair_counts")
-_UNSIGNED = "micro_low"
 
 
 class Columns(NamedTuple):
-    """Checked columns (:func:`checked_columns`): every array of integers, contiguous, in the
-    machine's byte order, every length consistent with the others (``micro_high`` zeros when
-    the columns have none)."""
+    """Checked columns (:func:`checked_columns`): each a view of ``structure`` or ``counts``
+    (contiguous integers in the machine's byte order; ``micro_high`` zeros without
+    ``wide_micro``), every length consistent with the others."""
 
     size: int
     others: dict[int, Contingency]
     codings: list[list[Hashable]]
     coding: NDArray[Any]
     holes: NDArray[Any]
-    n: NDArray[Any]
-    cells: NDArray[Any]
-    micro_low: NDArray[Any]
-    micro_high: NDArray[Any]
     n_shapes: NDArray[Any]
-    shapes: NDArray[Any]
-    shape_counts: NDArray[Any]
     n_pairs: NDArray[Any]
+    shapes: NDArray[Any]
     pair_correct: NDArray[Any]
     pair_assigned: NDArray[Any]
+    n: NDArray[Any]
+    cells: NDArray[Any]
+    micro: NDArray[Any]
+    shape_counts: NDArray[Any]
     pair_counts: NDArray[Any]
+    micro_high: NDArray[Any]
 
 
-def narrowed(column: NDArray[Any]) -> NDArray[Any]:
-    """``column`` (int64 or uint64) in the narrowest integer type of its kind that holds every value."""
-    kind = column.dtype.kind
+def narrowed(column: NDArray[np.int64]) -> NDArray[Any]:
+    """``column`` (int64) in the narrowest signed integer type that holds every value."""
     if not len(column):
-        return column.astype(_TYPES[kind][0])
+        return column.astype(np.int8)
     low, high = int(column.min()), int(column.max())
-    for dtype in _TYPES[kind]:
+    for dtype in (np.int8, np.int16, np.int32):
         bounds = np.iinfo(dtype)
         if bounds.min <= low and high <= bounds.max:
-            return column.astype(dtype, copy=False)
-    raise AssertionError("an int64 column holds every value of int64")  # (unreachable)
+            return column.astype(dtype)
+    return column
 
 
 def packed_columns(size: int, others: dict[int, Contingency], codings: list[list[Hashable]],
-                   columns: Mapping[str, NDArray[Any]]) -> dict[str, Any]:
-    """The columns as pickled: every column :func:`narrowed`, ``micro_high`` ``None`` when every
-    high word is 0 (the one way both packings finish)."""
-    packed: dict[str, Any] = {"size": size, "others": others, "codings": codings}
-    for name in COLUMNS:
-        packed[name] = narrowed(columns[name])
-    if not packed["micro_high"].any():
-        packed["micro_high"] = None
-    return packed
+                   laid: int, shapes: int, pairs: int, structure: NDArray[np.int64],
+                   counts: NDArray[np.int64]) -> dict[str, Any]:
+    """The columns as pickled, from the two arrays laid out (``counts`` ending with the micro
+    cells' high words): the high words left out when they are all 0, each array
+    :func:`narrowed` (the one way both packings finish)."""
+    wide = bool(counts[len(counts) - _MICRO * laid:].any())
+    if not wide:
+        counts = counts[:len(counts) - _MICRO * laid]
+    return {"size": size, "others": others, "codings": codings, "laid": laid, "shapes": shapes,
+            "pairs": pairs, "wide_micro": wide, "structure": narrowed(structure),
+            "counts": narrowed(counts)}
 
 
 def in_columns(accumulator: Contingency, template: Contingency) -> bool:
@@ -151,7 +151,7 @@ def pack_groups_reference(accumulators: Sequence[Contingency],
     others: dict[int, Contingency] = {}
     codings: list[list[Hashable]] = []
     seen: dict[tuple[int, int], int] = {}  # (id(names), id(ids)) -> its coding
-    columns: dict[str, list[int]] = {name: [] for name in COLUMNS}
+    states = []
     for position, accumulator in enumerate(accumulators):
         counts = accumulator._counts
         if not in_columns(accumulator, template):
@@ -166,63 +166,77 @@ def pack_groups_reference(accumulators: Sequence[Contingency],
                 continue
             coding = seen[key] = len(codings)
             codings.append(state["names"])
-        columns["coding"].append(coding)
-        columns["holes"].append(state["holes"])
-        columns["n"].append(state["n"])
+        states.append((coding, state))
+    structure = [coding for coding, _ in states] + [state["holes"] for _, state in states]
+    structure += [len(state["shapes"]) for _, state in states]
+    structure += [len(state["pairs"]) for _, state in states]
+    counts = [state["n"] for _, state in states]
+    for _, state in states:
         for column in state["cells"]:
-            columns["cells"].extend(column)
-        for cell in state["micro"]:
-            columns["micro_low"].append(cell & _MASK_64)
-            columns["micro_high"].append(cell >> 64)
-        columns["n_shapes"].append(len(state["shapes"]))
+            counts.extend(column)
+    counts += [cell & _LOW for _, state in states for cell in state["micro"]]
+    shapes = pairs = 0
+    for _, state in states:
         for shape, count in state["shapes"].items():
-            columns["shapes"].extend(shape)
-            columns["shape_counts"].append(count)
-        columns["n_pairs"].append(len(state["pairs"]))
-        for key, count in state["pairs"].items():
-            columns["pair_correct"].append(key >> PAIR_SHIFT)
-            columns["pair_assigned"].append(key & PAIR_LOW)
-            columns["pair_counts"].append(count)
-    arrays = {name: np.array(values, dtype=np.uint64 if name == _UNSIGNED else np.int64)
-              for name, values in columns.items()}
-    return packed_columns(len(accumulators), others, codings, arrays)
+            structure.extend(shape)
+            counts.append(count)
+            shapes += 1
+    for _, state in states:
+        structure.extend(key >> PAIR_SHIFT for key in state["pairs"])
+    for _, state in states:
+        structure.extend(key & PAIR_LOW for key in state["pairs"])
+        counts.extend(state["pairs"].values())
+        pairs += len(state["pairs"])
+    counts += [cell >> 63 for _, state in states for cell in state["micro"]]
+    return packed_columns(len(accumulators), others, codings, len(states), shapes, pairs,
+                          np.array(structure, dtype=np.int64), np.array(counts, dtype=np.int64))
 
 
 def checked_columns(packed: Mapping[str, Any]) -> Columns:
-    """The columns of a pickled GroupedContingency as contiguous integer arrays in the machine's
-    byte order, once every length is checked against the others: a state no packing made is
-    refused (``ValueError``) before any group is made (the kernel's unpacking reads the arrays
-    by these lengths)."""
+    """The columns of a pickled GroupedContingency, each a view of its array (contiguous integers
+    in the machine's byte order), once every length is checked against the others: a state no
+    packing made is refused (``ValueError``) before any group is made (the kernel's unpacking
+    reads the arrays by these lengths)."""
     size, others, codings = packed["size"], dict(packed["others"]), list(packed["codings"])
-    arrays: dict[str, NDArray[Any]] = {}
-    for name in COLUMNS:
-        value = packed[name]
-        if value is None and name == "micro_high":
-            value = np.zeros(_MICRO * len(packed["coding"]), dtype=np.int8)
-        column = np.asarray(value)
-        if column.dtype.kind not in "iu" or column.ndim != 1:
-            raise ValueError(f"a pickled GroupedContingency's column {name} is not a column of "
+    laid, shapes, pairs, wide = packed["laid"], packed["shapes"], packed["pairs"], packed["wide_micro"]
+    arrays = []
+    for name in ("structure", "counts"):
+        array = np.asarray(packed[name])
+        if array.dtype.kind not in "iu" or array.ndim != 1:
+            raise ValueError(f"a pickled GroupedContingency's {name} is not an array of "
                              "integers: the state was not written by GroupedContingency.__getstate__")
-        arrays[name] = np.ascontiguousarray(column, dtype=column.dtype.newbyteorder("="))
-    coding, laid = arrays["coding"], len(arrays["coding"])
-    width = np.array([len(names) for names in codings], dtype=np.int64)
-    if (type(size) is not int or laid + len(others) != size
+        if not (array.dtype.isnative and array.flags.c_contiguous):
+            array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
+        arrays.append(array)
+    structure, counts = arrays
+    if (any(type(number) is not int or number < 0 for number in (size, laid, shapes, pairs))
+            or laid + len(others) != size or type(wide) is not bool
             or any(type(position) is not int or not 0 <= position < size for position in others)
-            or any(len(arrays[name]) != laid for name in ("holes", "n", "n_shapes", "n_pairs"))
-            or any(len(arrays[name]) != _MICRO * laid for name in ("micro_low", "micro_high"))
-            or (laid and (coding.min() < 0 or coding.max() >= len(codings)))):
+            or len(structure) != 4 * laid + 3 * shapes + 2 * pairs):
         raise ValueError("a pickled GroupedContingency's groups do not add up: the state was "
                          "not written by GroupedContingency.__getstate__")
-    n_shapes, n_pairs = arrays["n_shapes"], arrays["n_pairs"]
-    if (len(arrays["cells"]) != 3 * int(width[coding].sum())
-            or (laid and (n_shapes.min() < 0 or n_pairs.min() < 0))
-            or len(arrays["shapes"]) != 3 * len(arrays["shape_counts"])
-            or len(arrays["shape_counts"]) != int(n_shapes.sum())
-            or any(len(arrays[name]) != int(n_pairs.sum())
-                   for name in ("pair_correct", "pair_assigned", "pair_counts"))):
+    coding, holes, n_shapes, n_pairs = (structure[index * laid:(index + 1) * laid]
+                                        for index in range(4))
+    if laid and (structure[:4 * laid].min() < 0 or coding.max() >= len(codings)):
+        raise ValueError("a pickled GroupedContingency's group names a coding, or a number of "
+                         "shapes or pairs, it does not hold")
+    cells = 3 * int(np.array([len(names) for names in codings], dtype=np.int64)[coding].sum())
+    if (int(n_shapes.sum()) != shapes or int(n_pairs.sum()) != pairs
+            or len(counts) != laid + cells + _MICRO * laid * (1 + wide) + shapes + pairs):
         raise ValueError("a pickled GroupedContingency's counts do not add up: the state was "
                          "not written by GroupedContingency.__getstate__")
-    return Columns(size, others, codings, **arrays)
+    at = 4 * laid
+    shape_rows, correct, assigned = (structure[at:at + 3 * shapes],
+                                     structure[at + 3 * shapes:at + 3 * shapes + pairs],
+                                     structure[at + 3 * shapes + pairs:])
+    cuts = [0]
+    for length in (laid, cells, _MICRO * laid, shapes, pairs):
+        cuts.append(cuts[-1] + length)
+    n, cell_counts, micro, shape_counts, pair_counts = (counts[start:stop] for start, stop
+                                                        in zip(cuts, cuts[1:]))
+    high = counts[cuts[-1]:] if wide else np.zeros(_MICRO * laid, dtype=np.int8)
+    return Columns(size, others, codings, coding, holes, n_shapes, n_pairs, shape_rows, correct,
+                   assigned, n, cell_counts, micro, shape_counts, pair_counts, high)
 
 
 def unpack_groups_reference(packed: Mapping[str, Any], template: Contingency) -> list[Contingency]:
@@ -232,7 +246,7 @@ def unpack_groups_reference(packed: Mapping[str, Any], template: Contingency) ->
     columns = checked_columns(packed)
     codings = [(list(names), {label: code for code, label in enumerate(names) if label is not HOLE})
                for names in columns.codings]
-    cells, low, high = columns.cells.tolist(), columns.micro_low.tolist(), columns.micro_high.tolist()
+    cells, low, high = columns.cells.tolist(), columns.micro.tolist(), columns.micro_high.tolist()
     shapes, shape_counts = columns.shapes.tolist(), columns.shape_counts.tolist()
     pair_keys = [correct << PAIR_SHIFT | assigned for correct, assigned
                  in zip(columns.pair_correct.tolist(), columns.pair_assigned.tolist())]
@@ -251,7 +265,7 @@ def unpack_groups_reference(packed: Mapping[str, Any], template: Contingency) ->
         pairs_stop = pair_at + int(columns.n_pairs[laid])
         state = {"cells": [cells[at + index * width:at + (index + 1) * width] for index in range(3)],
                  "n": int(columns.n[laid]), "scale": 0, "shapes": shape_items,
-                 "micro": [(high[_MICRO * laid + index] << 64) + low[_MICRO * laid + index]
+                 "micro": [(high[_MICRO * laid + index] << 63) + low[_MICRO * laid + index]
                            for index in range(_MICRO)],
                  "ids": ids, "names": names, "holes": int(columns.holes[laid]),
                  "pairs": dict(zip(pair_keys[pair_at:pairs_stop], pair_counts[pair_at:pairs_stop]))}

@@ -339,6 +339,7 @@ def grouped_first_rows(codes, wanted):
 
 # GroupedContingency's groups as one columnar state (its pickle) -----------------------------------
 
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.object cimport PyObject_RichCompareBool, Py_EQ
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t
 
@@ -504,22 +505,24 @@ def grouped_pack(accumulators, template):
         pairs_size += table._used
         widest = max(widest, table._used)
         laid += 1
-    holes_array, n_array = np.empty(laid, dtype=np.int64), np.empty(laid, dtype=np.int64)
-    n_shapes_array, n_pairs_array = np.empty(laid, dtype=np.int64), np.empty(laid, dtype=np.int64)
-    cells_array = np.empty(cells_size, dtype=np.int64)
-    low_array = np.empty(4 * laid, dtype=np.uint64)
-    high_array = np.empty(4 * laid, dtype=np.int64)
-    shapes_array = np.empty(3 * shapes_size, dtype=np.int64)
-    shape_counts_array = np.empty(shapes_size, dtype=np.int64)
-    correct_array = np.empty(pairs_size, dtype=np.int64)
-    assigned_array = np.empty(pairs_size, dtype=np.int64)
-    pair_counts_array = np.empty(pairs_size, dtype=np.int64)
-    cdef int64_t[::1] holes = holes_array, n = n_array, n_shapes = n_shapes_array
-    cdef int64_t[::1] n_pairs = n_pairs_array, cells = cells_array, high = high_array
-    cdef uint64_t[::1] low = low_array
-    cdef int64_t[::1] shapes = shapes_array, shape_counts = shape_counts_array
-    cdef int64_t[::1] correct = correct_array, assigned = assigned_array
-    cdef int64_t[::1] pair_counts = pair_counts_array
+    # The two arrays, by section (contingency._group_columns's docstring).
+    structure_array = np.empty(4 * laid + 3 * shapes_size + 2 * pairs_size, dtype=np.int64)
+    counts_array = np.empty(laid + cells_size + 8 * laid + shapes_size + pairs_size,
+                            dtype=np.int64)
+    cdef int64_t[::1] structure = structure_array, counts = counts_array
+    cdef int64_t *coding = &structure[0] if laid else NULL
+    cdef int64_t *holes = coding + laid
+    cdef int64_t *n_shapes = holes + laid
+    cdef int64_t *n_pairs = n_shapes + laid
+    cdef int64_t *shapes = n_pairs + laid
+    cdef int64_t *correct = shapes + 3 * shapes_size
+    cdef int64_t *assigned = correct + pairs_size
+    cdef int64_t *n = &counts[0] if laid else NULL
+    cdef int64_t *cells = n + laid
+    cdef int64_t *micro = cells + cells_size
+    cdef int64_t *shape_counts = micro + 4 * laid
+    cdef int64_t *pair_counts = shape_counts + shapes_size
+    cdef int64_t *high = pair_counts + pairs_size
     cdef ck_pair_entry *entries = <ck_pair_entry *>malloc((widest + 1) * sizeof(ck_pair_entry))
     if entries is NULL:
         raise MemoryError()
@@ -532,15 +535,17 @@ def grouped_pack(accumulators, template):
         # Each group's counts, in order.
         for position in range(laid):
             core = <KernelCountsCore>cores[position]
+            coding[position] = <Py_ssize_t>coding_of[position]
             holes[position], n[position] = core._holes, core._n
             width = len(core._names)
             if width:
                 for index in range(3):
                     memcpy(&cells[cells_at], core._cells[index], width * sizeof(int64_t))
                     cells_at += width
-            for index in range(4):  # (the two words of each 128-bit cell)
-                low[4 * position + index] = <uint64_t>core._micro[index]
-                high[4 * position + index] = <int64_t>(core._micro[index] >> 64)
+            for index in range(4):  # (each 128-bit cell as its low 63 bits and the rest)
+                high[4 * position + index] = <int64_t>(core._micro[index] >> 63)
+                micro[4 * position + index] = <int64_t>(
+                    core._micro[index] - <ck_i128>high[4 * position + index] * (<ck_i128>1 << 63))
             # The shapes in the order of the core's ``shapes``: the others, HIT, MISS.
             n_shapes[position] = 0
             if core._shapes is not None:
@@ -571,37 +576,39 @@ def grouped_pack(accumulators, template):
             ck_sort_pairs(entries, found_pairs)
             for index in range(found_pairs):
                 correct[pairs_at + index] = entries[index].key >> 32
-                assigned[pairs_at + index] = entries[index].key & 0xFFFFFFFF
+                assigned[pairs_at + index] = <uint32_t>entries[index].key  # (its low 32 bits)
                 pair_counts[pairs_at + index] = entries[index].count
             pairs_at += found_pairs
             n_pairs[position] = found_pairs
     finally:
         free(entries)
-    return _packed_columns(size, others, codings, {
-        "coding": np.array(coding_of, dtype=np.int64), "holes": holes_array, "n": n_array,
-        "cells": cells_array, "micro_low": low_array, "micro_high": high_array,
-        "n_shapes": n_shapes_array, "shapes": shapes_array, "shape_counts": shape_counts_array,
-        "n_pairs": n_pairs_array, "pair_correct": correct_array,
-        "pair_assigned": assigned_array, "pair_counts": pair_counts_array})
+    return _packed_columns(size, others, codings, laid, shapes_size, pairs_size,
+                           structure_array, counts_array)
 
 
 @cython.final
 cdef class _Column:
-    """One checked column of integers (any width and sign), read by position in C."""
+    """One checked column of integers (any width and sign, contiguous), read by position in C."""
 
-    cdef const unsigned char[::1] _bytes  # (holds the array's buffer)
+    cdef Py_buffer _buffer  # (held while the column is)
+    cdef bint _held
     cdef const char *_data
     cdef int _width
     cdef bint _unsigned
 
     def __cinit__(self, array):
-        self._width = array.dtype.itemsize
-        self._unsigned = array.dtype.kind == "u"
-        self._bytes = array.view(np.uint8)
-        self._data = <const char *>&self._bytes[0] if self._bytes.shape[0] else NULL
+        dtype = array.dtype
+        self._width, self._unsigned = dtype.itemsize, dtype.kind == "u"
+        PyObject_GetBuffer(array, &self._buffer, PyBUF_SIMPLE)
+        self._held = True
+        self._data = <const char *>self._buffer.buf
+
+    def __dealloc__(self):
+        if self._held:
+            PyBuffer_Release(&self._buffer)
 
     cdef inline int64_t at(self, Py_ssize_t index) noexcept nogil:
-        """The value at ``index`` (an unsigned 64-bit one as its bits: :meth:`bits`)."""
+        """The value at ``index`` (an unsigned 64-bit one as its bits)."""
         if self._width == 8:
             return (<const int64_t *>self._data)[index]
         if self._width == 1:
@@ -612,10 +619,6 @@ cdef class _Column:
                 else (<const int16_t *>self._data)[index]
         return (<const uint32_t *>self._data)[index] if self._unsigned \
             else (<const int32_t *>self._data)[index]
-
-    cdef inline uint64_t bits(self, Py_ssize_t index) noexcept nogil:
-        """The value at ``index`` of an unsigned column."""
-        return <uint64_t>self.at(index)
 
     cdef inline void copy(self, int64_t *into, Py_ssize_t start, Py_ssize_t count) noexcept nogil:
         """The values ``start`` to ``start + count`` into ``into``, as int64."""
@@ -646,7 +649,7 @@ def grouped_unpack(packed, template):
     size, others, codings = columns.size, columns.others, columns.codings
     cdef _Column coding = _Column(columns.coding), holes = _Column(columns.holes)
     cdef _Column n = _Column(columns.n), cells = _Column(columns.cells)
-    cdef _Column low = _Column(columns.micro_low), high = _Column(columns.micro_high)
+    cdef _Column low = _Column(columns.micro), high = _Column(columns.micro_high)
     cdef _Column n_shapes = _Column(columns.n_shapes), shapes = _Column(columns.shapes)
     cdef _Column shape_counts = _Column(columns.shape_counts), n_pairs = _Column(columns.n_pairs)
     cdef _Column correct = _Column(columns.pair_correct)
@@ -716,7 +719,8 @@ def grouped_unpack(packed, template):
                 shaped[(x, y, z)] = shape_counts.at(row)
             shapes_at += rows
             for index in range(4):
-                micro[index] = ck_i128_of(high.at(4 * laid + index), low.bits(4 * laid + index))
+                micro[index] = <ck_i128>high.at(4 * laid + index) * (<ck_i128>1 << 63) \
+                    + low.at(4 * laid + index)
             table = KernelPairs.__new__(KernelPairs)
             count = n_pairs.at(laid)
             for index in range(count):

@@ -205,12 +205,12 @@ def check_round_trips(accumulator: GroupedContingency, more: list[Step]) -> dict
          [("merge", "x", "z", 7)])
 def test_random_streams_round_trip(options: tuple[Any, Any, Any], steps: list[Step],
                                    more: list[Step]) -> None:
-    columns = check_round_trips(fed(*options, steps), more)
-    for kind, seen in (("a wide group", columns["others"]), ("holes", columns["holes"].any()),
+    columns = checked_columns(check_round_trips(fed(*options, steps), more))
+    for kind, seen in (("a wide group", columns.others), ("holes", columns.holes.any()),
                        ("a multi-label result", any(shape not in ([1, 1, 1], [0, 1, 1]) for shape
-                                                    in columns["shapes"].reshape(-1, 3).tolist())),
-                       ("a micro cell past 2**64", columns["micro_high"] is not None),
-                       ("several codings", len(columns["codings"]) > 1)):
+                                                    in columns.shapes.reshape(-1, 3).tolist())),
+                       ("a micro cell past 2**63", columns.micro_high.any()),
+                       ("several codings", len(columns.codings) > 1)):
         event(kind if seen else f"no {kind}")
 
 
@@ -229,7 +229,7 @@ def test_holes_new_categories_and_wide_groups_in_one_state() -> None:
     columns = accumulator.__getstate__()["columns"]
     keys = list(accumulator._groups)
     assert [keys[position] for position in columns["others"]] == [17]
-    holes = dict(zip([key for key in keys if key != 17], columns["holes"].tolist()))
+    holes = dict(zip([key for key in keys if key != 17], checked_columns(columns).holes.tolist()))
     assert holes["holes"] == 2
     check_round_trips(accumulator, [("add", "z", "p", "holes", 1), ("remove", 0),
                                     ("add", "p", "p", "empty", 1)])
@@ -241,7 +241,7 @@ def test_groups_of_one_coding_share_it_and_part_on_a_change() -> None:
     accumulator = GroupedContingency(["x", "y"], unknown="add").add_results(
         ["x", "y", "x"], ["x", "x", "y"], groups=["a", "b", "c"])
     columns = accumulator.__getstate__()["columns"]
-    assert len(columns["codings"]) == 1 and columns["coding"].tolist() == [0, 0, 0]
+    assert len(columns["codings"]) == 1 and checked_columns(columns).coding.tolist() == [0, 0, 0]
     loaded = pickle.loads(pickle.dumps(accumulator))
     loaded.add_result("new", "x", group="a")
     accumulator.add_result("new", "x", group="a")
@@ -258,8 +258,8 @@ def test_counts_near_the_limit() -> None:
     accumulator.add_result("r", "r", group="big", weight=3)
     accumulator.add_result("p", "p", group=("small", 1))
     columns = accumulator.__getstate__()["columns"]
-    assert not columns["others"] and columns["micro_high"] is not None
-    assert int(columns["pair_counts"].max()) == MAX_COUNT - 10 and columns["cells"].dtype == np.int64
+    assert not columns["others"] and columns["wide_micro"] and columns["counts"].dtype == np.int64
+    assert int(checked_columns(columns).pair_counts.max()) == MAX_COUNT - 10
     check_round_trips(accumulator, [("add", "p", "p", "big", 1), ("add", "s", "p", "big", 7),
                                     ("remove", 0), ("add", "q", "q", ("small", 1), 1)])
 
@@ -313,11 +313,14 @@ def test_a_state_no_packing_made_is_refused() -> None:
     template = accumulator._template()
     columns = pack_groups(list(accumulator._groups.values()), template)
     broken: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
-        ("cells", lambda state: state.update(cells=state["cells"][:-1])),
-        ("coding", lambda state: state.update(coding=state["coding"] + 5)),
-        ("n_pairs", lambda state: state.update(n_pairs=state["n_pairs"] + 1)),
+        ("counts", lambda state: state.update(counts=state["counts"][:-1])),
+        ("structure", lambda state: state.update(structure=state["structure"][1:])),
+        ("coding", lambda state: state.update(structure=state["structure"] + 5)),
+        ("pairs", lambda state: state.update(pairs=state["pairs"] + 1)),
         ("size", lambda state: state.update(size=3)),
-        ("micro", lambda state: state.update(micro_low=state["micro_low"][:4])),
+        ("laid", lambda state: state.update(laid=1)),
+        ("wide micro", lambda state: state.update(wide_micro=True)),
+        ("floats", lambda state: state.update(counts=state["counts"].astype(float))),
     ]
     for name, breaking in broken:
         state = dict(columns)
