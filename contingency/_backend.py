@@ -72,10 +72,9 @@ __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "categories_reader", "compiled_add_result", "compiled_copies", "compiled_first_rows",
            "compiled_grouped_add_result", "compiled_interval", "compiled_pack_groups",
-           "compiled_paired_add_result", "compiled_unpack_groups",
-           "compiled_partition_reads", "compiled_write_group_pairs", "new_table",
-           "pooled_reader", "rebuild_paired_counts", "rebuild_table",
-           "reduce_paired_counts", "reduce_table", "subset_reader"]
+           "compiled_paired_add_result", "compiled_partition_reads", "compiled_unpack_groups",
+           "compiled_write_group_pairs", "new_table", "pooled_reader", "rebuild_paired_counts",
+           "rebuild_table", "reduce_paired_counts", "reduce_table", "subset_reader"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).

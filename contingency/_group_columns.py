@@ -54,6 +54,7 @@ chooses, and tests/test_grouped_pickle.py compares both columns and groups.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -170,26 +171,26 @@ def pack_groups_reference(accumulators: Sequence[Contingency],
     structure = [coding for coding, _ in states] + [state["holes"] for _, state in states]
     structure += [len(state["shapes"]) for _, state in states]
     structure += [len(state["pairs"]) for _, state in states]
-    counts = [state["n"] for _, state in states]
+    numbers = [state["n"] for _, state in states]
     for _, state in states:
         for column in state["cells"]:
-            counts.extend(column)
-    counts += [cell & _LOW for _, state in states for cell in state["micro"]]
+            numbers.extend(column)
+    numbers += [cell & _LOW for _, state in states for cell in state["micro"]]
     shapes = pairs = 0
     for _, state in states:
         for shape, count in state["shapes"].items():
             structure.extend(shape)
-            counts.append(count)
+            numbers.append(count)
             shapes += 1
     for _, state in states:
         structure.extend(key >> PAIR_SHIFT for key in state["pairs"])
     for _, state in states:
         structure.extend(key & PAIR_LOW for key in state["pairs"])
-        counts.extend(state["pairs"].values())
+        numbers.extend(state["pairs"].values())
         pairs += len(state["pairs"])
-    counts += [cell >> 63 for _, state in states for cell in state["micro"]]
+    numbers += [cell >> 63 for _, state in states for cell in state["micro"]]
     return packed_columns(len(accumulators), others, codings, len(states), shapes, pairs,
-                          np.array(structure, dtype=np.int64), np.array(counts, dtype=np.int64))
+                          np.array(structure, dtype=np.int64), np.array(numbers, dtype=np.int64))
 
 
 def checked_columns(packed: Mapping[str, Any]) -> Columns:
@@ -233,7 +234,7 @@ def checked_columns(packed: Mapping[str, Any]) -> Columns:
     for length in (laid, cells, _MICRO * laid, shapes, pairs):
         cuts.append(cuts[-1] + length)
     n, cell_counts, micro, shape_counts, pair_counts = (counts[start:stop] for start, stop
-                                                        in zip(cuts, cuts[1:]))
+                                                        in itertools.pairwise(cuts))
     high = counts[cuts[-1]:] if wide else np.zeros(_MICRO * laid, dtype=np.int8)
     return Columns(size, others, codings, coding, holes, n_shapes, n_pairs, shape_rows, correct,
                    assigned, n, cell_counts, micro, shape_counts, pair_counts, high)

@@ -120,10 +120,10 @@ from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
 from contingency._group_batches import GroupPairs, first_rows, group_codes, rows_of, triple_changes
+from contingency._group_columns import pack_groups, unpack_groups
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
 from contingency._group_summary import chosen_scores, summary
-from contingency._group_columns import pack_groups, unpack_groups
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused

@@ -137,7 +137,8 @@ def same_columns(first: dict[str, Any], second: dict[str, Any]) -> None:
     assert first.keys() == second.keys()
     for name, value in first.items():
         if isinstance(value, np.ndarray):
-            assert value.dtype == second[name].dtype and np.array_equal(value, second[name]), name
+            assert value.dtype == second[name].dtype, name
+            assert np.array_equal(value, second[name]), name
         elif name == "others":
             assert {position: id(group) for position, group in value.items()} == {
                 position: id(group) for position, group in second[name].items()}
@@ -241,7 +242,8 @@ def test_groups_of_one_coding_share_it_and_part_on_a_change() -> None:
     accumulator = GroupedContingency(["x", "y"], unknown="add").add_results(
         ["x", "y", "x"], ["x", "x", "y"], groups=["a", "b", "c"])
     columns = accumulator.__getstate__()["columns"]
-    assert len(columns["codings"]) == 1 and checked_columns(columns).coding.tolist() == [0, 0, 0]
+    assert len(columns["codings"]) == 1
+    assert checked_columns(columns).coding.tolist() == [0, 0, 0]
     loaded = pickle.loads(pickle.dumps(accumulator))
     loaded.add_result("new", "x", group="a")
     accumulator.add_result("new", "x", group="a")
@@ -258,7 +260,9 @@ def test_counts_near_the_limit() -> None:
     accumulator.add_result("r", "r", group="big", weight=3)
     accumulator.add_result("p", "p", group=("small", 1))
     columns = accumulator.__getstate__()["columns"]
-    assert not columns["others"] and columns["wide_micro"] and columns["counts"].dtype == np.int64
+    assert not columns["others"]
+    assert columns["wide_micro"]
+    assert columns["counts"].dtype == np.int64
     assert int(checked_columns(columns).pair_counts.max()) == MAX_COUNT - 10
     check_round_trips(accumulator, [("add", "p", "p", "big", 1), ("add", "s", "p", "big", 7),
                                     ("remove", 0), ("add", "q", "q", ("small", 1), 1)])
@@ -267,7 +271,8 @@ def test_counts_near_the_limit() -> None:
 def test_declared_empty_groups_and_no_group() -> None:
     for accumulator in (GroupedContingency(), GroupedContingency(["x"], groups=["a", ("b", 2), 3])):
         loaded = pickle.loads(pickle.dumps(accumulator))
-        assert loaded == accumulator and loaded.groups == accumulator.groups
+        assert loaded == accumulator
+        assert loaded.groups == accumulator.groups
         assert reads(loaded) == reads(accumulator)
 
 
@@ -275,7 +280,8 @@ def test_thread_safe_instances_pickle_alike() -> None:
     accumulator = GroupedContingency(thread_safe=True).add_results(
         ["x", "y"], ["x", "x"], groups=["a", "b"])
     loaded = pickle.loads(pickle.dumps(accumulator))
-    assert loaded.thread_safe and loaded == accumulator
+    assert loaded.thread_safe
+    assert loaded == accumulator
 
 
 def old_layout(accumulator: GroupedContingency) -> bytes:
@@ -302,7 +308,8 @@ def test_pickles_of_the_previous_layout_load() -> None:
     data = old_layout(accumulator)
     assert b"columns" not in data
     loaded = pickle.loads(data)
-    assert type(loaded) is GroupedContingency and loaded == accumulator
+    assert type(loaded) is GroupedContingency
+    assert loaded == accumulator
     assert reads(loaded) == reads(accumulator)
     assert pickle.loads(pickle.dumps(loaded)) == accumulator  # (and now in columns)
 
