@@ -353,7 +353,7 @@ def test_the_kernel_pair_is_installed_with_the_kernel() -> None:
 _OTHER_SIDE = """
 import pickle, sys
 from contingency import _backend
-from tests.test_grouped_pickle import check_round_trips, fed, SAMPLES
+from tests.test_grouped_pickle import check_round_trips, fed, random_stream, SAMPLES
 given = pickle.load(sys.stdin.buffer)
 found = []
 for data, document in given:
@@ -362,8 +362,39 @@ for data, document in given:
     found.append(pickle.dumps(loaded))
 for options, steps in SAMPLES:  # the round trips on this side's implementation
     check_round_trips(fed(*options, steps), steps[:3])
+for seed in range(30):  # and random streams
+    options, steps, more = random_stream(seed)
+    check_round_trips(fed(*options, steps), more)
 pickle.dump((_backend.IMPLEMENTATION, found), sys.stdout.buffer)
 """
+
+def random_stream(seed: int) -> tuple[tuple[Any, Any, Any], list[Step], list[Step]]:
+    """Settings, a stream and more steps drawn by ``seed`` from the property test's choices (for
+    the other implementation's process, which runs no hypothesis test)."""
+    rng = np.random.default_rng(seed)
+
+    def pick(values: list[Any]) -> Any:
+        return values[int(rng.integers(len(values)))]
+
+    def step() -> Step:
+        kind = pick(["add", "add", "sets", "batch", "remove", "remove", "merge"])
+        if kind == "add":
+            return ("add", pick(LABELS), pick(LABELS), pick(GROUPS), pick(WEIGHTS))
+        if kind == "sets":
+            return ("sets", frozenset(pick(LABELS) for _ in range(int(rng.integers(4)))),
+                    frozenset(pick(LABELS) for _ in range(int(rng.integers(4)))), pick(GROUPS))
+        if kind == "batch":
+            return ("batch", [(pick(LABELS[:4]), pick(LABELS[:4]), pick(GROUPS))
+                              for _ in range(int(rng.integers(9)))])
+        if kind == "remove":
+            return ("remove", int(rng.integers(1000)))
+        return ("merge", pick(LABELS), pick(LABELS), pick(GROUPS))
+
+    options = (pick([["x", "y"], None]), pick([None, ["declared", ("d", 2), 7]]),
+               pick(["perl", 0.0, "nan"]))
+    return (options, [step() for _ in range(int(rng.integers(41)))],
+            [step() for _ in range(int(rng.integers(9)))])
+
 
 #: Streams whose pickles cross from one implementation to the other.
 SAMPLES: list[tuple[tuple[Any, Any, Any], list[Step]]] = [
