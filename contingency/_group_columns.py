@@ -66,6 +66,7 @@ from contingency._contingency import Contingency
 from contingency._counts import Counts
 from contingency._counts_reference import HOLE
 from contingency._table import PAIR_LOW, PAIR_SHIFT
+from contingency.formulas._numeric import MAX_COUNT
 
 __all__ = ["Columns", "checked_columns", "coded_by_names", "in_columns", "narrowed",
            "pack_groups", "pack_groups_reference", "packed_columns", "unpack_groups",
@@ -128,14 +129,16 @@ def packed_columns(size: int, others: dict[int, Contingency], codings: list[list
 def in_columns(accumulator: Contingency, template: Contingency) -> bool:
     """Whether the columns hold ``accumulator``'s counts exactly: a Contingency with the settings
     of ``template`` (its GroupedContingency's empty accumulator, which :func:`unpack_groups`
-    copies), no ``set_entries`` offset, counts in whole units (scale 0: every count in int64)."""
+    copies), no ``set_entries`` offset, counts in whole units (scale 0) and at most
+    ``MAX_COUNT`` results (so every count fits int64: none is more than ``n``, but a micro
+    cell, which the columns split at ``2**63``)."""
     counts, empty = accumulator._counts, template._counts
     return (type(accumulator) is Contingency and type(counts) is Counts
             and accumulator._unknown == template._unknown
             and accumulator._zero_division == template._zero_division
             and accumulator._verbose == template._verbose
             and counts.declared == empty.declared and counts.hold == empty.hold
-            and not any(counts.offset) and not counts.scale)
+            and not any(counts.offset) and not counts.scale and 0 <= counts.n <= MAX_COUNT)
 
 
 def coded_by_names(ids: Mapping[Hashable, int], names: Sequence[Hashable]) -> bool:

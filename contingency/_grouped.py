@@ -86,8 +86,9 @@ The parts that are not the accumulator live apart: score names in
 :mod:`contingency._group_scores`, the running extremes in
 :mod:`contingency._extremes`, group keys in :mod:`contingency._group_keys`,
 the coding of a batch by group in :mod:`contingency._group_batches`, the
-``to_dict`` document in :mod:`contingency._grouped_state`, and the scores as
-plain data for reports in :mod:`contingency._group_summary`.
+``to_dict`` document in :mod:`contingency._grouped_state`, the groups' counts as
+one columnar state for pickling in :mod:`contingency._group_columns`, and the
+scores as plain data for reports in :mod:`contingency._group_summary`.
 """
 
 from __future__ import annotations

@@ -421,7 +421,8 @@ cdef bint _in_columns(object accumulator, object template) except -1:
     if type(accumulator) is not _contingency_class:
         return False
     counts = _read_slot(accumulator, _counts_at, "_counts")
-    if type(counts) is not _counts_class or (<KernelCountsCore>counts)._wide is not None:
+    if type(counts) is not _counts_class or (<KernelCountsCore>counts)._wide is not None \
+            or (<KernelCountsCore>counts)._n < 0:  # (n is an int64: at most MAX_COUNT)
         return False
     empty = _read_slot(template, _counts_at, "_counts")
     if not (_same(_read_slot(accumulator, _unknown_at, "_unknown"),
