@@ -16,6 +16,7 @@ written by one implementation loads in the other (tests/test_backend.py's
 
 from __future__ import annotations
 
+import copy
 import copyreg
 import io
 import os
@@ -274,6 +275,13 @@ def test_declared_empty_groups_and_no_group() -> None:
         assert loaded == accumulator
         assert loaded.groups == accumulator.groups
         assert reads(loaded) == reads(accumulator)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_every_protocol_and_copies(protocol: int) -> None:
+    accumulator = fed(None, ["declared"], "perl", SAMPLES[0][1] + [("add", "x", "x", 3, 0.5)])
+    assert pickle.loads(pickle.dumps(accumulator, protocol=protocol)) == accumulator
+    assert copy.deepcopy(accumulator) == copy.copy(accumulator) == accumulator
 
 
 def test_thread_safe_instances_pickle_alike() -> None:
