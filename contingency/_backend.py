@@ -27,7 +27,9 @@ reach its table's C reads without a Python frame, and fall back on the reads
 as written in Python: :func:`compiled_partition_reads`), and the dense count
 of two int64 label arrays that :func:`contingency._table.count_cells` makes
 (``label_ranges`` and ``dense_count``, or their references in
-:mod:`contingency._table`).
+:mod:`contingency._table`), and the dictionary coding of lists, tuples and object arrays of
+labels (``code_objects``, contingency/_kernel_coding.pxi, or its reference
+:func:`contingency._coding.code_objects_reference`; tests/test_coding_kernel.py).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -59,6 +61,7 @@ from typing import Any
 
 import numpy as np
 
+from contingency import _coding as _coding_module
 from contingency import _table as _table_module
 from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
@@ -134,6 +137,8 @@ else:
     TableClass = KernelTable
     # count_cells' dense count of int64 label arrays, in C (the references' results: tested)
     _table_module.use_dense_steps(_kernel_found.label_ranges, _kernel_found.dense_count)
+    # the dictionary coding of lists, tuples and object arrays, in one C pass (tested likewise)
+    _coding_module.use_compiled_coding(_kernel_found.code_objects)
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
     PairedCountsClass = _kernel_found.KernelPairedCounts

@@ -26,6 +26,7 @@ one rule for when a table of ``slots`` counters (``np.bincount``) beats sorting 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any, overload
 
 import numpy as np
@@ -34,8 +35,9 @@ from numpy.typing import NDArray
 from contingency._labels import check_label, is_label
 from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
-__all__ = ["CodedLabels", "Codes", "check_distinct", "coded_single_labels", "dense_is_cheaper",
-           "encode", "single_label_array"]
+__all__ = ["CodedLabels", "Codes", "check_distinct", "code_objects", "code_objects_reference",
+           "coded_single_labels", "dense_is_cheaper", "encode", "single_label_array",
+           "use_compiled_coding"]
 
 Codes = NDArray[np.int64]
 
@@ -101,8 +103,8 @@ def single_label_array(values: object) -> bool:
 
 def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     """A list, tuple or 1-d object array whose items are all single labels, coded by
-    :func:`encode` (C-level passes); ``None`` when it is not one (an item unhashable or a
-    container: a set of labels).
+    :func:`code_objects` (one pass, in C on the kernel); ``None`` when it is not one (an item
+    unhashable or a container: a set of labels). Only the distinct labels are checked.
 
     >>> coded = coded_single_labels(["b", "a", "b"], "y_true")
     >>> coded.codes.tolist(), coded.labels
@@ -115,14 +117,16 @@ def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     if type(values) is not list and type(values) is not tuple and not (
             isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1):
         return None
+    if not _codable_as_it_is(values):
+        values = list(values)  # an ndarray subclass, read as it iterates (a masked array's masked)
     try:
-        distinct = dict.fromkeys(values)
+        codes, labels = code_objects(values)
     except TypeError:
         return None  # an unhashable item: a list of labels, say
-    for label in distinct:
+    for label in labels:
         if type(label) is not str and not isinstance(label, bytes) and isinstance(label, Iterable):
             return None  # a tuple or frozenset of labels
-    codes, labels = encode(values, name)
+    check_distinct(labels, partial(_first_position, codes), name)
     return CodedLabels(codes, labels)
 
 
@@ -216,21 +220,73 @@ def _meets_every_value(codes: Codes, span: int) -> bool:
 
 def _encode_objects(values: Sequence[Any] | NDArray[Any],
                     name: str) -> tuple[Codes, list[Hashable]]:
-    """Codes through a dictionary: ``dict.fromkeys`` and ``map`` run in C; only the K labels are checked."""
-    items = values.tolist() if isinstance(values, np.ndarray) else values
+    """Codes through a dictionary (:func:`code_objects`, one pass); only the K labels are checked."""
+    items: Any = values
+    if not _codable_as_it_is(values):  # another array (U or S past a hash collision, datetimes,
+        # a subclass...) as its tolist() gives it, or another sequence
+        items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     try:
-        distinct: list[Hashable] = list(dict.fromkeys(items))
+        codes, distinct = code_objects(items)
     except TypeError:
         for position, label in enumerate(items):
             check_label(label, f"{name}[{position}]")
         raise
-    check_distinct(distinct, lambda code: next(i for i, item in enumerate(items)
-                                               if item is distinct[code]), name)
-    if isinstance(values, np.ndarray) and values.dtype.kind in "US":
-        distinct.sort()  # type: ignore[call-arg]  # all str or all bytes: np.unique's order
-    index = {label: code for code, label in enumerate(distinct)}
-    codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
+    check_distinct(distinct, partial(_first_position, codes), name)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "US" and distinct:
+        # all str or all bytes: np.unique's order
+        order = sorted(range(len(distinct)),
+                       key=distinct.__getitem__)  # type: ignore[arg-type]  # (str or bytes)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        codes, distinct = rank[codes], [distinct[code] for code in order]
     return codes, distinct
+
+
+def _first_position(codes: Codes, code: int) -> int:
+    """The first position of ``code`` in ``codes`` (where its label was first met)."""
+    return int(np.argmax(codes == code))
+
+
+def _codable_as_it_is(values: object) -> bool:
+    """Whether :func:`code_objects` takes ``values`` as it is: a list, a tuple or a 1-d object
+    ndarray (exact types: a subclass may read its items otherwise)."""
+    kind = type(values)
+    if kind is np.ndarray:
+        return values.dtype == object and values.ndim == 1  # type: ignore[attr-defined, no-any-return]
+    return kind is list or kind is tuple
+
+
+def code_objects_reference(values: list[Any] | tuple[Any, ...] | NDArray[np.object_]
+                           ) -> tuple[Codes, list[Hashable]]:
+    """Codes ``0..K-1`` in order of first occurrence and the ``K`` distinct labels of a list,
+    tuple or 1-d object array (any strides), each label the first object met of its class of
+    equal ones (as a dict keeps its first key); TypeError for an unhashable item.
+
+    The specification of the kernel's ``code_objects``, which makes the same codes and labels
+    in one pass without ``tolist`` (tests/test_coding_kernel.py compares the two). No label is
+    checked: :func:`encode` and :func:`coded_single_labels` check the distinct ones.
+
+    >>> codes, labels = code_objects_reference(["b", 1, True, "b", 1.0])
+    >>> codes.tolist(), labels
+    ([0, 1, 1, 0, 1], ['b', 1])
+    """
+    items = values.tolist() if isinstance(values, np.ndarray) else values
+    index = {label: code for code, label in enumerate(dict.fromkeys(items))}
+    codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
+    return codes, list(index)
+
+
+#: The one dictionary coding of Python objects: the reference, or the kernel's
+#: (:mod:`contingency._backend` chooses, at import, by :func:`use_compiled_coding`).
+code_objects: Callable[[list[Any] | tuple[Any, ...] | NDArray[np.object_]],
+                       tuple[Codes, list[Hashable]]] = code_objects_reference
+
+
+def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable]]]) -> None:
+    """Code objects with ``routine`` (:mod:`contingency._backend` gives the kernel's
+    ``code_objects``; the reference is the default)."""
+    global code_objects  # (the one switch, made at import)
+    code_objects = routine
 
 
 def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None:
