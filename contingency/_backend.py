@@ -11,8 +11,8 @@ primitive writes and the write of one result:
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
-its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk (:func:`compiled_copies`)
-and found in the rows (:func:`compiled_first_rows`), Contingency's micro, macro, weighted and
+its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk (:func:`compiled_copies`),
+Contingency's micro, macro, weighted and
 samples properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C
 by one call, or by the readers written in Python: :func:`average_reader`,
 :func:`subset_reader`, :func:`pooled_reader`), its ``categories`` (the order's memo checked
@@ -29,7 +29,9 @@ of two int64 label arrays that :func:`contingency._table.count_cells` makes
 (``label_ranges`` and ``dense_count``, or their references in
 :mod:`contingency._table`), and the dictionary coding of lists, tuples and object arrays of
 labels (``code_objects``, contingency/_kernel_coding.pxi, or its reference
-:func:`contingency._coding.code_objects_reference`; tests/test_coding_kernel.py).
+:func:`contingency._coding.code_objects_reference`; tests/test_coding_kernel.py) and the first
+row of each code, which orders new groups and categories as the rows meet them
+(``grouped_first_rows``, or :func:`contingency._coding.first_rows_reference`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -72,7 +74,7 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "categories_reader", "compiled_add_result", "compiled_copies", "compiled_first_rows",
+           "categories_reader", "compiled_add_result", "compiled_copies",
            "compiled_grouped_add_result", "compiled_interval", "compiled_paired_add_result",
            "compiled_partition_reads", "compiled_write_group_pairs", "new_table",
            "pooled_reader", "rebuild_paired_counts", "rebuild_table",
@@ -138,7 +140,8 @@ else:
     # count_cells' dense count of int64 label arrays, in C (the references' results: tested)
     _table_module.use_dense_steps(_kernel_found.label_ranges, _kernel_found.dense_count)
     # the dictionary coding of lists, tuples and object arrays, in one C pass (tested likewise)
-    _coding_module.use_compiled_coding(_kernel_found.code_objects)
+    _coding_module.use_compiled_coding(_kernel_found.code_objects,
+                                       _kernel_found.grouped_first_rows)
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
     PairedCountsClass = _kernel_found.KernelPairedCounts
@@ -265,15 +268,6 @@ def compiled_copies(reference: Callable[[Any, int], list[Any]], contingency: typ
         return reference
     compiled: Any = _kernel_found.compiled_copies(reference, contingency, counts)
     return _presented_as(compiled, reference)
-
-
-def compiled_first_rows(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The first row of each wanted group code (GroupedContingency's new groups, in the order the
-    rows meet them): the kernel's (one pass in C), presented as ``reference``; or ``reference``
-    itself, on the reference."""
-    if _kernel_found is None:
-        return reference
-    return _presented_as(_kernel_found.grouped_first_rows, reference)
 
 
 def compiled_partition_reads(cls: type) -> None:

@@ -36,8 +36,8 @@ from contingency._labels import check_label, is_label
 from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
 __all__ = ["CodedLabels", "Codes", "check_distinct", "code_objects", "code_objects_reference",
-           "coded_single_labels", "dense_is_cheaper", "encode", "single_label_array",
-           "use_compiled_coding"]
+           "coded_single_labels", "dense_is_cheaper", "encode", "first_rows", "first_rows_reference",
+           "meeting_order", "single_label_array", "use_compiled_coding"]
 
 Codes = NDArray[np.int64]
 
@@ -282,11 +282,75 @@ code_objects: Callable[[list[Any] | tuple[Any, ...] | NDArray[np.object_]],
                        tuple[Codes, list[Hashable]]] = code_objects_reference
 
 
-def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable]]]) -> None:
-    """Code objects with ``routine`` (:mod:`contingency._backend` gives the kernel's
-    ``code_objects``; the reference is the default)."""
-    global code_objects  # (the one switch, made at import)
-    code_objects = routine
+def first_rows_reference(codes: Codes, wanted: NDArray[np.bool_]) -> Codes:
+    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds); a
+    code outside ``0..len(wanted)-1`` is no code (skipped).
+
+    Looks at a prefix of the rows, doubling it until every wanted code is
+    found: the codes of a batch usually all appear long before its end, so
+    this costs far less than the batch. The specification of the kernel's
+    ``first_rows`` (one pass in C, stopped once every wanted code is found).
+
+    >>> first_rows_reference(np.array([2, -1, 0, 2, 1]), np.array([True, False, True])).tolist()
+    [2, -1, 0]
+    """
+    first = np.full(len(wanted), -1, dtype=np.int64)
+    remaining = int(wanted.sum())
+    start, step = 0, 1024
+    while remaining and start < len(codes):
+        distinct, at = np.unique(codes[start:start + step], return_index=True)
+        inside = (distinct >= 0) & (distinct < len(wanted))
+        distinct, at = distinct[inside], at[inside]
+        found = wanted[distinct] & (first[distinct] < 0)
+        first[distinct[found]] = at[found] + start
+        remaining -= int(found.sum())
+        start += step
+        step *= 2
+    return first
+
+
+#: :func:`first_rows_reference`, or the kernel's (chosen at import as :data:`code_objects` is).
+first_rows: Callable[[Codes, NDArray[np.bool_]], Codes] = first_rows_reference
+
+
+def meeting_order(sides: Sequence[Codes], count: int,
+                  live: NDArray[np.bool_] | None = None) -> Codes:
+    """The codes ``0..count-1`` in the order a loop of results meets them.
+
+    The loop reads row 0's first side (the assigned labels), then its second
+    (the correct ones), then row 1's... so a code first met at row ``r`` on
+    side ``s`` ranks ``2r + s``, and a code's rank is the least of its sides'.
+    Rows whose ``live`` is false (a weight of 0: they add no category) are
+    met after every other row. Codes outside ``0..count-1`` are not ordered;
+    every code in it must be met. O(rows until the last code is met + count):
+    :data:`first_rows` per side, no sort of the rows.
+
+    >>> meeting_order([np.array([5, 1, 0]), np.array([1, 2, 5])], 3).tolist()
+    [1, 2, 0]
+    >>> meeting_order([np.array([0, 1]), np.array([2, 2])], 3, np.array([False, True])).tolist()
+    [1, 2, 0]
+    """
+    if live is not None and not live.all():
+        rows = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
+        sides = [codes[rows] for codes in sides]
+    ranks = np.full(count, INT64_MAX, dtype=np.int64)
+    wanted = np.ones(count, dtype=bool)
+    for side, codes in enumerate(sides):
+        first = first_rows(codes, wanted)
+        met = first >= 0
+        ranks[met] = np.minimum(ranks[met], 2 * first[met] + side)
+    if count and ranks.max() == INT64_MAX:
+        raise ValueError(f"code {int(np.argmax(ranks == INT64_MAX))} is met by no row")
+    return np.argsort(ranks, kind="stable")  # (the ranks are distinct)
+
+
+def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable]]],
+                        first: Callable[[Codes, NDArray[np.bool_]], Codes]) -> None:
+    """Code objects with ``routine`` and find first rows with ``first``
+    (:mod:`contingency._backend` gives the kernel's ``code_objects`` and ``first_rows``; the
+    references are the default)."""
+    global code_objects, first_rows  # (the one switch, made at import)
+    code_objects, first_rows = routine, first
 
 
 def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None:

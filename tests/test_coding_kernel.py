@@ -292,3 +292,80 @@ def test_a_masked_object_array_is_read_as_it_iterates_and_as_tolist_gives_it():
         encode(masked, "y_true")
     codes, labels = encode(np.ma.array(objects(["a", "b", "a"])), "y_true")
     assert (codes.tolist(), labels) == ([0, 1, 0], ["a", "b"])
+
+
+# The order a loop of results meets codes in (meeting_order, on each implementation of first_rows)
+
+def _kernel_first_rows() -> Any:
+    try:
+        from contingency import _kernel
+    except ImportError:
+        return None
+    return _kernel.grouped_first_rows
+
+
+FIRST_ROWS = [pytest.param(_coding.first_rows_reference, id="reference"),
+              pytest.param(_kernel_first_rows(), id="kernel", marks=needs_kernel)]
+
+
+def met_by_a_loop(sides: list[list[int]], count: int, live: list[bool] | None) -> list[int]:
+    """The definition: rows in order (live ones first), the assigned side, then the correct one;
+    each code 0..count-1 listed when first met."""
+    rows = list(range(len(sides[0])))
+    if live is not None:
+        rows = [row for row in rows if live[row]] + [row for row in rows if not live[row]]
+    met: list[int] = []
+    for row in rows:
+        for codes in sides:
+            if 0 <= codes[row] < count and codes[row] not in met:
+                met.append(codes[row])
+    return met
+
+
+@st.composite
+def meetings(draw: Any) -> tuple[list[list[int]], int, list[bool] | None]:
+    count = draw(st.integers(0, 12))
+    size = draw(st.integers(0, 40))
+    sides = [draw(st.lists(st.integers(-3, count + 2), min_size=size, max_size=size))
+             for _ in range(2)]
+    # every code 0..count-1 met: placed at random rows of either side
+    for code in range(count):
+        if size:
+            side, row = draw(st.integers(0, 1)), draw(st.integers(0, size - 1))
+            sides[side][row] = code
+    for code in range(count):  # (one placed over another: given a row of its own)
+        if code not in sides[0] and code not in sides[1]:
+            sides[0].append(code)
+            sides[1].append(-1)
+    size = len(sides[0])
+    live = draw(st.none() | st.lists(st.booleans(), min_size=size, max_size=size))
+    return sides, count, live
+
+
+@pytest.mark.parametrize("first_rows", FIRST_ROWS)
+@given(meetings())
+@example(([[5, 1, 0], [1, 2, 5]], 3, None))
+@example(([[0, 1], [2, 2]], 3, [False, True]))
+@example(([[0, 0, 1], [1, 0, 0]], 2, [False, False, True]))
+def test_meeting_order_is_the_order_a_loop_meets_the_codes(first_rows: Any, case: Any) -> None:
+    sides, count, live = case
+    saved = _coding.first_rows
+    _coding.first_rows = first_rows
+    try:
+        met = _coding.meeting_order([np.array(codes, dtype=np.int64) for codes in sides], count,
+                                    None if live is None else np.array(live, dtype=bool))
+    finally:
+        _coding.first_rows = saved
+    assert met.tolist() == met_by_a_loop(sides, count, live)
+
+
+def test_meeting_order_refuses_a_code_no_row_meets() -> None:
+    with pytest.raises(ValueError, match="code 1 is met by no row"):
+        _coding.meeting_order([np.array([0, 2]), np.array([0, 0])], 2)
+
+
+def test_the_backend_gives_coding_the_kernels_first_rows_when_it_counts_with_the_kernel():
+    if _backend.IMPLEMENTATION == "kernel":
+        assert _coding.first_rows is _kernel_first_rows()
+    else:
+        assert _coding.first_rows is _coding.first_rows_reference
