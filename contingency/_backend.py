@@ -16,7 +16,8 @@ Contingency's micro, macro, weighted and
 samples properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C
 by one call, or by the readers written in Python: :func:`average_reader`,
 :func:`subset_reader`, :func:`pooled_reader`), its ``categories`` (the order's memo checked
-in C: :func:`categories_reader`) and its
+in C: :func:`categories_reader`), its ``n_results`` (the count in C at scale 0:
+:func:`n_results_reader`) and its
 ``interval`` (Wilson's interval of a micro share in C, the rest by the method written in
 Python: :func:`compiled_interval`;
 contingency/_kernel_intervals.pxi), PairedComparison's paired table
@@ -76,7 +77,7 @@ __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
            "categories_reader", "compiled_add_result", "compiled_copies",
            "compiled_grouped_add_result", "compiled_interval", "compiled_paired_add_result",
-           "compiled_partition_reads", "compiled_write_group_pairs", "new_table",
+           "compiled_partition_reads", "compiled_write_group_pairs", "n_results_reader", "new_table",
            "pooled_reader", "rebuild_paired_counts", "rebuild_table",
            "reduce_paired_counts", "reduce_table", "subset_reader"]
 
@@ -217,6 +218,15 @@ def categories_reader(reference: Callable[[Any], Any]) -> Callable[[Any], Any]:
     if _kernel_found is None:
         return reference
     return _kernel_found.categories_reader(reference)  # type: ignore[no-any-return]
+
+
+def n_results_reader(reference: Callable[[Any], int | float]) -> Callable[[Any], int | float]:
+    """The reader of Contingency's ``n_results``: the kernel's, one call into C while every count
+    is a whole number of results (it calls ``reference`` on counts held finer than a result), or
+    ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    return _kernel_found.n_results_reader(reference)  # type: ignore[no-any-return]
 
 
 def compiled_interval(reference: Callable[..., Any]) -> Callable[..., Any]:

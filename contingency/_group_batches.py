@@ -93,7 +93,10 @@ def group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64
 
 def _keys(codes: NDArray[np.int64], distinct: list[Hashable], name: str) -> list[Hashable]:
     """The group keys of one feature's distinct values (:func:`group_key`'s check, the one every
-    path makes), a refused one named by its first row."""
+    path makes), a refused one named by its first row. A ``str`` is a label, and its own key:
+    when every value is one (a list of ``str`` keys), they are the keys, with no call per key."""
+    if all(type(value) is str for value in distinct):
+        return distinct
     keys = []
     for code, value in enumerate(distinct):
         try:
