@@ -358,32 +358,21 @@ def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None
 
     Sorting fixed-width strings (``np.unique``) and making a Python string of
     each (``tolist``) both cost far more than hashing them as integers: each
-    string's characters are mixed into one 64-bit hash, and the hashes are
-    coded through a table indexed by a window of their bits (when some window
-    separates the distinct hashes; else by a binary search). Equal strings
-    have equal hashes; distinct strings with equal hashes are caught by
-    comparing every string with its code's representative, in which case
-    ``None`` sends the caller to the dictionary path. Codes follow sorted
-    string order, as ``np.unique`` on the strings gives.
+    string's characters are mixed into one 64-bit hash (:func:`_string_hashes`),
+    and the hashes are coded by ``np.unique`` (its inverse: numpy's integer
+    paths, 3 x 10^5 hashes of 10^5 strings in 10 ms). Equal strings have equal
+    hashes; distinct strings with equal hashes are caught by comparing every
+    string with its code's representative, in which case ``None`` sends the
+    caller to the dictionary path. Codes follow sorted string order, as
+    ``np.unique`` on the strings gives.
     """
     n = len(values)
-    unit = np.uint32 if values.dtype.kind == "U" else np.uint8  # a character's code
-    width = values.dtype.itemsize // np.dtype(unit).itemsize
-    if not (width and n):
+    if not (values.dtype.itemsize and n):
         return None
-    characters = np.ascontiguousarray(values).view(unit).reshape(n, width)
-    hashes = characters[:, 0].astype(np.uint64)
-    for column in range(1, width):  # uint64 arithmetic wraps modulo 2**64, as intended
-        hashes *= np.uint64(0x9E3779B97F4A7C15)
-        hashes ^= characters[:, column]
-    scratch = np.empty_like(hashes)
-    for shift, factor in ((31, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # mix all bits
-        hashes ^= np.right_shift(hashes, np.uint64(shift), out=scratch)
-        hashes *= np.uint64(factor)
-    distinct = np.unique(hashes)
-    codes = _hash_codes(hashes, distinct)
+    distinct, codes = np.unique(_string_hashes(values), return_inverse=True)
+    codes = codes.astype(np.int64, copy=False)
     representative = np.empty(len(distinct), dtype=np.int64)
-    representative[codes] = np.arange(n)
+    representative[codes] = np.arange(n)  # (any row of each code: all are compared below)
     labels = values[representative]
     if not np.array_equal(labels[codes], values):
         return None  # two distinct strings share a hash
@@ -393,31 +382,18 @@ def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None
     return rank[codes], labels[order].tolist()
 
 
-def _hash_codes(hashes: NDArray[np.uint64], distinct: NDArray[np.uint64]) -> Codes:
-    """The position of each hash among the sorted ``distinct`` ones.
-
-    A look-up table indexed by ``bits`` bits of the hash, at the first shift
-    where the distinct hashes fall in distinct slots (likely when the table has
-    many more slots than the square of their number); else a binary search.
-    The table has at most ``2**22`` slots, a hashing choice (few collisions
-    among up to about a thousand distinct strings), not :func:`dense_is_cheaper`'s.
-    Past ``k * k > 2**23`` (about 2,900 distinct hashes) a window is unlikely to
-    separate them (each try succeeds with probability about ``exp(-k*k / 2**23)``),
-    so the binary search is taken at once rather than after nine failed tries.
-    """
-    k = len(distinct)
-    bits = min(22, max(16, 2 * k.bit_length() + 3))
-    if k * k > 2 << bits:
-        return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)
-    mask = (1 << bits) - 1
-    signed = hashes.view(np.int64)  # signed shifts and indices are numpy's fast paths
-    for shift in range(64 - bits, -1, -7):  # shift + bits <= 64: the window is all hash bits
-        slots = (distinct.view(np.int64) >> shift) & mask
-        if len(np.unique(slots)) == k:
-            table = np.empty(1 << bits, dtype=np.int64)
-            table[slots] = np.arange(k)
-            window = signed >> shift
-            window &= mask
-            found: Codes = table[window]
-            return found
-    return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)
+def _string_hashes(values: NDArray[Any]) -> NDArray[np.uint64]:
+    """A 64-bit hash of each string of a fixed-width string array (its characters mixed)."""
+    n = len(values)
+    unit = np.uint32 if values.dtype.kind == "U" else np.uint8  # a character's code
+    width = values.dtype.itemsize // np.dtype(unit).itemsize
+    characters = np.ascontiguousarray(values).view(unit).reshape(n, width)
+    hashes = characters[:, 0].astype(np.uint64)
+    for column in range(1, width):  # uint64 arithmetic wraps modulo 2**64, as intended
+        hashes *= np.uint64(0x9E3779B97F4A7C15)
+        hashes ^= characters[:, column]
+    scratch = np.empty_like(hashes)
+    for shift, factor in ((31, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # mix all bits
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=scratch)
+        hashes *= np.uint64(factor)
+    return hashes
