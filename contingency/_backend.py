@@ -11,13 +11,14 @@ primitive writes and the write of one result:
 with ``Contingency.add_result`` and ``GroupedContingency.add_result`` (the
 kernel's in C, or the ones written in Python: :func:`compiled_add_result`,
 :func:`compiled_grouped_add_result`), GroupedContingency's write of a batch's pairs into
-its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk (:func:`compiled_copies`)
-and found in the rows (:func:`compiled_first_rows`), its groups pickled as one columnar state
-(:func:`compiled_pack_groups`, :func:`compiled_unpack_groups`), Contingency's micro, macro, weighted and
+its groups (:func:`compiled_write_group_pairs`), its new groups made in bulk (:func:`compiled_copies`),
+its groups pickled as one columnar state (:func:`compiled_pack_groups`,
+:func:`compiled_unpack_groups`), Contingency's micro, macro, weighted and
 samples properties, its ``subset_accuracy``, ``error_rate`` and ``hamming_loss`` (read in C
 by one call, or by the readers written in Python: :func:`average_reader`,
 :func:`subset_reader`, :func:`pooled_reader`), its ``categories`` (the order's memo checked
-in C: :func:`categories_reader`) and its
+in C: :func:`categories_reader`), its ``n_results`` (the count in C at scale 0:
+:func:`n_results_reader`) and its
 ``interval`` (Wilson's interval of a micro share in C, the rest by the method written in
 Python: :func:`compiled_interval`;
 contingency/_kernel_intervals.pxi), PairedComparison's paired table
@@ -28,7 +29,11 @@ reach its table's C reads without a Python frame, and fall back on the reads
 as written in Python: :func:`compiled_partition_reads`), and the dense count
 of two int64 label arrays that :func:`contingency._table.count_cells` makes
 (``label_ranges`` and ``dense_count``, or their references in
-:mod:`contingency._table`).
+:mod:`contingency._table`), and the dictionary coding of lists, tuples and object arrays of
+labels (``code_objects``, contingency/_kernel_coding.pxi, or its reference
+:func:`contingency._coding.code_objects_reference`; tests/test_coding_kernel.py) and the first
+row of each code, which orders new groups and categories as the rows meet them
+(``grouped_first_rows``, or :func:`contingency._coding.first_rows_reference`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -60,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from contingency import _coding as _coding_module
 from contingency import _table as _table_module
 from contingency._counts_reference import CountsCore
 from contingency._kernel_source import MAIN, kernel_digest
@@ -70,11 +76,12 @@ from contingency._table_reference import ReferenceTable
 
 __all__ = ["IMPLEMENTATION", "PURE_PYTHON_VARIABLE", "REBUILD", "CountsCoreClass",
            "PairedCountsClass", "ScoreCountsClass", "TableClass", "average_reader",
-           "categories_reader", "compiled_add_result", "compiled_copies", "compiled_first_rows",
+           "categories_reader", "compiled_add_result", "compiled_copies",
            "compiled_grouped_add_result", "compiled_interval", "compiled_pack_groups",
            "compiled_paired_add_result", "compiled_partition_reads", "compiled_unpack_groups",
-           "compiled_write_group_pairs", "new_table", "pooled_reader", "rebuild_paired_counts",
-           "rebuild_table", "reduce_paired_counts", "reduce_table", "subset_reader"]
+           "compiled_write_group_pairs", "n_results_reader", "new_table", "pooled_reader",
+           "rebuild_paired_counts", "rebuild_table", "reduce_paired_counts", "reduce_table",
+           "subset_reader"]
 
 #: The environment variable that selects the pure-Python reference (cf. msgpack's
 #: MSGPACK_PUREPYTHON, aiohttp's AIOHTTP_NO_EXTENSIONS).
@@ -135,6 +142,9 @@ else:
     TableClass = KernelTable
     # count_cells' dense count of int64 label arrays, in C (the references' results: tested)
     _table_module.use_dense_steps(_kernel_found.label_ranges, _kernel_found.dense_count)
+    # the dictionary coding of lists, tuples and object arrays, in one C pass (tested likewise)
+    _coding_module.use_compiled_coding(_kernel_found.code_objects,
+                                       _kernel_found.grouped_first_rows)
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
     PairedCountsClass = _kernel_found.KernelPairedCounts
@@ -212,6 +222,15 @@ def categories_reader(reference: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return _kernel_found.categories_reader(reference)  # type: ignore[no-any-return]
 
 
+def n_results_reader(reference: Callable[[Any], int | float]) -> Callable[[Any], int | float]:
+    """The reader of Contingency's ``n_results``: the kernel's, one call into C while every count
+    is a whole number of results (it calls ``reference`` on counts held finer than a result), or
+    ``reference`` itself, the reader written in Python."""
+    if _kernel_found is None:
+        return reference
+    return _kernel_found.n_results_reader(reference)  # type: ignore[no-any-return]
+
+
 def compiled_interval(reference: Callable[..., Any]) -> Callable[..., Any]:
     """Contingency's ``interval``: the kernel's (Wilson's interval of a micro share read in one
     call into C, every other read and every refusal by ``reference``), presented as
@@ -287,15 +306,6 @@ def compiled_unpack_groups(reference: Callable[[Any, Any], list[Any]],
         return reference
     compiled: Any = _kernel_found.compiled_unpack_groups(reference, checked, contingency, counts)
     return _presented_as(compiled, reference)
-
-
-def compiled_first_rows(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The first row of each wanted group code (GroupedContingency's new groups, in the order the
-    rows meet them): the kernel's (one pass in C), presented as ``reference``; or ``reference``
-    itself, on the reference."""
-    if _kernel_found is None:
-        return reference
-    return _presented_as(_kernel_found.grouped_first_rows, reference)
 
 
 def compiled_partition_reads(cls: type) -> None:

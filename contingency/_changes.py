@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import CodedLabels, encode
+from contingency._coding import CodedLabels, encode, meeting_order
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
 from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs
@@ -613,36 +613,16 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     A row of weight 0 adds no category, so its labels are met after every other row's.
     """
     base = staging.base
-    if weights is not None and not weights.all():
-        live = weights != 0
-        rows_first = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
-        sides: tuple[NDArray[np.int64], ...] = (assigned[rows_first], correct[rows_first])
-    else:
-        sides = (assigned, correct)
-    # Each new code's first meeting on each side (np.unique keeps the first index), ranked
-    # 2r + side; a code's rank is the least of its two. All in numpy: a batch of a million new
-    # categories pays no Python step per category here.
-    codes_met, ranks_met = [], []
-    for side, codes in enumerate(sides):
-        rows = np.flatnonzero(codes >= base)  # the rows naming a new category, in row order
-        uniques, at = np.unique(codes[rows], return_index=True)
-        codes_met.append(uniques)
-        ranks_met.append(2 * rows[at] + side)
-    met, ranks = np.concatenate(codes_met), np.concatenate(ranks_met)
-    span = 2 * len(sides[0])  # every rank is below it
-    if (len(met) + 1) * span < 2**62:  # by code, then rank: each code's least rank first
-        by_code = np.argsort((met - base) * span + ranks, kind="stable")  # (one key: faster)
-    else:
-        by_code = np.lexsort((ranks, met))
-    met, ranks = met[by_code], ranks[by_code]
-    least = np.ones(len(met), dtype=bool)
-    least[1:] = met[1:] != met[:-1]
-    order = met[least][np.argsort(ranks[least], kind="stable")]  # (ranks are distinct)
-    renumber = np.empty(len(order), dtype=np.int64)  # provisional code - base -> final code
-    renumber[order - base] = np.arange(base, base + len(order))
+    # The new codes (base and after) shifted to 0..new-1, known ones below 0: not ordered. In
+    # numpy and one pass over the rows until every new code is met (meeting_order): a batch of
+    # a million new categories pays no Python step, and no sort of its rows, here.
+    met = meeting_order([assigned - base, correct - base], len(staging.new),
+                        None if weights is None else weights != 0)  # (provisional - base)
+    renumber = np.empty(len(met), dtype=np.int64)  # provisional code - base -> final code
+    renumber[met] = np.arange(base, base + len(met))
     provisional = list(staging.new)  # in provisional code order: join and _unseen append
-    staging.new = dict(zip(map(provisional.__getitem__, (order - base).tolist()),
-                           range(base, base + len(order))))
+    staging.new = dict(zip(map(provisional.__getitem__, met.tolist()),
+                           range(base, base + len(met))))
 
     def renumbered(codes: NDArray[np.int64]) -> NDArray[np.int64]:
         fresh = codes >= base

@@ -26,6 +26,7 @@ one rule for when a table of ``slots`` counters (``np.bincount``) beats sorting 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any, overload
 
 import numpy as np
@@ -34,8 +35,9 @@ from numpy.typing import NDArray
 from contingency._labels import check_label, is_label
 from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
-__all__ = ["CodedLabels", "Codes", "check_distinct", "coded_single_labels", "dense_is_cheaper",
-           "encode", "single_label_array"]
+__all__ = ["CodedLabels", "Codes", "check_distinct", "code_objects", "code_objects_reference",
+           "coded_single_labels", "dense_is_cheaper", "encode", "first_rows", "first_rows_reference",
+           "meeting_order", "single_label_array", "use_compiled_coding"]
 
 Codes = NDArray[np.int64]
 
@@ -101,8 +103,8 @@ def single_label_array(values: object) -> bool:
 
 def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     """A list, tuple or 1-d object array whose items are all single labels, coded by
-    :func:`encode` (C-level passes); ``None`` when it is not one (an item unhashable or a
-    container: a set of labels).
+    :func:`code_objects` (one pass, in C on the kernel); ``None`` when it is not one (an item
+    unhashable or a container: a set of labels). Only the distinct labels are checked.
 
     >>> coded = coded_single_labels(["b", "a", "b"], "y_true")
     >>> coded.codes.tolist(), coded.labels
@@ -115,14 +117,16 @@ def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     if type(values) is not list and type(values) is not tuple and not (
             isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1):
         return None
+    if not _codable_as_it_is(values):
+        values = list(values)  # an ndarray subclass, read as it iterates (a masked array's masked)
     try:
-        distinct = dict.fromkeys(values)
+        codes, labels = code_objects(values)
     except TypeError:
         return None  # an unhashable item: a list of labels, say
-    for label in distinct:
+    for label in labels:
         if type(label) is not str and not isinstance(label, bytes) and isinstance(label, Iterable):
             return None  # a tuple or frozenset of labels
-    codes, labels = encode(values, name)
+    check_distinct(labels, partial(_first_position, codes), name)
     return CodedLabels(codes, labels)
 
 
@@ -216,21 +220,137 @@ def _meets_every_value(codes: Codes, span: int) -> bool:
 
 def _encode_objects(values: Sequence[Any] | NDArray[Any],
                     name: str) -> tuple[Codes, list[Hashable]]:
-    """Codes through a dictionary: ``dict.fromkeys`` and ``map`` run in C; only the K labels are checked."""
-    items = values.tolist() if isinstance(values, np.ndarray) else values
+    """Codes through a dictionary (:func:`code_objects`, one pass); only the K labels are checked."""
+    items: Any = values
+    if not _codable_as_it_is(values):  # another array (U or S past a hash collision, datetimes,
+        # a subclass...) as its tolist() gives it, or another sequence
+        items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     try:
-        distinct: list[Hashable] = list(dict.fromkeys(items))
+        codes, distinct = code_objects(items)
     except TypeError:
         for position, label in enumerate(items):
             check_label(label, f"{name}[{position}]")
         raise
-    check_distinct(distinct, lambda code: next(i for i, item in enumerate(items)
-                                               if item is distinct[code]), name)
-    if isinstance(values, np.ndarray) and values.dtype.kind in "US":
-        distinct.sort()  # type: ignore[call-arg]  # all str or all bytes: np.unique's order
-    index = {label: code for code, label in enumerate(distinct)}
-    codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
+    check_distinct(distinct, partial(_first_position, codes), name)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "US" and distinct:
+        # all str or all bytes: np.unique's order
+        order = sorted(range(len(distinct)),
+                       key=distinct.__getitem__)  # type: ignore[arg-type]  # (str or bytes)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        codes, distinct = rank[codes], [distinct[code] for code in order]
     return codes, distinct
+
+
+def _first_position(codes: Codes, code: int) -> int:
+    """The first position of ``code`` in ``codes`` (where its label was first met)."""
+    return int(np.argmax(codes == code))
+
+
+def _codable_as_it_is(values: object) -> bool:
+    """Whether :func:`code_objects` takes ``values`` as it is: a list, a tuple or a 1-d object
+    ndarray (exact types: a subclass may read its items otherwise)."""
+    kind = type(values)
+    if kind is np.ndarray:
+        return values.dtype == object and values.ndim == 1  # type: ignore[attr-defined, no-any-return]
+    return kind is list or kind is tuple
+
+
+def code_objects_reference(values: list[Any] | tuple[Any, ...] | NDArray[np.object_]
+                           ) -> tuple[Codes, list[Hashable]]:
+    """Codes ``0..K-1`` in order of first occurrence and the ``K`` distinct labels of a list,
+    tuple or 1-d object array (any strides), each label the first object met of its class of
+    equal ones (as a dict keeps its first key); TypeError for an unhashable item.
+
+    The specification of the kernel's ``code_objects``, which makes the same codes and labels
+    in one pass without ``tolist`` (tests/test_coding_kernel.py compares the two). No label is
+    checked: :func:`encode` and :func:`coded_single_labels` check the distinct ones.
+
+    >>> codes, labels = code_objects_reference(["b", 1, True, "b", 1.0])
+    >>> codes.tolist(), labels
+    ([0, 1, 1, 0, 1], ['b', 1])
+    """
+    items = values.tolist() if isinstance(values, np.ndarray) else values
+    index = {label: code for code, label in enumerate(dict.fromkeys(items))}
+    codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
+    return codes, list(index)
+
+
+#: The one dictionary coding of Python objects: the reference, or the kernel's
+#: (:mod:`contingency._backend` chooses, at import, by :func:`use_compiled_coding`).
+code_objects: Callable[[list[Any] | tuple[Any, ...] | NDArray[np.object_]],
+                       tuple[Codes, list[Hashable]]] = code_objects_reference
+
+
+def first_rows_reference(codes: Codes, wanted: NDArray[np.bool_]) -> Codes:
+    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds); a
+    code outside ``0..len(wanted)-1`` is no code (skipped).
+
+    Looks at a prefix of the rows, doubling it until every wanted code is
+    found: the codes of a batch usually all appear long before its end, so
+    this costs far less than the batch. The specification of the kernel's
+    ``first_rows`` (one pass in C, stopped once every wanted code is found).
+
+    >>> first_rows_reference(np.array([2, -1, 0, 2, 1]), np.array([True, False, True])).tolist()
+    [2, -1, 0]
+    """
+    first = np.full(len(wanted), -1, dtype=np.int64)
+    remaining = int(wanted.sum())
+    start, step = 0, 1024
+    while remaining and start < len(codes):
+        distinct, at = np.unique(codes[start:start + step], return_index=True)
+        inside = (distinct >= 0) & (distinct < len(wanted))
+        distinct, at = distinct[inside], at[inside]
+        found = wanted[distinct] & (first[distinct] < 0)
+        first[distinct[found]] = at[found] + start
+        remaining -= int(found.sum())
+        start += step
+        step *= 2
+    return first
+
+
+#: :func:`first_rows_reference`, or the kernel's (chosen at import as :data:`code_objects` is).
+first_rows: Callable[[Codes, NDArray[np.bool_]], Codes] = first_rows_reference
+
+
+def meeting_order(sides: Sequence[Codes], count: int,
+                  live: NDArray[np.bool_] | None = None) -> Codes:
+    """The codes ``0..count-1`` in the order a loop of results meets them.
+
+    The loop reads row 0's first side (the assigned labels), then its second
+    (the correct ones), then row 1's... so a code first met at row ``r`` on
+    side ``s`` ranks ``2r + s``, and a code's rank is the least of its sides'.
+    Rows whose ``live`` is false (a weight of 0: they add no category) are
+    met after every other row. Codes outside ``0..count-1`` are not ordered;
+    every code in it must be met. O(rows until the last code is met + count):
+    :data:`first_rows` per side, no sort of the rows.
+
+    >>> meeting_order([np.array([5, 1, 0]), np.array([1, 2, 5])], 3).tolist()
+    [1, 2, 0]
+    >>> meeting_order([np.array([0, 1]), np.array([2, 2])], 3, np.array([False, True])).tolist()
+    [1, 2, 0]
+    """
+    if live is not None and not live.all():
+        rows = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
+        sides = [codes[rows] for codes in sides]
+    ranks = np.full(count, INT64_MAX, dtype=np.int64)
+    wanted = np.ones(count, dtype=bool)
+    for side, codes in enumerate(sides):
+        first = first_rows(codes, wanted)
+        met = first >= 0
+        ranks[met] = np.minimum(ranks[met], 2 * first[met] + side)
+    if count and ranks.max() == INT64_MAX:
+        raise ValueError(f"code {int(np.argmax(ranks == INT64_MAX))} is met by no row")
+    return np.argsort(ranks, kind="stable")  # (the ranks are distinct)
+
+
+def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable]]],
+                        first: Callable[[Codes, NDArray[np.bool_]], Codes]) -> None:
+    """Code objects with ``routine`` and find first rows with ``first``
+    (:mod:`contingency._backend` gives the kernel's ``code_objects`` and ``first_rows``; the
+    references are the default)."""
+    global code_objects, first_rows  # (the one switch, made at import)
+    code_objects, first_rows = routine, first
 
 
 def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None:
@@ -238,32 +358,21 @@ def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None
 
     Sorting fixed-width strings (``np.unique``) and making a Python string of
     each (``tolist``) both cost far more than hashing them as integers: each
-    string's characters are mixed into one 64-bit hash, and the hashes are
-    coded through a table indexed by a window of their bits (when some window
-    separates the distinct hashes; else by a binary search). Equal strings
-    have equal hashes; distinct strings with equal hashes are caught by
-    comparing every string with its code's representative, in which case
-    ``None`` sends the caller to the dictionary path. Codes follow sorted
-    string order, as ``np.unique`` on the strings gives.
+    string's characters are mixed into one 64-bit hash (:func:`_string_hashes`),
+    and the hashes are coded by ``np.unique`` (its inverse: numpy's integer
+    paths, 3 x 10^5 hashes of 10^5 strings in 10 ms). Equal strings have equal
+    hashes; distinct strings with equal hashes are caught by comparing every
+    string with its code's representative, in which case ``None`` sends the
+    caller to the dictionary path. Codes follow sorted string order, as
+    ``np.unique`` on the strings gives.
     """
     n = len(values)
-    unit = np.uint32 if values.dtype.kind == "U" else np.uint8  # a character's code
-    width = values.dtype.itemsize // np.dtype(unit).itemsize
-    if not (width and n):
+    if not (values.dtype.itemsize and n):
         return None
-    characters = np.ascontiguousarray(values).view(unit).reshape(n, width)
-    hashes = characters[:, 0].astype(np.uint64)
-    for column in range(1, width):  # uint64 arithmetic wraps modulo 2**64, as intended
-        hashes *= np.uint64(0x9E3779B97F4A7C15)
-        hashes ^= characters[:, column]
-    scratch = np.empty_like(hashes)
-    for shift, factor in ((31, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # mix all bits
-        hashes ^= np.right_shift(hashes, np.uint64(shift), out=scratch)
-        hashes *= np.uint64(factor)
-    distinct = np.unique(hashes)
-    codes = _hash_codes(hashes, distinct)
+    distinct, codes = np.unique(_string_hashes(values), return_inverse=True)
+    codes = codes.astype(np.int64, copy=False)
     representative = np.empty(len(distinct), dtype=np.int64)
-    representative[codes] = np.arange(n)
+    representative[codes] = np.arange(n)  # (any row of each code: all are compared below)
     labels = values[representative]
     if not np.array_equal(labels[codes], values):
         return None  # two distinct strings share a hash
@@ -273,31 +382,18 @@ def _encode_strings(values: NDArray[Any]) -> tuple[Codes, list[Hashable]] | None
     return rank[codes], labels[order].tolist()
 
 
-def _hash_codes(hashes: NDArray[np.uint64], distinct: NDArray[np.uint64]) -> Codes:
-    """The position of each hash among the sorted ``distinct`` ones.
-
-    A look-up table indexed by ``bits`` bits of the hash, at the first shift
-    where the distinct hashes fall in distinct slots (likely when the table has
-    many more slots than the square of their number); else a binary search.
-    The table has at most ``2**22`` slots, a hashing choice (few collisions
-    among up to about a thousand distinct strings), not :func:`dense_is_cheaper`'s.
-    Past ``k * k > 2**23`` (about 2,900 distinct hashes) a window is unlikely to
-    separate them (each try succeeds with probability about ``exp(-k*k / 2**23)``),
-    so the binary search is taken at once rather than after nine failed tries.
-    """
-    k = len(distinct)
-    bits = min(22, max(16, 2 * k.bit_length() + 3))
-    if k * k > 2 << bits:
-        return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)
-    mask = (1 << bits) - 1
-    signed = hashes.view(np.int64)  # signed shifts and indices are numpy's fast paths
-    for shift in range(64 - bits, -1, -7):  # shift + bits <= 64: the window is all hash bits
-        slots = (distinct.view(np.int64) >> shift) & mask
-        if len(np.unique(slots)) == k:
-            table = np.empty(1 << bits, dtype=np.int64)
-            table[slots] = np.arange(k)
-            window = signed >> shift
-            window &= mask
-            found: Codes = table[window]
-            return found
-    return np.searchsorted(distinct, hashes).astype(np.int64, copy=False)
+def _string_hashes(values: NDArray[Any]) -> NDArray[np.uint64]:
+    """A 64-bit hash of each string of a fixed-width string array (its characters mixed)."""
+    n = len(values)
+    unit = np.uint32 if values.dtype.kind == "U" else np.uint8  # a character's code
+    width = values.dtype.itemsize // np.dtype(unit).itemsize
+    characters = np.ascontiguousarray(values).view(unit).reshape(n, width)
+    hashes = characters[:, 0].astype(np.uint64)
+    for column in range(1, width):  # uint64 arithmetic wraps modulo 2**64, as intended
+        hashes *= np.uint64(0x9E3779B97F4A7C15)
+        hashes ^= characters[:, column]
+    scratch = np.empty_like(hashes)
+    for shift, factor in ((31, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # mix all bits
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=scratch)
+        hashes *= np.uint64(factor)
+    return hashes

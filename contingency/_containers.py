@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from contingency import _coding  # (its code_objects is chosen at import: read it there)
 from contingency._coding import CodedLabels, Codes, check_distinct, dense_is_cheaper
 from contingency._labels import check_label
 
@@ -151,11 +152,9 @@ def _coded(codes: Codes, size: int, labels: Callable[[Codes], list[Any]],
                for label in distinct):
         return list(map(distinct.__getitem__, codes.tolist()))
     check_distinct(distinct, lambda code: int(np.flatnonzero(codes == code)[0]), name)
-    index = dict(zip(distinct, range(len(distinct))))
-    if len(index) < len(distinct):  # equal labels: code each by the first
-        index = {}
-        merged = np.array([index.setdefault(label, len(index)) for label in distinct], np.int64)
-        codes, distinct = merged[codes], list(index)
+    if len(set(distinct)) < len(distinct):  # equal labels: code each by the first
+        merged, distinct = _coding.code_objects(distinct)
+        codes = merged[codes]
     return CodedLabels(codes.astype(np.int64, copy=False), distinct)
 
 

@@ -865,6 +865,12 @@ for _name, _compiled in (("subset_accuracy", _backend.subset_reader("accuracy",
 categories_reference = vars(Contingency)["categories"].fget
 Contingency.categories = property(  # type: ignore[method-assign,assignment]
     _backend.categories_reader(categories_reference), doc=categories_reference.__doc__)
+#: n_results as written above (Counts.reported of the count): the specification of the kernel's
+#: reader, which takes its place when the kernel is built (the count in C at scale 0, by this on
+#: counts finer than a result; tests/test_kernel_counts.py compares both after every step).
+n_results_reference = vars(Contingency)["n_results"].fget
+Contingency.n_results = property(  # type: ignore[method-assign,assignment]
+    _backend.n_results_reader(n_results_reference), doc=n_results_reference.__doc__)
 _SLOTS = ("_counts", "_unknown", "_zero_division", "_verbose")
 # inspect.signature (IDEs, notebooks) shows __init__'s parameters, not __new__'s.
 Contingency.__signature__ = _locking.constructor_signature(Contingency)  # type: ignore[attr-defined]

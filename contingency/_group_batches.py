@@ -4,9 +4,9 @@
 ``0..G-1``; :func:`triple_changes` counts the batch's (group, correct,
 assigned) codes once and turns the distinct ones into the
 whole's pairs and each group's coded pairs (:class:`GroupPairs`, sorted by
-group, for the groups' one batch write); :func:`first_rows` and
-:func:`order_first_seen` give new groups and new categories the order in which
-the rows meet them, as a loop of single results would.
+group, for the groups' one batch write); :func:`order_first_seen` gives each
+group's new categories the order in which the rows meet them, as a loop of
+single results would (:func:`contingency._coding.meeting_order`, the one rule).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._changes import PAIR_SHIFT
-from contingency._coding import encode
+from contingency._coding import encode, meeting_order
 from contingency._group_keys import group_key
 from contingency._inputs import check_same_length, label_sequence
 from contingency.formulas._numeric import INT64_SAFE, dense_is_cheaper, distinct_counts
 
-__all__ = ["GroupPairs", "coded_pairs", "first_rows", "group_codes", "order_first_seen", "rows_of",
+__all__ = ["GroupPairs", "coded_pairs", "group_codes", "order_first_seen", "rows_of",
            "triple_changes"]
 
 
@@ -93,7 +93,10 @@ def group_codes(groups: object, size: int, where: str) -> tuple[NDArray[np.int64
 
 def _keys(codes: NDArray[np.int64], distinct: list[Hashable], name: str) -> list[Hashable]:
     """The group keys of one feature's distinct values (:func:`group_key`'s check, the one every
-    path makes), a refused one named by its first row."""
+    path makes), a refused one named by its first row. A ``str`` is a label, and its own key:
+    when every value is one (a list of ``str`` keys), they are the keys, with no call per key."""
+    if all(type(value) is str for value in distinct):
+        return distinct
     keys = []
     for code, value in enumerate(distinct):
         try:
@@ -102,26 +105,6 @@ def _keys(codes: NDArray[np.int64], distinct: list[Hashable], name: str) -> list
             group_key(value, f"{name}[{int(np.flatnonzero(codes == code)[0])}]")
             raise
     return keys
-
-
-def first_rows(codes: NDArray[np.int64], wanted: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """The first row of each code ``c`` with ``wanted[c]`` (-1 for one that no row holds).
-
-    Looks at a prefix of the rows, doubling it until every wanted code is
-    found: the groups of a batch usually all appear long before its end, so
-    this costs far less than the batch.
-    """
-    first = np.full(len(wanted), -1, dtype=np.int64)
-    remaining = int(wanted.sum())
-    start, step = 0, 1024
-    while remaining and start < len(codes):
-        distinct, at = np.unique(codes[start:start + step], return_index=True)
-        found = wanted[distinct] & (first[distinct] < 0)
-        first[distinct[found]] = at[found] + start
-        remaining -= int(found.sum())
-        start += step
-        step *= 2
-    return first
 
 
 class GroupPairs(NamedTuple):
@@ -203,24 +186,22 @@ def order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int6
                       labels: list[Hashable], exact: NDArray[Any] | None) -> None:
     """Put each group's new categories in the order its rows meet them (in place).
 
-    As in a Contingency's batch: row by row, the assigned side before the
-    correct one, rows of weight 0 after all others. ``combined`` holds each
-    row's ``(group * k + correct) * k + assigned``, by the group codes that key
-    ``fresh``. Reads only the rows of the groups that meet several new categories.
+    As in a Contingency's batch (:func:`~contingency._coding.meeting_order`):
+    row by row, the assigned side before the correct one, rows of weight 0
+    after all others. ``combined`` holds each row's ``(group * k + correct) * k +
+    assigned``, by the group codes that key ``fresh``. Reads only the rows of
+    the groups that meet several new categories.
     """
     wanted = [code for code, met in fresh.items() if len(met) > 1]
     groups, pair = np.divmod(combined, k * k)
     rows = np.flatnonzero(np.isin(groups, wanted))
-    if exact is not None and not exact[rows].all():
-        live = exact[rows] != 0
-        rows = np.concatenate([rows[live], rows[~live]])
     truth, chosen = np.divmod(pair[rows], k)
-    rank: dict[int, int] = {}
-    for side, codes in enumerate((chosen, truth)):
-        keys = groups[rows] * k + codes
-        distinct, at = np.unique(keys, return_index=True)
-        for key, position in zip(distinct.tolist(), at.tolist()):
-            rank[key] = min(rank.get(key, 2 * position + side), 2 * position + side)
+    # Each (group, category) the rows name, coded densely, and those in meeting order.
+    keys, dense = np.unique(np.concatenate([groups[rows] * k + chosen, groups[rows] * k + truth]),
+                            return_inverse=True)
+    sides = (dense[:len(rows)], dense[len(rows):])
+    met = meeting_order(sides, len(keys), None if exact is None else exact[rows] != 0)
+    rank = dict(zip(keys[met].tolist(), range(len(keys))))
     index = {label: code for code, label in enumerate(labels)}
     for code in wanted:
         fresh[code].sort(key=lambda label: rank[code * k + index[label]])

@@ -103,7 +103,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency import _backend, _locking
+from contingency import _backend, _coding, _locking
 from contingency import report as _report
 from contingency._changes import (
     Changes,
@@ -120,7 +120,7 @@ from contingency._counts import Counts
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
-from contingency._group_batches import GroupPairs, first_rows, group_codes, rows_of, triple_changes
+from contingency._group_batches import GroupPairs, group_codes, rows_of, triple_changes
 from contingency._group_columns import pack_groups, unpack_groups
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
@@ -443,7 +443,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
         if len(fresh):
             wanted = np.zeros(len(keys), dtype=bool)
             wanted[fresh] = True
-            first = _first_rows(codes if exact is None else codes[exact != 0], wanted)[fresh]
+            rows = codes if exact is None else codes[exact != 0]
+            first = _coding.first_rows(rows, wanted)[fresh]
             # The new groups take codes in the order the rows meet them; those met only in rows
             # of weight 0 come last: they get no count, so no accumulator and no place.
             order = np.lexsort((first, first < 0))
@@ -1253,7 +1254,6 @@ def copies_reference(accumulator: Contingency, count: int) -> list[Contingency]:
 
 
 _copies = _backend.compiled_copies(copies_reference, Contingency, Counts)
-_first_rows = _backend.compiled_first_rows(first_rows)
 
 
 def _each(parts: Iterable[Callable[[], object]]) -> Callable[[], None]:

@@ -1386,6 +1386,21 @@ def categories_reader(reference):
     return read_categories
 
 
+def n_results_reader(reference):
+    """Contingency's ``n_results`` read in C: ``reference`` is the property's reader written in
+    Python (:meth:`contingency._counts.Counts.reported` of the count of results), which serves
+    what the C does not. At scale 0 the count is the core's int64 ``n``, reported as it is (an
+    ``int``); counts finer than a result (held by the reference's storage, Python ints that
+    may pass int64) are reported by ``reference``, the exact count rounded once."""
+
+    def read_n_results(self):
+        counts = self._counts
+        if isinstance(counts, KernelCountsCore) and (<KernelCountsCore>counts)._wide is None:
+            return PyLong_FromLongLong((<KernelCountsCore>counts)._n)
+        return reference(self)
+    return read_n_results
+
+
 def fixed_point_double(value):
     """``float(value)`` of an integer ``0 <= value < 2**256`` as the running sums' reads round
     one (cc_u256_double, and below 2**192 cc_u192_double: to nearest, ties to even), for the

@@ -315,7 +315,7 @@ cdef object _clone(object first, KernelCountsCore other, list outer, list inner)
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def grouped_first_rows(codes, wanted):
-    """``contingency._group_batches.first_rows`` in C (read it first): one pass over the rows,
+    """``contingency._coding.first_rows_reference`` in C (read it first): one pass over the rows,
     stopped once every wanted code is found (no sort of prefixes)."""
     cdef const int64_t[::1] rows = np.ascontiguousarray(codes, dtype=np.int64)
     cdef const unsigned char[::1] asked = np.ascontiguousarray(wanted, dtype=np.bool_).view(np.uint8)
@@ -330,7 +330,7 @@ def grouped_first_rows(codes, wanted):
             break
         code = rows[row]
         if code < 0 or code >= groups:
-            raise IndexError(f"code {code} out of range of {groups} groups")
+            continue  # (no code: skipped, as the reference skips it)
         if asked[code] and first[code] < 0:
             first[code] = row
             remaining -= 1

@@ -176,9 +176,14 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
         >>> curves.one_vs_rest(2).roc_curve()[1].tolist()
         [0.0, 1.0, 1.0]
         """
-        if label not in self._index:
-            raise ValueError(f"one_vs_rest: {label!r} is not one of the classes {list(self._classes)}")
-        return self._tables[self._index[label]].copy()
+        try:
+            index = self._index.get(label)
+        except TypeError:  # (unhashable: an array, a list; never a class)
+            index = None
+        if index is None:
+            raise ValueError(f"one_vs_rest: label {shown(label)} is not one of the classes "
+                             f"{list(self._classes)}")
+        return self._tables[index].copy()
 
     def micro(self) -> ThresholdContingency:
         """The pooled accumulator of every (score, indicator) pair (a copy): the micro average's curves."""
@@ -675,9 +680,10 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
 
     @staticmethod
     def _check_average(average: object, what: str) -> None:
-        if average not in _AVERAGES or isinstance(average, bool):
+        if not (average is None or (isinstance(average, str) and average in _AVERAGES)):
             extra = (" ('samples' averages each result's own score: not a function of the "
-                     "per-class counts, so not kept)" if average == "samples" else "")
+                     "per-class counts, so not kept)" if isinstance(average, str)
+                     and average == "samples" else "")
             raise ValueError(f"{what}: average must be one of 'macro', 'weighted', 'micro' or "
                              f"None, not {shown(average)}{extra}")
 
@@ -691,14 +697,14 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
         see the class docstring.
         """
         self._check_average(average, "roc_auc")
-        if multi_class == "ovo":
+        if isinstance(multi_class, str) and multi_class == "ovo":
             raise ValueError(
                 "roc_auc: multi_class='ovo' (Hand and Till) compares column j among the results of "
                 "classes j and k only; the one-vs-rest tables kept here pool every other class, "
                 "so they cannot serve it exactly (it would take, for each pair of classes, the "
                 "column's scores of the results of those two classes, which is not kept): use "
                 "multi_class='ovr'")
-        if multi_class != "ovr":
+        if not (isinstance(multi_class, str) and multi_class == "ovr"):
             raise ValueError(f"roc_auc: multi_class must be 'ovr' (or 'ovo', refused), "
                              f"not {shown(multi_class)}")
         if average == "micro":
@@ -735,6 +741,7 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
         self._single_label("top_k_accuracy")
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
             raise ValueError(f"top_k_accuracy: k must be a positive integer, not {shown(k)}")
+        normalize = _curves.check_flag(normalize, "normalize", "top_k_accuracy")
         hits = sum(self._ranks[:int(k)])
         if not normalize:
             return float(_weight(hits, self._scale))

@@ -697,6 +697,8 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         ``"quantile"`` places its edges at percentiles of the results, each
         weight a number of repeats: it needs whole counts (as the formula).
         """
+        _curves.check_choice(strategy, "strategy", _curves.CALIBRATION_STRATEGIES,
+                             "calibration_curve")
         counts = self._exact_counts("calibration_curve")
         if strategy == "quantile":
             counts = self._whole_columns("calibration_curve(strategy='quantile')", ValueError)
@@ -724,9 +726,11 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         an ``add`` for a number of bins (the counts keep the bins of the last few asked for,
         from their first read on); given edges, O(distinct scores).
         """
+        _curves.check_choice(norm, "norm", _curves.CALIBRATION_NORMS, "calibration_error")
+        if isinstance(n_bins, (int, np.integer, np.bool_)):  # (numpy's too; a bool: refused)
+            n_bins = _curves.check_bin_count(n_bins, "calibration_error", edges=True)
         counts = self._counts
-        if (self._binning is None and type(n_bins) is int and n_bins >= 1
-                and type(norm) is str and norm in ("l1", "l2", "max")):
+        if self._binning is None and type(n_bins) is int:
             bins = counts.calibration_bins(n_bins)
             if bins is not None:
                 return bins.read(counts.positives + counts.negatives, norm)

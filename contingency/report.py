@@ -16,6 +16,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import numbers
+import reprlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -216,10 +218,20 @@ def _number(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+#: The most digits a report shows after the point: a double's exact value has at most 1074 (its
+#: least power of two, 2**-1074); past them every digit is 0, and Python refuses formats of
+#: more than 2**31 - 1 with a message of its own.
+MOST_DIGITS = 1074
+
+
 def _check_digits(digits: object) -> int:
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
-        raise ValueError(f"digits must be an integer >= 0, not {digits!r}")
-    return digits
+    """``digits`` as an ``int`` if it is an integer (Python's or numpy's, not a bool) from 0 to
+    :data:`MOST_DIGITS`, else ``ValueError`` naming it."""
+    if (isinstance(digits, bool) or not isinstance(digits, numbers.Integral)
+            or not 0 <= int(digits) <= MOST_DIGITS):
+        raise ValueError(f"digits must be an integer >= 0 (at most {MOST_DIGITS}), "
+                         f"not {reprlib.repr(digits)}")
+    return int(digits)
 
 
 def _bounds_text(bounds: Sequence[float] | None, digits: int) -> str:

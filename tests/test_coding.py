@@ -70,27 +70,19 @@ def test_object_arrays_keep_first_seen_order():
 
 
 def test_string_hash_collisions_fall_back_to_the_dictionary(monkeypatch):
-    hashes = np.array([0, 1, 1, 0, 63], dtype=np.uint64)  # equal in every window the table tries
-    assert _coding._hash_codes(hashes, np.unique(hashes)).tolist() == [0, 1, 1, 0, 2]
-    monkeypatch.setattr(_coding, "_hash_codes", lambda hashes, distinct: np.zeros(
-        len(hashes), dtype=np.int64))  # as if every string had one hash
+    monkeypatch.setattr(_coding, "_string_hashes", lambda values: np.zeros(
+        len(values), dtype=np.uint64))  # as if every string had one hash
     found, labels = decoded(np.array(["b", "a", "b", "c"]))
     assert found == ["b", "a", "b", "c"]
     assert labels == ["a", "b", "c"]  # still sorted, as np.unique gives
 
 
-def test_many_distinct_strings_skip_the_window_tries(monkeypatch):
-    """Past about 2,900 distinct strings no hash window is tried (each would likely collide):
-    codes come from one binary search, sorted as np.unique gives them."""
+def test_many_distinct_strings_are_coded_as_np_unique_codes_them():
     values = np.array([f"s{(i * 7919) % 5000}" for i in range(12_000)])
-    tried = []
-    real_unique = np.unique
-    monkeypatch.setattr(_coding.np, "unique", lambda *args, **kwargs: (
-        tried.append(len(args[0])), real_unique(*args, **kwargs))[1])
-    found, labels = decoded(values)
-    assert found == values.tolist()
-    assert labels == sorted(set(values.tolist()))
-    assert tried == [12_000]  # the distinct hashes only: no window's slots
+    codes, labels = encode(values, "x")
+    distinct, inverse = np.unique(values, return_inverse=True)
+    assert labels == distinct.tolist()
+    assert codes.tolist() == inverse.tolist()
 
 
 @pytest.mark.parametrize(("values", "error", "message"), [

@@ -1040,6 +1040,34 @@ def test_a_missing_value_in_a_group_column_is_refused_naming_the_column_and_row(
     assert g == GroupedContingency()
 
 
+@pytest.mark.parametrize("as_keys", [list, np.array, lambda names: np.array(names, dtype=object),
+                                     pandas.Series])
+def test_str_group_keys_of_every_container_are_the_same_groups_as_int_keys(as_keys):
+    """Group keys as strings (a list of str, whose keys skip the call per key a str does not
+    need, a numpy str array coded by hashing, an object array, a Series) count the same groups
+    as int keys mapped one to one, each key a Python str, by stream too; a list mixing str with
+    other keys still has each of those checked (a numpy scalar taken as the value it holds, a
+    refused one named by its row)."""
+    rng = np.random.default_rng(31)
+    codes = rng.integers(0, 40, 300)
+    assigned, correct = rng.integers(0, 3, 300), rng.integers(0, 3, 300)
+    names = [f"group {code}" for code in codes.tolist()]
+    by_int = GroupedContingency([0, 1, 2]).add_results(assigned, correct, groups=codes)
+    by_str = GroupedContingency([0, 1, 2]).add_results(assigned, correct, groups=as_keys(names))
+    assert all(type(key) is str for key in by_str.groups)
+    assert by_str.overall == by_int.overall
+    assert {f"group {key}": value for key, value in by_int.by_group("micro_f1").items()} == \
+        by_str.by_group("micro_f1")
+    streamed = GroupedContingency([0, 1, 2])
+    for row in range(300):
+        streamed.add_result(assigned[row], correct[row], group=names[row])
+    assert streamed == by_str
+    mixed = GroupedContingency().add_results(["x"] * 3, ["x"] * 3, groups=["a", np.int64(3), "a"])
+    assert [type(key) for key in mixed.groups] == [int, str]
+    with pytest.raises(ValueError, match=r"^groups\[1\]: None is not a valid label"):
+        GroupedContingency().add_results(["x"] * 2, ["x"] * 2, groups=["a", None])
+
+
 # Group order (issue 31, item 14) ---------------------------------------------------------------
 
 

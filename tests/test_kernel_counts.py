@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import operator
 import pickle
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -36,7 +37,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from contingency import Contingency, _backend
-from contingency._contingency import add_result_reference, categories_reference, interval_reference
+from contingency._contingency import (
+    add_result_reference,
+    categories_reference,
+    interval_reference,
+    n_results_reference,
+)
 from contingency._counts import Counts
 from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
 from contingency._labels import category_order
@@ -69,12 +75,13 @@ CORES = [pytest.param(CountsCore, id="reference"),
 
 
 class ReferenceContingency(Contingency):
-    """Contingency with add_result, interval and categories as written in Python (the kernel's
-    are in C)."""
+    """Contingency with add_result, interval, categories and n_results as written in Python (the
+    kernel's are in C)."""
 
     add_result = add_result_reference  # type: ignore[assignment]
     interval = interval_reference  # type: ignore[assignment]
     categories = property(categories_reference)  # type: ignore[assignment]
+    n_results = property(n_results_reference)  # type: ignore[assignment]
 
 
 def on_core(core: type, categories: Any = None, **options: Any) -> Contingency:
@@ -112,14 +119,23 @@ def shown_float(value: Any) -> Any:
 def pending_sets(counts: Counts) -> dict[str, list[str]]:
     """The pending sets of the running sums kept in Python, by name, but those of the plain
     macro means (the reference's alone: the kernel keeps those sums in C, by every write; they
-    are compared through ``macro_sums``). Every pending set the writes fill is one of them."""
+    are compared through ``macro_sums``). Every pending set the writes fill is one of them. Each
+    holds categories, each by whichever of its equal labels a write put there (the kernel's
+    multi-label write puts the result's, 2.0, where the reference's puts the category's, 2): a
+    category is shown by its name."""
     running: dict[str, Any] = {f"sums {key}": value for key, value in counts.sums.items()}
     running |= {f"variances {key}": value for key, value in counts.variances.items()}
     running |= {name: getattr(counts, name) for name in ("totals", "margins", "coupling")
                 if getattr(counts, name) is not None}
     assert sorted(map(id, counts.stale)) == sorted(id(value.pending) for value in running.values())
-    return {name: sorted(map(repr, value.pending)) for name, value in running.items()
-            if name.removeprefix("sums ") not in MACRO_KEYS}
+    ids, names = counts.ids, counts.names
+
+    def category(label: Any) -> Any:  # (equal labels, 2 and 2.0, are one category: its name)
+        code = ids.get(label)
+        return label if code is None else names[code]
+
+    return {name: sorted({repr(category(label)) for label in value.pending})
+            for name, value in running.items() if name.removeprefix("sums ") not in MACRO_KEYS}
 
 
 #: The reads of the result shapes the kernel serves in C while every result is single-label (by
@@ -308,6 +324,11 @@ class CountsKernelAgainstReference(RuleBasedStateMachine):
         self.both("set_entries", *cells)
 
     @rule()
+    def reset(self) -> None:  # every count back to zero, at scale 0, whatever the scale was
+        self.both("reset")
+        self.added.clear()
+
+    @rule()
     def copy_and_pickle(self) -> None:
         """A copy and a pickled twin hold every count (the running sums are made again)."""
         for accumulator in self.pair:
@@ -447,6 +468,51 @@ def test_a_fractional_weight_makes_the_counts_finer_then_count_pair_counts_in_th
     assert s.n_results == 2.25
     assert s == Contingency(["x", "y"]).add_results(["x", "x", "y"], ["y", "x", "y"],
                                                     weights=[1, 0.25, 1])
+
+
+def exact_count(accumulator: Contingency) -> Fraction:
+    """The count of results as the counts hold it, exactly."""
+    counts = accumulator._counts
+    return Fraction(counts.n, 1 << counts.scale)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_n_results_is_the_int_count_then_the_exact_count_rounded_once(core: type) -> None:
+    """n_results on either core, by Contingency's property (in C on the kernel's core at scale
+    0) and by the reader written in Python: an ``int`` while every count is whole, a ``float``
+    (the exact count rounded once) once a fractional weight is counted, whole again or not, an
+    ``int`` again after ``reset``; the counts past int64 a wide core holds (a fractional weight
+    beside the count limit) are read too."""
+    s = on_core(core, ["x", "y"], unknown="add")
+
+    def reads(expected: int | float) -> None:
+        for read in (s.n_results, n_results_reference(s)):
+            assert type(read) is type(expected)
+            assert read == expected == float(exact_count(s))
+
+    reads(0)
+    s.add_results(["x", "y", "x"], ["x", "x", "y"])
+    s.add_result({"x", "y"}, {"z"})  # (a multi-label result counts once)
+    reads(4)
+    s.add_result("x", "y", weight=2**40)
+    reads(4 + 2**40)
+    s.add_result("y", "y", weight=0.25)
+    reads(4 + 2**40 + 0.25)
+    s.add_result("y", "x", weight=2**-60)  # (the exact count needs more bits than a double has)
+    assert exact_count(s) == 4 + 2**40 + Fraction(1, 4) + Fraction(1, 2**60)
+    reads(float(exact_count(s)))
+    s.remove_result("y", "x", weight=2**-60)
+    s.remove_result("y", "y", weight=0.25)
+    reads(float(4 + 2**40))  # (whole again, still a float: until reset)
+    s.reset()
+    reads(0)
+    s.add_result("x", "y", weight=MAX_COUNT - 1)
+    s.add_result("x", "x", weight=0.5)  # units of 2**-1: the count is past int64
+    assert s._counts.n > 2**63
+    reads(float(exact_count(s)))
+    assert s.n_results == float(MAX_COUNT - Fraction(1, 2))
+    s.reset()
+    reads(0)
 
 
 @pytest.mark.parametrize("core", CORES)
@@ -1063,6 +1129,28 @@ def test_hamming_loss_is_served_in_c_without_a_set_entries_offset() -> None:
         assert python_calls(read) == []
     s.set_entries(1, 0, 0, 1)
     assert python_calls(read) != []
+
+
+@kernel_loaded
+def test_n_results_is_served_in_c_while_every_count_is_whole() -> None:
+    """n_results: in C (no Python frame) at scale 0, multi-label results and set_entries too;
+    by the reader written in Python while counts are finer than a result (the same values as the
+    reference's, compared step by step above); in C again after a reset."""
+    s = on_core(KERNEL, ["x", "y"], unknown="add")
+    read = partial(operator.attrgetter("n_results"), s)
+    assert python_calls(read) == []
+    for assigned, correct in [("x", "x"), ({"x", "y"}, {"x"}), ("z", "x")]:
+        s.add_result(assigned, correct)
+        assert python_calls(read) == []
+    s.set_entries(1, 0, 0, 1)
+    assert python_calls(read) == []
+    s.add_result("x", "y", weight=0.5)
+    assert python_calls(read) != []
+    s.remove_result("x", "y", weight=0.5)
+    assert python_calls(read) != []  # (a float until reset)
+    s.reset()
+    assert python_calls(read) == []
+    assert s.n_results == 0
 
 
 @kernel_loaded

@@ -217,6 +217,27 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
         (lambda: curves.remove([0.1, 0.2, 0.3], "c"), ValueError, "positive results of score 0.3"),
         (lambda: curves.top_k_accuracy(0), ValueError, "k must be a positive integer"),
         (lambda: curves.roc_auc("median"), ValueError, "average must be one of"),
+        # arguments of the wrong kind: an array (never compared), a bool, NaN, a numpy number
+        *((lambda read=read, average=average: getattr(curves, read)(average), ValueError,
+           f"{read}: average must be one of 'macro', 'weighted', 'micro' or None, not ")
+          for read in ("roc_auc", "roc_auc_bound", "average_precision")
+          for average in (np.array(["macro", "micro"]), np.array(["macro"]), True, np.nan,
+                          np.float64(1.0))),
+        *((lambda multi_class=multi_class: curves.roc_auc(multi_class=multi_class), ValueError,
+           r"roc_auc: multi_class must be 'ovr' \(or 'ovo', refused\), not ")
+          for multi_class in (np.array(["ovr", "ovo"]), np.array(["ovr"]), True, np.nan)),
+        *((lambda normalize=normalize: curves.top_k_accuracy(1, normalize=normalize), TypeError,
+           "top_k_accuracy: normalize must be True or False, not ")
+          for normalize in (np.array([True, False]), np.array([True]), 1, None, "no", np.nan)),
+        *((lambda k=k: curves.top_k_accuracy(k), ValueError,
+           "top_k_accuracy: k must be a positive integer, not ")
+          for k in (np.array([1, 2]), np.array(1), True, np.True_, 1.0, np.nan)),
+        *((lambda label=label: curves.one_vs_rest(label), ValueError,
+           r"one_vs_rest: label .* is not one of the classes \['a', 'b', 'c'\]")
+          for label in (np.array(["a", "b"]), np.array(["a"]), ["a"], {"a": 1}, np.nan, "z")),
+        *((lambda digits=digits: curves.report(digits), ValueError,
+           r"digits must be an integer >= 0 \(at most 1074\), not ")
+          for digits in (np.array([1, 2]), True, np.float64(2.0), np.nan, -1, 10**30)),
         (lambda: curves.merge(MulticlassThresholdContingency(["a", "c", "b"])), ValueError,
          "classes differ"),
         (lambda: MulticlassThresholdContingency(["a"]), ValueError, "at least two"),
@@ -229,6 +250,18 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
     binned = MulticlassThresholdContingency([0, 1], bins=2)
     with pytest.raises(ValueError, match=r"scores\[0, 1\] = 1.5 is outside the bins"):
         binned.add_results([[0.5, 1.5]], [0])
+
+
+def test_reads_take_numpy_scalars_as_the_python_values_they_hold() -> None:
+    curves = MulticlassThresholdContingency(["a", "b", "c"])
+    curves.add_results([[0.1, 0.2, 0.7], [0.5, 0.3, 0.2], [0.2, 0.5, 0.3], [0.6, 0.1, 0.3]],
+                       ["c", "b", "b", "a"])
+    for normalize in (True, False):
+        assert curves.top_k_accuracy(np.int64(1), normalize=np.bool_(normalize)) == \
+            curves.top_k_accuracy(1, normalize=normalize)
+    assert curves.roc_auc(np.str_("weighted"), multi_class=np.str_("ovr")) == curves.roc_auc("weighted")
+    assert curves.one_vs_rest(np.str_("b")) == curves.one_vs_rest("b")
+    assert curves.report(np.int8(2)) == curves.report(2)
 
 
 def test_ranks_and_tables_that_disagree_are_refused_by_from_dict() -> None:

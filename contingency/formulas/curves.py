@@ -78,7 +78,10 @@ from contingency.formulas.intervals import Interval, check_level, normal_bounds,
 
 __all__ = [
     "AUC_VARIANCE_METHODS",
+    "CALIBRATION_NORMS",
+    "CALIBRATION_STRATEGIES",
     "LOG_LOSS_EPS",
+    "MAX_BINS",
     "auc_bound_from_shared_pairs",
     "auc_from_mann_whitney",
     "average_precision",
@@ -90,6 +93,9 @@ __all__ = [
     "calibration_curve",
     "calibration_error",
     "calibration_gap",
+    "check_bin_count",
+    "check_choice",
+    "check_flag",
     "counts_at",
     "det_curve",
     "log_loss",
@@ -111,6 +117,71 @@ Floats = NDArray[np.float64]
 
 #: The methods of :func:`roc_auc_variance` and :func:`roc_auc_interval`.
 AUC_VARIANCE_METHODS = ("delong", "hanley_mcneil")
+#: The norms of :func:`calibration_error`.
+CALIBRATION_NORMS = ("l1", "l2", "max")
+#: The strategies of :func:`calibration_curve`.
+CALIBRATION_STRATEGIES = ("uniform", "quantile")
+#: The most bins a number of bins may ask for: far past any calibration's use (its edges alone
+#: take 32 GiB), and short of the sizes numpy refuses with messages of its own.
+MAX_BINS = 2**32
+
+
+# Checking the options -----------------------------------------------------------------------
+
+
+def check_choice(value: object, name: str, allowed: tuple[str, ...], where: str) -> str:
+    """``value`` if it is one of the strings ``allowed``, else ``ValueError`` naming ``name``, the
+    call ``where`` and what is allowed. Anything but a string is refused before any comparison
+    (an array compared with a string is an array, whose truth numpy refuses to tell).
+
+    >>> check_choice("l2", "norm", CALIBRATION_NORMS, "calibration_error")
+    'l2'
+    >>> check_choice(np.array([1, 2]), "norm", CALIBRATION_NORMS, "calibration_error")
+    Traceback (most recent call last):
+    ...
+    ValueError: calibration_error: norm must be one of 'l1', 'l2', 'max', not array([1, 2])
+    """
+    if not (isinstance(value, str) and value in allowed):
+        raise ValueError(f"{where}: {name} must be one of {', '.join(map(repr, allowed))}, "
+                         f"not {shown(value)}")
+    return value
+
+
+def check_flag(value: object, name: str, where: str) -> bool:
+    """``value`` as a bool if it is ``True`` or ``False`` (Python's or numpy's), else
+    ``TypeError`` naming ``name`` and the call ``where`` (a truthy array, number or string is not
+    taken for a flag).
+
+    >>> check_flag(np.True_, "drop_intermediate", "roc_curve")
+    True
+    >>> check_flag(1, "drop_intermediate", "roc_curve")
+    Traceback (most recent call last):
+    ...
+    TypeError: roc_curve: drop_intermediate must be True or False, not 1
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{where}: {name} must be True or False, not {shown(value)}")
+    return bool(value)
+
+
+def check_bin_count(n_bins: object, where: str, edges: bool = False) -> int:
+    """``n_bins`` as an ``int`` if it is an integer (Python's or numpy's, not a bool) from 1 to
+    :data:`MAX_BINS`, else ``ValueError`` naming it and the call ``where`` (``edges``: the message
+    says an array of edges is taken too).
+
+    >>> check_bin_count(np.int64(10), "calibration_curve")
+    10
+    >>> check_bin_count(True, "calibration_curve")
+    Traceback (most recent call last):
+    ...
+    ValueError: calibration_curve: n_bins must be a positive integer (at most 2**32), not True
+    """
+    if (isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, (int, np.integer))
+            or not 1 <= n_bins <= MAX_BINS):
+        other = " or a strictly increasing array of at least two finite edges" if edges else ""
+        raise ValueError(f"{where}: n_bins must be a positive integer (at most 2**32){other}, "
+                         f"not {shown(n_bins)}")
+    return int(n_bins)
 
 
 # Checking the counts ------------------------------------------------------------------------
@@ -246,6 +317,7 @@ def roc_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
     >>> fpr.tolist(), tpr.tolist(), t.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     """
+    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate", "roc_curve")
     thr, pos, neg = _counts(thresholds, positives, negatives)
     _nonempty(pos, "roc_curve")
     tps, fps = np.cumsum(pos), np.cumsum(neg)
@@ -279,6 +351,7 @@ def precision_recall_curve(thresholds: ArrayLike, positives: ArrayLike, negative
     >>> [round(x, 4) for x in p.tolist()], r.tolist(), t.tolist()
     ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
+    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate", "precision_recall_curve")
     thr, pos, neg = _counts(thresholds, positives, negatives)
     _nonempty(pos, "precision_recall_curve")
     tps, fps = np.cumsum(pos), np.cumsum(neg)
@@ -315,6 +388,7 @@ def det_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
     >>> fpr.tolist(), fnr.tolist(), t.tolist()
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
+    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate", "det_curve")
     thr, pos, neg = _counts(thresholds, positives, negatives)
     _nonempty(pos, "det_curve")
     big_p, big_n = _total(pos), _total(neg)
@@ -360,7 +434,12 @@ def thresholds_above(thresholds: Floats, t: float) -> int:
     >>> thresholds_above(np.array([0.8, 0.4, 0.35, 0.1]), 0.35)
     3
     """
-    t = float(t)
+    if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, float, np.integer, np.floating)):
+        raise TypeError(f"the threshold t must be a number, not {shown(t)}")
+    try:
+        t = float(t)
+    except OverflowError:  # an int past every float: past every score, one way or the other
+        t = math.inf if t > 0 else -math.inf
     if math.isnan(t):
         raise ValueError("the threshold t must be a number, not nan")
     return int(np.searchsorted(-thresholds, -t, side="right"))
@@ -1039,9 +1118,10 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     >>> [round(x, 6) for x in true.tolist()], [round(x, 6) for x in pred.tolist()]
     ([0.333333, 1.0], [0.2, 0.9])
     """
+    strategy = check_choice(strategy, "strategy", CALIBRATION_STRATEGIES,  # type: ignore[assignment]
+                            "calibration_curve")
+    n_bins = check_bin_count(n_bins, "calibration_curve")
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "calibration_curve")
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, not {shown(n_bins)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
     results = pos + neg  # at most MAX_COUNT in all: int64
     if strategy == "quantile":
@@ -1049,10 +1129,8 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
             raise ValueError("calibration_curve(strategy='quantile') needs integer counts: a "
                              "percentile of weighted results is another definition")
         edges = _percentiles(ascending, np.cumsum(results), np.linspace(0, 1, n_bins + 1) * 100 / 100)
-    elif strategy == "uniform":
+    else:  # "uniform"
         edges = np.linspace(0.0, 1.0, n_bins + 1)
-    else:
-        raise ValueError(f"strategy must be 'uniform' or 'quantile', not {shown(strategy)}")
     codes = np.searchsorted(edges[1:-1], ascending)
     size = max(n_bins, int(codes.max()) + 1)
     totals = _bin_totals(codes, results, size)
@@ -1066,17 +1144,22 @@ def calibration_curve(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
 
 def _calibration_edges(n_bins: int | ArrayLike, lowest: float) -> Floats:
     """``linspace(0, 1, n_bins + 1)`` of a positive integer, or given edges, checked."""
-    if isinstance(n_bins, (int, np.integer)) and not isinstance(n_bins, bool):
-        if n_bins < 1:
-            raise ValueError(f"n_bins must be a positive integer or an array of edges, not {n_bins}")
-        return np.linspace(0.0, 1.0, int(n_bins) + 1)
-    edges = np.asarray(n_bins, dtype=np.float64) if not isinstance(n_bins, (bool, str)) else None
+    if isinstance(n_bins, (int, np.integer, np.bool_)):  # (a bool too: refused by name)
+        return np.linspace(0.0, 1.0, check_bin_count(n_bins, "calibration_error", True) + 1)
+    edges = None
+    if not isinstance(n_bins, (str, bytes)):
+        try:
+            edges = np.asarray(n_bins, dtype=np.float64)
+        except (TypeError, ValueError):  # (strings, objects with no number)
+            edges = None
     if (edges is None or edges.ndim != 1 or edges.size < 2 or not np.isfinite(edges).all()
             or not (np.diff(edges) > 0).all()):
-        raise ValueError("n_bins must be a positive integer or a strictly increasing array of at "
-                         f"least two finite edges, not {shown(n_bins)}")
+        raise ValueError("calibration_error: n_bins must be a positive integer (at most 2**32) or "
+                         "a strictly increasing array of at least two finite edges, not "
+                         f"{shown(n_bins)}")
     if edges[0] > lowest:
-        raise ValueError(f"the lowest score, {lowest!r}, is below the first edge, {edges[0]!r}")
+        raise ValueError(f"calibration_error: n_bins: the lowest score, {float(lowest)!r}, is below "
+                         f"the first edge, {float(edges[0])!r}")
     return edges
 
 
@@ -1112,10 +1195,9 @@ def calibration_error(thresholds: ArrayLike, positives: ArrayLike, negatives: Ar
     >>> calibration_error([0.75, 0.25], [1, 0], [1, 2], n_bins=2)  # |0.5 - 0.75| / 2 + |0 - 0.25| / 2
     0.25
     """
+    norm = check_choice(norm, "norm", CALIBRATION_NORMS, "calibration_error")  # type: ignore[assignment]
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "calibration_error")
     edges = _calibration_edges(n_bins, thr[-1])
-    if norm not in ("l1", "l2", "max"):
-        raise ValueError(f"norm must be 'l1', 'l2' or 'max', not {shown(norm)}")
     ascending, pos, neg = thr[::-1], pos[::-1], neg[::-1]
     results = pos + neg  # at most MAX_COUNT in all: int64
     codes = np.searchsorted(edges, ascending, side="right") - 1

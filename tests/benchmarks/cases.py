@@ -1282,15 +1282,17 @@ def macro_read_after_add(config: Config) -> list[Row]:
                       "mean's", timings=[weighted, large])]
 
 
-#: The reads of result_reads_after_add: Contingency's reads of the result shapes, its categories
-#: and hamming_loss, each after every result as micro_f1 is.
-RESULT_READS = ("subset_accuracy", "error_rate", "samples_f1", "hamming_loss", "categories")
+#: The reads of result_reads_after_add: Contingency's reads of the result shapes, its categories,
+#: hamming_loss and n_results, each after every result as micro_f1 is.
+RESULT_READS = ("subset_accuracy", "error_rate", "samples_f1", "hamming_loss", "categories",
+                "n_results")
 
 
 def result_reads_after_add(config: Config) -> list[Row]:
     """Issue 30 (reads as cheap as writes): ``add_result`` then one read of a result-level score
-    (``subset_accuracy``, ``error_rate``, ``samples_f1``), of ``hamming_loss`` or of
-    ``categories``, at K = 1000, each within 1.5x of ``add_result`` then ``micro_f1``."""
+    (``subset_accuracy``, ``error_rate``, ``samples_f1``), of ``hamming_loss``, of
+    ``categories`` or of ``n_results``, at K = 1000, each within 1.5x of ``add_result`` then
+    ``micro_f1``."""
     n, k = config.read_step_n, 1000
     categories, results = category_names(k), single_label_results(n, k)
     contestants = [Contestant(read, partial(_add_then_macro_f1, categories, results, read), items=n)
@@ -1310,7 +1312,8 @@ def result_reads_after_add(config: Config) -> list[Row]:
                 peer_name="add_result + micro_f1", peer=micro.median,
                 target="read step <= 1.5 x micro step (issue 30)",
                 passed=timing.median <= 1.5 * micro.median, check=verdict,
-                notes="served in C while every result is single-label (a memo for categories)",
+                notes="served in C while every result is single-label (a memo for categories; "
+                      "n_results while every count is whole)",
                 timings=[timing, micro])
             for read, timing in zip(RESULT_READS, others)]
 

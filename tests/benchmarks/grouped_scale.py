@@ -14,7 +14,12 @@ same operation on one of 1,000 groups, per group, alternated round by round
 - ``to_dict`` then ``from_dict`` of the large accumulator against
   ``json.dumps`` then ``json.loads`` of the same document (issue 30: within 5x);
 - ``add_results`` of the large accumulator's results against the same
-  results without groups (issue 30: within 3x).
+  results without groups (issue 30: within 3x);
+- the same ``add_results`` with the group keys as strings, a numpy ``str``
+  array and a list of ``str`` (each int key ``g`` named ``"group g"``: the same
+  groups, one to one), against the int keys: the inputs that leave the int
+  keys' range path for string hashing or a dictionary, measured too (within
+  1.5x, as the container rows' target).
 
 The target is issue 31's: at most 1.5 times the cost per group of 10^3
 groups at 10^5 (10^4 in a quick run). Every group holds three results of
@@ -208,6 +213,42 @@ def grouped_state_scaling(config: Any) -> list[Row]:
                     passed=ours.median <= 3 * plain.median, check=verdict, timings=timings,
                     notes="each group is a Contingency of its own, made when the group is "
                           "first met (issue 30, item 2: groups as rows of one coded table)"))
+
+    # The same batch with the group keys as strings (numpy str array, list of str) against int
+    # keys: the same groups, one to one (within 1.5x, as the container rows).
+    assigned, correct, keys = data[large]
+    names = [f"group {key}" for key in keys.tolist()]
+    string_keys = {"int": keys, "numpy str array": np.array(names), "list of str": names}
+
+    def keyed_batch(kind: str) -> Measured:
+        return _timed(lambda: GroupedContingency([0, 1, 2]).add_results(
+            assigned, correct, groups=string_keys[kind]))
+
+    def check_keys(values: list[Any]) -> str:
+        by_int = values[0]
+        expected = {f"group {key}": value for key, value in by_int.by_group("micro_f1").items()}
+        for kind, value in zip(string_keys, values):
+            if kind == "int":
+                continue
+            if value.overall != by_int.overall or len(value.groups) != len(by_int.groups):
+                raise CheckFailed(f"{kind} keys: the overall counts or the groups differ")
+            if value.by_group("micro_f1") != expected:
+                raise CheckFailed(f"{kind} keys: micro_f1 by group differs from the int keys'")
+        return "every group's micro_f1 and the overall counts == the int keys' (mapped one to one)"
+
+    timings, verdict = measure(
+        [Contestant(f"{kind} keys", partial(keyed_batch, kind), rounds=LARGE_ROUNDS)
+         for kind in string_keys], repeat, check_keys)
+    by_int, *by_string = timings
+    for kind, timing in zip(list(string_keys)[1:], by_string):
+        rows.append(Row(f"GroupedContingency.add_results, {large:,} groups, keys as a {kind} "
+                        "against int keys", f"{PER_GROUP * large:,} results of 3 categories", "s",
+                        ours=timing.median, peer_name="the same with int keys",
+                        peer=by_int.median, target="str keys <= 1.5 x int keys",
+                        passed=timing.median <= 1.5 * by_int.median, check=verdict,
+                        timings=[timing, by_int],
+                        notes='"group g" for int key g: the same groups; int keys are coded '
+                              "as a range, strings by hashing (an array) or a dictionary (a list)"))
 
     # scores(): the default scores, cold.
     def check_scores(values: list[Any]) -> str:

@@ -1,0 +1,63 @@
+# Included by _kernel.pyx.
+"""Python objects coded by a dictionary in one C pass: a list, tuple or 1-d object array to int64
+codes in order of first occurrence and the distinct labels.
+
+The reference is ``contingency._coding.code_objects_reference`` (read it first): ``dict.fromkeys``
+over the items, then ``map`` of the index's look-up. This is one loop: a dict look-up per item,
+the next code inserted on a miss (the item kept as the label: the first object met of its class
+of equal ones, as the dict keeps its first key), an object array's item pointers read where they
+lie, at any stride (no ``tolist``). An unhashable item raises the dict's TypeError.
+tests/test_coding_kernel.py runs both on the same inputs and compares codes and labels.
+"""
+
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.tuple cimport PyTuple_GET_ITEM
+
+
+cdef inline int64_t _object_code(dict index, list labels, object item) except -1:
+    """The code of ``item``: its label's, or the next one, given it as a new label."""
+    cdef PyObject *found = PyDict_GetItemWithError(index, item)  # (TypeError: unhashable)
+    if found is not NULL:
+        return <int64_t>(<object>found)
+    cdef Py_ssize_t code = len(labels)
+    index[item] = code
+    labels.append(item)
+    return code
+
+
+def code_objects(values):
+    """``(codes, labels)`` of a list, tuple or 1-d object array: the int64 codes in order of
+    first occurrence and the distinct labels, as ``code_objects_reference`` gives them."""
+    cdef dict index = {}
+    cdef list labels = []
+    cdef Py_ssize_t n, i, stride
+    cdef const char *data
+    cdef PyObject *pointer
+    cdef object item
+    if type(values) is list or type(values) is tuple:
+        n = len(values)
+    elif type(values) is np.ndarray and values.dtype == object and values.ndim == 1:
+        n = values.shape[0]
+    else:
+        raise ValueError(f"code_objects takes a list, tuple or 1-d object array, not "
+                         f"{type(values).__name__}")
+    codes_array = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] codes = codes_array
+    if type(values) is list:
+        for i in range(n):
+            if i >= PyList_GET_SIZE(values):  # (an item's __eq__ or __hash__ shortened it)
+                raise RuntimeError("a list of labels changed size while it was coded")
+            item = <object>PyList_GET_ITEM(values, i)  # (held: an __eq__ may drop the list's)
+            codes[i] = _object_code(index, labels, item)
+    elif type(values) is tuple:
+        for i in range(n):
+            item = <object>PyTuple_GET_ITEM(values, i)
+            codes[i] = _object_code(index, labels, item)
+    else:
+        data = <const char *><size_t>values.__array_interface__["data"][0]
+        stride = values.strides[0]
+        for i in range(n):
+            memcpy(&pointer, data + i * stride, sizeof(PyObject *))  # (a field's may be unaligned)
+            item = None if pointer is NULL else <object>pointer  # (numpy reads NULL as None)
+            codes[i] = _object_code(index, labels, item)
+    return codes_array, labels
