@@ -224,6 +224,9 @@ def label_to_json(label: Hashable, where: str = "label") -> Any:
     ...
     ValueError: label ('a', 1) cannot be written to JSON: to_dict supports str, int, float and bool labels
     """
+    kind = type(label)
+    if kind is str or kind is int or kind is bool:  # (the commonest, without the ABC checks)
+        return label
     if isinstance(label, np.generic):
         label = label.item()
     if isinstance(label, (str, bool, numbers.Integral)):

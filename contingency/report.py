@@ -78,12 +78,15 @@ def json_numbers(value: Any) -> Any:
     >>> json_numbers({"x": [1.0, float("nan")], "y": None})
     {'x': [1.0, None], 'y': None}
     """
+    # (a float that is a number, most of the items, is kept without a call: item == item)
+    if isinstance(value, dict):
+        return {key: item if type(item) is float and item == item else json_numbers(item)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [item if type(item) is float and item == item else json_numbers(item)
+                for item in value]
     if isinstance(value, float) and math.isnan(value):
         return None
-    if isinstance(value, dict):
-        return {key: json_numbers(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_numbers(item) for item in value]
     return value
 
 
