@@ -20,19 +20,9 @@ from hypothesis import strategies as st
 
 from contingency import _backend, _coding
 from contingency._coding import code_objects_reference, coded_single_labels, encode
+from tests.compiled import compiled, needs_kernel
 
-
-def _kernel_routine() -> Any:
-    """The compiled routine, also when this process chose the reference (CONTINGENCY_PURE_PYTHON=1)."""
-    try:
-        from contingency import _kernel
-    except ImportError:
-        return None
-    return _kernel.code_objects
-
-
-KERNEL = _kernel_routine()
-needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+KERNEL = compiled("code_objects")
 IMPLEMENTATIONS = [pytest.param(code_objects_reference, id="reference"),
                    pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
 
@@ -296,16 +286,8 @@ def test_a_masked_object_array_is_read_as_it_iterates_and_as_tolist_gives_it():
 
 # The order a loop of results meets codes in (meeting_order, on each implementation of first_rows)
 
-def _kernel_first_rows() -> Any:
-    try:
-        from contingency import _kernel
-    except ImportError:
-        return None
-    return _kernel.grouped_first_rows
-
-
 FIRST_ROWS = [pytest.param(_coding.first_rows_reference, id="reference"),
-              pytest.param(_kernel_first_rows(), id="kernel", marks=needs_kernel)]
+              pytest.param(compiled("grouped_first_rows"), id="kernel", marks=needs_kernel)]
 
 
 def met_by_a_loop(sides: list[list[int]], count: int, live: list[bool] | None) -> list[int]:
@@ -366,6 +348,6 @@ def test_meeting_order_refuses_a_code_no_row_meets() -> None:
 
 def test_the_backend_gives_coding_the_kernels_first_rows_when_it_counts_with_the_kernel():
     if _backend.IMPLEMENTATION == "kernel":
-        assert _coding.first_rows is _kernel_first_rows()
+        assert _coding.first_rows is compiled("grouped_first_rows")
     else:
         assert _coding.first_rows is _coding.first_rows_reference

@@ -47,16 +47,8 @@ from contingency._counts import Counts
 from contingency._counts_reference import MACRO_SCORES, MICRO_SCORES, CountsCore, _macro_key, _weighted_key
 from contingency._labels import category_order
 from contingency.formulas._numeric import MAX_COUNT
+from tests.compiled import compiled, needs_kernel
 from tests.served import python_calls
-
-
-def _kernel_core() -> Any:
-    """The compiled core, also when this process chose the reference (CONTINGENCY_PURE_PYTHON=1)."""
-    try:
-        from contingency import _kernel
-    except ImportError:
-        return None
-    return _kernel.KernelCountsCore
 
 
 def counts_class(core: type) -> type[Counts]:
@@ -68,8 +60,7 @@ def counts_class(core: type) -> type[Counts]:
     return type("Counts", (core,), body)
 
 
-KERNEL = _kernel_core()
-needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+KERNEL = compiled("KernelCountsCore")
 CORES = [pytest.param(CountsCore, id="reference"),
          pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
 

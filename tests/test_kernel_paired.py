@@ -41,20 +41,10 @@ from contingency._feeding import SINGLE
 from contingency._paired import add_result_reference
 from contingency._paired_counts import PairedCounts, set_changes
 from contingency.formulas._numeric import MAX_COUNT
+from tests.compiled import KERNEL_MODULE, needs_kernel
 from tests.test_kernel_counts import counts_class, state_of_counts
 
-
-def _kernel() -> Any:
-    """The compiled kernel, also when this process chose the reference (CONTINGENCY_PURE_PYTHON=1)."""
-    try:
-        from contingency import _kernel
-    except ImportError:
-        return None
-    return _kernel
-
-
-KERNEL = _kernel()
-needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+KERNEL = KERNEL_MODULE
 SIDES_OF = ["reference", pytest.param("kernel", marks=needs_kernel)]
 
 

@@ -34,19 +34,9 @@ from contingency import ThresholdContingency
 from contingency._score_counts import TERM_LOSSES, ScoreCounts
 from contingency.formulas import curves
 from contingency.formulas._numeric import MAX_COUNT
+from tests.compiled import compiled, needs_kernel
 
-
-def _kernel_class() -> Any:
-    """The compiled class, also when this process chose the reference (CONTINGENCY_PURE_PYTHON=1)."""
-    try:
-        from contingency import _kernel
-    except ImportError:
-        return None
-    return _kernel.KernelScoreCounts
-
-
-KERNEL = _kernel_class()
-needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the kernel is not built")
+KERNEL = compiled("KernelScoreCounts")
 IMPLEMENTATIONS = [pytest.param(ScoreCounts, id="reference"),
                    pytest.param(KERNEL, id="kernel", marks=needs_kernel)]
 
