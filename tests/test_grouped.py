@@ -612,11 +612,13 @@ def test_from_dict_reads_each_group_alike_in_every_form(data, ours):
 def _read_alike_in_every_form(candidate):
     """``candidate`` read with the categories lists shared, read afresh, and with numpy integers:
     the same accumulator, or the same refusal (numpy integers shown as ints on both sides: the
-    document may hold some already, as the fuzz's junk does)."""
+    document may hold some already, as the fuzz's junk does); the document left as it was."""
+    before = repr(candidate)
     shared = _loaded(candidate)
     with mock.patch.object(_grouped_state, "read_group_state", _read_afresh):
         afresh = _loaded(candidate)
     in_numpy = as_plain(_loaded(_numpy_states(candidate)))
+    assert repr(candidate) == before
     if isinstance(shared, GroupedContingency):
         for other in (afresh, in_numpy):
             assert other == shared
