@@ -148,9 +148,12 @@ class Contingency(Reports, Merging["Contingency"]):
     _verbose: bool
     # The categories' order, kept while they are the same (a cache, not state: _orders): the
     # counts' names list, its length and holes, and the order as a list, a tuple and places in
-    # table order (an array: a list of a million ints held 36 MB; unset until the first read).
+    # table order (an array: a list of a million ints held 36 MB; unset until the first read,
+    # so init=False: tools that list an attrs class's init fields, as hypothesis does to print
+    # an example, read only what every accumulator holds).
     _ordered: tuple[list[Hashable], int, int,
-                    tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]]
+                    tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]] = attrs.field(
+                        init=False)
 
     def __init__(
         self,

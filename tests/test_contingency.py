@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import pickle
 from collections import OrderedDict
 
+import attrs
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency
+from contingency import Contingency, GroupedContingency, PairedComparison
 from contingency._backend import IMPLEMENTATION
 from contingency._labels import sorted_labels
 from tests.strategies import categories, categories_and_results, results
@@ -655,6 +657,55 @@ def test_copy_is_independent_and_reset_restores_declared_categories():
     opened = Contingency().add_results(["p"], ["q"])
     opened.reset()
     assert opened.categories == ()
+
+
+
+def _fed(accumulator):
+    """``accumulator`` after one result (a group's for a GroupedContingency, one per model for a
+    PairedComparison), its categories never read."""
+    if isinstance(accumulator, GroupedContingency):
+        return accumulator.add_results(["x"], ["y"], groups=["g"])
+    if isinstance(accumulator, PairedComparison):
+        return accumulator.add_results(["x"], ["y"], ["x"])
+    return accumulator.add_results(["x"], ["y"])
+
+
+@pytest.mark.parametrize("make", [lambda: Contingency(unknown="add"),
+                                  lambda: Contingency(["x", "y"], thread_safe=True),
+                                  lambda: GroupedContingency(unknown="add"),
+                                  lambda: PairedComparison()])
+def test_a_failing_property_over_an_accumulator_reports_its_own_failure(make):
+    """Hypothesis prints a failing example's attrs objects by their init fields (``getattr`` of
+    each): a field that is unset (the categories' order, a memo made at the first read) made
+    printing raise AttributeError in the final replay, before the test drew anything more, and
+    the property's own failure was reported as a FlakyStrategyDefinition. Every init field is
+    set, however the accumulator was made, and the property's failure is the one reported."""
+
+    def init_fields_unset(held, where="accumulator"):
+        """The init fields unset in ``held``, its attrs fields' values and their dicts' values."""
+        if isinstance(held, dict):
+            return [unset for value in held.values() for unset in init_fields_unset(value, where)]
+        if not attrs.has(type(held)):
+            return []
+        fields = [field.name for field in attrs.fields(type(held)) if field.init]
+        return [f"{where}.{name}" for name in fields if not hasattr(held, name)] + [
+            unset for name in fields if hasattr(held, name)
+            for unset in init_fields_unset(getattr(held, name), f"{where}.{name}")]
+
+    for accumulator in (make(), _fed(make()), copy.deepcopy(_fed(make())),
+                        pickle.loads(pickle.dumps(_fed(make()))),
+                        type(make()).from_dict(_fed(make()).to_dict())):
+        assert init_fields_unset(accumulator) == []
+
+    @settings(database=None, derandomize=True, max_examples=3, deadline=None,
+              phases=[Phase.generate, Phase.shrink])
+    @given(st.builds(lambda: _fed(make())), st.data())
+    def fails(accumulator, data):
+        data.draw(st.integers(0, 3))
+        raise AssertionError("the property's own failure")
+
+    with pytest.raises(AssertionError, match="the property's own failure"):
+        fails()
 
 
 # Bad input leaves the accumulator unchanged ------------------------------------------------------
