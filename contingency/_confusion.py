@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from contingency._changes import HIT, MISS, PAIR_SHIFT
 from contingency._counts import Counts
 from contingency.formulas import classification as _formulas
+from contingency.formulas._arguments import check_choice, check_flag
 from contingency.formulas._numeric import INT64_SAFE, ZeroDivision, average, no_category
 
 __all__ = ["AVERAGES", "SET_WISE", "averaged", "balanced_accuracy",
@@ -302,9 +303,7 @@ def cohen_kappa(counts: Counts, order: Sequence[Hashable] | None, weights: Any,
                 mode: ZeroDivision) -> float:
     """Cohen's kappa of the confusion matrix over ``order`` (``None``: every category, unweighted,
     read from running sums in O(1)); weighted, or over ``order``, from its cells."""
-    if weights not in (None, "linear", "quadratic"):
-        raise ValueError(f"cohen_kappa: weights must be None, 'linear' or 'quadratic', not "
-                         f"{weights!r}")
+    weights = check_choice(weights, "weights", (None, "linear", "quadratic"), "cohen_kappa")
     if order is None:
         return _formulas.cohen_kappa(confusion_sums(counts, "cohen_kappa"), zero_division=mode)
     check_single_label(counts, "cohen_kappa")
@@ -344,10 +343,7 @@ def multilabel_confusion_matrix(counts: Counts, order: Sequence[Hashable],
     ``samplewise=True`` (scikit-learn's per-result tables, in result order)
     is refused: the counts do not keep each result.
     """
-    if not isinstance(samplewise, (bool, np.bool_)):
-        raise TypeError(f"multilabel_confusion_matrix: samplewise must be True or False, not "
-                        f"{samplewise!r}")
-    if samplewise:
+    if check_flag(samplewise, "samplewise", "multilabel_confusion_matrix"):
         raise ValueError(
             "multilabel_confusion_matrix: samplewise=True asks for each result's own 2 x 2 "
             "table, in the order the results came, which an accumulator of counts does not "

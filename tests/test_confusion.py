@@ -142,7 +142,8 @@ def test_the_issues_example_gives_scikit_learns_multiclass_matthews_correlation(
     assert same(s.matthews_corrcoef("multiclass"), metrics.matthews_corrcoef(truth, predicted))
     assert round(s.matthews_corrcoef("multiclass"), 3) == -0.612
     assert s.matthews_corrcoef("micro") == -0.5  # the one-vs-rest form differs
-    with pytest.raises(ValueError, match=r"'micro', 'macro' or 'multiclass', not 'binary'"):
+    with pytest.raises(ValueError, match=r"matthews_corrcoef: average must be one of 'micro', "
+                                         r"'macro', 'multiclass', not 'binary'"):
         s.matthews_corrcoef("binary")  # type: ignore[arg-type]
 
 
@@ -740,7 +741,7 @@ def test_bad_options_are_named():
     with pytest.raises(ValueError, match=r"confusion_matrix: normalize must be None, 'true', "
                                          r"'pred' or 'all', not 'rows'"):
         s.confusion_matrix(normalize="rows")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"cohen_kappa: weights must be None, 'linear' or "
+    with pytest.raises(ValueError, match=r"cohen_kappa: weights must be one of None, 'linear', "
                                          r"'quadratic', not 'square'"):
         s.cohen_kappa(weights="square")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"cohen_kappa: labels\[0\] = 'z' is not a category"):
