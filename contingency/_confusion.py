@@ -57,12 +57,9 @@ Score = Callable[..., Any]  # a per-table score of formulas.classification: (a, 
 
 def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> Any:
     """``value`` if it is one of ``allowed``, else ``ValueError`` listing them."""
-    if isinstance(value, str) and value in allowed:  # (an array would compare item by item)
+    if value.__class__ is str and value in allowed:  # the common case, without a call
         return value
-    if value is not None or None not in allowed:
-        shown = ", ".join(repr(option) for option in allowed)
-        raise ValueError(f"average must be one of {shown}, not {value!r}")
-    return value
+    return check_choice(value, "average", tuple(allowed))
 
 
 # Averages of a per-category score -------------------------------------------------------------
@@ -285,10 +282,8 @@ def confusion_matrix(counts: Counts, order: Sequence[Hashable], normalize: Norma
                      where: str = "confusion_matrix") -> NDArray[Any]:
     """The dense K x K matrix over ``order`` (int64, float64 once a weight was fractional), or
     normalised (float64) by :func:`~contingency.formulas.classification.normalized_confusion`."""
-    if normalize is not None and (not isinstance(normalize, str)
-                                  or normalize not in ("true", "pred", "all")):
-        raise ValueError(f"{where}: normalize must be None, 'true', 'pred' or 'all', not "
-                         f"{normalize!r}")
+    normalize = check_choice(normalize, "normalize",  # type: ignore[assignment]
+                             (None, "true", "pred", "all"), where)
     check_single_label(counts, where)
     rows, columns, values = confusion_cells(counts, order)
     if normalize is not None:

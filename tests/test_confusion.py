@@ -738,8 +738,8 @@ def test_samplewise_is_refused_with_the_reason_and_what_to_use():
 
 def test_bad_options_are_named():
     s = Contingency.from_labels(["x", "y"], ["x", "x"])
-    with pytest.raises(ValueError, match=r"confusion_matrix: normalize must be None, 'true', "
-                                         r"'pred' or 'all', not 'rows'"):
+    with pytest.raises(ValueError, match=r"confusion_matrix: normalize must be one of None, "
+                                         r"'true', 'pred', 'all', not 'rows'"):
         s.confusion_matrix(normalize="rows")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"cohen_kappa: weights must be one of None, 'linear', "
                                          r"'quadratic', not 'square'"):

@@ -990,6 +990,13 @@ BAD_READ_ARGUMENTS = [
        "cohen_kappa: weights must be one of None, 'linear', 'quadratic', not ")
       for weights in (np.array(["linear", "quadratic"]), np.array(["linear"]), np.array("linear"),
                       True, math.nan, "square")),
+    *(("f_beta", (beta,), {"average": "macro"}, ValueError, "beta must be a number >= 0, not ")
+      for beta in (np.array([1.0, 2.0]), np.array([2.0]), np.array(2.0), True, np.True_,
+                   math.nan, -1, "2", None)),
+    *(("confusion_matrix", (), {"normalize": normalize}, ValueError,
+       "confusion_matrix: normalize must be one of None, 'true', 'pred', 'all', not ")
+      for normalize in (np.array(["true", "pred"]), np.array(["true"]), np.array("all"), True,
+                        math.nan, "rows")),
     *(("multilabel_confusion_matrix", (), {"samplewise": samplewise}, TypeError,
        "multilabel_confusion_matrix: samplewise must be True or False, not ")
       for samplewise in (np.array([False, True]), np.array([False]), 0, None)),
@@ -1031,4 +1038,8 @@ def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
             == s.interval("micro_f1", level=0.9, method="jeffreys"))
     assert s.interval((np.str_("f1"), 1)) == s.interval(("f1", 1))
     assert s.stats_table(np.int64(2)) == s.stats_table(2)
+    assert s.f_beta(np.int64(2), "macro") == s.f_beta(2.0, "macro")
+    assert s.f_beta(np.float32(0.5), "macro") == s.f_beta(0.5, "macro")
+    assert s.f_beta(10**400, "macro") == s.f_beta(math.inf, "macro")  # (an OverflowError, before)
+    assert (s.confusion_matrix(normalize=np.str_("true")) == s.confusion_matrix(normalize="true")).all()
     assert s.scores(intervals=np.float64(0.9)) == s.scores(intervals=0.9)
