@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from contingency._changes import HIT, MISS, PAIR_SHIFT
 from contingency._counts import Counts
 from contingency.formulas import classification as _formulas
+from contingency.formulas._arguments import check_choice, check_flag
 from contingency.formulas._numeric import INT64_SAFE, ZeroDivision, average, no_category
 
 __all__ = ["AVERAGES", "SET_WISE", "averaged", "balanced_accuracy",
@@ -56,12 +57,9 @@ Score = Callable[..., Any]  # a per-table score of formulas.classification: (a, 
 
 def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> Any:
     """``value`` if it is one of ``allowed``, else ``ValueError`` listing them."""
-    if isinstance(value, str) and value in allowed:  # (an array would compare item by item)
+    if value.__class__ is str and value in allowed:  # the common case, without a call
         return value
-    if value is not None or None not in allowed:
-        shown = ", ".join(repr(option) for option in allowed)
-        raise ValueError(f"average must be one of {shown}, not {value!r}")
-    return value
+    return check_choice(value, "average", tuple(allowed))
 
 
 # Averages of a per-category score -------------------------------------------------------------
@@ -284,10 +282,8 @@ def confusion_matrix(counts: Counts, order: Sequence[Hashable], normalize: Norma
                      where: str = "confusion_matrix") -> NDArray[Any]:
     """The dense K x K matrix over ``order`` (int64, float64 once a weight was fractional), or
     normalised (float64) by :func:`~contingency.formulas.classification.normalized_confusion`."""
-    if normalize is not None and (not isinstance(normalize, str)
-                                  or normalize not in ("true", "pred", "all")):
-        raise ValueError(f"{where}: normalize must be None, 'true', 'pred' or 'all', not "
-                         f"{normalize!r}")
+    normalize = check_choice(normalize, "normalize",  # type: ignore[assignment]
+                             (None, "true", "pred", "all"), where)
     check_single_label(counts, where)
     rows, columns, values = confusion_cells(counts, order)
     if normalize is not None:
@@ -302,9 +298,7 @@ def cohen_kappa(counts: Counts, order: Sequence[Hashable] | None, weights: Any,
                 mode: ZeroDivision) -> float:
     """Cohen's kappa of the confusion matrix over ``order`` (``None``: every category, unweighted,
     read from running sums in O(1)); weighted, or over ``order``, from its cells."""
-    if weights not in (None, "linear", "quadratic"):
-        raise ValueError(f"cohen_kappa: weights must be None, 'linear' or 'quadratic', not "
-                         f"{weights!r}")
+    weights = check_choice(weights, "weights", (None, "linear", "quadratic"), "cohen_kappa")
     if order is None:
         return _formulas.cohen_kappa(confusion_sums(counts, "cohen_kappa"), zero_division=mode)
     check_single_label(counts, "cohen_kappa")
@@ -344,10 +338,7 @@ def multilabel_confusion_matrix(counts: Counts, order: Sequence[Hashable],
     ``samplewise=True`` (scikit-learn's per-result tables, in result order)
     is refused: the counts do not keep each result.
     """
-    if not isinstance(samplewise, (bool, np.bool_)):
-        raise TypeError(f"multilabel_confusion_matrix: samplewise must be True or False, not "
-                        f"{samplewise!r}")
-    if samplewise:
+    if check_flag(samplewise, "samplewise", "multilabel_confusion_matrix"):
         raise ValueError(
             "multilabel_confusion_matrix: samplewise=True asks for each result's own 2 x 2 "
             "table, in the order the results came, which an accumulator of counts does not "

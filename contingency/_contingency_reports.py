@@ -24,7 +24,7 @@ from contingency._frame import category_frame
 from contingency._intervals import scores_block
 from contingency._registry import AVERAGES, TABLE, record_names, report_names
 from contingency._sklearn_reads import ScikitLearnReads
-from contingency.formulas._numeric import no_category
+from contingency.formulas._numeric import no_category, shown
 
 if TYPE_CHECKING:
     from contingency._counts import Counts
@@ -130,8 +130,10 @@ class Reports(ScikitLearnReads):
         | 0.83 0.50 0.40  0.67 0.67 0.67  0.33 |
         +--------------------------------------+
         """
-        if isinstance(figs, bool) or not isinstance(figs, (int, np.integer)) or figs < 1:
-            raise ValueError(f"figs must be an integer >= 1, not {figs!r}")
+        if (isinstance(figs, bool) or not isinstance(figs, (int, np.integer))
+                or not 1 <= figs <= _report.MOST_DIGITS):
+            raise ValueError(f"figs must be an integer >= 1 (at most {_report.MOST_DIGITS}), "
+                             f"not {shown(figs)}")
         return _report.perl_stats_table(
             (self.macro_recall, self.macro_precision, self.macro_f1, self.micro_recall,
              self.micro_precision, self.micro_f1, self.micro_error),

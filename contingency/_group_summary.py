@@ -9,13 +9,14 @@ lays them out as JSON-safe data, which
 from __future__ import annotations
 
 import operator
+import reprlib
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol, TypeVar
 
 from contingency import report as _report
 from contingency._group_keys import group_to_json, shown
 from contingency._group_scores import Score, score_name, score_reader
-from contingency._labels import label_to_json
+from contingency._labels import check_label, label_to_json
 from contingency.formulas.fairness import Method
 
 __all__ = ["GroupedReads", "chosen_scores", "summary"]
@@ -49,8 +50,12 @@ _FAIRNESS = ("demographic_parity_difference", "demographic_parity_ratio",
 def chosen_scores(scores: Iterable[object], pos_label: Hashable | None) -> list[Score]:
     """The scores named, in canonical form and without repeats; with ``pos_label``, its selection
     rate and true and false positive rates after them."""
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+        raise ValueError("scores must be a list of scores, such as ['micro_f1', ('recall', 1)] "
+                         f"(one score too: ['micro_f1']), not {reprlib.repr(scores)}")
     chosen = [score_reader(score)[0] for score in scores]
     if pos_label is not None:
+        pos_label = check_label(pos_label, "pos_label")
         chosen += [(name, pos_label) for name in
                    ("selection_rate", "recall", "false_positive_rate")]
     return list(dict.fromkeys(chosen))

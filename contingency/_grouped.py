@@ -128,7 +128,7 @@ from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
-from contingency._labels import category_order
+from contingency._labels import category_order, check_label
 from contingency._merging import Merging
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import fairness as _fairness
@@ -997,6 +997,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         >>> round(g.difference("micro_f1"), 4), g.difference("micro_f1", method="to_overall")
         (0.6667, 0.5)
         """
+        method = _fairness.check_method(method)
         tracker, (_, low), (_, high) = self._extremes(score)
         overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.difference(low, high, overall, method=method)
@@ -1013,6 +1014,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         >>> g.ratio("micro_f1"), g.ratio("micro_f1", method="to_overall")
         (0.3333333333333333, 0.5)
         """
+        method = _fairness.check_method(method)
         tracker, (_, low), (_, high) = self._extremes(score)
         overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.ratio(low, high, overall, method=method,
@@ -1025,16 +1027,19 @@ class GroupedContingency(Merging["GroupedContingency"]):
 
         fairlearn's ``selection_rate`` by group (``by_group(("selection_rate", pos_label))``).
         """
+        pos_label = check_label(pos_label, "selection_rate: pos_label")
         return self.by_group(("selection_rate", pos_label))
 
     def demographic_parity_difference(self, pos_label: Hashable,
                                       method: Method = "between_groups") -> float:
         """fairlearn's ``demographic_parity_difference``: the :meth:`difference` of the selection rates."""
+        pos_label = check_label(pos_label, "demographic_parity_difference: pos_label")
         return self.difference(("selection_rate", pos_label), method)
 
     def demographic_parity_ratio(self, pos_label: Hashable,
                                  method: Method = "between_groups") -> float:
         """fairlearn's ``demographic_parity_ratio``: the :meth:`ratio` of the selection rates."""
+        pos_label = check_label(pos_label, "demographic_parity_ratio: pos_label")
         return self.ratio(("selection_rate", pos_label), method)
 
     def equalized_odds_difference(self, pos_label: Hashable, method: Method = "between_groups",
@@ -1049,6 +1054,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
         >>> g.equalized_odds_difference(1), g.equalized_odds_ratio(1), g.equal_opportunity_difference(1)
         (1.0, 0.0, 0.5)
         """
+        pos_label = check_label(pos_label, "equalized_odds_difference: pos_label")
+        agg = _fairness.check_agg(agg)
         return _fairness.worst_case(self.difference(("recall", pos_label), method),
                                     self.difference(("false_positive_rate", pos_label), method),
                                     agg=agg)
@@ -1057,6 +1064,8 @@ class GroupedContingency(Merging["GroupedContingency"]):
                              agg: Literal["worst_case", "mean"] = "worst_case") -> float:
         """fairlearn's ``equalized_odds_ratio``: the smaller :meth:`ratio` of the true and the false
         positive rates (``agg="worst_case"``), or their mean."""
+        pos_label = check_label(pos_label, "equalized_odds_ratio: pos_label")
+        agg = _fairness.check_agg(agg)
         return _fairness.worst_case(self.ratio(("recall", pos_label), method),
                                     self.ratio(("false_positive_rate", pos_label), method),
                                     agg=agg, larger=False)
@@ -1064,11 +1073,13 @@ class GroupedContingency(Merging["GroupedContingency"]):
     def equal_opportunity_difference(self, pos_label: Hashable,
                                      method: Method = "between_groups") -> float:
         """fairlearn's ``equal_opportunity_difference``: the :meth:`difference` of the true positive rates."""
+        pos_label = check_label(pos_label, "equal_opportunity_difference: pos_label")
         return self.difference(("recall", pos_label), method)
 
     def equal_opportunity_ratio(self, pos_label: Hashable,
                                 method: Method = "between_groups") -> float:
         """fairlearn's ``equal_opportunity_ratio``: the :meth:`ratio` of the true positive rates."""
+        pos_label = check_label(pos_label, "equal_opportunity_ratio: pos_label")
         return self.ratio(("recall", pos_label), method)
 
     # Reports ----------------------------------------------------------------------------------

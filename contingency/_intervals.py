@@ -55,6 +55,7 @@ from contingency._registry import (
 )
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import intervals as _formulas
+from contingency.formulas._arguments import check_choice
 from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average
 from contingency.formulas.intervals import Interval
 from contingency.report import Bounds, Records
@@ -116,11 +117,12 @@ def _refuse(score: object, reason: str) -> IntervalRefused:
 
 
 def _check_method(method: object) -> str:
-    # A string first: an array's == compares per item, whose truth is ambiguous.
-    if not isinstance(method, str) or method not in _formulas.METHODS:
-        raise ValueError(f"interval: method must be one of {', '.join(_formulas.METHODS)}, not "
-                         f"{method!r}")
-    return method
+    return check_choice(method, "method", _formulas.METHODS, "interval")  # type: ignore[return-value]
+
+
+def _score_name(score: object) -> object:
+    """``score`` as a Python ``str`` if it is a string (``np.str_`` included), else itself."""
+    return str(score) if isinstance(score, str) else score
 
 
 def _check_arguments(level: Any, method: Any, seed: Any, draws: Any
@@ -212,6 +214,8 @@ def contingency_interval(contingency: ContingencyReads, score: object, level: An
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
     level, method, seed, draws = _check_arguments(level, method, seed, draws)
     counts = contingency._counts
+    if type(score) is not str:
+        score = _score_name(score)
     if type(score) is str:
         how = interval_names().get(score)
         if how is None:
@@ -449,7 +453,7 @@ def paired_block(models: dict[str, ContingencyReads], names: Sequence[str], leve
     reads them; ``accuracy_difference``, ``difference(level)`` as
     ``{"low", "estimate", "high"}`` (``None`` where it is refused: no result).
     """
-    level = _formulas.check_level(level)
+    level = _formulas.check_level(level, "intervals")
     macros, known = macro_interval_names(), interval_names()
 
     def one(model: ContingencyReads, name: str) -> list[float] | None:
@@ -477,7 +481,7 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
     :class:`contingency.report.Records` of :class:`contingency.report.Bounds`
     columns (:func:`_category_bounds`).
     """
-    level = _formulas.check_level(level)
+    level = _formulas.check_level(level, "intervals")
 
     def one(score: Score) -> list[float] | None:
         method = "delta" if score in macro_interval_names() else "wilson"
@@ -582,11 +586,12 @@ def partition_interval(comparison: PartitionReads, score: object, level: object,
     """:meth:`contingency.PartitionComparison.interval`: pair-counting ratios by the delta method."""
     level = _formulas.check_level(level)
     method = _check_method(method)
+    score = _score_name(score)
     if type(score) is not str or score not in _PAIR_INTERVALS:
-        reason = _PARTITION_REFUSED.get(score) if type(score) is str else None
-        raise _refuse(score, (reason or "no interval method here for this score (information "
-                              "and matching scores have none)")
-                      + f"; intervals exist for {', '.join(_PAIR_INTERVALS)}")
+        reason = (_PARTITION_REFUSED.get(score, "no interval method here for this score "
+                                     "(information and matching scores have none)")
+                  if type(score) is str else "a score is the name of a score property")
+        raise _refuse(score, reason + f"; intervals exist for {', '.join(_PAIR_INTERVALS)}")
     if method != "delta":
         raise _refuse(score, f"method {method!r} does not apply: {_PAIRS}; the interval of a "
                       "pair-counting score is method='delta' (the pair counts are U-statistics "
@@ -611,7 +616,7 @@ def partition_interval(comparison: PartitionReads, score: object, level: object,
 
 def partition_block(comparison: PartitionReads, level: float) -> dict[str, Any]:
     """The ``intervals`` block of :meth:`contingency.PartitionComparison.scores` (``None`` where refused)."""
-    level = _formulas.check_level(level)
+    level = _formulas.check_level(level, "intervals")
     block: dict[str, Any] = {"level": level, "method": "delta"}
     for score in ("rand_index", "precision", "recall", "f1", "jaccard"):
         block[score] = _bounds(lambda score=score: partition_interval(  # type: ignore[misc]

@@ -1525,7 +1525,7 @@ cdef class KernelTable:
                     * sqrt(ck_share(c[0], c[1], 0.0 if c[2] else 1.0)))
         # The information reads: one ratio of ck_information's values (memoised per state).
         if which == READ_NMI:
-            if not (arg is _ARITHMETIC or arg == "arithmetic"):
+            if not (arg is _ARITHMETIC or type(arg) is str and arg == "arithmetic"):
                 return None
             which = 0
         elif which == READ_V:

@@ -636,7 +636,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         block = None
         if intervals is not None:  # checked before anything is read
             block = paired_block({"a": self._a, "b": self._b}, paired_names(),
-                                 check_level(intervals), self.accuracy_difference)
+                                 check_level(intervals, "intervals"), self.accuracy_difference)
         models = {}
         for name, model in (("a", self._a), ("b", self._b)):
             # Macro averages need a category: None (JSON null) without one.

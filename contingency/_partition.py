@@ -64,6 +64,7 @@ from contingency._running_sums import LOG_SHIFT, PAIR_BITS, FineRunningSums, Run
 from contingency._state_json import check_state, count_from_json, labels_from_json, state_error
 from contingency._table import Cells, Table, count_cells
 from contingency.formulas import partition as _formulas
+from contingency.formulas._arguments import check_flag
 from contingency.formulas._numeric import (
     EXACT_FLOAT_BOUND,
     check_room,
@@ -627,6 +628,7 @@ class PartitionComparison(Merging["PartitionComparison"]):
         """
         from contingency.formulas.concentration import jaccard_concentration_index_from_cells
 
+        return_all = check_flag(return_all, "return_all", "jaccard_concentration_index")
         return jaccard_concentration_index_from_cells(
             *self.contingency_cells(), noise_label=noise_label, return_all=return_all,
             ordered_labels=ordered_labels)

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from contingency import _confusion
 from contingency._confusion import Average, Normalize, SetWise
 from contingency.formulas import classification as _formulas
+from contingency.formulas._arguments import check_choice, check_flag
 
 if TYPE_CHECKING:
     from contingency._counts import Counts
@@ -233,13 +234,11 @@ class ScikitLearnReads:
         >>> round(t.matthews_corrcoef("multiclass"), 4), round(t.matthews_corrcoef("micro"), 4)
         (-0.6124, -0.5)
         """
-        if average == "multiclass":
+        if check_choice(average, "average", ("micro", "macro", "multiclass"),
+                        "matthews_corrcoef") == "multiclass":
             return _confusion.multiclass_matthews_corrcoef(self._counts,
                                                            self._zero_division)
-        if average not in ("micro", "macro"):
-            raise ValueError("average must be 'micro', 'macro' or 'multiclass', not "
-                             f"{average!r}")
-        return self._averaged(_formulas.matthews_corrcoef, average)
+        return self._averaged(_formulas.matthews_corrcoef, str(average))
 
     # The confusion matrix of single-label results ----------------------------------------------
 
@@ -393,7 +392,9 @@ class ScikitLearnReads:
         >>> s.balanced_accuracy(), round(s.balanced_accuracy(adjusted=True), 4)
         (0.6666666666666666, 0.3333)
         """
-        return _confusion.balanced_accuracy(self._counts, adjusted, self._zero_division)
+        return _confusion.balanced_accuracy(
+            self._counts, check_flag(adjusted, "adjusted", "balanced_accuracy"),
+            self._zero_division)
 
     def jaccard(self, average: Average = "macro") -> float:
         """The Jaccard index ``a / (a + b + c)``, averaged as ``sklearn.metrics.jaccard_score`` does.

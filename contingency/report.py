@@ -237,6 +237,16 @@ def _check_digits(digits: object) -> int:
     return int(digits)
 
 
+def _check_names(names: object) -> tuple[str, str]:
+    """``names`` as two Python strings if it is a tuple or list of two strings, else
+    ``ValueError`` naming it (a string is not taken for its characters)."""
+    if (not isinstance(names, (tuple, list)) or len(names) != 2
+            or not all(isinstance(name, str) for name in names)):
+        raise ValueError(f"names must be a pair of strings, such as ('a', 'b'), not "
+                         f"{reprlib.repr(names)}")
+    return str(names[0]), str(names[1])
+
+
 def _bounds_text(bounds: Sequence[float] | None, digits: int) -> str:
     return "-" if bounds is None else f"[{bounds[0]:.{digits}f}, {bounds[1]:.{digits}f}]"
 
@@ -443,7 +453,7 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     the level and the methods.
     """
     digits = _check_digits(digits)
-    first, second = names
+    first, second = _check_names(names)
     table = scores["paired_table"]
     intervals = scores.get("intervals")
     models: list[tuple[str, list[str]]]

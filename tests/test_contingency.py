@@ -552,7 +552,7 @@ def test_f_beta_checks_its_arguments_before_anything():
         s.f_beta(1.0, "mean")  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="beta must be a number >= 0"):
         s.f_beta(-1.0)
-    with pytest.raises(ValueError, match="average must be 'micro', 'macro' or 'multiclass'"):
+    with pytest.raises(ValueError, match="average must be one of 'micro', 'macro', 'multiclass'"):
         s.matthews_corrcoef("weighted")
 
 
@@ -1014,3 +1014,83 @@ def test_the_mixins_add_no_state_and_their_methods_are_named_contingencys():
     # The reads on the hot path stay the class's own (no lookup through the mixins).
     for name in ("add_result", "micro_f1", "macro_f1", "micro_precision", "macro_precision"):
         assert name in vars(Contingency), name
+
+
+def _fed_for_reads() -> Contingency:
+    return Contingency().add_results([0, 1, 2, 1, 0, 2, 1, 1], [0, 1, 1, 2, 0, 2, 1, 0])
+
+
+def _some_reads(s: Contingency) -> tuple[object, ...]:
+    return (s.micro_f1, s.macro_f1, s.cohen_kappa(), s.matthews_corrcoef(), s.balanced_accuracy(),
+            s.interval("micro_f1"))
+
+
+#: Reads given an argument of the wrong kind (an array of any size or shape, a bool where a
+#: flag or number is meant, NaN, infinity, None, a wrong string, a huge int): refused, naming the
+#: argument and what it may be.
+BAD_READ_ARGUMENTS = [
+    *(("matthews_corrcoef", (), {"average": average}, ValueError,
+       "matthews_corrcoef: average must be one of 'micro', 'macro', 'multiclass', not ")
+      for average in (np.array(["macro", "micro"]), np.array(["macro"]), np.array("macro"), True,
+                      math.nan, None, "weighted")),
+    *(("balanced_accuracy", (), {"adjusted": adjusted}, TypeError,
+       "balanced_accuracy: adjusted must be True or False, not ")
+      for adjusted in (np.array([True, False]), np.array([True]), np.array(True), 1, 0, "yes",
+                       None, math.nan)),
+    *(("cohen_kappa", (), {"weights": weights}, ValueError,
+       "cohen_kappa: weights must be one of None, 'linear', 'quadratic', not ")
+      for weights in (np.array(["linear", "quadratic"]), np.array(["linear"]), np.array("linear"),
+                      True, math.nan, "square")),
+    *(("f_beta", (beta,), {"average": "macro"}, ValueError, "beta must be a number >= 0, not ")
+      for beta in (np.array([1.0, 2.0]), np.array([2.0]), np.array(2.0), True, np.True_,
+                   math.nan, -1, "2", None)),
+    *(("confusion_matrix", (), {"normalize": normalize}, ValueError,
+       "confusion_matrix: normalize must be one of None, 'true', 'pred', 'all', not ")
+      for normalize in (np.array(["true", "pred"]), np.array(["true"]), np.array("all"), True,
+                        math.nan, "rows")),
+    *(("multilabel_confusion_matrix", (), {"samplewise": samplewise}, TypeError,
+       "multilabel_confusion_matrix: samplewise must be True or False, not ")
+      for samplewise in (np.array([False, True]), np.array([False]), 0, None)),
+    *(("stats_table", (figs,), {}, ValueError, r"figs must be an integer >= 1 \(at most 1074\), not ")
+      for figs in (np.array([3, 4]), np.array(3), True, math.nan, 0, 1075, 10**30)),
+    *((method, (), {"intervals": level}, ValueError,
+       r"intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for method in ("scores", "report")
+      for level in (np.array([0.9, 0.95]), np.array([0.9]), np.array(0.9), True, math.nan,
+                    math.inf, "0.9", 10**30, 1.5)),
+    *(("interval", ("micro_f1",), {"method": method}, ValueError,
+       "interval: method must be one of 'wilson', ")
+      for method in (np.array(["wilson", "delta"]), np.array(["wilson"]), np.array("wilson"), True,
+                     None, "bayes")),
+]
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs", "error", "message"), BAD_READ_ARGUMENTS)
+def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, error, message):
+    """Each refused by name (numpy's "truth value of an array is ambiguous" and a format's
+    "Too many decimal digits" never reach the caller), the accumulator unchanged: its state, and
+    the reads after it."""
+    s = _fed_for_reads()
+    reads, before = _some_reads(s), s.to_dict()
+    with pytest.raises(error, match=message):
+        getattr(s, method)(*args, **kwargs)
+    assert s.to_dict() == before
+    assert _some_reads(s) == reads
+
+
+def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
+    """``np.str_``, ``np.float64``, ``np.int64`` and ``np.bool_`` where a string, a number or a
+    flag is meant read as the Python value (interval's score as a ``np.str_`` was refused)."""
+    s = _fed_for_reads()
+    assert s.matthews_corrcoef(np.str_("macro")) == s.matthews_corrcoef("macro")
+    assert s.balanced_accuracy(np.True_) == s.balanced_accuracy(True)
+    assert s.cohen_kappa(weights=np.str_("linear")) == s.cohen_kappa(weights="linear")
+    assert (s.interval(np.str_("micro_f1"), level=np.float64(0.9), method=np.str_("jeffreys"))
+            == s.interval("micro_f1", level=0.9, method="jeffreys"))
+    assert s.interval((np.str_("f1"), 1)) == s.interval(("f1", 1))
+    assert s.stats_table(np.int64(2)) == s.stats_table(2)
+    assert s.f_beta(np.int64(2), "macro") == s.f_beta(2.0, "macro")
+    assert s.f_beta(np.float32(0.5), "macro") == s.f_beta(0.5, "macro")
+    assert s.f_beta(10**400, "macro") == s.f_beta(math.inf, "macro")  # (an OverflowError, before)
+    assert (s.confusion_matrix(normalize=np.str_("true")) == s.confusion_matrix(normalize="true")).all()
+    assert s.scores(intervals=np.float64(0.9)) == s.scores(intervals=0.9)

@@ -83,5 +83,6 @@ def test_worst_case_is_fairlearns_agg():
 
 
 def test_a_method_other_than_the_two_is_refused():
-    with pytest.raises(ValueError, match="method must be 'between_groups' or 'to_overall'"):
+    with pytest.raises(ValueError, match="method must be one of 'between_groups', 'to_overall', "
+                                         "not 'pairwise'"):
         fairness.difference(0.0, 1.0, method="pairwise")  # type: ignore[arg-type]

@@ -1191,3 +1191,69 @@ def test_merge_reads_only_the_other_side_s_groups():
     receiving.merge(other)
     assert _CountedGroups.passes == 0
     assert receiving == expected
+
+
+def _fed_for_reads() -> GroupedContingency:
+    return GroupedContingency().add_results([0, 1, 1, 1, 0, 0, 1, 1, 0, 1],
+                                            [0, 1, 0, 1, 0, 1, 1, 0, 0, 1],
+                                            groups=list("aabbaabbab"))
+
+
+def _some_reads(grouped: GroupedContingency) -> tuple[object, ...]:
+    return (grouped.by_group("micro_f1"), grouped.difference("micro_f1"),
+            grouped.ratio("micro_f1", "to_overall"), grouped.equalized_odds_difference(1),
+            grouped.selection_rate(1))
+
+
+_FAIRNESS_READS = ("demographic_parity_difference", "demographic_parity_ratio",
+                   "equalized_odds_difference", "equalized_odds_ratio",
+                   "equal_opportunity_difference", "equal_opportunity_ratio")
+
+#: Reads given an argument of the wrong kind: refused, naming the argument and what it may be.
+BAD_READ_ARGUMENTS = [
+    *((method, ("micro_f1",), {"method": how}, ValueError,
+       "method must be one of 'between_groups', 'to_overall', not ")
+      for method in ("difference", "ratio")
+      for how in (np.array(["between_groups", "to_overall"]), np.array(["to_overall"]),
+                  np.array("to_overall"), True, None, math.nan, "pairwise")),
+    *((method, (1,), {"method": np.array(["to_overall", "between_groups"])}, ValueError,
+       "method must be one of 'between_groups', 'to_overall', not ")
+      for method in _FAIRNESS_READS),
+    *((method, (1,), {"agg": agg}, ValueError, "agg must be one of 'worst_case', 'mean', not ")
+      for method in ("equalized_odds_difference", "equalized_odds_ratio")
+      for agg in (np.array(["mean", "worst_case"]), np.array(["mean"]), np.array("mean"), True,
+                  None, "max")),
+    *((method, (), {"scores": scores}, ValueError, r"scores must be a list of scores")
+      for method in ("scores", "report", "to_frame")
+      for scores in ("micro_f1", None, 1, math.nan, True)),
+    *((method, (label,), {}, TypeError, rf"{method}: pos_label: label .* is unhashable")
+      for method in ("selection_rate", *_FAIRNESS_READS)
+      for label in (np.array([1, 0]), np.array([1]), np.array(1))),
+    ("selection_rate", (None,), {}, ValueError, "selection_rate: pos_label: None is not a valid label"),
+    *(("scores", (), {"pos_label": label}, TypeError, r"pos_label: label .* is unhashable")
+      for label in (np.array([1, 0]), np.array(1))),
+]
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs", "error", "message"), BAD_READ_ARGUMENTS)
+def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, error, message):
+    """Each refused by name (never numpy's "truth value of an array is ambiguous", a bare
+    "unhashable type" or "object is not iterable", nor a string's characters taken for scores),
+    the accumulator unchanged: its state, and the reads after it."""
+    grouped = _fed_for_reads()
+    reads, before = _some_reads(grouped), grouped.to_dict()
+    with pytest.raises(error, match=message):
+        getattr(grouped, method)(*args, **kwargs)
+    assert grouped.to_dict() == before
+    assert _some_reads(grouped) == reads
+
+
+def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
+    grouped = _fed_for_reads()
+    assert (grouped.difference(np.str_("micro_f1"), np.str_("to_overall"))
+            == grouped.difference("micro_f1", "to_overall"))
+    assert (grouped.equalized_odds_ratio(np.int64(1), agg=np.str_("mean"))
+            == grouped.equalized_odds_ratio(1, agg="mean"))
+    assert grouped.selection_rate(np.int64(1)) == grouped.selection_rate(1)
+    assert grouped.scores(pos_label=np.int64(1)) == grouped.scores(pos_label=1)
+    assert grouped.scores(("micro_f1",)) == grouped.scores(["micro_f1"])

@@ -667,7 +667,7 @@ def test_fractional_weights_are_refused_and_whole_counts_again_are_not():
     (lambda: Contingency().add_results(["x"], ["x"]), "macro_f1", {"method": "posterior"},
      "method 'posterior' does not apply"),
     (lambda: Contingency().add_results(["x"], ["x"]), "micro_f1", {"method": "bayes"},
-     "method must be one of wilson, agresti_coull"),
+     "method must be one of 'wilson', 'agresti_coull'"),
     (lambda: Contingency().add_results(["x"], ["x"]), "micro_f1", {"level": 95},
      "level must be a number between 0 and 1"),
     (lambda: Contingency().add_results(["x"], ["x"]), "micro_f1", {"level": True}, "level must be"),
@@ -798,7 +798,7 @@ def test_the_scores_block_holds_each_interval_and_is_json():
     assert block["macro"]["f1"] == list(s.interval("macro_f1", level=0.9, method="delta")[::2])
     assert block["micro"]["recall"] == list(s.interval("micro_recall", level=0.9)[::2])
     assert block["subset_accuracy"] == list(s.interval("subset_accuracy", level=0.9)[::2])
-    with pytest.raises(ValueError, match="level must be"):
+    with pytest.raises(ValueError, match="intervals must be"):
         s.scores(intervals=2)
 
 

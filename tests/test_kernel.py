@@ -66,7 +66,7 @@ def state(table):
 
 #: The arguments of every table read that takes one: those the kernel computes in C, and others.
 _METHODS = ("arithmetic", "geometric", "min", "max")
-_BETAS = (1.0, 1, 0.5, 2.0, True)
+_BETAS = (1.0, 1, 0.5, 2.0, np.float64(2.0))  # (True is refused alike: reads_with_their_arguments)
 _BASES = (math.e, 2, 10.0)
 
 

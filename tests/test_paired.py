@@ -743,5 +743,39 @@ def test_scores_and_report_with_intervals_read_each_models_own_intervals():
     empty = PairedComparison().scores(intervals=0.95)["intervals"]
     assert empty["accuracy_difference"] is None
     assert empty["a"]["subset_accuracy"] is None
-    with pytest.raises(ValueError, match="level must be a number between 0 and 1"):
+    with pytest.raises(ValueError, match="intervals must be a number between 0 and 1"):
         paired.scores(intervals=1.5)
+
+
+def _fed_for_reads() -> PairedComparison:
+    return PairedComparison().add_results([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 0],
+                                          [0, 1, 1, 0, 0, 1, 1, 0])
+
+
+#: Reads given an argument of the wrong kind: refused, naming the argument and what it may be.
+BAD_READ_ARGUMENTS = [
+    *(("report", (), {"names": names}, ValueError, r"names must be a pair of strings")
+      for names in ("ab", ("a",), ("a", "b", "c"), ("a", 1), None, 1, np.array(["a", "b"]))),
+    *((method, (), {"intervals": level}, ValueError,
+       r"intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for method in ("scores", "report")
+      for level in (np.array([0.9, 0.95]), np.array(0.9), True, float("nan"), 10**30, 1.5)),
+]
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs", "error", "message"), BAD_READ_ARGUMENTS)
+def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, error, message):
+    """Each refused by name (never "cannot unpack non-iterable" nor a string's characters taken
+    for the two names), the comparison unchanged: its state, and the reads after it."""
+    paired = _fed_for_reads()
+    reads, before = (paired.mcnemar(), paired.scores()), paired.to_dict()
+    with pytest.raises(error, match=message):
+        getattr(paired, method)(*args, **kwargs)
+    assert paired.to_dict() == before
+    assert (paired.mcnemar(), paired.scores()) == reads
+
+
+def test_report_takes_numpy_strings_and_a_list_for_names():
+    paired = _fed_for_reads()
+    assert paired.report(names=(np.str_("x"), "y")) == paired.report(names=("x", "y"))
+    assert paired.report(names=["x", "y"]) == paired.report(names=("x", "y"))

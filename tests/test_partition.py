@@ -984,3 +984,74 @@ def test_ami_near_zero_computes_its_exact_sums_once_per_state(monkeypatch):
     comparison.remove(0, 0)  # the same counts, a new state: computed again
     assert comparison.adjusted_mutual_information() == values["arithmetic"]
     assert calls == [_precise.FIRST_BITS] * 2
+
+
+def _fed_for_reads() -> PartitionComparison:
+    return PartitionComparison.from_labels([0, 0, 1, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2, 1])
+
+
+def _some_reads(comparison: PartitionComparison) -> tuple[object, ...]:
+    return (comparison.normalized_mutual_information(), comparison.v_measure(2.0),
+            comparison.mutual_information(2.0), comparison.interval("rand_index"))
+
+
+#: Reads given an argument of the wrong kind: refused, naming the argument and what it may be.
+BAD_READ_ARGUMENTS = [
+    *((method, (), {"average_method": average_method}, ValueError,
+       "average_method must be one of 'arithmetic', 'geometric', 'min', 'max', not ")
+      for method in ("normalized_mutual_information", "adjusted_mutual_information")
+      for average_method in (np.array(["geometric", "min"]), np.array(["geometric"]),
+                             np.array("arithmetic"), True, None, math.nan, "mean")),
+    *(("v_measure", (), {"beta": beta}, ValueError, "beta must be a finite number >= 0, not ")
+      for beta in (np.array([1.0, 2.0]), np.array([2.0]), np.array(2.0), True, np.True_, math.nan,
+                   math.inf, -1, 10**400, "2", None)),
+    *((method, (), {"base": base}, ValueError,
+       "base must be a finite number > 0 other than 1, not ")
+      for method in ("mutual_information", "entropy_reference", "entropy_model",
+                     "variation_of_information")
+      for base in (np.array([2.0, 10.0]), np.array([2.0]), np.array(2.0), True, math.nan,
+                   math.inf, 1, 0, -2.0, "2", None)),
+    *(("jaccard_concentration_index", (), {"return_all": return_all}, TypeError,
+       "jaccard_concentration_index: return_all must be True or False, not ")
+      for return_all in (np.array([True, False]), np.array([True]), 1, "yes", None)),
+    *((method, (), {"intervals": level}, ValueError,
+       r"intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for method in ("scores", "report")
+      for level in (np.array([0.9, 0.95]), np.array(0.9), True, math.nan, 10**30, 1.5)),
+    *(("interval", (score,), {}, ValueError, r"interval\(.*\): a score is the name of a score "
+       r"property; intervals exist for rand_index")
+      for score in (np.array(["rand_index", "f1"]), np.array(["rand_index"]), None, 1)),
+]
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs", "error", "message"), BAD_READ_ARGUMENTS)
+def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, error, message):
+    """Each refused by name (never numpy's "truth value of an array is ambiguous"), the
+    comparison unchanged: its state, and the reads after it."""
+    comparison = _fed_for_reads()
+    reads, before = _some_reads(comparison), comparison.to_dict()
+    with pytest.raises(error, match=message):
+        getattr(comparison, method)(*args, **kwargs)
+    assert comparison.to_dict() == before
+    assert _some_reads(comparison) == reads
+
+
+def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
+    """A numpy string or number reads as the Python one, and gives a Python float (v_measure of
+    a ``np.float64`` beta gave a ``np.float64``; interval refused a ``np.str_`` score)."""
+    comparison = _fed_for_reads()
+    assert (comparison.normalized_mutual_information(np.str_("geometric"))
+            == comparison.normalized_mutual_information("geometric"))
+    assert (comparison.adjusted_mutual_information(np.str_("max"))
+            == comparison.adjusted_mutual_information("max"))
+    found = comparison.v_measure(np.float64(2.0))
+    assert type(found) is float
+    assert found == comparison.v_measure(2.0)
+    assert comparison.v_measure(np.int64(2)) == comparison.v_measure(2)
+    assert comparison.mutual_information(np.float64(2.0)) == comparison.mutual_information(2.0)
+    assert comparison.entropy_model(np.int64(10)) == comparison.entropy_model(10)
+    assert (comparison.interval(np.str_("rand_index"), level=np.float64(0.9),
+                                method=np.str_("delta"))
+            == comparison.interval("rand_index", level=0.9))
+    assert comparison.jaccard_concentration_index(return_all=np.False_) == (
+        comparison.jaccard_concentration_index())

@@ -40,6 +40,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from contingency.formulas._arguments import real_number
 from contingency.formulas._numeric import (
     EXACT_FLOAT_BOUND,
     ZeroDivision,
@@ -47,6 +48,7 @@ from contingency.formulas._numeric import (
     check_zero_division,
     exact_items,
     no_category,
+    shown,
     undefined_value,
 )
 
@@ -375,15 +377,27 @@ def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: floa
     >>> float(f_beta(0, 0, 0, 9)), float(f_beta(0, 0, 0, 9, zero_division=0.0))
     (1.0, 0.0)
     """
-    check_beta(beta)
+    if not (type(beta) is int and 0 <= beta < 1 << 26):  # (a small int: kept as given)
+        beta = check_beta(beta)
     return _elementwise(_f_beta, (a, b, c, d), zero_division, beta)
 
 
 def check_beta(beta: object) -> float:
-    """Return ``beta`` if it is a number >= 0 (infinity included), else raise ``ValueError``."""
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta >= 0:
-        raise ValueError(f"beta must be a number >= 0, not {beta!r}")
-    return float(beta)
+    """``beta`` as a float if it is a real number >= 0 (infinity included; a numpy number too, and
+    an integer past float64's range as infinity), else ``ValueError`` naming it (an array, a bool
+    and NaN are refused).
+
+    >>> check_beta(np.int64(2)), check_beta(10**400)
+    (2.0, inf)
+    >>> check_beta(np.array([2.0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be a number >= 0, not array([2.])
+    """
+    value = real_number(beta)
+    if value is None or not value >= 0:
+        raise ValueError(f"beta must be a number >= 0, not {shown(beta)}")
+    return value
 
 
 def f1(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *,

@@ -65,6 +65,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from contingency.formulas._arguments import check_choice, check_flag
 from contingency.formulas._numeric import (
     INT64_MAX,
     MAX_COUNT,
@@ -127,41 +128,6 @@ MAX_BINS = 2**32
 
 
 # Checking the options -----------------------------------------------------------------------
-
-
-def check_choice(value: object, name: str, allowed: tuple[str, ...], where: str) -> str:
-    """``value`` if it is one of the strings ``allowed``, else ``ValueError`` naming ``name``, the
-    call ``where`` and what is allowed. Anything but a string is refused before any comparison
-    (an array compared with a string is an array, whose truth numpy refuses to tell).
-
-    >>> check_choice("l2", "norm", CALIBRATION_NORMS, "calibration_error")
-    'l2'
-    >>> check_choice(np.array([1, 2]), "norm", CALIBRATION_NORMS, "calibration_error")
-    Traceback (most recent call last):
-    ...
-    ValueError: calibration_error: norm must be one of 'l1', 'l2', 'max', not array([1, 2])
-    """
-    if not (isinstance(value, str) and value in allowed):
-        raise ValueError(f"{where}: {name} must be one of {', '.join(map(repr, allowed))}, "
-                         f"not {shown(value)}")
-    return value
-
-
-def check_flag(value: object, name: str, where: str) -> bool:
-    """``value`` as a bool if it is ``True`` or ``False`` (Python's or numpy's), else
-    ``TypeError`` naming ``name`` and the call ``where`` (a truthy array, number or string is not
-    taken for a flag).
-
-    >>> check_flag(np.True_, "drop_intermediate", "roc_curve")
-    True
-    >>> check_flag(1, "drop_intermediate", "roc_curve")
-    Traceback (most recent call last):
-    ...
-    TypeError: roc_curve: drop_intermediate must be True or False, not 1
-    """
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{where}: {name} must be True or False, not {shown(value)}")
-    return bool(value)
 
 
 def check_bin_count(n_bins: object, where: str, edges: bool = False) -> int:

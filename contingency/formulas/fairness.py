@@ -40,12 +40,15 @@ from typing import Any, Literal
 
 from numpy.typing import ArrayLike
 
+from contingency.formulas._arguments import check_choice
 from contingency.formulas._numeric import ZeroDivision, check_zero_division, undefined_value
 from contingency.formulas.classification import Floats, _elementwise
 
 __all__ = [
     "SCALAR",
     "Method",
+    "check_agg",
+    "check_method",
     "difference",
     "extremes",
     "false_positive_rate",
@@ -125,10 +128,14 @@ def extremes(values: Iterable[float]) -> tuple[float, float]:
     return (min(kept), max(kept)) if kept else (_NAN, _NAN)
 
 
-def _check_method(method: object) -> Method:
-    if not isinstance(method, str) or method not in _METHODS:
-        raise ValueError(f"method must be 'between_groups' or 'to_overall', not {method!r}")
-    return method  # type: ignore[return-value]
+def check_method(method: object) -> Method:
+    """``method`` if it is ``"between_groups"`` or ``"to_overall"``, else ``ValueError`` naming it."""
+    return check_choice(method, "method", _METHODS)  # type: ignore[return-value]
+
+
+def check_agg(agg: object) -> Literal["worst_case", "mean"]:
+    """``agg`` if it is ``"worst_case"`` or ``"mean"``, else ``ValueError`` naming it."""
+    return check_choice(agg, "agg", ("worst_case", "mean"))  # type: ignore[return-value]
 
 
 def difference(least: float, greatest: float, overall: float = _NAN, *,
@@ -143,7 +150,7 @@ def difference(least: float, greatest: float, overall: float = _NAN, *,
     >>> difference(0.25, 0.75), difference(0.25, 0.75, 0.375, method="to_overall")
     (0.5, 0.375)
     """
-    if _check_method(method) == "between_groups":
+    if check_method(method) == "between_groups":
         return float(greatest) - float(least)
     return max(abs(float(greatest) - float(overall)), abs(float(least) - float(overall)))
 
@@ -182,7 +189,7 @@ def ratio(least: float, greatest: float, overall: float = _NAN, *,
     """
     mode = check_zero_division(zero_division)
     low, high = float(least), float(greatest)
-    if _check_method(method) == "between_groups":
+    if check_method(method) == "between_groups":
         return _quotient(low, high, mode)
     kept = [value for value in (_below_one(low, float(overall), mode),
                                 _below_one(high, float(overall), mode)) if value == value]
@@ -204,8 +211,7 @@ def worst_case(first: float, second: float, *, agg: Literal["worst_case", "mean"
     >>> worst_case(0.25, float("nan"), agg="mean"), worst_case(float("nan"), float("nan"), agg="mean")
     (0.25, nan)
     """
-    if agg not in ("worst_case", "mean"):
-        raise ValueError(f"agg must be 'worst_case' or 'mean', not {agg!r}")
+    agg = check_agg(agg)
     pair = [float(first), float(second)]
     if agg == "mean":
         kept = [value for value in pair if value == value]

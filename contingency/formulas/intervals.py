@@ -67,7 +67,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, shown
 from contingency.formulas._saddle import deviance
 from contingency.formulas.partition import TableCells
 
@@ -133,8 +133,9 @@ SHARES: dict[str, Callable[[int, int, int, int], tuple[int, int]]] = {
 }
 
 
-def check_level(level: object) -> float:
-    """``level`` as a float if it is a number strictly between 0 and 1, else ``ValueError``.
+def check_level(level: object, name: str = "level") -> float:
+    """``level`` as a float if it is a number strictly between 0 and 1, else ``ValueError``
+    naming it as ``name`` (``intervals`` for the ``scores(intervals=...)`` of the accumulators).
 
     >>> check_level(0.95)
     0.95
@@ -145,8 +146,8 @@ def check_level(level: object) -> float:
     """
     if (isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating))
             or not 0 < level < 1):
-        raise ValueError("level must be a number between 0 and 1 (exclusive), such as 0.95, "
-                         f"not {level!r}")
+        raise ValueError(f"{name} must be a number between 0 and 1 (exclusive), such as 0.95, "
+                         f"not {shown(level)}")
     return float(level)
 
 

@@ -63,6 +63,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from contingency.formulas._arguments import check_flag
 from contingency.formulas._numeric import MAX_COUNT, check_count
 from contingency.formulas._saddle import deviance, stirling_error
 from contingency.formulas.intervals import wilson
@@ -109,9 +110,8 @@ def check_mcnemar_options(exact: object, mid_p: object) -> None:
     ...
     TypeError: mid_p must be True or False, not 1
     """
-    for name, value in (("exact", exact), ("mid_p", mid_p)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, not {value!r}")
+    check_flag(exact, "exact")
+    check_flag(mid_p, "mid_p")
     if mid_p and not exact:
         raise ValueError("mid_p=True is a version of the exact test: pass exact=True with it")
 

@@ -52,6 +52,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from contingency.formulas._arguments import check_choice, real_number
+from contingency.formulas._numeric import shown
 from contingency.formulas.partition._cells import (
     ENTROPY_ERROR,
     MUTUAL_ERROR,
@@ -85,7 +87,8 @@ from contingency.formulas.partition._sums import (
     table_sums,  # noqa: F401  (the docstrings' examples use it)
 )
 
-__all__ = ["AverageMethod", "Exact", "check_average_method", "completeness", "conditionals", "entropy",
+__all__ = ["AverageMethod", "Exact", "check_average_method", "check_base", "check_v_beta",
+           "completeness", "conditionals", "entropy",
            "entropy_model", "entropy_reference", "homogeneity", "information",
            "information_errors", "mutual_information",
            "normalized_mutual_information", "normalizer", "v_measure", "variation_of_information"]
@@ -104,14 +107,33 @@ _SURE_SHIFT = 8
 _COARSE_SHIFT = _SURE_SHIFT - 1
 
 
+def check_base(base: object) -> float:
+    """``base`` if it is a finite real number > 0 other than 1 (a numpy number as a Python float),
+    else ``ValueError`` naming it (an array, a bool, NaN and infinity are refused).
+
+    >>> check_base(np.float64(2.0)), check_base(10)
+    (2.0, 10)
+    >>> check_base(np.array([2.0, 10.0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: base must be a finite number > 0 other than 1, not array([ 2., 10.])
+    """
+    # (a Python int is kept: its logarithm is exact past float64's range)
+    value: float | None = (base if type(base) is float or type(base) is int
+                           else real_number(base))
+    if value is None or not (value > 0 and value != 1
+                             and (type(value) is int or math.isfinite(value))):
+        raise ValueError(f"base must be a finite number > 0 other than 1, not {shown(base)}")
+    return value
+
+
 def _log_base(base: float) -> float:
-    if not (isinstance(base, (int, float)) and math.isfinite(base) and base > 0 and base != 1):
-        raise ValueError(f"base must be a finite number > 0 other than 1, not {base!r}")
-    return math.log(base)
+    return math.log(check_base(base))
 
 
 def _in_base(nats: float, base: float) -> float:
-    return nats if base == math.e else nats / _log_base(base)
+    base = check_base(base)
+    return nats if base == math.e else nats / math.log(base)
 
 
 
@@ -411,7 +433,8 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     >>> round(variation_of_information(table_sums([[1, 1], [1, 1]]), base=2), 12)
     2.0
     """
-    log_base = 1.0 if base == math.e else _log_base(base)
+    base = check_base(base)
+    log_base = 1.0 if base == math.e else math.log(base)
     n = sums.n_elements
     if n == 0:
         return 0.0
@@ -427,11 +450,20 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     return (given_model + given_reference) / log_base
 
 
-def check_average_method(average_method: str) -> AverageMethod:
-    if average_method not in _AVERAGE_METHODS:
-        raise ValueError("average_method must be 'arithmetic', 'geometric', 'min' or 'max', "
-                         f"not {average_method!r}")
-    return average_method  # type: ignore[return-value]
+def check_average_method(average_method: object) -> AverageMethod:
+    """``average_method`` if it is one of ``"arithmetic"``, ``"geometric"``, ``"min"`` and
+    ``"max"``, else ``ValueError`` naming it."""
+    return check_choice(average_method, "average_method",  # type: ignore[return-value]
+                        _AVERAGE_METHODS)
+
+
+def check_v_beta(beta: object) -> float:
+    """``beta`` of :func:`v_measure` as a float if it is a finite real number >= 0, else
+    ``ValueError`` naming it."""
+    value = real_number(beta)
+    if value is None or not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"beta must be a finite number >= 0, not {shown(beta)}")
+    return value
 
 
 def normalizer(reference: float, model: float, average_method: AverageMethod) -> float:
@@ -471,7 +503,7 @@ def normalized_mutual_information(sums: TableSums,
     ...     table_sums([[2, 2]]))
     (1.0, 0.0)
     """
-    arithmetic = average_method == "arithmetic"
+    arithmetic = average_method.__class__ is str and average_method == "arithmetic"
     method = average_method if arithmetic else check_average_method(average_method)
     mutual, reference, model, scale = information(sums, cells, fine)
     if arithmetic and mutual:  # from the sums, a ratio of exact integers rounded once
@@ -543,8 +575,8 @@ def v_measure(sums: TableSums, beta: float = 1.0, *, cells: CellsArgument = None
     >>> round(v_measure(table_sums([[2, 0], [0, 1], [0, 1]])), 12)
     0.8
     """
-    if beta != 1 and not (isinstance(beta, (int, float)) and math.isfinite(beta) and beta >= 0):
-        raise ValueError(f"beta must be a finite number >= 0, not {beta!r}")
+    if type(beta) is not float or not 0 <= beta < math.inf:  # (a finite float needs no call)
+        beta = check_v_beta(beta)
     mutual, reference, model, _ = information(sums, cells, fine)
     if mutual and reference and model:  # MI > 0: two or more clusters on each side
         # (1 + beta) h c / (beta h + c) with h = MI / H(R) and c = MI / H(M) is
