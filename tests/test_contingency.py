@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from contingency import Contingency, GroupedContingency, PairedComparison
 from contingency._backend import IMPLEMENTATION
 from contingency._labels import sorted_labels
+from tests.refusals import refused_unchanged
 from tests.strategies import categories, categories_and_results, results
 
 # An independent oracle: Statistics::Contingency 0.09's code, transliterated line by line.
@@ -712,10 +713,7 @@ def test_a_failing_property_over_an_accumulator_reports_its_own_failure(make):
 
 
 def _unchanged(s: Contingency, call, error, match):
-    before = s.to_dict()
-    with pytest.raises(error, match=match):
-        call()
-    assert s.to_dict() == before
+    refused_unchanged(s, call, error, match)
 
 
 @pytest.fixture
@@ -1071,11 +1069,7 @@ def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, 
     "Too many decimal digits" never reach the caller), the accumulator unchanged: its state, and
     the reads after it."""
     s = _fed_for_reads()
-    reads, before = _some_reads(s), s.to_dict()
-    with pytest.raises(error, match=message):
-        getattr(s, method)(*args, **kwargs)
-    assert s.to_dict() == before
-    assert _some_reads(s) == reads
+    refused_unchanged(s, lambda: getattr(s, method)(*args, **kwargs), error, message, _some_reads)
 
 
 def test_reads_take_numpy_scalars_as_the_python_values_they_hold():

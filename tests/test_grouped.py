@@ -22,6 +22,7 @@ from contingency._group_scores import score_reader
 from contingency._labels import label_key
 from contingency._registry import TABLE, property_names
 from contingency.formulas import fairness
+from tests.refusals import refused_unchanged
 from tests.test_contingency_state import REFUSALS, as_plain, numpy_values
 from tests.test_fuzz import mutated
 
@@ -1241,11 +1242,8 @@ def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, 
     "unhashable type" or "object is not iterable", nor a string's characters taken for scores),
     the accumulator unchanged: its state, and the reads after it."""
     grouped = _fed_for_reads()
-    reads, before = _some_reads(grouped), grouped.to_dict()
-    with pytest.raises(error, match=message):
-        getattr(grouped, method)(*args, **kwargs)
-    assert grouped.to_dict() == before
-    assert _some_reads(grouped) == reads
+    refused_unchanged(grouped, lambda: getattr(grouped, method)(*args, **kwargs), error, message,
+                      _some_reads)
 
 
 def test_reads_take_numpy_scalars_as_the_python_values_they_hold():

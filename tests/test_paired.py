@@ -21,6 +21,7 @@ from contingency import Contingency, PairedComparison, PairedTable
 from contingency._paired import _WRITES
 from contingency._paired_counts import coded_changes, set_changes, single_label_changes
 from contingency.formulas.paired import mcnemar
+from tests.refusals import refused_unchanged
 
 POOL = ["a", "b", "c", 1, 2]
 SIDE = st.one_of(st.sampled_from(POOL),
@@ -768,11 +769,8 @@ def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, 
     """Each refused by name (never "cannot unpack non-iterable" nor a string's characters taken
     for the two names), the comparison unchanged: its state, and the reads after it."""
     paired = _fed_for_reads()
-    reads, before = (paired.mcnemar(), paired.scores()), paired.to_dict()
-    with pytest.raises(error, match=message):
-        getattr(paired, method)(*args, **kwargs)
-    assert paired.to_dict() == before
-    assert (paired.mcnemar(), paired.scores()) == reads
+    refused_unchanged(paired, lambda: getattr(paired, method)(*args, **kwargs), error, message,
+                      lambda compared: (compared.mcnemar(), compared.scores()))
 
 
 def test_report_takes_numpy_strings_and_a_list_for_names():

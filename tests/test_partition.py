@@ -19,6 +19,7 @@ from contingency import PartitionComparison
 from contingency._table import Table
 from contingency.formulas import partition as formulas
 from contingency.formulas.partition._information import normalizer
+from tests.refusals import refused_unchanged
 from tests.strategies_partition import integer_labelings, labelings
 
 AVERAGE_METHODS = ["arithmetic", "geometric", "min", "max"]
@@ -1029,11 +1030,8 @@ def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, 
     """Each refused by name (never numpy's "truth value of an array is ambiguous"), the
     comparison unchanged: its state, and the reads after it."""
     comparison = _fed_for_reads()
-    reads, before = _some_reads(comparison), comparison.to_dict()
-    with pytest.raises(error, match=message):
-        getattr(comparison, method)(*args, **kwargs)
-    assert comparison.to_dict() == before
-    assert _some_reads(comparison) == reads
+    refused_unchanged(comparison, lambda: getattr(comparison, method)(*args, **kwargs), error,
+                      message, _some_reads)
 
 
 def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
