@@ -420,7 +420,8 @@ SAMPLES: list[tuple[tuple[Any, Any, Any], list[Step]]] = [
 ]
 
 
-@pytest.mark.skipif(_backend.IMPLEMENTATION != "kernel", reason="the kernel is not built")
+@pytest.mark.skipif(_backend.IMPLEMENTATION != "kernel",
+                    reason="the kernel is not this process's implementation")
 def test_pickles_cross_between_the_kernel_and_the_reference() -> None:
     """A pickle the kernel wrote loads with the reference, and back (as a Contingency's does)."""
     accumulators = [fed(*options, steps) for options, steps in SAMPLES]
