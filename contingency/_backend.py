@@ -33,7 +33,7 @@ of two int64 label arrays that :func:`contingency._table.count_cells` makes
 labels (``code_objects``, contingency/_kernel_coding.pxi, or its reference
 :func:`contingency._coding.code_objects_reference`; tests/test_coding_kernel.py) and the first
 row of each code, which orders new groups and categories as the rows meet them
-(``grouped_first_rows``, or :func:`contingency._coding.first_rows_reference`).
+(``first_rows``, contingency/_kernel_coding.pxi, or :func:`contingency._coding.first_rows_reference`).
 The two implementations hold the same counts and running sums after every
 change. One rule chooses for both:
 
@@ -144,7 +144,7 @@ else:
     _table_module.use_dense_steps(_kernel_found.label_ranges, _kernel_found.dense_count)
     # the dictionary coding of lists, tuples and object arrays, in one C pass (tested likewise)
     _coding_module.use_compiled_coding(_kernel_found.code_objects,
-                                       _kernel_found.grouped_first_rows)
+                                       _kernel_found.first_rows)
     ScoreCountsClass = _kernel_found.KernelScoreCounts
     CountsCoreClass = _kernel_found.KernelCountsCore
     PairedCountsClass = _kernel_found.KernelPairedCounts

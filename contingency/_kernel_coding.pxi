@@ -1,6 +1,6 @@
 # Included by _kernel.pyx.
 """Python objects coded by a dictionary in one C pass: a list, tuple or 1-d object array to int64
-codes in order of first occurrence and the distinct labels.
+codes in order of first occurrence and the distinct labels; and the first row of each code.
 
 The reference is ``contingency._coding.code_objects_reference`` (read it first): ``dict.fromkeys``
 over the items, then ``map`` of the index's look-up. This is one loop: a dict look-up per item,
@@ -8,6 +8,10 @@ the next code inserted on a miss (the item kept as the label: the first object m
 of equal ones, as the dict keeps its first key), an object array's item pointers read where they
 lie, at any stride (no ``tolist``). An unhashable item raises the dict's TypeError.
 tests/test_coding_kernel.py runs both on the same inputs and compares codes and labels.
+
+``first_rows`` (reference ``contingency._coding.first_rows_reference``) finds the first row of each
+wanted code in one pass that stops once all are found: the order in which a batch meets its new
+categories (``_coding.meeting_order``) and GroupedContingency's new groups.
 """
 
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
@@ -61,3 +65,31 @@ def code_objects(values):
             item = None if pointer is NULL else <object>pointer  # (numpy reads NULL as None)
             codes[i] = _object_code(index, labels, item)
     return codes_array, labels
+
+
+# The first row of each code (the order a batch meets new categories and groups) ------------
+
+@cython.binding(True)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def first_rows(codes, wanted):
+    """``contingency._coding.first_rows_reference`` in C (read it first): one pass over the rows,
+    stopped once every wanted code is found (no sort of prefixes)."""
+    cdef const int64_t[::1] rows = np.ascontiguousarray(codes, dtype=np.int64)
+    cdef const unsigned char[::1] asked = np.ascontiguousarray(wanted, dtype=np.bool_).view(np.uint8)
+    first_array = np.full(len(wanted), -1, dtype=np.int64)
+    cdef int64_t[::1] first = first_array
+    cdef Py_ssize_t remaining = 0, row, size = rows.shape[0], count = first.shape[0]
+    cdef int64_t code
+    for row in range(count):
+        remaining += asked[row] != 0
+    for row in range(size):
+        if not remaining:
+            break
+        code = rows[row]
+        if code < 0 or code >= count:
+            continue  # (no code: skipped, as the reference skips it)
+        if asked[code] and first[code] < 0:
+            first[code] = row
+            remaining -= 1
+    return first_array

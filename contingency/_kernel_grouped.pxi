@@ -214,7 +214,6 @@ def grouped_write_pairs(list accumulators, pairs, list labels, fresh, unit, remo
         start = stop
 
 
-
 # GroupedContingency's new groups, made in bulk ----------------------------------------------------
 
 cdef extern from *:
@@ -307,34 +306,6 @@ cdef object _clone(object first, KernelCountsCore other, list outer, list inner)
         ck_set_slot(accumulator, offset, ck_slot(first, offset))
     ck_set_slot(accumulator, _counts_at, <PyObject *>other)
     return accumulator
-
-
-# The first row of each new group -------------------------------------------------------------------
-
-@cython.binding(True)
-@cython.boundscheck(False)
-@cython.wraparound(False)
-def grouped_first_rows(codes, wanted):
-    """``contingency._coding.first_rows_reference`` in C (read it first): one pass over the rows,
-    stopped once every wanted code is found (no sort of prefixes)."""
-    cdef const int64_t[::1] rows = np.ascontiguousarray(codes, dtype=np.int64)
-    cdef const unsigned char[::1] asked = np.ascontiguousarray(wanted, dtype=np.bool_).view(np.uint8)
-    first_array = np.full(len(wanted), -1, dtype=np.int64)
-    cdef int64_t[::1] first = first_array
-    cdef Py_ssize_t remaining = 0, row, size = rows.shape[0], groups = first.shape[0]
-    cdef int64_t code
-    for row in range(groups):
-        remaining += asked[row] != 0
-    for row in range(size):
-        if not remaining:
-            break
-        code = rows[row]
-        if code < 0 or code >= groups:
-            continue  # (no code: skipped, as the reference skips it)
-        if asked[code] and first[code] < 0:
-            first[code] = row
-            remaining -= 1
-    return first_array
 
 
 # GroupedContingency's groups as one columnar state (its pickle) -----------------------------------

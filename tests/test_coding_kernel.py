@@ -287,7 +287,7 @@ def test_a_masked_object_array_is_read_as_it_iterates_and_as_tolist_gives_it():
 # The order a loop of results meets codes in (meeting_order, on each implementation of first_rows)
 
 FIRST_ROWS = [pytest.param(_coding.first_rows_reference, id="reference"),
-              pytest.param(compiled("grouped_first_rows"), id="kernel", marks=needs_kernel)]
+              pytest.param(compiled("first_rows"), id="kernel", marks=needs_kernel)]
 
 
 def met_by_a_loop(sides: list[list[int]], count: int, live: list[bool] | None) -> list[int]:
@@ -348,6 +348,6 @@ def test_meeting_order_refuses_a_code_no_row_meets() -> None:
 
 def test_the_backend_gives_coding_the_kernels_first_rows_when_it_counts_with_the_kernel():
     if _backend.IMPLEMENTATION == "kernel":
-        assert _coding.first_rows is compiled("grouped_first_rows")
+        assert _coding.first_rows is compiled("first_rows")
     else:
         assert _coding.first_rows is _coding.first_rows_reference

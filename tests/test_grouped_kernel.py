@@ -388,5 +388,5 @@ def test_first_rows_on_both(seed: int) -> None:
     # (codes outside 0..groups-1 are no code: skipped by both)
     codes = rng.integers(-3, groups + 3, int(rng.integers(0, 20000)))
     wanted = rng.random(groups) < rng.random()
-    assert _kernel.grouped_first_rows(codes, wanted).tolist() == first_rows_reference(
+    assert _kernel.first_rows(codes, wanted).tolist() == first_rows_reference(
         codes, wanted).tolist()
