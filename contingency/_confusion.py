@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from contingency._changes import HIT, MISS, PAIR_SHIFT
 from contingency._counts import Counts
+from contingency._labels import check_label, unknown_pos_label
 from contingency.formulas import classification as _formulas
 from contingency.formulas._arguments import check_choice, check_flag
 from contingency.formulas._numeric import INT64_SAFE, ZeroDivision, average, no_category
@@ -55,11 +56,12 @@ SET_WISE: tuple[str | None, ...] = (None, "binary", *AVERAGES)
 Score = Callable[..., Any]  # a per-table score of formulas.classification: (a, b, c, d, *, zero_division)
 
 
-def check_average(value: object, allowed: Sequence[str | None] = AVERAGES) -> Any:
-    """``value`` if it is one of ``allowed``, else ``ValueError`` listing them."""
+def check_average(value: object, where: str, allowed: Sequence[str | None] = AVERAGES) -> Any:
+    """``value`` if it is one of ``allowed``, else ``ValueError`` naming the read ``where`` and
+    listing them."""
     if value.__class__ is str and value in allowed:  # the common case, without a call
         return value
-    return check_choice(value, "average", tuple(allowed))
+    return check_choice(value, "average", tuple(allowed), where)
 
 
 # Averages of a per-category score -------------------------------------------------------------
@@ -153,7 +155,8 @@ def averaged(counts: Counts, score: Score, how: str, mode: ZeroDivision,
 
 def set_wise(counts: Counts, name: Literal["precision", "recall", "f_beta"], average: Any,
              mode: ZeroDivision, *, beta: float = 1.0, pos_label: Any = 1,
-             order: Sequence[Hashable] | None = None) -> float | NDArray[np.float64]:
+             order: Sequence[Hashable] | None = None, where: str = ""
+             ) -> float | NDArray[np.float64]:
     """Precision, recall or F-beta averaged as scikit-learn's ``average=`` says.
 
     ``average`` is checked by the caller (:data:`SET_WISE`); ``order`` is the
@@ -163,15 +166,11 @@ def set_wise(counts: Counts, name: Literal["precision", "recall", "f_beta"], ave
     ``None`` or 1 with any other average gives a ``UserWarning``, as in
     scikit-learn. Without ``order``, micro, macro and weighted reads of
     precision, recall and F1 cost O(1); F-beta of another beta reads every
-    category's cells.
+    category's cells. Errors name the read ``where`` (``name`` if not given).
     """
-    where = name
+    where = where or name
     if not (pos_label is None or (pos_label.__class__ is int and pos_label == 1)):  # (the default)
-        try:
-            hash(pos_label)
-        except TypeError:
-            raise TypeError(f"{where}: pos_label must be a category (hashable), not "
-                            f"{pos_label!r}") from None
+        pos_label = check_label(pos_label, f"{where}: pos_label")
         if average != "binary" and pos_label not in (None, 1):
             warnings.warn(f"{where}: pos_label={pos_label!r} plays no part unless "
                           f"average='binary' (average is {average!r}); labels=[{pos_label!r}] "
@@ -225,8 +224,7 @@ def _positive_cells(counts: Counts, pos_label: object, where: str) -> tuple[int,
         a, b, c = counts.a[label], counts.b[label], counts.c[label]
         return a, b, c, counts.n - a - b - c
     if len(named) == 2:
-        raise ValueError(f"{where}: pos_label={pos_label!r} is not one of the two categories "
-                         f"the results name, {named[0]!r} and {named[1]!r}")
+        raise unknown_pos_label(pos_label, named, where, " the results name")
     return 0, 0, 0, counts.n
 
 

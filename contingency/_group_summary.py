@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 from contingency import report as _report
 from contingency._group_keys import group_to_json, shown
 from contingency._group_scores import Score, score_name, score_reader
-from contingency._labels import check_label, label_to_json
+from contingency._labels import label_to_json
 from contingency.formulas.fairness import Method
 
 __all__ = ["GroupedReads", "chosen_scores", "summary"]
@@ -47,24 +47,27 @@ _FAIRNESS = ("demographic_parity_difference", "demographic_parity_ratio",
              "equal_opportunity_difference", "equal_opportunity_ratio")
 
 
-def chosen_scores(scores: Iterable[object], pos_label: Hashable | None) -> list[Score]:
-    """The scores named, in canonical form and without repeats; with ``pos_label``, its selection
-    rate and true and false positive rates after them."""
+def chosen_scores(scores: Iterable[object], pos_label: Hashable | None,
+                  where: str) -> list[Score]:
+    """The scores named, in canonical form and without repeats; with ``pos_label`` (a category,
+    checked by the caller), its selection rate and true and false positive rates after them.
+    Errors name the read ``where``."""
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
-        raise ValueError("scores must be a list of scores, such as ['micro_f1', ('recall', 1)] "
-                         f"(one score too: ['micro_f1']), not {reprlib.repr(scores)}")
+        raise ValueError(f"{where}: scores must be a list of scores, such as "
+                         "['micro_f1', ('recall', 1)] (one score too: ['micro_f1']), not "
+                         f"{reprlib.repr(scores)}")
     chosen = [score_reader(score)[0] for score in scores]
     if pos_label is not None:
-        pos_label = check_label(pos_label, "pos_label")
         chosen += [(name, pos_label) for name in
                    ("selection_rate", "recall", "false_positive_rate")]
     return list(dict.fromkeys(chosen))
 
 
 def summary(grouped: GroupedReads, scores: Iterable[object],
-            pos_label: Hashable | None) -> dict[str, Any]:
-    """What :meth:`GroupedContingency.scores <contingency.GroupedContingency.scores>` returns."""
-    chosen = chosen_scores(scores, pos_label)
+            pos_label: Hashable | None, where: str = "scores") -> dict[str, Any]:
+    """What :meth:`GroupedContingency.scores <contingency.GroupedContingency.scores>` returns
+    (``pos_label`` a category of ``grouped``, checked by the caller; errors name ``where``)."""
+    chosen = chosen_scores(scores, pos_label, where)
     names = [score_name(score) for score in chosen]
     by_group = [grouped.by_group(score) for score in chosen]
     sizes = grouped._per_group(operator.attrgetter("n_results"))

@@ -128,7 +128,7 @@ from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
-from contingency._labels import category_order, check_label
+from contingency._labels import category_order, check_label, unknown_pos_label
 from contingency._merging import Merging
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import fairness as _fairness
@@ -843,14 +843,29 @@ class GroupedContingency(Merging["GroupedContingency"]):
         else:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str):
-            try:
-                known = key[1] in overall.a
-            except TypeError:
-                known = False
-            if not known:
+            if not self._is_category(key[1]):
                 raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
                                  f"are {list(overall.a)!r})")
         return key, tracker
+
+    def _is_category(self, label: object) -> bool:
+        """Whether ``label`` is a category of the whole (an unhashable value is not)."""
+        try:
+            return label in self._overall._counts.a
+        except TypeError:
+            return False
+
+    def _positive(self, pos_label: object, where: str) -> Hashable:
+        """``pos_label`` of the read ``where`` if it is a category of the whole, else the error
+        every read taking ``pos_label`` gives, naming it, its value and the categories."""
+        pos_label = check_label(pos_label, f"{where}: pos_label")
+        if not self._is_category(pos_label):
+            raise unknown_pos_label(pos_label, self.categories, where)
+        return pos_label
+
+    def _chosen_positive(self, pos_label: object, where: str) -> Hashable | None:
+        """:meth:`_positive` of a ``pos_label`` that may be ``None`` (none chosen)."""
+        return None if pos_label is None else self._positive(pos_label, where)
 
     def _per_group(self, read: Callable[[Contingency], _T]) -> dict[Hashable, _T]:
         """``read`` of each group's accumulator, in group order: any per-group read that keeps no
@@ -1027,19 +1042,19 @@ class GroupedContingency(Merging["GroupedContingency"]):
 
         fairlearn's ``selection_rate`` by group (``by_group(("selection_rate", pos_label))``).
         """
-        pos_label = check_label(pos_label, "selection_rate: pos_label")
+        pos_label = self._positive(pos_label, "selection_rate")
         return self.by_group(("selection_rate", pos_label))
 
     def demographic_parity_difference(self, pos_label: Hashable,
                                       method: Method = "between_groups") -> float:
         """fairlearn's ``demographic_parity_difference``: the :meth:`difference` of the selection rates."""
-        pos_label = check_label(pos_label, "demographic_parity_difference: pos_label")
+        pos_label = self._positive(pos_label, "demographic_parity_difference")
         return self.difference(("selection_rate", pos_label), method)
 
     def demographic_parity_ratio(self, pos_label: Hashable,
                                  method: Method = "between_groups") -> float:
         """fairlearn's ``demographic_parity_ratio``: the :meth:`ratio` of the selection rates."""
-        pos_label = check_label(pos_label, "demographic_parity_ratio: pos_label")
+        pos_label = self._positive(pos_label, "demographic_parity_ratio")
         return self.ratio(("selection_rate", pos_label), method)
 
     def equalized_odds_difference(self, pos_label: Hashable, method: Method = "between_groups",
@@ -1054,7 +1069,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         >>> g.equalized_odds_difference(1), g.equalized_odds_ratio(1), g.equal_opportunity_difference(1)
         (1.0, 0.0, 0.5)
         """
-        pos_label = check_label(pos_label, "equalized_odds_difference: pos_label")
+        pos_label = self._positive(pos_label, "equalized_odds_difference")
         agg = _fairness.check_agg(agg)
         return _fairness.worst_case(self.difference(("recall", pos_label), method),
                                     self.difference(("false_positive_rate", pos_label), method),
@@ -1064,7 +1079,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
                              agg: Literal["worst_case", "mean"] = "worst_case") -> float:
         """fairlearn's ``equalized_odds_ratio``: the smaller :meth:`ratio` of the true and the false
         positive rates (``agg="worst_case"``), or their mean."""
-        pos_label = check_label(pos_label, "equalized_odds_ratio: pos_label")
+        pos_label = self._positive(pos_label, "equalized_odds_ratio")
         agg = _fairness.check_agg(agg)
         return _fairness.worst_case(self.ratio(("recall", pos_label), method),
                                     self.ratio(("false_positive_rate", pos_label), method),
@@ -1073,13 +1088,13 @@ class GroupedContingency(Merging["GroupedContingency"]):
     def equal_opportunity_difference(self, pos_label: Hashable,
                                      method: Method = "between_groups") -> float:
         """fairlearn's ``equal_opportunity_difference``: the :meth:`difference` of the true positive rates."""
-        pos_label = check_label(pos_label, "equal_opportunity_difference: pos_label")
+        pos_label = self._positive(pos_label, "equal_opportunity_difference")
         return self.difference(("recall", pos_label), method)
 
     def equal_opportunity_ratio(self, pos_label: Hashable,
                                 method: Method = "between_groups") -> float:
         """fairlearn's ``equal_opportunity_ratio``: the :meth:`ratio` of the true positive rates."""
-        pos_label = check_label(pos_label, "equal_opportunity_ratio: pos_label")
+        pos_label = self._positive(pos_label, "equal_opportunity_ratio")
         return self.ratio(("recall", pos_label), method)
 
     # Reports ----------------------------------------------------------------------------------
@@ -1097,7 +1112,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         exist, so the result is valid JSON; groups and categories are written
         as :meth:`to_dict` writes them. This is what :meth:`report` renders.
         """
-        return summary(self, scores, pos_label)
+        return summary(self, scores, self._chosen_positive(pos_label, "scores"), "scores")
 
     def report(self, digits: int = 3, *, scores: Iterable[Score] = DEFAULT_SCORES,
                pos_label: Hashable | None = None) -> str:
@@ -1128,7 +1143,9 @@ class GroupedContingency(Merging["GroupedContingency"]):
         equal_opportunity_difference                         0.500       0.333
         equal_opportunity_ratio                              0.500       0.667
         """
-        return _report.grouped_report(self.scores(scores, pos_label=pos_label), digits=digits)
+        return _report.grouped_report(
+            summary(self, scores, self._chosen_positive(pos_label, "report"), "report"),
+            digits=digits)
 
     def to_frame(self, scores: Iterable[Score] = DEFAULT_SCORES) -> Any:
         """The scores by group as a ``pandas.DataFrame``: one row per group, ``n_results`` and one
@@ -1145,7 +1162,7 @@ class GroupedContingency(Merging["GroupedContingency"]):
         b              1       0.0
         """
         self._in_order()
-        chosen = chosen_scores(scores, None)
+        chosen = chosen_scores(scores, None, "to_frame")
         columns: dict[str, list[Any]] = {
             "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
         for score in chosen:

@@ -24,7 +24,8 @@ import numpy as np
 from contingency.formulas._numeric import MAX_DIGITS, fits_digits, shown
 
 __all__ = ["category_order", "category_places", "check_label", "equal_to_itself", "is_label",
-           "label_from_json", "label_key", "label_to_json", "printable", "sorted_labels"]
+           "label_from_json", "label_key", "label_to_json", "printable", "sorted_labels",
+           "unknown_pos_label"]
 
 
 #: An int below this in magnitude has far fewer digits than MAX_DIGITS: check_label's fast path.
@@ -75,6 +76,22 @@ def check_label(label: object, where: str) -> Hashable:
         raise ValueError(f"{where}: {shown(label)} is not a valid label (an integer label has at "
                          f"most {MAX_DIGITS} digits)")
     return label
+
+
+
+def unknown_pos_label(pos_label: object, categories: Iterable[Hashable], where: str,
+                      of: str = "") -> ValueError:
+    """The error of a read ``where`` whose ``pos_label`` is not one of ``categories`` (the
+    categories ``of`` says: those the results name, say): every read that takes ``pos_label``
+    says it alike, naming the argument, its value and the categories.
+
+    >>> raise unknown_pos_label("z", ["a", "b"], "selection_rate")
+    Traceback (most recent call last):
+    ...
+    ValueError: selection_rate: pos_label='z' is not a category (the categories are ['a', 'b'])
+    """
+    return ValueError(f"{where}: pos_label={shown(pos_label)} is not a category{of} (the "
+                      f"categories{of} are {shown(list(categories))})")
 
 
 def is_label(label: Hashable) -> bool:

@@ -168,7 +168,7 @@ class ScikitLearnReads:
             read = _F1_READS.get(average)
             if read is not None:
                 return read(self)
-        return self._set_wise("f_beta", average, pos_label, labels)
+        return self._set_wise("f_beta", average, pos_label, labels, where="f1")
 
     @overload
     def f_beta(self, beta: float, average: None, *, pos_label: PosLabel = 1,
@@ -195,14 +195,17 @@ class ScikitLearnReads:
         return self._set_wise("f_beta", average, pos_label, labels, beta)
 
     def _set_wise(self, name: Literal["precision", "recall", "f_beta"], average: object,
-                  pos_label: PosLabel, labels: Labels, beta: float = 1.0) -> float | Floats:
-        """:meth:`precision`, :meth:`recall` and :meth:`f_beta`: the categories chosen, then read."""
-        average = _confusion.check_average(average, _confusion.SET_WISE)
+                  pos_label: PosLabel, labels: Labels, beta: float = 1.0,
+                  where: str = "") -> float | Floats:
+        """:meth:`precision`, :meth:`recall`, :meth:`f1` and :meth:`f_beta`: the categories
+        chosen, then read; errors name the read ``where`` (``name`` if not given)."""
+        where = where or name
+        average = _confusion.check_average(average, where, _confusion.SET_WISE)
         counts = self._counts
         order = (None if average == "binary" or (labels is None and average is not None)
-                 else self._chosen(labels, name))
+                 else self._chosen(labels, where))
         return _confusion.set_wise(counts, name, average, self._zero_division, beta=beta,
-                                   pos_label=pos_label, order=order)
+                                   pos_label=pos_label, order=order, where=where)
 
     def matthews_corrcoef(self, average: Correlation = "multiclass") -> float:
         """Matthews correlation: ``"multiclass"`` (the default) scikit-learn's, of the confusion
@@ -412,7 +415,7 @@ class ScikitLearnReads:
         >>> s.jaccard(), s.jaccard("micro"), s.jaccard("samples")
         (0.5, 0.5, 0.5)
         """
-        average = _confusion.check_average(average)
+        average = _confusion.check_average(average, "jaccard")
         if average == "macro":
             return self._running_mean("jaccard")
         if average == "weighted":

@@ -640,8 +640,9 @@ def test_binary_average_follows_scikit_learns_rules(case, beta):
                           pos_label=pos_label, beta=beta)
         except ValueError:
             for read in (s.precision, s.recall, s.f1):
-                with pytest.raises(ValueError, match=r"pos_label=.* is not one of the two "
-                                                     r"categories the results name"):
+                with pytest.raises(ValueError, match=r"pos_label=.* is not a category the "
+                                                     r"results name \(the categories the "
+                                                     r"results name are \["):
                     read("binary", pos_label=pos_label)
             assert s.to_dict() == before
             continue
@@ -661,7 +662,7 @@ def test_binary_average_refuses_multiclass_and_multi_label_results():
     with pytest.raises(ValueError, match=r"f_beta: 1 of the 2 results is not single-label .* "
                                          r"average='binary' scores one category"):
         multi.f_beta(2.0, "binary")
-    with pytest.raises(TypeError, match=r"pos_label must be a category \(hashable\), not \[1\]"):
+    with pytest.raises(TypeError, match=r"recall: pos_label: label \[1\] is unhashable"):
         three.recall("binary", pos_label=[1])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"average must be one of None, 'binary', 'micro'"):
         three.precision("mean")  # type: ignore[call-overload]

@@ -6,6 +6,7 @@ import copy
 import json
 import math
 import pickle
+import re
 from collections import OrderedDict
 
 import attrs
@@ -1060,6 +1061,19 @@ BAD_READ_ARGUMENTS = [
        "interval: method must be one of 'wilson', ")
       for method in (np.array(["wilson", "delta"]), np.array(["wilson"]), np.array("wilson"), True,
                      None, "bayes")),
+    *(("jaccard", (), {"average": average}, ValueError,
+       "^jaccard: average must be one of 'micro', 'macro', 'weighted', 'samples', not ")
+      for average in (np.array(["macro", "micro"]), np.array(["macro"]), np.array("macro"), True,
+                      None, math.nan, "binary")),
+    *((method, args, {"average": average}, ValueError,
+       f"^{method}: average must be one of None, 'binary', 'micro', 'macro', 'weighted', "
+       "'samples', not ")
+      for method, args in (("precision", ()), ("recall", ()), ("f1", ()), ("f_beta", (2.0,)))
+      for average in (np.array(["macro", "micro"]), np.array("macro"), True, math.nan, "mean")),
+    *((method, args, {"average": "binary", "pos_label": label}, TypeError,
+       rf"^{method}: pos_label: label .* is unhashable")
+      for method, args in (("precision", ()), ("recall", ()), ("f1", ()), ("f_beta", (2.0,)))
+      for label in (np.array([1, 0]), np.array(1), [1])),
 ]
 
 
@@ -1070,6 +1084,23 @@ def test_reads_refuse_arguments_of_the_wrong_kind_by_name(method, args, kwargs, 
     the reads after it."""
     s = _fed_for_reads()
     refused_unchanged(s, lambda: getattr(s, method)(*args, **kwargs), error, message, _some_reads)
+
+
+@pytest.mark.parametrize(("method", "args"), [
+    ("precision", ()), ("recall", ()), ("f1", ()), ("f_beta", (2.0,))])
+@pytest.mark.parametrize("label", ["z", 2, np.int64(7)])
+def test_a_binary_pos_label_the_results_do_not_name_is_refused_naming_the_argument(method, args,
+                                                                                  label):
+    """As every read taking ``pos_label`` says it: the read, ``pos_label`` and its value, and the
+    categories (here those the results name: average='binary' scores one of the two), the
+    accumulator unchanged. A declared category no result names is no more one of them."""
+    s = Contingency.from_labels([0, 1, 1], [1, 1, 0], categories=[0, 1, 2])
+    shown = re.escape(repr(label))  # (np.int64(7) shown as numpy's repr writes it)
+    refused_unchanged(
+        s, lambda: getattr(s, method)(*args, average="binary", pos_label=label), ValueError,
+        rf"^{method}: pos_label={shown} is not a category the results name \(the categories the "
+        r"results name are \[0, 1\]\)$",
+        lambda s: (s.micro_f1, s.f1("binary"), s.recall("binary", pos_label=0)))
 
 
 def test_reads_take_numpy_scalars_as_the_python_values_they_hold():

@@ -7,6 +7,7 @@ import copy
 import json
 import math
 import pickle
+import re
 from functools import partial
 from unittest import mock
 
@@ -1224,15 +1225,26 @@ BAD_READ_ARGUMENTS = [
       for method in ("equalized_odds_difference", "equalized_odds_ratio")
       for agg in (np.array(["mean", "worst_case"]), np.array(["mean"]), np.array("mean"), True,
                   None, "max")),
-    *((method, (), {"scores": scores}, ValueError, r"scores must be a list of scores")
+    *((method, (), {"scores": scores}, ValueError, rf"^{method}: scores must be a list of scores")
       for method in ("scores", "report", "to_frame")
       for scores in ("micro_f1", None, 1, math.nan, True)),
     *((method, (label,), {}, TypeError, rf"{method}: pos_label: label .* is unhashable")
       for method in ("selection_rate", *_FAIRNESS_READS)
       for label in (np.array([1, 0]), np.array([1]), np.array(1))),
     ("selection_rate", (None,), {}, ValueError, "selection_rate: pos_label: None is not a valid label"),
-    *(("scores", (), {"pos_label": label}, TypeError, r"pos_label: label .* is unhashable")
+    *((method, (), {"pos_label": label}, TypeError, rf"^{method}: pos_label: label .* is unhashable")
+      for method in ("scores", "report")
       for label in (np.array([1, 0]), np.array(1))),
+    # A pos_label that is no category: named as the argument (not as a category of a score the
+    # read builds from it), with its value and the categories.
+    *((method, (label,), {}, ValueError,
+       rf"^{method}: pos_label={shown} is not a category \(the categories are \[0, 1\]\)$")
+      for method in ("selection_rate", *_FAIRNESS_READS)
+      for label, shown in (("z", "'z'"), (2, "2"), (np.int64(2), re.escape(repr(np.int64(2)))))),
+    *((method, (), {"pos_label": label}, ValueError,
+       rf"^{method}: pos_label={shown} is not a category \(the categories are \[0, 1\]\)$")
+      for method in ("scores", "report")
+      for label, shown in (("z", "'z'"), (np.int64(2), re.escape(repr(np.int64(2)))))),
 ]
 
 
