@@ -842,10 +842,9 @@ class GroupedContingency(Merging["GroupedContingency"]):
                 tracker = self._trackers[key] = Extremes(read, self._groups)
         else:
             key = score  # type: ignore[assignment]
-        if not isinstance(key, str):
-            if not self._is_category(key[1]):
-                raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
-                                 f"are {list(overall.a)!r})")
+        if not isinstance(key, str) and not self._is_category(key[1]):
+            raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
+                             f"are {list(overall.a)!r})")
         return key, tracker
 
     def _is_category(self, label: object) -> bool:
