@@ -837,14 +837,15 @@ class GroupedContingency(Merging["GroupedContingency"]):
             tracker = None
         if tracker is None:
             key, read = score_reader(score)
+        else:
+            key = score  # type: ignore[assignment]
+        if not isinstance(key, str) and not self._is_category(key[1]):  # (before a tracker is kept)
+            raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
+                             f"are {list(overall.a)!r})")
+        if tracker is None:
             tracker = self._trackers.get(key)
             if tracker is None:
                 tracker = self._trackers[key] = Extremes(read, self._groups)
-        else:
-            key = score  # type: ignore[assignment]
-        if not isinstance(key, str) and not self._is_category(key[1]):
-            raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
-                             f"are {list(overall.a)!r})")
         return key, tracker
 
     def _is_category(self, label: object) -> bool:

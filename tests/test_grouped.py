@@ -465,6 +465,19 @@ def test_a_category_that_is_not_one_is_refused():
         ours.selection_rate("z")
 
 
+def test_a_score_of_a_category_that_is_not_one_keeps_no_running_extremes():
+    """The score ``("recall", "z")`` is refused before its running extremes are made: refused
+    reads of ever new labels leave the memo of kept scores as it was (it grew by one each)."""
+    ours = GroupedContingency().add_results(["a"], ["a"], groups=["g"])
+    ours.by_group(("recall", "a"))
+    kept = dict(ours._trackers)
+    for label in range(3):
+        with pytest.raises(ValueError, match=rf"score \('recall', {label}\): {label} is not a "
+                                             r"category \(the categories are \['a'\]\)"):
+            ours.by_group(("recall", label))
+    assert ours._trackers == kept
+
+
 # Bad input changes nothing ---------------------------------------------------------------------
 
 
