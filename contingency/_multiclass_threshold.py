@@ -31,6 +31,7 @@ from contingency._scored_inputs import Binning, coded_batch, key_of, weight_unit
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency._threshold import ThresholdContingency, _least_scale, _same_mode, _weight
 from contingency.formulas import curves as _curves
+from contingency.formulas._arguments import check_choice
 from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 
 __all__ = ["MulticlassThresholdContingency"]
@@ -680,12 +681,11 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
 
     @staticmethod
     def _check_average(average: object, what: str) -> None:
-        if not (average is None or (isinstance(average, str) and average in _AVERAGES)):
-            extra = (" ('samples' averages each result's own score: not a function of the "
-                     "per-class counts, so not kept)" if isinstance(average, str)
-                     and average == "samples" else "")
-            raise ValueError(f"{what}: average must be one of 'macro', 'weighted', 'micro' or "
-                             f"None, not {shown(average)}{extra}")
+        if isinstance(average, str) and average == "samples":
+            raise ValueError(f"{what}: average='samples' averages each result's own score: not a "
+                             "function of the per-class counts, so not kept; average must be one "
+                             f"of {', '.join(map(repr, _AVERAGES))}")
+        check_choice(average, "average", _AVERAGES, what)
 
     def roc_auc(self, average: Average = "macro", *, multi_class: str = "ovr",
                 max_fpr: float | None = None) -> Any:
@@ -704,9 +704,7 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
                 "so they cannot serve it exactly (it would take, for each pair of classes, the "
                 "column's scores of the results of those two classes, which is not kept): use "
                 "multi_class='ovr'")
-        if not (isinstance(multi_class, str) and multi_class == "ovr"):
-            raise ValueError(f"roc_auc: multi_class must be 'ovr' (or 'ovo', refused), "
-                             f"not {shown(multi_class)}")
+        check_choice(multi_class, "multi_class", ("ovr",), "roc_auc")
         if average == "micro":
             return self._pooled.roc_auc(max_fpr=max_fpr)
         return self._averaged([table.roc_auc(max_fpr=max_fpr) for table in self._tables], average)

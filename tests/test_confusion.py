@@ -768,9 +768,26 @@ def test_the_pure_functions_check_their_cells():
         formulas.normalized_confusion([0, 1], [0], [1, 1], 2, "true")
     with pytest.raises(ValueError, match=r"cell \(2, 0\) with count 1 does not fit a 2 x 2"):
         formulas.weighted_cohen_kappa([2], [0], [1], 2)
-    with pytest.raises(ValueError, match=r"normalize must be 'true', 'pred' or 'all'"):
+    with pytest.raises(ValueError, match=r"^normalized_confusion: normalize must be one of "
+                                         r"'true', 'pred', 'all', not None"):
         formulas.normalized_confusion([0], [0], [1], 1, None)  # type: ignore[arg-type]
     assert formulas.weighted_cohen_kappa([0], [0], [0.5], 1, zero_division="nan") != 0.0
+
+
+@pytest.mark.parametrize("bad", [np.array(["linear", "quadratic"]), np.array(["linear"]),
+                                 np.array("linear"), True, math.nan, b"linear", "square"])
+def test_the_pure_functions_refuse_an_option_that_is_not_one_by_name(bad):
+    """Called directly (the accumulators check their options before), each names the argument,
+    the call and what it may be: an array was numpy's "truth value is ambiguous" to
+    weighted_cohen_kappa, and its one-element array of 'linear' was taken for 'linear'."""
+    with pytest.raises(ValueError, match=r"^weighted_cohen_kappa: weights must be one of None, "
+                                         r"'linear', 'quadratic', not "):
+        formulas.weighted_cohen_kappa([0, 1], [1, 1], [2, 3], 2, weights=bad)
+    with pytest.raises(ValueError, match=r"^normalized_confusion: normalize must be one of "
+                                         r"'true', 'pred', 'all', not "):
+        formulas.normalized_confusion([0, 1], [1, 1], [2, 3], 2, bad)
+    assert (formulas.weighted_cohen_kappa([0, 1], [1, 1], [2, 3], 2, weights=np.str_("quadratic"))
+            == formulas.weighted_cohen_kappa([0, 1], [1, 1], [2, 3], 2, weights="quadratic"))
 
 
 @given(categories_and_results(), st.sampled_from([None, 2, 0.5]), st.booleans())

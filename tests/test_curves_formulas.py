@@ -655,6 +655,21 @@ def test_auc_interval_is_normal_and_clipped():
         curves.roc_auc_variance(positives, negatives, method="bootstrap")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("method", [np.array(["delong", "hanley_mcneil"]), np.array(["delong"]),
+                                    np.array("delong"), True, None, math.nan, b"delong",
+                                    "bootstrap"])
+def test_the_auc_variance_and_interval_refuse_a_method_that_is_not_one_by_name(method):
+    """Called directly, each names the argument and its own call: an array was numpy's "truth
+    value is ambiguous", and the interval's error named the variance's call."""
+    positives, negatives = np.array([3, 1, 2, 0]), np.array([0, 2, 1, 3])
+    for call in ("roc_auc_variance", "roc_auc_interval"):
+        with pytest.raises(ValueError, match=rf"^{call}: method must be one of 'delong', "
+                                             r"'hanley_mcneil', not "):
+            getattr(curves, call)(positives, negatives, method=method)
+    assert (curves.roc_auc_interval(positives, negatives, method=np.str_("hanley_mcneil"))
+            == curves.roc_auc_interval(positives, negatives, method="hanley_mcneil"))
+
+
 # Binned mode: the certified bounds ----------------------------------------------------------
 
 

@@ -1131,3 +1131,26 @@ def test_the_uniform_tail_equals_a_40_digit_quadrature_from_where_it_is_used(alp
             # quantile, where the tail's slope is the density.)
             assert math.isclose(ours, truth, rel_tol=1e-14, abs_tol=2**-52 / abs(distance)), (
                 distance, upper, ours, truth)
+
+
+#: Values of a string option that are not one of its strings: arrays of every size and shape
+#: (numpy's "truth value is ambiguous", or a one-element array taken for its string, before),
+#: a bool, None, NaN, bytes and a wrong string.
+NOT_A_CHOICE = [np.array(["wilson", "delta"]), np.array(["wilson"]), np.array("wilson"), True,
+                None, math.nan, b"wilson", "bayes"]
+
+
+@pytest.mark.parametrize("method", NOT_A_CHOICE)
+def test_proportion_bounds_refuses_a_method_that_is_not_one_by_name(method):
+    """Called directly (the accumulators check ``method`` before), the formula names the
+    argument, the call and what it may be."""
+    with pytest.raises(ValueError, match=r"^proportion_bounds: method must be one of 'wilson', "
+                                         r"'agresti_coull', 'clopper_pearson', 'jeffreys', "
+                                         r"'delta', 'posterior', not "):
+        formulas.proportion_bounds(8, 10, 0.95, method)
+
+
+def test_proportion_bounds_takes_a_numpy_string_as_the_method_it_holds():
+    for method in formulas.PROPORTION_METHODS:  # (the posterior's draws are seeded: alike)
+        assert (formulas.proportion_bounds(8, 10, 0.95, np.str_(method))
+                == formulas.proportion_bounds(8, 10, 0.95, method))

@@ -40,7 +40,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._arguments import real_number
+from contingency.formulas._arguments import check_choice, real_number
 from contingency.formulas._numeric import (
     EXACT_FLOAT_BOUND,
     ZeroDivision,
@@ -721,8 +721,8 @@ def normalized_confusion(rows: ArrayLike, columns: ArrayLike, counts: ArrayLike,
     >>> normalized_confusion([0, 0, 1], [0, 1, 1], [3, 1, 2], 2, "pred").tolist()
     [[1.0, 0.3333333333333333], [0.0, 0.6666666666666666]]
     """
-    if not isinstance(normalize, str) or normalize not in ("true", "pred", "all"):
-        raise ValueError(f"normalize must be 'true', 'pred' or 'all', not {normalize!r}")
+    normalize = check_choice(normalize, "normalize", ("true", "pred", "all"),  # type: ignore[assignment]
+                             "normalized_confusion")
     cells = _cells(rows, columns, counts, size)
 
     def total_of(row: int, column: int) -> int:  # which total divides the cell
@@ -773,8 +773,8 @@ def weighted_cohen_kappa(rows: ArrayLike, columns: ArrayLike, counts: ArrayLike,
     ...     confusion_sums([[2, 1, 0], [0, 3, 0], [1, 0, 0]]))
     True
     """
-    if weights not in _KAPPA_WEIGHTS:
-        raise ValueError(f"weights must be None, 'linear' or 'quadratic', not {weights!r}")
+    weights = check_choice(weights, "weights", _KAPPA_WEIGHTS,  # type: ignore[assignment]
+                           "weighted_cohen_kappa")
     mode = check_zero_division(zero_division)
     truth: list[Any] = [0] * size
     assigned: list[Any] = [0] * size

@@ -572,9 +572,8 @@ def roc_auc_variance(positives: ArrayLike, negatives: ArrayLike, *,
     >>> round(roc_auc_variance([1, 0, 1, 0, 1], [0, 1, 0, 1, 1], method="hanley_mcneil"), 10)
     0.0612255806
     """
-    if method not in AUC_VARIANCE_METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, AUC_VARIANCE_METHODS))}, "
-                         f"not {shown(method)}")
+    method = check_choice(method, "method", AUC_VARIANCE_METHODS,  # type: ignore[assignment]
+                          "roc_auc_variance")
     pos, neg = _pair(positives, negatives)
     _nonempty(pos, "roc_auc_variance")
     twice_u, big_p, big_n = _mann_whitney(pos, neg)
@@ -659,6 +658,8 @@ def roc_auc_interval(positives: ArrayLike, negatives: ArrayLike, *, level: float
     (0.055895, 0.611111, 1.0)
     """
     z = normal_quantile(check_level(level))
+    method = check_choice(method, "method", AUC_VARIANCE_METHODS,  # type: ignore[assignment]
+                          "roc_auc_interval")
     variance = roc_auc_variance(positives, negatives, method=method)
     return _normal_interval(roc_auc(positives, negatives), variance, z)
 

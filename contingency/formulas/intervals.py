@@ -67,6 +67,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from contingency.formulas._arguments import check_choice
 from contingency.formulas._numeric import EXACT_FLOAT_BOUND, shown
 from contingency.formulas._saddle import deviance
 from contingency.formulas.partition import TableCells
@@ -574,7 +575,13 @@ def proportion_bounds(successes: int, trials: int, level: float, method: str, *,
 
     >>> [round(x, 6) for x in proportion_bounds(8, 10, 0.95, "wilson")]
     [0.490162, 0.943318]
+    >>> proportion_bounds(8, 10, 0.95, "bayes")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: proportion_bounds: method must be one of 'wilson', 'agresti_coull', ..., not 'bayes'
     """
+    method = check_choice(method, "method", PROPORTION_METHODS,  # type: ignore[assignment]
+                          "proportion_bounds")
     if method == "wilson":
         return wilson(successes, trials, normal_quantile(level))
     if method == "agresti_coull":
@@ -585,9 +592,7 @@ def proportion_bounds(successes: int, trials: int, level: float, method: str, *,
         return clopper_pearson(successes, trials, level)
     if method == "jeffreys":
         return jeffreys(successes, trials, level)
-    if method == "posterior":
-        return proportion_posterior(successes, trials, level, seed=seed, draws=draws)
-    raise ValueError(f"method must be one of {', '.join(PROPORTION_METHODS)}, not {method!r}")
+    return proportion_posterior(successes, trials, level, seed=seed, draws=draws)
 
 
 def normal_bounds(estimate: float, variance: float, z: float) -> tuple[float, float]:
