@@ -44,6 +44,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from contingency.formulas._arguments import check_flag
+
 __all__ = ["holding", "is_locked", "new_instance"]
 
 T = TypeVar("T")
@@ -111,8 +113,10 @@ def constructor_signature(cls: type) -> inspect.Signature:
 def new_instance(cls: type[T], thread_safe: object) -> T:
     """A bare instance for ``cls.__new__``: of ``cls``, or of its locked subclass if asked.
 
-    ``thread_safe`` must be a bool. An instance of a locked subclass is always
-    locked (``copy`` makes ``type(self)()``), and has its own new lock.
+    ``thread_safe`` must be a flag, as every flag option is (:func:`check_flag`: ``True`` or
+    ``False``, Python's or numpy's; ``TypeError`` naming it otherwise). An instance of a
+    locked subclass is always locked (``copy`` makes ``type(self)()``), and has its own new
+    lock.
 
     >>> from contingency import PartitionComparison
     >>> type(new_instance(PartitionComparison, True)).__name__
@@ -122,8 +126,7 @@ def new_instance(cls: type[T], thread_safe: object) -> T:
     ...
     TypeError: thread_safe must be True or False, not 'yes'
     """
-    if not isinstance(thread_safe, bool):
-        raise TypeError(f"thread_safe must be True or False, not {thread_safe!r}")
+    thread_safe = check_flag(thread_safe, "thread_safe")
     if cls in _locked:
         made = object.__new__(cls)
         made._lock = threading.RLock()  # type: ignore[attr-defined]

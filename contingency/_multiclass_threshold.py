@@ -31,7 +31,7 @@ from contingency._scored_inputs import Binning, coded_batch, key_of, weight_unit
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency._threshold import ThresholdContingency, _least_scale, _same_mode, _weight
 from contingency.formulas import curves as _curves
-from contingency.formulas._arguments import check_choice
+from contingency.formulas._arguments import check_choice, check_flag
 from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 
 __all__ = ["MulticlassThresholdContingency"]
@@ -610,6 +610,9 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
         of results, and (single-label) the classes' positives and the ranks
         must each add up to it. Errors start ``from_dict:``.
         """
+        # The option is checked as every constructor checks it, not as the state: not in the
+        # try below, whose errors are the state's.
+        thread_safe = check_flag(thread_safe, "thread_safe")
         state = check_state(data, _KEYS, _FORMAT)
         classes = state["classes"]
         if not isinstance(classes, list):

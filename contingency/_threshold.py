@@ -29,6 +29,7 @@ from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas import classification as _classification
 from contingency.formulas import curves as _curves
+from contingency.formulas._arguments import check_flag
 from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 from contingency.formulas.intervals import Interval
 
@@ -412,6 +413,9 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         ...
         ValueError: from_dict: scores must be strictly increasing (scores[1] = 0.25)
         """
+        # The option is checked as every constructor checks it, not as the state: not in the
+        # try below, whose errors are the state's.
+        thread_safe = check_flag(thread_safe, "thread_safe")
         state = check_state(data, _KEYS, _FORMAT)
         try:
             result = cls(bins=state["bins"], pos_label=(

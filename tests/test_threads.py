@@ -28,7 +28,9 @@ import pytest
 
 from contingency import (
     Contingency,
+    GroupedContingency,
     MulticlassThresholdContingency,
+    PairedComparison,
     PartitionComparison,
     ThresholdContingency,
 )
@@ -303,6 +305,58 @@ def test_constructors_take_the_option() -> None:
 def test_option_must_be_a_bool(cls: type) -> None:
     with pytest.raises(TypeError, match="thread_safe must be True or False, not 'yes'"):
         cls(thread_safe="yes")
+
+
+#: Every constructor that takes ``thread_safe=``: the classes and their from_* constructors.
+CONSTRUCTORS = {
+    "Contingency": lambda ts: Contingency(thread_safe=ts),
+    "Contingency.from_labels": lambda ts: Contingency.from_labels(["x"], ["y"], thread_safe=ts),
+    "Contingency.from_dict": lambda ts: Contingency.from_dict(Contingency().to_dict(),
+                                                              thread_safe=ts),
+    "GroupedContingency": lambda ts: GroupedContingency(thread_safe=ts),
+    "GroupedContingency.from_dict": lambda ts: GroupedContingency.from_dict(
+        GroupedContingency().to_dict(), thread_safe=ts),
+    "PairedComparison": lambda ts: PairedComparison(thread_safe=ts),
+    "PairedComparison.from_dict": lambda ts: PairedComparison.from_dict(
+        PairedComparison().to_dict(), thread_safe=ts),
+    "PartitionComparison": lambda ts: PartitionComparison(thread_safe=ts),
+    "PartitionComparison.from_labels": lambda ts: PartitionComparison.from_labels(
+        [1], [1], thread_safe=ts),
+    "PartitionComparison.from_partitions": lambda ts: PartitionComparison.from_partitions(
+        [[1]], [[1]], thread_safe=ts),
+    "PartitionComparison.from_dict": lambda ts: PartitionComparison.from_dict(
+        PartitionComparison().to_dict(), thread_safe=ts),
+    "ThresholdContingency": lambda ts: ThresholdContingency(thread_safe=ts),
+    "ThresholdContingency.from_dict": lambda ts: ThresholdContingency.from_dict(
+        ThresholdContingency().to_dict(), thread_safe=ts),
+    "MulticlassThresholdContingency": lambda ts: MulticlassThresholdContingency(
+        ["a", "b"], thread_safe=ts),
+    "MulticlassThresholdContingency.from_dict": lambda ts: MulticlassThresholdContingency.from_dict(
+        MulticlassThresholdContingency(["a", "b"]).to_dict(), thread_safe=ts),
+}
+
+
+@pytest.mark.parametrize("make", CONSTRUCTORS.values(), ids=CONSTRUCTORS.keys())
+@pytest.mark.parametrize("value", [1, 0, "yes", None, 1.0, np.nan, np.array(True),
+                                   np.array([True]), np.array([True, False])])
+def test_every_constructor_refuses_an_option_that_is_not_a_flag_as_every_flag_is_refused(
+        make: Callable[[object], Any], value: object) -> None:
+    """``TypeError`` naming ``thread_safe`` and the value, the message of every flag option
+    (:func:`check_flag`); the threshold accumulators' ``from_dict`` gave a ``ValueError`` about
+    their state."""
+    with pytest.raises(TypeError, match=r"^thread_safe must be True or False, not "):
+        make(value)
+
+
+@pytest.mark.parametrize("make", CONSTRUCTORS.values(), ids=CONSTRUCTORS.keys())
+def test_every_constructor_takes_a_numpy_bool_as_the_flag_it_holds(
+        make: Callable[[object], Any]) -> None:
+    """As every other flag option does (``np.True_`` was refused)."""
+    locked, plain = make(np.True_), make(np.False_)
+    assert (locked.thread_safe, plain.thread_safe) == (True, False)
+    assert type(locked) is type(make(True))
+    assert type(plain) is type(make(False))
+    assert locked == plain
 
 
 @pytest.mark.parametrize("cls", [Contingency, PartitionComparison, ThresholdContingency])
