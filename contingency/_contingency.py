@@ -73,8 +73,23 @@ _UNIT = 1  # add_result's default weight: the fast path serves it (tested by ide
 _Self = TypeVar("_Self", bound="Contingency")
 
 
+class _OrderMemo:
+    """The slot of Contingency's categories' order, kept while they are the same (a cache, not
+    state: :meth:`Contingency._orders`): the counts' names list, its length and holes, and the
+    order as a list, a tuple and places in table order (an array: a list of a million ints held
+    36 MB). Unset until the first read. A slot of this base, not an attrs field of the class:
+    what attrs lists of an accumulator (``attrs.fields``, ``attrs.asdict``, hypothesis printing
+    an example by its fields) is its state, set however the accumulator was made, and never the
+    memo (``attrs.asdict`` of a fresh accumulator raised ``AttributeError`` on it)."""
+
+    __slots__ = ("_ordered",)
+
+    _ordered: tuple[list[Hashable], int, int,
+                    tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]]
+
+
 @attrs.define(init=False, eq=False, repr=False)
-class Contingency(Reports, Merging["Contingency"]):
+class Contingency(Reports, Merging["Contingency"], _OrderMemo):
     """Precision, recall, F1, accuracy and error of category decisions, micro and macro averaged.
 
     The successor of Perl's Statistics::Contingency: feed it results one at a
@@ -146,14 +161,6 @@ class Contingency(Reports, Merging["Contingency"]):
     _unknown: Unknown
     _zero_division: ZeroDivision
     _verbose: bool
-    # The categories' order, kept while they are the same (a cache, not state: _orders): the
-    # counts' names list, its length and holes, and the order as a list, a tuple and places in
-    # table order (an array: a list of a million ints held 36 MB; unset until the first read,
-    # so init=False: tools that list an attrs class's init fields, as hypothesis does to print
-    # an example, read only what every accumulator holds).
-    _ordered: tuple[list[Hashable], int, int,
-                    tuple[list[Hashable], tuple[Hashable, ...], NDArray[np.intp]]] = attrs.field(
-                        init=False)
 
     def __init__(
         self,

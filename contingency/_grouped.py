@@ -152,8 +152,26 @@ _Key = Hashable
 # The accumulator ------------------------------------------------------------------------------
 
 
+#: The memos' slots. A name, not a literal, in ``__slots__``: mypy's attrs plugin takes a slotted
+#: attrs class's slots to be its fields alone, unless a base's slots are not literal (mypy then
+#: checks no assignment against slots), and the class assigns its memos.
+_MEMOS = ("_empty", "_trackers")
+
+
+class _GroupedMemos:
+    """The slots of GroupedContingency's memos (caches, not state): made again from the state
+    whenever it is rebuilt (a copy, a pickle, a reset). Slots of this base, not attrs fields of
+    the class: what attrs lists of an accumulator (``attrs.fields``, ``attrs.asdict``) is its
+    state, never its memos."""
+
+    __slots__ = _MEMOS
+
+    _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
+    _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
+
+
 @attrs.define(init=False, eq=False, repr=False)
-class GroupedContingency(Merging["GroupedContingency"]):
+class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
     """A :class:`~contingency.Contingency` per group of results, one over all of them, and the gaps.
 
     Feed it results with the group each belongs to (a country, a device, a
@@ -218,8 +236,6 @@ class GroupedContingency(Merging["GroupedContingency"]):
     _codes: dict[_Key, int]  # each group's code: its position among the groups ever met
     _keys: list[_Key]  # the group of each code (_HOLE where one was forgotten)
     _holes: int
-    _trackers: dict[Score, Extremes]  # each score read so far, kept up to date lazily
-    _empty: Contingency | None  # an empty accumulator with the settings, copied for new groups
     #: The groups' part of a batch of single labels (:func:`write_group_pairs_reference`, or the
     #: kernel's loop over the groups in C), set below the class.
     _write_group_pairs: ClassVar[Callable[[Sequence[Contingency], GroupPairs, Sequence[Hashable],

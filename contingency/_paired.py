@@ -141,8 +141,25 @@ for _name in _WRITES:
     setattr(_ModelView, _name, _refusing(_name))
 
 
+#: The memos' slots. A name, not a literal, in ``__slots__``: mypy's attrs plugin takes a slotted
+#: attrs class's slots to be its fields alone, unless a base's slots are not literal (mypy then
+#: checks no assignment against slots), and the class assigns its memos.
+_MEMOS = ("_last",)
+
+
+class _McNemarMemo:
+    """The slot of PairedComparison's last McNemar read (a cache, not state: set to ``None``
+    whenever the counts change or are rebuilt). A slot of this base, not an attrs field of the
+    class: what attrs lists of an accumulator (``attrs.fields``, ``attrs.asdict``) is its state,
+    never its memo."""
+
+    __slots__ = _MEMOS
+
+    _last: tuple[tuple[int, int, bool, bool], McNemar] | None  # McNemar's last read
+
+
 @attrs.define(init=False, eq=False, repr=False)
-class PairedComparison(Merging["PairedComparison"]):
+class PairedComparison(Merging["PairedComparison"], _McNemarMemo):
     """Two classifiers' decisions on the same results: each model's scores, and which one was right.
 
     Feed it each result once, with both models' decisions and the correct
@@ -199,7 +216,6 @@ class PairedComparison(Merging["PairedComparison"]):
     _counts_a: Counts  # their counts (the views' own), for the fast path
     _counts_b: Counts
     _table: PairedCounts  # the paired table
-    _last: tuple[tuple[int, int, bool, bool], McNemar] | None  # McNemar's last read
 
     def __new__(cls: type[_Self], *args: Any, thread_safe: bool = False, **kwargs: Any) -> _Self:
         return _locking.new_instance(cls, thread_safe)

@@ -92,8 +92,35 @@ _EARLIER_FORMATS: dict[str, str | None] = {"contingency.PartitionComparison/1": 
 _Self = TypeVar("_Self", bound="PartitionComparison")
 
 
+#: The memos' slots. A name, not a literal, in ``__slots__``: mypy's attrs plugin takes a slotted
+#: attrs class's slots to be its fields alone, unless a base's slots are not literal (mypy then
+#: checks no assignment against slots), and the class assigns its memos.
+_MEMOS = ("_cells", "_expected", "_pairs", "_precise", "_read_sums")
+
+
+class _PartitionMemos:
+    """The slots of PartitionComparison's memos (caches, not state: each ``None`` until a read
+    makes it, and again whenever the table changes or is rebuilt). Slots of this base, not attrs
+    fields of the class: what attrs lists of an accumulator (``attrs.fields``, ``attrs.asdict``,
+    the pickled state) is its table, never its memos."""
+
+    __slots__ = _MEMOS
+
+    #: The sums unpacked as the formulas take them, built on the first read after a change.
+    _read_sums: TableSums | None
+    #: The pair counts of the current state, computed on the first read that needs them.
+    _pairs: PairConfusion | None
+    #: The expected MI last computed, with the sums (the state) it belongs to.
+    _expected: tuple[TableSums, float] | None
+    #: The cell arrays an information read's exact fallback last took, with their sums.
+    _cells: tuple[TableSums, tuple[NDArray[np.int64], ...]] | None
+    #: The high-precision sums AMI's fallback last computed, by bits, with the sums (the
+    #: state) they belong to.
+    _precise: tuple[TableSums, dict[int, PreciseSums]] | None
+
+
 @attrs.define(init=False, eq=False, repr=False)
-class PartitionComparison(Merging["PartitionComparison"]):
+class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
     """Pair-counting, information and set-matching scores of two partitions, fed one element at a time.
 
     Each element has a label in the *reference* partition (the known classes)
@@ -149,17 +176,6 @@ class PartitionComparison(Merging["PartitionComparison"]):
     #: The contingency table (rows: reference labels, columns: model labels), N and the
     #: running sums of C(n, 2), C(n, 3) and n ln n over its cells, rows and columns.
     _table: Table
-    #: The sums unpacked as the formulas take them, built on the first read after a change.
-    _read_sums: TableSums | None
-    #: The pair counts of the current state, computed on the first read that needs them.
-    _pairs: PairConfusion | None
-    #: The expected MI last computed, with the sums (the state) it belongs to.
-    _expected: tuple[TableSums, float] | None
-    #: The cell arrays an information read's exact fallback last took, with their sums.
-    _cells: tuple[TableSums, tuple[NDArray[np.int64], ...]] | None
-    #: The high-precision sums AMI's fallback last computed, by bits, with the sums (the
-    #: state) they belong to.
-    _precise: tuple[TableSums, dict[int, PreciseSums]] | None
 
     def __new__(cls: type[_Self], *, thread_safe: bool = False) -> _Self:
         return _locking.new_instance(cls, thread_safe)
@@ -945,7 +961,20 @@ class PartitionComparison(Merging["PartitionComparison"]):
 
     def _clear(self) -> None:
         self._table = new_table()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop every memo (the table changed, or was rebuilt)."""
         self._read_sums = self._pairs = self._expected = self._cells = self._precise = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The table alone: the memos are made again by the first reads.
+        return {"_table": self._table}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # (A pickle made when the memos were attrs fields holds them too: they are dropped.)
+        object.__setattr__(self, "_table", state["_table"])
+        self._forget()
 
 
 # JSON ----------------------------------------------------------------------------------------

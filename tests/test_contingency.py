@@ -15,8 +15,9 @@ import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency, GroupedContingency, PairedComparison
+from contingency import Contingency, GroupedContingency, PairedComparison, PartitionComparison
 from contingency._backend import IMPLEMENTATION
+from contingency._contingency import _OrderMemo
 from contingency._labels import sorted_labels
 from tests.refusals import refused_unchanged
 from tests.strategies import categories, categories_and_results, results
@@ -710,6 +711,82 @@ def test_a_failing_property_over_an_accumulator_reports_its_own_failure(make):
         fails()
 
 
+def _partition_fed() -> PartitionComparison:
+    return PartitionComparison.from_labels([0, 0, 1, 1, 2], [0, 1, 1, 1, 0])
+
+
+def _read_everything(accumulator):
+    """``accumulator`` after the reads that make its memos: the categories' order
+    (Contingency), a score's running extremes (GroupedContingency; its new groups' template is
+    made by the first write that makes a group),
+    McNemar's last read (PairedComparison), the table's sums, pair counts, expected MI and
+    cells (PartitionComparison)."""
+    if isinstance(accumulator, GroupedContingency):
+        accumulator.by_group("micro_f1")
+        accumulator.scores()
+    elif isinstance(accumulator, PairedComparison):
+        accumulator.mcnemar()
+        accumulator.scores()
+    elif isinstance(accumulator, PartitionComparison):
+        accumulator.scores()
+        accumulator.adjusted_mutual_information()
+        accumulator.adjusted_mutual_information("geometric")
+    else:
+        accumulator.categories  # noqa: B018 (the read that makes the memo)
+        accumulator.confusion_matrix()
+        accumulator.scores()
+    return accumulator
+
+
+#: Each attrs accumulator, made as users make it (locked too), then fed.
+ATTRS_ACCUMULATORS = [
+    pytest.param(lambda: Contingency(unknown="add"), _fed, id="Contingency"),
+    pytest.param(lambda: Contingency(["x", "y"], thread_safe=True), _fed, id="Contingency-locked"),
+    pytest.param(lambda: GroupedContingency(unknown="add"), _fed, id="GroupedContingency"),
+    pytest.param(lambda: PairedComparison(), _fed, id="PairedComparison"),
+    pytest.param(lambda: PartitionComparison(), lambda _: _partition_fed(),
+                 id="PartitionComparison"),
+    pytest.param(lambda: PartitionComparison(thread_safe=True),
+                 lambda _: PartitionComparison.from_labels([0, 0, 1, 1, 2], [0, 1, 1, 1, 0],
+                                                           thread_safe=True),
+                 id="PartitionComparison-locked"),
+]
+
+
+@pytest.mark.parametrize(("make", "feed"), ATTRS_ACCUMULATORS)
+def test_what_attrs_lists_of_an_accumulator_is_its_state_never_a_memo(make, feed):
+    """``attrs.asdict``, ``attrs.astuple``, ``attrs.fields`` and ``repr`` work on an accumulator
+    however made and read, and list the same fields before and after the reads that make its
+    memos (caches, not state): ``attrs.asdict(Contingency())`` raised AttributeError on the
+    categories' order memo (an attrs field unset until the first read), and once memos were
+    made, ``attrs.asdict`` of a PairedComparison or PartitionComparison raised TypeError on the
+    named tuples they hold. Reading does not change the pickle either (a PartitionComparison's
+    pickle carried its memos)."""
+    cls = type(make()).__mro__[1] if make().thread_safe else type(make())
+    state = [field.name for field in attrs.fields(cls)]
+    made = [make(), feed(make())]
+    made += [copy.copy(made[1]), copy.deepcopy(made[1]), pickle.loads(pickle.dumps(made[1])),
+             cls.from_dict(made[1].to_dict())]
+    for accumulator in made:
+        unread_pickle, unread_repr = pickle.dumps(accumulator), repr(accumulator)
+        for read in (False, True):
+            if read:
+                _read_everything(accumulator)
+            assert list(attrs.asdict(accumulator, recurse=False)) == state
+            assert len(attrs.astuple(accumulator, recurse=False)) == len(state)
+            attrs.asdict(accumulator)  # (recursing into the accumulators it holds)
+            assert repr(accumulator) == unread_repr
+            assert pickle.dumps(accumulator) == unread_pickle
+    assert not _MEMOS[cls] & set(state)
+
+
+#: Each attrs accumulator's memos (caches that reads make): none may be an attrs field.
+#: (GroupedContingency's _ordered is not one: whether its groups are in order is its state.)
+_MEMOS = {Contingency: {"_ordered"}, GroupedContingency: {"_trackers", "_empty"},
+          PairedComparison: {"_last"},
+          PartitionComparison: {"_read_sums", "_pairs", "_expected", "_cells", "_precise"}}
+
+
 # Bad input leaves the accumulator unchanged ------------------------------------------------------
 
 
@@ -998,11 +1075,14 @@ def test_a_0_d_array_batch_names_its_argument(used):
 
 def test_the_mixins_add_no_state_and_their_methods_are_named_contingencys():
     """The scikit-learn-named reads and the reports live in mixins: slotted, and named as
-    Contingency's (Merging gives the operators every accumulator has, from merge and copy)."""
-    mixins = Contingency.__mro__[1:-1]
+    Contingency's (Merging gives the operators every accumulator has, from merge and copy). One
+    more base holds the slot of the categories' order memo, and nothing else."""
+    mixins = [base for base in Contingency.__mro__[1:-1] if base is not _OrderMemo]
     assert {mixin.__name__ for mixin in mixins} == {"ScikitLearnReads", "Reports", "Merging",
                                                     "Generic"}
     assert all(vars(mixin)["__slots__"] == () for mixin in mixins)
+    assert vars(_OrderMemo)["__slots__"] == ("_ordered",)
+    assert [name for name, member in vars(_OrderMemo).items() if callable(member)] == []
     assert not hasattr(Contingency(), "__dict__")
     for mixin in mixins:
         for name, member in vars(mixin).items():
