@@ -357,7 +357,7 @@ def test_mcnemar_reads_the_formula_of_the_discordant_counts():
     assert paired.mcnemar().pvalue < 1e-3
     with pytest.raises(ValueError, match="'w' is not a category of either model"):
         paired.mcnemar(category="w")
-    with pytest.raises(ValueError, match="mid_p=True is a version of the exact test"):
+    with pytest.raises(ValueError, match=r"^mcnemar: mid_p=True is a version of the exact test"):
         paired.mcnemar(exact=False, mid_p=True)
 
 
@@ -709,7 +709,7 @@ def test_mcnemar_options_are_refused_before_the_cache(options, name):
     paired = PairedComparison().add_results(["x"] * 12 + ["y"] * 2, ["x"] * 3 + ["y"] * 11,
                                             ["x"] * 14)
     for _ in range(2):
-        with pytest.raises(TypeError, match=f"^{name} must be True or False"):
+        with pytest.raises(TypeError, match=f"^mcnemar: {name} must be True or False"):
             paired.mcnemar(**options)
         paired.mcnemar(), paired.mcnemar(mid_p=True), paired.mcnemar(exact=False)
     assert paired.mcnemar(exact=np.bool_(True)) == paired.mcnemar()

@@ -142,9 +142,9 @@ def test_counts_that_are_not_counts_are_refused_by_name(arguments, error, messag
 
 
 def test_mid_p_belongs_to_the_exact_test():
-    with pytest.raises(ValueError, match="mid_p=True is a version of the exact test"):
+    with pytest.raises(ValueError, match=r"^mcnemar: mid_p=True is a version of the exact test"):
         mcnemar(3, 10, exact=False, mid_p=True)
-    with pytest.raises(TypeError, match="must be True or False"):
+    with pytest.raises(TypeError, match=r"^mcnemar: exact must be True or False, not 'yes'"):
         mcnemar(3, 10, exact="yes")
 
 

@@ -102,18 +102,20 @@ class McNemar(NamedTuple):
 
 
 def check_mcnemar_options(exact: object, mid_p: object) -> None:
-    """Refuse options of :func:`mcnemar` other than ``True`` or ``False`` (``TypeError`` naming the
-    argument), and ``mid_p=True`` without ``exact=True`` (``ValueError``).
+    """Refuse options of :func:`mcnemar` (and of the accumulators' read of the same name) other
+    than ``True`` or ``False`` (``TypeError`` naming the call and the argument), and
+    ``mid_p=True`` without ``exact=True`` (``ValueError``).
 
     >>> check_mcnemar_options(True, 1)
     Traceback (most recent call last):
     ...
-    TypeError: mid_p must be True or False, not 1
+    TypeError: mcnemar: mid_p must be True or False, not 1
     """
-    check_flag(exact, "exact")
-    check_flag(mid_p, "mid_p")
+    check_flag(exact, "exact", "mcnemar")
+    check_flag(mid_p, "mid_p", "mcnemar")
     if mid_p and not exact:
-        raise ValueError("mid_p=True is a version of the exact test: pass exact=True with it")
+        raise ValueError("mcnemar: mid_p=True is a version of the exact test: pass exact=True "
+                         "with it")
 
 
 def mcnemar(only_a_right: int, only_b_right: int, *, exact: bool = True,
