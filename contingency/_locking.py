@@ -126,7 +126,8 @@ def new_instance(cls: type[T], thread_safe: object) -> T:
     ...
     TypeError: thread_safe must be True or False, not 'yes'
     """
-    thread_safe = check_flag(thread_safe, "thread_safe")
+    if thread_safe.__class__ is not bool:  # (True or False, the common case, without a call)
+        thread_safe = check_flag(thread_safe, "thread_safe")
     if cls in _locked:
         made = object.__new__(cls)
         made._lock = threading.RLock()  # type: ignore[attr-defined]
