@@ -55,6 +55,7 @@ chooses, and tests/test_grouped_pickle.py compares both columns and groups.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -136,14 +137,13 @@ def _written(array: NDArray[Any]) -> tuple[str, bytes]:
 def _read(written: object, name: str) -> NDArray[Any]:
     """The array :func:`_written` wrote, contiguous in the machine's byte order, or ``ValueError``
     naming the column when it is not one."""
-    try:
-        code, data = written  # type: ignore[misc]
-        dtype = np.dtype(code)
-        if type(data) is not bytes or dtype.kind not in "iu" or len(data) % dtype.itemsize:
-            raise TypeError
-    except (TypeError, ValueError):
+    dtype, data = None, None
+    if type(written) is tuple and len(written) == 2 and type(written[1]) is bytes:
+        with contextlib.suppress(TypeError):  # (not a type numpy knows)
+            dtype, data = np.dtype(written[0]), written[1]
+    if dtype is None or data is None or dtype.kind not in "iu" or len(data) % dtype.itemsize:
         raise ValueError(f"a pickled GroupedContingency's {name} is not an array of integers: "
-                         "the state was not written by GroupedContingency.__getstate__") from None
+                         "the state was not written by GroupedContingency.__getstate__")
     array = np.frombuffer(data, dtype=dtype)
     return array if dtype.isnative else array.astype(dtype.newbyteorder("="))
 
