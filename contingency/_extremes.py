@@ -31,7 +31,10 @@ class Extremes:
     same value in the same place), so the heaps need no serial numbers; stale
     entries are dropped when they reach the top, and the heaps are rebuilt once
     stale entries are :data:`STALE` times the groups (each rebuild, O(groups),
-    then comes after as many writes, whatever the number of groups). NaN
+    then comes after as many writes, whatever the number of groups). A read
+    that brings fewer new entries than a sixteenth of the heaps pushes them, one
+    ``O(log groups)`` push each; one that brings more (the first read enters
+    every group) adds them and heaps the whole again, ``O(entries)``. NaN
     values have no entry (extremes leave them out).
     """
 
@@ -48,6 +51,7 @@ class Extremes:
                 where: str) -> None:
         """Read the pending groups' values again (a forgotten group is dropped)."""
         values, read = self.values, self.read
+        low: list[tuple[float, int]] = []  # the new entries
         for key in self.pending:
             accumulator = groups.get(key)
             if accumulator is None:
@@ -61,13 +65,20 @@ class Extremes:
             if old is None or not (old == value or (old != old and value != value)):
                 values[key] = value
                 if value == value:
-                    code = codes[key]
-                    heapq.heappush(self.low, (value, code))
-                    heapq.heappush(self.high, (-value, code))
+                    low.append((value, codes[key]))
         self.pending.clear()
-        if len(self.low) > (STALE + 1) * len(values) + 64:  # mostly stale entries: rebuild
+        if len(self.low) + len(low) > (STALE + 1) * len(values) + 64:  # mostly stale: rebuild
             self.low = [(value, codes[key]) for key, value in values.items() if value == value]
             self.high = [(-value, code) for value, code in self.low]
+            heapq.heapify(self.low)
+            heapq.heapify(self.high)
+        elif 16 * len(low) < len(self.low):  # a few: pushed, O(log groups) each
+            for value, code in low:
+                heapq.heappush(self.low, (value, code))
+                heapq.heappush(self.high, (-value, code))
+        else:  # as many as the heaps hold or more (a first read): heaped again, O(entries)
+            self.low += low
+            self.high += [(-value, code) for value, code in low]
             heapq.heapify(self.low)
             heapq.heapify(self.high)
 

@@ -41,10 +41,11 @@ the ``E`` groups laid out in columns, in their order:
 
 Each array is in the narrowest integer type that holds its values
 (:func:`narrowed`: a group's counts are mostly small numbers, and these bytes
-are most of what a pickle of many groups writes, copies and reads); an
-unpacking reads any integer type. Two arrays, not one per column, keep the
-cost of a pickle of a few groups low (each array pickled is a few
-microseconds of numpy).
+are most of what a pickle of many groups writes, copies and reads), and is
+pickled as its type and its bytes (``("<i2", b"...")``); an unpacking reads
+any integer type in either byte order. Two arrays, not one per column, and
+bytes, not ndarrays, keep the cost of a pickle of a few groups low (an
+ndarray's own pickling costs a few microseconds, bytes well under one).
 
 The kernel's pair of routines (contingency/_kernel_grouped.pxi) writes and
 reads the same columns in C loops (cells copied whole, the groups made in
@@ -54,6 +55,7 @@ chooses, and tests/test_grouped_pickle.py compares both columns and groups.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -122,8 +124,28 @@ def packed_columns(size: int, others: dict[int, Contingency], codings: list[list
     if not wide:
         counts = counts[:len(counts) - _MICRO * laid]
     return {"size": size, "others": others, "codings": codings, "laid": laid, "shapes": shapes,
-            "pairs": pairs, "wide_micro": wide, "structure": narrowed(structure),
-            "counts": narrowed(counts)}
+            "pairs": pairs, "wide_micro": wide, "structure": _written(narrowed(structure)),
+            "counts": _written(narrowed(counts))}
+
+
+def _written(array: NDArray[Any]) -> tuple[str, bytes]:
+    """An integer array as pickled: its type (``"<i2"``, say) and its bytes, which pickle in about
+    a microsecond where an ndarray's own reduction costs several."""
+    return array.dtype.str, array.tobytes()
+
+
+def _read(written: object, name: str) -> NDArray[Any]:
+    """The array :func:`_written` wrote, contiguous in the machine's byte order, or ``ValueError``
+    naming the column when it is not one."""
+    dtype, data = None, None
+    if type(written) is tuple and len(written) == 2 and type(written[1]) is bytes:
+        with contextlib.suppress(TypeError):  # (not a type numpy knows)
+            dtype, data = np.dtype(written[0]), written[1]
+    if dtype is None or data is None or dtype.kind not in "iu" or len(data) % dtype.itemsize:
+        raise ValueError(f"a pickled GroupedContingency's {name} is not an array of integers: "
+                         "the state was not written by GroupedContingency.__getstate__")
+    array = np.frombuffer(data, dtype=dtype)
+    return array if dtype.isnative else array.astype(dtype.newbyteorder("="))
 
 
 def in_columns(accumulator: Contingency, template: Contingency) -> bool:
@@ -203,16 +225,7 @@ def checked_columns(packed: Mapping[str, Any]) -> Columns:
     reads the arrays by these lengths)."""
     size, others, codings = packed["size"], dict(packed["others"]), list(packed["codings"])
     laid, shapes, pairs, wide = packed["laid"], packed["shapes"], packed["pairs"], packed["wide_micro"]
-    arrays = []
-    for name in ("structure", "counts"):
-        array = np.asarray(packed[name])
-        if array.dtype.kind not in "iu" or array.ndim != 1:
-            raise ValueError(f"a pickled GroupedContingency's {name} is not an array of "
-                             "integers: the state was not written by GroupedContingency.__getstate__")
-        if not (array.dtype.isnative and array.flags.c_contiguous):
-            array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
-        arrays.append(array)
-    structure, counts = arrays
+    structure, counts = _read(packed["structure"], "structure"), _read(packed["counts"], "counts")
     if (any(type(number) is not int or number < 0 for number in (size, laid, shapes, pairs))
             or laid + len(others) != size or type(wide) is not bool
             or any(type(position) is not int or not 0 <= position < size for position in others)

@@ -72,19 +72,24 @@ def perl_stats_table(values: Sequence[float], figs: int = 3) -> str:
     return border + header + row + border
 
 
+#: The types json_numbers keeps as they are without looking further.
+_KEPT = frozenset({str, int, bool, type(None)})
+
+
 def json_numbers(value: Any) -> Any:
     """A copy of nested dicts and lists with every NaN replaced by ``None`` (JSON has no NaN).
 
     >>> json_numbers({"x": [1.0, float("nan")], "y": None})
     {'x': [1.0, None], 'y': None}
     """
-    # (a float that is a number, most of the items, is kept without a call: item == item)
+    # (a float that is a number, most of the items, and a str, int, bool or None are kept
+    # without a call: item == item; type(item) in _KEPT)
     if isinstance(value, dict):
-        return {key: item if type(item) is float and item == item else json_numbers(item)
-                for key, item in value.items()}
+        return {key: item if (type(item) is float and item == item) or type(item) in _KEPT
+                else json_numbers(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [item if type(item) is float and item == item else json_numbers(item)
-                for item in value]
+        return [item if (type(item) is float and item == item) or type(item) in _KEPT
+                else json_numbers(item) for item in value]
     if isinstance(value, float) and math.isnan(value):
         return None
     return value

@@ -31,6 +31,7 @@ import numpy as np
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from contingency import Contingency, GroupedContingency, _backend
 from contingency._group_columns import (
@@ -269,7 +270,7 @@ def test_counts_near_the_limit() -> None:
     columns = accumulator.__getstate__()["columns"]
     assert not columns["others"]
     assert columns["wide_micro"]
-    assert columns["counts"].dtype == np.int64
+    assert np.dtype(columns["counts"][0]) == np.int64
     assert int(checked_columns(columns).pair_counts.max()) == MAX_COUNT - 10
     check_round_trips(accumulator, [("add", "p", "p", "big", 1), ("add", "s", "p", "big", 7),
                                     ("remove", 0), ("add", "q", "q", ("small", 1), 1)])
@@ -333,15 +334,26 @@ def test_a_state_no_packing_made_is_refused() -> None:
                                                              groups=["a", "b"])
     template = accumulator._template()
     columns = pack_groups(list(accumulator._groups.values()), template)
+    def array(state: dict[str, Any], name: str) -> NDArray[Any]:
+        code, data = state[name]
+        return np.frombuffer(data, dtype=code)
+
+    def written(values: NDArray[Any]) -> tuple[str, bytes]:
+        return values.dtype.str, values.tobytes()
+
     broken: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
-        ("counts", lambda state: state.update(counts=state["counts"][:-1])),
-        ("structure", lambda state: state.update(structure=state["structure"][1:])),
-        ("coding", lambda state: state.update(structure=state["structure"] + 5)),
+        ("counts", lambda state: state.update(counts=written(array(state, "counts")[:-1]))),
+        ("structure", lambda state: state.update(structure=written(array(state, "structure")[1:]))),
+        ("coding", lambda state: state.update(structure=written(array(state, "structure") + 5))),
         ("pairs", lambda state: state.update(pairs=state["pairs"] + 1)),
         ("size", lambda state: state.update(size=3)),
         ("laid", lambda state: state.update(laid=1)),
         ("wide micro", lambda state: state.update(wide_micro=True)),
-        ("floats", lambda state: state.update(counts=state["counts"].astype(float))),
+        ("floats", lambda state: state.update(counts=written(array(state, "counts") * 1.0))),
+        ("an ndarray", lambda state: state.update(counts=array(state, "counts"))),
+        ("odd bytes", lambda state: state.update(counts=("<i8", b"1234567"))),
+        ("bytearray", lambda state: state.update(counts=("<i8", bytearray(8)))),
+        ("a type", lambda state: state.update(structure=("no such type", b""))),
     ]
     for name, breaking in broken:
         state = dict(columns)
@@ -354,6 +366,25 @@ def test_a_state_no_packing_made_is_refused() -> None:
         object.__new__(GroupedContingency).__setstate__(
             {**accumulator.__getstate__(), "keys": ["a"]})
     assert checked_columns(columns).size == 2
+
+
+def test_columns_of_either_byte_order_load() -> None:
+    """The columns are pickled as a type and bytes: a state written on a machine of the other
+    byte order (its types say which) loads equal on this one, by either unpacking."""
+    accumulator = GroupedContingency(["x", "y"]).add_results(
+        ["x", "y", "y"], ["x", "x", "y"], groups=["a", "b", "a"], weights=[1, 300, 70000])
+    template = accumulator._template()
+    columns = pack_groups(list(accumulator._groups.values()), template)
+    swapped = dict(columns)
+    for name in ("structure", "counts"):
+        code, data = columns[name]
+        values = np.frombuffer(data, dtype=code)
+        other = values.astype(values.dtype.newbyteorder("S"))
+        assert other.dtype.str != code or values.dtype.itemsize == 1
+        swapped[name] = (other.dtype.str, other.tobytes())
+    for unpack in UNPACKS.values():
+        assert [group_state(group) for group in unpack(swapped, template)] == [
+            group_state(group) for group in unpack(columns, template)]
 
 
 def test_the_kernel_pair_is_installed_with_the_kernel() -> None:
