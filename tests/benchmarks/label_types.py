@@ -367,34 +367,46 @@ def _objects(items: Sequence[Any]) -> np.ndarray:
 
 
 def batch_label_types(config: Any) -> list[Row]:
-    """from_labels on label arrays of each type against the same results of the plain type."""
+    """from_labels on label arrays of each type against the same results of the plain type.
+
+    The object arrays hold an object per item, as users' hold them (``list(array)`` makes a
+    numpy scalar per item, ``zip`` a tuple per row, ``tolist()`` a str or int per item):
+    each item's hash is computed once, whatever its type.
+    """
     n, k = (200_000 if config.quick else 1_000_000), 1000
     rng = np.random.default_rng([30, n])
     assigned, correct = rng.integers(0, k, n), rng.integers(0, k, n)
-    names = category_names(k)
+    names = np.array(category_names(k))
     days = np.arange(k) + 18_000  # days since 1970: 2019 onwards
     stamps = np.int64(1_600_000_000) * 10**9 + np.arange(k) * 1_000_000_007
+    numbers = np.arange(k, dtype=np.int64) + 1000  # (past the ints Python keeps one object of)
+
+    def plain(codes: np.ndarray) -> np.ndarray:
+        return np.array(names[codes].tolist(), dtype=object)
+
     cases: list[tuple[str, str, Any, Any, Any]] = [
-        # (label type, plain type, the labels of each code in both types, the operation)
-        ("numpy datetime64[D] array", "int64 array of the days", days.astype("datetime64[D]"),
-         days, Contingency.from_labels),
-        ("numpy datetime64[ns] array", "int64 array of the ticks", stamps.astype("datetime64[ns]"),
-         stamps, Contingency.from_labels),
-        ("object array of numpy.str_", "object array of str", _objects(list(np.array(names))),
-         _objects(names), Contingency.from_labels),
-        ("object array of numpy.int64", "object array of int",
-         _objects(list(np.arange(k, dtype=np.int64))), _objects(list(range(k))),
+        # (label type, plain type, each type's labels of the codes, the operation)
+        ("numpy datetime64[D] array", "int64 array of the days",
+         lambda codes: days[codes].astype("datetime64[D]"), lambda codes: days[codes],
          Contingency.from_labels),
+        ("numpy datetime64[ns] array", "int64 array of the ticks",
+         lambda codes: stamps[codes].astype("datetime64[ns]"), lambda codes: stamps[codes],
+         Contingency.from_labels),
+        ("object array of numpy.str_", "object array of str",
+         lambda codes: _objects(list(names[codes])), plain, Contingency.from_labels),
+        ("object array of numpy.int64", "object array of int",
+         lambda codes: _objects(list(numbers[codes])),
+         lambda codes: _objects(numbers[codes].tolist()), Contingency.from_labels),
         ("object array of tuples (PartitionComparison)", "object array of str",
-         _objects([(name, code % 7) for code, name in enumerate(names)]), _objects(names),
+         lambda codes: _objects(list(zip(names[codes].tolist(), (codes % 7).tolist()))), plain,
          PartitionComparison.from_labels),
     ]
     contestants = []
-    for kind, plain, typed, simple, run in cases:
-        contestants.append(Contestant(kind, lambda typed=typed, run=run: run(
-            typed[correct], typed[assigned])))
-        contestants.append(Contestant(plain, lambda simple=simple, run=run: run(
-            simple[correct], simple[assigned])))
+    for kind, simple, typed, plain_labels, run in cases:
+        held = (typed(correct), typed(assigned))
+        plain_held = (plain_labels(correct), plain_labels(assigned))
+        contestants.append(Contestant(kind, lambda held=held, run=run: run(*held)))
+        contestants.append(Contestant(simple, lambda held=plain_held, run=run: run(*held)))
     timings, verdict = measure(contestants, config.repeat, _same_by_position)
     rows = []
     for (kind, plain, *_), ours, theirs in zip(cases, timings[0::2], timings[1::2]):
