@@ -251,8 +251,9 @@ def _encode_objects(values: Sequence[Any] | NDArray[Any],
                     name: str) -> tuple[Codes, list[Hashable]]:
     """Codes through a dictionary (:func:`code_objects`, one pass); only the K labels are checked."""
     items: Any = values
-    if not _codable_as_it_is(values):  # another array (U or S past a hash collision, datetimes,
-        # a subclass...) as its tolist() gives it, or another sequence
+    if not _codable_as_it_is(values):  # another array (U or S past a hash collision,
+        # datetimes in another byte order, a subclass...) as its tolist() gives it, or another
+        # sequence
         items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     try:
         codes, distinct = code_objects(items)

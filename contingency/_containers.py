@@ -115,7 +115,9 @@ def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | None:
     (``==`` after the hash) except that it takes NaN for equal to NaN, and a NaN (or a
     tuple holding one) is a missing value or a set of labels, sent to factorize.
     """
-    if not isinstance(array, (pandas.arrays.NumpyExtensionArray, pandas.arrays.StringArray)):
+    numpy_backed = getattr(pandas.arrays, "NumpyExtensionArray", None) or (
+        pandas.arrays.PandasArray)  # (its name before pandas 2.1)
+    if not isinstance(array, (numpy_backed, pandas.arrays.StringArray)):
         return None
     items = array.to_numpy()  # (the array's own ndarray: no copy)
     if not (type(items) is np.ndarray and items.dtype == object and items.ndim == 1):
