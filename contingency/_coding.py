@@ -10,6 +10,8 @@ The order of the distinct labels:
 
 - numeric numpy arrays (integers, booleans, floats) and numpy string arrays
   (``U``, ``S``): sorted, as ``np.unique`` gives;
+- numpy datetime64 and timedelta64 arrays: their ``tolist()`` items, in order of
+  first occurrence, coded by their tick counts (no Python object per item);
 - :class:`CodedLabels` (what :func:`contingency._inputs.label_sequence` makes
   of a pandas or Arrow container): its own order, the one the container's
   library gives (see :mod:`contingency._containers`);
@@ -124,8 +126,9 @@ def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     except TypeError:
         return None  # an unhashable item: a list of labels, say
     for label in labels:
-        if type(label) is not str and not isinstance(label, bytes) and isinstance(label, Iterable):
-            return None  # a tuple or frozenset of labels
+        if not isinstance(label, (str, bytes)) and isinstance(label, Iterable):
+            return None  # a tuple or frozenset of labels (a str or bytes subclass, numpy.str_
+            # say, is one label, as add_result reads it)
     check_distinct(labels, partial(_first_position, codes), name)
     return CodedLabels(codes, labels)
 
@@ -157,6 +160,8 @@ def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list
         found = _encode_array(values, name)
         if found is not None:
             return found
+    if type(values) is np.ndarray and values.dtype.kind in "mM" and values.dtype.isnative:
+        return _encode_times(values, name)  # (a subclass, a masked array say, as it lists)
     return _encode_objects(values, name)
 
 
@@ -202,6 +207,30 @@ def _encode_array(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable
     return _encode_strings(values)
 
 
+def _encode_times(values: NDArray[Any], name: str) -> tuple[Codes, list[Hashable]]:
+    """The codes and labels :func:`_encode_objects` gives a datetime64 or timedelta64 array (its
+    ``tolist()`` items coded by the dictionary), without making a Python object per item.
+
+    ``tolist()`` gives each tick count its own object (a ``datetime``, ``date``,
+    ``timedelta`` or ``int``, by the unit: equal objects for equal ticks only) and ``None`` for
+    NaT. So the ticks, coded as integers (:func:`_encode_array`) and ranked in the order the
+    array meets them (:func:`meeting_order`), are the dictionary's codes, and the items at
+    each label's first position, listed, its labels. A NaT is refused as ``None`` is, at its
+    first position.
+    """
+    missing = np.flatnonzero(np.isnat(values))
+    if missing.size:
+        check_label(values[missing[0]].item(), f"{name}[{missing[0]}]")
+    found = _encode_array(values.view(np.int64), name)
+    assert found is not None  # (an integer array always has codes)
+    codes, ticks = found
+    order = meeting_order([codes], len(ticks))  # the codes, first met first
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    first = first_rows(codes, np.ones(len(ticks), dtype=bool))
+    return rank[codes], values[first[order]].tolist()
+
+
 def _meets_every_value(codes: Codes, span: int) -> bool:
     """Whether a prefix of ``codes`` (each in ``0..span-1``) holds every value of that range.
 
@@ -222,8 +251,9 @@ def _encode_objects(values: Sequence[Any] | NDArray[Any],
                     name: str) -> tuple[Codes, list[Hashable]]:
     """Codes through a dictionary (:func:`code_objects`, one pass); only the K labels are checked."""
     items: Any = values
-    if not _codable_as_it_is(values):  # another array (U or S past a hash collision, datetimes,
-        # a subclass...) as its tolist() gives it, or another sequence
+    if not _codable_as_it_is(values):  # another array (U or S past a hash collision,
+        # datetimes in another byte order, a subclass...) as its tolist() gives it, or another
+        # sequence
         items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     try:
         codes, distinct = code_objects(items)

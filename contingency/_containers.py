@@ -11,8 +11,14 @@ pass over its items where the container allows it:
   categories they use, in the categories' order;
 - a pandas Series or Index of numpy numbers or booleans: its numpy array
   (no copy), which :func:`contingency._coding.encode` codes as any array;
-- any other pandas Series, Index or extension array (object, the string
-  dtypes of either storage, nullable integers, dates...): the codes and
+- a pandas Series, Index or array of Python objects held in numpy (object
+  dtype, the string dtype's ``python`` storage): the codes and distinct
+  values ``pandas.factorize`` gives, made by
+  :func:`~contingency._coding.code_objects` (one pass in C, faster than
+  pandas' hash table; factorize codes one holding a missing value or a set
+  of labels);
+- any other pandas Series, Index or extension array (the string dtype's
+  ``pyarrow`` storage, nullable integers, dates...): the codes and
   distinct values of ``pandas.factorize``, in order of first occurrence;
 - an Arrow ``Array`` or ``ChunkedArray`` of strings or binaries: the codes of
   its ``dictionary_encode`` (order of first occurrence); of dictionary type:
@@ -83,7 +89,7 @@ def _pandas_labels(values: Any, name: str, pandas: Any) -> CodedLabels | np.ndar
         return values.to_numpy()  # type: ignore[no-any-return]  # a view: encode codes it
     else:
         try:
-            codes, uniques = pandas.factorize(array)
+            codes, uniques = _object_factorized(array, pandas) or pandas.factorize(array)
         except TypeError:  # an unhashable item (a list of labels): the caller's general path
             return list(array)
         distinct = pandas.Index(uniques)  # whose tolist() gives Python scalars
@@ -93,6 +99,39 @@ def _pandas_labels(values: Any, name: str, pandas: Any) -> CodedLabels | np.ndar
 
     return _coded(codes.astype(np.int64, copy=False), len(distinct), labels, array.__getitem__,
                   name)
+
+
+def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | None:
+    """``pandas.factorize(array)`` for an array of Python objects held in numpy (an object
+    Series or Index, the ``python`` storage of the string dtype), coded by
+    :func:`~contingency._coding.code_objects` (one pass over the item pointers, in C on the
+    kernel) instead of pandas' hash table: the same codes (first occurrence) and uniques (the
+    first item of each class of equal ones, in an array of ``array``'s dtype); ``None`` (factorize
+    codes it) for any other array, and for one that holds a missing value (pandas' rule, which
+    its codes of -1 carry to the error), an unhashable item or a set of labels (whose reading
+    stays pandas').
+
+    The first of each class is the same item for both: pandas compares as Python does
+    (``==`` after the hash) except that it takes NaN for equal to NaN, and a NaN (or a
+    tuple holding one) is a missing value or a set of labels, sent to factorize.
+    """
+    numpy_backed = getattr(pandas.arrays, "NumpyExtensionArray", None) or (
+        pandas.arrays.PandasArray)  # (its name before pandas 2.1)
+    if not isinstance(array, (numpy_backed, pandas.arrays.StringArray)):
+        return None
+    items = array.to_numpy()  # (the array's own ndarray: no copy)
+    if not (type(items) is np.ndarray and items.dtype == object and items.ndim == 1):
+        return None
+    try:
+        codes, labels = _coding.code_objects(items)
+    except TypeError:
+        return None  # an unhashable item (a list of labels): factorize says so
+    uniques = np.fromiter(labels, dtype=object, count=len(labels))  # (tuples stay items)
+    if pandas.isna(uniques).any() or any(
+            not isinstance(label, (str, bytes)) and isinstance(label, Iterable)
+            for label in labels):
+        return None
+    return codes, pandas.array(uniques, dtype=array.dtype)  # (factorize's uniques' type)
 
 
 def _arrow_labels(values: Any, name: str, arrow: Any) -> CodedLabels | np.ndarray | list[Any]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from contingency import _coding
-from contingency._coding import dense_is_cheaper, encode
+from contingency import Contingency, _coding, _feeding
+from contingency._coding import coded_single_labels, dense_is_cheaper, encode
+from tests.compiled import compiled, needs_kernel
 
 LABELS = st.one_of(st.integers(-5, 5), st.sampled_from(["a", "b", "é", ""]), st.booleans(),
                    st.tuples(st.integers(0, 2)))
@@ -133,3 +134,93 @@ def test_coded_labels_are_taken_as_they_are():
 ])
 def test_single_label_arrays_are_those_encode_codes_without_python_objects(values, single):
     assert _coding.single_label_array(values) is single
+
+
+# Datetimes and timedeltas: their ticks coded as integers, as the dictionary codes tolist()'s items.
+
+FIRST_ROWS = [pytest.param(_coding.first_rows_reference, id="reference"),
+              pytest.param(compiled("first_rows"), id="kernel", marks=needs_kernel)]
+CODE_OBJECTS = [pytest.param(_coding.code_objects_reference, id="reference"),
+                pytest.param(compiled("code_objects"), id="kernel", marks=needs_kernel)]
+TIME_UNITS = ["datetime64[Y]", "datetime64[M]", "datetime64[W]", "datetime64[D]",
+              "datetime64[s]", "datetime64[us]", "datetime64[ns]", "datetime64[as]",
+              "timedelta64[D]", "timedelta64[ms]", "timedelta64[ns]", "timedelta64[M]"]
+NAT = np.iinfo(np.int64).min  # NaT's ticks
+
+
+def _outcome(call):
+    try:
+        codes, labels = call()
+    except (TypeError, ValueError) as error:
+        return type(error).__name__, str(error)
+    return codes.tolist(), [(type(label).__name__, repr(label)) for label in labels]
+
+
+@pytest.mark.parametrize("first_rows", FIRST_ROWS)
+@given(ticks=st.lists(st.one_of(st.integers(-3, 3), st.integers(-(2**62), 2**62),
+                                st.just(NAT)), max_size=30),
+       unit=st.sampled_from(TIME_UNITS), step=st.sampled_from([1, -1, 2]))
+@example(ticks=[5, 1, 5, 7], unit="timedelta64[ns]", step=1)
+@example(ticks=[0, NAT, 0], unit="datetime64[D]", step=1)
+@example(ticks=[2**62, -(2**62), 2**62], unit="datetime64[us]", step=1)  # past datetime's range
+@example(ticks=[], unit="datetime64[s]", step=1)
+def test_time_arrays_are_coded_as_their_listed_items(first_rows, ticks, unit, step):
+    values = np.array(ticks, dtype=np.int64).view(unit)[::step]
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_coding, "first_rows", first_rows)
+        assert _outcome(lambda: encode(values, "y")) == _outcome(
+            lambda: _coding._encode_objects(values, "y"))  # the tolist() path it replaces
+
+
+def test_time_arrays_of_another_kind_are_listed_as_before():
+    values = np.array(["2020-01-02", "2020-01-01", "2020-01-02"], dtype="datetime64[D]")
+    swapped = values.astype(values.dtype.newbyteorder())  # not native: the tolist() path
+    assert _outcome(lambda: encode(swapped, "y")) == _outcome(lambda: encode(values, "y"))
+    masked = np.ma.masked_array(values, mask=[False, True, False])  # read as it lists
+    with pytest.raises(ValueError, match=r"^y\[1\]: None is not a valid label$"):
+        encode(masked, "y")
+
+
+# A str or bytes subclass (numpy.str_, numpy.bytes_) is one label, as add_result reads it.
+
+@pytest.mark.parametrize("code_objects", CODE_OBJECTS)
+@given(st.lists(st.tuples(st.one_of(
+    st.sampled_from(["a", "b", "é"]).map(np.str_), st.sampled_from([b"a", b"b"]).map(np.bytes_),
+    st.sampled_from(["c", "", b"c"]), st.integers(0, 2), st.booleans(),
+    st.sampled_from([np.int64(1), 2.0, None, float("nan"), ("a", "b"), ("c",), frozenset({"a"}),
+                     ["a"]])),
+    st.sampled_from(["a", "b", "é"]).map(np.str_)), max_size=12))
+@example([(np.str_("a"), np.str_("b")), (np.str_("b"), np.str_("a"))])
+@example([(np.bytes_(b"a"), np.str_("a"))])
+@example([(("a", "b"), np.str_("a"))])
+@example([(None, np.str_("a"))])
+def test_object_arrays_of_str_subclasses_count_as_the_general_path(code_objects, rows):
+    """The batch (coded when every item is a single label: a str subclass is one) against the
+    general path every such batch took before (the per-row path of the add_result loop): the
+    same counts and categories, each of the same type, or the same error."""
+    assigned, correct = (np.empty(len(rows), dtype=object) for _ in range(2))
+    for position, (chosen, truth) in enumerate(rows):
+        assigned[position], correct[position] = chosen, truth
+
+    def state():
+        try:
+            made = Contingency().add_results(assigned, correct)
+        except (TypeError, ValueError) as error:
+            return type(error).__name__, str(error)
+        return (made.n_results, made.categories, [type(label) for label in made.categories],
+                made.category_stats() if made.n_results else None)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_coding, "code_objects", code_objects)
+        batch = state()
+        patched.setattr(_feeding, "coded_single_labels", lambda values, name: None)
+        general = state()
+    assert batch == general
+
+
+def test_str_subclasses_are_single_labels_coded_in_one_pass():
+    values = np.array([np.str_("b"), np.str_("a"), np.str_("b"), np.bytes_(b"a")], dtype=object)
+    coded = coded_single_labels(values, "y")
+    assert coded is not None
+    assert coded.codes.tolist() == [0, 1, 0, 2]
+    assert [type(label) for label in coded.labels] == [np.str_, np.str_, np.bytes_]

@@ -223,8 +223,11 @@ CALLERS_INPUTS = [
     ["a", "b", math.nan],                   # NaN: refused
     objects([None, 1]),
     [],
-    np.array([np.datetime64("2020-01-01"), np.datetime64("2020-01-01")]),  # tolist()'d
+    np.array([np.datetime64("2020-01-01"), np.datetime64("2020-01-01")]),  # coded by its ticks
+    np.array([np.datetime64("2020-01-01"), np.datetime64("NaT")]),          # NaT: refused as None
     [b"a", b"b", b"a"],
+    objects([np.str_("b"), np.str_("a"), np.str_("b")]),  # a str subclass: one label each
+    [np.bytes_(b"a"), "a", np.str_("a")],
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import os
 import subprocess
 import sys
@@ -10,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from contingency import Contingency, PartitionComparison
-from contingency._coding import CodedLabels, encode
+from contingency import Contingency, PartitionComparison, _coding, _containers
+from contingency._coding import CodedLabels, code_objects_reference, encode
 from contingency._containers import library_labels
 from contingency._inputs import label_sequence
+from tests.compiled import compiled, needs_kernel
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
@@ -41,6 +43,8 @@ STRING_CONTAINERS = {
     "numpy str": lambda v: np.array(v, dtype=str),
     "numpy object": lambda v: np.array(v, dtype=object),
     "pandas object": lambda v: pd.Series(v, dtype=object),
+    "pandas object, another index": lambda v: pd.Series(v, dtype=object,
+                                                        index=range(len(v), 0, -1)),
     "pandas default str": lambda v: pd.Series(v, dtype=str),
     "pandas string[python]": lambda v: pd.Series(v, dtype="string[python]"),
     "pandas string[pyarrow]": lambda v: pd.Series(v, dtype="string[pyarrow]"),
@@ -264,3 +268,105 @@ def test_a_string_array_beside_an_object_array_gives_python_strings():
         made = Contingency().add_results(assigned, correct)
         assert [type(label) for label in made.categories] == [str, str]
         assert made == Contingency().add_results(["b", "a"], ["b", "a"])
+
+
+# Python objects held in numpy (an object Series or Index, the string dtype's python storage):
+# coded by code_objects, with the codes, uniques, label objects and errors of pandas.factorize.
+
+CODE_OBJECTS = [pytest.param(code_objects_reference, id="reference"),
+                pytest.param(compiled("code_objects"), id="kernel", marks=needs_kernel)]
+
+#: Labels of every kind an object column holds, missing values and sets of labels among them.
+OBJECT_ITEMS = st.one_of(
+    st.sampled_from(["a", "b", "", "é", "a\x00"]), st.integers(-3, 3), st.booleans(),
+    st.sampled_from([0.0, -0.0, 1.0, 2.5, b"a", np.int64(2), np.float64(2.5), np.str_("a"),
+                     np.bytes_(b"a"), np.bool_(True), complex(1, 2), decimal.Decimal("2.5"),
+                     ("a", 1), frozenset({"b"}), None, float("nan"), pd.NA, pd.NaT,
+                     np.datetime64("NaT"), decimal.Decimal("NaN"), pd.Timestamp("2020-01-01"),
+                     np.datetime64("2020-01-01")]),
+    st.lists(st.integers(0, 2), max_size=1))  # unhashable: a list of labels
+
+
+def _object_array(items: list[object]) -> np.ndarray:
+    array = np.empty(len(items), dtype=object)
+    for position, item in enumerate(items):
+        array[position] = item
+    return array
+
+
+#: The containers of Python objects held in numpy: what the fast path takes.
+OBJECT_CONTAINERS = {
+    "object Series": lambda v: pd.Series(_object_array(v), dtype=object),
+    "object Series, another index": lambda v: pd.Series(_object_array(v), dtype=object,
+                                                        index=np.arange(len(v))[::-1] * 2),
+    "object Index": lambda v: pd.Index(_object_array(v), dtype=object),
+    "object extension array": lambda v: pd.array(_object_array(v), dtype=object),
+}
+
+
+def _library_outcome(values: object) -> object:
+    """What library_labels makes of ``values``: codes, each label's type, repr and whether it is
+    the very item at its first position, or a list, or the error."""
+    try:
+        held = library_labels(values, "y")
+    except (TypeError, ValueError) as error:
+        return type(error).__name__, str(error)
+    if isinstance(held, list):
+        return "list", [(type(item).__name__, repr(item)) for item in held]
+    assert isinstance(held, CodedLabels)
+    items = np.asarray(values, dtype=object)
+    first = [int(np.flatnonzero(held.codes == code)[0]) for code in range(len(held.labels))]
+    return held.codes.tolist(), [(type(label).__name__, repr(label), label is items[at])
+                                 for label, at in zip(held.labels, first)]
+
+
+def _both_paths(values: object, routine: object, monkeypatch: pytest.MonkeyPatch
+                ) -> tuple[object, object]:
+    """The outcome on the code_objects path (with ``routine``) and on pandas.factorize's."""
+    with monkeypatch.context() as patched:
+        patched.setattr(_coding, "code_objects", routine)
+        fast = _library_outcome(values)
+    with monkeypatch.context() as patched:
+        patched.setattr(_containers, "_object_factorized", lambda array, pandas: None)
+        factorized = _library_outcome(values)
+    return fast, factorized
+
+
+@pytest.mark.parametrize("routine", CODE_OBJECTS)
+@given(items=st.lists(OBJECT_ITEMS, max_size=12), kind=st.sampled_from(sorted(OBJECT_CONTAINERS)))
+@example(items=["b", np.str_("a"), "a"], kind="object Series")
+@example(items=[1, True, 1.0, np.int64(1)], kind="object Series")
+@example(items=["a", None, float("nan")], kind="object Series")
+@example(items=["a", pd.NA, None], kind="object Series, another index")
+@example(items=[("a", 1), "a"], kind="object Series")
+@example(items=["a", [1]], kind="object Index")
+@example(items=[np.datetime64("2020-01-01"), pd.Timestamp("2020-01-01")], kind="object Series")
+def test_objects_in_numpy_are_coded_as_factorize_codes_them(routine, items, kind):
+    fast, factorized = _both_paths(OBJECT_CONTAINERS[kind](items), routine, pytest.MonkeyPatch())
+    assert fast == factorized
+
+
+@pytest.mark.parametrize("routine", CODE_OBJECTS)
+@given(st.lists(st.one_of(st.sampled_from(["b", "a", "", "é", "a\x00"]), st.none()),
+                max_size=12), st.sampled_from(["python", "pyarrow"]), st.booleans())
+def test_string_series_are_coded_as_factorize_codes_them(routine, items, storage, nan):
+    dtype = pd.StringDtype(storage, na_value=np.nan if nan else pd.NA)
+    fast, factorized = _both_paths(pd.Series(items, dtype=dtype), routine, pytest.MonkeyPatch())
+    assert fast == factorized
+
+
+def test_an_object_series_is_coded_by_code_objects(monkeypatch):
+    calls = []
+
+    def counted(values):
+        calls.append(type(values))
+        return code_objects_reference(values)
+
+    monkeypatch.setattr(_coding, "code_objects", counted)
+    for values in (pd.Series(["b", "a", "b"], dtype=object),
+                   pd.Series(["b", "a", "b"], dtype="string[python]"),
+                   pd.Index(["b", "a", "b"], dtype=object)):
+        calls.clear()
+        held = library_labels(values, "y")
+        assert (held.codes.tolist(), held.labels) == ([0, 1, 0], ["b", "a"])
+        assert calls == [np.ndarray]  # its numpy values, as they are: no factorize, no tolist

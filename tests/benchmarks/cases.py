@@ -66,6 +66,7 @@ from tests.benchmarks.harness import (
 )
 from tests.benchmarks.intervals import interval_read, macro_interval_curve
 from tests.benchmarks.label_types import (
+    batch_label_types,
     general_path,
     label_types,
     learning_curve_labels,
@@ -2064,6 +2065,7 @@ CASES: list[Case] = [
     Case("19 add_result general path vs fast path", general_path),
     Case("19 add_results one row K=200000 vs K=20", one_row_batches),
     Case("19 add_results lists of label lists vs the loop", multi_label_lists),
+    Case("30 from_labels label types in batches vs the plain type", batch_label_types),
     Case("19 from_labels on pandas and Arrow containers", lambda config: importlib.import_module(
         "tests.benchmarks.containers").containers_from_labels(config)),
     Case("19 PartitionComparison reads memory at 10^5 x 10^5 clusters",

@@ -18,7 +18,12 @@ give equal states. The inputs are those users pass:
 - a one-row ``add_results`` on an accumulator of 200,000 categories against
   one of 20;
 - ``add_results`` on Python lists of 3 + 3 label lists against the
-  ``add_result`` loop over the same rows.
+  ``add_result`` loop over the same rows;
+- ``from_labels`` on label arrays of the types users pass in batches (numpy
+  datetime64 of days and of nanoseconds, object arrays of ``numpy.str_`` and
+  of ``numpy.int64``; tuples for ``PartitionComparison``) against the same
+  results labelled by the plain type (int64 ticks, ``str``, ``int``, ``str``),
+  issue 30's rows: each within 1.25x.
 """
 
 from __future__ import annotations
@@ -28,12 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from contingency import Contingency
+from contingency import Contingency, PartitionComparison
 from tests.benchmarks.data import category_names, multi_label_results
 from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Row, Stopwatch, measure
 
-__all__ = ["general_path", "label_types", "learning_curve_labels", "multi_label_lists",
-           "one_row_batches", "random_pairs_scaling"]
+__all__ = ["batch_label_types", "general_path", "label_types", "learning_curve_labels",
+           "multi_label_lists", "one_row_batches", "random_pairs_scaling"]
 
 
 def _same(values: list[Any]) -> str:
@@ -333,3 +338,83 @@ def multi_label_lists(config: Any) -> list[Row]:
                 f"K={k}, {n:,} rows", "s/result", ours=batch.median, peer_name="add_result loop",
                 peer=loop.median, target="batch <= loop", passed=batch.median <= loop.median,
                 check=verdict, timings=timings)]
+
+
+def _same_by_position(values: list[Any]) -> str:
+    """Each pair of contestants (first and second...) holds the same counts, category by
+    category in the order met (their labels are of different types)."""
+    for left, right in zip(values[0::2], values[1::2]):
+        if isinstance(left, PartitionComparison):
+            same = (left.n_elements, left.pair_confusion(), left.table_sums()) == (
+                right.n_elements, right.pair_confusion(), right.table_sums())
+        else:
+            same = left.n_results == right.n_results and [
+                {key: left.category_stats()[label][key] for key in "abcd"}
+                for label in left.categories] == [
+                {key: right.category_stats()[label][key] for key in "abcd"}
+                for label in right.categories]
+        if not same:
+            raise CheckFailed("the two label types hold different counts")
+    return "equal counts, category by category"
+
+
+def _objects(items: Sequence[Any]) -> np.ndarray:
+    """A 1-d object array of exactly these items (tuples stay items)."""
+    array = np.empty(len(items), dtype=object)
+    for position, item in enumerate(items):
+        array[position] = item
+    return array
+
+
+def batch_label_types(config: Any) -> list[Row]:
+    """from_labels on label arrays of each type against the same results of the plain type.
+
+    The object arrays hold an object per item, as users' hold them (``list(array)`` makes a
+    numpy scalar per item, ``zip`` a tuple per row, ``tolist()`` a str or int per item):
+    each item's hash is computed once, whatever its type.
+    """
+    n, k = (200_000 if config.quick else 1_000_000), 1000
+    rng = np.random.default_rng([30, n])
+    assigned, correct = rng.integers(0, k, n), rng.integers(0, k, n)
+    names = np.array(category_names(k))
+    days = np.arange(k) + 18_000  # days since 1970: 2019 onwards
+    stamps = np.int64(1_600_000_000) * 10**9 + np.arange(k) * 1_000_000_007
+    numbers = np.arange(k, dtype=np.int64) + 1000  # (past the ints Python keeps one object of)
+
+    def plain(codes: np.ndarray) -> np.ndarray:
+        return np.array(names[codes].tolist(), dtype=object)
+
+    cases: list[tuple[str, str, Any, Any, Any]] = [
+        # (label type, plain type, each type's labels of the codes, the operation)
+        ("numpy datetime64[D] array", "int64 array of the days",
+         lambda codes: days[codes].astype("datetime64[D]"), lambda codes: days[codes],
+         Contingency.from_labels),
+        ("numpy datetime64[ns] array", "int64 array of the ticks",
+         lambda codes: stamps[codes].astype("datetime64[ns]"), lambda codes: stamps[codes],
+         Contingency.from_labels),
+        ("object array of numpy.str_", "object array of str",
+         lambda codes: _objects(list(names[codes])), plain, Contingency.from_labels),
+        ("object array of numpy.int64", "object array of int",
+         lambda codes: _objects(list(numbers[codes])),
+         lambda codes: _objects(numbers[codes].tolist()), Contingency.from_labels),
+        ("object array of tuples (PartitionComparison)", "object array of str",
+         lambda codes: _objects(list(zip(names[codes].tolist(), (codes % 7).tolist()))), plain,
+         PartitionComparison.from_labels),
+    ]
+    contestants = []
+    for kind, simple, typed, plain_labels, run in cases:
+        held = (typed(correct), typed(assigned))
+        plain_held = (plain_labels(correct), plain_labels(assigned))
+        contestants.append(Contestant(kind, lambda held=held, run=run: run(*held)))
+        contestants.append(Contestant(simple, lambda held=plain_held, run=run: run(*held)))
+    timings, verdict = measure(contestants, config.repeat, _same_by_position)
+    rows = []
+    for (kind, plain, *_), ours, theirs in zip(cases, timings[0::2], timings[1::2]):
+        operation = ("PartitionComparison" if "Partition" in kind else "Contingency")
+        rows.append(Row(f"{operation}.from_labels: {kind}, against an {plain}",
+                        f"K={k}, {n:,} labels", "s", ours=ours.median, peer_name=plain,
+                        peer=theirs.median, target=f"{kind.split(' (')[0]} <= 1.25 x {plain}",
+                        passed=ours.median <= 1.25 * theirs.median, check=verdict,
+                        notes=f"{ours.median / theirs.median:.2f}x the {plain}",
+                        timings=[ours, theirs]))
+    return rows
