@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections import _count_elements as _count  # type: ignore[attr-defined]
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import CodedLabels, encode, meeting_order
+from contingency._coding import CodedLabels, encode, meeting_ranks
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
 from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs
@@ -97,13 +97,17 @@ class Staging:
     callers that only need membership).
     """
 
-    __slots__ = ("base", "index", "new", "policy", "removing")
+    __slots__ = ("base", "index", "later", "new", "policy", "removing")
 
     def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool,
                  base: int | None = None) -> None:
         self.index = index
         self.base = len(index) if base is None else base  # the first code a new category takes
         self.new: dict[Hashable, int] = {}
+        # A batch's later side's label equal to a new category an earlier side staged, but of
+        # another type (1.0 for 1, numpy.str_ for str), by provisional code: the object kept if
+        # that side meets the category first (category_codes, first_seen_order).
+        self.later: dict[int, Hashable] = {}
         self.policy = policy
         self.removing = removing
 
@@ -611,16 +615,23 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     The loop reads result 0's assigned side, then its correct side, then result 1's...
     so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
     A row of weight 0 adds no category, so its labels are met after every other row's.
+    A category both sides name with equal labels of different types (``1`` and ``1.0``)
+    keeps the object of the side that meets it first, as the loop keeps it.
     """
     base = staging.base
     # The new codes (base and after) shifted to 0..new-1, known ones below 0: not ordered. In
-    # numpy and one pass over the rows until every new code is met (meeting_order): a batch of
+    # numpy and one pass over the rows until every new code is met (meeting_ranks): a batch of
     # a million new categories pays no Python step, and no sort of its rows, here.
-    met = meeting_order([assigned - base, correct - base], len(staging.new),
-                        None if weights is None else weights != 0)  # (provisional - base)
+    ranks = meeting_ranks([assigned - base, correct - base], len(staging.new),
+                          None if weights is None else weights != 0)  # (provisional - base)
+    met = np.argsort(ranks, kind="stable")  # (the ranks are distinct)
     renumber = np.empty(len(met), dtype=np.int64)  # provisional code - base -> final code
     renumber[met] = np.arange(base, base + len(met))
     provisional = list(staging.new)  # in provisional code order: join and _unseen append
+    for position, label in staging.later.items():
+        if ranks[position - base] % 2:  # (met first on the correct side)
+            provisional[position - base] = label
+    staging.later = {}
     staging.new = dict(zip(map(provisional.__getitem__, met.tolist()),
                            range(base, base + len(met))))
 
@@ -645,6 +656,7 @@ def category_codes(values: NDArray[Any] | CodedLabels, staging: Staging,
     pass: 10**6 new categories cost about a second), ignores or refuses them.
     """
     codes, distinct = encode(values, where)
+    staged = len(staging.new)  # (new categories an earlier side staged: codes base..)
     positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
                             count=len(distinct))
     fresh = np.flatnonzero(positions == -2)
@@ -658,6 +670,25 @@ def category_codes(values: NDArray[Any] | CodedLabels, staging: Staging,
             first = int(np.flatnonzero(codes == unseen)[0])
             staging.position(distinct[unseen], f"{where}[{first}]")
             raise
+    if staged:
+        _note_later_objects(staging, distinct, positions, staged)
     if np.array_equal(positions, np.arange(len(distinct))):
         return codes, True  # the codes are already the category indices
     return positions[codes], not positions.size or bool(positions.min() >= 0)
+
+
+def _note_later_objects(staging: Staging, distinct: Sequence[Hashable],
+                        positions: NDArray[np.int64], staged: int) -> None:
+    """Keep in ``staging.later`` each label of this side equal to one of the ``staged`` new
+    categories an earlier side staged but of another type, so that the side meeting it first
+    gives the category its object, as an add_result loop does (:func:`first_seen_order`).
+    O(labels of this side that earlier sides staged)."""
+    base = staging.base
+    shared = np.flatnonzero((positions >= base) & (positions < base + staged))
+    if not shared.size:
+        return
+    earlier = list(islice(staging.new, staged))
+    for at, position in zip(shared.tolist(), positions[shared].tolist()):
+        label = distinct[at]
+        if type(label) is not type(earlier[position - base]):
+            staging.later.setdefault(position, label)

@@ -39,7 +39,7 @@ from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
 __all__ = ["CodedLabels", "Codes", "check_distinct", "code_objects", "code_objects_reference",
            "coded_single_labels", "dense_is_cheaper", "encode", "first_rows", "first_rows_reference",
-           "meeting_order", "single_label_array", "use_compiled_coding"]
+           "meeting_order", "meeting_ranks", "single_label_array", "use_compiled_coding"]
 
 Codes = NDArray[np.int64]
 
@@ -349,7 +349,8 @@ def meeting_order(sides: Sequence[Codes], count: int,
 
     The loop reads row 0's first side (the assigned labels), then its second
     (the correct ones), then row 1's... so a code first met at row ``r`` on
-    side ``s`` ranks ``2r + s``, and a code's rank is the least of its sides'.
+    side ``s`` of ``S`` ranks ``S r + s``, and a code's rank is the least of
+    its sides' (:func:`meeting_ranks`).
     Rows whose ``live`` is false (a weight of 0: they add no category) are
     met after every other row. Codes outside ``0..count-1`` are not ordered;
     every code in it must be met. O(rows until the last code is met + count):
@@ -360,6 +361,18 @@ def meeting_order(sides: Sequence[Codes], count: int,
     >>> meeting_order([np.array([0, 1]), np.array([2, 2])], 3, np.array([False, True])).tolist()
     [1, 2, 0]
     """
+    return np.argsort(meeting_ranks(sides, count, live), kind="stable")  # (ranks are distinct)
+
+
+def meeting_ranks(sides: Sequence[Codes], count: int,
+                  live: NDArray[np.bool_] | None = None) -> Codes:
+    """Each code's rank in :func:`meeting_order` (``S r + s`` for its first row ``r`` on side
+    ``s`` of ``S`` sides, rows not ``live`` after the others): the side that meets a code first
+    is its rank modulo ``S``.
+
+    >>> meeting_ranks([np.array([5, 1, 0]), np.array([1, 2, 5])], 3).tolist()
+    [4, 1, 3]
+    """
     if live is not None and not live.all():
         rows = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
         sides = [codes[rows] for codes in sides]
@@ -368,10 +381,10 @@ def meeting_order(sides: Sequence[Codes], count: int,
     for side, codes in enumerate(sides):
         first = first_rows(codes, wanted)
         met = first >= 0
-        ranks[met] = np.minimum(ranks[met], 2 * first[met] + side)
+        ranks[met] = np.minimum(ranks[met], len(sides) * first[met] + side)
     if count and ranks.max() == INT64_MAX:
         raise ValueError(f"code {int(np.argmax(ranks == INT64_MAX))} is met by no row")
-    return np.argsort(ranks, kind="stable")  # (the ranks are distinct)
+    return ranks
 
 
 def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable]]],
