@@ -20,7 +20,7 @@ No checks (no count limit, no label outside ``0..k-1``): a floor, not an accumul
 """
 
 from cpython.dict cimport PyDict_SetItem
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -117,6 +117,15 @@ def range_codes(const int64_t[::1] keys):
     return codes_array, distinct_array[:rows]
 
 
+cdef extern from "Python.h":
+    dict _PyDict_NewPresized(Py_ssize_t minused)
+
+
+def register_presized(const int64_t[::1] distinct):
+    """:func:`register` into a new dict made at its final size (no growth on the way)."""
+    return register(distinct, _PyDict_NewPresized(distinct.shape[0]))
+
+
 def register(const int64_t[::1] distinct, dict groups):
     """Each distinct key as a Python int, mapped to its row in ``groups`` (rows numbered on
     from ``len(groups)``): what an accumulator keeps to answer ``group(key)``."""
@@ -132,11 +141,17 @@ def write_rows(const int64_t[::1] rows, const int64_t[::1] correct,
     overall) of ``1 + 3k + k^2`` int64 cells: n, (a, b, c) per category, pairs (correct,
     assigned). The table is allocated here (zeroed by the system: its pages are touched by the
     writes), as a batch of new groups must."""
-    cdef Py_ssize_t width = 1 + 3 * k + k * k, n = rows.shape[0], i, t, s
-    table_array = np.zeros((groups + 1, width), dtype=np.int64)
-    cdef int64_t[:, ::1] table = table_array
+    table = np.zeros((groups + 1, 1 + 3 * k + k * k), dtype=np.int64)
+    write_rows_into(table, rows, correct, assigned, k)
+    return table
+
+
+def write_rows_into(int64_t[:, ::1] table, const int64_t[::1] rows,
+                    const int64_t[::1] correct, const int64_t[::1] assigned, Py_ssize_t k):
+    """:func:`write_rows` into a table given (its last row the overall)."""
+    cdef Py_ssize_t n = rows.shape[0], i, t, s
     cdef int64_t *row
-    cdef int64_t *whole = &table[groups, 0]
+    cdef int64_t *whole = &table[table.shape[0] - 1, 0]
     with nogil:
         for i in range(n):
             row = &table[rows[i], 0]
@@ -153,6 +168,37 @@ def write_rows(const int64_t[::1] rows, const int64_t[::1] correct,
                 whole[3 + 3 * t] += 1
             row[1 + 3 * k + t * k + s] += 1
             whole[1 + 3 * k + t * k + s] += 1
+
+
+def write_pairs32(const int64_t[::1] rows, const int64_t[::1] correct,
+                  const int64_t[::1] assigned, Py_ssize_t groups, Py_ssize_t k):
+    """The smallest table that holds the counts: ``groups + 1`` rows of ``n`` and the pairs,
+    int32, no cells (a category's cells are sums of its row and column of pairs, made at a
+    read), allocated here."""
+    cdef Py_ssize_t width = 1 + k * k, n = rows.shape[0], i, at
+    table_array = np.zeros((groups + 1, width), dtype=np.int32)
+    cdef int32_t[:, ::1] table = table_array
+    cdef int32_t *whole = &table[groups, 0]
+    with nogil:
+        for i in range(n):
+            at = correct[i] * k + assigned[i]
+            table[rows[i], 0] += 1
+            table[rows[i], 1 + at] += 1
+            whole[0] += 1
+            whole[1 + at] += 1
+    return table_array
+
+
+def touched(Py_ssize_t groups, Py_ssize_t width):
+    """A new zeroed int64 table of ``groups + 1`` rows of ``width``, every page touched once:
+    the allocation and first-touch page faults a batch of new groups pays for its rows (none
+    after the first round, where glibc's malloc keeps the freed table in its heap)."""
+    table_array = np.zeros((groups + 1, width), dtype=np.int64)
+    cdef int64_t[::1] flat = table_array.reshape(-1)
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(0, flat.shape[0], 512):
+            flat[i] = 0
     return table_array
 
 

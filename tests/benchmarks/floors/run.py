@@ -213,6 +213,7 @@ def batch_part(batch: ModuleType, repeat: int) -> list[Timing]:
     codes = (rows * k + correct) * k + assigned
     counts = np.bincount(codes, minlength=size * k * k)
     hash_rows, hash_distinct = batch.hash_codes(keys)
+    warm = batch.touched(size, 1 + 3 * k + k * k)  # (written again every round: counts grow)
 
     def add_counts() -> Any:
         table = np.zeros((size + 1, 1 + 3 * k + k * k), dtype=np.int64)
@@ -230,6 +231,8 @@ def batch_part(batch: ModuleType, repeat: int) -> list[Timing]:
         ("registration: dict(zip(tolist(), range))",
          lambda: dict(zip(distinct.tolist(), range(size)))),
         ("registration: C PyDict_SetItem loop", lambda: batch.register(hash_distinct, {})),
+        ("registration: C loop into a presized dict",
+         lambda: batch.register_presized(hash_distinct)),
         ("combine: (g * 3 + c) * 3 + a (numpy)", lambda: (rows * k + correct) * k + assigned),
         ("count: np.bincount of the codes", lambda: np.bincount(codes, minlength=size * k * k)),
         ("count: C loop (no code array)", lambda: batch.count_codes(rows, correct, assigned,
@@ -238,6 +241,12 @@ def batch_part(batch: ModuleType, repeat: int) -> list[Timing]:
         ("table: counts into rows (C)", add_counts),
         ("count + table: C write of each result into its row",
          lambda: batch.write_rows(hash_rows, correct, assigned, size, k)),
+        ("table: allocation + first touch of every page (np.zeros)",
+         lambda: batch.touched(size, 1 + 3 * k + k * k)),
+        ("table: C write of each result into a table out of cache",
+         lambda: batch.write_rows_into(warm, hash_rows, correct, assigned, k)),
+        ("count + table: C write into int32 n + pairs only (allocated)",
+         lambda: batch.write_pairs32(hash_rows, correct, assigned, size, k)),
         ("overall: the plain counts (bincount + cells)",
          lambda: _whole_cells(correct, assigned, k)),
         ("whole floor, numpy (unique, dict, bincount, table)",
@@ -248,6 +257,10 @@ def batch_part(batch: ModuleType, repeat: int) -> list[Timing]:
          partial(_c_floor, batch, "range_codes", True, assigned, correct, keys, k)),
         ("whole floor, C hash + C write, no dict",
          partial(_c_floor, batch, "hash_codes", False, assigned, correct, keys, k)),
+        ("whole floor, C range + C write, no dict",
+         partial(_c_floor, batch, "range_codes", False, assigned, correct, keys, k)),
+        ("whole floor, C range + int32 n + pairs, no dict",
+         lambda: batch.write_pairs32(batch.range_codes(keys)[0], correct, assigned, size, k)),
     ]
     contestants = [Contestant(name, partial(_timed, run), rounds=None) for name, run in pieces]
     position = {name: index for index, (name, _) in enumerate(pieces)}
@@ -264,6 +277,12 @@ def batch_part(batch: ModuleType, repeat: int) -> list[Timing]:
         if not np.array_equal(values[position["table: counts into rows (C)"]][:-1],
                               reference[:-1]):
             raise CheckFailed("the C table of pair counts differs from the C write's")
+        pairs32 = values[position["count + table: C write into int32 n + pairs only "
+                                  "(allocated)"]]
+        by_hash = batch.write_rows(hash_rows, correct, assigned, size, k)
+        if not (np.array_equal(pairs32[:, 0], by_hash[:, 0])
+                and np.array_equal(pairs32[:, 1:], by_hash[:, 1 + 3 * k:])):
+            raise CheckFailed("the int32 pairs table differs from the C write's")
         if not np.array_equal(values[position["count: C loop (no code array)"]], counts):
             raise CheckFailed("the C count differs from np.bincount")
         for name in ("whole floor, C hash + C dict + C write",
