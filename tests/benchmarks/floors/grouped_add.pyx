@@ -229,6 +229,32 @@ cdef class Columns32(_Table):
         return [self.p[row * self.k * self.k + i] for i in range(self.k * self.k)], self.n[row]
 
 
+cdef class Overall:
+    """No groups: the two label look-ups and the overall's record of ``Rows64`` (what a plain
+    accumulator's floor does), so that a floor less this is the group's own share of it."""
+
+    cdef dict codes
+    cdef Py_ssize_t k
+    cdef int64_t *record
+
+    def __init__(self, list categories, list groups, bint huge=False):
+        self.k = len(categories)
+        self.codes = {label: code for code, label in enumerate(categories)}
+        self.record = <int64_t *>calloc(1 + 3 * self.k + self.k * self.k, 8)
+        if self.record is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.record)
+
+    def add(self, assigned, correct, group):
+        cdef Py_ssize_t t = _code(self.codes, correct), s = _code(self.codes, assigned)
+        _row_write(self.record, self.k, t, s)
+
+    def pairs(self, Py_ssize_t row):
+        return [self.record[1 + 3 * self.k + i] for i in range(self.k * self.k)], self.record[0]
+
+
 cdef class Lookups:
     """Only the three dict look-ups of a result (key -> row, label -> code twice), no write: how
     much of the floor is finding the row."""
