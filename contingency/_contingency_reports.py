@@ -183,7 +183,7 @@ class Reports(ScikitLearnReads):
         scores["categories"] = scores["categories"].json_records()
         return _report.classification_report(_report.json_numbers(scores), digits=digits)
 
-    def _scores(self, intervals: float | None, where: str) -> dict[str, Any]:
+    def _scores(self, intervals: float | None = None, where: str = "scores") -> dict[str, Any]:
         """:meth:`scores` with its categories as one :class:`CategoryScores` (columns, not dicts),
         its errors naming the read ``where``."""
         block = None if intervals is None else scores_block(self, intervals, where)  # (checked first)
