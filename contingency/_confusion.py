@@ -181,7 +181,7 @@ def set_wise(counts: Counts, name: Literal["precision", "recall", "f_beta"], ave
         score = _formulas.precision if name == "precision" else _formulas.recall
     else:
         if not (beta.__class__ is float and beta == 1.0):
-            beta = _formulas.check_beta(beta)
+            beta = _formulas.check_beta(beta, where)
         running, score = ("f1", _formulas.f1) if beta == 1 else (
             None, partial(_formulas.f_beta, beta=beta))
     if order is None and running is not None and (average == "macro" or average == "weighted"

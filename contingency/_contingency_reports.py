@@ -132,8 +132,8 @@ class Reports(ScikitLearnReads):
         """
         if (isinstance(figs, bool) or not isinstance(figs, (int, np.integer))
                 or not 1 <= figs <= _report.MOST_DIGITS):
-            raise ValueError(f"figs must be an integer >= 1 (at most {_report.MOST_DIGITS}), "
-                             f"not {shown(figs)}")
+            raise ValueError(f"stats_table: figs must be an integer >= 1 (at most "
+                             f"{_report.MOST_DIGITS}), not {shown(figs)}")
         return _report.perl_stats_table(
             (self.macro_recall, self.macro_precision, self.macro_f1, self.micro_recall,
              self.micro_precision, self.micro_f1, self.micro_error),
@@ -149,7 +149,7 @@ class Reports(ScikitLearnReads):
         ``"intervals"`` block of ``[low, high]`` bounds (``None`` where an
         interval is refused; see :meth:`interval` and the docs' page on intervals).
         """
-        scores = self._scores(intervals)
+        scores = self._scores(intervals, "scores")
         table: CategoryScores = scores["categories"]
         scores["categories"] = [{"category": label, **record} for label, record in zip(
             table.json_labels(), table.records())]
@@ -179,12 +179,14 @@ class Reports(ScikitLearnReads):
         results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.500 (multiclass),
         0.333 (micro), 0.500 (macro)
         """
-        scores = self._scores(intervals)  # the categories' rows made from columns, a few at a time
+        scores = self._scores(intervals, "report")  # the categories' rows made from columns, a few at a time
         scores["categories"] = scores["categories"].json_records()
         return _report.classification_report(_report.json_numbers(scores), digits=digits)
 
-    def _scores(self, intervals: float | None = None) -> dict[str, Any]:
-        """:meth:`scores` with its categories as one :class:`CategoryScores` (columns, not dicts)."""
+    def _scores(self, intervals: float | None = None, where: str = "scores") -> dict[str, Any]:
+        """:meth:`scores` with its categories as one :class:`CategoryScores` (columns, not dicts),
+        its errors naming the read ``where``."""
+        block = None if intervals is None else scores_block(self, intervals, where)  # (checked first)
         # The report's scores in each average their rows declare; the other averaged scores of
         # the records (accuracy, error) in a block each, by average.
         names = report_names()
@@ -237,5 +239,5 @@ class Reports(ScikitLearnReads):
                                   else self.jaccard(average))  # type: ignore[arg-type]
                         if self._counts.a or average in ("micro", "samples") else None
                         for average in _AVERAGES},
-            **({} if intervals is None else {"intervals": scores_block(self, intervals)}),
+            **({} if block is None else {"intervals": block}),
         }

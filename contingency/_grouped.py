@@ -128,12 +128,13 @@ from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
 from contingency._intervals import IntervalRefused
-from contingency._labels import category_order, check_label, unknown_pos_label
+from contingency._labels import category_order, check_label, not_a_category, unknown_pos_label
 from contingency._merging import Merging
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import fairness as _fairness
 from contingency.formulas._numeric import (
     ZeroDivision,
+    shown,
 )
 from contingency.formulas.fairness import Method
 from contingency.formulas.intervals import Interval
@@ -856,8 +857,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         else:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str) and not self._is_category(key[1]):  # (before a tracker is kept)
-            raise ValueError(f"score {key!r}: {key[1]!r} is not a category (the categories "
-                             f"are {list(overall.a)!r})")
+            raise ValueError(f"score {shown(key)}: {not_a_category(shown(key[1]), overall.a)}")
         if tracker is None:
             tracker = self._trackers.get(key)
             if tracker is None:
@@ -1028,7 +1028,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> round(g.difference("micro_f1"), 4), g.difference("micro_f1", method="to_overall")
         (0.6667, 0.5)
         """
-        method = _fairness.check_method(method)
+        method = _fairness.check_method(method, "difference")
         tracker, (_, low), (_, high) = self._extremes(score)
         overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.difference(low, high, overall, method=method)
@@ -1045,7 +1045,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.ratio("micro_f1"), g.ratio("micro_f1", method="to_overall")
         (0.3333333333333333, 0.5)
         """
-        method = _fairness.check_method(method)
+        method = _fairness.check_method(method, "ratio")
         tracker, (_, low), (_, high) = self._extremes(score)
         overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.ratio(low, high, overall, method=method,
@@ -1065,12 +1065,14 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
                                       method: Method = "between_groups") -> float:
         """fairlearn's ``demographic_parity_difference``: the :meth:`difference` of the selection rates."""
         pos_label = self._positive(pos_label, "demographic_parity_difference")
+        method = _fairness.check_method(method, "demographic_parity_difference")
         return self.difference(("selection_rate", pos_label), method)
 
     def demographic_parity_ratio(self, pos_label: Hashable,
                                  method: Method = "between_groups") -> float:
         """fairlearn's ``demographic_parity_ratio``: the :meth:`ratio` of the selection rates."""
         pos_label = self._positive(pos_label, "demographic_parity_ratio")
+        method = _fairness.check_method(method, "demographic_parity_ratio")
         return self.ratio(("selection_rate", pos_label), method)
 
     def equalized_odds_difference(self, pos_label: Hashable, method: Method = "between_groups",
@@ -1086,7 +1088,8 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         (1.0, 0.0, 0.5)
         """
         pos_label = self._positive(pos_label, "equalized_odds_difference")
-        agg = _fairness.check_agg(agg)
+        method = _fairness.check_method(method, "equalized_odds_difference")
+        agg = _fairness.check_agg(agg, "equalized_odds_difference")
         return _fairness.worst_case(self.difference(("recall", pos_label), method),
                                     self.difference(("false_positive_rate", pos_label), method),
                                     agg=agg)
@@ -1096,7 +1099,8 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         """fairlearn's ``equalized_odds_ratio``: the smaller :meth:`ratio` of the true and the false
         positive rates (``agg="worst_case"``), or their mean."""
         pos_label = self._positive(pos_label, "equalized_odds_ratio")
-        agg = _fairness.check_agg(agg)
+        method = _fairness.check_method(method, "equalized_odds_ratio")
+        agg = _fairness.check_agg(agg, "equalized_odds_ratio")
         return _fairness.worst_case(self.ratio(("recall", pos_label), method),
                                     self.ratio(("false_positive_rate", pos_label), method),
                                     agg=agg, larger=False)
@@ -1105,12 +1109,14 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
                                      method: Method = "between_groups") -> float:
         """fairlearn's ``equal_opportunity_difference``: the :meth:`difference` of the true positive rates."""
         pos_label = self._positive(pos_label, "equal_opportunity_difference")
+        method = _fairness.check_method(method, "equal_opportunity_difference")
         return self.difference(("recall", pos_label), method)
 
     def equal_opportunity_ratio(self, pos_label: Hashable,
                                 method: Method = "between_groups") -> float:
         """fairlearn's ``equal_opportunity_ratio``: the :meth:`ratio` of the true positive rates."""
         pos_label = self._positive(pos_label, "equal_opportunity_ratio")
+        method = _fairness.check_method(method, "equal_opportunity_ratio")
         return self.ratio(("recall", pos_label), method)
 
     # Reports ----------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ import numpy as np
 
 from contingency._changes import HIT, MISS
 from contingency._confusion import category_cells, count_columns
-from contingency._labels import label_to_json
+from contingency._labels import label_to_json, not_a_category
 from contingency._registry import (
     TABLE,
     category_interval_names,
@@ -56,7 +56,7 @@ from contingency._registry import (
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import intervals as _formulas
 from contingency.formulas._arguments import check_choice
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average, shown
 from contingency.formulas.intervals import Interval
 from contingency.report import Bounds, Records
 
@@ -133,7 +133,7 @@ def _check_arguments(level: Any, method: Any, seed: Any, draws: Any
     # A float level met before was checked then (LEVELS_SEEN); only a float is: 0.375 + 0j
     # equals 0.375 and hashes alike.
     if type(level) is not float or level not in _formulas.LEVELS_SEEN:
-        level = _formulas.check_level(level)
+        level = _formulas.check_level(level, "level", "interval")
     if type(method) is not str or method not in _formulas.METHODS:
         method = _check_method(method)
     if type(draws) is not int or not 0 < draws <= _formulas.MAX_DRAWS:
@@ -392,8 +392,7 @@ def _category(contingency: ContingencyReads, counts: Counts, score: tuple[str, H
     except TypeError:
         known = False
     if not known:
-        raise _refuse(score, f"{label!r} is not a category (the categories are "
-                      f"{list(counts.a)!r})")
+        raise _refuse(score, not_a_category(shown(label), counts.a))
     _no_results(counts, score)
     shift = _whole(counts, score)
     a, b, c = counts.a[label] >> shift, counts.b[label] >> shift, counts.c[label] >> shift
@@ -470,7 +469,8 @@ def paired_block(models: dict[str, ContingencyReads], names: Sequence[str], leve
             "accuracy_difference": between}
 
 
-def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
+def scores_block(contingency: ContingencyReads, level: float, where: str = "scores"
+                 ) -> dict[str, Any]:
     """The ``intervals`` block of :meth:`contingency.Contingency.scores`: ``[low, high]`` or ``None``.
 
     Per category (in table order) and for the micro and macro averages:
@@ -481,7 +481,7 @@ def scores_block(contingency: ContingencyReads, level: float) -> dict[str, Any]:
     :class:`contingency.report.Records` of :class:`contingency.report.Bounds`
     columns (:func:`_category_bounds`).
     """
-    level = _formulas.check_level(level, "intervals")
+    level = _formulas.check_level(level, "intervals", where)
 
     def one(score: Score) -> list[float] | None:
         method = "delta" if score in macro_interval_names() else "wilson"
@@ -584,7 +584,7 @@ _PARTITION_REFUSED = {
 def partition_interval(comparison: PartitionReads, score: object, level: object,
                        method: object) -> Interval:
     """:meth:`contingency.PartitionComparison.interval`: pair-counting ratios by the delta method."""
-    level = _formulas.check_level(level)
+    level = _formulas.check_level(level, "level", "interval")
     method = _check_method(method)
     score = _score_name(score)
     if type(score) is not str or score not in _PAIR_INTERVALS:
@@ -614,9 +614,11 @@ def partition_interval(comparison: PartitionReads, score: object, level: object,
     return _bounded(estimate, *_formulas.normal_bounds(estimate, variance, z))
 
 
-def partition_block(comparison: PartitionReads, level: float) -> dict[str, Any]:
-    """The ``intervals`` block of :meth:`contingency.PartitionComparison.scores` (``None`` where refused)."""
-    level = _formulas.check_level(level, "intervals")
+def partition_block(comparison: PartitionReads, level: float, where: str = "scores"
+                    ) -> dict[str, Any]:
+    """The ``intervals`` block of :meth:`contingency.PartitionComparison.scores` (``None`` where
+    refused); a bad level refused naming the read ``where``."""
+    level = _formulas.check_level(level, "intervals", where)
     block: dict[str, Any] = {"level": level, "method": "delta"}
     for score in ("rand_index", "precision", "recall", "f1", "jaccard"):
         block[score] = _bounds(lambda score=score: partition_interval(  # type: ignore[misc]

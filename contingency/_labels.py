@@ -24,8 +24,8 @@ import numpy as np
 from contingency.formulas._numeric import MAX_DIGITS, fits_digits, shown
 
 __all__ = ["category_order", "category_places", "check_label", "equal_to_itself", "is_label",
-           "label_from_json", "label_key", "label_to_json", "printable", "sorted_labels",
-           "unknown_pos_label"]
+           "label_from_json", "label_key", "label_to_json", "not_a_category", "printable",
+           "sorted_labels", "unknown_pos_label"]
 
 
 #: An int below this in magnitude has far fewer digits than MAX_DIGITS: check_label's fast path.
@@ -90,8 +90,22 @@ def unknown_pos_label(pos_label: object, categories: Iterable[Hashable], where: 
     ...
     ValueError: selection_rate: pos_label='z' is not a category (the categories are ['a', 'b'])
     """
-    return ValueError(f"{where}: pos_label={shown(pos_label)} is not a category{of} (the "
-                      f"categories{of} are {shown(list(categories))})")
+    return ValueError(f"{where}: {not_a_category(f'pos_label={shown(pos_label)}', categories, of)}")
+
+
+def not_a_category(subject: str, categories: Iterable[Hashable], of: str = "") -> str:
+    """The text "``subject`` is not a category (the categories are [...])" of every error that
+    names a label which is not one of ``categories`` (those ``of`` says: the categories the
+    results name, say): ``pos_label``, a ``labels`` entry, a score's category, ``--pos-label``.
+    The categories are bounded as :func:`~contingency.formulas._numeric.shown` bounds a list, so
+    that a million categories do not print.
+
+    >>> not_a_category("labels[2] = 'z'", ["a", "b"])
+    "labels[2] = 'z' is not a category (the categories are ['a', 'b'])"
+    >>> not_a_category("'z'", range(10**6))
+    "'z' is not a category (the categories are [0, 1, 2, 3, 4, 5, ...])"
+    """
+    return f"{subject} is not a category{of} (the categories{of} are {shown(list(categories))})"
 
 
 def is_label(label: Hashable) -> bool:

@@ -610,7 +610,7 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         >>> [round(bound, 4) for bound in paired.accuracy_difference()]
         [0.3178, 0.6429, 0.7968]
         """
-        z = normal_quantile(check_level(level))
+        z = normal_quantile(check_level(level, "level", "accuracy_difference"))
         return Interval(*newcombe_difference(self._table.table(None), z))
 
     def _check_category(self, category: Hashable, where: str) -> None:
@@ -649,10 +649,15 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         >>> [round(bound, 4) for bound in block["a"]["subset_accuracy"]]
         [0.6006, 0.9599]
         """
+        return self._scores(intervals, "scores")
+
+    def _scores(self, intervals: float | None, where: str) -> dict[str, Any]:
+        """:meth:`scores`, its errors naming the read ``where``."""
         block = None
         if intervals is not None:  # checked before anything is read
             block = paired_block({"a": self._a, "b": self._b}, paired_names(),
-                                 check_level(intervals, "intervals"), self.accuracy_difference)
+                                 check_level(intervals, "intervals", where),
+                                 self.accuracy_difference)
         models = {}
         for name, model in (("a", self._a), ("b", self._b)):
             # Macro averages need a category: None (JSON null) without one.
@@ -704,7 +709,8 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         compare the results only one model got right (two-sided); the asymptotic one has
         Edwards' continuity correction.
         """
-        return _report.paired_report(self.scores(intervals), digits, names)
+        _report._check_names(names, "report")  # (before anything is read)
+        return _report.paired_report(self._scores(intervals, "report"), digits, names)
 
     # JSON ---------------------------------------------------------------------------------
 

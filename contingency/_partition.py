@@ -79,6 +79,11 @@ from contingency.formulas.partition import (
     TableSums,
     pairs,
 )
+from contingency.formulas.partition._information import (
+    check_average_method,
+    check_base,
+    check_v_beta,
+)
 
 if TYPE_CHECKING:
     from contingency.formulas.concentration import JaccardConcentrationResult
@@ -539,6 +544,7 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
 
     def mutual_information(self, base: float = math.e) -> float:
         """Mutual information of the two partitions, in nats unless ``base`` is given."""
+        base = check_base(base, "mutual_information")
         found = self._table.mutual_information(base)
         if found is None:
             found = _formulas.mutual_information(self._read(), base, cells=self._fallback_cells,
@@ -547,16 +553,19 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
 
     def entropy_reference(self, base: float = math.e) -> float:
         """Entropy of the reference partition."""
+        base = check_base(base, "entropy_reference")
         return _formulas.entropy_reference(self._read(), base, cells=self._fallback_cells,
                                            fine=self._table)
 
     def entropy_model(self, base: float = math.e) -> float:
         """Entropy of the model partition."""
+        base = check_base(base, "entropy_model")
         return _formulas.entropy_model(self._read(), base, cells=self._fallback_cells,
                                        fine=self._table)
 
     def variation_of_information(self, base: float = math.e) -> float:
         """Variation of information ``H(R) + H(M) - 2 MI`` (0.0 for identical partitions)."""
+        base = check_base(base, "variation_of_information")
         return _formulas.variation_of_information(self._read(), base,
                                                   cells=self._fallback_cells,
                                                   fine=self._table)
@@ -564,6 +573,8 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
     def normalized_mutual_information(self,
                                       average_method: AverageMethod = "arithmetic") -> float:
         """MI over the "arithmetic", "geometric", "min" or "max" mean of the two entropies."""
+        average_method = check_average_method(average_method,
+                                                        "normalized_mutual_information")
         found = self._table.normalized_mutual_information(average_method)
         if found is None:
             found = _formulas.normalized_mutual_information(self._read(), average_method,
@@ -578,6 +589,8 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
         >>> c.adjusted_mutual_information()
         0.0
         """
+        average_method = check_average_method(average_method,
+                                                        "adjusted_mutual_information")
         sums = self._read()
         found = self._expected
         if found is None or found[0] is not sums:
@@ -607,6 +620,7 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
 
     def v_measure(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of homogeneity and completeness."""
+        beta = check_v_beta(beta, "v_measure")
         found = self._table.v_measure(beta)
         if found is None:
             found = _formulas.v_measure(self._read(), beta, cells=self._fallback_cells,
@@ -709,6 +723,11 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
         >>> PartitionComparison().scores()["jaccard_concentration_index"] is None
         True
         """
+        return self._scores(intervals, "scores")
+
+    def _scores(self, intervals: float | None, where: str) -> dict[str, Any]:
+        """:meth:`scores`, its errors naming the read ``where``."""
+        block = None if intervals is None else partition_block(self, intervals, where)  # (first)
         methods: tuple[AverageMethod, ...] = ("arithmetic", "geometric", "min", "max")
         values: dict[str, Any] = {
             "n_elements": self._table.n_elements,
@@ -744,8 +763,8 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
                                             else None),
         }
         scores: dict[str, Any] = _report.json_numbers(values)
-        if intervals is not None:
-            scores["intervals"] = _report.json_numbers(partition_block(self, intervals))
+        if block is not None:
+            scores["intervals"] = _report.json_numbers(block)
         return scores
 
     def report(self, digits: int = 3, intervals: float | None = None) -> str:
@@ -791,7 +810,7 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
         adjusted MI divide MI by the mean of the two entropies named in each column
         (arithmetic is their default); - marks an undefined value.
         """
-        return _report.partition_report(self.scores(intervals), digits)
+        return _report.partition_report(self._scores(intervals, "report"), digits)
 
     def to_frame(self, sparse: bool | None = None) -> Any:
         """The contingency table as a ``pandas.DataFrame``: ``pandas.crosstab(reference, model)``.

@@ -21,8 +21,10 @@ from numpy.typing import NDArray
 
 from contingency import _confusion
 from contingency._confusion import Average, Normalize, SetWise
+from contingency._labels import not_a_category
 from contingency.formulas import classification as _formulas
 from contingency.formulas._arguments import check_choice, check_flag
+from contingency.formulas._numeric import shown
 
 if TYPE_CHECKING:
     from contingency._counts import Counts
@@ -439,8 +441,9 @@ class ScikitLearnReads:
             except TypeError:
                 known = False
             if not known:
-                raise ValueError(f"{where}: labels[{position}] = {label!r} is not a category "
-                                 f"(the categories are {self._order()!r})")
+                raise ValueError(f"{where}: "
+                                 + not_a_category(f"labels[{position}] = {shown(label)}",
+                                                  self._order()))
         if len(set(chosen)) != len(chosen):
             raise ValueError(f"{where}: labels names a category twice")
         return chosen

@@ -24,6 +24,7 @@ from attrs import field, frozen
 from contingency import report
 from contingency._contingency import Contingency
 from contingency._grouped import GroupedContingency
+from contingency._labels import not_a_category
 from contingency._lines import InputError, read_lines
 from contingency._multiclass_threshold import MulticlassThresholdContingency
 from contingency._paired import PairedComparison
@@ -473,7 +474,7 @@ def _classify(args: argparse.Namespace) -> _Result:
     accumulator, reader = _classification(args, _opened(args.file), curve)
     text: str | Iterable[str]
     if args.format == "json":  # the categories streamed from columns, not made into dicts
-        scores = accumulator._scores(args.intervals)
+        scores = accumulator._scores(args.intervals, "scores")
         scores["categories"] = scores["categories"].json_records()
         text = _json_pieces(scores)
     else:
@@ -538,8 +539,7 @@ def _positive(accumulator: GroupedContingency, text: str | None) -> Any:
         return text
     if text.strip().lstrip("-").isdigit() and int(text) in categories:
         return int(text)
-    raise InputError(f"--pos-label {text!r} is not a category (the categories are "
-                     f"{', '.join(map(repr, categories))})")
+    raise InputError(not_a_category(f"--pos-label {text!r}", categories))
 
 
 def _grouped_classify(args: argparse.Namespace) -> _Result:

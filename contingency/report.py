@@ -23,6 +23,8 @@ from typing import Any
 
 from attrs import frozen
 
+from contingency.formulas._arguments import call_prefix
+
 __all__ = ["Bounds", "Records", "classification_report", "grouped_report", "json_numbers", "json_text",
            "paired_report", "partition_report", "perl_stats_table", "record_dicts", "significant_figures"]
 
@@ -242,13 +244,13 @@ def _check_digits(digits: object) -> int:
     return int(digits)
 
 
-def _check_names(names: object) -> tuple[str, str]:
+def _check_names(names: object, where: str | None = None) -> tuple[str, str]:
     """``names`` as two Python strings if it is a tuple or list of two strings, else
-    ``ValueError`` naming it (a string is not taken for its characters)."""
+    ``ValueError`` naming it and the call ``where`` (a string is not taken for its characters)."""
     if (not isinstance(names, (tuple, list)) or len(names) != 2
             or not all(isinstance(name, str) for name in names)):
-        raise ValueError(f"names must be a pair of strings, such as ('a', 'b'), not "
-                         f"{reprlib.repr(names)}")
+        raise ValueError(f"{call_prefix(where)}names must be a pair of strings, such as "
+                         f"('a', 'b'), not {reprlib.repr(names)}")
     return str(names[0]), str(names[1])
 
 

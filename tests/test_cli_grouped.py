@@ -112,3 +112,15 @@ def test_plot_draws_the_score_by_group(capsys, tmp_path):
     assert (status, err) == (0, "")
     assert figure.read_bytes().startswith(b"\x89PNG")
     assert (tmp_path / "curve.png").exists()
+
+
+def test_a_pos_label_of_no_category_lists_the_categories_bounded(capsys, tmp_path):
+    """As every read says a label is no category (``_labels.not_a_category``): the categories
+    as a list, as far as one line can bear (a thousand were listed in full)."""
+    rows = [(f"c{i:04}", f"c{i:04}", "n", "1") for i in range(1000)]
+    status, out, err = run(capsys, "classify", write_rows(tmp_path, rows), "--group", "region",
+                           "--pos-label", "z")
+    assert (status, out) == (2, "")
+    assert ("--pos-label 'z' is not a category (the categories are ['c0000', 'c0001', 'c0002', "
+            "'c0003', 'c0004', 'c0005', ...])") in err
+    assert err.count("\n") == 1

@@ -15,7 +15,13 @@ import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency, GroupedContingency, PairedComparison, PartitionComparison
+from contingency import (
+    Contingency,
+    GroupedContingency,
+    IntervalRefused,
+    PairedComparison,
+    PartitionComparison,
+)
 from contingency._backend import IMPLEMENTATION
 from contingency._contingency import _OrderMemo
 from contingency._labels import sorted_labels
@@ -1120,7 +1126,8 @@ BAD_READ_ARGUMENTS = [
        "cohen_kappa: weights must be one of None, 'linear', 'quadratic', not ")
       for weights in (np.array(["linear", "quadratic"]), np.array(["linear"]), np.array("linear"),
                       True, math.nan, "square")),
-    *(("f_beta", (beta,), {"average": "macro"}, ValueError, "beta must be a number >= 0, not ")
+    *(("f_beta", (beta,), {"average": average}, ValueError, "^f_beta: beta must be a number >= 0, not ")
+      for average in ("macro", None, "micro")
       for beta in (np.array([1.0, 2.0]), np.array([2.0]), np.array(2.0), True, np.True_,
                    math.nan, -1, "2", None)),
     *(("confusion_matrix", (), {"normalize": normalize}, ValueError,
@@ -1130,13 +1137,17 @@ BAD_READ_ARGUMENTS = [
     *(("multilabel_confusion_matrix", (), {"samplewise": samplewise}, TypeError,
        "multilabel_confusion_matrix: samplewise must be True or False, not ")
       for samplewise in (np.array([False, True]), np.array([False]), 0, None)),
-    *(("stats_table", (figs,), {}, ValueError, r"figs must be an integer >= 1 \(at most 1074\), not ")
+    *(("stats_table", (figs,), {}, ValueError,
+       r"^stats_table: figs must be an integer >= 1 \(at most 1074\), not ")
       for figs in (np.array([3, 4]), np.array(3), True, math.nan, 0, 1075, 10**30)),
     *((method, (), {"intervals": level}, ValueError,
-       r"intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+       rf"^{method}: intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
       for method in ("scores", "report")
       for level in (np.array([0.9, 0.95]), np.array([0.9]), np.array(0.9), True, math.nan,
                     math.inf, "0.9", 10**30, 1.5)),
+    *(("interval", ("micro_f1",), {"level": level}, ValueError,
+       r"^interval: level must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for level in (np.array([0.9, 0.95]), np.array(0.9), True, math.nan, "0.9", 1.5)),
     *(("interval", ("micro_f1",), {"method": method}, ValueError,
        "interval: method must be one of 'wilson', ")
       for method in (np.array(["wilson", "delta"]), np.array(["wilson"]), np.array("wilson"), True,
@@ -1199,3 +1210,20 @@ def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
     assert s.f_beta(10**400, "macro") == s.f_beta(math.inf, "macro")  # (an OverflowError, before)
     assert (s.confusion_matrix(normalize=np.str_("true")) == s.confusion_matrix(normalize="true")).all()
     assert s.scores(intervals=np.float64(0.9)) == s.scores(intervals=0.9)
+
+
+@pytest.mark.parametrize(("read", "error", "message"), [
+    (lambda s: s.confusion_matrix(labels=[0, "z"]), ValueError, r"^confusion_matrix: labels\[1\] = 'z'"),
+    (lambda s: s.precision(None, labels=["z"]), ValueError, r"^precision: labels\[0\] = 'z'"),
+    (lambda s: s.cohen_kappa(labels=[3, 10**700]), ValueError,
+     r"^cohen_kappa: labels\[1\] = an integer of 701 digits"),
+    (lambda s: s.interval(("recall", "z")), IntervalRefused, r"^interval\(\('recall', 'z'\)\): 'z'"),
+])
+def test_a_label_that_is_no_category_is_named_with_the_categories_bounded(read, error, message):
+    """Every read that meets a label which is no category says it alike
+    (``_labels.not_a_category``): its subject, then the categories as far as a message can bear
+    (a thousand were listed in full, and an integer label of 701 digits printed whole)."""
+    s = Contingency().add_results(list(range(1000)), list(range(1000)))
+    refused_unchanged(s, lambda: read(s), error,
+                      message + r" is not a category \(the categories are \[0, 1, 2, 3, 4, 5, "
+                      r"\.\.\.\]\)$", lambda s: (s.micro_f1, s.categories[:3]))

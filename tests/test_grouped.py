@@ -1227,14 +1227,16 @@ _FAIRNESS_READS = ("demographic_parity_difference", "demographic_parity_ratio",
 #: Reads given an argument of the wrong kind: refused, naming the argument and what it may be.
 BAD_READ_ARGUMENTS = [
     *((method, ("micro_f1",), {"method": how}, ValueError,
-       "method must be one of 'between_groups', 'to_overall', not ")
+       f"^{method}: method must be one of 'between_groups', 'to_overall', not ")
       for method in ("difference", "ratio")
       for how in (np.array(["between_groups", "to_overall"]), np.array(["to_overall"]),
                   np.array("to_overall"), True, None, math.nan, "pairwise")),
-    *((method, (1,), {"method": np.array(["to_overall", "between_groups"])}, ValueError,
-       "method must be one of 'between_groups', 'to_overall', not ")
-      for method in _FAIRNESS_READS),
-    *((method, (1,), {"agg": agg}, ValueError, "agg must be one of 'worst_case', 'mean', not ")
+    *((method, (1,), {"method": how}, ValueError,
+       f"^{method}: method must be one of 'between_groups', 'to_overall', not ")
+      for method in _FAIRNESS_READS
+      for how in (np.array(["to_overall", "between_groups"]), None, "pairwise")),
+    *((method, (1,), {"agg": agg}, ValueError,
+       f"^{method}: agg must be one of 'worst_case', 'mean', not ")
       for method in ("equalized_odds_difference", "equalized_odds_ratio")
       for agg in (np.array(["mean", "worst_case"]), np.array(["mean"]), np.array("mean"), True,
                   None, "max")),
@@ -1280,3 +1282,21 @@ def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
     assert grouped.selection_rate(np.int64(1)) == grouped.selection_rate(1)
     assert grouped.scores(pos_label=np.int64(1)) == grouped.scores(pos_label=1)
     assert grouped.scores(("micro_f1",)) == grouped.scores(["micro_f1"])
+
+
+@pytest.mark.parametrize("read", [
+    lambda g: g.by_group(("recall", "z")),
+    lambda g: g.difference(("recall", "z")),
+    lambda g: g.ratio(("precision", "z"), method="to_overall"),
+    lambda g: g.group_argmax(("recall", "z")),
+])
+def test_a_score_of_no_category_names_it_with_the_categories_bounded(read):
+    """The score's category refused as every read says a label is no category
+    (``_labels.not_a_category``): the categories listed as far as a message can bear (they were
+    listed in full, a thousand of them here), the accumulator unchanged."""
+    grouped = GroupedContingency().add_results(list(range(1000)), list(range(1000)),
+                                               groups=[0, 1] * 500)
+    refused_unchanged(grouped, lambda: read(grouped), ValueError,
+                      r"^score \('(recall|precision)', 'z'\): 'z' is not a category \(the "
+                      r"categories are \[0, 1, 2, 3, 4, 5, \.\.\.\]\)$",
+                      lambda grouped: grouped.by_group("micro_f1"))

@@ -755,12 +755,16 @@ def _fed_for_reads() -> PairedComparison:
 
 #: Reads given an argument of the wrong kind: refused, naming the argument and what it may be.
 BAD_READ_ARGUMENTS = [
-    *(("report", (), {"names": names}, ValueError, r"names must be a pair of strings")
+    *(("report", (), {"names": names}, ValueError, r"^report: names must be a pair of strings")
       for names in ("ab", ("a",), ("a", "b", "c"), ("a", 1), None, 1, np.array(["a", "b"]))),
     *((method, (), {"intervals": level}, ValueError,
-       r"intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+       rf"^{method}: intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
       for method in ("scores", "report")
       for level in (np.array([0.9, 0.95]), np.array(0.9), True, float("nan"), 10**30, 1.5)),
+    *(("accuracy_difference", (), {"level": level}, ValueError,
+       r"^accuracy_difference: level must be a number between 0 and 1 \(exclusive\), such as "
+       "0.95, not ")
+      for level in (np.array([0.9, 0.95]), np.array(0.9), True, float("nan"), 1, "0.9")),
 ]
 
 

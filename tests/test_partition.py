@@ -999,15 +999,16 @@ def _some_reads(comparison: PartitionComparison) -> tuple[object, ...]:
 #: Reads given an argument of the wrong kind: refused, naming the argument and what it may be.
 BAD_READ_ARGUMENTS = [
     *((method, (), {"average_method": average_method}, ValueError,
-       "average_method must be one of 'arithmetic', 'geometric', 'min', 'max', not ")
+       f"^{method}: average_method must be one of 'arithmetic', 'geometric', 'min', 'max', not ")
       for method in ("normalized_mutual_information", "adjusted_mutual_information")
       for average_method in (np.array(["geometric", "min"]), np.array(["geometric"]),
                              np.array("arithmetic"), True, None, math.nan, "mean")),
-    *(("v_measure", (), {"beta": beta}, ValueError, "beta must be a finite number >= 0, not ")
+    *(("v_measure", (), {"beta": beta}, ValueError,
+       "^v_measure: beta must be a finite number >= 0, not ")
       for beta in (np.array([1.0, 2.0]), np.array([2.0]), np.array(2.0), True, np.True_, math.nan,
                    math.inf, -1, 10**400, "2", None)),
     *((method, (), {"base": base}, ValueError,
-       "base must be a finite number > 0 other than 1, not ")
+       f"^{method}: base must be a finite number > 0 other than 1, not ")
       for method in ("mutual_information", "entropy_reference", "entropy_model",
                      "variation_of_information")
       for base in (np.array([2.0, 10.0]), np.array([2.0]), np.array(2.0), True, math.nan,
@@ -1016,9 +1017,12 @@ BAD_READ_ARGUMENTS = [
        "jaccard_concentration_index: return_all must be True or False, not ")
       for return_all in (np.array([True, False]), np.array([True]), 1, "yes", None)),
     *((method, (), {"intervals": level}, ValueError,
-       r"intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+       rf"^{method}: intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
       for method in ("scores", "report")
       for level in (np.array([0.9, 0.95]), np.array(0.9), True, math.nan, 10**30, 1.5)),
+    *(("interval", ("rand_index",), {"level": level}, ValueError,
+       r"^interval: level must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for level in (np.array([0.9, 0.95]), True, math.nan, 1.5)),
     *(("interval", (score,), {}, ValueError, r"interval\(.*\): a score is the name of a score "
        r"property; intervals exist for rand_index")
       for score in (np.array(["rand_index", "f1"]), np.array(["rand_index"]), None, 1)),

@@ -18,10 +18,15 @@ import numpy as np
 
 from contingency.formulas._numeric import shown
 
-__all__ = ["check_choice", "check_flag", "real_number"]
+__all__ = ["call_prefix", "check_choice", "check_flag", "real_number"]
 
 
-def _prefix(where: str | None) -> str:
+def call_prefix(where: str | None) -> str:
+    """The start of an error of the call ``where``: ``"where: "``, or nothing without a call.
+
+    >>> call_prefix("v_measure"), call_prefix(None)
+    ('v_measure: ', '')
+    """
     return f"{where}: " if where else ""
 
 
@@ -46,7 +51,7 @@ def check_choice(value: object, name: str, allowed: tuple[str | None, ...],
     if value is None and None in allowed:
         return None
     if not (isinstance(value, str) and value in allowed):
-        raise ValueError(f"{_prefix(where)}{name} must be one of "
+        raise ValueError(f"{call_prefix(where)}{name} must be one of "
                          f"{', '.join(map(repr, allowed))}, not {shown(value)}")
     return str(value)
 
@@ -64,7 +69,7 @@ def check_flag(value: object, name: str, where: str | None = None) -> bool:
     TypeError: roc_curve: drop_intermediate must be True or False, not 1
     """
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{_prefix(where)}{name} must be True or False, not {shown(value)}")
+        raise TypeError(f"{call_prefix(where)}{name} must be True or False, not {shown(value)}")
     return bool(value)
 
 

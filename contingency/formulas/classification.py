@@ -40,7 +40,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._arguments import check_choice, real_number
+from contingency.formulas._arguments import call_prefix, check_choice, real_number
 from contingency.formulas._numeric import (
     EXACT_FLOAT_BOUND,
     ZeroDivision,
@@ -382,10 +382,10 @@ def f_beta(a: ArrayLike, b: ArrayLike, c: ArrayLike, d: ArrayLike, *, beta: floa
     return _elementwise(_f_beta, (a, b, c, d), zero_division, beta)
 
 
-def check_beta(beta: object) -> float:
+def check_beta(beta: object, where: str | None = None) -> float:
     """``beta`` as a float if it is a real number >= 0 (infinity included; a numpy number too, and
-    an integer past float64's range as infinity), else ``ValueError`` naming it (an array, a bool
-    and NaN are refused).
+    an integer past float64's range as infinity), else ``ValueError`` naming it and the call
+    ``where`` (an array, a bool and NaN are refused).
 
     >>> check_beta(np.int64(2)), check_beta(10**400)
     (2.0, inf)
@@ -393,10 +393,14 @@ def check_beta(beta: object) -> float:
     Traceback (most recent call last):
     ...
     ValueError: beta must be a number >= 0, not array([2.])
+    >>> check_beta(-1, "f_beta")
+    Traceback (most recent call last):
+    ...
+    ValueError: f_beta: beta must be a number >= 0, not -1
     """
     value = real_number(beta)
     if value is None or not value >= 0:
-        raise ValueError(f"beta must be a number >= 0, not {shown(beta)}")
+        raise ValueError(f"{call_prefix(where)}beta must be a number >= 0, not {shown(beta)}")
     return value
 
 

@@ -128,14 +128,16 @@ def extremes(values: Iterable[float]) -> tuple[float, float]:
     return (min(kept), max(kept)) if kept else (_NAN, _NAN)
 
 
-def check_method(method: object) -> Method:
-    """``method`` if it is ``"between_groups"`` or ``"to_overall"``, else ``ValueError`` naming it."""
-    return check_choice(method, "method", _METHODS)  # type: ignore[return-value]
+def check_method(method: object, where: str | None = None) -> Method:
+    """``method`` if it is ``"between_groups"`` or ``"to_overall"``, else ``ValueError`` naming it
+    and the call ``where``."""
+    return check_choice(method, "method", _METHODS, where)  # type: ignore[return-value]
 
 
-def check_agg(agg: object) -> Literal["worst_case", "mean"]:
-    """``agg`` if it is ``"worst_case"`` or ``"mean"``, else ``ValueError`` naming it."""
-    return check_choice(agg, "agg", ("worst_case", "mean"))  # type: ignore[return-value]
+def check_agg(agg: object, where: str | None = None) -> Literal["worst_case", "mean"]:
+    """``agg`` if it is ``"worst_case"`` or ``"mean"``, else ``ValueError`` naming it and the call
+    ``where``."""
+    return check_choice(agg, "agg", ("worst_case", "mean"), where)  # type: ignore[return-value]
 
 
 def difference(least: float, greatest: float, overall: float = _NAN, *,

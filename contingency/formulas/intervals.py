@@ -67,7 +67,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from contingency.formulas._arguments import check_choice
+from contingency.formulas._arguments import call_prefix, check_choice
 from contingency.formulas._numeric import EXACT_FLOAT_BOUND, shown
 from contingency.formulas._saddle import deviance
 from contingency.formulas.partition import TableCells
@@ -134,9 +134,10 @@ SHARES: dict[str, Callable[[int, int, int, int], tuple[int, int]]] = {
 }
 
 
-def check_level(level: object, name: str = "level") -> float:
+def check_level(level: object, name: str = "level", where: str | None = None) -> float:
     """``level`` as a float if it is a number strictly between 0 and 1, else ``ValueError``
-    naming it as ``name`` (``intervals`` for the ``scores(intervals=...)`` of the accumulators).
+    naming it as ``name`` (``intervals`` for the ``scores(intervals=...)`` of the accumulators)
+    and the call ``where``.
 
     >>> check_level(0.95)
     0.95
@@ -147,8 +148,8 @@ def check_level(level: object, name: str = "level") -> float:
     """
     if (isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating))
             or not 0 < level < 1):
-        raise ValueError(f"{name} must be a number between 0 and 1 (exclusive), such as 0.95, "
-                         f"not {shown(level)}")
+        raise ValueError(f"{call_prefix(where)}{name} must be a number between 0 and 1 "
+                         f"(exclusive), such as 0.95, not {shown(level)}")
     return float(level)
 
 

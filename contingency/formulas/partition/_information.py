@@ -52,7 +52,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from contingency.formulas._arguments import check_choice, real_number
+from contingency.formulas._arguments import call_prefix, check_choice, real_number
 from contingency.formulas._numeric import shown
 from contingency.formulas.partition._cells import (
     ENTROPY_ERROR,
@@ -107,9 +107,10 @@ _SURE_SHIFT = 8
 _COARSE_SHIFT = _SURE_SHIFT - 1
 
 
-def check_base(base: object) -> float:
+def check_base(base: object, where: str | None = None) -> float:
     """``base`` if it is a finite real number > 0 other than 1 (a numpy number as a Python float),
-    else ``ValueError`` naming it (an array, a bool, NaN and infinity are refused).
+    else ``ValueError`` naming it and the call ``where`` (an array, a bool, NaN and infinity are
+    refused).
 
     >>> check_base(np.float64(2.0)), check_base(10)
     (2.0, 10)
@@ -117,13 +118,18 @@ def check_base(base: object) -> float:
     Traceback (most recent call last):
     ...
     ValueError: base must be a finite number > 0 other than 1, not array([ 2., 10.])
+    >>> check_base(1, "entropy_model")
+    Traceback (most recent call last):
+    ...
+    ValueError: entropy_model: base must be a finite number > 0 other than 1, not 1
     """
     # (a Python int is kept: its logarithm is exact past float64's range)
     value: float | None = (base if type(base) is float or type(base) is int
                            else real_number(base))
     if value is None or not (value > 0 and value != 1
                              and (type(value) is int or math.isfinite(value))):
-        raise ValueError(f"base must be a finite number > 0 other than 1, not {shown(base)}")
+        raise ValueError(f"{call_prefix(where)}base must be a finite number > 0 other than 1, "
+                         f"not {shown(base)}")
     return value
 
 
@@ -450,19 +456,20 @@ def variation_of_information(sums: TableSums, base: float = math.e, *,
     return (given_model + given_reference) / log_base
 
 
-def check_average_method(average_method: object) -> AverageMethod:
+def check_average_method(average_method: object, where: str | None = None) -> AverageMethod:
     """``average_method`` if it is one of ``"arithmetic"``, ``"geometric"``, ``"min"`` and
-    ``"max"``, else ``ValueError`` naming it."""
+    ``"max"``, else ``ValueError`` naming it and the call ``where``."""
     return check_choice(average_method, "average_method",  # type: ignore[return-value]
-                        _AVERAGE_METHODS)
+                        _AVERAGE_METHODS, where)
 
 
-def check_v_beta(beta: object) -> float:
+def check_v_beta(beta: object, where: str | None = None) -> float:
     """``beta`` of :func:`v_measure` as a float if it is a finite real number >= 0, else
-    ``ValueError`` naming it."""
+    ``ValueError`` naming it and the call ``where``."""
     value = real_number(beta)
     if value is None or not (math.isfinite(value) and value >= 0):
-        raise ValueError(f"beta must be a finite number >= 0, not {shown(beta)}")
+        raise ValueError(f"{call_prefix(where)}beta must be a finite number >= 0, "
+                         f"not {shown(beta)}")
     return value
 
 
