@@ -25,8 +25,9 @@ from attrs import frozen
 
 from contingency.formulas._arguments import call_prefix
 
-__all__ = ["Bounds", "Records", "classification_report", "grouped_report", "json_numbers", "json_text",
-           "paired_report", "partition_report", "perl_stats_table", "record_dicts", "significant_figures"]
+__all__ = ["Bounds", "Records", "check_names", "classification_report", "grouped_report",
+           "json_numbers", "json_text", "paired_report", "partition_report", "perl_stats_table",
+           "record_dicts", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -244,7 +245,7 @@ def _check_digits(digits: object) -> int:
     return int(digits)
 
 
-def _check_names(names: object, where: str | None = None) -> tuple[str, str]:
+def check_names(names: object, where: str | None = None) -> tuple[str, str]:
     """``names`` as two Python strings if it is a tuple or list of two strings, else
     ``ValueError`` naming it and the call ``where`` (a string is not taken for its characters)."""
     if (not isinstance(names, (tuple, list)) or len(names) != 2
@@ -460,7 +461,7 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     the level and the methods.
     """
     digits = _check_digits(digits)
-    first, second = _check_names(names)
+    first, second = check_names(names)
     table = scores["paired_table"]
     intervals = scores.get("intervals")
     models: list[tuple[str, list[str]]]
