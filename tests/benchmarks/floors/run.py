@@ -45,7 +45,7 @@ import numpy as np
 
 from contingency import Contingency, GroupedContingency
 from tests.benchmarks.data import category_names
-from tests.benchmarks.grouped import _codes
+from tests.benchmarks.grouped import _codes, _grouped_stream, _plain_stream
 from tests.benchmarks.grouped_scale import _rows
 from tests.benchmarks.harness import CheckFailed, Contestant, Measured, Stopwatch, Timing, measure
 
@@ -75,27 +75,6 @@ def _floor_stream(make: Callable[[], Any], triples: list[tuple[str, str, str]]) 
     for assigned, correct, group in triples:
         add(assigned, correct, group=group)
     return stopwatch.measured(floor)
-
-
-def _plain_stream(names: list[str], pairs: list[tuple[str, str]]) -> Measured:
-    accumulator = Contingency(list(names))
-    add = accumulator.add_result
-    stopwatch = Stopwatch()
-    for assigned, correct in pairs:
-        add(assigned, correct)
-    accumulator.n_results  # noqa: B018  (as the row's stream ends)
-    return stopwatch.measured(accumulator)
-
-
-def _grouped_stream(names: list[str], keys: list[str],
-                    triples: list[tuple[str, str, str]]) -> Measured:
-    accumulator = GroupedContingency(list(names), groups=list(keys))
-    add = accumulator.add_result
-    stopwatch = Stopwatch()
-    for assigned, correct, group in triples:
-        add(assigned, correct, group=group)
-    accumulator.n_results  # noqa: B018  (as the row's stream ends)
-    return stopwatch.measured(accumulator)
 
 
 def add_part(floors: ModuleType, repeat: int, n: int = 1_000_000) -> list[Timing]:
