@@ -74,7 +74,8 @@ accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
             category = check_label(category, f"{call_prefix(where)}score {name!r}: category")
             return (name, category), _category_reader(row.scalar, category)
     raise ValueError(
-        f"{call_prefix(where)}score {score!r} is neither a score property of Contingency ({', '.join(properties)}) "
+        f"{call_prefix(where)}score {score!r} is neither a score property of Contingency "
+        f"({', '.join(properties)}) "
         f"nor (score, category) with a score among {', '.join(TABLE)}")
 
 

@@ -688,14 +688,13 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         O(1) after an ``add`` with the default ``eps`` (the counts keep the exact sum of its
         terms from the first read on); another ``eps`` sums the terms of every score.
         """
-        if not (type(eps) is str and eps == "auto"):
-            eps = _curves.log_loss_eps(eps, "log_loss")  # (before anything is read)
+        clip = _curves.log_loss_eps(eps, "log_loss")  # (before anything is read)
         counts = self._counts
-        if self._binning is None and (type(eps) is str or eps == _curves.LOG_LOSS_EPS):
+        if self._binning is None and clip == _curves.LOG_LOSS_EPS:
             rounded_sum = counts.term_sum("log_loss")
             if rounded_sum is not None:
                 return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
-        return _curves.log_loss(*self._exact_counts("log_loss"), eps=eps)
+        return _curves.log_loss(*self._exact_counts("log_loss"), eps=clip)
 
     def calibration_curve(self, n_bins: int = 5, *,
                           strategy: Literal["uniform", "quantile"] = "uniform"

@@ -1169,7 +1169,8 @@ BAD_READ_ARGUMENTS = [
     *(("report", (), {"digits": digits, **intervals}, ValueError,
        r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
       for intervals in ({}, {"intervals": 0.95})
-      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075, 10**30, "3", None)),
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075,
+                     10**30, "3", None)),
 ]
 
 

@@ -1262,7 +1262,8 @@ BAD_READ_ARGUMENTS = [
       for label, shown in (("z", "'z'"), (np.int64(2), re.escape(repr(np.int64(2)))))),
     *(("report", (), {"digits": digits}, ValueError,
        r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
-      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075, 10**30, "3", None)),
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075,
+                     10**30, "3", None)),
     # the interval reads of several intervals: named themselves, not Contingency.interval
     *((method, ("micro_f1",), {"level": level}, ValueError,
        rf"^{method}: level must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")

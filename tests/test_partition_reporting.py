@@ -211,9 +211,9 @@ def test_report_refuses_bad_digits():
 
     comparison = PartitionComparison.from_labels([0, 0, 1], [0, 1, 1])
     for digits in (-1, 2.5, True):
-        with pytest.raises(ValueError, match="^report: digits must be an integer >= 0"):
+        with pytest.raises(ValueError, match=r"^report: digits must be an integer >= 0"):
             comparison.report(digits)  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="^partition_report: digits must be an integer >= 0"):
+        with pytest.raises(ValueError, match=r"^partition_report: digits must be an integer >= 0"):
             partition_report(comparison.scores(), digits)  # type: ignore[arg-type]
 
 
