@@ -179,6 +179,7 @@ class Reports(ScikitLearnReads):
         results: 3   subset accuracy: 0.667   hamming loss: 0.333   MCC: 0.500 (multiclass),
         0.333 (micro), 0.500 (macro)
         """
+        digits = _report.check_digits(digits, "report")  # (before anything is read)
         scores = self._scores(intervals, "report")  # the categories' rows made from columns, a few at a time
         scores["categories"] = scores["categories"].json_records()
         return _report.classification_report(_report.json_numbers(scores), digits=digits)

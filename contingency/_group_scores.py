@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable
 from contingency._contingency import Contingency
 from contingency._labels import check_label
 from contingency._registry import TABLE, property_names
+from contingency.formulas._arguments import call_prefix
 from contingency.formulas._numeric import ZeroDivision
 
 __all__ = ["DEFAULT_SCORES", "Score", "score_name", "score_reader"]
@@ -24,7 +25,8 @@ Score = str | tuple[str, Hashable]
 DEFAULT_SCORES: tuple[Score, ...] = ("micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
 
-def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
+def score_reader(score: object, where: str | None = None
+                 ) -> tuple[Score, Callable[[Contingency], float]]:
     """The one reading of a score's name: its canonical form, and how to read it from a Contingency.
 
     ``score`` is the name of a score property of
@@ -35,7 +37,7 @@ def score_reader(score: object) -> tuple[Score, Callable[[Contingency], float]]:
     ``"recall"`` (the true positive rate), ``"f1"``, ``"selection_rate"``,
     ``"false_positive_rate"``...) of one category's 2x2 table, the category
     taken as the positive outcome. Its reader costs O(1) (O(result shapes) for
-    the samples averages).
+    the samples averages). A name of neither kind is refused naming the read ``where``.
 
     An accumulator without a result reads every score by ``zero_division``'s
     conventions for no result, whether its categories were declared or not:
@@ -69,10 +71,11 @@ accuracy, error, jaccard, specificity, selection_rate, false_positive_rate
         name, category = score
         row = TABLE.get(name)
         if row is not None:
-            category = check_label(category, f"score {name!r}: category")
+            category = check_label(category, f"{call_prefix(where)}score {name!r}: category")
             return (name, category), _category_reader(row.scalar, category)
     raise ValueError(
-        f"score {score!r} is neither a score property of Contingency ({', '.join(properties)}) "
+        f"{call_prefix(where)}score {score!r} is neither a score property of Contingency "
+        f"({', '.join(properties)}) "
         f"nor (score, category) with a score among {', '.join(TABLE)}")
 
 

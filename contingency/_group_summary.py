@@ -31,6 +31,7 @@ class GroupedReads(Protocol):
     @property
     def n_results(self) -> int | float: ...
     def _per_group(self, read: Callable[[Any], _T]) -> dict[Hashable, _T]: ...
+    def _reader(self, score: object, where: str | None = None) -> tuple[Score, Any]: ...
     def by_group(self, score: Score) -> dict[Hashable, float]: ...
     def overall_score(self, score: Score) -> float: ...
     def group_min(self, score: Score) -> float: ...
@@ -56,7 +57,7 @@ def chosen_scores(scores: Iterable[object], pos_label: Hashable | None,
         raise ValueError(f"{where}: scores must be a list of scores, such as "
                          "['micro_f1', ('recall', 1)] (one score too: ['micro_f1']), not "
                          f"{reprlib.repr(scores)}")
-    chosen = [score_reader(score)[0] for score in scores]
+    chosen = [score_reader(score, where)[0] for score in scores]
     if pos_label is not None:
         chosen += [(name, pos_label) for name in
                    ("selection_rate", "recall", "false_positive_rate")]
@@ -68,6 +69,8 @@ def summary(grouped: GroupedReads, scores: Iterable[object],
     """What :meth:`GroupedContingency.scores <contingency.GroupedContingency.scores>` returns
     (``pos_label`` a category of ``grouped``, checked by the caller; errors name ``where``)."""
     chosen = chosen_scores(scores, pos_label, where)
+    for score in chosen:  # each category named a category, before anything is read
+        grouped._reader(score, where)
     names = [score_name(score) for score in chosen]
     by_group = [grouped.by_group(score) for score in chosen]
     sizes = grouped._per_group(operator.attrgetter("n_results"))

@@ -127,11 +127,12 @@ from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_r
 from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
-from contingency._intervals import IntervalRefused
+from contingency._intervals import IntervalRefused, check_level_and_method
 from contingency._labels import category_order, check_label, not_a_category, unknown_pos_label
 from contingency._merging import Merging
 from contingency._table import PAIR_LOW, PAIR_SHIFT
 from contingency.formulas import fairness as _fairness
+from contingency.formulas._arguments import call_prefix
 from contingency.formulas._numeric import (
     ZeroDivision,
     shown,
@@ -820,7 +821,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.group("c")
         Traceback (most recent call last):
         ...
-        ValueError: no group 'c' (the groups are ['a', 'b'])
+        ValueError: group: no group 'c' (the groups are ['a', 'b'])
         """
         return self._group(group).copy()
 
@@ -831,33 +832,36 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         except TypeError:
             accumulator = None
         if accumulator is None:
-            raise ValueError(f"no group {group!r} (the groups are {list(self._groups)!r})")
+            raise ValueError(f"group: no group {group!r} (the groups are {list(self._groups)!r})")
         return accumulator
 
     # Scores by group --------------------------------------------------------------------------
 
-    def _tracker(self, score: object) -> tuple[Score, Extremes]:
-        """The running extremes of ``score``, up to date (made by its first read)."""
+    def _tracker(self, score: object, where: str) -> tuple[Score, Extremes]:
+        """The running extremes of ``score``, up to date (made by its first read); a bad score
+        refused naming the read ``where``."""
         self._in_order()
-        key, tracker = self._reader(score)
+        key, tracker = self._reader(score, where)
         if tracker.pending:
             tracker.refresh(self._groups, self._codes, score_name(key))
         return key, tracker
 
-    def _reader(self, score: object) -> tuple[Score, Extremes]:
+    def _reader(self, score: object, where: str | None = None) -> tuple[Score, Extremes]:
         """The canonical name of ``score`` and its running extremes, made by its first read but not
-        brought up to date (a read of the whole needs only the reader); a category checked."""
+        brought up to date (a read of the whole needs only the reader); a category checked, a bad
+        score refused naming the read ``where``."""
         overall = self._overall._counts
         try:
             tracker = self._trackers.get(score)  # type: ignore[call-overload]
         except TypeError:  # unhashable: a list, say; named below
             tracker = None
         if tracker is None:
-            key, read = score_reader(score)
+            key, read = score_reader(score, where)
         else:
             key = score  # type: ignore[assignment]
         if not isinstance(key, str) and not self._is_category(key[1]):  # (before a tracker is kept)
-            raise ValueError(f"score {shown(key)}: {not_a_category(shown(key[1]), overall.a)}")
+            raise ValueError(f"{call_prefix(where)}score {shown(key)}: "
+                             f"{not_a_category(shown(key[1]), overall.a)}")
         if tracker is None:
             tracker = self._trackers.get(key)
             if tracker is None:
@@ -905,7 +909,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.by_group("micro_precision"), g.by_group(("recall", "x"))
         ({'a': 1.0, 'b': 0.5}, {'a': 1.0, 'b': 0.5})
         """
-        _, tracker = self._tracker(score)
+        _, tracker = self._tracker(score, "by_group")
         return {key: tracker.values[key] for key in self._groups}
 
     def overall_score(self, score: Score) -> float:
@@ -920,7 +924,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.overall_score("micro_f1"), g.overall_score(("precision", "y"))
         (0.5, 0.0)
         """
-        return self._reader(score)[1].read(self._overall)
+        return self._reader(score, "overall_score")[1].read(self._overall)
 
     def interval_by_group(self, score: Score, *, level: float = 0.95, method: str = "wilson"
                           ) -> dict[Hashable, Interval | None]:
@@ -940,7 +944,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         ...     "micro_precision").items()}
         {'a': 1.0, 'b': 0.624}
         """
-        self._overall_interval(score, level, method)  # checks the arguments, whatever the groups
+        level, method = check_level_and_method(level, method, "interval_by_group")  # (first)
         return self._per_group(lambda accumulator: _interval_or_none(accumulator, score, level,
                                                                      method))
 
@@ -958,6 +962,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.groups_apart("micro_precision")
         ['a', 'b']
         """
+        level, method = check_level_and_method(level, method, "groups_apart")  # (before any read)
         overall = self._overall_interval(score, level, method)
         if overall is None:
             return []
@@ -970,10 +975,10 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         self._in_order()
         return _interval_or_none(self._overall, score, level, method)
 
-    def _extremes(self, score: object) -> tuple[Extremes, tuple[Hashable, float],
-                                                tuple[Hashable, float]]:
+    def _extremes(self, score: object, where: str) -> tuple[Extremes, tuple[Hashable, float],
+                                                            tuple[Hashable, float]]:
         """The tracker of ``score``, and its least and greatest group value with their groups."""
-        _, tracker = self._tracker(score)
+        _, tracker = self._tracker(score, where)
         if not self._groups:
             raise ValueError(_NO_GROUP)
         low, high = tracker.extreme(False, self._keys), tracker.extreme(True, self._keys)
@@ -982,8 +987,8 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
             return tracker, (first, math.nan), (first, math.nan)
         return tracker, low, high
 
-    def _extreme(self, score: object, greatest: bool) -> tuple[Hashable, float]:
-        _, low, high = self._extremes(score)
+    def _extreme(self, score: object, greatest: bool, where: str) -> tuple[Hashable, float]:
+        _, low, high = self._extremes(score, where)
         return high if greatest else low
 
     def group_min(self, score: Score) -> float:
@@ -996,11 +1001,11 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.group_min("micro_f1"), g.group_max("micro_f1")
         (0.5, 1.0)
         """
-        return self._extreme(score, greatest=False)[1]
+        return self._extreme(score, False, "group_min")[1]
 
     def group_max(self, score: Score) -> float:
         """The greatest value of ``score`` over the groups (fairlearn's ``MetricFrame.group_max``)."""
-        return self._extreme(score, greatest=True)[1]
+        return self._extreme(score, True, "group_max")[1]
 
     def group_argmin(self, score: Score) -> Hashable:
         """The group where ``score`` is least (the first in group order on a tie; pandas' ``idxmin``).
@@ -1010,11 +1015,11 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.group_argmin("micro_f1"), g.group_argmax("micro_f1")
         ('b', 'a')
         """
-        return self._extreme(score, greatest=False)[0]
+        return self._extreme(score, False, "group_argmin")[0]
 
     def group_argmax(self, score: Score) -> Hashable:
         """The group where ``score`` is greatest (the first in group order on a tie)."""
-        return self._extreme(score, greatest=True)[0]
+        return self._extreme(score, True, "group_argmax")[0]
 
     def difference(self, score: Score, method: Method = "between_groups") -> float:
         """fairlearn's ``MetricFrame.difference``: the largest gap in ``score`` between two groups
@@ -1029,7 +1034,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         (0.6667, 0.5)
         """
         method = _fairness.check_method(method, "difference")
-        tracker, (_, low), (_, high) = self._extremes(score)
+        tracker, (_, low), (_, high) = self._extremes(score, "difference")
         overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.difference(low, high, overall, method=method)
 
@@ -1046,7 +1051,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         (0.3333333333333333, 0.5)
         """
         method = _fairness.check_method(method, "ratio")
-        tracker, (_, low), (_, high) = self._extremes(score)
+        tracker, (_, low), (_, high) = self._extremes(score, "ratio")
         overall = tracker.read(self._overall) if method == "to_overall" else math.nan
         return _fairness.ratio(low, high, overall, method=method,
                                zero_division=self._zero_division)
@@ -1165,6 +1170,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         equal_opportunity_difference                         0.500       0.333
         equal_opportunity_ratio                              0.500       0.667
         """
+        digits = _report.check_digits(digits, "report")  # (before anything is read)
         return _report.grouped_report(
             summary(self, scores, self._chosen_positive(pos_label, "report"), "report"),
             digits=digits)
@@ -1185,6 +1191,8 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         """
         self._in_order()
         chosen = chosen_scores(scores, None, "to_frame")
+        for score in chosen:  # each category named a category, before anything is read
+            self._reader(score, "to_frame")
         columns: dict[str, list[Any]] = {
             "n_results": list(self._per_group(operator.attrgetter("n_results")).values())}
         for score in chosen:

@@ -66,8 +66,8 @@ if TYPE_CHECKING:
     from contingency._counts import Counts
     from contingency.formulas._numeric import ZeroDivision
 
-__all__ = ["IntervalRefused", "Score", "contingency_interval", "paired_block", "partition_block",
-           "partition_interval", "scores_block"]
+__all__ = ["IntervalRefused", "Score", "check_level_and_method", "contingency_interval",
+           "paired_block", "partition_block", "partition_interval", "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
@@ -116,8 +116,24 @@ def _refuse(score: object, reason: str) -> IntervalRefused:
     return IntervalRefused(f"interval({score!r}): {reason}")
 
 
-def _check_method(method: object) -> str:
-    return check_choice(method, "method", _formulas.METHODS, "interval")  # type: ignore[return-value]
+def _check_method(method: object, where: str = "interval") -> str:
+    return check_choice(method, "method", _formulas.METHODS, where)  # type: ignore[return-value]
+
+
+def check_level_and_method(level: object, method: object, where: str) -> tuple[float, str]:
+    """An interval read's ``level`` and ``method`` checked as :meth:`contingency.Contingency.interval`
+    checks them, a bad one refused naming the read ``where`` (a read of several intervals, such as
+    :meth:`contingency.GroupedContingency.interval_by_group`, checks them so before any is read).
+
+    >>> check_level_and_method(0.9, "wilson", "interval_by_group")
+    (0.9, 'wilson')
+    >>> check_level_and_method(0.9, "bayes", "groups_apart")
+    Traceback (most recent call last):
+    ...
+    ValueError: groups_apart: method must be one of 'wilson', 'agresti_coull', 'clopper_pearson', \
+'jeffreys', 'delta', 'posterior', not 'bayes'
+    """
+    return _formulas.check_level(level, "level", where), _check_method(method, where)
 
 
 def _score_name(score: object) -> object:

@@ -708,6 +708,7 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
                 "column's scores of the results of those two classes, which is not kept): use "
                 "multi_class='ovr'")
         check_choice(multi_class, "multi_class", ("ovr",), "roc_auc")
+        max_fpr = _curves.check_max_fpr(max_fpr, "roc_auc")  # (before any class is read)
         if average == "micro":
             return self._pooled.roc_auc(max_fpr=max_fpr)
         return self._averaged([table.roc_auc(max_fpr=max_fpr) for table in self._tables], average)
@@ -802,8 +803,9 @@ class MulticlassThresholdContingency(Merging["MulticlassThresholdContingency"]):
         dog            2    1.000              1.000
         owl            1    1.000              1.000
         """
-        from contingency.report import multiclass_threshold_report
+        from contingency.report import check_digits, multiclass_threshold_report
 
+        digits = check_digits(digits, "report")  # (before anything is read)
         return multiclass_threshold_report(self.scores(), digits)
 
 

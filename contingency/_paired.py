@@ -709,7 +709,8 @@ PairedTable(both_right=0, only_a_right=2, only_b_right=0, both_wrong=0))
         compare the results only one model got right (two-sided); the asymptotic one has
         Edwards' continuity correction.
         """
-        _report.check_names(names, "report")  # (before anything is read)
+        digits = _report.check_digits(digits, "report")  # (before anything is read)
+        _report.check_names(names, "report")
         return _report.paired_report(self._scores(intervals, "report"), digits, names)
 
     # JSON ---------------------------------------------------------------------------------

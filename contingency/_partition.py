@@ -656,8 +656,12 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
         (:func:`~contingency.formulas.concentration.jaccard_concentration_index_from_cells`),
         in memory linear in them.
         """
-        from contingency.formulas.concentration import jaccard_concentration_index_from_cells
+        from contingency.formulas.concentration import (
+            check_noise_label,
+            jaccard_concentration_index_from_cells,
+        )
 
+        check_noise_label(noise_label, "jaccard_concentration_index")  # (before anything is read)
         return_all = check_flag(return_all, "return_all", "jaccard_concentration_index")
         return jaccard_concentration_index_from_cells(
             *self.contingency_cells(), noise_label=noise_label, return_all=return_all,
@@ -810,6 +814,7 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
         adjusted MI divide MI by the mean of the two entropies named in each column
         (arithmetic is their default); - marks an undefined value.
         """
+        digits = _report.check_digits(digits, "report")  # (before anything is read)
         return _report.partition_report(self._scores(intervals, "report"), digits)
 
     def to_frame(self, sparse: bool | None = None) -> Any:

@@ -31,7 +31,7 @@ from contingency.formulas import classification as _classification
 from contingency.formulas import curves as _curves
 from contingency.formulas._arguments import check_flag
 from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
-from contingency.formulas.intervals import Interval
+from contingency.formulas.intervals import Interval, check_level
 
 __all__ = ["ThresholdContingency"]
 
@@ -480,6 +480,7 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         partial AUC (O(distinct scores)). Binned: the AUC of the binned
         scores, within :meth:`roc_auc_bound` of the exact one.
         """
+        max_fpr = _curves.check_max_fpr(max_fpr, "roc_auc")  # (before anything is read)
         counts = self._counts
         if max_fpr is None:
             positives, negatives = counts.positives, counts.negatives
@@ -547,6 +548,7 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         >>> table.micro_table, table.micro_precision
         ((2, 1, 0, 1), 0.6666666666666666)
         """
+        t = _curves.check_threshold(t, "at_threshold")  # (before anything is read)
         thresholds, pos, neg = self._exact_columns()
         if pos.dtype == object:  # Python ints past int64: counts_at's sums, exact
             above = _curves.thresholds_above(thresholds, t)
@@ -607,8 +609,9 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         >>> curve.precision_at_recall(0.9)
         (0.6666666666666666, 0.35)
         """
+        wanted = _share(min_recall, "min_recall", "precision_at_recall")  # (before any read)
         precision, recall, thresholds = self.precision_recall_curve()
-        return _fixed(precision[:-1], recall[:-1], thresholds, _share(min_recall, "min_recall"))
+        return _fixed(precision[:-1], recall[:-1], thresholds, wanted)
 
     def recall_at_precision(self, min_precision: float) -> tuple[float, float]:
         """The highest recall with precision ``>= min_precision``, and its threshold (torchmetrics).
@@ -620,9 +623,9 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         >>> curve.recall_at_precision(0.6)
         (1.0, 0.35)
         """
+        wanted = _share(min_precision, "min_precision", "recall_at_precision")  # (before any read)
         precision, recall, thresholds = self.precision_recall_curve()
-        return _fixed(recall[:-1], precision[:-1], thresholds,
-                      _share(min_precision, "min_precision"))
+        return _fixed(recall[:-1], precision[:-1], thresholds, wanted)
 
     def specificity_at_sensitivity(self, min_sensitivity: float) -> tuple[float, float]:
         """The highest specificity with sensitivity ``>= min_sensitivity``, and its threshold.
@@ -638,7 +641,7 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         >>> curve.specificity_at_sensitivity(1.0)
         (0.5, 0.35)
         """
-        wanted = _share(min_sensitivity, "min_sensitivity")
+        wanted = _share(min_sensitivity, "min_sensitivity", "specificity_at_sensitivity")
         thresholds, tp, fp, fn, tn = self._tables()
         # the ROC curve's points: threshold inf (nothing predicted positive) first
         thresholds = np.concatenate([[np.inf], thresholds])
@@ -685,13 +688,13 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         O(1) after an ``add`` with the default ``eps`` (the counts keep the exact sum of its
         terms from the first read on); another ``eps`` sums the terms of every score.
         """
+        clip = _curves.log_loss_eps(eps, "log_loss")  # (before anything is read)
         counts = self._counts
-        if self._binning is None and ((type(eps) is str and eps == "auto")
-                                      or (type(eps) is float and eps == _curves.LOG_LOSS_EPS)):
+        if self._binning is None and clip == _curves.LOG_LOSS_EPS:
             rounded_sum = counts.term_sum("log_loss")
             if rounded_sum is not None:
                 return _curves.mean_of_terms(rounded_sum, counts.positives + counts.negatives)
-        return _curves.log_loss(*self._exact_counts("log_loss"), eps=eps)
+        return _curves.log_loss(*self._exact_counts("log_loss"), eps=clip)
 
     def calibration_curve(self, n_bins: int = 5, *,
                           strategy: Literal["uniform", "quantile"] = "uniform"
@@ -774,6 +777,7 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
         if not isinstance(chosen, str) or chosen not in methods:
             raise ValueError(f"interval({score!r}): method must be "
                              f"{' or '.join(map(repr, methods))}, not {shown(method)}")
+        level = check_level(level, "level", "interval")  # (before anything is read)
         counts = self._counts
         if (chosen == "hanley_mcneil" and not counts.scale and counts.positives > 1
                 and counts.negatives > 1):  # whole counts, defined: from the running 2U, O(1)
@@ -821,8 +825,9 @@ class ThresholdContingency(Merging["ThresholdContingency"]):
               brier score  0.158
                  log loss  0.472
         """
-        from contingency.report import threshold_report
+        from contingency.report import check_digits, threshold_report
 
+        digits = check_digits(digits, "report")  # (before anything is read)
         return threshold_report(self.scores(), digits)
 
 
@@ -837,13 +842,15 @@ def _same_mode(first: ZeroDivision, second: ZeroDivision) -> bool:
     return first == second
 
 
-def _share(value: object, name: str) -> float:
-    """A number in [0, 1], else ``ValueError`` naming ``name``."""
+def _share(value: object, name: str, where: str) -> float:
+    """A number in [0, 1], else ``TypeError`` (``ValueError`` for a number outside it) naming
+    ``name`` and the read ``where``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                      np.floating)):
-        raise TypeError(f"{name} must be a number in [0, 1], not {type(value).__name__}")
+        raise TypeError(f"{where}: {name} must be a number in [0, 1], not "
+                        f"{type(value).__name__}")
     if not 0 <= value <= 1:
-        raise ValueError(f"{name} must be in [0, 1], not {shown(value)}")
+        raise ValueError(f"{where}: {name} must be in [0, 1], not {shown(value)}")
     return float(value)
 
 

@@ -25,9 +25,9 @@ from attrs import frozen
 
 from contingency.formulas._arguments import call_prefix
 
-__all__ = ["Bounds", "Records", "check_names", "classification_report", "grouped_report",
-           "json_numbers", "json_text", "paired_report", "partition_report", "perl_stats_table",
-           "record_dicts", "significant_figures"]
+__all__ = ["Bounds", "Records", "check_digits", "check_names", "classification_report",
+           "grouped_report", "json_numbers", "json_text", "paired_report", "partition_report",
+           "perl_stats_table", "record_dicts", "significant_figures"]
 
 
 def significant_figures(number: float, figs: int) -> str:
@@ -235,13 +235,22 @@ def _number(value: float | None, digits: int) -> str:
 MOST_DIGITS = 1074
 
 
-def _check_digits(digits: object) -> int:
+def check_digits(digits: object, where: str | None = None) -> int:
     """``digits`` as an ``int`` if it is an integer (Python's or numpy's, not a bool) from 0 to
-    :data:`MOST_DIGITS`, else ``ValueError`` naming it."""
+    :data:`MOST_DIGITS`, else ``ValueError`` naming it and the call ``where``: each
+    accumulator's ``report`` checks it so, before anything is read.
+
+    >>> check_digits(4, "report")
+    4
+    >>> check_digits(2.0, "report")
+    Traceback (most recent call last):
+    ...
+    ValueError: report: digits must be an integer >= 0 (at most 1074), not 2.0
+    """
     if (isinstance(digits, bool) or not isinstance(digits, numbers.Integral)
             or not 0 <= int(digits) <= MOST_DIGITS):
-        raise ValueError(f"digits must be an integer >= 0 (at most {MOST_DIGITS}), "
-                         f"not {reprlib.repr(digits)}")
+        raise ValueError(f"{call_prefix(where)}digits must be an integer >= 0 (at most "
+                         f"{MOST_DIGITS}), not {reprlib.repr(digits)}")
     return int(digits)
 
 
@@ -271,7 +280,7 @@ def classification_report(scores: dict[str, Any], digits: int = 3) -> str:
     is followed by its interval's, ``[low, high]``, subset accuracy's interval
     follows it, and a last line names the level and the methods.
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits, "classification_report")
     block = scores.get("intervals")
     # The columns: the scores each average lists (the registry's report scores), in their order.
     names = tuple(name for name in scores["averages"]["micro"] if name != "support")
@@ -396,7 +405,7 @@ def partition_report(scores: dict[str, Any], digits: int = 3) -> str:
     asked for it). With an ``"intervals"`` block (``scores(intervals=level)``)
     the pair scores that have one show it after their value, ``[low, high]``.
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits, "partition_report")
     # Blocks of rows (name, cells), a blank line between blocks; a row without cells is a
     # title. Names align across the report, cells within their block.
     blocks: list[list[tuple[str, list[str]]]] = [[
@@ -460,7 +469,7 @@ def paired_report(scores: dict[str, Any], digits: int = 3,
     and its interval follow in a block of their own, and a last line names
     the level and the methods.
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits, "paired_report")
     first, second = check_names(names)
     table = scores["paired_table"]
     intervals = scores.get("intervals")
@@ -532,7 +541,7 @@ def grouped_report(scores: dict[str, Any], digits: int = 3) -> str:
     group value with the group where it is reached, then its difference and
     ratio between groups and to the overall value.
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits, "grouped_report")
     names = scores["scores"]
     headers = ["results", *names]
     rows: list[tuple[str, list[str]]] = [("group", headers), ("", [])]
@@ -581,7 +590,7 @@ def threshold_report(scores: dict[str, Any], digits: int = 3) -> str:
     ``-`` marks an undefined value. In binned mode the AUC shows its bound
     (``± b``) and average precision the interval its exact value lies in.
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits, "threshold_report")
     binned = scores["bins"] is not None
     mode = f"{scores['bins']} bins" if binned else "exact"
     rows: list[tuple[str, str]] = []
@@ -609,7 +618,7 @@ def multiclass_threshold_report(scores: dict[str, Any], digits: int = 3) -> str:
     top-1 accuracy, then each class's positive weight, AUC and average
     precision; ``-`` marks an undefined value, ``± b`` a binned AUC's bound.
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits, "multiclass_threshold_report")
     binned = scores["bins"] is not None
     mode = f"{scores['bins']} bins" if binned else "exact"
     averages = ["macro", "weighted", "micro"]

@@ -1165,6 +1165,12 @@ BAD_READ_ARGUMENTS = [
        rf"^{method}: pos_label: label .* is unhashable")
       for method, args in (("precision", ()), ("recall", ()), ("f1", ()), ("f_beta", (2.0,)))
       for label in (np.array([1, 0]), np.array(1), [1])),
+    # report's digits, checked by report before anything is read (its renderer's check named none)
+    *(("report", (), {"digits": digits, **intervals}, ValueError,
+       r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
+      for intervals in ({}, {"intervals": 0.95})
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075,
+                     10**30, "3", None)),
 ]
 
 

@@ -235,7 +235,7 @@ def test_bad_counts_are_refused_by_name(arguments, message):
 
 def test_max_fpr_is_checked():
     for bad in (0, 1.5, -0.1, True):
-        with pytest.raises(ValueError, match="max_fpr must be a number in"):
+        with pytest.raises(ValueError, match=r"^roc_auc: max_fpr must be a number in"):
             curves.roc_auc([1, 0], [0, 1], max_fpr=bad)
 
 
@@ -312,8 +312,10 @@ def test_counts_at_a_threshold_are_those_of_the_raw_results(sample, t):
 
 
 def test_counts_at_refuses_nan():
-    with pytest.raises(ValueError, match="threshold t must be a number"):
+    with pytest.raises(ValueError, match=r"^counts_at: the threshold t must be a number"):
         curves.counts_at([0.5], [1], [0], math.nan)
+    with pytest.raises(TypeError, match=r"^thresholds_above: the threshold t must be a number"):
+        curves.thresholds_above(np.array([0.5]), "0.5")  # type: ignore[arg-type]
 
 
 def test_scikit_learn_is_recent_enough_for_these_comparisons():
@@ -395,9 +397,9 @@ def test_the_loss_of_one_result_is_the_same_on_a_float_and_in_an_array(scores, e
 
 def test_log_loss_eps_is_checked_and_used():
     assert curves.log_loss([1.0], [0], [1], eps=0.1) == pytest.approx(-math.log(0.1))
-    with pytest.raises(ValueError, match="eps must be"):
+    with pytest.raises(ValueError, match=r"^log_loss: eps must be"):
         curves.log_loss([0.5], [1], [0], eps="tiny")
-    with pytest.raises(ValueError, match="eps must be"):
+    with pytest.raises(ValueError, match=r"^log_loss: eps must be"):
         curves.log_loss([0.5], [1], [0], eps=0.5)
 
 
@@ -649,10 +651,25 @@ def test_auc_interval_is_normal_and_clipped():
         assert estimate == curves.roc_auc(positives, negatives)
         assert low == pytest.approx(max(0.0, estimate - spread), rel=1e-15)
         assert high == min(1.0, estimate + spread)
-    with pytest.raises(ValueError, match="level must be a number between 0 and 1"):
+    with pytest.raises(ValueError, match=r"^roc_auc_interval: level must be a number between 0 and 1"):
         curves.roc_auc_interval(positives, negatives, level=95)
     with pytest.raises(ValueError, match="method must be one of 'delong', 'hanley_mcneil'"):
         curves.roc_auc_variance(positives, negatives, method="bootstrap")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("level", [np.array([0.9, 0.95]), np.array(0.9), True, math.nan, 0, 1, 95,
+                                   "0.9", None])
+def test_the_auc_and_average_precision_intervals_refuse_a_level_naming_their_own_call(level):
+    """Called directly, each names the argument and its own call (the level's error named no call)."""
+    positives, negatives = np.array([3, 1, 2, 0]), np.array([0, 2, 1, 3])
+    for name, call in (
+            ("roc_auc_interval", lambda: curves.roc_auc_interval(positives, negatives, level=level)),
+            ("average_precision_interval",
+             lambda: curves.average_precision_interval(positives, negatives, level=level)),
+            ("hanley_mcneil_interval", lambda: curves.hanley_mcneil_interval(11, 3, 3, level=level))):
+        with pytest.raises(ValueError, match=rf"^{name}: level must be a number between 0 and 1 "
+                           r"\(exclusive\), such as 0.95, not "):
+            call()
 
 
 @pytest.mark.parametrize("method", [np.array(["delong", "hanley_mcneil"]), np.array(["delong"]),

@@ -521,7 +521,7 @@ def test_a_refused_write_leaves_every_accumulator_as_it_was(call, message):
 
 
 def test_group_reads_name_an_unknown_group():
-    with pytest.raises(ValueError, match=r"no group 'x' \(the groups are \['d', 'g', 'h'\]\)"):
+    with pytest.raises(ValueError, match=r"^group: no group 'x' \(the groups are \['d', 'g', 'h'\]\)"):
         grouped_sample().group("x")
 
 
@@ -1260,6 +1260,30 @@ BAD_READ_ARGUMENTS = [
        rf"^{method}: pos_label={shown} is not a category \(the categories are \[0, 1\]\)$")
       for method in ("scores", "report")
       for label, shown in (("z", "'z'"), (np.int64(2), re.escape(repr(np.int64(2)))))),
+    *(("report", (), {"digits": digits}, ValueError,
+       r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075,
+                     10**30, "3", None)),
+    # the interval reads of several intervals: named themselves, not Contingency.interval
+    *((method, ("micro_f1",), {"level": level}, ValueError,
+       rf"^{method}: level must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for method in ("interval_by_group", "groups_apart")
+      for level in (np.array([0.9, 0.95]), np.array(0.9), True, math.nan, 1, 0, "0.9", None)),
+    *((method, ("micro_f1",), {"method": how}, ValueError,
+       rf"^{method}: method must be one of 'wilson', ")
+      for method in ("interval_by_group", "groups_apart")
+      for how in (np.array(["wilson", "delta"]), np.array(["wilson"]), True, None, "bayes")),
+    # a score that is none, or a category that is none: named by the read that was given it
+    *((method, (score,), {}, error, rf"^{method}: score ")
+      for method in ("by_group", "overall_score", "group_min", "group_max", "group_argmin",
+                     "group_argmax", "difference", "ratio")
+      for score, error in (("macro_f2", ValueError), (1, ValueError), (None, ValueError),
+                           (np.array(["micro_f1"]), ValueError), (("recall", "z"), ValueError),
+                           (("recall", 2), ValueError), (("recall", [1]), TypeError))),
+    *((method, (), {"scores": scores}, error, rf"^{method}: score ")
+      for method in ("scores", "report", "to_frame")
+      for scores, error in ((["macro_f2"], ValueError), (["micro_f1", ("recall", "z")], ValueError),
+                            ([("recall", [1])], TypeError))),
 ]
 
 
@@ -1293,10 +1317,11 @@ def test_reads_take_numpy_scalars_as_the_python_values_they_hold():
 def test_a_score_of_no_category_names_it_with_the_categories_bounded(read):
     """The score's category refused as every read says a label is no category
     (``_labels.not_a_category``): the categories listed as far as a message can bear (they were
-    listed in full, a thousand of them here), the accumulator unchanged."""
+    listed in full, a thousand of them here), the read named, the accumulator unchanged."""
     grouped = GroupedContingency().add_results(list(range(1000)), list(range(1000)),
                                                groups=[0, 1] * 500)
     refused_unchanged(grouped, lambda: read(grouped), ValueError,
-                      r"^score \('(recall|precision)', 'z'\): 'z' is not a category \(the "
+                      r"^(by_group|difference|ratio|group_argmax): score \('(recall|precision)', "
+                      r"'z'\): 'z' is not a category \(the "
                       r"categories are \[0, 1, 2, 3, 4, 5, \.\.\.\]\)$",
                       lambda grouped: grouped.by_group("micro_f1"))

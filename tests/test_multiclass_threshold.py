@@ -245,8 +245,12 @@ def test_bad_input_names_the_problem_and_changes_nothing() -> None:
            r"one_vs_rest: label .* is not one of the classes \['a', 'b', 'c'\]")
           for label in (np.array(["a", "b"]), np.array(["a"]), ["a"], {"a": 1}, np.nan, "z")),
         *((lambda digits=digits: curves.report(digits), ValueError,
-           r"digits must be an integer >= 0 \(at most 1074\), not ")
-          for digits in (np.array([1, 2]), True, np.float64(2.0), np.nan, -1, 10**30)),
+           r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
+          for digits in (np.array([1, 2]), True, np.float64(2.0), np.nan, -1, 10**30, "3", None)),
+        *((lambda average=average, max_fpr=max_fpr: curves.roc_auc(average, max_fpr=max_fpr),
+           ValueError, r"^roc_auc: max_fpr must be a number in \(0, 1\], not ")
+          for average in ("macro", "micro", None)
+          for max_fpr in (np.array([0.5, 1.0]), np.array(0.5), True, np.nan, 0, 1.5, "0.5")),
         (lambda: curves.merge(MulticlassThresholdContingency(["a", "c", "b"])), ValueError,
          "classes differ"),
         (lambda: MulticlassThresholdContingency(["a"]), ValueError, "at least two"),

@@ -765,6 +765,11 @@ BAD_READ_ARGUMENTS = [
        r"^accuracy_difference: level must be a number between 0 and 1 \(exclusive\), such as "
        "0.95, not ")
       for level in (np.array([0.9, 0.95]), np.array(0.9), True, float("nan"), 1, "0.9")),
+    *(("report", (), {"digits": digits, **intervals}, ValueError,
+       r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
+      for intervals in ({}, {"intervals": 0.95})
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), float("nan"), -1,
+                     1075, 10**30, "3", None)),
 ]
 
 

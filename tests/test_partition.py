@@ -1026,6 +1026,14 @@ BAD_READ_ARGUMENTS = [
     *(("interval", (score,), {}, ValueError, r"interval\(.*\): a score is the name of a score "
        r"property; intervals exist for rand_index")
       for score in (np.array(["rand_index", "f1"]), np.array(["rand_index"]), None, 1)),
+    *(("report", (), {"digits": digits, **intervals}, ValueError,
+       r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
+      for intervals in ({}, {"intervals": 0.95})
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075,
+                     10**30, "3", None)),
+    *(("jaccard_concentration_index", (), {"noise_label": label}, TypeError,
+       "^jaccard_concentration_index: noise_label must be hashable, got ")
+      for label in (np.array([1, 2]), np.array([1]), [1], {"a": 1})),
 ]
 
 

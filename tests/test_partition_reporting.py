@@ -206,9 +206,15 @@ def test_report_rows_carry_their_own_numbers():
 
 
 def test_report_refuses_bad_digits():
+    """Named by the read given them, and by the renderer when it is called directly."""
+    from contingency.report import partition_report
+
+    comparison = PartitionComparison.from_labels([0, 0, 1], [0, 1, 1])
     for digits in (-1, 2.5, True):
-        with pytest.raises(ValueError, match="digits must be an integer >= 0"):
-            PartitionComparison().report(digits)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"^report: digits must be an integer >= 0"):
+            comparison.report(digits)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"^partition_report: digits must be an integer >= 0"):
+            partition_report(comparison.scores(), digits)  # type: ignore[arg-type]
 
 
 # --- from_labels(sample_weight=) and the weights PartitionComparison refuses ------------------------

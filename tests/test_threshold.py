@@ -642,12 +642,34 @@ BAD_READ_ARGUMENTS = [
        f"{method}: drop_intermediate must be True or False, not ")
       for method in ("roc_curve", "precision_recall_curve", "det_curve")
       for flag in (np.array([True, False]), np.array([True]), 1, "yes", None, math.nan)),
-    *(("at_threshold", (t,), {}, TypeError, "the threshold t must be a number, not ")
+    *(("at_threshold", (t,), {}, TypeError, "^at_threshold: the threshold t must be a number, not ")
       for t in (np.array([0.2, 0.5]), np.array([0.5]), np.array(0.5), True, np.True_, "0.5",
                 None)),
-    ("at_threshold", (np.float64(math.nan),), {}, ValueError, "the threshold t must be a number, not nan"),
-    *(("report", (digits,), {}, ValueError, r"digits must be an integer >= 0 \(at most 1074\), not ")
-      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075, 10**30)),
+    ("at_threshold", (np.float64(math.nan),), {}, ValueError,
+     "^at_threshold: the threshold t must be a number, not nan"),
+    *(("report", (digits,), {}, ValueError,
+       r"^report: digits must be an integer >= 0 \(at most 1074\), not ")
+      for digits in (np.array([1, 2]), np.array(3), True, np.float64(2.0), math.nan, -1, 1075, 10**30,
+                     "3", None)),
+    # interval's level, checked by interval (the formulas it reaches name themselves)
+    *(("interval", (score,), {"level": level, **method}, ValueError,
+       r"^interval: level must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
+      for score, method in (("roc_auc", {}), ("roc_auc", {"method": "hanley_mcneil"}),
+                            ("average_precision", {}))
+      for level in (np.array([0.9, 0.95]), np.array(0.9), True, math.nan, 1, 0, "0.9", None)),
+    *(("roc_auc", (), {"max_fpr": max_fpr}, ValueError,
+       r"^roc_auc: max_fpr must be a number in \(0, 1\], not ")
+      for max_fpr in (np.array([0.5, 1.0]), np.array(0.5), True, np.True_, math.nan, 0, 1.5, "0.5")),
+    *(("log_loss", (), {"eps": eps}, ValueError,
+       r"^log_loss: eps must be 'auto' or a number in \[0, 0.5\), not ")
+      for eps in (np.array([0.1, 0.2]), np.array(0.1), True, math.nan, -0.1, 0.5, "tiny", None)),
+    *((method, (value,), {}, error, rf"^{method}: {name} must be ")
+      for method, name in (("precision_at_recall", "min_recall"),
+                           ("recall_at_precision", "min_precision"),
+                           ("specificity_at_sensitivity", "min_sensitivity"))
+      for value, error in ((np.array([0.5, 0.6]), TypeError), (np.array(0.5), TypeError),
+                           (True, TypeError), ("0.5", TypeError), (None, TypeError),
+                           (math.nan, ValueError), (-0.1, ValueError), (1.5, ValueError))),
 ]
 
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from contingency.formulas._arguments import call_prefix
 from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average, check_count
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ClusterResult",
     "JaccardConcentrationResult",
+    "check_noise_label",
     "concentration",
     "jaccard_concentration_index_from_cells",
     "jaccard_concentration_index_from_table",
@@ -675,18 +677,30 @@ def _distinct(labels: Sequence[Hashable], name: str) -> list[Hashable]:
     return as_list
 
 
+def check_noise_label(noise_label: object, where: str | None = None) -> None:
+    """Refuse an unhashable ``noise_label`` (``TypeError`` naming it and the call ``where``).
+
+    >>> check_noise_label(-1, "jaccard_concentration_index")
+    >>> check_noise_label([-1], "jaccard_concentration_index")
+    Traceback (most recent call last):
+    ...
+    TypeError: jaccard_concentration_index: noise_label must be hashable, got [-1] (list)
+    """
+    try:
+        hash(noise_label)
+    except TypeError:
+        raise TypeError(f"{call_prefix(where)}noise_label must be hashable, got "
+                        f"{noise_label!r} ({type(noise_label).__name__})") from None
+
+
 def _noise_column(
     model: list[Hashable], noise_label: Hashable | None, column_totals: Counts
 ) -> int | None:
     """The column of the noise cluster, or None when there is none (or it is empty)."""
     if noise_label is None:
         return None
-    try:
-        column = {label: j for j, label in enumerate(model)}.get(noise_label)
-    except TypeError:
-        raise TypeError(
-            f"noise_label must be hashable, got {noise_label!r} ({type(noise_label).__name__})"
-        ) from None
+    check_noise_label(noise_label)
+    column = {label: j for j, label in enumerate(model)}.get(noise_label)
     if column is None or column_totals[column] == 0:
         return None
     return column

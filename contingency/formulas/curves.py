@@ -65,7 +65,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._arguments import check_choice, check_flag
+from contingency.formulas._arguments import call_prefix, check_choice, check_flag
 from contingency.formulas._numeric import (
     INT64_MAX,
     MAX_COUNT,
@@ -97,6 +97,8 @@ __all__ = [
     "check_bin_count",
     "check_choice",
     "check_flag",
+    "check_max_fpr",
+    "check_threshold",
     "counts_at",
     "det_curve",
     "log_loss",
@@ -388,6 +390,7 @@ def counts_at(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike,
     >>> counts_at([0.8, 0.4, 0.35, 0.1], [1, 0, 1, 0], [0, 1, 0, 1], 0.35)
     (2, 1, 0, 1)
     """
+    t = check_threshold(t, "counts_at")
     thr, pos, neg = _counts(thresholds, positives, negatives)
     above = thresholds_above(thr, t)
     tp, fp = _total(pos[:above]), _total(neg[:above])
@@ -400,15 +403,30 @@ def thresholds_above(thresholds: Floats, t: float) -> int:
     >>> thresholds_above(np.array([0.8, 0.4, 0.35, 0.1]), 0.35)
     3
     """
-    if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, float, np.integer, np.floating)):
-        raise TypeError(f"the threshold t must be a number, not {shown(t)}")
-    try:
-        t = float(t)
-    except OverflowError:  # an int past every float: past every score, one way or the other
-        t = math.inf if t > 0 else -math.inf
-    if math.isnan(t):
-        raise ValueError("the threshold t must be a number, not nan")
+    t = check_threshold(t, "thresholds_above")
     return int(np.searchsorted(-thresholds, -t, side="right"))
+
+
+def check_threshold(t: object, where: str | None = None) -> float:
+    """The threshold ``t`` as a float if it is a real number other than NaN (an int past every
+    float is infinite), else ``TypeError`` (``ValueError`` for NaN) naming it and the call ``where``.
+
+    >>> check_threshold(np.int64(1), "at_threshold")
+    1.0
+    >>> check_threshold("0.5", "at_threshold")
+    Traceback (most recent call last):
+    ...
+    TypeError: at_threshold: the threshold t must be a number, not '0.5'
+    """
+    if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{call_prefix(where)}the threshold t must be a number, not {shown(t)}")
+    try:
+        found = float(t)
+    except OverflowError:  # an int past every float: past every score, one way or the other
+        found = math.inf if t > 0 else -math.inf
+    if math.isnan(found):
+        raise ValueError(f"{call_prefix(where)}the threshold t must be a number, not nan")
+    return found
 
 
 # The area under the ROC curve ---------------------------------------------------------------
@@ -509,17 +527,35 @@ def roc_auc(positives: ArrayLike, negatives: ArrayLike, *, max_fpr: float | None
     >>> roc_auc([1, 1], [1, 0])  # a tied pair at the top (1/2), the other positive below: (1/2 + 0) / 2
     0.25
     """
+    max_fpr = check_max_fpr(max_fpr, "roc_auc")
     pos, neg = _pair(positives, negatives)
     _nonempty(pos, "roc_auc")
-    if max_fpr is not None and (
-            isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.integer, np.floating))
-            or not 0 < max_fpr <= 1):
-        raise ValueError(f"max_fpr must be a number in (0, 1], not {shown(max_fpr)}")
     twice_u, big_p, big_n = _mann_whitney(*_unit_totals(pos, neg))
     area = auc_from_mann_whitney(twice_u, big_p, big_n, zero_division=zero_division)
     if max_fpr is None or max_fpr == 1 or not (big_p > 0 and big_n > 0):
         return area
     return _mcclish(pos, neg, float(max_fpr))
+
+
+def check_max_fpr(max_fpr: object, where: str | None = None) -> float | None:
+    """:func:`roc_auc`'s ``max_fpr``: ``None``, or a real number in (0, 1] as a float; else
+    ``ValueError`` naming it and the call ``where``.
+
+    >>> check_max_fpr(None), check_max_fpr(np.float64(0.5), "roc_auc")
+    (None, 0.5)
+    >>> check_max_fpr(0, "roc_auc")
+    Traceback (most recent call last):
+    ...
+    ValueError: roc_auc: max_fpr must be a number in (0, 1], not 0
+    """
+    if max_fpr is None:
+        return None
+    if (isinstance(max_fpr, (bool, np.bool_))
+            or not isinstance(max_fpr, (int, float, np.integer, np.floating))
+            or not 0 < max_fpr <= 1):
+        raise ValueError(f"{call_prefix(where)}max_fpr must be a number in (0, 1], "
+                         f"not {shown(max_fpr)}")
+    return float(max_fpr)
 
 
 def _mcclish(pos: NDArray[Any], neg: NDArray[Any], max_fpr: float) -> float:
@@ -632,7 +668,7 @@ def hanley_mcneil_interval(twice_u: int, total_positives: int, total_negatives: 
     >>> round(low, 6), round(estimate, 6), high
     (0.126141, 0.611111, 1.0)
     """
-    z = normal_quantile(check_level(level))
+    z = normal_quantile(check_level(level, "level", "hanley_mcneil_interval"))
     estimate = auc_from_mann_whitney(twice_u, total_positives, total_negatives)
     return _normal_interval(estimate, hanley_mcneil_variance(twice_u, total_positives,
                                                              total_negatives), z)
@@ -657,7 +693,7 @@ def roc_auc_interval(positives: ArrayLike, negatives: ArrayLike, *, level: float
     >>> round(low, 6), round(estimate, 6), high
     (0.055895, 0.611111, 1.0)
     """
-    z = normal_quantile(check_level(level))
+    z = normal_quantile(check_level(level, "level", "roc_auc_interval"))
     method = check_choice(method, "method", AUC_VARIANCE_METHODS,  # type: ignore[assignment]
                           "roc_auc_interval")
     variance = roc_auc_variance(positives, negatives, method=method)
@@ -690,7 +726,7 @@ def average_precision_interval(positives: ArrayLike, negatives: ArrayLike, *,
     >>> round(low, 6), round(estimate, 6), round(high, 6)
     (0.211794, 0.691667, 0.949309)
     """
-    z = normal_quantile(check_level(level))
+    z = normal_quantile(check_level(level, "level", "average_precision_interval"))
     pos, _ = _pair(positives, negatives)
     estimate = average_precision(positives, negatives)  # refuses without positives ("perl")
     if not 0.0 < estimate < 1.0:
@@ -932,15 +968,25 @@ _log = math.log  # the log loss's logarithm (libm's): see log_loss_of
 LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
 
-def log_loss_eps(eps: object) -> float:
+def log_loss_eps(eps: object, where: str | None = None) -> float:
     """The clipping bound of :func:`log_loss`: ``"auto"`` is :data:`LOG_LOSS_EPS`; a number in
-    [0, 0.5) is itself; anything else ``ValueError``."""
+    [0, 0.5) is itself; anything else ``ValueError`` naming it and the call ``where``.
+
+    >>> log_loss_eps("auto") == LOG_LOSS_EPS, log_loss_eps(0.25, "log_loss")
+    (True, 0.25)
+    >>> log_loss_eps("none", "log_loss")
+    Traceback (most recent call last):
+    ...
+    ValueError: log_loss: eps must be 'auto' or a number in [0, 0.5), not 'none'
+    """
     if isinstance(eps, str):
         if eps != "auto":
-            raise ValueError(f"eps must be 'auto' or a number in [0, 0.5), not {shown(eps)}")
+            raise ValueError(f"{call_prefix(where)}eps must be 'auto' or a number in [0, 0.5), "
+                             f"not {shown(eps)}")
         return LOG_LOSS_EPS
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps < 0.5:
-        raise ValueError(f"eps must be 'auto' or a number in [0, 0.5), not {shown(eps)}")
+        raise ValueError(f"{call_prefix(where)}eps must be 'auto' or a number in [0, 0.5), "
+                         f"not {shown(eps)}")
     return eps
 
 
@@ -1002,8 +1048,9 @@ def log_loss(thresholds: ArrayLike, positives: ArrayLike, negatives: ArrayLike, 
     >>> round(log_loss([0.9, 0.4, 0.1], [1, 1, 0], [0, 0, 2]), 10)
     0.3080930697
     """
+    clip = log_loss_eps(eps, "log_loss")
     thr, pos, neg = _probabilities(thresholds, positives, negatives, "log_loss")
-    terms = log_loss_terms(thr, pos, neg, log_loss_eps(eps))
+    terms = log_loss_terms(thr, pos, neg, clip)
     return mean_of_terms(math.fsum(terms), _total(pos) + _total(neg))
 
 
