@@ -127,7 +127,7 @@ from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_r
 from contingency._group_summary import chosen_scores, summary
 from contingency._grouped_state import read_state, write_state
 from contingency._inputs import check_same_length, exact_weights, label_sequence
-from contingency._intervals import IntervalRefused, check_level_and_method
+from contingency._intervals import IntervalRefused, check_level_and_method, interval_request
 from contingency._labels import category_order, check_label, not_a_category, unknown_pos_label
 from contingency._merging import Merging
 from contingency._table import PAIR_LOW, PAIR_SHIFT
@@ -932,11 +932,14 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
 
         Each is :meth:`Contingency.interval <contingency.Contingency.interval>`
         of the group's accumulator (the same score names, levels and methods;
-        see the docs' page on intervals); ``None`` for a group where that
-        interval is refused (the score undefined there, say), while a bad
-        ``level`` or ``method`` raises. A disparity between two small groups is
-        often noise: :meth:`groups_apart` names the groups whose interval
-        leaves the overall one. Costs O(groups) intervals.
+        see the docs' page on intervals); ``None`` for a group whose
+        counts leave that interval undefined (no result, or none naming the
+        category, say), while a bad ``level`` or ``method``, a score without an
+        interval, a method that does not apply to it or a category of no group
+        raises (:class:`~contingency.IntervalRefused`, a ``ValueError``). A
+        disparity between two small groups is often noise: :meth:`groups_apart`
+        names the groups whose interval leaves the overall one. Costs O(groups)
+        intervals.
 
         >>> g = GroupedContingency().add_results(["x"] * 6 + ["y"] * 4, ["x"] * 10,
         ...                                      groups=["a"] * 5 + ["b"] * 5)
@@ -944,9 +947,18 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         ...     "micro_precision").items()}
         {'a': 1.0, 'b': 0.624}
         """
-        level, method = check_level_and_method(level, method, "interval_by_group")  # (first)
+        level, method = self._interval_request(score, level, method, "interval_by_group")
         return self._per_group(lambda accumulator: _interval_or_none(accumulator, score, level,
                                                                      method))
+
+    def _interval_request(self, score: Score, level: object, method: object, where: str
+                          ) -> tuple[float, str]:
+        """``level`` and ``method`` checked, and ``score`` refused (naming ``where``) where no
+        group's counts could give it an interval, before any is read: a group's ``None`` then
+        means only that its counts leave the interval undefined."""
+        level, method = check_level_and_method(level, method, where)
+        interval_request(score, method, where, self._overall._counts)
+        return level, method
 
     def groups_apart(self, score: Score, *, level: float = 0.95, method: str = "wilson"
                      ) -> list[Hashable]:
@@ -962,7 +974,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         >>> g.groups_apart("micro_precision")
         ['a', 'b']
         """
-        level, method = check_level_and_method(level, method, "groups_apart")  # (before any read)
+        level, method = self._interval_request(score, level, method, "groups_apart")
         overall = self._overall_interval(score, level, method)
         if overall is None:
             return []

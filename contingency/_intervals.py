@@ -67,7 +67,8 @@ if TYPE_CHECKING:
     from contingency.formulas._numeric import ZeroDivision
 
 __all__ = ["IntervalRefused", "Score", "check_level_and_method", "contingency_interval",
-           "paired_block", "partition_block", "partition_interval", "scores_block"]
+           "interval_request", "paired_block", "partition_block", "partition_interval",
+           "scores_block"]
 
 #: A score: the name of an accumulator's score property, or ``(score, category)`` for one category.
 Score = str | tuple[str, Hashable]
@@ -112,8 +113,8 @@ class IntervalRefused(ValueError):
 IntervalRefused.__module__ = "contingency"  # its public home, as tracebacks show it
 
 
-def _refuse(score: object, reason: str) -> IntervalRefused:
-    return IntervalRefused(f"interval({score!r}): {reason}")
+def _refuse(score: object, reason: str, where: str = "interval") -> IntervalRefused:
+    return IntervalRefused(f"{where}({score!r}): {reason}")
 
 
 def _check_method(method: object, where: str = "interval") -> str:
@@ -230,26 +231,54 @@ def contingency_interval(contingency: ContingencyReads, score: object, level: An
     """:meth:`contingency.Contingency.interval`: see the module's docstring for what each score reads."""
     level, method, seed, draws = _check_arguments(level, method, seed, draws)
     counts = contingency._counts
+    asked, kind, reads = interval_request(score, method)
+    if kind == "share":
+        return _micro(contingency, counts, asked, reads, level, method, seed, draws)
+    if kind == "macro":
+        return _macro(contingency, counts, asked, level)
+    if kind == "decisions":
+        return _decisions(contingency, counts, asked, reads, level, method, seed, draws)
+    if kind == "category":
+        return _category(contingency, counts, asked, level, method, seed, draws)
+    return _subset_accuracy(contingency, counts, level, method, seed, draws)
+
+
+def interval_request(score: object, method: str, where: str = "interval",
+                     counts: Counts | None = None) -> tuple[Any, str, str | None]:
+    """The score an interval read is asked for, its kind (``"share"``, ``"macro"``,
+    ``"decisions"``, ``"results"`` or ``"category"``) and what it reads; refused
+    (:class:`IntervalRefused`, naming the read ``where``) when no counts would give it an
+    interval: a score without one, a form that is no score, a method that does not apply to it,
+    and, given ``counts`` (the whole's, for a read of each group's interval), a category they
+    lack. What a group's counts decide (no results, an undefined score...) is left to them.
+
+    >>> interval_request("macro_f1", "delta")[1]
+    'macro'
+    >>> interval_request("macro_f11", "wilson", "interval_by_group")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    contingency.IntervalRefused: interval_by_group('macro_f11'): no interval for this score ...
+    """
     if type(score) is not str:
         score = _score_name(score)
     if type(score) is str:
         how = interval_names().get(score)
         if how is None:
             raise _refuse(score, f"no interval for this score (see the docs' page on intervals); "
-                          f"intervals exist for {_scores_with_intervals()}")
+                          f"intervals exist for {_scores_with_intervals()}", where)
         kind, reads = how
-        if kind == "share":
-            return _micro(contingency, counts, score, reads, level, method, seed, draws)
-        if kind == "macro":
-            return _macro(contingency, counts, score, level, method)
-        if kind == "decisions":
-            return _decisions(contingency, counts, score, reads, level, method, seed, draws)
-        return _subset_accuracy(contingency, counts, level, method, seed, draws)
+        if kind == "macro" and method != "delta":
+            raise _refuse(score, f"method {method!r} does not apply: a macro average is not a "
+                          "proportion of results; its interval is method='delta' (Takahashi et "
+                          "al.)", where)
+        return score, kind, reads
     if (isinstance(score, tuple) and len(score) == 2 and isinstance(score[0], str)
             and score[0] in category_interval_names()):
-        return _category(contingency, counts, score, level, method, seed, draws)
+        if counts is not None:
+            _known_category(score, counts, where)
+        return score, "category", None
     raise _refuse(score, "a score is the name of a score property ('micro_f1', 'macro_f1', ...) "
-                  f"or (score, category); intervals exist for {_scores_with_intervals()}")
+                  f"or (score, category); intervals exist for {_scores_with_intervals()}", where)
 
 
 def _no_results(counts: Counts, score: object) -> None:
@@ -329,10 +358,10 @@ def _subset_accuracy(contingency: ContingencyReads, counts: Counts, level: float
 
 
 def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: float,
-           method: str,
            from_cells: tuple[Sequence[Hashable], tuple[list[int], ...], NDArray[np.intp]] | None = None
            ) -> Interval:
-    """Macro precision, recall or F1 of single-label results by the delta method, from running sums.
+    """Macro precision, recall or F1 of single-label results by the delta method, from running sums
+    (the one method that applies: :func:`interval_request`).
 
     With ``from_cells`` (the categories, in order, their cells :func:`category_cells`, and
     where each is in table order),
@@ -340,9 +369,6 @@ def _macro(contingency: ContingencyReads, counts: Counts, score: str, level: flo
     (:func:`_macro_from_cells`): the same interval, bit for bit, without making the
     running sums (what :func:`scores_block` asks, once, of a table of a million categories).
     """
-    if method != "delta":
-        raise _refuse(score, f"method {method!r} does not apply: a macro average is not a "
-                      "proportion of results; its interval is method='delta' (Takahashi et al.)")
     _no_results(counts, score)
     problem = _not_single_label(counts)
     if problem:
@@ -399,16 +425,21 @@ def _macro_from_cells(contingency: ContingencyReads, counts: Counts, name: str,
     return estimate, averaged, total
 
 
+def _known_category(score: tuple[str, Hashable], counts: Counts, where: str = "interval") -> None:
+    """Refuse ``(score, category)`` whose category is none of ``counts``'."""
+    try:
+        known = score[1] in counts.a
+    except TypeError:
+        known = False
+    if not known:
+        raise _refuse(score, not_a_category(shown(score[1]), counts.a), where)
+
+
 def _category(contingency: ContingencyReads, counts: Counts, score: tuple[str, Hashable],
               level: float, method: str, seed: int | None, draws: int) -> Interval:
     """One category's score: a proportion of results, or F1 (delta method or posterior)."""
     name, label = score
-    try:
-        known = label in counts.a
-    except TypeError:
-        known = False
-    if not known:
-        raise _refuse(score, not_a_category(shown(label), counts.a))
+    _known_category(score, counts)
     _no_results(counts, score)
     shift = _whole(counts, score)
     a, b, c = counts.a[label] >> shift, counts.b[label] >> shift, counts.c[label] >> shift
@@ -504,7 +535,7 @@ def scores_block(contingency: ContingencyReads, level: float, where: str = "scor
         return _bounds(lambda: contingency_interval(contingency, score, level, method, 0, 10_000))
 
     def macro(score: str) -> list[float] | None:  # from the cells: no running sums made
-        return _bounds(lambda: _macro(contingency, counts, score, level, "delta", (order, cells, places)))
+        return _bounds(lambda: _macro(contingency, counts, score, level, (order, cells, places)))
 
     names = report_names()
     macros = macro_interval_names()

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contingency import Contingency, GroupedContingency, _grouped_state
+from contingency import Contingency, GroupedContingency, IntervalRefused, _grouped_state
 from contingency._contingency_state import read_state as read_group_state
 from contingency._extremes import STALE
 from contingency._group_scores import score_reader
@@ -868,6 +868,11 @@ def test_a_group_whose_interval_is_refused_reads_none_and_bad_arguments_raise():
     by_group = g.interval_by_group(("precision", "x"))
     assert by_group["b"] is None  # nothing assigned x in group b: precision undefined there
     assert by_group["a"] is not None
+    # a category of the whole that one group never met: None there, an interval elsewhere
+    g = GroupedContingency().add_results(["x", "y", "x"], ["x", "x", "y"], groups=["a", "b", "a"])
+    assert g.interval_by_group(("recall", "y"))["b"] is None
+    assert g.interval_by_group(("recall", "y"))["a"] == g.group("a").interval(("recall", "y"))
+    assert set(g.interval_by_group("macro_f1", method="delta")) == {"a", "b"}
     with pytest.raises(ValueError, match="level"):
         g.interval_by_group("micro_precision", level=0)
     with pytest.raises(ValueError):
@@ -1273,6 +1278,14 @@ BAD_READ_ARGUMENTS = [
        rf"^{method}: method must be one of 'wilson', ")
       for method in ("interval_by_group", "groups_apart")
       for how in (np.array(["wilson", "delta"]), np.array(["wilson"]), True, None, "bayes")),
+    # a score without an interval, a method that does not apply to it, a category of no group:
+    # refused before any group is read (not a None for every group)
+    *((method, (score,), kwargs, IntervalRefused, rf"^{method}\({re.escape(repr(score))}\): ")
+      for method in ("interval_by_group", "groups_apart")
+      for score, kwargs in (("macro_f2", {}), ("matthews_corrcoef", {}), ("macro_f1", {}),
+                            ("macro_recall", {"method": "jeffreys"}), (("recall", "z"), {}),
+                            (("recall", 2), {}), (("recall", [1]), {}), (("bogus", 0), {}),
+                            (1, {}), (None, {}), (("recall",), {}))),
     # a score that is none, or a category that is none: named by the read that was given it
     *((method, (score,), {}, error, rf"^{method}: score ")
       for method in ("by_group", "overall_score", "group_min", "group_max", "group_argmin",
