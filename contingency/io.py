@@ -419,8 +419,10 @@ class LabelReader:
                 if is_header if self._header is None else self._header:
                     self.skipped += 1
                     continue
-            yield self.line, [self._text_cell(fields[1], self._described[0], self.line),
-                              self._text_cell(fields[2], self._described[1], self.line)]
+            yield self.line, [self._text_cell(fields[1], self._described[0], self.line,
+                                              self._multi[0]),
+                              self._text_cell(fields[2], self._described[1], self.line,
+                                              self._multi[1])]
 
     def _json_lines(self) -> Iterator[tuple[int, list[Any]]]:
         for line in self._numbered():

@@ -127,6 +127,23 @@ def test_classify_three_field_file_with_header_and_comments(tmp_path, capsys):
     assert json.loads(out) == Contingency().add_results([["a", "b"], []], ["a", "b"]).scores()
 
 
+def test_three_field_files_of_single_labels_are_read_as_every_format_reads_them(tmp_path, capsys):
+    """compare, paired and curves read one label a field: a three-field file's empty field is
+    refused with its line and column, and a comma is part of the label (as a csv file's "|" is),
+    not a set of labels (it was read as the labels (), ("a", "c"))."""
+    path = write(tmp_path, "run.txt", "n1\ta\tb\nn2\ta,c\tb\n")
+    status, out, _ = run(capsys, "compare", path, "--input-format", "three-field",
+                         "--reference", "assigned", "--model", "correct", "--format", "json")
+    assert status == 0
+    expected = PartitionComparison.from_labels(["a", "a,c"], ["b", "b"])
+    assert json.loads(out)["n_reference_clusters"] == 2
+    assert json.loads(out)["adjusted_rand_index"] == expected.adjusted_rand_index
+    empty = write(tmp_path, "empty.txt", "n1\ta\tb\nn2\t\tb\n")
+    err = one_error_line(capsys, "compare", empty, "--input-format", "three-field",
+                         "--reference", "assigned", "--model", "correct")
+    assert "line 2: empty label in column 'assigned'" in err
+
+
 def test_classify_jsonl_tsv_and_separators_give_the_same_scores(tmp_path, capsys):
     expected = Contingency().add_results([["a", "b"], "c", []], ["a", "c", "b"]).scores()
     records = [{"p": ["a", "b"], "t": "a"}, {"p": "c", "t": ["c"]}, {"p": None, "t": "b"}]

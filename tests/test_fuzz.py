@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from contingency import Contingency, PartitionComparison
@@ -325,6 +325,8 @@ FORMATS = ["csv", "tsv", "jsonl", "three-field"]
 @given(st.one_of(st.binary(max_size=300),
                  any_text.map(lambda parts: "\n".join(parts).encode("utf-8", "surrogatepass"))),
        st.sampled_from(FORMATS), st.booleans(), st.booleans())
+@example(b"a\t\t", "three-field", False, False)  # (an empty field read as no label: ())
+@example(b"a\tx,y\tz", "three-field", False, False)  # (commas split a single label)
 def test_every_format_s_reader_yields_labels_or_names_the_file(content, fmt, named, multi) -> None:
     """Bytes through read_lines and LabelReader in each format: labels, or an InputError."""
     columns = ["assigned", "correct"] if named or fmt == "three-field" else ["2", "3"]
