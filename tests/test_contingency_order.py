@@ -118,14 +118,14 @@ def _shown(categories: tuple[object, ...]) -> list[tuple[str, str]]:
 
 
 @given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
-                          st.sampled_from([1, 2, 3])), min_size=1, max_size=12),
+                          st.sampled_from([0, 1, 2, 3])), min_size=1, max_size=12),
        st.booleans(), st.sampled_from(["list", "object array"]))
 @example([(1.0, 1, 1), ("y", 1.0, 1)], False, "list")
 @example([("y", 1, 1), (1.0, "z", 1)], False, "list")
 @example([("y", np.str_("x"), 2), ("x", "y", 1)], True, "object array")
+@example([(1, 1, 0), (1.0, 1.0, 1)], True, "list")  # a side's first 1 on a row of weight 0
+@example([(1, "x", 0), ("y", 1.0, 1), (np.int64(1), "y", 1)], True, "object array")
 def test_a_batch_keeps_the_label_object_the_loop_keeps(rows, weighted, container):
-    """(Whole weights: a row of weight 0 adds no category to the loop, but a batch's coding of
-    one side keeps the first of its equal labels, a row of weight 0's too: not yet the loop's.)"""
     loop = Contingency()
     for assigned, correct, weight in rows:
         loop.add_result(assigned, correct, weight=weight if weighted else 1)
