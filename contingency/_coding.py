@@ -39,6 +39,7 @@ from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
 __all__ = ["CodedLabels", "Codes", "check_distinct", "code_objects", "code_objects_reference",
            "coded_single_labels", "dense_is_cheaper", "encode", "first_rows", "first_rows_reference",
+           "label_at",
            "meeting_order", "meeting_places", "meeting_ranks", "single_label_array",
            "use_compiled_coding"]
 
@@ -99,6 +100,18 @@ class CodedLabels(Sequence[Hashable]):
 
     def __repr__(self) -> str:
         return f"CodedLabels({len(self.codes)} items, {len(self.labels)} distinct labels)"
+
+
+def label_at(values: CodedLabels | NDArray[Any], row: int) -> Hashable:
+    """The label a row holds, as :func:`encode` reads it: a :class:`CodedLabels`' item, a numpy
+    array's as ``tolist`` gives it (a Python scalar).
+
+    >>> label_at(np.array([3, 4]), 1), label_at(CodedLabels(np.array([0, 0]), [1], [1, 1.0]), 1)
+    (4, 1.0)
+    """
+    if isinstance(values, CodedLabels):
+        return values[row]
+    return values[row:row + 1].tolist()[0]  # type: ignore[no-any-return]
 
 
 def single_label_array(values: object) -> bool:
