@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn import metrics
 
-from contingency import Contingency, GroupedContingency
+from contingency import Contingency, GroupedContingency, PairedComparison
 from tests.strategies import categories_and_results
 from tests.test_contingency import indicators, streamed
 
@@ -184,4 +184,21 @@ def test_a_grouped_batch_gives_each_group_the_label_objects_its_loop_keeps(rows,
         assert _shown(loop.group(group).categories) == expected
         assert _shown(batch.group(group).categories) == expected, group
     assert _shown(batch.categories) == _shown(loop.categories)
+    assert batch == loop
+
+
+@given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
+                          st.sampled_from(_EQUAL_KINDS), st.sampled_from([0, 1, 2])),
+                min_size=1, max_size=10),
+       st.booleans(), st.sampled_from(["list", "object array"]))
+@example([(np.float64(1.0), "y", 2, 0), (1.0, 2.0, np.int64(1), 2)], True, "list")
+def test_a_paired_batch_keeps_the_label_objects_the_loop_keeps(rows, weighted, container):
+    loop = PairedComparison()
+    for assigned_a, assigned_b, correct, weight in rows:
+        loop.add_result(assigned_a, assigned_b, correct, weight=weight if weighted else 1)
+    sides = [_side([row[at] for row in rows], container) for at in range(3)]
+    batch = PairedComparison().add_results(*sides,
+                                           weights=[row[3] for row in rows] if weighted else None)
+    assert _shown(batch.a.categories) == _shown(loop.a.categories)
+    assert _shown(batch.b.categories) == _shown(loop.b.categories)
     assert batch == loop
