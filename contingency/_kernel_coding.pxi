@@ -26,10 +26,13 @@ cdef inline int64_t _object_code(dict index, list labels, object item, bint *mix
     given it as a new label."""
     cdef PyObject *found = PyDict_GetItemWithError(index, item)  # (TypeError: unhashable)
     cdef int64_t code_found
+    cdef PyObject *label
     if found is not NULL:
         code_found = <int64_t>(<object>found)
-        if Py_TYPE(item) != Py_TYPE(<object>PyList_GET_ITEM(labels, code_found)):
-            mixed[0] = True
+        if not mixed[0]:  # (once set, never read again here)
+            label = PyList_GET_ITEM(labels, code_found)
+            if label is not <PyObject *>item and Py_TYPE(item) != Py_TYPE(<object>label):
+                mixed[0] = True
         return code_found
     cdef Py_ssize_t code = len(labels)
     index[item] = code
