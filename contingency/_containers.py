@@ -43,7 +43,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from contingency import _coding  # (its code_objects is chosen at import: read it there)
 from contingency._coding import CodedLabels, Codes, check_distinct, dense_is_cheaper
@@ -90,10 +89,7 @@ def _pandas_labels(values: Any, name: str, pandas: Any) -> CodedLabels | np.ndar
         return values.to_numpy()  # type: ignore[no-any-return]  # a view: encode codes it
     else:
         try:
-            factorized = _object_factorized(array, pandas)
-            if isinstance(factorized, np.ndarray):
-                return factorized  # (equal items of several types: coded as an object array)
-            codes, uniques = factorized or pandas.factorize(array)
+            codes, uniques = _object_factorized(array, pandas) or pandas.factorize(array)
         except TypeError:  # an unhashable item (a list of labels): the caller's general path
             return list(array)
         distinct = pandas.Index(uniques)  # whose tolist() gives Python scalars
@@ -105,7 +101,7 @@ def _pandas_labels(values: Any, name: str, pandas: Any) -> CodedLabels | np.ndar
                   name)
 
 
-def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | NDArray[Any] | None:
+def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | None:
     """``pandas.factorize(array)`` for an array of Python objects held in numpy (an object
     Series or Index, the ``python`` storage of the string dtype), coded by
     :func:`~contingency._coding.code_objects` (one pass over the item pointers, in C on the
@@ -113,9 +109,7 @@ def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | NDArray[A
     first item of each class of equal ones, in an array of ``array``'s dtype); ``None`` (factorize
     codes it) for any other array, and for one that holds a missing value (pandas' rule, which
     its codes of -1 carry to the error), an unhashable item or a set of labels (whose reading
-    stays pandas'). An array whose equal items are of several types (``1`` and ``1.0``) comes
-    back as its object ndarray, which the caller codes as it codes one (keeping the items, so a
-    category takes the object of the row that meets it first, as a loop's does).
+    stays pandas').
 
     The first of each class is the same item for both: pandas compares as Python does
     (``==`` after the hash) except that it takes NaN for equal to NaN, and a NaN (or a
@@ -129,7 +123,7 @@ def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | NDArray[A
     if not (type(items) is np.ndarray and items.dtype == object and items.ndim == 1):
         return None
     try:
-        codes, labels, mixed = _coding.code_objects(items)
+        codes, labels, _ = _coding.code_objects(items)
     except TypeError:
         return None  # an unhashable item (a list of labels): factorize says so
     uniques = np.fromiter(labels, dtype=object, count=len(labels))  # (tuples stay items)
@@ -137,8 +131,6 @@ def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | NDArray[A
             not isinstance(label, (str, bytes)) and isinstance(label, Iterable)
             for label in labels):
         return None
-    if mixed:
-        return items
     return codes, pandas.array(uniques, dtype=array.dtype)  # (factorize's uniques' type)
 
 

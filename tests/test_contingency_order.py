@@ -4,7 +4,6 @@ order), remove_results, equal labels of different types."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -118,31 +117,22 @@ def _shown(categories: tuple[object, ...]) -> list[tuple[str, str]]:
     return [(type(label).__name__, repr(label)) for label in categories]
 
 
-def _side(labels: list[object], container: str) -> object:
-    """One side of a batch as ``container`` holds it."""
-    if container == "object array":
-        return np.array([*labels, None], dtype=object)[:-1]  # (items, not rows)
-    if container == "pandas object Series":  # (coded by code_objects too: _containers)
-        return pd.Series(labels, dtype=object)
-    if container == "label lists":  # (results of label sets: split by group, each group's batch)
-        return [[label] for label in labels]
-    return labels
-
-
 @given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
                           st.sampled_from([0, 1, 2, 3])), min_size=1, max_size=12),
-       st.booleans(), st.sampled_from(["list", "object array", "pandas object Series"]))
+       st.booleans(), st.sampled_from(["list", "object array"]))
 @example([(1.0, 1, 1), ("y", 1.0, 1)], False, "list")
 @example([("y", 1, 1), (1.0, "z", 1)], False, "list")
 @example([("y", np.str_("x"), 2), ("x", "y", 1)], True, "object array")
 @example([(1, 1, 0), (1.0, 1.0, 1)], True, "list")  # a side's first 1 on a row of weight 0
 @example([(1, "x", 0), ("y", 1.0, 1), (np.int64(1), "y", 1)], True, "object array")
-@example([(1, 1, 0), (1.0, 1.0, 1)], True, "pandas object Series")
 def test_a_batch_keeps_the_label_object_the_loop_keeps(rows, weighted, container):
     loop = Contingency()
     for assigned, correct, weight in rows:
         loop.add_result(assigned, correct, weight=weight if weighted else 1)
-    assigned, correct = (_side([row[at] for row in rows], container) for at in (0, 1))
+    assigned, correct = [row[0] for row in rows], [row[1] for row in rows]
+    if container == "object array":
+        assigned, correct = (np.array([*side, None], dtype=object)[:-1]  # (items, not rows)
+                             for side in (assigned, correct))
     weights = [row[2] for row in rows] if weighted else None
     batch = Contingency().add_results(assigned, correct, weights=weights)
     assert _shown(batch.categories) == _shown(loop.categories)
@@ -152,18 +142,25 @@ def test_a_batch_keeps_the_label_object_the_loop_keeps(rows, weighted, container
     assert _shown(grouped.overall.categories) == _shown(loop.categories)
 
 
+def _side(labels: list[object], container: str) -> object:
+    """One side of a batch as ``container`` holds it."""
+    if container == "object array":
+        return np.array([*labels, None], dtype=object)[:-1]  # (items, not rows)
+    if container == "label lists":  # (results of label sets: split by group, each group's batch)
+        return [[label] for label in labels]
+    return labels
+
+
 @given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
                           st.sampled_from(["a", "b", "c"]), st.sampled_from([0, 1, 2])),
                 min_size=1, max_size=12),
        st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
                           st.sampled_from(["a", "b"])), max_size=3),
-       st.booleans(),
-       st.sampled_from(["list", "object array", "pandas object Series", "label lists"]))
+       st.booleans(), st.sampled_from(["list", "object array", "label lists"]))
 @example([(1, "z", "a", 1), (1.0, "z", "b", 1)], [], False, "list")
 @example([(1.0, 1.0, "b", 1)], [(1, 1, "a")], False, "object array")
 @example([(1, "x", "b", 0), ("y", 1.0, "b", 1)], [], True, "list")
 @example([("x", np.str_("x"), "a", 1), (np.str_("x"), "x", "b", 1)], [], False, "label lists")
-@example([(1, "z", "a", 1), (1.0, "z", "b", 1)], [], False, "pandas object Series")
 def test_a_grouped_batch_gives_each_group_the_label_objects_its_loop_keeps(rows, before, weighted,
                                                                         container):
     """Each group keeps the first object its own results name a category by (equal labels of
@@ -193,7 +190,7 @@ def test_a_grouped_batch_gives_each_group_the_label_objects_its_loop_keeps(rows,
 @given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
                           st.sampled_from(_EQUAL_KINDS), st.sampled_from([0, 1, 2])),
                 min_size=1, max_size=10),
-       st.booleans(), st.sampled_from(["list", "object array", "pandas object Series"]))
+       st.booleans(), st.sampled_from(["list", "object array"]))
 @example([(np.float64(1.0), "y", 2, 0), (1.0, 2.0, np.int64(1), 2)], True, "list")
 def test_a_paired_batch_keeps_the_label_objects_the_loop_keeps(rows, weighted, container):
     loop = PairedComparison()
