@@ -14,6 +14,7 @@ gives the group: the label of the row and side that meet it first there.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Any, NamedTuple
 
@@ -21,7 +22,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from contingency._changes import PAIR_SHIFT
-from contingency._coding import CodedLabels, encode, label_at, meeting_places, meeting_ranks
+from contingency._coding import (
+    CodedLabels,
+    encode,
+    first_rows,
+    label_at,
+    meeting_places,
+    meeting_ranks,
+)
 from contingency._group_keys import group_key
 from contingency._inputs import check_same_length, label_sequence
 from contingency.formulas._numeric import INT64_SAFE, dense_is_cheaper, distinct_counts
@@ -224,31 +232,56 @@ def order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int6
         fresh[code] = [objects(*place[code * k + index[label]]) for label in fresh[code]]
 
 
-def label_objects(sides: Sequence[CodedLabels | NDArray[Any]], labels: Sequence[Hashable]
-                  ) -> Callable[[int, int], Hashable] | None:
+def label_objects(sides: Sequence[CodedLabels | NDArray[Any]], named: Sequence[NDArray[np.int64]],
+                  labels: Sequence[Hashable]) -> Callable[[int, int], Hashable] | None:
     """``objects`` for :func:`triple_changes`: the label side ``s`` (0: assigned, 1: correct)
-    holds at row ``r`` (:func:`~contingency._coding.label_at`), when some label of the batch may
-    be of another type than its category's object in ``labels`` (a side holding equal labels of
-    several types, or labels and categories of several types together); else ``None``: every
-    label is of its category's type, and the categories' objects are what a loop gives each
-    group. O(categories), a Python step per row only where it is not ``None``.
+    holds at row ``r`` (:func:`~contingency._coding.label_at`), when some label of the batch is
+    of another type than its category's object in ``labels`` (``named``: each side's category
+    codes, by row), so that a group may keep another object than the whole's; else ``None``.
 
-    >>> label_objects([np.array([1, 2]), np.array([2, 2])], [1, 2]) is None
+    O(categories) when the labels and categories are all of one type (the common case);
+    else O(the sides' distinct labels) more, and the Python step per row a group's new
+    category then takes (:func:`order_first_seen`) only where a label is of another type.
+
+    >>> label_objects([np.array([1, 2]), np.array([2, 2])], [np.array([0, 1])] * 2, [1, 2]) is None
     True
-    >>> label_objects([np.array([1, 2]), np.array([2.0, 2.0])], [1, 2])(1, 0)
+    >>> both = CodedLabels(np.array([0, 1]), [1, "x"])  # (categories of two types, each its own)
+    >>> label_objects([both, both], [np.array([0, 1])] * 2, [1, "x"]) is None
+    True
+    >>> label_objects([np.array([1, 2]), np.array([2.0, 2.0])], [np.array([0, 1])] * 2,
+    ...               [1, 2])(1, 0)
     2.0
     """
     kinds = set(map(type, labels))
     for side in sides:
         if isinstance(side, CodedLabels):
             if side.items is not None:
-                kinds.add(type(None))  # (equal labels of several types: two kinds at least)
+                return lambda side, row: label_at(sides[side], row)  # (equal labels, 2 types)
             kinds.update(map(type, side.labels))
         elif len(side):
             kinds.add(type(label_at(side, 0)))  # (a numpy array: its labels of one type)
-    if len(kinds) < 2:
+    if len(kinds) < 2 or not any(_retyped(side, codes, labels)
+                                 for side, codes in zip(sides, named)):
         return None
     return lambda side, row: label_at(sides[side], row)
+
+
+def _retyped(side: CodedLabels | NDArray[Any], named: NDArray[np.int64],
+             labels: Sequence[Hashable]) -> bool:
+    """Whether a label of ``side`` (a :class:`CodedLabels` without items, or a numpy array) is of
+    another type than its category's object; ``named`` are its rows' category codes."""
+    if not len(side):
+        return False
+    if isinstance(side, CodedLabels):
+        distinct: Sequence[Hashable] = side.labels
+        categories = named[first_rows(side.codes, np.ones(len(distinct), dtype=bool))]
+    else:
+        kind = type(label_at(side, 0))  # (the type of every label of a numpy array)
+        categories = (np.flatnonzero(np.bincount(named, minlength=len(labels)))
+                      if dense_is_cheaper(len(labels), len(named)) else np.unique(named))
+        return any(type(labels[code]) is not kind for code in categories.tolist())
+    return any(map(operator.is_not, map(type, distinct),
+                   map(type, map(labels.__getitem__, categories.tolist()))))
 
 
 def rows_of(values: Any, rows: NDArray[np.int64]) -> Any:

@@ -506,23 +506,26 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         combined *= k
         combined += chosen
         self._write_codes(combined, k, list(staging.new), keys, accumulators, created, exact,
-                          unit, removing, (assigned, correct))
+                          unit, removing, ((assigned, correct), (chosen, truth)))
         return True
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      keys: list[_Key], accumulators: list[Contingency],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
-                     removing: bool, sides: tuple[Any, Any]) -> None:
+                     removing: bool,
+                     sides: tuple[tuple[Any, Any], tuple[NDArray[np.int64], NDArray[np.int64]]]
+                     ) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Group ``g`` is ``keys[g]``, written into ``accumulators[g]`` (``created``:
         those new to this accumulator); categories are coded as the overall
         accumulator codes them, ``new`` (the categories new to it) after them,
         ``k`` codes at most. ``exact`` are the weights (in units of
-        ``2**-unit``), or ``None``; ``sides`` the labels as coded (assigned, correct), for
-        a category new to a group named by a label of another type than the whole's object
-        (:func:`~contingency._group_batches.label_objects`). One count of the distinct codes
-        (:func:`~contingency._group_batches.triple_changes`), then one write of
+        ``2**-unit``), or ``None``; ``sides`` the labels as coded (assigned, correct) and
+        their category codes, for a category new to a group named by a label of another type
+        than the whole's object (:func:`~contingency._group_batches.label_objects`). One
+        count of the distinct codes (:func:`~contingency._group_batches.triple_changes`), then
+        one write of
         the whole's pairs and one of every group's (:func:`write_group_pairs`).
         """
         overall = self._overall._counts
@@ -534,7 +537,7 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         every_declared = not new and len(overall.a) == len(self._categories)
         whole, pairs, fresh = triple_changes(
             combined, k, len(keys), labels, exact, None if every_declared else known,
-            None if every_declared else label_objects(sides, labels))
+            None if every_declared else label_objects(*sides, labels))
         # The groups written: the distinct codes of the pairs (sorted by group).
         starts = np.flatnonzero(np.diff(pairs.group)) + 1
         touched = pairs.group[np.concatenate([[0], starts])].tolist() if len(pairs.group) else []
