@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from contingency._coding import CodedLabels, encode, meeting_ranks
+from contingency._coding import CodedLabels, encode, meeting_places, meeting_ranks
 from contingency._inputs import check_same_length, indicator_matrix
 from contingency._labels import check_label, sorted_labels
 from contingency._table import PAIR_LOW, PAIR_SHIFT, CodedPairs
@@ -97,7 +97,7 @@ class Staging:
     callers that only need membership).
     """
 
-    __slots__ = ("base", "index", "later", "new", "policy", "removing")
+    __slots__ = ("base", "index", "later", "new", "policy", "removing", "sides")
 
     def __init__(self, index: Mapping[Hashable, int], policy: Unknown, removing: bool,
                  base: int | None = None) -> None:
@@ -108,6 +108,10 @@ class Staging:
         # another type (1.0 for 1, numpy.str_ for str), by provisional code: the object kept if
         # that side meets the category first (category_codes, first_seen_order).
         self.later: dict[int, Hashable] = {}
+        # Each side category_codes coded, in turn (assigned, correct): its items when equal
+        # labels of several types are among them (CodedLabels.items), else None: a category it
+        # meets first keeps the object of the row that meets it (first_seen_order).
+        self.sides: list[Sequence[Hashable] | NDArray[np.object_] | None] = []
         self.policy = policy
         self.removing = removing
 
@@ -615,15 +619,18 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     The loop reads result 0's assigned side, then its correct side, then result 1's...
     so a label first met at row ``r`` ranks by ``2r`` (assigned) or ``2r + 1`` (correct).
     A row of weight 0 adds no category, so its labels are met after every other row's.
-    A category both sides name with equal labels of different types (``1`` and ``1.0``)
-    keeps the object of the side that meets it first, as the loop keeps it.
+    A category named by equal labels of different types (``1`` and ``1.0``) keeps the
+    object the loop meets first: the object of the side that meets it first (both sides
+    name it), the object of the row that meets it (a side whose equal labels are of several
+    types: its coding kept its first row's, maybe a row of weight 0).
     """
     base = staging.base
     # The new codes (base and after) shifted to 0..new-1, known ones below 0: not ordered. In
     # numpy and one pass over the rows until every new code is met (meeting_ranks): a batch of
     # a million new categories pays no Python step, and no sort of its rows, here.
+    live = None if weights is None else weights != 0
     ranks = meeting_ranks([assigned - base, correct - base], len(staging.new),
-                          None if weights is None else weights != 0)  # (provisional - base)
+                          live)  # (provisional - base)
     met = np.argsort(ranks, kind="stable")  # (the ranks are distinct)
     renumber = np.empty(len(met), dtype=np.int64)  # provisional code - base -> final code
     renumber[met] = np.arange(base, base + len(met))
@@ -631,7 +638,13 @@ def first_seen_order(staging: Staging, assigned: NDArray[np.int64],
     for position, label in staging.later.items():
         if ranks[position - base] % 2:  # (met first on the correct side)
             provisional[position - base] = label
-    staging.later = {}
+    mixed = [(side, items) for side, items in enumerate(staging.sides) if items is not None]
+    if mixed:  # O(the categories such a side meets first), only then
+        rows, sides = meeting_places(ranks, 2, live)
+        for side, items in mixed:
+            for at in np.flatnonzero(sides == side).tolist():
+                provisional[at] = items[int(rows[at])]
+    staging.later, staging.sides = {}, []
     staging.new = dict(zip(map(provisional.__getitem__, met.tolist()),
                            range(base, base + len(met))))
 
@@ -656,6 +669,7 @@ def category_codes(values: NDArray[Any] | CodedLabels, staging: Staging,
     pass: 10**6 new categories cost about a second), ignores or refuses them.
     """
     codes, distinct = encode(values, where)
+    staging.sides.append(values.items if isinstance(values, CodedLabels) else None)
     staged = len(staging.new)  # (new categories an earlier side staged: codes base..)
     positions = np.fromiter(map(staging.index.get, distinct, repeat(-2)), dtype=np.int64,
                             count=len(distinct))

@@ -39,7 +39,9 @@ from contingency.formulas._numeric import INT64_MAX, dense_is_cheaper
 
 __all__ = ["CodedLabels", "Codes", "check_distinct", "code_objects", "code_objects_reference",
            "coded_single_labels", "dense_is_cheaper", "encode", "first_rows", "first_rows_reference",
-           "meeting_order", "meeting_ranks", "single_label_array", "use_compiled_coding"]
+           "label_at",
+           "meeting_order", "meeting_places", "meeting_ranks", "single_label_array",
+           "use_compiled_coding"]
 
 Codes = NDArray[np.int64]
 
@@ -54,16 +56,26 @@ class CodedLabels(Sequence[Hashable]):
     :func:`contingency._labels.check_label`) and a single one (a string,
     bytes or anything not iterable: not a set of labels).
 
+    ``items``, when given, are the items themselves, kept because some are
+    not of their label's type (equal labels of several types: ``1`` and
+    ``1.0``, ``"x"`` and ``numpy.str_("x")``): item ``i`` is then
+    ``items[i]``, the object a row holds, which a caller takes for a
+    category first met there (as an ``add_result`` loop would).
+
     >>> coded = CodedLabels(np.array([1, 0, 1]), ["x", "y"])
     >>> list(coded), coded[-1], len(coded)
     (['y', 'x', 'y'], 'y', 3)
+    >>> CodedLabels(np.array([0, 0]), [1], [1, 1.0])[1]
+    1.0
     """
 
-    __slots__ = ("codes", "labels")
+    __slots__ = ("codes", "items", "labels")
 
-    def __init__(self, codes: Codes, labels: list[Hashable]) -> None:
+    def __init__(self, codes: Codes, labels: list[Hashable],
+                 items: Sequence[Hashable] | NDArray[np.object_] | None = None) -> None:
         self.codes = codes
         self.labels = labels
+        self.items = items
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -75,15 +87,31 @@ class CodedLabels(Sequence[Hashable]):
     def __getitem__(self, index: slice) -> list[Hashable]: ...
 
     def __getitem__(self, index: int | slice) -> Hashable | list[Hashable]:
+        if self.items is not None:
+            return list(self.items[index]) if isinstance(index, slice) else self.items[index]
         if isinstance(index, slice):
             return [self.labels[code] for code in self.codes[index].tolist()]
         return self.labels[int(self.codes[index])]
 
     def __iter__(self) -> Iterator[Hashable]:
+        if self.items is not None:
+            return iter(self.items)
         return map(self.labels.__getitem__, self.codes.tolist())
 
     def __repr__(self) -> str:
         return f"CodedLabels({len(self.codes)} items, {len(self.labels)} distinct labels)"
+
+
+def label_at(values: CodedLabels | NDArray[Any], row: int) -> Hashable:
+    """The label a row holds, as :func:`encode` reads it: a :class:`CodedLabels`' item, a numpy
+    array's as ``tolist`` gives it (a Python scalar).
+
+    >>> label_at(np.array([3, 4]), 1), label_at(CodedLabels(np.array([0, 0]), [1], [1, 1.0]), 1)
+    (4, 1.0)
+    """
+    if isinstance(values, CodedLabels):
+        return values[row]
+    return values[row:row + 1].tolist()[0]  # type: ignore[no-any-return]
 
 
 def single_label_array(values: object) -> bool:
@@ -106,7 +134,8 @@ def single_label_array(values: object) -> bool:
 def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     """A list, tuple or 1-d object array whose items are all single labels, coded by
     :func:`code_objects` (one pass, in C on the kernel); ``None`` when it is not one (an item
-    unhashable or a container: a set of labels). Only the distinct labels are checked.
+    unhashable or a container: a set of labels). Only the distinct labels are checked. The
+    items are kept (:attr:`CodedLabels.items`) when equal ones are of several types.
 
     >>> coded = coded_single_labels(["b", "a", "b"], "y_true")
     >>> coded.codes.tolist(), coded.labels
@@ -122,7 +151,7 @@ def coded_single_labels(values: object, name: str) -> CodedLabels | None:
     if not _codable_as_it_is(values):
         values = list(values)  # an ndarray subclass, read as it iterates (a masked array's masked)
     try:
-        codes, labels = code_objects(values)
+        codes, labels, mixed = code_objects(values)
     except TypeError:
         return None  # an unhashable item: a list of labels, say
     for label in labels:
@@ -130,7 +159,7 @@ def coded_single_labels(values: object, name: str) -> CodedLabels | None:
             return None  # a tuple or frozenset of labels (a str or bytes subclass, numpy.str_
             # say, is one label, as add_result reads it)
     check_distinct(labels, partial(_first_position, codes), name)
-    return CodedLabels(codes, labels)
+    return CodedLabels(codes, labels, values if mixed else None)
 
 
 def encode(values: Sequence[Any] | NDArray[Any], name: str) -> tuple[Codes, list[Hashable]]:
@@ -256,7 +285,7 @@ def _encode_objects(values: Sequence[Any] | NDArray[Any],
         # sequence
         items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     try:
-        codes, distinct = code_objects(items)
+        codes, distinct, _ = code_objects(items)
     except TypeError:
         for position, label in enumerate(items):
             check_label(label, f"{name}[{position}]")
@@ -287,29 +316,37 @@ def _codable_as_it_is(values: object) -> bool:
 
 
 def code_objects_reference(values: list[Any] | tuple[Any, ...] | NDArray[np.object_]
-                           ) -> tuple[Codes, list[Hashable]]:
+                           ) -> tuple[Codes, list[Hashable], bool]:
     """Codes ``0..K-1`` in order of first occurrence and the ``K`` distinct labels of a list,
     tuple or 1-d object array (any strides), each label the first object met of its class of
-    equal ones (as a dict keeps its first key); TypeError for an unhashable item.
+    equal ones (as a dict keeps its first key), and whether some item is not of its label's
+    type (``mixed``: a class of equal items of several types, ``1`` and ``1.0``); TypeError for
+    an unhashable item.
 
     The specification of the kernel's ``code_objects``, which makes the same codes and labels
     in one pass without ``tolist`` (tests/test_coding_kernel.py compares the two). No label is
     checked: :func:`encode` and :func:`coded_single_labels` check the distinct ones.
 
-    >>> codes, labels = code_objects_reference(["b", 1, True, "b", 1.0])
-    >>> codes.tolist(), labels
-    ([0, 1, 1, 0, 1], ['b', 1])
+    >>> codes, labels, mixed = code_objects_reference(["b", 1, True, "b", 1.0])
+    >>> codes.tolist(), labels, mixed
+    ([0, 1, 1, 0, 1], ['b', 1], True)
+    >>> code_objects_reference(["b", 1, "b"])[2]
+    False
     """
     items = values.tolist() if isinstance(values, np.ndarray) else values
     index = {label: code for code, label in enumerate(dict.fromkeys(items))}
     codes = np.fromiter(map(index.__getitem__, items), dtype=np.int64, count=len(items))
-    return codes, list(index)
+    labels = list(index)
+    # Each class of equal items holds (type, item) pairs of as many kinds as it has types: one
+    # more pair than labels is a class of two types (items of one type only: no pair made).
+    mixed = len(set(map(type, items))) > 1 and len(set(zip(map(type, items), items))) > len(labels)
+    return codes, labels, mixed
 
 
 #: The one dictionary coding of Python objects: the reference, or the kernel's
 #: (:mod:`contingency._backend` chooses, at import, by :func:`use_compiled_coding`).
 code_objects: Callable[[list[Any] | tuple[Any, ...] | NDArray[np.object_]],
-                       tuple[Codes, list[Hashable]]] = code_objects_reference
+                       tuple[Codes, list[Hashable], bool]] = code_objects_reference
 
 
 def first_rows_reference(codes: Codes, wanted: NDArray[np.bool_]) -> Codes:
@@ -373,8 +410,8 @@ def meeting_ranks(sides: Sequence[Codes], count: int,
     >>> meeting_ranks([np.array([5, 1, 0]), np.array([1, 2, 5])], 3).tolist()
     [4, 1, 3]
     """
-    if live is not None and not live.all():
-        rows = np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
+    rows = _meeting_rows(live)
+    if rows is not None:
         sides = [codes[rows] for codes in sides]
     ranks = np.full(count, INT64_MAX, dtype=np.int64)
     wanted = np.ones(count, dtype=bool)
@@ -387,7 +424,32 @@ def meeting_ranks(sides: Sequence[Codes], count: int,
     return ranks
 
 
-def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable]]],
+def meeting_places(ranks: Codes, sides: int,
+                   live: NDArray[np.bool_] | None = None) -> tuple[Codes, Codes]:
+    """The row and the side where each code is first met, from its rank in
+    :func:`meeting_ranks` over ``sides`` sides (and the same ``live``): the
+    side is the rank modulo ``sides``, the row the quotient among the rows in
+    meeting order (the live ones, then the others).
+
+    >>> [places.tolist() for places in meeting_places(np.array([4, 1, 3]), 2)]
+    [[2, 0, 1], [0, 1, 1]]
+    >>> meeting_places(np.array([1, 2]), 2, np.array([False, True]))[0].tolist()
+    [1, 0]
+    """
+    row, side = np.divmod(ranks, sides)
+    rows = _meeting_rows(live)
+    return (row if rows is None else rows[row]), side
+
+
+def _meeting_rows(live: NDArray[np.bool_] | None) -> Codes | None:
+    """The rows in the order a loop meets their labels (``live`` ones first: a row of weight 0
+    adds no category), or ``None`` when that is their own order."""
+    if live is None or live.all():
+        return None
+    return np.concatenate([np.flatnonzero(live), np.flatnonzero(~live)])
+
+
+def use_compiled_coding(routine: Callable[..., tuple[Codes, list[Hashable], bool]],
                         first: Callable[[Codes, NDArray[np.bool_]], Codes]) -> None:
     """Code objects with ``routine`` and find first rows with ``first``
     (:mod:`contingency._backend` gives the kernel's ``code_objects`` and ``first_rows``; the

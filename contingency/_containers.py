@@ -123,7 +123,7 @@ def _object_factorized(array: Any, pandas: Any) -> tuple[Codes, Any] | None:
     if not (type(items) is np.ndarray and items.dtype == object and items.ndim == 1):
         return None
     try:
-        codes, labels = _coding.code_objects(items)
+        codes, labels, _ = _coding.code_objects(items)
     except TypeError:
         return None  # an unhashable item (a list of labels): factorize says so
     uniques = np.fromiter(labels, dtype=object, count=len(labels))  # (tuples stay items)
@@ -192,7 +192,7 @@ def _coded(codes: Codes, size: int, labels: Callable[[Codes], list[Any]],
         return list(map(distinct.__getitem__, codes.tolist()))
     check_distinct(distinct, lambda code: int(np.flatnonzero(codes == code)[0]), name)
     if len(set(distinct)) < len(distinct):  # equal labels: code each by the first
-        merged, distinct = _coding.code_objects(distinct)
+        merged, distinct, _ = _coding.code_objects(distinct)
         codes = merged[codes]
     return CodedLabels(codes.astype(np.int64, copy=False), distinct)
 

@@ -6,26 +6,36 @@ assigned) codes once and turns the distinct ones into the
 whole's pairs and each group's coded pairs (:class:`GroupPairs`, sorted by
 group, for the groups' one batch write); :func:`order_first_seen` gives each
 group's new categories the order in which the rows meet them, as a loop of
-single results would (:func:`contingency._coding.meeting_order`, the one rule).
+single results would (:func:`contingency._coding.meeting_ranks`, the one rule),
+and, when equal labels of several types name a category, the object the loop
+gives the group: the label of the row and side that meet it first there.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Hashable
+import operator
+from collections.abc import Callable, Collection, Hashable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from contingency._changes import PAIR_SHIFT
-from contingency._coding import encode, meeting_order
+from contingency._coding import (
+    CodedLabels,
+    encode,
+    first_rows,
+    label_at,
+    meeting_places,
+    meeting_ranks,
+)
 from contingency._group_keys import group_key
 from contingency._inputs import check_same_length, label_sequence
 from contingency.formulas._numeric import INT64_SAFE, dense_is_cheaper, distinct_counts
 
-__all__ = ["GroupPairs", "coded_pairs", "group_codes", "order_first_seen", "rows_of",
-           "triple_changes"]
+__all__ = ["GroupPairs", "coded_pairs", "group_codes", "label_objects", "order_first_seen",
+           "rows_of", "triple_changes"]
 
 
 def _features(groups: object, where: str) -> tuple[list[Any], list[str]]:
@@ -120,7 +130,8 @@ class GroupPairs(NamedTuple):
 
 def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: list[Hashable],
                    exact: NDArray[Any] | None,
-                   known: Callable[[int], Collection[Hashable]] | None
+                   known: Callable[[int], Collection[Hashable]] | None,
+                   objects: Callable[[int, int], Hashable] | None = None
                    ) -> tuple[dict[int, int], GroupPairs, dict[int, list[Hashable]]]:
     """The whole's pairs, each group's pairs and the categories new to each group, from one
     code per result, ``(group * k + correct) * k + assigned``.
@@ -128,7 +139,9 @@ def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: lis
     ``groups`` codes are below ``groups``, category codes below ``k`` and name
     ``labels``; ``exact`` are the weights, or ``None``. ``known`` gives the
     categories group ``code`` holds already, or is ``None`` when no category
-    can be new to a group (every one declared). The whole's pairs are keyed
+    can be new to a group (every one declared); ``objects``, when some label
+    may be of another type than its category's object in ``labels``, gives
+    the label a side holds at a row (:func:`order_first_seen`). The whole's pairs are keyed
     ``correct << PAIR_SHIFT | assigned``; the groups' are :class:`GroupPairs`.
     One count of the distinct codes, then numpy over them: no Python loop per
     group, except to find the categories new to each (with ``known``).
@@ -148,8 +161,8 @@ def triple_changes(combined: NDArray[np.int64], k: int, groups: int, labels: lis
     if known is None:
         return whole, coded, {}
     fresh = _fresh_categories(group_of, correct, assigned, k, labels, known)
-    if any(len(met) > 1 for met in fresh.values()):
-        order_first_seen(fresh, combined, k, labels, exact)
+    if objects is not None or any(len(met) > 1 for met in fresh.values()):
+        order_first_seen(fresh, combined, k, labels, exact, objects)
     return whole, coded, fresh
 
 
@@ -183,16 +196,21 @@ def _fresh_categories(group_of: NDArray[np.int64], correct: NDArray[np.int64],
 
 
 def order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int64], k: int,
-                      labels: list[Hashable], exact: NDArray[Any] | None) -> None:
+                      labels: list[Hashable], exact: NDArray[Any] | None,
+                      objects: Callable[[int, int], Hashable] | None = None) -> None:
     """Put each group's new categories in the order its rows meet them (in place).
 
-    As in a Contingency's batch (:func:`~contingency._coding.meeting_order`):
+    As in a Contingency's batch (:func:`~contingency._coding.meeting_ranks`):
     row by row, the assigned side before the correct one, rows of weight 0
     after all others. ``combined`` holds each row's ``(group * k + correct) * k +
     assigned``, by the group codes that key ``fresh``. Reads only the rows of
-    the groups that meet several new categories.
+    the groups that meet several new categories; with ``objects`` (``objects(side, row)``
+    is the label side 0, assigned, or 1, correct, holds at a row), those of every group that
+    meets a new category, each of which then takes the label of the row and side that meet it
+    first in the group: the object an add_result loop gives the group when equal labels of
+    several types (``1``, ``1.0``) name the category.
     """
-    wanted = [code for code, met in fresh.items() if len(met) > 1]
+    wanted = [code for code, met in fresh.items() if len(met) > 1 or objects is not None]
     groups, pair = np.divmod(combined, k * k)
     rows = np.flatnonzero(np.isin(groups, wanted))
     truth, chosen = np.divmod(pair[rows], k)
@@ -200,11 +218,70 @@ def order_first_seen(fresh: dict[int, list[Hashable]], combined: NDArray[np.int6
     keys, dense = np.unique(np.concatenate([groups[rows] * k + chosen, groups[rows] * k + truth]),
                             return_inverse=True)
     sides = (dense[:len(rows)], dense[len(rows):])
-    met = meeting_order(sides, len(keys), None if exact is None else exact[rows] != 0)
-    rank = dict(zip(keys[met].tolist(), range(len(keys))))
+    live = None if exact is None else exact[rows] != 0
+    ranks = meeting_ranks(sides, len(keys), live)
+    rank = dict(zip(keys.tolist(), ranks.tolist()))
     index = {label: code for code, label in enumerate(labels)}
     for code in wanted:
         fresh[code].sort(key=lambda label: rank[code * k + index[label]])
+    if objects is None:
+        return
+    where, side = meeting_places(ranks, 2, live)
+    place = dict(zip(keys.tolist(), zip(side.tolist(), rows[where].tolist())))
+    for code in wanted:
+        fresh[code] = [objects(*place[code * k + index[label]]) for label in fresh[code]]
+
+
+def label_objects(sides: Sequence[CodedLabels | NDArray[Any]], named: Sequence[NDArray[np.int64]],
+                  labels: Sequence[Hashable]) -> Callable[[int, int], Hashable] | None:
+    """``objects`` for :func:`triple_changes`: the label side ``s`` (0: assigned, 1: correct)
+    holds at row ``r`` (:func:`~contingency._coding.label_at`), when some label of the batch is
+    of another type than its category's object in ``labels`` (``named``: each side's category
+    codes, by row), so that a group may keep another object than the whole's; else ``None``.
+
+    O(categories) when the labels and categories are all of one type (the common case);
+    else O(the sides' distinct labels) more, and the Python step per row a group's new
+    category then takes (:func:`order_first_seen`) only where a label is of another type.
+
+    >>> label_objects([np.array([1, 2]), np.array([2, 2])], [np.array([0, 1])] * 2, [1, 2]) is None
+    True
+    >>> both = CodedLabels(np.array([0, 1]), [1, "x"])  # (categories of two types, each its own)
+    >>> label_objects([both, both], [np.array([0, 1])] * 2, [1, "x"]) is None
+    True
+    >>> label_objects([np.array([1, 2]), np.array([2.0, 2.0])], [np.array([0, 1])] * 2,
+    ...               [1, 2])(1, 0)
+    2.0
+    """
+    kinds = set(map(type, labels))
+    for side in sides:
+        if isinstance(side, CodedLabels):
+            if side.items is not None:
+                return lambda side, row: label_at(sides[side], row)  # (equal labels, 2 types)
+            kinds.update(map(type, side.labels))
+        elif len(side):
+            kinds.add(type(label_at(side, 0)))  # (a numpy array: its labels of one type)
+    if len(kinds) < 2 or not any(_retyped(side, codes, labels)
+                                 for side, codes in zip(sides, named)):
+        return None
+    return lambda side, row: label_at(sides[side], row)
+
+
+def _retyped(side: CodedLabels | NDArray[Any], named: NDArray[np.int64],
+             labels: Sequence[Hashable]) -> bool:
+    """Whether a label of ``side`` (a :class:`CodedLabels` without items, or a numpy array) is of
+    another type than its category's object; ``named`` are its rows' category codes."""
+    if not len(side):
+        return False
+    if isinstance(side, CodedLabels):
+        distinct: Sequence[Hashable] = side.labels
+        categories = named[first_rows(side.codes, np.ones(len(distinct), dtype=bool))]
+    else:
+        kind = type(label_at(side, 0))  # (the type of every label of a numpy array)
+        categories = (np.flatnonzero(np.bincount(named, minlength=len(labels)))
+                      if dense_is_cheaper(len(labels), len(named)) else np.unique(named))
+        return any(type(labels[code]) is not kind for code in categories.tolist())
+    return any(map(operator.is_not, map(type, distinct),
+                   map(type, map(labels.__getitem__, categories.tolist()))))
 
 
 def rows_of(values: Any, rows: NDArray[np.int64]) -> Any:

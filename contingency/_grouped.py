@@ -120,7 +120,13 @@ from contingency._counts import Counts
 from contingency._extremes import Extremes
 from contingency._feeding import SINGLE
 from contingency._frame import group_frame
-from contingency._group_batches import GroupPairs, group_codes, rows_of, triple_changes
+from contingency._group_batches import (
+    GroupPairs,
+    group_codes,
+    label_objects,
+    rows_of,
+    triple_changes,
+)
 from contingency._group_columns import pack_groups, unpack_groups
 from contingency._group_keys import group_key
 from contingency._group_scores import DEFAULT_SCORES, Score, score_name, score_reader
@@ -501,21 +507,26 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         combined *= k
         combined += chosen
         self._write_codes(combined, k, list(staging.new), keys, accumulators, created, exact,
-                          unit, removing)
+                          unit, removing, ((assigned, correct), (chosen, truth)))
         return True
 
     def _write_codes(self, combined: NDArray[np.int64], k: int, new: list[Hashable],
                      keys: list[_Key], accumulators: list[Contingency],
                      created: dict[_Key, Contingency], exact: NDArray[Any] | None, unit: int,
-                     removing: bool) -> None:
+                     removing: bool,
+                     sides: tuple[tuple[Any, Any], tuple[NDArray[np.int64], NDArray[np.int64]]]
+                     ) -> None:
         """Count single-label results given as one code each, ``(group * k + correct) * k + assigned``.
 
         Group ``g`` is ``keys[g]``, written into ``accumulators[g]`` (``created``:
         those new to this accumulator); categories are coded as the overall
         accumulator codes them, ``new`` (the categories new to it) after them,
         ``k`` codes at most. ``exact`` are the weights (in units of
-        ``2**-unit``), or ``None``. One count of the distinct codes
-        (:func:`~contingency._group_batches.triple_changes`), then one write of
+        ``2**-unit``), or ``None``; ``sides`` the labels as coded (assigned, correct) and
+        their category codes, for a category new to a group named by a label of another type
+        than the whole's object (:func:`~contingency._group_batches.label_objects`). One
+        count of the distinct codes (:func:`~contingency._group_batches.triple_changes`), then
+        one write of
         the whole's pairs and one of every group's (:func:`write_group_pairs`).
         """
         overall = self._overall._counts
@@ -525,8 +536,9 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
             return accumulators[code]._counts.a
 
         every_declared = not new and len(overall.a) == len(self._categories)
-        whole, pairs, fresh = triple_changes(combined, k, len(keys), labels, exact,
-                                             None if every_declared else known)
+        whole, pairs, fresh = triple_changes(
+            combined, k, len(keys), labels, exact, None if every_declared else known,
+            None if every_declared else label_objects(*sides, labels))
         # The groups written: the distinct codes of the pairs (sorted by group).
         starts = np.flatnonzero(np.diff(pairs.group)) + 1
         touched = pairs.group[np.concatenate([[0], starts])].tolist() if len(pairs.group) else []

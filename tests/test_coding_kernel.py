@@ -59,10 +59,13 @@ def every_container(items: list[Any]) -> list[Any]:
 
 
 def assert_same(values: Any) -> None:
-    """The kernel's codes and labels are the reference's: equal codes (int64), and each label
-    the reference's very object."""
-    expected_codes, expected_labels = code_objects_reference(values)
-    codes, labels = KERNEL(values)
+    """The kernel's codes and labels are the reference's: equal codes (int64), each label
+    the reference's very object, and the same ``mixed`` (an item not of its label's type)."""
+    expected_codes, expected_labels, expected_mixed = code_objects_reference(values)
+    codes, labels, mixed = KERNEL(values)
+    assert mixed is expected_mixed
+    assert mixed is any(type(item) is not type(labels[code])
+                        for item, code in zip(values, codes.tolist()))
     assert type(codes) is np.ndarray
     assert (codes.dtype, codes.ndim) == (np.int64, 1)
     assert codes.tolist() == expected_codes.tolist()
@@ -97,13 +100,15 @@ def test_equal_labels_keep_the_first_object_met():
     first, later = (1, "x"), tuple(label for label in (1, "x"))  # two objects, equal
     assert first is not later
     for values in every_container([first, "y", later]):
-        codes, labels = KERNEL(values)
+        codes, labels, mixed = KERNEL(values)
         assert codes.tolist() == [0, 1, 0]
         assert labels[0] is first
-    codes, labels = KERNEL([True, 1, 1.0])
+        assert not mixed  # (two objects of one type)
+    codes, labels, mixed = KERNEL([True, 1, 1.0])
     assert codes.tolist() == [0, 0, 0]
     assert labels == [True]
     assert labels[0] is True
+    assert mixed
 
 
 @needs_kernel
@@ -163,7 +168,8 @@ def test_a_long_input_of_few_labels_is_coded_alike():
     rng = np.random.default_rng(5)
     names = [f"label{code}" for code in range(300)] + list(range(300))
     items = [names[code] for code in rng.integers(0, len(names), 20_000).tolist()]
-    codes, labels = code_objects_reference(items)
+    codes, labels, mixed = code_objects_reference(items)
+    assert not mixed
     assert [labels[code] for code in codes.tolist()] == items
     assert labels == list(dict.fromkeys(items))
     if KERNEL is not None:
@@ -186,7 +192,7 @@ LABELS = st.one_of(st.integers(-3, 3), st.sampled_from([1.0, 0.0, -0.0, 2.5, NAN
 def test_random_lists_are_coded_alike_in_every_container(items):
     for values in every_container(items):
         assert_same(values)
-    codes, labels = KERNEL(items)
+    codes, labels, _ = KERNEL(items)
     assert all(labels[code] == item or labels[code] is item
                for code, item in zip(codes.tolist(), items))
 
@@ -199,11 +205,11 @@ def test_an_unhashable_item_is_a_type_error_on_both_or_neither(items):
     for routine in (code_objects_reference, KERNEL) if KERNEL is not None else (
             code_objects_reference,):
         try:
-            codes, labels = routine(objects(items))
+            codes, labels, mixed = routine(objects(items))
         except TypeError as error:
             outcomes.append(("TypeError", str(error)))
         else:
-            outcomes.append((codes.tolist(), [id(label) for label in labels]))
+            outcomes.append((codes.tolist(), [id(label) for label in labels], mixed))
     assert len(set(map(repr, outcomes))) == 1
     assert (outcomes[0][0] == "TypeError") == any(isinstance(item, list) for item in items)
 

@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn import metrics
 
-from contingency import Contingency, GroupedContingency
+from contingency import Contingency, GroupedContingency, PairedComparison
 from tests.strategies import categories_and_results
 from tests.test_contingency import indicators, streamed
 
@@ -118,14 +118,14 @@ def _shown(categories: tuple[object, ...]) -> list[tuple[str, str]]:
 
 
 @given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
-                          st.sampled_from([1, 2, 3])), min_size=1, max_size=12),
+                          st.sampled_from([0, 1, 2, 3])), min_size=1, max_size=12),
        st.booleans(), st.sampled_from(["list", "object array"]))
 @example([(1.0, 1, 1), ("y", 1.0, 1)], False, "list")
 @example([("y", 1, 1), (1.0, "z", 1)], False, "list")
 @example([("y", np.str_("x"), 2), ("x", "y", 1)], True, "object array")
+@example([(1, 1, 0), (1.0, 1.0, 1)], True, "list")  # a side's first 1 on a row of weight 0
+@example([(1, "x", 0), ("y", 1.0, 1), (np.int64(1), "y", 1)], True, "object array")
 def test_a_batch_keeps_the_label_object_the_loop_keeps(rows, weighted, container):
-    """(Whole weights: a row of weight 0 adds no category to the loop, but a batch's coding of
-    one side keeps the first of its equal labels, a row of weight 0's too: not yet the loop's.)"""
     loop = Contingency()
     for assigned, correct, weight in rows:
         loop.add_result(assigned, correct, weight=weight if weighted else 1)
@@ -140,3 +140,65 @@ def test_a_batch_keeps_the_label_object_the_loop_keeps(rows, weighted, container
     grouped = GroupedContingency().add_results(assigned, correct, groups=["g"] * len(rows),
                                                weights=weights)
     assert _shown(grouped.overall.categories) == _shown(loop.categories)
+
+
+def _side(labels: list[object], container: str) -> object:
+    """One side of a batch as ``container`` holds it."""
+    if container == "object array":
+        return np.array([*labels, None], dtype=object)[:-1]  # (items, not rows)
+    if container == "label lists":  # (results of label sets: split by group, each group's batch)
+        return [[label] for label in labels]
+    return labels
+
+
+@given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
+                          st.sampled_from(["a", "b", "c"]), st.sampled_from([0, 1, 2])),
+                min_size=1, max_size=12),
+       st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
+                          st.sampled_from(["a", "b"])), max_size=3),
+       st.booleans(), st.sampled_from(["list", "object array", "label lists"]))
+@example([(1, "z", "a", 1), (1.0, "z", "b", 1)], [], False, "list")
+@example([(1.0, 1.0, "b", 1)], [(1, 1, "a")], False, "object array")
+@example([(1, "x", "b", 0), ("y", 1.0, "b", 1)], [], True, "list")
+@example([("x", np.str_("x"), "a", 1), (np.str_("x"), "x", "b", 1)], [], False, "label lists")
+def test_a_grouped_batch_gives_each_group_the_label_objects_its_loop_keeps(rows, before, weighted,
+                                                                        container):
+    """Each group keeps the first object its own results name a category by (equal labels of
+    different types), in a batch as in the add_result loop: not the whole's."""
+    alone: dict[str, Contingency] = {}  # each group's results fed to a Contingency of its own
+    loop, batch = GroupedContingency(), GroupedContingency()
+    for assigned, correct, group in before:  # (categories the whole knows, maybe as another type)
+        for grouped in (loop, batch):
+            grouped.add_result(assigned, correct, group=group)
+        alone.setdefault(group, Contingency()).add_result(assigned, correct)
+    weights = [row[3] if weighted else 1 for row in rows]
+    for (assigned, correct, group, _), weight in zip(rows, weights):
+        loop.add_result(assigned, correct, group=group, weight=weight)
+        alone.setdefault(group, Contingency()).add_result(assigned, correct, weight=weight)
+    batch.add_results(_side([row[0] for row in rows], container),
+                      _side([row[1] for row in rows], container),
+                      groups=[row[2] for row in rows], weights=weights if weighted else None)
+    assert batch.groups == loop.groups
+    for group in batch.groups:
+        expected = _shown(alone[group].categories)
+        assert _shown(loop.group(group).categories) == expected
+        assert _shown(batch.group(group).categories) == expected, group
+    assert _shown(batch.categories) == _shown(loop.categories)
+    assert batch == loop
+
+
+@given(st.lists(st.tuples(st.sampled_from(_EQUAL_KINDS), st.sampled_from(_EQUAL_KINDS),
+                          st.sampled_from(_EQUAL_KINDS), st.sampled_from([0, 1, 2])),
+                min_size=1, max_size=10),
+       st.booleans(), st.sampled_from(["list", "object array"]))
+@example([(np.float64(1.0), "y", 2, 0), (1.0, 2.0, np.int64(1), 2)], True, "list")
+def test_a_paired_batch_keeps_the_label_objects_the_loop_keeps(rows, weighted, container):
+    loop = PairedComparison()
+    for assigned_a, assigned_b, correct, weight in rows:
+        loop.add_result(assigned_a, assigned_b, correct, weight=weight if weighted else 1)
+    sides = [_side([row[at] for row in rows], container) for at in range(3)]
+    batch = PairedComparison().add_results(*sides,
+                                           weights=[row[3] for row in rows] if weighted else None)
+    assert _shown(batch.a.categories) == _shown(loop.a.categories)
+    assert _shown(batch.b.categories) == _shown(loop.b.categories)
+    assert batch == loop

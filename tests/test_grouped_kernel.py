@@ -77,7 +77,7 @@ def state(accumulator: GroupedContingency) -> dict[str, Any]:
     }
 
 
-LABELS = st.sampled_from(["x", "y", "z", 1, True, 2.0, "new"])
+LABELS = st.sampled_from(["x", "y", "z", 1, True, 2.0, "new", 1.0, np.str_("x"), np.int64(2)])
 GROUPS = st.sampled_from(["a", "b", ("c", 1), 3, 3.0, "fresh", ["unhashable"]])
 WEIGHTS = st.sampled_from([1, 2, 0, 0.5, 0.25, 2**40, MAX_COUNT - 1, MAX_COUNT])
 
