@@ -1750,9 +1750,19 @@ cdef extern from *:
 
 cdef Py_ssize_t _slot_offset(type cls, str name):
     """The offset of ``cls``'s slot ``name`` in its instances (and its subclasses', which keep
-    their base's layout), or -1 if ``name`` is not a plain slot of ``cls``."""
-    descriptor = cls.__dict__.get(name)
-    return -1 if descriptor is None else ck_slot_offset(<PyObject *>descriptor)
+    their bases' layout), or -1 if ``name`` is not a plain slot: the attribute ``name`` resolves
+    to, the first class of ``cls``'s MRO that defines it (a memo's slot lives in a base class)."""
+    for base in cls.__mro__:
+        descriptor = base.__dict__.get(name)
+        if descriptor is not None:
+            return ck_slot_offset(<PyObject *>descriptor)
+    return -1
+
+
+def slot_offset(type cls, str name):
+    """:func:`_slot_offset`, for the tests: every slot the kernel reads in place is found (a slot
+    it misses is read by ``getattr`` at each call instead: right, and slower)."""
+    return _slot_offset(cls, name)
 
 
 cdef inline object _read_slot(object instance, Py_ssize_t offset, str name):

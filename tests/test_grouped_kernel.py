@@ -25,7 +25,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from contingency import GroupedContingency, _backend
+from contingency import Contingency, GroupedContingency, _backend
 from contingency._grouped import add_result_reference, write_group_pairs_reference
 from contingency.formulas._numeric import MAX_COUNT
 from tests.test_kernel_counts import needs_kernel, state_of_counts
@@ -390,3 +390,32 @@ def test_first_rows_on_both(seed: int) -> None:
     wanted = rng.random(groups) < rng.random()
     assert _kernel.first_rows(codes, wanted).tolist() == first_rows_reference(
         codes, wanted).tolist()
+
+
+@needs_kernel
+@pytest.mark.parametrize(("cls", "name"), [
+    ("GroupedContingency", "_overall"), ("GroupedContingency", "_groups"),
+    ("GroupedContingency", "_trackers"), ("Contingency", "_counts"),
+    ("Contingency", "_unknown"), ("Contingency", "_zero_division"), ("Contingency", "_verbose"),
+    ("Counts", "declared"), ("Counts", "offset"), ("PartitionComparison", "_table")])
+def test_every_slot_the_kernel_reads_in_place_is_found(cls: str, name: str) -> None:
+    """The slots the kernel reads by their offset (the grouped step, the copies, the pickle,
+    the partition reads) are found whichever class of the MRO declares them: a memo's slot in a
+    base class (``_trackers``) was missed, so each grouped add_result looked it up by getattr
+    (about 10 ns a result: 1.32x plain at 10 groups became 1.46x)."""
+    import contingency
+    from contingency._counts import Counts
+    from tests.compiled import compiled
+
+    classes = {"Counts": Counts, **{attribute: getattr(contingency, attribute) for attribute in
+                                    ("GroupedContingency", "Contingency", "PartitionComparison")}}
+    slot_offset = compiled("slot_offset")
+    offset = slot_offset(classes[cls], name)
+    assert offset > 0
+    instance = {"Counts": lambda: Contingency(["x"])._counts,
+                "GroupedContingency": lambda: GroupedContingency(["x"]),
+                "Contingency": lambda: Contingency(["x"]),
+                "PartitionComparison": contingency.PartitionComparison}[cls]()
+    descriptor = next(base.__dict__[name] for base in type(instance).__mro__
+                      if name in base.__dict__)
+    assert descriptor.__get__(instance) is getattr(instance, name)
