@@ -844,7 +844,8 @@ class GroupedContingency(Merging["GroupedContingency"], _GroupedMemos):
         except TypeError:
             accumulator = None
         if accumulator is None:
-            raise ValueError(f"group: no group {group!r} (the groups are {list(self._groups)!r})")
+            raise ValueError(f"group: no group {shown(group)} (the groups are "
+                             f"{shown(list(self._groups))})")
         return accumulator
 
     # Scores by group --------------------------------------------------------------------------

@@ -523,6 +523,12 @@ def test_a_refused_write_leaves_every_accumulator_as_it_was(call, message):
 def test_group_reads_name_an_unknown_group():
     with pytest.raises(ValueError, match=r"^group: no group 'x' \(the groups are \['d', 'g', 'h'\]\)"):
         grouped_sample().group("x")
+    # bounded, however many groups and however long the key
+    many = GroupedContingency().add_results(["x"] * 1000, ["x"] * 1000, groups=range(1000))
+    with pytest.raises(ValueError) as refused:
+        many.group("k" * 10_000)
+    assert len(str(refused.value)) < 200
+    assert str(refused.value).startswith("group: no group 'kkk")
 
 
 def test_group_and_overall_are_copies():
