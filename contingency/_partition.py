@@ -658,10 +658,12 @@ class PartitionComparison(Merging["PartitionComparison"], _PartitionMemos):
         """
         from contingency.formulas.concentration import (
             check_noise_label,
+            check_ordered_labels,
             jaccard_concentration_index_from_cells,
         )
 
         check_noise_label(noise_label, "jaccard_concentration_index")  # (before anything is read)
+        check_ordered_labels(ordered_labels, "jaccard_concentration_index")
         return_all = check_flag(return_all, "return_all", "jaccard_concentration_index")
         return jaccard_concentration_index_from_cells(
             *self.contingency_cells(), noise_label=noise_label, return_all=return_all,

@@ -1016,6 +1016,9 @@ BAD_READ_ARGUMENTS = [
     *(("jaccard_concentration_index", (), {"return_all": return_all}, TypeError,
        "jaccard_concentration_index: return_all must be True or False, not ")
       for return_all in (np.array([True, False]), np.array([True]), 1, "yes", None)),
+    *(("jaccard_concentration_index", (), {"ordered_labels": labels, "return_all": True},
+       TypeError, "^jaccard_concentration_index: ordered_labels must be a sequence of names")
+      for labels in (2, {"A", "B"}, {"a": "A"}, None, np.array([["A"], ["B"]]))),
     *((method, (), {"intervals": level}, ValueError,
        rf"^{method}: intervals must be a number between 0 and 1 \(exclusive\), such as 0.95, not ")
       for method in ("scores", "report")

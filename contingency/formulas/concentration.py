@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from contingency.formulas._arguments import call_prefix
-from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average, check_count
+from contingency.formulas._numeric import EXACT_FLOAT_BOUND, average, check_count, shown
 
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
@@ -47,6 +47,7 @@ __all__ = [
     "ClusterResult",
     "JaccardConcentrationResult",
     "check_noise_label",
+    "check_ordered_labels",
     "concentration",
     "jaccard_concentration_index_from_cells",
     "jaccard_concentration_index_from_table",
@@ -485,6 +486,7 @@ def _index(reference_labels: Sequence[Hashable], model_labels: Sequence[Hashable
            columns: Codes, counts: Counts, noise_label: Hashable | None, return_all: bool,
            ordered_labels: Sequence[Any]) -> float | JaccardConcentrationResult:
     """The JCI of checked cells: the one place it is computed, in O(cells + labels) memory."""
+    check_ordered_labels(ordered_labels)
     reference = _distinct(reference_labels, "reference_labels")
     model = _distinct(model_labels, "model_labels")
 
@@ -691,6 +693,26 @@ def check_noise_label(noise_label: object, where: str | None = None) -> None:
     except TypeError:
         raise TypeError(f"{call_prefix(where)}noise_label must be hashable, got "
                         f"{noise_label!r} ({type(noise_label).__name__})") from None
+
+
+def check_ordered_labels(ordered_labels: object, where: str | None = None) -> None:
+    """Refuse ``ordered_labels`` that is not a sequence of names (``TypeError`` naming it and the
+    call ``where``): a list, a tuple, a 1-d array, or a string (its characters, as the
+    jaccard-concentration-index package reads one); not a number, a set (no order) or a mapping.
+
+    >>> check_ordered_labels(["Cat", "Dog"])
+    >>> check_ordered_labels(2, "jaccard_concentration_index")
+    Traceback (most recent call last):
+    ...
+    TypeError: jaccard_concentration_index: ordered_labels must be a sequence of names (a list, \
+a tuple, a 1-d array), got 2 (int)
+    """
+    if isinstance(ordered_labels, np.ndarray) and ordered_labels.ndim == 1:
+        return
+    if not isinstance(ordered_labels, Sequence):
+        raise TypeError(f"{call_prefix(where)}ordered_labels must be a sequence of names (a list, "
+                        f"a tuple, a 1-d array), got {shown(ordered_labels)} "
+                        f"({type(ordered_labels).__name__})")
 
 
 def _noise_column(
