@@ -29,7 +29,7 @@ from contingency._scored_inputs import Binning, coded_batch, key_of, positive_of
 from contingency._state_json import check_state, count_from_json, state_error
 from contingency.formulas import classification as _classification
 from contingency.formulas import curves as _curves
-from contingency.formulas._arguments import check_flag
+from contingency.formulas._arguments import check_flag, real_number
 from contingency.formulas._numeric import MAX_COUNT, MAX_SCALE, ZeroDivision, check_zero_division, shown
 from contingency.formulas.intervals import Interval, check_level
 
@@ -845,13 +845,13 @@ def _same_mode(first: ZeroDivision, second: ZeroDivision) -> bool:
 def _share(value: object, name: str, where: str) -> float:
     """A number in [0, 1], else ``TypeError`` (``ValueError`` for a number outside it) naming
     ``name`` and the read ``where``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
+    found = real_number(value)
+    if found is None:
         raise TypeError(f"{where}: {name} must be a number in [0, 1], not "
                         f"{type(value).__name__}")
-    if not 0 <= value <= 1:
+    if not 0 <= found <= 1:
         raise ValueError(f"{where}: {name} must be in [0, 1], not {shown(value)}")
-    return float(value)
+    return found
 
 
 def _fixed(target: Floats, constraint: Floats, thresholds: Floats,

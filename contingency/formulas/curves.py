@@ -65,7 +65,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from contingency.formulas._arguments import call_prefix, check_choice, check_flag
+from contingency.formulas._arguments import call_prefix, check_choice, check_flag, real_number
 from contingency.formulas._numeric import (
     INT64_MAX,
     MAX_COUNT,
@@ -418,12 +418,9 @@ def check_threshold(t: object, where: str | None = None) -> float:
     ...
     TypeError: at_threshold: the threshold t must be a number, not '0.5'
     """
-    if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, float, np.integer, np.floating)):
+    found = real_number(t)  # (an int past every float: past every score, one way or the other)
+    if found is None:
         raise TypeError(f"{call_prefix(where)}the threshold t must be a number, not {shown(t)}")
-    try:
-        found = float(t)
-    except OverflowError:  # an int past every float: past every score, one way or the other
-        found = math.inf if t > 0 else -math.inf
     if math.isnan(found):
         raise ValueError(f"{call_prefix(where)}the threshold t must be a number, not nan")
     return found
@@ -550,12 +547,11 @@ def check_max_fpr(max_fpr: object, where: str | None = None) -> float | None:
     """
     if max_fpr is None:
         return None
-    if (isinstance(max_fpr, (bool, np.bool_))
-            or not isinstance(max_fpr, (int, float, np.integer, np.floating))
-            or not 0 < max_fpr <= 1):
+    found = real_number(max_fpr)
+    if found is None or not 0 < found <= 1:
         raise ValueError(f"{call_prefix(where)}max_fpr must be a number in (0, 1], "
                          f"not {shown(max_fpr)}")
-    return float(max_fpr)
+    return found
 
 
 def _mcclish(pos: NDArray[Any], neg: NDArray[Any], max_fpr: float) -> float:
